@@ -1,0 +1,77 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "beautyd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "beautyd", targets: ["beautyd"]),
+        .executable(name: "beautyctl", targets: ["beautyctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // Domain types, validation, parsing and the pure schedule planner: Foundation only.
+        .target(name: "BeautyCore"),
+        // SQLite persistence through GRDB: migrations, records, queries.
+        .target(
+            name: "BeautyStore",
+            dependencies: ["BeautyCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // System libraries.
+        .systemLibrary(
+            name: "CLibNotify", pkgConfig: "libnotify",
+            providers: [.apt(["libnotify-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // <sys/timerfd.h> is not exposed by Swift's Glibc module.
+        .target(name: "CTimerFD"),
+        // Desktop notifications: the Notifier protocol and its libnotify implementation.
+        .target(
+            name: "BeautyNotify",
+            dependencies: ["BeautyCore", "CLibNotify", .product(name: "Logging", package: "swift-log")]
+        ),
+        // JSON-RPC wire types shared by daemon and client.
+        .target(name: "BeautyProtocol", dependencies: ["BeautyCore"]),
+        // The daemon: socket server, request handler, scheduler driver, systemd glue.
+        .target(
+            name: "BeautyDaemon",
+            dependencies: [
+                "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyProtocol", "CSystemd", "CTimerFD",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        // The beautyctl commands.
+        .target(
+            name: "BeautyCLI",
+            dependencies: [
+                "BeautyCore", "BeautyProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "beautyd", dependencies: ["BeautyDaemon"]),
+        .executableTarget(name: "beautyctl", dependencies: ["BeautyCLI"]),
+        .testTarget(name: "BeautyCoreTests", dependencies: ["BeautyCore"]),
+        .testTarget(name: "BeautyStoreTests", dependencies: ["BeautyCore", "BeautyStore"]),
+        .testTarget(
+            name: "BeautyEndToEndTests",
+            dependencies: ["BeautyCore", "BeautyProtocol", "BeautyDaemon"],
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+)

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Durations as people type them: `90s`, `10m`, `2h`, `1d`, `6w`, and sums such as `1h30m`.
+public enum DurationParser {
+    static let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+
+    public static func seconds(_ text: String, field: String = "duration") throws -> Int {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !trimmed.isEmpty else { throw ValidationError(field: field, "must not be empty") }
+        var total = 0
+        var number = ""
+        var sawUnit = false
+        for character in trimmed where character != " " {
+            if character.isASCII, character.isNumber {
+                number.append(character)
+            } else if let unit = units[character] {
+                guard let value = Int(number) else {
+                    throw ValidationError(field: field, "'\(text)' is not a duration (a number must come before '\(character)')")
+                }
+                let (product, overflow1) = value.multipliedReportingOverflow(by: unit)
+                let (sum, overflow2) = total.addingReportingOverflow(product)
+                guard !overflow1, !overflow2, sum <= 100 * 366 * 86_400 else {
+                    throw ValidationError(field: field, "'\(text)' is too long")
+                }
+                total = sum
+                number = ""
+                sawUnit = true
+            } else {
+                throw ValidationError(field: field, "'\(text)' is not a duration (use a number with s, m, h, d or w, e.g. 90m or 1h30m)")
+            }
+        }
+        guard number.isEmpty, sawUnit else {
+            throw ValidationError(field: field, "'\(text)' needs a unit: s, m, h, d or w (e.g. \(text)m)")
+        }
+        return total
+    }
+
+    /// The shortest exact spelling: 5400 -> "1h30m", 86400 -> "1d".
+    public static func format(_ seconds: Int) -> String {
+        if seconds == 0 { return "0m" }
+        var rest = seconds
+        var out = ""
+        for (unit, size) in [("w", 604_800), ("d", 86_400), ("h", 3600), ("m", 60), ("s", 1)] where rest >= size {
+            out += "\(rest / size)\(unit)"
+            rest %= size
+        }
+        return out
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Summary and body of a desktop notification.
+public struct NotificationText: Sendable, Equatable {
+    public var summary: String
+    public var body: String
+
+    public init(summary: String, body: String) {
+        self.summary = summary
+        self.body = body
+    }
+
+    /// Summary = title; body = local date and time, duration, address and contact.
+    public static func appointment(_ appointment: Appointment, contact: Contact?, zone: TimeZone) -> NotificationText {
+        let times = Timestamps(zone: zone)
+        var lines: [String] = []
+        if appointment.allDay {
+            lines.append("\(times.day(appointment.start)), all day")
+        } else {
+            lines.append("\(times.long(appointment.start))–\(times.clock(appointment.end)) (\(DurationParser.format(appointment.durationSeconds)))")
+        }
+        if let address = appointment.address { lines.append(address) }
+        if let contact { lines.append("\(contact.displayName), \(contact.phone)") }
+        return NotificationText(summary: appointment.title, body: lines.joined(separator: "\n"))
+    }
+
+    /// One notification for several reminders missed while the daemon was down or asleep.
+    public static func missedWhileAway(_ items: [(title: String, occurrence: Date)], zone: TimeZone) -> NotificationText {
+        let times = Timestamps(zone: zone)
+        let lines = items.map { "• \($0.title) — \(times.long($0.occurrence))" }
+        return NotificationText(summary: "\(items.count) reminders missed while away", body: lines.joined(separator: "\n"))
+    }
+
+    /// The body text without markup a server might interpret: libnotify bodies may carry a subset of HTML.
+    public var escapedBody: String {
+        body.replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

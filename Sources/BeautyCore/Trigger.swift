@@ -1,0 +1,71 @@
+import Foundation
+
+/// What kind of record a trigger belongs to; also the notification category suffix.
+public enum ItemKind: String, Codable, Sendable, CaseIterable {
+    case appointment, medication, water
+
+    public var notificationCategory: String { "x-beautyd.\(self.rawValue)" }
+}
+
+/// One (item, occurrence, reminder) that must produce exactly one notification at `fireAt`.
+public struct Trigger: Codable, Sendable, Hashable {
+    /// Stable identity of this delivery: the same item, occurrence and fire instant give the same key,
+    /// so a restart or an unrelated edit never produces a second delivery.
+    public var key: String
+    public var itemKind: ItemKind
+    public var itemID: Int64
+    /// The start of the occurrence being announced (an appointment's start).
+    public var occurrence: Date
+    public var fireAt: Date
+
+    public init(key: String, itemKind: ItemKind, itemID: Int64, occurrence: Date, fireAt: Date) {
+        self.key = key
+        self.itemKind = itemKind
+        self.itemID = itemID
+        self.occurrence = occurrence
+        self.fireAt = fireAt
+    }
+
+    public static func key(kind: ItemKind, itemID: Int64, occurrence: Date, fireAt: Date) -> String {
+        "\(kind.rawValue)/\(itemID)/\(Int64(occurrence.timeIntervalSince1970.rounded(.down)))/\(Int64(fireAt.timeIntervalSince1970.rounded(.down)))"
+    }
+}
+
+/// Where a delivery is in its life: pending -> fired -> taken | skipped | snoozed | missed | dismissed.
+public enum DeliveryState: String, Codable, Sendable, CaseIterable {
+    case pending, fired, taken, skipped, snoozed, missed, dismissed
+}
+
+/// Reminder instants of appointments.
+public enum ReminderPlanner {
+    /// Every trigger an appointment's reminders produce, earliest first; none unless it is scheduled.
+    public static func triggers(for appointment: Appointment) -> [Trigger] {
+        guard let id = appointment.id, appointment.status == .scheduled else { return [] }
+        var seen = Set<String>()
+        return appointment.reminders
+            .map { $0.fireDate(forStart: appointment.start) }
+            .sorted()
+            .compactMap { fireAt in
+                let key = Trigger.key(kind: .appointment, itemID: id, occurrence: appointment.start, fireAt: fireAt)
+                guard seen.insert(key).inserted else { return nil }
+                return Trigger(key: key, itemKind: .appointment, itemID: id, occurrence: appointment.start, fireAt: fireAt)
+            }
+    }
+}
+
+/// A trigger with what happened to it so far.
+public struct Delivery: Codable, Sendable, Equatable {
+    public var trigger: Trigger
+    public var state: DeliveryState
+    public var firedAt: Date?
+    public var attempts: Int
+    public var lastError: String?
+
+    public init(trigger: Trigger, state: DeliveryState, firedAt: Date? = nil, attempts: Int = 0, lastError: String? = nil) {
+        self.trigger = trigger
+        self.state = state
+        self.firedAt = firedAt
+        self.attempts = attempts
+        self.lastError = lastError
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// Field rules shared by the client (early, exit 2) and the daemon (authoritative, refuses).
+public enum Validation {
+    public static let maxNameLength = 200
+    public static let maxTextLength = 10_000
+
+    /// Required single-line text: letters of any language, no control characters, not blank.
+    public static func name(_ raw: String, field: String) throws -> String {
+        let value = raw.trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty else { throw ValidationError(field: field, "must not be empty") }
+        if let bad = value.unicodeScalars.first(where: isControl) {
+            throw ValidationError(field: field, "contains a control character (U+\(hex(bad)))")
+        }
+        guard value.count <= maxNameLength else {
+            throw ValidationError(field: field, "is longer than \(maxNameLength) characters")
+        }
+        return value
+    }
+
+    /// Optional text: nil or blank means absent; single line unless `multiline` (notes).
+    public static func optionalText(_ raw: String?, field: String, multiline: Bool = false) throws -> String? {
+        guard let raw else { return nil }
+        let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if value.isEmpty { return nil }
+        let allowed: (Unicode.Scalar) -> Bool = { multiline && ($0 == "\n" || $0 == "\t") }
+        if let bad = value.unicodeScalars.first(where: { isControl($0) && !allowed($0) }) {
+            throw ValidationError(field: field, "contains a control character (U+\(hex(bad)))")
+        }
+        guard value.count <= maxTextLength else {
+            throw ValidationError(field: field, "is longer than \(maxTextLength) characters")
+        }
+        return value
+    }
+
+    /// A phone number as people write it: digits with an optional leading +, spaces, dashes,
+    /// dots and parentheses; between 3 and 20 digits.
+    public static func phone(_ raw: String, field: String = "phone") throws -> String {
+        let value = raw.trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty else { throw ValidationError(field: field, "must not be empty") }
+        var digits = 0
+        for (index, scalar) in value.unicodeScalars.enumerated() {
+            switch scalar {
+            case "0"..."9": digits += 1
+            case "+" where index == 0: continue
+            case " ", "-", ".", "(", ")": continue
+            default:
+                throw ValidationError(field: field, "'\(value)' is not a phone number (unexpected '\(scalar)')")
+            }
+        }
+        guard (3...20).contains(digits) else {
+            throw ValidationError(field: field, "'\(value)' is not a phone number (needs 3 to 20 digits)")
+        }
+        return value
+    }
+
+    /// The phone number reduced to what an `sms:`/`tel:` URI carries: + and digits.
+    public static func dialable(_ phone: String) -> String {
+        String(phone.unicodeScalars.filter { $0 == "+" || ("0"..."9").contains($0) }.map(Character.init))
+    }
+
+    public static func email(_ raw: String?, field: String = "email") throws -> String? {
+        guard let value = try optionalText(raw, field: field) else { return nil }
+        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+              !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !value.contains(" ")
+        else { throw ValidationError(field: field, "'\(value)' is not an e-mail address") }
+        return value
+    }
+
+    /// Categories are short lowercase words such as `hair`, `nails`, `face/facial`.
+    public static func category(_ raw: String?, field: String = "category") throws -> String? {
+        guard let value = try optionalText(raw, field: field)?.lowercased() else { return nil }
+        let ok = value.unicodeScalars.allSatisfy {
+            CharacterSet.letters.contains($0) || CharacterSet.decimalDigits.contains($0) || "-_/".unicodeScalars.contains($0)
+        }
+        guard ok, value.count <= 40 else {
+            throw ValidationError(field: field, "'\(value)' must be letters, digits, '-', '_' or '/' (at most 40)")
+        }
+        return value
+    }
+
+    public static func color(_ raw: String?, field: String = "color") throws -> String? {
+        guard let value = try optionalText(raw, field: field)?.lowercased() else { return nil }
+        if TerminalColor(rawValue: value) != nil { return value }
+        let hexDigits = value.dropFirst()
+        if value.hasPrefix("#"), hexDigits.count == 6, hexDigits.allSatisfy(\.isHexDigit) { return value }
+        let names = TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")
+        throw ValidationError(field: field, "'\(value)' is not a colour (use #rrggbb or one of: \(names))")
+    }
+
+    public static func duration(_ seconds: Int, field: String = "duration") throws -> Int {
+        guard seconds >= 0 else { throw ValidationError(field: field, "must not be negative") }
+        guard seconds <= 366 * 86_400 else { throw ValidationError(field: field, "must be at most a year") }
+        return seconds
+    }
+
+    public static func money(_ money: Money?, field: String = "price") throws -> Money? {
+        guard let money else { return nil }
+        guard money.cents >= 0 else { throw ValidationError(field: field, "must not be negative") }
+        let code = money.currency.uppercased()
+        guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw ValidationError(field: field, "'\(money.currency)' is not a currency code such as EUR")
+        }
+        return Money(cents: money.cents, currency: code)
+    }
+
+    public static func reminders(_ reminders: [Reminder], field: String = "reminders") throws -> [Reminder] {
+        guard reminders.count <= 20 else { throw ValidationError(field: field, "at most 20 reminders") }
+        for reminder in reminders {
+            if reminder.at == nil, reminder.beforeSeconds == nil {
+                throw ValidationError(field: field, "each reminder needs 'beforeSeconds' or 'at'")
+            }
+            if let lead = reminder.beforeSeconds, lead < 0 {
+                throw ValidationError(field: field, "a lead time must not be negative")
+            }
+        }
+        var seen = Set<Reminder>()
+        return reminders.filter { seen.insert($0).inserted }
+    }
+
+    /// Normalises every field of an appointment or says which one is wrong.
+    public static func appointment(_ input: Appointment) throws -> Appointment {
+        var a = input
+        a.title = try name(a.title, field: "title")
+        a.durationSeconds = try duration(a.durationSeconds)
+        a.address = try optionalText(a.address, field: "address")
+        a.notes = try optionalText(a.notes, field: "notes", multiline: true)
+        a.category = try category(a.category)
+        a.color = try color(a.color)
+        a.price = try money(a.price)
+        a.reminders = try reminders(a.reminders)
+        if let id = a.contactID, id <= 0 { throw ValidationError(field: "contact", "\(id) is not a contact id") }
+        return a
+    }
+
+    public static func contact(_ input: Contact) throws -> Contact {
+        var c = input
+        c.name = try name(c.name, field: "name")
+        c.phone = try phone(c.phone)
+        c.email = try email(c.email)
+        c.firstName = try optionalText(c.firstName, field: "first name")
+        c.lastName = try optionalText(c.lastName, field: "last name")
+        c.address = try optionalText(c.address, field: "address")
+        return c
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        let category = scalar.properties.generalCategory
+        return category == .control || category == .lineSeparator || category == .paragraphSeparator
+    }
+
+    private static func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+/// Colours an appointment may carry; the terminal views map them to ANSI colours.
+public enum TerminalColor: String, CaseIterable, Sendable {
+    case red, orange, yellow, green, teal, blue, purple, pink, brown, gray
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import BeautyCore
+import BeautyNotify
+import BeautyProtocol
+import BeautyStore
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// `beautyd`: the long-running daemon.
+public struct BeautydCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "beautyd",
+        abstract: "The beautyd daemon: keeps appointments and fires desktop reminders on time.",
+        discussion: """
+            Normally started by systemd (systemctl --user start beautyd) or by hand for a session.
+            Files (XDG base directories):
+              config    $XDG_CONFIG_HOME/beautyd/config.toml   (see config/beautyd.toml)
+              database  $XDG_DATA_HOME/beautyd/beautyd.sqlite
+              socket    $XDG_RUNTIME_DIR/beautyd/beautyd.sock
+            Signals: SIGTERM/SIGINT stop gracefully, SIGHUP reloads the configuration.
+            """,
+        version: BeautyVersion.current)
+
+    @Option(help: ArgumentHelp("Configuration file.", valueName: "path"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("SQLite database file.", valueName: "path"))
+    var database: String?
+
+    @Option(help: ArgumentHelp("Unix socket to listen on (ignored under socket activation).", valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (overrides the config).", valueName: "level"))
+    var logLevel: String?
+
+    public init() {}
+
+    public mutating func validate() throws {
+        if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
+            throw ValidationError("--log-level: '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
+        }
+    }
+
+    public func run() async throws {
+        Self.prepareProcess()
+        let paths = DaemonPaths.resolve(config: config, database: database, socket: socket)
+        let loaded: (DaemonConfig, warnings: [String])
+        do {
+            loaded = try DaemonConfig.load(path: paths.config)
+        } catch {
+            FileHandle.standardError.write(Data("beautyd: bad configuration: \(error)\n".utf8))
+            throw ExitCode(78)  // EX_CONFIG
+        }
+        let flagLevel = logLevel.flatMap { Logger.Level(rawValue: $0.lowercased()) }
+        let level = LogLevelBox(flagLevel ?? loaded.0.logLevel)
+        DaemonLogging.bootstrap(level: level)
+        let logger = Logger(label: "beautyd")
+        loaded.warnings.forEach { logger.warning("\($0)") }
+
+        do {
+            try await serve(paths: paths, config: loaded.0, level: level, flagLevel: flagLevel, logger: logger)
+        } catch let error as InstanceLock.Held {
+            logger.error("\(error)")
+            FileHandle.standardError.write(Data("beautyd: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    private func serve(paths: DaemonPaths, config: DaemonConfig, level: LogLevelBox, flagLevel: Logger.Level?,
+                       logger: Logger) async throws {
+        let activationFD = Systemd.activationSocket()
+        let socketDirectory = (paths.socket as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let lock = try InstanceLock(path: paths.socket + ".lock")
+        defer { withExtendedLifetime(lock) {} }
+
+        let store = try AppDatabase(path: paths.database)
+        let notifier = LibNotifyNotifier(logger: logger)
+        let hub = EventHub()
+        let settings = SettingsBox(config)
+        let scheduler = Scheduler(store: store, notifier: notifier, hub: hub, config: config, logger: logger)
+        let requests = RequestHandler(
+            store: store, scheduler: scheduler, notifier: notifier, settings: settings, startedAt: Date(),
+            socketPath: paths.socket, logger: logger, clock: Date.init)
+        let server = try await SocketServer(
+            path: paths.socket, activationFD: activationFD, requests: requests, hub: hub, logger: logger)
+
+        var services: [any Service] = [
+            server, SchedulerService(scheduler: scheduler),
+            ReloadService(configPath: paths.config, settings: settings, scheduler: scheduler, logLevel: level,
+                          levelFromFlag: flagLevel, logger: logger),
+        ]
+        if let interval = Systemd.watchdogPingInterval() {
+            services.append(WatchdogService(interval: interval, scheduler: scheduler))
+        }
+        let group = ServiceGroup(configuration: .init(
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+
+        let appointments = (try? store.appointmentCount()) ?? 0
+        logger.notice("beautyd \(BeautyVersion.current) ready: \(appointments) appointments, database \(paths.database)")
+        Systemd.notify("READY=1\nSTATUS=serving \(appointments) appointments\nMAINPID=\(getpid())")
+        try await group.run()
+        Systemd.notify("STOPPING=1\nSTATUS=stopping")
+        hub.finishAll()
+        logger.notice("beautyd stopped")
+    }
+
+    /// Files private to the user, and signals usable even if the parent blocked them.
+    static func prepareProcess() {
+        umask(0o077)
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        signal(SIGPIPE, SIG_IGN)
+    }
+}
+
+extension BeautydCommand {
+    /// Parses the command line and runs the async `run()`. (A bare `main()` from top-level code can
+    /// bind to ArgumentParser's synchronous overload, which never runs an async command.)
+    public static func runAsMain() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

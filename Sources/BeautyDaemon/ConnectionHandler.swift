@@ -1,0 +1,104 @@
+import BeautyProtocol
+import Foundation
+import Logging
+import NIOCore
+
+/// One client connection: refuses peers of another uid, then answers its request lines in order.
+final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = BoundedLineDecoder.Frame
+    typealias OutboundOut = ByteBuffer
+
+    private let requests: RequestHandler
+    private let hub: EventHub
+    private let logger: Logger
+    private var lines: AsyncStream<BoundedLineDecoder.Frame>.Continuation?
+
+    init(requests: RequestHandler, hub: EventHub, logger: Logger) {
+        self.requests = requests
+        self.hub = hub
+        self.logger = logger
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let channel = context.channel
+        let (stream, continuation) = AsyncStream<BoundedLineDecoder.Frame>.makeStream()
+        lines = continuation
+        let requests = self.requests, hub = self.hub, logger = self.logger
+        PeerCredentials.of(channel).whenComplete { result in
+            let peer = (try? result.get()) ?? nil
+            Task {
+                if let peer, peer.uid != getuid() {
+                    logger.warning("refused a connection from uid \(peer.uid) (pid \(peer.pid))")
+                    let refusal = RPCFailure(id: nil, error: RPCErrorObject(
+                        code: RPCErrorCode.refused, message: "refused: beautyd serves only uid \(getuid())"))
+                    try? await Self.write(try WireJSON.encoder().encode(refusal), to: channel)
+                    try? await channel.close()
+                    return
+                }
+                await Self.serve(stream, channel: channel, requests: requests, hub: hub)
+            }
+        }
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lines?.yield(unwrapInboundIn(data))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        lines?.finish()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        logger.debug("connection error: \(error)")
+        context.close(promise: nil)
+    }
+
+    /// Answers lines one after another, so replies come back in the order requests were sent.
+    private static func serve(_ frames: AsyncStream<BoundedLineDecoder.Frame>, channel: Channel,
+                              requests: RequestHandler, hub: EventHub) async {
+        for await frame in frames {
+            switch frame {
+            case .tooLong:
+                let error = RPCFailure(id: nil, error: RPCErrorObject(
+                    code: RPCErrorCode.lineTooLong, message: "request line longer than 1 MiB; it was discarded"))
+                try? await write(try WireJSON.encoder().encode(error), to: channel)
+            case let .line(buffer):
+                let bytes = Data(buffer.readableBytesView)
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }  // blank keep-alive lines
+                switch await requests.handle(line: bytes) {
+                case let .reply(answer):
+                    if let answer { try? await write(answer, to: channel) }
+                case let .subscribe(ack):
+                    try? await write(ack, to: channel)
+                    await stream(hub.subscribe(), to: channel)
+                    return
+                }
+            }
+        }
+    }
+
+    /// Streams events to a `subscribe`r until it hangs up.
+    private static func stream(_ events: AsyncStream<DaemonEvent>, to channel: Channel) async {
+        let closed = Task { try? await channel.closeFuture.get() }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in events {
+                    guard let line = try? WireJSON.encoder().encode(RPCNotification(method: "event", params: event)) else { continue }
+                    do { try await write(line, to: channel) } catch { return }
+                }
+            }
+            group.addTask { await closed.value }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private static func write(_ data: Data, to channel: Channel) async throws {
+        var buffer = channel.allocator.buffer(capacity: data.count + 1)
+        buffer.writeBytes(data)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        try await channel.writeAndFlush(buffer)
+    }
+}

@@ -1,0 +1,117 @@
+import BeautyCore
+import Foundation
+import Logging
+import TOMLKit
+
+/// Settings from `config.toml`; every key is optional and `config/beautyd.toml` documents the defaults.
+public struct DaemonConfig: Sendable, Equatable {
+    public var logLevel: Logger.Level = .info
+    /// Reminders older than this when finally due (daemon was down, machine slept) are recorded as missed.
+    public var maxLatenessSeconds = 12 * 3600
+    /// How long the Snooze button postpones a reminder.
+    public var snoozeSeconds = 10 * 60
+    /// With no notification server, due reminders wait and are retried this often (and at once when one appears).
+    public var retrySeconds = 30
+    public var defaultDurationSeconds = Appointment.defaultDurationSeconds
+    /// Lead times given to appointments added without any `--remind`/`--remind-at`.
+    public var defaultReminderSeconds: [Int] = []
+    public var currency = "EUR"
+
+    public init() {}
+
+    public struct LoadError: Error, CustomStringConvertible {
+        public var path: String
+        public var line: Int?
+        public var message: String
+        public var description: String {
+            "\(path)\(line.map { ":\($0)" } ?? ""): \(message)"
+        }
+    }
+
+    /// Reads the file at `path`; a missing file means all defaults, a bad one is an error naming the line.
+    public static func load(path: String) throws -> (DaemonConfig, warnings: [String]) {
+        guard FileManager.default.fileExists(atPath: path) else { return (DaemonConfig(), []) }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw LoadError(path: path, line: nil, message: "cannot read the file as UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    public static func parse(_ text: String, path: String = "config.toml") throws -> (DaemonConfig, warnings: [String]) {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw LoadError(path: path, line: error.source.begin.line, message: error.description)
+        }
+        var config = DaemonConfig()
+        var warnings: [String] = []
+        let fail = { (key: String, expected: String) in
+            LoadError(path: path, line: lineOf(key: key, in: text), message: "\(key): expected \(expected)")
+        }
+        let known: [String: Set<String>] = [
+            "daemon": ["log_level"],
+            "scheduling": ["max_lateness", "snooze", "retry_interval"],
+            "appointments": ["default_duration", "default_reminders"],
+            "money": ["currency"],
+        ]
+        for section in table.keys {
+            guard let keys = known[section] else {
+                warnings.append("\(path):\(lineOf(key: section, in: text) ?? 0): unknown section [\(section)] ignored")
+                continue
+            }
+            guard let sub = table[section]?.table else { throw fail(section, "a [\(section)] table") }
+            for key in sub.keys where !keys.contains(key) {
+                warnings.append("\(path):\(lineOf(key: key, in: text) ?? 0): unknown key \(section).\(key) ignored")
+            }
+        }
+        func value(_ section: String, _ key: String) -> TOMLValueConvertible? { table[section]?.table?[key] }
+        func duration(_ section: String, _ key: String) throws -> Int? {
+            guard let raw = value(section, key) else { return nil }
+            guard let text = raw.string, let seconds = try? DurationParser.seconds(text) else {
+                throw fail(key, "a duration string such as \"12h\" or \"90m\"")
+            }
+            return seconds
+        }
+        if let raw = value("daemon", "log_level") {
+            guard let text = raw.string, let level = Logger.Level(rawValue: text.lowercased()) else {
+                throw fail("log_level", "one of trace, debug, info, notice, warning, error, critical")
+            }
+            config.logLevel = level
+        }
+        if let v = try duration("scheduling", "max_lateness") { config.maxLatenessSeconds = v }
+        if let v = try duration("scheduling", "snooze") {
+            guard v > 0 else { throw fail("snooze", "more than 0") }
+            config.snoozeSeconds = v
+        }
+        if let v = try duration("scheduling", "retry_interval") {
+            guard v > 0 else { throw fail("retry_interval", "more than 0") }
+            config.retrySeconds = v
+        }
+        if let v = try duration("appointments", "default_duration") { config.defaultDurationSeconds = v }
+        if let raw = value("appointments", "default_reminders") {
+            guard let array = raw.array else { throw fail("default_reminders", "a list such as [\"1d\", \"2h\"]") }
+            config.defaultReminderSeconds = try array.map { item in
+                guard let text = item.string, let s = try? DurationParser.seconds(text) else {
+                    throw fail("default_reminders", "durations such as \"1d\" or \"2h\"")
+                }
+                return s
+            }
+        }
+        if let raw = value("money", "currency") {
+            guard let text = raw.string, text.count == 3, text.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw fail("currency", "a three-letter currency code such as \"EUR\"")
+            }
+            config.currency = text.uppercased()
+        }
+        return (config, warnings)
+    }
+
+    private static func lineOf(key: String, in text: String) -> Int? {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix(key) || trimmed.hasPrefix("[\(key)]") { return index + 1 }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,224 @@
+import BeautyCore
+import BeautyNotify
+import BeautyProtocol
+import BeautyStore
+import Foundation
+import Logging
+
+/// Drives deliveries: asks the pure planner what is due, hands it to the notifier, records each
+/// delivery in the store, and arms one absolute wall-clock deadline for the next trigger.
+public actor Scheduler {
+    public enum WakeReason: Sendable {
+        case started, timer, clockChanged, edited, serverAppeared, configReloaded
+    }
+
+    private let store: AppDatabase
+    private let notifier: any Notifier
+    private let hub: EventHub
+    private let clock: @Sendable () -> Date
+    private var config: DaemonConfig
+    private var logger: Logger
+    private let wakes: AsyncStream<WakeReason>
+    private let wakeContinuation: AsyncStream<WakeReason>.Continuation
+    private var timer: WallClockTimer?
+    /// Keys that failed last time: logged loudly once, then quietly until they succeed.
+    private var failingKeys = Set<String>()
+
+    public init(store: AppDatabase, notifier: any Notifier, hub: EventHub, config: DaemonConfig, logger: Logger,
+                clock: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store
+        self.notifier = notifier
+        self.hub = hub
+        self.config = config
+        self.logger = logger
+        self.clock = clock
+        (wakes, wakeContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(16))
+    }
+
+    /// Asks the loop to look again (after an edit, a reload, a server appearing). Never blocks.
+    public nonisolated func wake(_ reason: WakeReason) {
+        wakeContinuation.yield(reason)
+    }
+
+    public func update(config: DaemonConfig) {
+        self.config = config
+        wake(.configReloaded)
+    }
+
+    /// The deadline the timer is armed for (for `status`).
+    public func armedDeadline() -> Date? { timer?.deadline }
+
+    /// Runs until the task is cancelled: one pass per wake, never a periodic tick.
+    public func run() async throws {
+        let timer = try WallClockTimer(queue: DispatchQueue(label: "beautyd.timer")) { [wakeContinuation] wake in
+            wakeContinuation.yield(wake == .deadline ? .timer : .clockChanged)
+        }
+        self.timer = timer
+        defer { timer.arm(at: nil) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.consumeNotifierEvents() }
+            group.addTask {
+                await self.pass(reason: .started)
+                for await reason in self.wakes {
+                    if Task.isCancelled { break }
+                    await self.pass(reason: reason)
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    public nonisolated func stop() { wakeContinuation.finish() }
+
+    // MARK: - One pass
+
+    private func pass(reason: WakeReason) async {
+        do {
+            let now = clock()
+            var pending = try store.dueTriggers(at: now)
+            if let next = try store.nextTrigger(after: now) { pending.append(next) }
+            let plan = SchedulePlanner.plan(now: now, pending: pending, maxLateness: TimeInterval(config.maxLatenessSeconds))
+            if reason == .clockChanged { logger.notice("wall clock changed: rescheduling") }
+
+            if !plan.expired.isEmpty {
+                try store.markMissed(plan.expired.map(\.key), at: now)
+                for trigger in plan.expired {
+                    logger.warning("reminder too late to show, recorded as missed", metadata: metadata(trigger))
+                    hub.publish(DaemonEvent(type: "missed", at: now, key: trigger.key, itemKind: trigger.itemKind, itemID: trigger.itemID))
+                }
+            }
+            var failed = false
+            for trigger in plan.deliver where !(await deliver(trigger)) { failed = true }
+            if !plan.catchUp.isEmpty, !(await deliverGroup(plan.catchUp)) { failed = true }
+
+            var wakeAt = plan.nextWake
+            if failed {
+                let retry = clock().addingTimeInterval(TimeInterval(config.retrySeconds))
+                wakeAt = min(wakeAt ?? retry, retry)
+            }
+            timer?.arm(at: wakeAt)
+        } catch {
+            logger.error("scheduler pass failed: \(error)")
+            timer?.arm(at: clock().addingTimeInterval(TimeInterval(config.retrySeconds)))
+        }
+    }
+
+    private func metadata(_ trigger: Trigger) -> Logger.Metadata {
+        ["item_id": "\(trigger.itemID)", "item_kind": "\(trigger.itemKind.rawValue)", "delivery_key": "\(trigger.key)"]
+    }
+
+    /// Shows one reminder and records it as fired; false (and still pending) if no server took it.
+    private func deliver(_ trigger: Trigger) async -> Bool {
+        do {
+            guard let notification = try content(for: trigger) else {
+                try store.markMissed([trigger.key], at: clock())  // its item is gone
+                return true
+            }
+            _ = try await notifier.show(notification)
+            let firedAt = clock()
+            try store.markFired([trigger.key], at: firedAt)
+            failingKeys.remove(trigger.key)
+            let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
+            logger.info("reminder delivered: \(notification.summary) (\(lateMs) ms after due)", metadata: metadata(trigger))
+            hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                                    itemID: trigger.itemID, title: notification.summary))
+            return true
+        } catch {
+            try? store.recordFailure([trigger.key], error: "\(error)")
+            if failingKeys.insert(trigger.key).inserted {
+                logger.warning("reminder waiting for a notification server: \(error)", metadata: metadata(trigger))
+            }
+            return false
+        }
+    }
+
+    /// Several reminders missed while away become one notification.
+    private func deliverGroup(_ triggers: [Trigger]) async -> Bool {
+        do {
+            var items: [(title: String, occurrence: Date)] = []
+            for trigger in triggers {
+                items.append((title: try title(of: trigger) ?? "(deleted)", occurrence: trigger.occurrence))
+            }
+            let text = NotificationText.missedWhileAway(items, zone: .current)
+            let key = "catch-up/\(Int64(clock().timeIntervalSince1970))"
+            _ = try await notifier.show(DesktopNotification(
+                key: key, summary: text.summary, body: text.body, category: ItemKind.appointment.notificationCategory))
+            let firedAt = clock()
+            try store.markFired(triggers.map(\.key), at: firedAt)
+            logger.notice("delivered \(triggers.count) reminders missed while away as one notification")
+            for trigger in triggers {
+                hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                                        itemID: trigger.itemID, title: try? title(of: trigger), detail: "missed while away"))
+            }
+            return true
+        } catch {
+            try? store.recordFailure(triggers.map(\.key), error: "\(error)")
+            logger.warning("missed-while-away reminders waiting for a notification server: \(error)")
+            return false
+        }
+    }
+
+    private func title(of trigger: Trigger) throws -> String? {
+        switch trigger.itemKind {
+        case .appointment: return try? store.appointment(id: trigger.itemID).title
+        case .medication, .water: return nil
+        }
+    }
+
+    private func content(for trigger: Trigger) throws -> DesktopNotification? {
+        switch trigger.itemKind {
+        case .appointment:
+            guard let appointment = try? store.appointment(id: trigger.itemID) else { return nil }
+            let contact = appointment.contactID.flatMap { try? store.contact(id: $0) }
+            let text = NotificationText.appointment(appointment, contact: contact, zone: .current)
+            return DesktopNotification(
+                key: trigger.key, summary: text.summary, body: text.body,
+                category: ItemKind.appointment.notificationCategory, urgency: .normal,
+                actions: [.init(id: "snooze", label: "Snooze"), .init(id: "dismiss", label: "Dismiss")])
+        case .medication, .water:
+            return nil
+        }
+    }
+
+    // MARK: - Answers from the notification server
+
+    private func consumeNotifierEvents() async {
+        for await event in notifier.events {
+            if Task.isCancelled { return }
+            await handle(event)
+        }
+    }
+
+    private func handle(_ event: NotifierEvent) async {
+        let now = clock()
+        do {
+            switch event {
+            case .serverAppeared:
+                logger.info("notification server appeared on the bus")
+                wake(.serverAppeared)
+            case .serverVanished:
+                logger.notice("notification server left the bus; reminders will wait for it")
+            case let .action(key, "snooze"):
+                guard try store.settle(key, as: .snoozed, at: now) > 0 else { return }
+                let until = now.addingTimeInterval(TimeInterval(config.snoozeSeconds))
+                _ = try store.scheduleSnooze(of: key, until: until)
+                logger.info("reminder snoozed until \(Timestamps().short(until))", metadata: ["delivery_key": "\(key)"])
+                hub.publish(DaemonEvent(type: "snoozed", at: now, key: key, detail: WireJSON.formatInstant(until)))
+                wake(.edited)
+            case let .action(key, "dismiss"):
+                if try store.settle(key, as: .dismissed, at: now) > 0 {
+                    hub.publish(DaemonEvent(type: "dismissed", at: now, key: key))
+                }
+            case let .closed(key, reason) where reason == 2:
+                if try store.settle(key, as: .dismissed, at: now) > 0 {
+                    hub.publish(DaemonEvent(type: "dismissed", at: now, key: key))
+                }
+            case .action, .closed:
+                break
+            }
+        } catch {
+            logger.error("could not record the answer \(event): \(error)")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import BeautyCore
+import CLibNotify
+import Foundation
+import Logging
+
+/// Desktop notifications through libnotify on a private GLib loop thread.
+public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
+    public let events: AsyncStream<NotifierEvent>
+    private let continuation: AsyncStream<NotifierEvent>.Continuation
+    private let loop = GLibLoop()
+    private let logger: Logger
+
+    private let infoLock = NSLock()
+    private var info = NotificationServerInfo(reachable: false, lastError: "not contacted yet")
+
+    // Touched only on the loop thread.
+    private var shownByKey: [String: UnsafeMutablePointer<NotifyNotification>] = [:]
+    private var keyByNotification: [UnsafeMutablePointer<NotifyNotification>: String] = [:]
+    private var capabilities: [String]?
+
+    public init(appName: String = "beautyd", logger: Logger) {
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        self.logger = logger
+        let unmanaged = Unmanaged.passUnretained(self).toOpaque()
+        loop.run {
+            _ = notify_init(appName)
+            _ = beautyd_watch_notification_server(
+                { _, _, _, data in LibNotifyNotifier.from(data).serverAppeared() },
+                { _, _, data in LibNotifyNotifier.from(data).serverVanished() },
+                unmanaged)
+        }
+    }
+
+    public func serverInfo() -> NotificationServerInfo {
+        infoLock.withLock { info }
+    }
+
+    public func show(_ notification: DesktopNotification) async throws -> UInt32 {
+        let outcome: Result<UInt32, NotifierError> = await loop.call { self.showOnLoop(notification) }
+        return try outcome.get()
+    }
+
+    // MARK: - On the loop thread
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> LibNotifyNotifier {
+        Unmanaged<LibNotifyNotifier>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    private func serverAppeared() {
+        capabilities = nil
+        refreshServerInfo()
+        continuation.yield(.serverAppeared)
+    }
+
+    private func serverVanished() {
+        capabilities = nil
+        updateInfo { $0 = NotificationServerInfo(reachable: false, lastError: "no notification server on the session bus") }
+        continuation.yield(.serverVanished)
+    }
+
+    private func updateInfo(_ change: (inout NotificationServerInfo) -> Void) {
+        infoLock.withLock { change(&info) }
+    }
+
+    /// Asks the server who it is and what it can do (GetServerInformation, GetCapabilities).
+    private func refreshServerInfo() {
+        var name: UnsafeMutablePointer<CChar>?
+        var vendor: UnsafeMutablePointer<CChar>?
+        var version: UnsafeMutablePointer<CChar>?
+        var spec: UnsafeMutablePointer<CChar>?
+        let known = notify_get_server_info(&name, &vendor, &version, &spec) != 0
+        defer { for text in [name, vendor, version, spec] { g_free(text) } }
+        var caps: [String] = []
+        if let list = notify_get_server_caps() {
+            var node: UnsafeMutablePointer<GList>? = list
+            while let current = node {
+                if let data = current.pointee.data { caps.append(String(cString: data.assumingMemoryBound(to: CChar.self))) }
+                node = current.pointee.next
+            }
+            g_list_free_full(list, g_free)
+        }
+        capabilities = known ? caps : nil
+        updateInfo {
+            $0 = NotificationServerInfo(
+                reachable: known, name: name.map { String(cString: $0) }, vendor: vendor.map { String(cString: $0) },
+                version: version.map { String(cString: $0) }, capabilities: caps,
+                lastError: known ? nil : "the notification server did not answer GetServerInformation")
+        }
+    }
+
+    private func showOnLoop(_ request: DesktopNotification) -> Result<UInt32, NotifierError> {
+        if capabilities == nil { refreshServerInfo() }
+        let canAct = capabilities?.contains("actions") ?? false
+        var body = request.body
+        if !canAct, !request.actions.isEmpty, let hint = request.noActionsHint { body += "\n" + hint }
+        // Bodies may carry markup on servers with body-markup: escape ours so text shows as typed.
+        let markup = capabilities?.contains("body-markup") ?? false
+        let shownBody = markup ? NotificationText(summary: "", body: body).escapedBody : body
+
+        let reuseKey = request.replacesKey ?? request.key
+        let notification: UnsafeMutablePointer<NotifyNotification>
+        if let existing = shownByKey[reuseKey] {
+            notification = existing
+            _ = notify_notification_update(notification, request.summary, shownBody, nil)
+            if reuseKey != request.key {
+                shownByKey[reuseKey] = nil
+                shownByKey[request.key] = notification
+                keyByNotification[notification] = request.key
+            }
+        } else {
+            notification = notify_notification_new(request.summary, shownBody, nil)
+            _ = beautyd_connect_closed(notification, { notification, data in
+                LibNotifyNotifier.from(data).closed(notification!)
+            }, Unmanaged.passUnretained(self).toOpaque())
+            shownByKey[request.key] = notification
+            keyByNotification[notification] = request.key
+        }
+        notify_notification_set_category(notification, request.category)
+        notify_notification_set_urgency(notification, NotifyUrgency(UInt32(request.urgency.rawValue)))
+        notify_notification_set_timeout(notification, request.urgency == .critical ? 0 : -1)
+        notify_notification_clear_actions(notification)
+        if canAct {
+            for action in request.actions {
+                notify_notification_add_action(notification, action.id, action.label, { notification, action, data in
+                    LibNotifyNotifier.from(data).actionInvoked(notification!, String(cString: action!))
+                }, Unmanaged.passUnretained(self).toOpaque(), nil)
+            }
+        }
+        var error: UnsafeMutablePointer<GError>?
+        if notify_notification_show(notification, &error) == 0 {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown libnotify error"
+            g_error_free(error)
+            forget(notification)
+            capabilities = nil
+            updateInfo { $0.reachable = false; $0.lastError = message }
+            return .failure(NotifierError(message))
+        }
+        updateInfo { $0.reachable = true; $0.lastError = nil }
+        return .success(UInt32(beautyd_notification_id(notification)))
+    }
+
+    private func actionInvoked(_ notification: UnsafeMutablePointer<NotifyNotification>, _ action: String) {
+        guard let key = keyByNotification[notification] else { return }
+        continuation.yield(.action(key: key, action: action))
+    }
+
+    private func closed(_ notification: UnsafeMutablePointer<NotifyNotification>) {
+        guard let key = keyByNotification[notification] else { return }
+        let reason = Int(notify_notification_get_closed_reason(notification))
+        forget(notification)
+        continuation.yield(.closed(key: key, reason: reason))
+    }
+
+    private func forget(_ notification: UnsafeMutablePointer<NotifyNotification>) {
+        if let key = keyByNotification.removeValue(forKey: notification) { shownByKey[key] = nil }
+        g_object_unref(notification)
+    }
+}

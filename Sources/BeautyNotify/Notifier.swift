@@ -1,0 +1,86 @@
+import BeautyCore
+import Foundation
+
+/// A desktop notification to show, addressed by the delivery key it belongs to.
+public struct DesktopNotification: Sendable, Equatable {
+    public enum Urgency: Int, Sendable { case low = 0, normal = 1, critical = 2 }
+
+    public struct Action: Sendable, Equatable {
+        public var id: String
+        public var label: String
+        public init(id: String, label: String) {
+            self.id = id
+            self.label = label
+        }
+    }
+
+    /// The delivery this notification announces; actions and closes come back with it.
+    public var key: String
+    public var summary: String
+    public var body: String
+    public var category: String
+    public var urgency: Urgency
+    public var actions: [Action]
+    /// Shown instead of the actions when the server cannot show buttons.
+    public var noActionsHint: String?
+    /// Replace the notification last shown for this key (same server id) instead of adding one.
+    public var replacesKey: String?
+
+    public init(key: String, summary: String, body: String, category: String, urgency: Urgency = .normal,
+                actions: [Action] = [], noActionsHint: String? = nil, replacesKey: String? = nil) {
+        self.key = key
+        self.summary = summary
+        self.body = body
+        self.category = category
+        self.urgency = urgency
+        self.actions = actions
+        self.noActionsHint = noActionsHint
+        self.replacesKey = replacesKey
+    }
+}
+
+/// What the notification server tells us back.
+public enum NotifierEvent: Sendable, Equatable {
+    /// A button was clicked on the notification shown for `key`.
+    case action(key: String, action: String)
+    /// The notification was closed: 1 expired, 2 dismissed by the user, 3 closed by a call, 4 other.
+    case closed(key: String, reason: Int)
+    case serverAppeared
+    case serverVanished
+}
+
+/// Who is showing our notifications, as last seen (never asked on a request path: it may hang).
+public struct NotificationServerInfo: Sendable, Equatable {
+    public var reachable: Bool
+    public var name: String?
+    public var vendor: String?
+    public var version: String?
+    public var capabilities: [String]
+    public var lastError: String?
+
+    public init(reachable: Bool, name: String? = nil, vendor: String? = nil, version: String? = nil,
+                capabilities: [String] = [], lastError: String? = nil) {
+        self.reachable = reachable
+        self.name = name
+        self.vendor = vendor
+        self.version = version
+        self.capabilities = capabilities
+        self.lastError = lastError
+    }
+}
+
+public struct NotifierError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Shows desktop notifications. Implementations must never block the caller's thread on the bus.
+public protocol Notifier: Sendable {
+    /// Shows (or replaces) a notification; returns the server's id. Throws when no server took it.
+    func show(_ notification: DesktopNotification) async throws -> UInt32
+    /// The last known state of the notification server; cheap and non-blocking.
+    func serverInfo() -> NotificationServerInfo
+    /// Action clicks, closes, and the server coming and going.
+    var events: AsyncStream<NotifierEvent> { get }
+}

@@ -1,0 +1,176 @@
+import Foundation
+
+/// JSON-RPC 2.0 envelopes, one JSON object per `\n`-terminated line (docs/PROTOCOL.md).
+public enum RPCID: Codable, Sendable, Hashable, CustomStringConvertible {
+    case number(Int64)
+    case string(String)
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let n = try? container.decode(Int64.self) { self = .number(n) } else { self = .string(try container.decode(String.self)) }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case let .number(n): try container.encode(n)
+        case let .string(s): try container.encode(s)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .number(n): return String(n)
+        case let .string(s): return s
+        }
+    }
+}
+
+public struct RPCRequest<Params: Encodable & Sendable>: Encodable, Sendable {
+    public var jsonrpc = "2.0"
+    public var id: RPCID
+    public var method: String
+    public var params: Params
+
+    public init(id: RPCID, method: String, params: Params) {
+        self.id = id
+        self.method = method
+        self.params = params
+    }
+}
+
+/// The fields every request line is checked for before its params are decoded.
+public struct RPCEnvelope: Decodable, Sendable {
+    public var jsonrpc: String?
+    public var id: RPCID?
+    public var method: String?
+}
+
+/// Decodes only `params` from a request line, as the method's own type.
+public struct RPCParamsEnvelope<Params: Decodable>: Decodable {
+    public var params: Params
+}
+
+/// Methods that need no params accept a missing, null, or empty `params`.
+public struct NoParams: Codable, Sendable {
+    public init() {}
+}
+
+public struct RPCErrorObject: Codable, Sendable, Error, Equatable {
+    public var code: Int
+    public var message: String
+    public var data: RPCErrorData?
+
+    public init(code: Int, message: String, data: RPCErrorData? = nil) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+}
+
+/// Machine-readable detail of an error: which field was wrong, which item was missing.
+public struct RPCErrorData: Codable, Sendable, Equatable {
+    public var field: String?
+    public var kind: String?
+    public var id: Int64?
+
+    public init(field: String? = nil, kind: String? = nil, id: Int64? = nil) {
+        self.field = field
+        self.kind = kind
+        self.id = id
+    }
+}
+
+public enum RPCErrorCode {
+    public static let parseError = -32700
+    public static let invalidRequest = -32600
+    public static let methodNotFound = -32601
+    public static let invalidParams = -32602
+    public static let internalError = -32603
+    /// beautyd's own codes (the -32000..-32099 range is reserved for servers).
+    public static let notFound = -32004
+    public static let refused = -32001
+    public static let lineTooLong = -32005
+}
+
+/// A successful answer as sent by the daemon.
+public struct RPCSuccess<Result: Encodable & Sendable>: Encodable, Sendable {
+    public var jsonrpc = "2.0"
+    public var id: RPCID?
+    public var result: Result
+
+    public init(id: RPCID?, result: Result) {
+        self.id = id
+        self.result = result
+    }
+}
+
+/// An error answer; `id` is null when the request's id could not be read.
+public struct RPCFailure: Codable, Sendable {
+    public var jsonrpc = "2.0"
+    public var id: RPCID?
+    public var error: RPCErrorObject
+
+    public init(id: RPCID?, error: RPCErrorObject) {
+        self.id = id
+        self.error = error
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(jsonrpc, forKey: .jsonrpc)
+        try container.encode(id, forKey: .id)  // explicit null, as JSON-RPC requires
+        try container.encode(error, forKey: .error)
+    }
+}
+
+/// Any answer as read by a client: exactly one of `result` and `error`.
+public struct RPCResponse<Result: Decodable>: Decodable {
+    public var id: RPCID?
+    public var result: Result?
+    public var error: RPCErrorObject?
+}
+
+/// One configuration for every JSON the protocol carries: ISO 8601 instants, sorted keys.
+public enum WireJSON {
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(formatInstant(date))
+        }
+        return encoder
+    }
+
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = parseInstant(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "'\(text)' is not an ISO 8601 instant such as 2026-12-01T14:00:00+01:00")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// "2026-12-01T13:00:00Z", or with milliseconds when the instant has them.
+    public static func formatInstant(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
+        formatter.formatOptions = whole ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    public static func parseInstant(_ text: String) -> Date? {
+        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]] {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = options
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+}

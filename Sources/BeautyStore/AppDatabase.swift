@@ -1,0 +1,106 @@
+import BeautyCore
+import Foundation
+import GRDB
+
+/// Owns the SQLite file (WAL, synchronous=FULL so an answered write survives a crash) and its migrations.
+public final class AppDatabase: Sendable {
+    public let writer: any DatabaseWriter
+    public let path: String
+
+    /// Opens (creating if needed) the database file and brings its schema up to date.
+    public init(path: String) throws {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(5)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let created = !FileManager.default.fileExists(atPath: path)
+        let pool = try DatabasePool(path: path, configuration: config)
+        if created { chmod(path, 0o600) }
+        self.writer = pool
+        self.path = path
+        try Self.migrator.migrate(pool)
+    }
+
+    /// The schema, one versioned step at a time; never edit a shipped migration, add a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: contacts, appointments, reminders, deliveries") { db in
+            try db.create(table: "contact") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("phone", .text).notNull()
+                t.column("email", .text)
+                t.column("firstName", .text)
+                t.column("lastName", .text)
+                t.column("address", .text)
+            }
+            try db.create(table: "appointment") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("title", .text).notNull()
+                t.column("start", .datetime).notNull().indexed()
+                t.column("durationSeconds", .integer).notNull()
+                t.column("allDay", .boolean).notNull().defaults(to: false)
+                t.column("address", .text)
+                t.column("notes", .text)
+                t.belongsTo("contact", onDelete: .setNull)
+                t.column("category", .text)
+                t.column("color", .text)
+                t.column("priceCents", .integer)
+                t.column("currency", .text)
+                t.column("status", .text).notNull().defaults(to: "scheduled")
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "appointmentReminder") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("appointment", onDelete: .cascade).notNull()
+                t.column("beforeSeconds", .integer)
+                t.column("at", .datetime)
+            }
+            // One row per (item, occurrence, fire instant): the exactly-once ledger of the scheduler.
+            try db.create(table: "delivery") { t in
+                t.primaryKey("key", .text)
+                t.column("itemKind", .text).notNull()
+                t.column("itemID", .integer).notNull()
+                t.column("occurrence", .datetime).notNull()
+                t.column("fireAt", .datetime).notNull()
+                t.column("state", .text).notNull().defaults(to: "pending")
+                t.column("source", .text).notNull().defaults(to: "plan")
+                t.column("firedAt", .datetime)
+                t.column("settledAt", .datetime)
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("lastError", .text)
+            }
+            try db.create(index: "delivery_on_state_fireAt", on: "delivery", columns: ["state", "fireAt"])
+            try db.create(index: "delivery_on_item", on: "delivery", columns: ["itemKind", "itemID"])
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// Names of applied migrations, oldest first (for `status` and tests).
+    public func appliedMigrations() throws -> [String] {
+        try writer.read { db in try Self.migrator.appliedMigrations(db) }
+    }
+}
+
+/// A store error a client can act on.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    case notFound(kind: String, id: Int64)
+
+    public var description: String {
+        switch self {
+        case let .notFound(kind, id): return "no \(kind) with id \(id)"
+        }
+    }
+}

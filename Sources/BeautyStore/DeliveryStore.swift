@@ -1,0 +1,134 @@
+import BeautyCore
+import Foundation
+import GRDB
+
+/// The scheduler's ledger: each (item, occurrence, fire instant) moves pending -> fired -> settled once.
+extension AppDatabase {
+    /// Pending triggers whose instant has come, earliest first.
+    public func dueTriggers(at now: Date, limit: Int = 10_000) throws -> [Trigger] {
+        try writer.read { db in
+            try DeliveryRecord
+                .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now)
+                .order(Column("fireAt"), Column("key")).limit(limit)
+                .fetchAll(db).compactMap(\.trigger)
+        }
+    }
+
+    /// The earliest pending trigger still in the future: what the wall-clock timer is armed for.
+    public func nextTrigger(after now: Date) throws -> Trigger? {
+        try writer.read { db in
+            try DeliveryRecord
+                .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") > now)
+                .order(Column("fireAt"), Column("key"))
+                .fetchOne(db)?.trigger
+        }
+    }
+
+    /// Records that the notification server accepted these deliveries. Only pending rows move, so a
+    /// second call for the same key changes nothing: the answer says how many rows really moved.
+    @discardableResult
+    public func markFired(_ keys: [String], at now: Date) throws -> Int {
+        try transition(keys, from: [.pending], to: .fired, at: now, firedAt: now)
+    }
+
+    /// Records deliveries too old to show (`max_lateness`) as missed.
+    @discardableResult
+    public func markMissed(_ keys: [String], at now: Date) throws -> Int {
+        try transition(keys, from: [.pending], to: .missed, at: now, firedAt: nil)
+    }
+
+    /// The user answered a shown notification (dismiss, snooze...).
+    @discardableResult
+    public func settle(_ key: String, as state: DeliveryState, at now: Date) throws -> Int {
+        try transition([key], from: [.fired], to: state, at: now, firedAt: nil)
+    }
+
+    /// Schedules a repeat of a delivery after a snooze; the new row is pending like any other.
+    public func scheduleSnooze(of key: String, until fireAt: Date) throws -> Trigger? {
+        try writer.write { db in
+            guard let original = try DeliveryRecord.fetchOne(db, key: key), let trigger = original.trigger else { return nil }
+            let baseKey = key.components(separatedBy: "/snooze/").first ?? key
+            let repeatKey = "\(baseKey)/snooze/\(Int64(fireAt.timeIntervalSince1970))"
+            let snoozed = Trigger(key: repeatKey, itemKind: trigger.itemKind, itemID: trigger.itemID,
+                                  occurrence: trigger.occurrence, fireAt: fireAt)
+            try DeliveryRecord(snoozed, source: "snooze").insert(db, onConflict: .ignore)
+            return snoozed
+        }
+    }
+
+    /// A delivery attempt failed (no notification server...): keep it pending and say why.
+    public func recordFailure(_ keys: [String], error: String) throws {
+        guard !keys.isEmpty else { return }
+        try writer.write { db in
+            for key in keys {
+                try db.execute(
+                    sql: "UPDATE delivery SET attempts = attempts + 1, lastError = ? WHERE key = ? AND state = 'pending'",
+                    arguments: [error, key])
+            }
+        }
+    }
+
+    public func delivery(key: String) throws -> Delivery? {
+        try writer.read { db in try DeliveryRecord.fetchOne(db, key: key).flatMap(Self.delivery) }
+    }
+
+    /// Every delivery of one item, oldest first.
+    public func deliveries(itemKind: ItemKind, itemID: Int64) throws -> [Delivery] {
+        try writer.read { db in
+            try DeliveryRecord.filter(Column("itemKind") == itemKind.rawValue && Column("itemID") == itemID)
+                .order(Column("fireAt"), Column("key")).fetchAll(db).compactMap(Self.delivery)
+        }
+    }
+
+    /// Pending deliveries whose time has come but which the notification server has not taken yet.
+    public func waitingDeliveries(at now: Date) throws -> [Delivery] {
+        try writer.read { db in
+            try DeliveryRecord
+                .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now)
+                .order(Column("fireAt")).fetchAll(db).compactMap(Self.delivery)
+        }
+    }
+
+    public func pendingCount() throws -> Int {
+        try writer.read { db in
+            try DeliveryRecord.filter(Column("state") == DeliveryState.pending.rawValue).fetchCount(db)
+        }
+    }
+
+    // MARK: - Settings (small key/value switches such as notifications on/off)
+
+    public func setting(_ key: String) throws -> String? {
+        try writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    public func setSetting(_ key: String, _ value: String) throws {
+        try writer.write { db in
+            try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [key, value])
+        }
+    }
+
+    private func transition(_ keys: [String], from: Set<DeliveryState>, to state: DeliveryState, at now: Date, firedAt: Date?) throws -> Int {
+        guard !keys.isEmpty else { return 0 }
+        return try writer.write { db in
+            var moved = 0
+            let allowed = from.map { "'\($0.rawValue)'" }.joined(separator: ",")
+            for key in keys {
+                try db.execute(
+                    sql: """
+                        UPDATE delivery SET state = ?, settledAt = ?, firedAt = COALESCE(?, firedAt),
+                               attempts = attempts + (CASE WHEN ? IS NULL THEN 0 ELSE 1 END), lastError = NULL
+                        WHERE key = ? AND state IN (\(allowed))
+                        """,
+                    arguments: [state.rawValue, now, firedAt, firedAt, key])
+                moved += db.changesCount
+            }
+            return moved
+        }
+    }
+
+    private static func delivery(_ record: DeliveryRecord) -> Delivery? {
+        guard let trigger = record.trigger, let state = DeliveryState(rawValue: record.state) else { return nil }
+        return Delivery(trigger: trigger, state: state, firedAt: record.firedAt, attempts: record.attempts, lastError: record.lastError)
+    }
+}

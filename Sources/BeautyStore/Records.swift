@@ -1,0 +1,99 @@
+import BeautyCore
+import Foundation
+import GRDB
+
+// Row types: the database's shape, mapped to and from BeautyCore's domain types.
+
+struct ContactRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "contact"
+    var id: Int64?
+    var name: String
+    var phone: String
+    var email: String?
+    var firstName: String?
+    var lastName: String?
+    var address: String?
+
+    init(_ c: Contact) {
+        id = c.id; name = c.name; phone = c.phone; email = c.email
+        firstName = c.firstName; lastName = c.lastName; address = c.address
+    }
+
+    var contact: Contact {
+        Contact(id: id, name: name, phone: phone, email: email, firstName: firstName, lastName: lastName, address: address)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct AppointmentRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "appointment"
+    var id: Int64?
+    var title: String
+    var start: Date
+    var durationSeconds: Int
+    var allDay: Bool
+    var address: String?
+    var notes: String?
+    var contactId: Int64?
+    var category: String?
+    var color: String?
+    var priceCents: Int64?
+    var currency: String?
+    var status: String
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(_ a: Appointment) {
+        id = a.id; title = a.title; start = a.start; durationSeconds = a.durationSeconds; allDay = a.allDay
+        address = a.address; notes = a.notes; contactId = a.contactID; category = a.category; color = a.color
+        priceCents = a.price?.cents; currency = a.price?.currency; status = a.status.rawValue
+        createdAt = a.createdAt; updatedAt = a.updatedAt
+    }
+
+    func appointment(reminders: [Reminder]) -> Appointment {
+        Appointment(
+            id: id, title: title, start: start, durationSeconds: durationSeconds, allDay: allDay,
+            address: address, notes: notes, contactID: contactId, category: category, color: color,
+            price: priceCents.map { Money(cents: $0, currency: currency ?? "EUR") },
+            status: Appointment.Status(rawValue: status) ?? .scheduled, reminders: reminders,
+            createdAt: createdAt, updatedAt: updatedAt)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct ReminderRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "appointmentReminder"
+    var id: Int64?
+    var appointmentId: Int64
+    var beforeSeconds: Int?
+    var at: Date?
+
+    var reminder: Reminder { Reminder(beforeSeconds: beforeSeconds, at: at) }
+}
+
+struct DeliveryRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "delivery"
+    var key: String
+    var itemKind: String
+    var itemID: Int64
+    var occurrence: Date
+    var fireAt: Date
+    var state: String
+    var source: String
+    var firedAt: Date?
+    var settledAt: Date?
+    var attempts: Int
+    var lastError: String?
+
+    init(_ t: Trigger, source: String = "plan") {
+        key = t.key; itemKind = t.itemKind.rawValue; itemID = t.itemID; occurrence = t.occurrence; fireAt = t.fireAt
+        state = DeliveryState.pending.rawValue; self.source = source; attempts = 0
+    }
+
+    var trigger: Trigger? {
+        guard let kind = ItemKind(rawValue: itemKind) else { return nil }
+        return Trigger(key: key, itemKind: kind, itemID: itemID, occurrence: occurrence, fireAt: fireAt)
+    }
+}

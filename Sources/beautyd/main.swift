@@ -1,0 +1,3 @@
+import BeautyDaemon
+
+await BeautydCommand.runAsMain()
