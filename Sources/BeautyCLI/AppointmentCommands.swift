@@ -1,0 +1,271 @@
+import ArgumentParser
+import BeautyCore
+import BeautyProtocol
+import Foundation
+
+struct AppointmentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "appointment",
+        abstract: "Add, list, change and complete appointments (hairdresser, manicure, facial...).",
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Done.self, Cancel.self],
+        aliases: ["appt"])
+}
+
+/// The fields `add` and `edit` share.
+struct AppointmentFields: ParsableArguments {
+    @Option(help: ArgumentHelp("Start: '2026-12-01 14:00', '14:00', 'tomorrow 9:30', 'fri 10:00', 'in 2h', or ISO 8601 with an offset.", valueName: "time"))
+    var at: String?
+
+    @Option(help: ArgumentHelp("How long it lasts, e.g. 45m, 1h30m (default 60m; all-day: 1d).", valueName: "duration"))
+    var duration: String?
+
+    @Flag(inversion: .prefixedNo, help: "A whole-day appointment (the time of --at is ignored).")
+    var allDay: Bool?
+
+    @Option(help: ArgumentHelp("Where it is.", valueName: "text"))
+    var address: String?
+
+    @Option(help: ArgumentHelp("Free text notes.", valueName: "text"))
+    var notes: String?
+
+    @Option(help: ArgumentHelp("Id of the salon contact (see 'beautyctl contact list').", valueName: "id"))
+    var contact: Int64?
+
+    @Option(help: ArgumentHelp("Category such as hair, nails, face, body (a/b for a sub-category).", valueName: "name"))
+    var category: String?
+
+    @Option(help: ArgumentHelp("Colour in calendar views: \(TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")) or #rrggbb.", valueName: "name"))
+    var color: String?
+
+    @Option(help: ArgumentHelp("Price, e.g. 45.00, 45,50 or '120 PLN' (default currency from the config).", valueName: "amount"))
+    var price: String?
+
+    @Option(help: ArgumentHelp("Remind this long before the start; repeat for several (e.g. --remind 1d --remind 2h).", valueName: "duration"))
+    var remind: [String] = []
+
+    @Option(help: ArgumentHelp("Remind at this exact time; may repeat.", valueName: "time"))
+    var remindAt: [String] = []
+
+    /// The start instant, snapped to local midnight for all-day appointments.
+    func start(now: Date) throws -> Date? {
+        guard let at else { return nil }
+        let instant = try Input.time(at, option: "--at", now: now)
+        guard allDay == true else { return instant }
+        return LocalTime.calendar(.current).startOfDay(for: instant)
+    }
+
+    func durationSeconds() throws -> Int? {
+        if let duration { return try Input.check("--duration") { try Validation.duration(try DurationParser.seconds(duration, field: "--duration"), field: "--duration") } }
+        return allDay == true ? 86_400 : nil
+    }
+
+    func priceParam() throws -> PriceParam? {
+        guard let price else { return nil }
+        let money = try Input.money(price, option: "--price")
+        return PriceParam(cents: money.cents, currency: money.currency.isEmpty ? nil : money.currency)
+    }
+
+    /// nil when neither --remind nor --remind-at was given.
+    func reminders(now: Date) throws -> [Reminder]? {
+        if remind.isEmpty, remindAt.isEmpty { return nil }
+        let leads = try remind.map { Reminder.before(try Input.duration($0, option: "--remind")) }
+        let absolute = try remindAt.map { Reminder.at(try Input.time($0, option: "--remind-at", now: now)) }
+        return leads + absolute
+    }
+
+    func checkText() throws {
+        _ = try Input.check("--address") { try Validation.optionalText(address, field: "--address") }
+        _ = try Input.check("--notes") { try Validation.optionalText(notes, field: "--notes", multiline: true) }
+        _ = try Input.check("--category") { try Validation.category(category, field: "--category") }
+        _ = try Input.check("--color") { try Validation.color(color, field: "--color") }
+    }
+}
+
+extension AppointmentCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add an appointment.",
+            discussion: """
+                Examples:
+                  beautyctl appointment add Haircut --at 'fri 15:00' --duration 45m --remind 1d --remind 2h
+                  beautyctl appointment add 'Manicure hybrydowy' --at '2026-12-01 14:00' --contact 2 --price 120,00 --category nails
+                  beautyctl appointment add 'Spa day' --at 2026-12-24 --all-day --remind-at '2026-12-23 18:00'
+                """)
+
+        @Argument(help: "What it is, e.g. Haircut.") var title: String
+        @OptionGroup var fields: AppointmentFields
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let now = Date()
+            guard let start = try fields.start(now: now) else {
+                throw CLIFailure(.usage, "--at is required: when does it start? (e.g. --at 'tomorrow 9:30')")
+            }
+            var params = AppointmentAddParams(title: try Input.name(title, option: "title"), start: start)
+            try fields.checkText()
+            params.durationSeconds = try fields.durationSeconds()
+            params.allDay = fields.allDay
+            params.address = fields.address
+            params.notes = fields.notes
+            params.contactID = fields.contact
+            params.category = fields.category
+            params.color = fields.color
+            params.price = try fields.priceParam()
+            params.reminders = try fields.reminders(now: now)
+            var client = global.client
+            let detail: AppointmentDetail = try client.call(.appointmentAdd, params)
+            if output.json { return try Output.json(detail) }
+            Output.line("Added appointment \(detail.appointment.id ?? 0).")
+            Output.describe(detail)
+            Output.warnPastReminders(detail)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List appointments by start time.")
+
+        @Option(help: ArgumentHelp("Only those starting at or after this time.", valueName: "time")) var from: String?
+        @Option(help: ArgumentHelp("Only those starting before this time.", valueName: "time")) var to: String?
+        @Option(help: ArgumentHelp("Only this status: scheduled, done or cancelled; may repeat.", valueName: "status"))
+        var status: [String] = []
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let statuses = try status.map { raw in
+                guard let s = Appointment.Status(rawValue: raw.lowercased()) else {
+                    throw CLIFailure(.usage, "--status: '\(raw)' is not one of scheduled, done, cancelled")
+                }
+                return s
+            }
+            let params = AppointmentListParams(
+                from: try from.map { try Input.time($0, option: "--from") },
+                to: try to.map { try Input.time($0, option: "--to") },
+                status: statuses.isEmpty ? nil : statuses)
+            var client = global.client
+            let list: [Appointment] = try client.call(.appointmentList, params)
+            if output.json { return try Output.json(list) }
+            if list.isEmpty { return Output.line("No appointments.") }
+            Output.table(["ID", "WHEN", "STATUS", "TITLE"], list.map { a in
+                [String(a.id ?? 0), Output.when(a), a.status.rawValue, a.title]
+            })
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one appointment with its reminders and their state.")
+        @Argument(help: "Appointment id.") var id: Int64
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            let detail: AppointmentDetail = try client.call(.appointmentShow, IDParams(id: id))
+            if output.json { return try Output.json(detail) }
+            Output.describe(detail)
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an appointment; options not given stay as they are.",
+            discussion: """
+                --remind/--remind-at replace the whole reminder list. Reminders already shown are never shown
+                again unless their time changes.
+                Examples:
+                  beautyctl appointment edit 3 --at 'fri 16:00'
+                  beautyctl appointment edit 3 --clear address --clear price
+                """)
+
+        @Argument(help: "Appointment id.") var id: Int64
+        @Option(help: ArgumentHelp("New title.", valueName: "text")) var title: String?
+        @OptionGroup var fields: AppointmentFields
+        @Option(help: ArgumentHelp("Empty a field: \(AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")); may repeat.", valueName: "field"))
+        var clear: [String] = []
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let now = Date()
+            var params = AppointmentEditParams(id: id)
+            params.title = try title.map { try Input.name($0, option: "--title") }
+            try fields.checkText()
+            params.start = try fields.start(now: now)
+            params.durationSeconds = try fields.duration == nil ? nil : fields.durationSeconds()
+            params.allDay = fields.allDay
+            params.address = fields.address
+            params.notes = fields.notes
+            params.contactID = fields.contact
+            params.category = fields.category
+            params.color = fields.color
+            params.price = try fields.priceParam()
+            params.reminders = try fields.reminders(now: now)
+            params.clear = try clear.map { raw in
+                guard let field = AppointmentEditParams.Clearable(rawValue: raw.lowercased()) else {
+                    let names = AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw CLIFailure(.usage, "--clear: '\(raw)' is not one of \(names)")
+                }
+                return field
+            }
+            var client = global.client
+            let detail: AppointmentDetail = try client.call(.appointmentEdit, params)
+            if output.json { return try Output.json(detail) }
+            Output.line("Updated appointment \(id).")
+            Output.describe(detail)
+            Output.warnPastReminders(detail)
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Delete an appointment (asks first on a terminal).")
+        @Argument(help: "Appointment id.") var id: Int64
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            if !yes {
+                let detail: AppointmentDetail = try client.call(.appointmentShow, IDParams(id: id))
+                let question = "Delete appointment \(id) '\(detail.appointment.title)' (\(Output.when(detail.appointment)))?"
+                guard try Input.confirm(question, yes: yes) else {
+                    Output.line("Kept appointment \(id).")
+                    return
+                }
+            }
+            let gone: AppointmentDetail = try client.call(.appointmentRemove, IDParams(id: id))
+            if output.json { return try Output.json(gone) }
+            Output.line("Deleted appointment \(id): \(gone.appointment.title).")
+        }
+    }
+
+    struct Done: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark an appointment done (its remaining reminders are dropped).")
+        @Argument(help: "Appointment id.") var id: Int64
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            let detail: AppointmentDetail = try client.call(.appointmentDone, IDParams(id: id))
+            if output.json { return try Output.json(detail) }
+            Output.line("Appointment \(id) '\(detail.appointment.title)' is done.")
+        }
+    }
+
+    struct Cancel: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Cancel an appointment (kept in the list, no more reminders).")
+        @Argument(help: "Appointment id.") var id: Int64
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            let detail: AppointmentDetail = try client.call(.appointmentCancel, IDParams(id: id))
+            if output.json { return try Output.json(detail) }
+            Output.line("Appointment \(id) '\(detail.appointment.title)' is cancelled.")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import BeautyProtocol
+import Foundation
+
+/// `beautyctl`: the command-line client of beautyd.
+public struct BeautyctlCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "beautyctl",
+        abstract: "Plan beauty appointments and get desktop reminders on time.",
+        discussion: """
+            beautyctl talks to the beautyd daemon over its Unix socket (start it with 'systemctl --user start beautyd').
+
+            Times are local unless they carry an offset: '2026-12-01 14:00', '14:00' (today or the next such time), 'tomorrow 9:30', 'fri 10:00', 'in 2h', '2026-12-01T14:00:00+01:00'. Durations: 90s 10m 2h 1d 6w 1h30m.
+
+            Exit codes: 0 success (an empty list too), 1 the daemon refused (the message says why), 2 usage error, 3 daemon not reachable, 4 no such item.
+            """,
+        version: BeautyVersion.current,
+        subcommands: [
+            StatusCommand.self, AppointmentCommand.self, ContactCommand.self, MessageCommand.self,
+            AgendaCommand.self, NowCommand.self, WatchCommand.self,
+        ])
+
+    /// Lets `--socket` come before the subcommand too; subcommands read the same option group.
+    @OptionGroup var global: GlobalOptions
+
+    public init() {}
+
+    /// Runs the command line with DESIGN.md's exit codes (ArgumentParser alone would use 64 for usage errors).
+    public static func runAsMain() -> Never {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            Foundation.exit(0)
+        } catch let failure as CLIFailure {
+            FileHandle.standardError.write(Data("beautyctl: \(failure.message)\n".utf8))
+            Foundation.exit(failure.code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { FileHandle.standardOutput.write(Data((message + "\n").utf8)) }
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? CLIFailure.Code.usage.rawValue : code.rawValue)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import ArgumentParser
+import BeautyCore
+import BeautyProtocol
+import Foundation
+
+struct ContactCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "contact",
+        abstract: "Salons and people you book with.",
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self])
+}
+
+extension ContactCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a contact (name and phone are required).",
+            discussion: "Example:\n  beautyctl contact add 'Salon Anna' --phone '+48 600 100 200' --first Anna --last Nowak --address 'ul. Długa 5, Kraków'")
+
+        @Argument(help: "Name of the salon or person.") var name: String
+        @Option(help: ArgumentHelp("Phone number, e.g. +48 600 100 200.", valueName: "number")) var phone: String
+        @Option(help: ArgumentHelp("E-mail address.", valueName: "address")) var email: String?
+        @Option(name: .customLong("first"), help: ArgumentHelp("First name of the person.", valueName: "name")) var firstName: String?
+        @Option(name: .customLong("last"), help: ArgumentHelp("Last name of the person.", valueName: "name")) var lastName: String?
+        @Option(help: ArgumentHelp("Postal address.", valueName: "text")) var address: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var params = ContactAddParams(
+                name: try Input.name(name, option: "name"),
+                phone: try Input.check("--phone") { try Validation.phone(phone, field: "--phone") })
+            params.email = try Input.check("--email") { try Validation.email(email, field: "--email") }
+            params.firstName = firstName
+            params.lastName = lastName
+            params.address = address
+            var client = global.client
+            let contact: Contact = try client.call(.contactAdd, params)
+            if output.json { return try Output.json(contact) }
+            Output.line("Added contact \(contact.id ?? 0): \(contact.displayName), \(contact.phone).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List contacts by name.")
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            let contacts: [Contact] = try client.call(.contactList, NoParams())
+            if output.json { return try Output.json(contacts) }
+            if contacts.isEmpty { return Output.line("No contacts.") }
+            Output.table(["ID", "NAME", "PHONE", "E-MAIL"], contacts.map {
+                [String($0.id ?? 0), $0.displayName, $0.phone, $0.email ?? ""]
+            })
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one contact.")
+        @Argument(help: "Contact id.") var id: Int64
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            let c: Contact = try client.call(.contactShow, IDParams(id: id))
+            if output.json { return try Output.json(c) }
+            Output.line("Contact \(c.id ?? 0): \(c.name)")
+            Output.line("  phone:   \(c.phone)")
+            if let v = c.email { Output.line("  e-mail:  \(v)") }
+            if let v = c.firstName { Output.line("  first:   \(v)") }
+            if let v = c.lastName { Output.line("  last:    \(v)") }
+            if let v = c.address { Output.line("  address: \(v)") }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a contact; options not given stay as they are.")
+        @Argument(help: "Contact id.") var id: Int64
+        @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
+        @Option(help: ArgumentHelp("New phone number.", valueName: "number")) var phone: String?
+        @Option(help: ArgumentHelp("E-mail address.", valueName: "address")) var email: String?
+        @Option(name: .customLong("first"), help: ArgumentHelp("First name.", valueName: "name")) var firstName: String?
+        @Option(name: .customLong("last"), help: ArgumentHelp("Last name.", valueName: "name")) var lastName: String?
+        @Option(help: ArgumentHelp("Postal address.", valueName: "text")) var address: String?
+        @Option(help: ArgumentHelp("Empty a field: email, first, last, address; may repeat.", valueName: "field"))
+        var clear: [String] = []
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var params = ContactEditParams(id: id)
+            params.name = try name.map { try Input.name($0, option: "--name") }
+            params.phone = try phone.map { p in try Input.check("--phone") { try Validation.phone(p, field: "--phone") } }
+            params.email = try Input.check("--email") { try Validation.email(email, field: "--email") }
+            params.firstName = firstName
+            params.lastName = lastName
+            params.address = address
+            params.clear = try clear.map { raw in
+                switch raw.lowercased() {
+                case "email", "e-mail": return .email
+                case "first", "firstname": return .firstName
+                case "last", "lastname": return .lastName
+                case "address": return .address
+                default: throw CLIFailure(.usage, "--clear: '\(raw)' is not one of email, first, last, address")
+                }
+            }
+            var client = global.client
+            let c: Contact = try client.call(.contactEdit, params)
+            if output.json { return try Output.json(c) }
+            Output.line("Updated contact \(id): \(c.displayName), \(c.phone).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Delete a contact (appointments keep their data, without the link).")
+        @Argument(help: "Contact id.") var id: Int64
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            if !yes {
+                let c: Contact = try client.call(.contactShow, IDParams(id: id))
+                guard try Input.confirm("Delete contact \(id) '\(c.displayName)'?", yes: yes) else {
+                    return Output.line("Kept contact \(id).")
+                }
+            }
+            let gone: Contact = try client.call(.contactRemove, IDParams(id: id))
+            if output.json { return try Output.json(gone) }
+            Output.line("Deleted contact \(id): \(gone.name).")
+        }
+    }
+}
+
+struct MessageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "message",
+        abstract: "Print a ready SMS to book, confirm or cancel a visit, with an sms: link for the salon's phone.",
+        discussion: "Example:\n  beautyctl message confirm 3\n  xdg-open \"$(beautyctl message confirm 3 --json | jq -r .smsURI)\"")
+
+    @Argument(help: "Which template: book, confirm or cancel.") var template: MessageTemplate
+    @Argument(help: "Appointment id.") var id: Int64
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        var client = global.client
+        let result: MessageResult = try client.call(.message, MessageParams(id: id, template: template))
+        if output.json { return try Output.json(result) }
+        Output.line(result.text)
+        if let uri = result.smsURI, let phone = result.phone {
+            Output.line()
+            Output.line("to: \(phone)")
+            Output.line(uri)
+        } else {
+            Output.warn("appointment \(id) has no contact, so there is no number to send it to (beautyctl appointment edit \(id) --contact ID)")
+        }
+    }
+}
+
+extension MessageTemplate: ExpressibleByArgument {}

@@ -1,0 +1,142 @@
+import BeautyProtocol
+import Foundation
+
+/// Why a command failed, with the exit code DESIGN.md gives it.
+public struct CLIFailure: Error, CustomStringConvertible {
+    public enum Code: Int32, Sendable {
+        case refused = 1, usage = 2, unreachable = 3, notFound = 4
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// A blocking JSON-RPC client over the daemon's Unix socket: one request line, one answer line.
+struct DaemonClient {
+    let socketPath: String
+    private var nextID: Int64 = 1
+
+    init(socketPath: String) { self.socketPath = socketPath }
+
+    /// Sends `method` with `params` and decodes the result, mapping errors to exit codes.
+    mutating func call<P: Encodable & Sendable, R: Decodable>(_ method: Method, _ params: P, as: R.Type = R.self) throws -> R {
+        let connection = try Connection(path: socketPath)
+        defer { connection.close() }
+        let request = RPCRequest(id: .number(nextID), method: method.rawValue, params: params)
+        nextID += 1
+        try connection.send(try WireJSON.encoder().encode(request))
+        let line = try connection.readLine()
+        return try Self.decode(line, as: R.self)
+    }
+
+    /// Subscribes and hands every event to `body` until the daemon goes away.
+    func watch(_ body: (DaemonEvent, Data) -> Void) throws {
+        let connection = try Connection(path: socketPath, timeout: false)
+        defer { connection.close() }
+        try connection.send(try WireJSON.encoder().encode(RPCRequest(id: .number(1), method: Method.subscribe.rawValue, params: NoParams())))
+        let _: [String: Bool] = try Self.decode(try connection.readLine(), as: [String: Bool].self)
+        while let line = try? connection.readLine() {
+            guard let note = try? WireJSON.decoder().decode(RPCNotification<DaemonEvent>.self, from: line) else { continue }
+            body(note.params, line)
+        }
+    }
+
+    static func decode<R: Decodable>(_ line: Data, as: R.Type) throws -> R {
+        let response: RPCResponse<R>
+        do {
+            response = try WireJSON.decoder().decode(RPCResponse<R>.self, from: line)
+        } catch {
+            throw CLIFailure(.refused, "unexpected answer from beautyd (is it the same version?): \(error)")
+        }
+        if let error = response.error {
+            switch error.code {
+            case RPCErrorCode.notFound: throw CLIFailure(.notFound, error.message)
+            default: throw CLIFailure(.refused, error.message)
+            }
+        }
+        guard let result = response.result else { throw CLIFailure(.refused, "beautyd sent an answer without a result") }
+        return result
+    }
+}
+
+/// One connected stream socket with a read buffer.
+private final class Connection {
+    let fd: Int32
+    let path: String
+    private var buffer: [UInt8] = []
+    private var scanned = 0
+
+    init(path: String, timeout: Bool = true) throws {
+        self.path = path
+        guard path.utf8.count <= SocketLocation.maxPathBytes else {
+            throw CLIFailure(.usage, "--socket: path longer than \(SocketLocation.maxPathBytes) bytes: \(path)")
+        }
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw CLIFailure(.unreachable, "cannot create a socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: path.utf8)
+            raw[path.utf8.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        if connected != 0 {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw CLIFailure(.unreachable, """
+                beautyd is not running (cannot connect to \(path): \(reason)).
+                Start it with:  systemctl --user start beautyd
+                or for this session only:  beautyd &
+                """)
+        }
+        if timeout {
+            var limit = timeval(tv_sec: 30, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
+    func send(_ data: Data) throws {
+        var bytes = [UInt8](data)
+        bytes.append(UInt8(ascii: "\n"))
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw CLIFailure(.unreachable, "beautyd closed the connection: \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+    }
+
+    func readLine() throws -> Data {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Data(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                scanned = 0
+                return line
+            }
+            scanned = buffer.count
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n > 0 {
+                buffer.append(contentsOf: chunk[..<n])
+            } else if n == 0 {
+                throw CLIFailure(.unreachable, "beautyd closed the connection before answering")
+            } else if errno != EINTR {
+                throw CLIFailure(.unreachable, "no answer from beautyd: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    func close() { Glibc.close(fd) }
+}

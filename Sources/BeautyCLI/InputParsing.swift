@@ -1,0 +1,47 @@
+import BeautyCore
+import Foundation
+
+/// Turns what a user typed into values, or a usage error (exit 2) naming the option.
+enum Input {
+    static func time(_ text: String, option: String, now: Date = Date()) throws -> Date {
+        try wrap(option) { try TimeExpression.parse(text, now: now, zone: .current, field: option) }
+    }
+
+    static func duration(_ text: String, option: String) throws -> Int {
+        try wrap(option) { try DurationParser.seconds(text, field: option) }
+    }
+
+    static func money(_ text: String, option: String) throws -> Money {
+        // The currency placeholder is replaced by the daemon's configured default when none is typed.
+        try wrap(option) { try MoneyParser.parse(text, defaultCurrency: "", field: option) }
+    }
+
+    static func name(_ text: String, option: String) throws -> String {
+        try wrap(option) { try Validation.name(text, field: option) }
+    }
+
+    /// Runs a core check early so a typo costs no round trip and exits 2.
+    static func check<T>(_ option: String, _ body: () throws -> T) throws -> T {
+        try wrap(option, body)
+    }
+
+    private static func wrap<T>(_ option: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as BeautyCore.ValidationError {
+            let field = error.field == option ? option : "\(option) (\(error.field))"
+            throw CLIFailure(.usage, "\(field): \(error.message)")
+        }
+    }
+
+    /// Asks on a terminal; without one, refuses unless `--yes` was given (nothing is lost by accident).
+    static func confirm(_ question: String, yes: Bool) throws -> Bool {
+        if yes { return true }
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw CLIFailure(.usage, "not asking on a non-terminal: add --yes to \(question.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "?")))")
+        }
+        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return answer == "y" || answer == "yes"
+    }
+}

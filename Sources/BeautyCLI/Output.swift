@@ -1,0 +1,88 @@
+import BeautyCore
+import BeautyProtocol
+import Foundation
+
+/// Text and JSON output of the commands.
+enum Output {
+    static let times = Timestamps(zone: .current)
+
+    static func line(_ text: String = "") {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func warn(_ text: String) {
+        FileHandle.standardError.write(Data("warning: \(text)\n".utf8))
+    }
+
+    /// Pretty, stable JSON (sorted keys, ISO 8601 instants).
+    static func json<T: Encodable>(_ value: T) throws {
+        let encoder = WireJSON.encoder()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        line(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// "Tue 1 Dec 2026, 14:00–15:00 (1h)" or "Tue 1 Dec 2026, all day".
+    static func when(_ a: Appointment) -> String {
+        if a.allDay {
+            let days = max(1, a.durationSeconds / 86_400)
+            return times.day(a.start) + (days > 1 ? ", all day (\(days) days)" : ", all day")
+        }
+        return "\(times.long(a.start))–\(times.clock(a.end)) (\(DurationParser.format(a.durationSeconds)))"
+    }
+
+    static func describe(_ detail: AppointmentDetail) {
+        let a = detail.appointment
+        line("Appointment \(a.id ?? 0): \(a.title)")
+        line("  when:      \(when(a))")
+        line("  status:    \(a.status.rawValue)")
+        if let address = a.address { line("  address:   \(address)") }
+        if let contact = detail.contact { line("  contact:   \(contact.displayName), \(contact.phone) (contact \(contact.id ?? 0))") }
+        if let category = a.category { line("  category:  \(category)") }
+        if let color = a.color { line("  colour:    \(color)") }
+        if let price = a.price { line("  price:     \(price.formatted)") }
+        if let notes = a.notes {
+            line("  notes:     " + notes.replacingOccurrences(of: "\n", with: "\n             "))
+        }
+        if a.reminders.isEmpty { line("  reminders: none") }
+        for reminder in a.reminders.sorted(by: { $0.fireDate(forStart: a.start) < $1.fireDate(forStart: a.start) }) {
+            let fireAt = reminder.fireDate(forStart: a.start)
+            let key = Trigger.key(kind: .appointment, itemID: a.id ?? 0, occurrence: a.start, fireAt: fireAt)
+            let state = detail.deliveries.first { $0.trigger.key == key }?.state.rawValue
+                ?? (a.status == .scheduled ? "not scheduled (time already passed)" : "off (\(a.status.rawValue))")
+            let label = reminder.beforeSeconds.map { "\(DurationParser.format($0)) before" } ?? "at"
+            line("  reminder:  \(times.short(fireAt)) (\(label)) — \(state)")
+        }
+        for snooze in detail.deliveries where snooze.trigger.key.contains("/snooze/") {
+            line("  snoozed:   \(times.short(snooze.trigger.fireAt)) — \(snooze.state.rawValue)")
+        }
+    }
+
+    /// Reminders the daemon could not schedule because their instant has already passed.
+    static func warnPastReminders(_ detail: AppointmentDetail) {
+        let a = detail.appointment
+        guard a.status == .scheduled else { return }
+        let scheduled = Set(detail.deliveries.map(\.trigger.key))
+        for reminder in a.reminders {
+            let fireAt = reminder.fireDate(forStart: a.start)
+            let key = Trigger.key(kind: .appointment, itemID: a.id ?? 0, occurrence: a.start, fireAt: fireAt)
+            if !scheduled.contains(key) {
+                warn("the reminder at \(times.short(fireAt)) is already in the past; it will not fire")
+            }
+        }
+    }
+
+    /// Left-aligned columns, padded by character count.
+    static func table(_ header: [String], _ rows: [[String]]) {
+        var widths = header.map(\.count)
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
+        func render(_ cells: [String]) -> String {
+            cells.enumerated().map { i, cell in
+                i == cells.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        line(render(header))
+        rows.forEach { line(render($0)) }
+    }
+}

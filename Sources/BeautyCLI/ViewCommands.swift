@@ -1,0 +1,157 @@
+import ArgumentParser
+import BeautyCore
+import BeautyProtocol
+import Foundation
+
+struct AgendaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "agenda",
+        abstract: "What is coming up: the next 7 days from the start of today, by default.",
+        discussion: """
+            Examples:
+              beautyctl agenda --days 14
+              beautyctl agenda --from 2026-12-01 --to 2027-01-01 --category hair --json
+            """)
+
+    @Option(help: ArgumentHelp("Days to show from the start of today.", valueName: "n")) var days: Int?
+    @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
+    @Option(help: ArgumentHelp("End of the range, exclusive.", valueName: "time")) var to: String?
+    @Option(help: ArgumentHelp("Only this kind: appointment, medication or water.", valueName: "kind")) var kind: String?
+    @Option(help: ArgumentHelp("Only this category (a parent includes its sub-categories).", valueName: "name")) var category: String?
+    @Option(help: ArgumentHelp("Only entries whose title, notes or address contain this text.", valueName: "text")) var search: String?
+    @Option(help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
+    @Option(help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if let days, days <= 0 || days > 3660 { throw ValidationError("--days: must be between 1 and 3660") }
+        if days != nil, from != nil || to != nil { throw ValidationError("--days cannot be combined with --from/--to") }
+        if let limit, limit < 0 { throw ValidationError("--limit: must not be negative") }
+        if let offset, offset < 0 { throw ValidationError("--offset: must not be negative") }
+    }
+
+    func run() throws {
+        let now = Date()
+        let today = LocalTime.calendar(.current).startOfDay(for: now)
+        let start = try from.map { try Input.time($0, option: "--from", now: now) } ?? today
+        let end = try to.map { try Input.time($0, option: "--to", now: now) }
+            ?? LocalTime.calendar(.current).date(byAdding: .day, value: days ?? 7, to: start)!
+        guard end > start else { throw CLIFailure(.usage, "--to: must be after --from") }
+        var params = AgendaParams(from: start, to: end)
+        if let kind {
+            guard let k = ItemKind(rawValue: kind.lowercased()) else {
+                throw CLIFailure(.usage, "--kind: '\(kind)' is not one of appointment, medication, water")
+            }
+            params.kind = k
+        }
+        params.category = try Input.check("--category") { try Validation.category(category, field: "--category") }
+        params.search = search
+        params.limit = limit
+        params.offset = offset
+        var client = global.client
+        let result: AgendaResult = try client.call(.agenda, params)
+        if output.json { return try Output.json(result) }
+        let times = Output.times
+        guard !result.entries.isEmpty else {
+            return Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).")
+        }
+        var lastDay = ""
+        for entry in result.entries {
+            let day = times.day(entry.start)
+            if day != lastDay {
+                if !lastDay.isEmpty { Output.line() }
+                Output.line(day)
+                lastDay = day
+            }
+            let clock = entry.allDay ? "all day    " : "\(times.clock(entry.start))–\(times.clock(entry.end))"
+            var extras: [String] = []
+            if entry.status != "scheduled" { extras.append(entry.status) }
+            if let c = entry.category { extras.append(c) }
+            if let place = entry.address ?? entry.contactName { extras.append(place) }
+            let suffix = extras.isEmpty ? "" : "  (\(extras.joined(separator: ", ")))"
+            Output.line("  \(clock)  #\(entry.id) \(entry.title)\(suffix)")
+        }
+        if result.total > result.entries.count {
+            Output.line()
+            Output.line("Showing \(result.entries.count) of \(result.total) (use --limit/--offset for more).")
+        }
+    }
+}
+
+struct NowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "now", abstract: "Still to come today, and what should already have been done.")
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        var client = global.client
+        let result: NowResult = try client.call(.now, NoParams())
+        if output.json { return try Output.json(result) }
+        let times = Output.times
+        Output.line("Now: \(times.long(result.now))")
+        if !result.overdue.isEmpty {
+            Output.line("Should have been done:")
+            result.overdue.forEach { Output.line("  \(times.clock($0.start))  #\($0.id) \($0.title)") }
+        }
+        if result.laterToday.isEmpty {
+            Output.line("Nothing more today.")
+        } else {
+            Output.line("Later today:")
+            result.laterToday.forEach { Output.line("  \(times.clock($0.start))  #\($0.id) \($0.title)") }
+        }
+    }
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Is the daemon running, what is next, can it reach the notification server.")
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        var client = global.client
+        let s: StatusResult = try client.call(.status, NoParams())
+        if output.json { return try Output.json(s) }
+        let times = Output.times
+        Output.line("beautyd \(s.version), pid \(s.pid), up \(DurationParser.format(s.uptimeSeconds))")
+        Output.line("  database:      \(s.database)")
+        Output.line("  socket:        \(s.socket)")
+        Output.line("  appointments:  \(s.counts.appointments)   contacts: \(s.counts.contacts)")
+        Output.line("  reminders:     \(s.counts.pendingDeliveries) pending")
+        if let next = s.nextTrigger {
+            Output.line("  next:          \(times.short(next.fireAt)) \(next.title) (\(next.itemKind.rawValue) \(next.itemID))")
+        } else {
+            Output.line("  next:          nothing scheduled")
+        }
+        let server = s.notificationServer
+        if server.reachable {
+            let name = [server.name, server.version].compactMap { $0 }.joined(separator: " ")
+            Output.line("  notifications: \(name.isEmpty ? "server" : name) (\(server.capabilities.joined(separator: ", ")))")
+        } else {
+            Output.line("  notifications: NO SERVER REACHABLE — \(server.lastError ?? "unknown")")
+        }
+        if s.counts.waitingDeliveries > 0 {
+            Output.line("  waiting:       \(s.counts.waitingDeliveries) due reminder(s) wait for a notification server")
+        }
+    }
+}
+
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch", abstract: "Print daemon events (fired, snoozed, dismissed, missed) as they happen.")
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let times = Output.times
+        try global.client.watch { event, raw in
+            if output.json { return Output.line(String(decoding: raw, as: UTF8.self)) }
+            let what = [event.title, event.detail].compactMap { $0 }.joined(separator: " — ")
+            let item = event.itemID.map { " \(event.itemKind?.rawValue ?? "item") \($0)" } ?? ""
+            Output.line("\(times.short(event.at))  \(event.type)\(item)\(what.isEmpty ? "" : ": \(what)")")
+        }
+        throw CLIFailure(.unreachable, "beautyd closed the event stream (stopped?)")
+    }
+}
