@@ -10,6 +10,13 @@ public struct SchedulePlan: Sendable, Equatable {
     public var expired: [Trigger] = []
     /// The earliest future fire instant: arm the wall-clock timer for it (nil = sleep until an edit).
     public var nextWake: Date?
+
+    public init(deliver: [Trigger] = [], catchUp: [Trigger] = [], expired: [Trigger] = [], nextWake: Date? = nil) {
+        self.deliver = deliver
+        self.catchUp = catchUp
+        self.expired = expired
+        self.nextWake = nextWake
+    }
 }
 
 /// The pure heart of the scheduler: no clock, no I/O, so it is tested with an injected `now`.

@@ -37,9 +37,13 @@ public enum TimeExpression {
         var weekday: Int?
         var clockWord: String?
         for word in words {
-            if word == "today" { dayOffset = 0 }
-            else if word == "tomorrow" { dayOffset = 1 }
-            else if let w = weekdayNumber(word) { weekday = w }
+            if word == "today" || word == "tomorrow" {
+                guard dayOffset == nil else { throw failure }
+                dayOffset = word == "today" ? 0 : 1
+            } else if let w = weekdayNumber(word) {
+                guard weekday == nil else { throw failure }
+                weekday = w
+            }
             else if clockWord == nil { clockWord = word }
             else { throw failure }
         }
@@ -125,6 +129,11 @@ public enum TimeExpression {
             [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds],
             [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate, .withTimeZone],
         ] {
+            // ISO8601DateFormatter accepts offsets such as +99:00; real ones stay within ±14:00.
+            if let sign = text.dropFirst(16).lastIndex(where: { $0 == "+" || $0 == "-" }),
+               let hours = Int(text[text.index(after: sign)...].prefix(2)), hours > 14 {
+                throw ValidationError(field: field, "'\(text)' has an offset beyond ±14:00")
+            }
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = options
             if let date = formatter.date(from: text.uppercased().replacingOccurrences(of: " ", with: "T")) { return date }
