@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Sets beautyd up for the current user on Debian/Ubuntu: system packages, a release build,
+# binaries in ~/.local/bin, shell completions, man pages, the default config, and the systemd
+# user units; then starts the daemon. Safe to run again (it upgrades in place).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="${BEAUTYD_PREFIX:-$HOME/.local}/bin"
+data="${XDG_DATA_HOME:-$HOME/.local/share}"
+conf="${XDG_CONFIG_HOME:-$HOME/.config}"
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+say "Installing system packages (SQLite, libsystemd, libnotify)"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    libsqlite3-dev libsystemd-dev libnotify-dev pkg-config libnotify-bin >/dev/null
+
+say "Building (release; the first build takes a few minutes)"
+cd "$repo"
+swift build -c release --product beautyd
+swift build -c release --product beautyctl
+built="$(swift build -c release --show-bin-path)"
+
+say "Installing beautyd and beautyctl into $bin"
+install -d "$bin"
+install -m 0755 "$built/beautyd" "$built/beautyctl" "$bin/"
+
+say "Installing shell completions and man pages"
+install -d "$data/bash-completion/completions" "$data/zsh/site-functions" "$conf/fish/completions" "$data/man/man1"
+"$bin/beautyctl" --generate-completion-script bash > "$data/bash-completion/completions/beautyctl"
+"$bin/beautyctl" --generate-completion-script zsh > "$data/zsh/site-functions/_beautyctl"
+"$bin/beautyctl" --generate-completion-script fish > "$conf/fish/completions/beautyctl.fish"
+swift package generate-manual --configuration release --authors "beautyd developers" >/dev/null
+install -m 0644 .build/plugins/GenerateManual/outputs/beautyctl/beautyctl.1 \
+    .build/plugins/GenerateManual/outputs/beautyd/beautyd.1 "$data/man/man1/"
+
+if [ ! -e "$conf/beautyd/config.toml" ]; then
+    say "Writing the default configuration to $conf/beautyd/config.toml"
+    install -d -m 0700 "$conf/beautyd"
+    install -m 0600 config/beautyd.toml "$conf/beautyd/config.toml"
+fi
+
+say "Installing the systemd user units"
+install -d "$conf/systemd/user"
+sed "s|%h/.local/bin/beautyd|$bin/beautyd|" systemd/beautyd.service > "$conf/systemd/user/beautyd.service"
+install -m 0644 systemd/beautyd.socket "$conf/systemd/user/beautyd.socket"
+
+if systemctl --user show-environment >/dev/null 2>&1; then
+    say "Starting beautyd (systemctl --user enable --now beautyd.socket beautyd.service)"
+    systemctl --user daemon-reload
+    systemctl --user enable --now beautyd.socket beautyd.service
+    systemctl --user restart beautyd.service
+else
+    # No user service manager (a container, an SSH session without lingering): run it directly.
+    say "No systemd user manager here: starting beautyd in the background (log: ${XDG_STATE_HOME:-$HOME/.local/state}/beautyd.log)"
+    install -d "${XDG_STATE_HOME:-$HOME/.local/state}"
+    pkill -INT -x beautyd 2>/dev/null && sleep 1 || true
+    nohup "$bin/beautyd" >>"${XDG_STATE_HOME:-$HOME/.local/state}/beautyd.log" 2>&1 &
+fi
+
+for _ in $(seq 50); do "$bin/beautyctl" status >/dev/null 2>&1 && break; sleep 0.1; done
+"$bin/beautyctl" status
+case ":$PATH:" in *":$bin:"*) ;; *) echo "note: add $bin to your PATH (e.g. in ~/.profile)";; esac
