@@ -1,0 +1,138 @@
+import BeautyCore
+import BeautyProtocol
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The parent of every suite that starts buses and daemons: serialized, so no two stacks ever run
+/// at the same time (timing assertions stay honest on a small machine).
+@Suite("beautyd end to end", .serialized, .timeLimit(.minutes(2)))
+struct EndToEnd {}
+
+/// Timing figures worth seeing in the test log (lateness of deliveries).
+func report(_ line: String) {
+    print("[e2e] \(line)")
+}
+
+extension EndToEnd {
+    @Suite("Reminders reach the notification server", .serialized)
+    struct Reminders {
+        @Test("an absolute reminder fires once, on time, and not again after a restart")
+        func firesOnceOnTimeAndNotAgainAfterRestart() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let start = tomorrowOnTheHour()
+            let due = wholeSecond(after: 2.5)
+
+            let added = try await stack.beautyctl(["appointment", "add", "Haircut", "--at", iso(start), "--remind-at", iso(due)])
+            #expect(added.status == .exited(0), "beautyctl appointment add: \(added)")
+
+            let calls = await stack.waitForNotifications(1, timeout: .seconds(due.timeIntervalSinceNow + 5))
+            try #require(calls.count == 1, "expected exactly one Notify, got \(calls)\n\(stack.logs)")
+            let call = calls[0]
+            #expect(call.summary == "Haircut")
+            #expect(call.body.contains(localClock(start)), "body \(call.body) lacks the local start time \(localClock(start))")
+            #expect(call.hints.category == "x-beautyd.appointment")
+            #expect(call.appName == "beautyd")
+            #expect(call.actionKeys.contains("snooze") && call.actionKeys.contains("dismiss"), "actions: \(call.actions)")
+            let lateness = call.time - due.timeIntervalSince1970
+            report(String(format: "reminder lateness (due -> Notify received): %.1f ms", lateness * 1000))
+            #expect(lateness >= 0, "Notify came \(-lateness) s before the reminder was due")
+            #expect(lateness < 1, "Notify came \(lateness) s after the reminder was due")
+
+            // A restart on the same files must not show it again, and must keep the appointment.
+            #expect(await stack.stopDaemon() == .exited(0), "beautyd did not stop cleanly on SIGINT\n\(stack.logs)")
+            try await stack.startDaemon()
+            try await Task.sleep(for: .seconds(2.5))
+            #expect(stack.notifications().count == 1, "a delivered reminder was shown again after a restart: \(stack.notifications())")
+            let list: [Appointment] = try stack.client().call("appointment.list", AppointmentListParams())
+            #expect(list.map(\.title) == ["Haircut"])
+            let detail = try stack.client().show(try #require(list.first?.id))
+            #expect(detail.deliveries.map(\.state) == [.fired])
+        }
+
+        @Test("with no notification server a due reminder waits, and goes out once one appears")
+        func waitsForAServer() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let start = tomorrowOnTheHour()
+            let due = wholeSecond(after: 1.5)
+            let added = try stack.addAppointment("Manicure", start: start, remindAt: [due])
+            await sleep(until: due.addingTimeInterval(0.3))
+
+            // Its delivery attempt has failed by now (no server on the bus): it waits, visibly.
+            let waiting = try await eventually(timeout: .seconds(3)) { () -> StatusResult? in
+                let status = try stack.client().status()
+                return status.counts.waitingDeliveries == 1 && status.notificationServer.lastError != nil ? status : nil
+            }
+            let status = try #require(waiting, "status never reported the waiting delivery: \(String(describing: try? stack.client().status()))\n\(stack.logs)")
+            #expect(status.notificationServer.reachable == false)
+            #expect(status.counts.waitingDeliveries == 1)
+            #expect(status.counts.pendingDeliveries == 1)
+
+            // A server without the "actions" capability appears: the reminder goes out at once, without buttons.
+            let serverUp = try await stack.startServer(flags: ["--no-actions"])
+            let calls = await stack.waitForNotifications(1, timeout: .seconds(5))
+            try #require(calls.count == 1, "nothing shown after the server appeared\n\(stack.logs)")
+            report(String(format: "server owned its name -> waiting reminder received: %.1f ms", (calls[0].time - serverUp.timeIntervalSince1970) * 1000))
+            #expect(calls[0].summary == "Manicure")
+            #expect(calls[0].actions.isEmpty, "buttons sent to a server without the actions capability: \(calls[0].actions)")
+            #expect(calls[0].body.contains(localClock(start)))
+
+            try await Task.sleep(for: .seconds(1))
+            #expect(stack.notifications().count == 1, "shown more than once: \(stack.notifications())")
+            let after = try stack.client().status()
+            #expect(after.notificationServer.reachable)
+            #expect(after.notificationServer.name == "beautyd-test-server")
+            #expect(after.notificationServer.capabilities == ["body"])
+            #expect(after.counts.waitingDeliveries == 0)
+            #expect(after.counts.pendingDeliveries == 0)
+
+            // The user closes the popup (NotificationClosed reason 2): recorded as dismissed.
+            let id = try #require(added.appointment.id)
+            try await stack.close(calls[0].id, reason: 2)
+            let dismissed = try await eventually(timeout: .seconds(3)) { () -> [DeliveryState]? in
+                let states = try stack.client().show(id).deliveries.map(\.state)
+                return states == [.dismissed] ? states : nil
+            }
+            #expect(dismissed != nil, "closing the popup was not recorded: \(String(describing: try? stack.client().show(id).deliveries))")
+        }
+
+        @Test("Snooze shows it again after the configured snooze; Dismiss is recorded")
+        func snoozeAndDismiss() async throws {
+            let stack = try await Stack.start(config: "[scheduling]\nsnooze = \"2s\"\n")
+            defer { stack.shutdown() }
+            let due = wholeSecond(after: 1.5)
+            let added = try stack.addAppointment("Facial", start: tomorrowOnTheHour(), remindAt: [due])
+            let id = try #require(added.appointment.id)
+
+            let first = await stack.waitForNotifications(1, timeout: .seconds(due.timeIntervalSinceNow + 5))
+            try #require(first.count == 1, "\(stack.logs)")
+            let clicked = Date()
+            try await stack.click("snooze", on: first[0].id)
+
+            let second = await stack.waitForNotifications(2, timeout: .seconds(6))
+            try #require(second.count == 2, "no second Notify after Snooze\n\(stack.logs)")
+            let delay = second[1].time - clicked.timeIntervalSince1970
+            report(String(format: "snooze 2 s: click -> second Notify %.3f s", delay))
+            #expect(delay >= 2 && delay < 3, "snoozed reminder came \(delay) s after the click (snooze = 2s)")
+            #expect(second[1].summary == "Facial")
+            #expect(second[1].actionKeys.contains("dismiss"))
+
+            var detail = try stack.client().show(id)
+            #expect(detail.deliveries.map(\.state) == [.snoozed, .fired], "\(detail.deliveries)")
+
+            try await stack.click("dismiss", on: second[1].id)
+            let dismissed = try await eventually(timeout: .seconds(3)) { () -> AppointmentDetail? in
+                let d = try stack.client().show(id)
+                return d.deliveries.last?.state == .dismissed ? d : nil
+            }
+            detail = try #require(dismissed, "Dismiss was not recorded: \(String(describing: try? stack.client().show(id).deliveries))\n\(stack.logs)")
+            #expect(detail.deliveries.map(\.state) == [.snoozed, .dismissed])
+            #expect(stack.notifications().count == 2)
+        }
+    }
+}

@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""A scriptable desktop-notification server for beautyd's end-to-end tests.
+
+Run with the system interpreter (it needs python3-dbus and python3-gi):
+
+    /usr/bin/python3 notification_server.py LOG_FILE [--no-actions] [--name NAME]
+
+It owns org.freedesktop.Notifications on the session bus named by
+DBUS_SESSION_BUS_ADDRESS and serves /org/freedesktop/Notifications:
+
+  org.freedesktop.Notifications
+    Notify(susssasa{sv}i) -> u     ids count up from 1; a non-zero replaces_id that is
+                                   still open is kept and returned
+    GetCapabilities() -> as        ["actions", "body"], or ["body"] with --no-actions
+    GetServerInformation() -> ssss ("beautyd-test-server", "beautyd", "1.0", "1.2")
+    CloseNotification(u)           emits NotificationClosed(id, 3)
+    signals ActionInvoked(us), NotificationClosed(uu)
+
+  org.beautyd.Test (test control, same object)
+    Invoke(u id, s action_key)     emits ActionInvoked(id, action_key)
+    Close(u id, u reason)          emits NotificationClosed(id, reason)
+
+  e.g. dbus-send --session --print-reply --dest=org.freedesktop.Notifications \
+         /org/freedesktop/Notifications org.beautyd.Test.Invoke uint32:1 string:dismiss
+
+Every Notify call is appended to LOG_FILE as one JSON line, flushed at once:
+  {"time": <time.time(), microseconds>, "id": <returned id>, "app_name", "replaces_id",
+   "app_icon", "summary", "body", "actions": [key, label, ...], "hints": {...},
+   "expire_timeout"}
+("category" is a string and "urgency" an integer inside "hints".)
+
+"ready <unique bus name> <time.time()>" is printed on stdout only once the well-known name is owned;
+if the name is already taken the server prints an error and exits with status 2.
+SIGTERM and SIGINT stop it (they are unblocked first: a test runner may have blocked them).
+"""
+
+import json
+import signal
+import sys
+import time
+
+import dbus
+import dbus.mainloop.glib
+import dbus.service
+from gi.repository import GLib
+
+BUS_NAME = "org.freedesktop.Notifications"
+OBJECT_PATH = "/org/freedesktop/Notifications"
+IFACE = "org.freedesktop.Notifications"
+TEST_IFACE = "org.beautyd.Test"
+
+
+def plain(value):
+    """D-Bus values as JSON-friendly Python values."""
+    if isinstance(value, (dbus.Boolean, bool)):
+        return bool(value)
+    if isinstance(value, (dbus.Byte,)):
+        return int(value)
+    if isinstance(value, (int, dbus.Int16, dbus.Int32, dbus.Int64, dbus.UInt16, dbus.UInt32, dbus.UInt64)):
+        return int(value)
+    if isinstance(value, (float, dbus.Double)):
+        return float(value)
+    if isinstance(value, (str, dbus.String, dbus.ObjectPath, dbus.Signature)):
+        return str(value)
+    if isinstance(value, (dict, dbus.Dictionary)):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, dbus.Array, dbus.Struct)):
+        if isinstance(value, dbus.Array) and value.signature == "y":
+            return "<%d bytes>" % len(value)
+        return [plain(v) for v in value]
+    return repr(value)
+
+
+class Server(dbus.service.Object):
+    def __init__(self, bus, log_path, capabilities, name):
+        super().__init__(bus, OBJECT_PATH)
+        self.log = open(log_path, "a", encoding="utf-8")
+        self.capabilities = capabilities
+        self.name = name
+        self.next_id = 1
+        self.open_ids = set()
+
+    @dbus.service.method(IFACE, in_signature="susssasa{sv}i", out_signature="u")
+    def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout):
+        received = time.time()
+        replaces_id = int(replaces_id)
+        if replaces_id != 0 and replaces_id in self.open_ids:
+            nid = replaces_id
+        else:
+            nid = self.next_id
+            self.next_id += 1
+        self.open_ids.add(nid)
+        record = {
+            "time": round(received, 6),
+            "id": nid,
+            "app_name": str(app_name),
+            "replaces_id": replaces_id,
+            "app_icon": str(app_icon),
+            "summary": str(summary),
+            "body": str(body),
+            "actions": [str(a) for a in actions],
+            "hints": plain(hints),
+            "expire_timeout": int(expire_timeout),
+        }
+        self.log.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self.log.flush()
+        return dbus.UInt32(nid)
+
+    @dbus.service.method(IFACE, in_signature="", out_signature="as")
+    def GetCapabilities(self):
+        return dbus.Array(self.capabilities, signature="s")
+
+    @dbus.service.method(IFACE, in_signature="", out_signature="ssss")
+    def GetServerInformation(self):
+        return (self.name, "beautyd", "1.0", "1.2")
+
+    @dbus.service.method(IFACE, in_signature="u", out_signature="")
+    def CloseNotification(self, nid):
+        self._close(int(nid), 3)
+
+    @dbus.service.signal(IFACE, signature="us")
+    def ActionInvoked(self, nid, action_key):
+        pass
+
+    @dbus.service.signal(IFACE, signature="uu")
+    def NotificationClosed(self, nid, reason):
+        pass
+
+    @dbus.service.method(TEST_IFACE, in_signature="us", out_signature="")
+    def Invoke(self, nid, action_key):
+        self.ActionInvoked(dbus.UInt32(nid), dbus.String(action_key))
+
+    @dbus.service.method(TEST_IFACE, in_signature="uu", out_signature="")
+    def Close(self, nid, reason):
+        self._close(int(nid), int(reason))
+
+    def _close(self, nid, reason):
+        self.open_ids.discard(nid)
+        self.NotificationClosed(dbus.UInt32(nid), dbus.UInt32(reason))
+
+
+def main(argv):
+    args = argv[1:]
+    if not args or args[0].startswith("-"):
+        sys.stderr.write("usage: notification_server.py LOG_FILE [--no-actions] [--name NAME]\n")
+        return 64
+    log_path = args.pop(0)
+    capabilities = ["actions", "body"]
+    name = "beautyd-test-server"
+    while args:
+        flag = args.pop(0)
+        if flag == "--no-actions":
+            capabilities = ["body"]
+        elif flag == "--name" and args:
+            name = args.pop(0)
+        else:
+            sys.stderr.write("unknown argument: %s\n" % flag)
+            return 64
+
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    bus = dbus.SessionBus()
+    reply = bus.request_name(BUS_NAME, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+    if reply not in (dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER, dbus.bus.REQUEST_NAME_REPLY_ALREADY_OWNER):
+        sys.stderr.write("%s is already owned on this bus\n" % BUS_NAME)
+        return 2
+    server = Server(bus, log_path, capabilities, name)
+
+    loop = GLib.MainLoop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signum, loop.quit)
+    print("ready %s %.6f" % (bus.get_unique_name(), time.time()), flush=True)
+    loop.run()
+    server.log.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

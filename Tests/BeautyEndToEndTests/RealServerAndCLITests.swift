@@ -1,0 +1,125 @@
+import BeautyCore
+import BeautyProtocol
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension EndToEnd {
+    @Suite("A real notification daemon (dunst under Xvfb)", .serialized)
+    struct RealNotificationDaemon {
+        @Test("dunst shows the reminder with its summary, body and category")
+        func dunstShowsTheReminder() async throws {
+            // Missing programs fail the test with what to install; they never skip it.
+            let xvfb = try Locations.system("Xvfb", package: "xvfb")
+            let dunst = try Locations.system("dunst", package: "dunst")
+            let dunstctl = try Locations.system("dunstctl", package: "dunst")
+
+            let stack = try await Stack.start(server: false, daemon: false)
+            defer { stack.shutdown() }
+            // -displayfd 1: Xvfb picks a free display and prints its number once it accepts clients.
+            let x = try stack.spawn("Xvfb", xvfb, ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24"])
+            let display = await eventually(timeout: .seconds(10)) { () -> String? in
+                let out = x.stdout
+                guard out.hasSuffix("\n"), let number = Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+                return ":\(number)"
+            }
+            let shownOn = try #require(display, "Xvfb did not start\n\(x.outputTail)")
+            let notifier = try stack.spawn("dunst", dunst, [], environment: ["DISPLAY": shownOn])
+            var owned = false
+            for _ in 0..<100 where notifier.isRunning {
+                if try await stack.busNameHasOwner("org.freedesktop.Notifications") {
+                    owned = true
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try #require(owned, "dunst did not take org.freedesktop.Notifications\n\(stack.logs)")
+            try await stack.startDaemon()
+
+            let start = tomorrowOnTheHour()
+            let due = wholeSecond(after: 1.5)
+            let added = try stack.addAppointment("Pedicure", start: start, remindAt: [due])
+            let id = try #require(added.appointment.id)
+            let fired = try await eventually(timeout: .seconds(due.timeIntervalSinceNow + 5)) { () -> Delivery? in
+                try stack.client().show(id).deliveries.first { $0.state == .fired }
+            }
+            let delivery = try #require(fired, "dunst never took the reminder\n\(stack.logs)")
+            if let firedAt = delivery.firedAt {
+                report(String(format: "dunst: due -> recorded as fired %.1f ms", firedAt.timeIntervalSince(due) * 1000))
+            }
+
+            // A popup enters dunst's history only once closed.
+            let closed = try await stack.run(dunstctl, ["close-all"])
+            #expect(closed.status == .exited(0), "\(closed)")
+            var history: [[String: Any]] = []
+            for _ in 0..<30 {
+                let result = try await stack.run(dunstctl, ["history"])
+                #expect(result.status == .exited(0), "\(result)")
+                history = Self.historyEntries(result.stdout)
+                if !history.isEmpty { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let entry = try #require(history.first { Self.field($0, "summary") == "Pedicure" },
+                                     "no Pedicure in dunst's history: \(history)\n\(stack.logs)")
+            #expect(Self.field(entry, "appname") == "beautyd")
+            #expect(Self.field(entry, "category") == "x-beautyd.appointment")
+            #expect(Self.field(entry, "body")?.contains(localClock(start)) == true, "body: \(Self.field(entry, "body") ?? "-")")
+        }
+
+        /// `dunstctl history` prints {"type": "aa{sv}", "data": [[{name: {"type", "data"}}, ...]]}.
+        static func historyEntries(_ json: String) -> [[String: Any]] {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+                  let data = object["data"] as? [[[String: Any]]] else { return [] }
+            return data.flatMap { $0 }
+        }
+
+        static func field(_ entry: [String: Any], _ name: String) -> String? {
+            (entry[name] as? [String: Any])?["data"] as? String
+        }
+    }
+
+    @Suite("beautyctl against the real daemon", .serialized)
+    struct Beautyctl {
+        @Test("bad arguments exit 2 naming the problem, and store nothing")
+        func badArgumentsExit2() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let cases: [(arguments: [String], mentions: [String])] = [
+                (["appointment", "add", "Haircut", "--at", "notatime"], ["--at", "notatime"]),
+                (["appointment", "add", "", "--at", "2026-12-01 14:00"], ["title"]),
+                (["appointment", "add", "Haircut", "--at", "2026-12-01 14:00", "--remind", "5x"], ["--remind", "5x"]),
+                (["appointment", "add", "Haircut", "--at", "2026-12-01 14:00", "--remind-at", "someday"], ["--remind-at", "someday"]),
+                (["appointment", "add", "Haircut"], ["--at"]),
+                (["appointment", "frobnicate"], ["frobnicate"]),
+            ]
+            for (arguments, mentions) in cases {
+                let result = try await stack.beautyctl(arguments)
+                #expect(result.status == .exited(2), "beautyctl \(arguments): \(result)")
+                for word in mentions {
+                    #expect(result.stderr.contains(word), "beautyctl \(arguments) should mention \(word): \(result)")
+                }
+            }
+            let list = try await stack.beautyctl(["appointment", "list", "--json"])
+            #expect(list.status == .exited(0), "\(list)")
+            let stored = try WireJSON.decoder().decode([Appointment].self, from: Data(list.stdout.utf8))
+            #expect(stored.isEmpty, "a refused command stored something: \(stored)")
+        }
+
+        @Test("with no daemon running beautyctl exits 3 and says how to start it")
+        func daemonNotRunningExits3() async throws {
+            let stack = try await Stack.start(server: false, daemon: false)
+            defer { stack.shutdown() }
+            // The default socket ($XDG_RUNTIME_DIR/beautyd/beautyd.sock) and an explicit --socket.
+            for socket in [false, true] {
+                let result = try await stack.beautyctl(["status"], socket: socket)
+                #expect(result.status == .exited(3), "\(result)")
+                #expect(result.stderr.contains(stack.socketPath), "the message should name the socket: \(result)")
+                #expect(result.stderr.contains("systemctl --user start beautyd") || result.stderr.contains("beautyd &"),
+                        "the message should say how to start the daemon: \(result)")
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import BeautyCore
+import BeautyProtocol
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension EndToEnd {
+    @Suite("The daemon's socket", .serialized)
+    struct Socket {
+        @Test("bad input gets a JSON-RPC error and hurts nobody")
+        func badInput() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let daemon = try #require(stack.daemon)
+            let bad = try stack.client()
+            let bystander = try stack.client()  // connected all along, must keep getting answers
+
+            func everythingStillWorks(after what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+                #expect(daemon.isRunning, "beautyd died after \(what)\n\(stack.logs)", sourceLocation: sourceLocation)
+                let status = try bystander.status()
+                #expect(status.pid == daemon.pid, sourceLocation: sourceLocation)
+            }
+
+            var answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":1,"method":"status""#)
+            #expect(answer.errorCode == RPCErrorCode.parseError, "\(answer)")
+            #expect(answer["id"] is NSNull, "a parse error's id must be null: \(answer)")
+            try everythingStillWorks(after: "malformed JSON")
+
+            answer = try bad.roundTrip("[1, 2, 3]")
+            #expect(answer.errorCode == RPCErrorCode.invalidRequest, "\(answer)")
+            try everythingStillWorks(after: "a JSON array")
+
+            // 2 MiB in one line: the bystander is answered while the line is still arriving.
+            let pad = String(repeating: "x", count: 2 << 20)
+            let huge = Array(#"{"jsonrpc":"2.0","id":2,"method":"status","params":{"pad":"\#(pad)"}}"#.utf8) + [UInt8(ascii: "\n")]
+            try bad.send(bytes: Array(huge[..<(huge.count / 2)]))
+            try everythingStillWorks(after: "the first MiB of an over-long line")
+            try bad.send(bytes: Array(huge[(huge.count / 2)...]))
+            answer = try JSONSerialization.jsonObject(with: try bad.readLine()) as? [String: Any] ?? [:]
+            #expect(answer.errorCode == RPCErrorCode.lineTooLong, "\(answer)")
+            try everythingStillWorks(after: "a 2 MiB line")
+            let sameConnection = try bad.status()  // the connection that sent it still works
+            #expect(sameConnection.pid == daemon.pid)
+
+            answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":3,"method":"appointment.explode","params":{}}"#)
+            #expect(answer.errorCode == RPCErrorCode.methodNotFound, "\(answer)")
+            #expect(answer["id"] as? Int == 3)
+            try everythingStillWorks(after: "an unknown method")
+
+            answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":4,"method":"appointment.add","params":{"title":5,"start":"2026-12-01T13:00:00Z"}}"#)
+            #expect(answer.errorCode == RPCErrorCode.invalidParams, "\(answer)")
+            #expect(answer.errorMessage?.contains("title") == true, "the message should name the field: \(answer)")
+            try everythingStillWorks(after: "a number as title")
+
+            answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":5,"method":"appointment.add","params":{"title":"Haircut","start":"tomorrow-ish"}}"#)
+            #expect(answer.errorCode == RPCErrorCode.invalidParams, "\(answer)")
+            #expect(answer.errorMessage?.contains("start") == true, "the message should name the field: \(answer)")
+            try everythingStillWorks(after: "a start that is not a time")
+
+            answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":6,"method":"appointment.add","params":{"title":"Haircut","start":"2026-12-01T13:00:00Z","reminders":[{"beforeSeconds":"an hour"}]}}"#)
+            #expect(answer.errorCode == RPCErrorCode.invalidParams, "\(answer)")
+            #expect(answer.errorMessage?.contains("beforeSeconds") == true, "\(answer)")
+            try everythingStillWorks(after: "a reminder of the wrong type")
+
+            // Nothing bad was stored.
+            let list: [Appointment] = try bystander.call("appointment.list", AppointmentListParams())
+            #expect(list.isEmpty, "\(list)")
+        }
+
+        @Test("a second daemon on the same socket refuses to start; a stale socket is replaced")
+        func singleInstanceAndStaleSocket() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let first = try #require(stack.daemon)
+
+            let second = try await stack.run(try Locations.built("beautyd"), [], timeout: .seconds(15))
+            #expect(second.status == .exited(1), "\(second)")
+            #expect(second.stderr.contains("already running"), "\(second)")
+            #expect(first.isRunning)
+            #expect(try stack.client().status().pid == first.pid, "the first daemon must keep its socket")
+
+            // kill -9 leaves the socket file behind; nobody answers on it.
+            #expect(await first.stop(SIGKILL) == .signaled(SIGKILL))
+            #expect(FileManager.default.fileExists(atPath: stack.socketPath), "expected a stale socket file after kill -9")
+            #expect(throws: (any Error).self) { _ = try stack.client().status() }
+
+            let restarted = try await stack.startDaemon()
+            #expect(try stack.client().status().pid == restarted.pid)
+        }
+
+        @Test("socket directory 0700, socket and database 0600")
+        func fileModes() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            _ = try stack.addAppointment("Massage", start: tomorrowOnTheHour(), remindAt: [])
+
+            func mode(_ path: String) throws -> mode_t {
+                var info = stat()
+                guard lstat(path, &info) == 0 else { throw HarnessError("stat \(path): \(String(cString: strerror(errno)))") }
+                return info.st_mode
+            }
+            let socketDirectory = (stack.socketPath as NSString).deletingLastPathComponent
+            let dirMode = try mode(socketDirectory)
+            #expect(dirMode & S_IFMT == S_IFDIR)
+            #expect(dirMode & 0o777 == 0o700, "socket directory mode \(String(dirMode & 0o777, radix: 8))")
+            let socketMode = try mode(stack.socketPath)
+            #expect(socketMode & S_IFMT == S_IFSOCK)
+            #expect(socketMode & 0o777 == 0o600, "socket mode \(String(socketMode & 0o777, radix: 8))")
+            for path in [stack.databasePath, stack.databasePath + "-wal", stack.databasePath + "-shm"]
+            where FileManager.default.fileExists(atPath: path) {
+                let fileMode = try mode(path)
+                #expect(fileMode & 0o777 == 0o600, "\(path) mode \(String(fileMode & 0o777, radix: 8))")
+            }
+            #expect(FileManager.default.fileExists(atPath: stack.databasePath))
+        }
+    }
+}
