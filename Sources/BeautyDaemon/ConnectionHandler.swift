@@ -45,6 +45,12 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         lines?.yield(unwrapInboundIn(data))
     }
 
+    /// The peer shut down its write side: answer what it sent, then close (see `serve`).
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event as? ChannelEvent == .some(.inputClosed) { lines?.finish() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         lines?.finish()
         context.fireChannelInactive()
@@ -72,15 +78,19 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                     if let answer { try? await write(answer, to: channel) }
                 case let .subscribe(ack):
                     try? await write(ack, to: channel)
-                    await stream(hub.subscribe(), to: channel)
+                    await stream(hub.subscribe(), to: channel, until: frames)
                     return
                 }
             }
         }
+        // Every line was answered and the peer sent EOF (or is gone): hang up.
+        try? await channel.close()
     }
 
-    /// Streams events to a `subscribe`r until it hangs up.
-    private static func stream(_ events: AsyncStream<DaemonEvent>, to channel: Channel) async {
+    /// Streams events to a `subscribe`r until it hangs up or shuts down its write side; lines it
+    /// sends meanwhile are read and ignored.
+    private static func stream(_ events: AsyncStream<DaemonEvent>, to channel: Channel,
+                               until frames: AsyncStream<BoundedLineDecoder.Frame>) async {
         let closed = Task { try? await channel.closeFuture.get() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -90,7 +100,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 }
             }
             group.addTask { await closed.value }
+            group.addTask { for await _ in frames {} }
             await group.next()
+            try? await channel.close()
             group.cancelAll()
         }
     }

@@ -20,6 +20,9 @@ public final class SocketServer: Service, @unchecked Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
+            // A client that sends its requests and then shuts down its write side (`echo ... | socat`)
+            // still gets its answers: EOF ends the request stream, not the connection.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers([

@@ -20,11 +20,13 @@ struct WatchdogService: Service {
     let scheduler: Scheduler
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 _ = await scheduler.armedDeadline()  // proves the actor is not stuck
                 Systemd.notify("WATCHDOG=1")
-                try await Task.sleep(for: interval)
+                // Cancelled at shutdown: end quietly (a thrown CancellationError would fail the
+                // ServiceGroup, skip STOPPING=1 and exit 1 on every stop under systemd).
+                try? await Task.sleep(for: interval)
             }
         }
     }
