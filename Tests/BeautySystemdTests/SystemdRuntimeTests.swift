@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's side of the systemd contract, with the real binary: socket activation through
+/// `systemd-socket-activate`, and sd_notify messages on a `$NOTIFY_SOCKET` bound by the test.
+@Suite(.serialized) struct SystemdRuntimeTests {
+    static let statusRequest = #"{"jsonrpc":"2.0","id":1,"method":"status"}"#
+
+    @Test func servesTheSocketSystemdPassesIn() async throws {
+        let beautyd = try Package.beautyd()
+        let activate = try Package.system("systemd-socket-activate", package: "systemd")
+        let scratch = try ScratchDirectory()
+        let environment = try scratch.xdgEnvironment()
+        let listen = try scratch.sub("s.sock")
+        // systemd-socket-activate passes on only the variables named with -E.
+        let passed = environment.filter { $0.key != "PATH" }.sorted { $0.key < $1.key }.flatMap { ["-E", "\($0.key)=\($0.value)"] }
+        let child = try Child(activate, ["-l", listen] + passed + [beautyd, "--database", try scratch.sub("db.sqlite")],
+                              environment: environment, output: try scratch.sub("daemon.log"))
+
+        // The first connection makes systemd-socket-activate exec beautyd in its own process.
+        let client = try LineClient(path: listen)
+        let answer = try client.call(Self.statusRequest)
+        let result = try #require(answer["result"] as? [String: Any], "answer: \(answer)\nlog:\n\(child.output)")
+        #expect(answer["id"] as? Int == 1)
+        #expect(result["pid"] as? Int == Int(child.pid))
+        #expect(result["version"] is String)
+
+        // A second client on the same inherited socket, while the first stays connected.
+        let second = try LineClient(path: listen)
+        #expect(try second.call(#"{"jsonrpc":"2.0","id":"b","method":"contact.list"}"#)["result"] is [Any])
+
+        // `echo ... | socat`: requests followed by EOF still get every answer, then the daemon hangs up.
+        let oneShot = try LineClient(path: listen)
+        try oneShot.send(#"{"jsonrpc":"2.0","id":1,"method":"now"}"#)
+        try oneShot.send(#"{"jsonrpc":"2.0","method":"status"}"#)  // a notification: no answer
+        try oneShot.send(#"{"jsonrpc":"2.0","id":2,"method":"status"}"#)
+        oneShot.finishSending()
+        #expect(oneShot.readLine()?.hasPrefix(#"{"id":1,"#) == true)
+        #expect(oneShot.readLine()?.hasPrefix(#"{"id":2,"#) == true)
+        #expect(oneShot.readLine() == nil)
+
+        // It adopted the passed fd rather than binding its own default socket.
+        let ownSocket = environment["XDG_RUNTIME_DIR"]! + "/beautyd/beautyd.sock"
+        #expect(!FileManager.default.fileExists(atPath: ownSocket))
+        #expect(child.output.contains("listening on the socket systemd passed (fd 3)"), "log:\n\(child.output)")
+
+        child.signal(SIGINT)
+        let status = await child.waitForExit()
+        #expect(status == 0, "log:\n\(child.output)")
+    }
+
+    @Test func reportsReadyWatchdogReloadAndStoppingOnNotifySocket() async throws {
+        let beautyd = try Package.beautyd()
+        let scratch = try ScratchDirectory()
+        let listener = try NotifyListener(path: try scratch.sub("notify.sock"))
+        var environment = try scratch.xdgEnvironment()
+        environment["NOTIFY_SOCKET"] = listener.path
+        environment["WATCHDOG_USEC"] = "400000"  // pings expected every 200 ms
+        let socketPath = try scratch.sub("b.sock")
+        let child = try Child(beautyd, ["--socket", socketPath, "--database", try scratch.sub("db.sqlite"),
+                                        "--config", try scratch.sub("config.toml")],
+                              environment: environment, output: try scratch.sub("daemon.log"))
+
+        let ready = try #require(listener.next { $0.split(separator: "\n").contains("READY=1") },
+                                 "no READY=1; got \(listener.messages)\nlog:\n\(child.output)")
+        #expect(ready.contains("STATUS="))
+        #expect(ready.split(separator: "\n").contains("MAINPID=\(child.pid)"))
+
+        // Ready means serving: the socket answers at once, no retry needed.
+        let client = try LineClient(path: socketPath, timeout: .zero)
+        #expect(try client.call(Self.statusRequest)["result"] != nil)
+
+        #expect(listener.next { $0 == "WATCHDOG=1" } != nil, "no WATCHDOG=1; got \(listener.messages)")
+
+        // SIGHUP (ExecReload=) reloads: RELOADING=1 with a timestamp, then READY=1 again.
+        child.signal(SIGHUP)
+        let reloading = listener.next { $0.hasPrefix("RELOADING=1") }
+        #expect(reloading?.contains("MONOTONIC_USEC=") == true, "got \(listener.messages)")
+        #expect(listener.next { $0.split(separator: "\n").contains("READY=1") } != nil, "got \(listener.messages)")
+
+        child.signal(SIGINT)
+        let stopping = listener.next { $0.split(separator: "\n").contains("STOPPING=1") }
+        #expect(stopping != nil, "no STOPPING=1; got \(listener.messages)\nlog:\n\(child.output)")
+        let status = await child.waitForExit()
+        #expect(status == 0, "log:\n\(child.output)")
+    }
+
+    /// A bad configuration file stops the start with EX_CONFIG (78) and names the file and line,
+    /// which is what `journalctl --user -u beautyd` shows before Restart= gives up.
+    @Test func refusesToStartWithABrokenConfig() async throws {
+        let beautyd = try Package.beautyd()
+        let scratch = try ScratchDirectory()
+        let config = try scratch.sub("broken.toml")
+        try "[scheduling]\nsnooze = \"10m\"\nmax_lateness = 12\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let listener = try NotifyListener(path: try scratch.sub("notify.sock"))
+        var environment = try scratch.xdgEnvironment()
+        environment["NOTIFY_SOCKET"] = listener.path
+        let run = try await runToCompletion(
+            beautyd, ["--config", config, "--socket", try scratch.sub("b.sock"), "--database", try scratch.sub("db.sqlite")],
+            environment: environment, in: scratch, timeout: .seconds(20))
+        #expect(run.status == 78)
+        #expect(run.stderr.contains("\(config):3:"), "stderr:\n\(run.stderr)")
+        #expect(run.stderr.contains("max_lateness"))
+        #expect(listener.next(within: .milliseconds(300)) { $0.contains("READY=1") } == nil)
+    }
+}
