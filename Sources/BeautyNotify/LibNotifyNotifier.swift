@@ -54,6 +54,9 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
 
     private func serverVanished() {
         capabilities = nil
+        // Ids belong to the server that handed them out: a new server numbers its popups from 1 again,
+        // and a click on one of them must not be taken for a click on an old popup with the same id.
+        for notification in Array(keyByNotification.keys) { forget(notification) }
         updateInfo { $0 = NotificationServerInfo(reachable: false, lastError: "no notification server on the session bus") }
         continuation.yield(.serverVanished)
     }

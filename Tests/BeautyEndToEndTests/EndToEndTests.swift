@@ -54,6 +54,31 @@ extension EndToEnd {
             #expect(detail.deliveries.map(\.state) == [.fired])
         }
 
+        @Test("a reminder that fell due while beautyd was stopped is shown when it starts again")
+        func dueWhileStopped() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let start = tomorrowOnTheHour()
+            let due = wholeSecond(after: 1)
+            let added = try stack.addAppointment("Waxing", start: start, remindAt: [due])
+            let id = try #require(added.appointment.id)
+            #expect(await stack.stopDaemon() == .exited(0))
+            try #require(Date() < due, "beautyd took too long to stop for this test to mean anything")
+            await sleep(until: due.addingTimeInterval(0.5))
+            #expect(stack.notifications().isEmpty)
+
+            let restarted = Date()
+            try await stack.startDaemon()
+            let calls = await stack.waitForNotifications(1, timeout: .seconds(5))
+            try #require(calls.count == 1, "the reminder was lost across the restart\n\(stack.logs)")
+            report(String(format: "due while stopped: daemon start -> Notify %.1f ms", (calls[0].time - restarted.timeIntervalSince1970) * 1000))
+            #expect(calls[0].summary == "Waxing")
+            #expect(calls[0].date >= restarted)
+            try await Task.sleep(for: .seconds(1))
+            #expect(stack.notifications().count == 1, "\(stack.notifications())")
+            #expect(try stack.client().show(id).deliveries.map(\.state) == [.fired])
+        }
+
         @Test("with no notification server a due reminder waits, and goes out once one appears")
         func waitsForAServer() async throws {
             let stack = try await Stack.start(server: false)
@@ -101,10 +126,41 @@ extension EndToEnd {
             #expect(dismissed != nil, "closing the popup was not recorded: \(String(describing: try? stack.client().show(id).deliveries))")
         }
 
+        @Test("after the notification server restarts, a click is credited to the right reminder")
+        func serverRestartKeepsClicksApart() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let old = try #require(try stack.addAppointment("Eyebrows", start: tomorrowOnTheHour(), remindAt: [wholeSecond(after: 0.5)]).appointment.id)
+            let first = await stack.waitForNotifications(1, timeout: .seconds(5))
+            try #require(first.count == 1, "\(stack.logs)")
+
+            // The server goes away without closing anything, and a new one numbers its popups from 1 again.
+            await stack.stopServer()
+            try #require(await eventually(timeout: .seconds(3)) { try? stack.client().status().notificationServer.reachable == false ? true : nil } != nil)
+            try await stack.startServer()
+            let new = try #require(try stack.addAppointment("Lashes", start: tomorrowOnTheHour(), remindAt: [wholeSecond(after: 0.5)]).appointment.id)
+            let both = await stack.waitForNotifications(2, timeout: .seconds(5))
+            try #require(both.count == 2, "nothing shown by the new server\n\(stack.logs)")
+            #expect(both[1].summary == "Lashes")
+            #expect(both[1].id == first[0].id, "the test expects the new server to reuse the id")
+
+            try await stack.click("dismiss", on: both[1].id)
+            let dismissed = await eventually(timeout: .seconds(3)) { () -> Bool? in
+                (try? stack.client().show(new).deliveries.map(\.state)) == [.dismissed] ? true : nil
+            }
+            #expect(dismissed == true, "Dismiss on the new popup was not recorded\n\(stack.logs)")
+            #expect(try stack.client().show(old).deliveries.map(\.state) == [.fired],
+                    "a click on the new server's popup settled a reminder shown by the old server")
+        }
+
         @Test("Snooze shows it again after the configured snooze; Dismiss is recorded")
         func snoozeAndDismiss() async throws {
             let stack = try await Stack.start(config: "[scheduling]\nsnooze = \"2s\"\n")
             defer { stack.shutdown() }
+            // A `subscribe`r (what `beautyctl watch` does) sees every step.
+            let watcher = try stack.client()
+            let ack = try watcher.roundTrip(#"{"jsonrpc":"2.0","id":1,"method":"subscribe"}"#)
+            #expect((ack["result"] as? [String: Any])?["subscribed"] as? Bool == true, "\(ack)")
             let due = wholeSecond(after: 1.5)
             let added = try stack.addAppointment("Facial", start: tomorrowOnTheHour(), remindAt: [due])
             let id = try #require(added.appointment.id)
@@ -133,6 +189,13 @@ extension EndToEnd {
             detail = try #require(dismissed, "Dismiss was not recorded: \(String(describing: try? stack.client().show(id).deliveries))\n\(stack.logs)")
             #expect(detail.deliveries.map(\.state) == [.snoozed, .dismissed])
             #expect(stack.notifications().count == 2)
+
+            var events: [DaemonEvent] = []
+            while events.count < 4, let line = try? watcher.readLine() {
+                events.append(try WireJSON.decoder().decode(RPCNotification<DaemonEvent>.self, from: line).params)
+            }
+            #expect(events.map(\.type) == ["fired", "snoozed", "fired", "dismissed"], "\(events)")
+            #expect(events.first?.itemID == id)
         }
     }
 }
