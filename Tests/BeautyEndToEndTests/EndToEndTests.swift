@@ -29,6 +29,8 @@ extension EndToEnd {
 
             let added = try await stack.beautyctl(["appointment", "add", "Haircut", "--at", iso(start), "--remind-at", iso(due)])
             #expect(added.status == .exited(0), "beautyctl appointment add: \(added)")
+            let next = try stack.client().status().nextTrigger
+            #expect(next?.fireAt == due && next?.title == "Haircut", "status.nextTrigger: \(String(describing: next))")
 
             let calls = await stack.waitForNotifications(1, timeout: .seconds(due.timeIntervalSinceNow + 5))
             try #require(calls.count == 1, "expected exactly one Notify, got \(calls)\n\(stack.logs)")
@@ -43,15 +45,40 @@ extension EndToEnd {
             #expect(lateness >= 0, "Notify came \(-lateness) s before the reminder was due")
             #expect(lateness < 1, "Notify came \(lateness) s after the reminder was due")
 
-            // A restart on the same files must not show it again, and must keep the appointment.
+            // A restart on the same files must not show it again, and must keep the appointment;
+            // neither may an edit that keeps the reminder where it was.
             #expect(await stack.stopDaemon() == .exited(0), "beautyd did not stop cleanly on SIGINT\n\(stack.logs)")
             try await stack.startDaemon()
-            try await Task.sleep(for: .seconds(2.5))
-            #expect(stack.notifications().count == 1, "a delivered reminder was shown again after a restart: \(stack.notifications())")
-            let list: [Appointment] = try stack.client().call("appointment.list", AppointmentListParams())
+            let listed = try await stack.beautyctl(["appointment", "list", "--json"])
+            #expect(listed.status == .exited(0), "\(listed)")
+            let list = try WireJSON.decoder().decode([Appointment].self, from: Data(listed.stdout.utf8))
             #expect(list.map(\.title) == ["Haircut"])
-            let detail = try stack.client().show(try #require(list.first?.id))
+            let id = try #require(list.first?.id)
+            let edited = try await stack.beautyctl(["appointment", "edit", "\(id)", "--notes", "bring photos", "--remind-at", iso(due)])
+            #expect(edited.status == .exited(0), "\(edited)")
+            try await Task.sleep(for: .seconds(2.5))
+            #expect(stack.notifications().count == 1, "a delivered reminder was shown again: \(stack.notifications())\n\(stack.logs)")
+            let detail = try stack.client().show(id)
             #expect(detail.deliveries.map(\.state) == [.fired])
+            #expect(detail.appointment.notes == "bring photos")
+        }
+
+        @Test("cancelled, completed and removed appointments never fire")
+        func onlyScheduledAppointmentsFire() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let due = wholeSecond(after: 1.5)
+            var ids: [String: Int64] = [:]
+            for title in ["Cancelled", "Done", "Removed", "Kept"] {
+                ids[title] = try #require(try stack.addAppointment(title, start: tomorrowOnTheHour(), remindAt: [due]).appointment.id)
+            }
+            for (method, title) in [("appointment.cancel", "Cancelled"), ("appointment.done", "Done"), ("appointment.rm", "Removed")] {
+                let _: AppointmentDetail = try stack.client().call(method, IDParams(id: ids[title]!))
+            }
+            let calls = await stack.waitForNotifications(1, timeout: .seconds(due.timeIntervalSinceNow + 5))
+            try await Task.sleep(for: .milliseconds(700))
+            #expect(stack.notifications().map(\.summary) == ["Kept"], "\(calls)\n\(stack.logs)")
+            #expect(try stack.client().status().counts.pendingDeliveries == 0)
         }
 
         @Test("a reminder that fell due while beautyd was stopped is shown when it starts again")
