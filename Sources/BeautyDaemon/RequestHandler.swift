@@ -43,7 +43,9 @@ public struct RequestHandler: Sendable {
         }
         guard let method = Method(rawValue: name) else {
             let known = Method.allCases.map(\.rawValue).joined(separator: ", ")
-            return .reply(failure(id, RPCErrorObject(code: RPCErrorCode.methodNotFound, message: "unknown method '\(name)' (known: \(known))")))
+            // A notification (no id) gets no answer, not even this error (JSON-RPC 2.0, section 4.1).
+            return .reply(id == nil ? nil : failure(id, RPCErrorObject(
+                code: RPCErrorCode.methodNotFound, message: "unknown method '\(name)' (known: \(known))")))
         }
         if method == .subscribe {
             return .subscribe(ack: success(id, ["subscribed": true]) ?? Data())
