@@ -89,6 +89,36 @@ import Glibc
         #expect(status == 0, "log:\n\(child.output)")
     }
 
+    /// SO_PEERCRED: a process of another uid that reaches the socket (here the permissions are
+    /// opened up on purpose) gets one -32001 line and is disconnected. Needs root to switch uid.
+    @Test(.enabled(if: getuid() == 0, "switching to another uid needs root"))
+    func refusesPeersOfAnotherUser() async throws {
+        let beautyd = try Package.beautyd()
+        let setpriv = try Package.system("setpriv", package: "util-linux")
+        let socat = try Package.system("socat", package: "socat")
+        let scratch = try ScratchDirectory()
+        let socketPath = try scratch.sub("b.sock")
+        let child = try Child(beautyd, ["--socket", socketPath, "--database", try scratch.sub("db.sqlite")],
+                              environment: try scratch.xdgEnvironment(), output: try scratch.sub("daemon.log"))
+        _ = try LineClient(path: socketPath).call(Self.statusRequest)  // up and serving its own uid
+        chmod(scratch.path, 0o755)
+        chmod(socketPath, 0o666)
+
+        let run = try await runToCompletion(
+            setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", socat, "-t", "5", "-", "UNIX-CONNECT:\(socketPath)"],
+            environment: ["PATH": "/usr/bin:/bin"], in: scratch, timeout: .seconds(20))
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+                                  "stdout: \(run.stdout)")
+        let error = try #require(answer["error"] as? [String: Any])
+        #expect(error["code"] as? Int == -32001)
+        #expect(answer["id"] is NSNull)
+        #expect(child.output.contains("refused a connection from uid 65534"), "log:\n\(child.output)")
+
+        child.signal(SIGINT)
+        #expect(await child.waitForExit() == 0)
+    }
+
     /// A bad configuration file stops the start with EX_CONFIG (78) and names the file and line,
     /// which is what `journalctl --user -u beautyd` shows before Restart= gives up.
     @Test func refusesToStartWithABrokenConfig() async throws {
