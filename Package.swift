@@ -68,6 +68,7 @@ let package = Package(
         .executableTarget(name: "beautyctl", dependencies: ["BeautyCLI"]),
         .testTarget(name: "BeautyCoreTests", dependencies: ["BeautyCore"]),
         .testTarget(name: "BeautyStoreTests", dependencies: ["BeautyCore", "BeautyStore"]),
+        .testTarget(name: "BeautySystemdTests", dependencies: ["BeautyDaemon", "BeautyProtocol"]),
         .testTarget(
             name: "BeautyEndToEndTests",
             dependencies: ["BeautyCore", "BeautyProtocol", "BeautyDaemon"],

@@ -83,7 +83,8 @@ public struct BeautydCommand: AsyncParsableCommand {
         let scheduler = Scheduler(store: store, notifier: notifier, hub: hub, config: config, logger: logger)
         let requests = RequestHandler(
             store: store, scheduler: scheduler, notifier: notifier, settings: settings, startedAt: Date(),
-            socketPath: paths.socket, logger: logger, clock: Date.init)
+            socketPath: activationFD == nil ? paths.socket : "fd \(activationFD!) from systemd socket activation",
+            logger: logger, clock: Date.init)
         let server = try await SocketServer(
             path: paths.socket, activationFD: activationFD, requests: requests, hub: hub, logger: logger)
 

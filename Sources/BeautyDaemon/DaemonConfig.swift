@@ -79,7 +79,11 @@ public struct DaemonConfig: Sendable, Equatable {
             }
             config.logLevel = level
         }
-        if let v = try duration("scheduling", "max_lateness") { config.maxLatenessSeconds = v }
+        if let v = try duration("scheduling", "max_lateness") {
+            // Below a minute, a timer waking a few milliseconds late would count as "missed".
+            guard v >= 60 else { throw fail("max_lateness", "at least 1m") }
+            config.maxLatenessSeconds = v
+        }
         if let v = try duration("scheduling", "snooze") {
             guard v > 0 else { throw fail("snooze", "more than 0") }
             config.snoozeSeconds = v
@@ -88,7 +92,10 @@ public struct DaemonConfig: Sendable, Equatable {
             guard v > 0 else { throw fail("retry_interval", "more than 0") }
             config.retrySeconds = v
         }
-        if let v = try duration("appointments", "default_duration") { config.defaultDurationSeconds = v }
+        if let v = try duration("appointments", "default_duration") {
+            guard (try? Validation.duration(v)) != nil else { throw fail("default_duration", "a duration of at most a year") }
+            config.defaultDurationSeconds = v
+        }
         if let raw = value("appointments", "default_reminders") {
             guard let array = raw.array else { throw fail("default_reminders", "a list such as [\"1d\", \"2h\"]") }
             config.defaultReminderSeconds = try array.map { item in
@@ -110,7 +117,11 @@ public struct DaemonConfig: Sendable, Equatable {
     private static func lineOf(key: String, in text: String) -> Int? {
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix(key) || trimmed.hasPrefix("[\(key)]") { return index + 1 }
+            if trimmed == "[\(key)]" { return index + 1 }
+            // `key = ...` exactly, so `snooze` does not match a line for `snooze_limit`.
+            if trimmed.hasPrefix(key), trimmed.dropFirst(key.count).trimmingCharacters(in: .whitespaces).hasPrefix("=") {
+                return index + 1
+            }
         }
         return nil
     }

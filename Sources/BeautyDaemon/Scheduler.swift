@@ -112,7 +112,10 @@ public actor Scheduler {
     private func deliver(_ trigger: Trigger) async -> Bool {
         do {
             guard let notification = try content(for: trigger) else {
-                try store.markMissed([trigger.key], at: clock())  // its item is gone
+                let now = clock()
+                try store.markMissed([trigger.key], at: now)  // its item is gone
+                hub.publish(DaemonEvent(type: "missed", at: now, key: trigger.key, itemKind: trigger.itemKind,
+                                        itemID: trigger.itemID, detail: "item deleted"))
                 return true
             }
             _ = try await notifier.show(notification)
