@@ -16,8 +16,9 @@ public struct BeautyctlCommand: ParsableCommand {
             """,
         version: BeautyVersion.current,
         subcommands: [
-            StatusCommand.self, AppointmentCommand.self, ContactCommand.self, MessageCommand.self,
-            AgendaCommand.self, NowCommand.self, WatchCommand.self,
+            StatusCommand.self, AppointmentCommand.self, MedCommand.self, DoseCommand.self, NowCommand.self,
+            AgendaCommand.self, HistoryCommand.self, ContactCommand.self, MessageCommand.self,
+            NotificationsCommand.self, WatchCommand.self,
         ])
 
     /// Lets `--socket` come before the subcommand too; subcommands read the same option group.

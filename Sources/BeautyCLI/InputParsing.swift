@@ -29,7 +29,9 @@ enum Input {
         do {
             return try body()
         } catch let error as BeautyCore.ValidationError {
-            let field = error.field == option ? option : "\(option) (\(error.field))"
+            let same = error.field == option || "--" + error.field == option || error.field.hasPrefix(option.dropFirst(2) + ":")
+            // An empty option checks several options at once: the error's field names the option.
+            let field = option.isEmpty ? "--\(error.field)" : (same ? option : "\(option) (\(error.field))")
             throw CLIFailure(.usage, "\(field): \(error.message)")
         }
     }

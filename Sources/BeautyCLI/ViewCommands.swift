@@ -64,6 +64,10 @@ struct AgendaCommand: ParsableCommand {
                 Output.line(day)
                 lastDay = day
             }
+            if entry.kind == .medication {
+                Output.line("  \(times.clock(entry.start))        \(NowCommand.label(entry))")
+                continue
+            }
             let clock = entry.allDay ? "all day    " : "\(times.clock(entry.start))–\(times.clock(entry.end))"
             var extras: [String] = []
             if entry.status != "scheduled" { extras.append(entry.status) }
@@ -92,14 +96,28 @@ struct NowCommand: ParsableCommand {
         let times = Output.times
         Output.line("Now: \(times.long(result.now))")
         if !result.overdue.isEmpty {
-            Output.line("Should have been done:")
-            result.overdue.forEach { Output.line("  \(times.clock($0.start))  #\($0.id) \($0.title)") }
+            Output.line("Should have been taken:")
+            result.overdue.forEach { Output.line("  \(times.clock($0.start))  \(Self.label($0))") }
+            Output.line("  (answer with: beautyctl dose taken|skip ID)")
         }
         if result.laterToday.isEmpty {
             Output.line("Nothing more today.")
         } else {
             Output.line("Later today:")
-            result.laterToday.forEach { Output.line("  \(times.clock($0.start))  #\($0.id) \($0.title)") }
+            result.laterToday.forEach { Output.line("  \(times.clock($0.start))  \(Self.label($0))") }
+        }
+    }
+}
+
+extension NowCommand {
+    /// "dose 12  Vitamin D (1 capsule)" or "#3 Haircut".
+    static func label(_ entry: AgendaEntry) -> String {
+        switch entry.kind {
+        case .medication:
+            let state = entry.status == "pending" ? "" : " — \(entry.status)"
+            return "dose \(entry.id)  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
+        case .appointment, .water:
+            return "#\(entry.id) \(entry.title)"
         }
     }
 }

@@ -8,6 +8,7 @@ public enum ItemKind: String, Codable, Sendable, CaseIterable {
 }
 
 /// One (item, occurrence, reminder) that must produce exactly one notification at `fireAt`.
+/// For appointments `itemID` is the appointment's id; for medications it is the dose's id.
 public struct Trigger: Codable, Sendable, Hashable {
     /// Stable identity of this delivery: the same item, occurrence and fire instant give the same key,
     /// so a restart or an unrelated edit never produces a second delivery.
@@ -17,13 +18,16 @@ public struct Trigger: Codable, Sendable, Hashable {
     /// The start of the occurrence being announced (an appointment's start).
     public var occurrence: Date
     public var fireAt: Date
+    /// Why it fires: the planned reminder, a snoozed repeat, or a re-notification of an unanswered dose.
+    public var source: TriggerSource
 
-    public init(key: String, itemKind: ItemKind, itemID: Int64, occurrence: Date, fireAt: Date) {
+    public init(key: String, itemKind: ItemKind, itemID: Int64, occurrence: Date, fireAt: Date, source: TriggerSource = .plan) {
         self.key = key
         self.itemKind = itemKind
         self.itemID = itemID
         self.occurrence = occurrence
         self.fireAt = fireAt
+        self.source = source
     }
 
     public static func key(kind: ItemKind, itemID: Int64, occurrence: Date, fireAt: Date) -> String {
@@ -31,9 +35,14 @@ public struct Trigger: Codable, Sendable, Hashable {
     }
 }
 
-/// Where a delivery is in its life: pending -> fired -> taken | skipped | snoozed | missed | dismissed.
+public enum TriggerSource: String, Codable, Sendable {
+    case plan, snooze, nag
+}
+
+/// Where a delivery is in its life: pending -> fired -> taken | skipped | snoozed | missed | dismissed;
+/// `suppressed` when it came due while notifications were switched off.
 public enum DeliveryState: String, Codable, Sendable, CaseIterable {
-    case pending, fired, taken, skipped, snoozed, missed, dismissed
+    case pending, fired, taken, skipped, snoozed, missed, dismissed, suppressed
 }
 
 /// Reminder instants of appointments.

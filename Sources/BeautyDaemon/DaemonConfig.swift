@@ -16,6 +16,10 @@ public struct DaemonConfig: Sendable, Equatable {
     /// Lead times given to appointments added without any `--remind`/`--remind-at`.
     public var defaultReminderSeconds: [Int] = []
     public var currency = "EUR"
+    /// An unanswered dose is shown again this often...
+    public var nagIntervalSeconds = 10 * 60
+    /// ...this many times, then recorded as missed.
+    public var nagCount = 3
 
     public init() {}
 
@@ -54,6 +58,7 @@ public struct DaemonConfig: Sendable, Equatable {
             "scheduling": ["max_lateness", "snooze", "retry_interval"],
             "appointments": ["default_duration", "default_reminders"],
             "money": ["currency"],
+            "medications": ["nag_interval", "nag_count"],
         ]
         for section in table.keys {
             guard let keys = known[section] else {
@@ -104,6 +109,14 @@ public struct DaemonConfig: Sendable, Equatable {
                 }
                 return s
             }
+        }
+        if let v = try duration("medications", "nag_interval") {
+            guard v >= 60 else { throw fail("nag_interval", "at least 1m") }
+            config.nagIntervalSeconds = v
+        }
+        if let raw = value("medications", "nag_count") {
+            guard let count = raw.int, (0...20).contains(count) else { throw fail("nag_count", "a whole number from 0 to 20") }
+            config.nagCount = count
         }
         if let raw = value("money", "currency") {
             guard let text = raw.string, text.count == 3, text.allSatisfy({ $0.isASCII && $0.isLetter }) else {

@@ -85,6 +85,24 @@ public struct RequestHandler: Sendable {
                 try store.deleteContact(id: p.id)
                 return gone
             }
+        case .medAdd: return await call(id, line, addMedication)
+        case .medList: return await call(id, line) { (_: NoParams) in try store.medications() }
+        case .medShow: return await call(id, line) { (p: IDParams) in try medicationDetail(p.id) }
+        case .medEdit: return await call(id, line, editMedication)
+        case .medRemove:
+            return await call(id, line) { (p: IDParams) in
+                let gone = try store.medication(id: p.id)
+                try store.deleteMedication(id: p.id)
+                scheduler.wake(.edited)
+                return gone
+            }
+        case .medMove: return await call(id, line) { (p: MedMoveParams) in try store.moveMedication(id: p.id, to: p.position) }
+        case .medRefill: return await call(id, line, refill)
+        case .doseTaken: return await call(id, line) { (p: DoseParams) in try await answerDose(p, .taken) }
+        case .doseSkip: return await call(id, line) { (p: DoseParams) in try await answerDose(p, .skipped) }
+        case .doseSnooze: return await call(id, line) { (p: DoseParams) in try await answerDose(p, .snoozed) }
+        case .history: return await call(id, line, history)
+        case .notifications: return await call(id, line, notifications)
         case .message: return await call(id, line, message)
         case .agenda: return await call(id, line, agenda)
         case .now: return await call(id, line) { (_: NoParams) in try nowView() }
@@ -93,7 +111,7 @@ public struct RequestHandler: Sendable {
     }
 
     /// Decodes the params as `P`, runs `body`, and turns its result or error into an answer line.
-    private func call<P: Decodable, R: Encodable & Sendable>(
+    func call<P: Decodable, R: Encodable & Sendable>(
         _ id: RPCID?, _ line: Data, _ body: (P) async throws -> R
     ) async -> Data? {
         let params: P
@@ -275,11 +293,14 @@ public struct RequestHandler: Sendable {
         guard to > from else { throw ValidationError(field: "to", "must be after 'from'") }
         if let limit = p.limit, limit < 0 { throw ValidationError(field: "limit", "must not be negative") }
         if let offset = p.offset, offset < 0 { throw ValidationError(field: "offset", "must not be negative") }
-        guard p.kind == nil || p.kind == .appointment else { return AgendaResult(from: from, to: to, total: 0, entries: []) }
         let category = try Validation.category(p.category)
         let needle = p.search?.trimmingCharacters(in: .whitespaces).lowercased()
         let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.id!, $0) })
-        let matching = try store.appointments(from: from, to: to).filter { a in
+        let wantsAppointments = p.kind == nil || p.kind == .appointment
+        // Medications have no category, so a category filter leaves them out.
+        let wantsDoses = (p.kind == nil || p.kind == .medication) && category == nil
+        let appointments = wantsAppointments ? try store.appointments(from: from, to: to) : []
+        let matchingAppointments = appointments.filter { a in
             if let category, !(a.category == category || a.category?.hasPrefix(category + "/") == true) { return false }
             if let needle, !needle.isEmpty {
                 let haystack = [a.title, a.notes ?? "", a.address ?? ""].joined(separator: "\n").lowercased()
@@ -287,17 +308,24 @@ public struct RequestHandler: Sendable {
             }
             return true
         }
-        let page = matching.dropFirst(p.offset ?? 0).prefix(p.limit ?? Int.max)
-        let entries = page.map { AgendaEntry(appointment: $0, contactName: $0.contactID.flatMap { contacts[$0]?.name }) }
+        var matching = matchingAppointments.map { AgendaEntry(appointment: $0, contactName: $0.contactID.flatMap { contacts[$0]?.name }) }
+        if wantsDoses { matching += try agendaDoses(from: from, to: to, search: needle) }
+        // Stable order: time, then title, then kind and id.
+        matching.sort { ($0.start, $0.title, $0.kind.rawValue, $0.id) < ($1.start, $1.title, $1.kind.rawValue, $1.id) }
+        let entries = Array(matching.dropFirst(p.offset ?? 0).prefix(p.limit ?? Int.max))
         return AgendaResult(from: from, to: to, total: matching.count, entries: entries)
     }
 
     private func nowView() throws -> NowResult {
         let now = clock()
         let cal = LocalTime.calendar(.current)
-        let endOfDay = cal.date(byAdding: .day, value: 1, to: cal.startOfDay(for: now))!
-        let later = try store.appointments(from: now, to: endOfDay, statuses: [.scheduled])
-        return NowResult(now: now, laterToday: later.map { AgendaEntry(appointment: $0, contactName: nil) }, overdue: [])
+        let startOfDay = cal.startOfDay(for: now)
+        let endOfDay = cal.date(byAdding: .day, value: 1, to: startOfDay)!
+        let appointments = try store.appointments(from: now, to: endOfDay, statuses: [.scheduled])
+            .map { AgendaEntry(appointment: $0, contactName: nil) }
+        let doses = try doseEntries(now: now, dayStart: startOfDay, dayEnd: endOfDay)
+        let later = (appointments + doses.later).sorted { ($0.start, $0.title) < ($1.start, $1.title) }
+        return NowResult(now: now, laterToday: later, overdue: doses.overdue)
     }
 
     private func status() throws -> StatusResult {

@@ -76,6 +76,7 @@ public actor Scheduler {
     private func pass(reason: WakeReason) async {
         do {
             let now = clock()
+            try store.planDoses(now: now, zone: .current)
             var pending = try store.dueTriggers(at: now)
             if let next = try store.nextTrigger(after: now) { pending.append(next) }
             let plan = SchedulePlanner.plan(now: now, pending: pending, maxLateness: TimeInterval(config.maxLatenessSeconds))
@@ -89,10 +90,16 @@ public actor Scheduler {
                 }
             }
             var failed = false
-            for trigger in plan.deliver where !(await deliver(trigger)) { failed = true }
-            if !plan.catchUp.isEmpty, !(await deliverGroup(plan.catchUp)) { failed = true }
+            if try notificationsEnabled() {
+                for trigger in plan.deliver where !(await deliver(trigger)) { failed = true }
+                if !plan.catchUp.isEmpty, !(await deliverGroup(plan.catchUp)) { failed = true }
+            } else {
+                // Switched off: record them as due but show nothing, so switching on brings no flood.
+                try store.markSuppressed((plan.deliver + plan.catchUp).map(\.key), at: now)
+            }
 
             var wakeAt = plan.nextWake
+            if let planning = try store.nextPlanningInstant() { wakeAt = min(wakeAt ?? planning, max(planning, now)) }
             if failed {
                 let retry = clock().addingTimeInterval(TimeInterval(config.retrySeconds))
                 wakeAt = min(wakeAt ?? retry, retry)
@@ -108,10 +115,17 @@ public actor Scheduler {
         ["item_id": "\(trigger.itemID)", "item_kind": "\(trigger.itemKind.rawValue)", "delivery_key": "\(trigger.key)"]
     }
 
+    private func notificationsEnabled() throws -> Bool {
+        try store.setting(Self.notificationsSetting) != "off"
+    }
+
+    static let notificationsSetting = "notifications"
+
     /// Shows one reminder and records it as fired; false (and still pending) if no server took it.
     private func deliver(_ trigger: Trigger) async -> Bool {
+        if trigger.itemKind == .medication { return await deliverDose(trigger) }
         do {
-            guard let notification = try content(for: trigger) else {
+            guard let notification = content.appointment(trigger) else {
                 let now = clock()
                 try store.markMissed([trigger.key], at: now)  // its item is gone
                 hub.publish(DaemonEvent(type: "missed", at: now, key: trigger.key, itemKind: trigger.itemKind,
@@ -141,7 +155,7 @@ public actor Scheduler {
         do {
             var items: [(title: String, occurrence: Date)] = []
             for trigger in triggers {
-                items.append((title: try title(of: trigger) ?? "(deleted)", occurrence: trigger.occurrence))
+                items.append((title: title(of: trigger) ?? "(deleted)", occurrence: trigger.occurrence))
             }
             let text = NotificationText.missedWhileAway(items, zone: .current)
             let key = "catch-up/\(Int64(clock().timeIntervalSince1970))"
@@ -152,7 +166,7 @@ public actor Scheduler {
             logger.notice("delivered \(triggers.count) reminders missed while away as one notification")
             for trigger in triggers {
                 hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
-                                        itemID: trigger.itemID, title: try? title(of: trigger), detail: "missed while away"))
+                                        itemID: trigger.itemID, title: title(of: trigger), detail: "missed while away"))
             }
             return true
         } catch {
@@ -162,26 +176,82 @@ public actor Scheduler {
         }
     }
 
-    private func title(of trigger: Trigger) throws -> String? {
+    private func title(of trigger: Trigger) -> String? {
         switch trigger.itemKind {
         case .appointment: return try? store.appointment(id: trigger.itemID).title
-        case .medication, .water: return nil
+        case .medication: return (try? store.dose(id: trigger.itemID)).flatMap { try? store.medication(id: $0.medicationID).name }
+        case .water: return nil
         }
     }
 
-    private func content(for trigger: Trigger) throws -> DesktopNotification? {
-        switch trigger.itemKind {
-        case .appointment:
-            guard let appointment = try? store.appointment(id: trigger.itemID) else { return nil }
-            let contact = appointment.contactID.flatMap { try? store.contact(id: $0) }
-            let text = NotificationText.appointment(appointment, contact: contact, zone: .current)
-            return DesktopNotification(
-                key: trigger.key, summary: text.summary, body: text.body,
-                category: ItemKind.appointment.notificationCategory, urgency: .normal,
-                actions: [.init(id: "snooze", label: "Snooze"), .init(id: "dismiss", label: "Dismiss")])
-        case .medication, .water:
-            return nil
+    private var content: NotificationContent { NotificationContent(store: store, zone: .current) }
+
+    /// Shows a dose (or re-shows an unanswered one in place); after `nag_count` re-notifications it is missed.
+    private func deliverDose(_ trigger: Trigger) async -> Bool {
+        do {
+            let now = clock()
+            guard let dose = try? store.dose(id: trigger.itemID), let medication = try? store.medication(id: dose.medicationID),
+                  dose.state.isOpen
+            else {
+                try store.markMissed([trigger.key], at: now)  // answered or deleted meanwhile: nothing to show
+                return true
+            }
+            if trigger.source == .nag, dose.nagCount >= config.nagCount {
+                _ = try store.markDoseMissed(id: trigger.itemID)
+                try store.markMissed([trigger.key], at: now)
+                logger.warning("dose not confirmed after \(config.nagCount) reminders: recorded as missed",
+                               metadata: metadata(trigger))
+                hub.publish(DaemonEvent(type: "missed", at: now, key: trigger.key, itemKind: .medication,
+                                        itemID: trigger.itemID, title: medication.name))
+                return true
+            }
+            let previous = try store.shownKey(ofDose: trigger.itemID)
+            let notification = content.dose(trigger, dose: dose, medication: medication, nagCount: config.nagCount,
+                                            replacesKey: trigger.source == .plan ? nil : previous)
+            _ = try await notifier.show(notification)
+            let firedAt = clock()
+            try store.markFired([trigger.key], at: firedAt)
+            try store.doseShown(trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
+            failingKeys.remove(trigger.key)
+            let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
+            logger.info("dose notification shown: \(medication.name) (\(trigger.source.rawValue), \(lateMs) ms after due)",
+                        metadata: metadata(trigger))
+            hub.publish(DaemonEvent(type: trigger.source == .nag ? "renotified" : "fired", at: firedAt, key: trigger.key,
+                                    itemKind: .medication, itemID: trigger.itemID, title: medication.name))
+            return true
+        } catch {
+            try? store.recordFailure([trigger.key], error: "\(error)")
+            if failingKeys.insert(trigger.key).inserted {
+                logger.warning("dose waiting for a notification server: \(error)", metadata: metadata(trigger))
+            }
+            return false
         }
+    }
+
+    // MARK: - Dose answers (notification buttons and `beautyctl dose`)
+
+    /// Records taken / skipped / snoozed for a dose, closes its notification, and warns once on low stock.
+    public func answerDose(id: Int64, _ state: Dose.State, at confirmedAt: Date, snoozeSeconds: Int? = nil) async throws -> DoseAnswer {
+        let now = clock()
+        let until = state == .snoozed ? now.addingTimeInterval(TimeInterval(snoozeSeconds ?? config.snoozeSeconds)) : nil
+        let shown = try store.shownKey(ofDose: id)
+        let answer = try store.answerDose(id: id, state, confirmedAt: confirmedAt, snoozeUntil: until)
+        guard answer.changed else { return answer }
+        if let shown {
+            try store.settle(shown, as: state == .taken ? .taken : (state == .skipped ? .skipped : .snoozed), at: now)
+            await notifier.close(key: shown)
+        }
+        logger.info("dose \(state.rawValue)", metadata: ["item_id": "\(id)", "item_kind": "medication"])
+        hub.publish(DaemonEvent(type: state.rawValue, at: now, key: shown, itemKind: .medication, itemID: id,
+                                title: try? store.medication(id: answer.dose.medicationID).name,
+                                detail: until.map { WireJSON.formatInstant($0) }))
+        if let low = answer.lowStock {
+            logger.notice("stock of \(low.name) is down to \(NotificationContent.number(low.stock ?? 0))")
+            _ = try? await notifier.show(content.lowStock(low))
+            hub.publish(DaemonEvent(type: "low-stock", at: now, itemKind: .medication, itemID: low.id, title: low.name))
+        }
+        wake(.edited)
+        return answer
     }
 
     // MARK: - Answers from the notification server
@@ -202,6 +272,12 @@ public actor Scheduler {
                 wake(.serverAppeared)
             case .serverVanished:
                 logger.notice("notification server left the bus; reminders will wait for it")
+            case let .action(key, action) where key.hasPrefix(ItemKind.medication.rawValue + "/"):
+                guard let trigger = try store.delivery(key: key)?.trigger else { return }
+                let state: Dose.State? = ["taken": .taken, "skip": .skipped, "snooze": .snoozed][action]
+                if let state { _ = try await answerDose(id: trigger.itemID, state, at: now) }
+            case .closed(let key, _) where key.hasPrefix(ItemKind.medication.rawValue + "/"):
+                break  // closing a dose popup is not an answer: it will be shown again
             case let .action(key, "snooze"):
                 guard try store.settle(key, as: .snoozed, at: now) > 0 else { return }
                 let until = now.addingTimeInterval(TimeInterval(config.snoozeSeconds))

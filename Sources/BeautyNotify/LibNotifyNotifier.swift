@@ -40,6 +40,14 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
         return try outcome.get()
     }
 
+    public func close(key: String) async {
+        await loop.call {
+            guard let notification = self.shownByKey[key] else { return }
+            var error: UnsafeMutablePointer<GError>?
+            if notify_notification_close(notification, &error) == 0 { g_error_free(error) }
+        }
+    }
+
     // MARK: - On the loop thread
 
     private static func from(_ data: UnsafeMutableRawPointer?) -> LibNotifyNotifier {

@@ -79,6 +79,8 @@ public struct NotifierError: Error, Sendable, CustomStringConvertible {
 public protocol Notifier: Sendable {
     /// Shows (or replaces) a notification; returns the server's id. Throws when no server took it.
     func show(_ notification: DesktopNotification) async throws -> UInt32
+    /// Takes a shown notification off the screen (e.g. a dose confirmed from the terminal); no-op if gone.
+    func close(key: String) async
     /// The last known state of the notification server; cheap and non-blocking.
     func serverInfo() -> NotificationServerInfo
     /// Action clicks, closes, and the server coming and going.

@@ -16,6 +16,18 @@ public enum Method: String, CaseIterable, Sendable {
     case contactShow = "contact.show"
     case contactEdit = "contact.edit"
     case contactRemove = "contact.rm"
+    case medAdd = "med.add"
+    case medList = "med.list"
+    case medShow = "med.show"
+    case medEdit = "med.edit"
+    case medRemove = "med.rm"
+    case medMove = "med.move"
+    case medRefill = "med.refill"
+    case doseTaken = "dose.taken"
+    case doseSkip = "dose.skip"
+    case doseSnooze = "dose.snooze"
+    case history
+    case notifications
     case message
     case agenda
     case now
@@ -182,6 +194,21 @@ public struct AgendaEntry: Codable, Sendable, Equatable {
     public var color: String?
     public var address: String?
     public var contactName: String?
+
+    /// A dose of a medication: `id` is the dose's id (for `beautyctl dose taken ID`).
+    public init(dose: Dose, medication: Medication) {
+        kind = .medication
+        id = dose.id ?? 0
+        title = medication.name
+        start = dose.scheduledAt
+        end = dose.scheduledAt
+        allDay = false
+        status = dose.state.rawValue
+        category = nil
+        color = nil
+        address = medication.dose
+        contactName = nil
+    }
 
     public init(appointment a: Appointment, contactName: String?) {
         kind = .appointment

@@ -85,6 +85,37 @@ public final class AppDatabase: Sendable {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2: medications and doses") { db in
+            try db.create(table: "medication") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("dose", .text)
+                t.column("notes", .text)
+                t.column("startDate", .text)
+                t.column("endDate", .text)
+                t.column("position", .integer).notNull()
+                t.column("schedule", .jsonText).notNull()
+                t.column("stock", .double)
+                t.column("lowStock", .double)
+                t.column("lowStockWarned", .boolean).notNull().defaults(to: false)
+                // Doses exist as rows up to this instant; the scheduler extends it as time passes.
+                t.column("plannedUntil", .datetime)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "dose") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("medication", onDelete: .cascade).notNull()
+                t.column("scheduledAt", .datetime).notNull()
+                t.column("state", .text).notNull().defaults(to: "pending")
+                t.column("confirmedAt", .datetime)
+                t.column("nagCount", .integer).notNull().defaults(to: 0)
+                // Delivery key of the notification now on screen for this dose (re-notified in place).
+                t.column("shownKey", .text)
+                t.uniqueKey(["medicationId", "scheduledAt"])
+            }
+            try db.create(index: "dose_on_scheduledAt", on: "dose", columns: ["scheduledAt"])
+        }
         return migrator
     }
 

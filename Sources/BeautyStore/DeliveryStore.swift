@@ -50,10 +50,16 @@ extension AppDatabase {
             let baseKey = key.components(separatedBy: "/snooze/").first ?? key
             let repeatKey = "\(baseKey)/snooze/\(Int64(fireAt.timeIntervalSince1970))"
             let snoozed = Trigger(key: repeatKey, itemKind: trigger.itemKind, itemID: trigger.itemID,
-                                  occurrence: trigger.occurrence, fireAt: fireAt)
-            try DeliveryRecord(snoozed, source: "snooze").insert(db, onConflict: .ignore)
+                                  occurrence: trigger.occurrence, fireAt: fireAt, source: .snooze)
+            try DeliveryRecord(snoozed).insert(db, onConflict: .ignore)
             return snoozed
         }
+    }
+
+    /// Records deliveries that came due while notifications were switched off.
+    @discardableResult
+    public func markSuppressed(_ keys: [String], at now: Date) throws -> Int {
+        try transition(keys, from: [.pending], to: .suppressed, at: now, firedAt: nil)
     }
 
     /// A delivery attempt failed (no notification server...): keep it pending and say why.

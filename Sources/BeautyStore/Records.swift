@@ -87,13 +87,67 @@ struct DeliveryRecord: Codable, FetchableRecord, PersistableRecord {
     var attempts: Int
     var lastError: String?
 
-    init(_ t: Trigger, source: String = "plan") {
+    init(_ t: Trigger) {
         key = t.key; itemKind = t.itemKind.rawValue; itemID = t.itemID; occurrence = t.occurrence; fireAt = t.fireAt
-        state = DeliveryState.pending.rawValue; self.source = source; attempts = 0
+        state = DeliveryState.pending.rawValue; source = t.source.rawValue; attempts = 0
     }
 
     var trigger: Trigger? {
         guard let kind = ItemKind(rawValue: itemKind) else { return nil }
-        return Trigger(key: key, itemKind: kind, itemID: itemID, occurrence: occurrence, fireAt: fireAt)
+        return Trigger(key: key, itemKind: kind, itemID: itemID, occurrence: occurrence, fireAt: fireAt,
+                       source: TriggerSource(rawValue: source) ?? .plan)
     }
+}
+
+struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "medication"
+    var id: Int64?
+    var name: String
+    var dose: String?
+    var notes: String?
+    var startDate: String?
+    var endDate: String?
+    var position: Int
+    var schedule: MedicationSchedule
+    var stock: Double?
+    var lowStock: Double?
+    var lowStockWarned: Bool
+    var plannedUntil: Date?
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(_ m: Medication) {
+        id = m.id; name = m.name; dose = m.dose; notes = m.notes
+        startDate = m.startDate?.description; endDate = m.endDate?.description
+        position = m.position; schedule = m.schedule; stock = m.stock; lowStock = m.lowStock
+        lowStockWarned = false; createdAt = m.createdAt; updatedAt = m.updatedAt
+    }
+
+    var medication: Medication {
+        Medication(id: id, name: name, dose: dose, notes: notes,
+                   startDate: startDate.flatMap { try? LocalDate(parsing: $0) },
+                   endDate: endDate.flatMap { try? LocalDate(parsing: $0) },
+                   position: position, schedule: schedule, stock: stock, lowStock: lowStock,
+                   createdAt: createdAt, updatedAt: updatedAt)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct DoseRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "dose"
+    var id: Int64?
+    var medicationId: Int64
+    var scheduledAt: Date
+    var state: String
+    var confirmedAt: Date?
+    var nagCount: Int
+    var shownKey: String?
+
+    var dose: Dose {
+        Dose(id: id, medicationID: medicationId, scheduledAt: scheduledAt, state: Dose.State(rawValue: state) ?? .pending,
+             confirmedAt: confirmedAt, nagCount: nagCount)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

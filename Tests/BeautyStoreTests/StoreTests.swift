@@ -33,7 +33,7 @@ struct StoreTests {
         let temp = try TemporaryDatabase()
         defer { withExtendedLifetime(temp) {} }
         let db = try temp.open()
-        #expect(try db.appliedMigrations() == ["v1: contacts, appointments, reminders, deliveries"])
+        #expect(try db.appliedMigrations() == ["v1: contacts, appointments, reminders, deliveries", "v2: medications and doses"])
         let mode = try db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let permissions = try FileManager.default.attributesOfItem(atPath: temp.path)[.posixPermissions] as? Int
@@ -66,7 +66,7 @@ struct StoreTests {
         let reopened = try temp.open()
         #expect(try reopened.appointment(id: id).title == "Strzyżenie")
         #expect(try reopened.contacts().map(\.name) == ["Nails Studio"])
-        #expect(try reopened.appliedMigrations().count == 1)
+        #expect(try reopened.appliedMigrations().count == 2)
     }
 
     @Test func missingRowsAreNotFound() throws {

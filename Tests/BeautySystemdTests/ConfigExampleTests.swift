@@ -18,6 +18,8 @@ import Testing
         "default_duration": #""90m""#,
         "default_reminders": #"["1d", "2h"]"#,
         "currency": #""PLN""#,
+        "nag_interval": #""5m""#,
+        "nag_count": "5",
     ]
 
     /// The `key = value` lines of a TOML text: (line index, key).

@@ -1,0 +1,420 @@
+import ArgumentParser
+import BeautyCore
+import BeautyProtocol
+import Foundation
+
+struct MedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "med",
+        abstract: "Medications: schedules, stock, and the order you keep them in.",
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Move.self, Refill.self])
+}
+
+/// The schedule and detail options `med add` and `med edit` share.
+struct MedicationFields: ParsableArguments {
+    @Option(help: ArgumentHelp("What one dose is, e.g. '1 tablet' or '2,5 ml' (its number is what a dose takes from the stock).", valueName: "text"))
+    var dose: String?
+
+    @Option(help: ArgumentHelp("A time of day to take it; repeat for several (--at 08:00 --at 20:00).", valueName: "HH:MM"))
+    var at: [String] = []
+
+    @Option(help: ArgumentHelp("Only on these weekdays, e.g. mon,wed,fri (with --at or --every).", valueName: "days"))
+    var days: String?
+
+    @Option(help: ArgumentHelp("Every N hours (elapsed time) inside the --between window, e.g. 8h.", valueName: "duration"))
+    var every: String?
+
+    @Option(help: ArgumentHelp("The daily window for --every, e.g. 08:00-20:00 (may cross midnight: 22:00-06:00).", valueName: "HH:MM-HH:MM"))
+    var between: String?
+
+    @Option(help: ArgumentHelp("Treatment cycle: days on / days off counted from --from, e.g. 21/7.", valueName: "on/off"))
+    var cycle: String?
+
+    @Flag(help: "Taken only when needed: never notified, doses are logged by hand.")
+    var asNeeded = false
+
+    @Option(help: ArgumentHelp("First day (YYYY-MM-DD); inactive before it. Default: the day it is added.", valueName: "date"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Last day (YYYY-MM-DD); nothing fires after it.", valueName: "date"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("Units in stock; each dose taken uses its amount.", valueName: "count"))
+    var stock: Double?
+
+    @Option(help: ArgumentHelp("Warn once when the stock falls to this many units.", valueName: "count"))
+    var low: Double?
+
+    @Option(help: ArgumentHelp("Free text notes (shown in the notification).", valueName: "text"))
+    var notes: String?
+
+    var givesSchedule: Bool { !at.isEmpty || every != nil || asNeeded || days != nil || between != nil || cycle != nil }
+
+    /// The schedule the options describe; nil when none was given.
+    func schedule() throws -> MedicationSchedule? {
+        guard givesSchedule else { return nil }
+        let shapes = [!at.isEmpty, every != nil, asNeeded].filter { $0 }.count
+        guard shapes <= 1 else { throw CLIFailure(.usage, "choose one of --at, --every or --as-needed") }
+        if between != nil, every == nil { throw CLIFailure(.usage, "--between goes with --every (e.g. --every 8h --between 08:00-20:00)") }
+        if asNeeded, days != nil || cycle != nil { throw CLIFailure(.usage, "--as-needed takes no --days or --cycle") }
+        if shapes == 0 { throw CLIFailure(.usage, "--days and --cycle need --at or --every") }
+        var schedule = MedicationSchedule(kind: asNeeded ? .asNeeded : (every != nil ? .interval : .times))
+        schedule.times = try at.map { text in try Input.check("--at") { try ClockTime(parsing: text, field: "--at") } }
+        if let every { schedule.intervalSeconds = try Input.duration(every, option: "--every") }
+        if let between {
+            let window = try Input.check("--between") { try Validation.parseWindow(between) }
+            schedule.windowStart = window.0
+            schedule.windowEnd = window.1
+        }
+        if let days { schedule.weekdays = try Input.check("--days") { try Validation.parseWeekdays(days) } }
+        if let cycle { schedule.cycle = try Input.check("--cycle") { try Validation.parseCycle(cycle) } }
+        return schedule
+    }
+
+    func dates() throws -> (LocalDate?, LocalDate?) {
+        let start = try from.map { text in try Input.check("--from") { try LocalDate(parsing: text, field: "--from") } }
+        let end = try until.map { text in try Input.check("--until") { try LocalDate(parsing: text, field: "--until") } }
+        if let start, let end, end < start {
+            throw CLIFailure(.usage, "--until: \(end) is before --from \(start)")
+        }
+        if let stock, stock < 0 { throw CLIFailure(.usage, "--stock: must not be negative") }
+        if let low, low < 0 { throw CLIFailure(.usage, "--low: must not be negative") }
+        return (start, end)
+    }
+}
+
+enum MedOutput {
+    static func describe(_ detail: MedDetail) {
+        let m = detail.medication
+        let times = Output.times
+        Output.line("Medication \(m.id ?? 0): \(m.name)\(m.dose.map { " — \($0)" } ?? "")")
+        Output.line("  schedule:  \(schedule(m.schedule))")
+        if m.startDate != nil || m.endDate != nil {
+            Output.line("  dates:     \(m.startDate?.description ?? "…") to \(m.endDate?.description ?? "…")")
+        }
+        Output.line("  active:    \(detail.activeToday ? "yes, today" : "not today")")
+        if let stock = m.stock {
+            let low = m.lowStock.map { " (warning at \(format($0)))" } ?? ""
+            Output.line("  stock:     \(format(stock))\(low)")
+        }
+        if let notes = m.notes { Output.line("  notes:     \(notes)") }
+        for dose in detail.today {
+            Output.line("  today:     \(times.clock(dose.scheduledAt)) dose \(dose.id ?? 0) — \(dose.state.rawValue)")
+        }
+        if let next = detail.upcoming.first { Output.line("  next:      \(times.long(next))") }
+        if let a = detail.adherence {
+            Output.line("  adherence: \(a.taken7)/\(a.scheduled7) last 7 days, \(a.taken30)/\(a.scheduled30) last 30 days")
+        }
+    }
+
+    static func schedule(_ s: MedicationSchedule) -> String {
+        var text: String
+        switch s.kind {
+        case .none: return "none (listed, never notified)"
+        case .asNeeded: return "as needed"
+        case .times: text = "at " + s.times.map(\.description).joined(separator: ", ")
+        case .interval:
+            text = "every \(DurationParser.format(s.intervalSeconds ?? 0))"
+            if let a = s.windowStart, let b = s.windowEnd { text += " between \(a) and \(b)" }
+        }
+        if let days = s.weekdays { text += " on " + days.map(\.rawValue).joined(separator: ",") }
+        if let c = s.cycle { text += ", cycle \(c.onDays) days on / \(c.offDays) off" }
+        return text
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+extension MedCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a medication.",
+            discussion: """
+                Examples:
+                  beautyctl med add Vitamin D --dose '1 capsule' --at 08:00
+                  beautyctl med add Ibuprofen --dose '1 tablet' --every 8h --between 08:00-22:00 --until 2026-12-05
+                  beautyctl med add Pill --at 21:00 --cycle 21/7 --from 2026-12-01 --stock 28 --low 7
+                  beautyctl med add Antihistamine --as-needed
+                """)
+
+        @Argument(help: "Name of the medication.") var name: String
+        @OptionGroup var fields: MedicationFields
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var params = MedAddParams(name: try Input.name(name, option: "name"))
+            params.schedule = try fields.schedule()
+            (params.startDate, params.endDate) = try fields.dates()
+            params.dose = fields.dose
+            params.notes = fields.notes
+            params.stock = fields.stock
+            params.lowStock = fields.low
+            // The daemon checks again; checking here makes a typo a usage error (exit 2) with no round trip.
+            _ = try Input.check("") {
+                try Validation.medication(Medication(name: params.name, dose: params.dose, notes: params.notes,
+                                                     startDate: params.startDate, endDate: params.endDate,
+                                                     schedule: params.schedule ?? .none, stock: params.stock, lowStock: params.lowStock))
+            }
+            var client = global.client
+            let detail: MedDetail = try client.call(.medAdd, params)
+            if output.json { return try Output.json(detail) }
+            Output.line("Added medication \(detail.medication.id ?? 0).")
+            MedOutput.describe(detail)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List medications in your order.")
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            let list: [Medication] = try client.call(.medList, NoParams())
+            if output.json { return try Output.json(list) }
+            if list.isEmpty { return Output.line("No medications.") }
+            Output.table(["#", "ID", "NAME", "DOSE", "SCHEDULE", "STOCK"], list.map { m in
+                [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
+                 m.stock.map(MedOutput.format) ?? ""]
+            })
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a medication with today's doses and adherence.")
+        @Argument(help: "Medication id.") var id: Int64
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            let detail: MedDetail = try client.call(.medShow, IDParams(id: id))
+            if output.json { return try Output.json(detail) }
+            MedOutput.describe(detail)
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a medication; schedule options replace the whole schedule.",
+            discussion: "Doses already shown or answered stay in the history; future ones follow the new schedule.")
+        @Argument(help: "Medication id.") var id: Int64
+        @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
+        @OptionGroup var fields: MedicationFields
+        @Option(help: ArgumentHelp("Empty a field: \(MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")); may repeat.", valueName: "field"))
+        var clear: [String] = []
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var params = MedEditParams(id: id)
+            params.name = try name.map { try Input.name($0, option: "--name") }
+            params.schedule = try fields.schedule()
+            (params.startDate, params.endDate) = try fields.dates()
+            params.dose = fields.dose
+            params.notes = fields.notes
+            params.stock = fields.stock
+            params.lowStock = fields.low
+            params.clear = try clear.map { raw in
+                guard let field = MedEditParams.Clearable(rawValue: raw.lowercased()) else {
+                    throw CLIFailure(.usage, "--clear: '\(raw)' is not one of \(MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return field
+            }
+            var client = global.client
+            let detail: MedDetail = try client.call(.medEdit, params)
+            if output.json { return try Output.json(detail) }
+            Output.line("Updated medication \(id).")
+            MedOutput.describe(detail)
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a medication and its dose history (asks first).")
+        @Argument(help: "Medication id.") var id: Int64
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            if !yes {
+                let m: MedDetail = try client.call(.medShow, IDParams(id: id))
+                guard try Input.confirm("Delete medication \(id) '\(m.medication.name)' and its dose history?", yes: yes) else {
+                    return Output.line("Kept medication \(id).")
+                }
+            }
+            let gone: Medication = try client.call(.medRemove, IDParams(id: id))
+            if output.json { return try Output.json(gone) }
+            Output.line("Deleted medication \(id): \(gone.name).")
+        }
+    }
+
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move a medication to a position in your list (1 = first).")
+        @Argument(help: "Medication id.") var id: Int64
+        @Argument(help: "New position, 1-based.") var position: Int
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if position < 1 { throw ValidationError("POSITION: must be 1 or more") }
+        }
+
+        func run() throws {
+            var client = global.client
+            let list: [Medication] = try client.call(.medMove, MedMoveParams(id: id, position: position))
+            if output.json { return try Output.json(list) }
+            for m in list { Output.line("\(m.position). \(m.name) (id \(m.id ?? 0))") }
+        }
+    }
+
+    struct Refill: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add units to a medication's stock.")
+        @Argument(help: "Medication id.") var id: Int64
+        @Argument(help: "How many units were added.") var count: Double
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if count <= 0 { throw ValidationError("COUNT: must be more than 0") }
+        }
+
+        func run() throws {
+            var client = global.client
+            let m: Medication = try client.call(.medRefill, MedRefillParams(id: id, count: count))
+            if output.json { return try Output.json(m) }
+            Output.line("\(m.name): \(MedOutput.format(m.stock ?? 0)) in stock.")
+        }
+    }
+}
+
+struct DoseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dose",
+        abstract: "Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now').",
+        subcommands: [Taken.self, Skip.self, Snooze.self])
+
+    struct Taken: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Record a dose as taken (uses up stock).")
+        @Argument(help: "Dose id.") var id: Int64
+        @Option(help: ArgumentHelp("When it was taken, if not now.", valueName: "time")) var at: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try DoseCommand.answer(.doseTaken, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
+        }
+    }
+
+    struct Skip: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Record a dose as deliberately skipped.")
+        @Argument(help: "Dose id.") var id: Int64
+        @Option(help: ArgumentHelp("When it was skipped, if not now.", valueName: "time")) var at: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try DoseCommand.answer(.doseSkip, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
+        }
+    }
+
+    struct Snooze: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remind again later.")
+        @Argument(help: "Dose id.") var id: Int64
+        @Option(name: .customLong("for"), help: ArgumentHelp("How long (default: the configured snooze, 10m).", valueName: "duration"))
+        var duration: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let seconds = try duration.map { try Input.duration($0, option: "--for") }
+            if let seconds, seconds <= 0 { throw CLIFailure(.usage, "--for: must be more than 0") }
+            try DoseCommand.answer(.doseSnooze, DoseParams(id: id, forSeconds: seconds), output, global)
+        }
+    }
+
+    static func answer(_ method: BeautyProtocol.Method, _ params: DoseParams, _ output: OutputOptions, _ global: GlobalOptions) throws {
+        var client = global.client
+        let result: DoseResult = try client.call(method, params)
+        if output.json { return try Output.json(result) }
+        let times = Output.times
+        let what = "\(result.medication.name) (\(times.short(result.dose.scheduledAt)))"
+        guard result.changed else {
+            throw CLIFailure(.refused, "dose \(params.id) of \(what) was already answered: \(result.dose.state.rawValue)")
+        }
+        switch result.dose.state {
+        case .snoozed: Output.line("Snoozed \(what) until \(result.snoozedUntil.map(times.clock) ?? "later").")
+        default: Output.line("Recorded \(what) as \(result.dose.state.rawValue).")
+        }
+        if let stock = result.medication.stock, result.dose.state == .taken {
+            Output.line("\(MedOutput.format(stock)) left.")
+        }
+    }
+}
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "Doses taken, skipped, snoozed or missed and reminders shown, with adherence.")
+    @Option(help: ArgumentHelp("Start (default: 30 days before --to).", valueName: "time")) var from: String?
+    @Option(help: ArgumentHelp("End (default: now).", valueName: "time")) var to: String?
+    @Flag(help: "Print CSV (kind,id,title,detail,scheduled,state,confirmed).") var csv = false
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let now = Date()
+        let params = HistoryParams(from: try from.map { try Input.time($0, option: "--from", now: now) },
+                                   to: try to.map { try Input.time($0, option: "--to", now: now) })
+        var client = global.client
+        let result: HistoryResult = try client.call(.history, params)
+        if output.json { return try Output.json(result) }
+        if csv {
+            Output.line("kind,id,title,detail,scheduled,state,confirmed")
+            for e in result.entries {
+                let fields = [e.kind, String(e.id), e.title, e.detail ?? "", WireJSON.formatInstant(e.scheduledAt), e.state,
+                              e.confirmedAt.map(WireJSON.formatInstant) ?? ""]
+                Output.line(fields.map(Self.csvField).joined(separator: ","))
+            }
+            return
+        }
+        let times = Output.times
+        if result.entries.isEmpty { Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).") }
+        Output.table(["SCHEDULED", "STATE", "WHAT", "CONFIRMED"], result.entries.map { e in
+            [times.short(e.scheduledAt), e.state, e.title + (e.detail.map { " (\($0))" } ?? ""), e.confirmedAt.map(times.short) ?? ""]
+        })
+        if !result.adherence.isEmpty {
+            Output.line()
+            Output.line("Adherence (taken / scheduled):")
+            for a in result.adherence {
+                Output.line("  \(a.name): \(a.taken7)/\(a.scheduled7) last 7 days, \(a.taken30)/\(a.scheduled30) last 30 days")
+            }
+        }
+    }
+
+    /// RFC 4180 quoting.
+    static func csvField(_ text: String) -> String {
+        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+}
+
+struct NotificationsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notifications",
+        abstract: "Switch every notification off or on (off keeps recording doses as due; on resumes from now).")
+    enum Switch: String, ExpressibleByArgument, CaseIterable { case on, off, status }
+    @Argument(help: "on, off, or status.") var state: Switch = .status
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        var client = global.client
+        let enabled: Bool? = state == .status ? nil : state == .on
+        let result: NotificationsResult = try client.call(.notifications, NotificationsParams(enabled: enabled))
+        if output.json { return try Output.json(result) }
+        Output.line("Notifications are \(result.enabled ? "on" : "off").")
+    }
+}

@@ -1,0 +1,133 @@
+import BeautyCore
+import BeautyProtocol
+import BeautyStore
+import Foundation
+
+/// The medication, dose, history and notification-switch methods.
+extension RequestHandler {
+    func addMedication(_ p: MedAddParams) throws -> MedDetail {
+        let medication = try Validation.medication(Medication(
+            name: p.name, dose: p.dose, notes: p.notes, startDate: p.startDate, endDate: p.endDate,
+            schedule: p.schedule ?? .none, stock: p.stock, lowStock: p.lowStock))
+        let saved = try store.addMedication(medication, now: clock())
+        logger.info("medication added: \(saved.name)", metadata: ["item_id": "\(saved.id ?? 0)", "item_kind": "medication"])
+        try store.planDoses(now: clock(), zone: .current)
+        scheduler.wake(.edited)
+        return try medicationDetail(saved.id!)
+    }
+
+    func editMedication(_ p: MedEditParams) throws -> MedDetail {
+        var m = try store.medication(id: p.id)
+        for field in p.clear ?? [] {
+            switch field {
+            case .dose: m.dose = nil
+            case .notes: m.notes = nil
+            case .startDate: m.startDate = nil
+            case .endDate: m.endDate = nil
+            case .stock: m.stock = nil
+            case .lowStock: m.lowStock = nil
+            }
+        }
+        if let v = p.name { m.name = v }
+        if let v = p.dose { m.dose = v }
+        if let v = p.notes { m.notes = v }
+        if let v = p.startDate { m.startDate = v }
+        if let v = p.endDate { m.endDate = v }
+        if let v = p.schedule { m.schedule = v }
+        if let v = p.stock { m.stock = v }
+        if let v = p.lowStock { m.lowStock = v }
+        _ = try store.updateMedication(try Validation.medication(m), now: clock())
+        try store.planDoses(now: clock(), zone: .current)
+        scheduler.wake(.edited)
+        return try medicationDetail(p.id)
+    }
+
+    func refill(_ p: MedRefillParams) throws -> Medication {
+        guard p.count > 0, p.count <= 100_000 else { throw ValidationError(field: "count", "must be more than 0") }
+        return try store.refillMedication(id: p.id, count: p.count, now: clock())
+    }
+
+    func medicationDetail(_ id: Int64) throws -> MedDetail {
+        let m = try store.medication(id: id)
+        let now = clock()
+        let cal = LocalTime.calendar(.current)
+        let today = cal.startOfDay(for: now)
+        let tomorrow = cal.date(byAdding: .day, value: 1, to: today)!
+        let upcoming = DosePlanner.doses(for: m, from: now, to: now.addingTimeInterval(14 * 86_400), zone: .current)
+        let adherence = try store.adherence(now: now).first { $0.medicationID == id }.map(Self.wire)
+        return MedDetail(
+            medication: m, activeToday: DosePlanner.isActive(m, on: LocalDate(now, in: .current), zone: .current),
+            today: try store.doses(from: today, to: tomorrow, medicationID: id), upcoming: Array(upcoming.prefix(10)),
+            adherence: adherence)
+    }
+
+    func answerDose(_ p: DoseParams, _ state: Dose.State) async throws -> DoseResult {
+        if let seconds = p.forSeconds, seconds <= 0 || seconds > 86_400 {
+            throw ValidationError(field: "forSeconds", "must be between 1 second and 1 day")
+        }
+        let now = clock()
+        if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", "must not be in the future") }
+        let answer = try await scheduler.answerDose(id: p.id, state, at: p.at ?? now, snoozeSeconds: p.forSeconds)
+        let medication = try store.medication(id: answer.dose.medicationID)
+        let until = state == .snoozed && answer.changed
+            ? try store.deliveries(itemKind: .medication, itemID: p.id).last { $0.state == .pending }?.trigger.fireAt : nil
+        return DoseResult(dose: answer.dose, medication: medication, changed: answer.changed, snoozedUntil: until)
+    }
+
+    func history(_ p: HistoryParams) throws -> HistoryResult {
+        let now = clock()
+        let to = p.to ?? now
+        let from = p.from ?? to.addingTimeInterval(-30 * 86_400)
+        guard to > from else { throw ValidationError(field: "to", "must be after 'from'") }
+        let rows = try store.history(from: from, to: to, now: now).map {
+            HistoryEntry(kind: $0.kind.rawValue, id: $0.id, title: $0.title, detail: $0.detail, scheduledAt: $0.scheduledAt,
+                         state: $0.state, confirmedAt: $0.confirmedAt)
+        }
+        return HistoryResult(from: from, to: to, entries: rows, adherence: try store.adherence(now: now).map(Self.wire))
+    }
+
+    func notifications(_ p: NotificationsParams) throws -> NotificationsResult {
+        if let enabled = p.enabled {
+            try store.setSetting(Scheduler.notificationsSetting, enabled ? "on" : "off")
+            logger.notice("notifications switched \(enabled ? "on" : "off")")
+            scheduler.wake(.edited)
+        }
+        return NotificationsResult(enabled: try store.setting(Scheduler.notificationsSetting) != "off")
+    }
+
+    /// Doses of today: still to come, and those whose time passed without an answer.
+    func doseEntries(now: Date, dayStart: Date, dayEnd: Date) throws -> (later: [AgendaEntry], overdue: [AgendaEntry]) {
+        let medications = Dictionary(uniqueKeysWithValues: try store.medications().map { ($0.id!, $0) })
+        var later: [AgendaEntry] = [], overdue: [AgendaEntry] = []
+        for dose in try store.doses(from: dayStart, to: dayEnd) where dose.state.isOpen {
+            guard let medication = medications[dose.medicationID] else { continue }
+            let entry = AgendaEntry(dose: dose, medication: medication)
+            if dose.scheduledAt > now { later.append(entry) } else { overdue.append(entry) }
+        }
+        return (later, overdue)
+    }
+
+    /// Doses in an agenda range: stored rows where they exist, the plan beyond them.
+    func agendaDoses(from: Date, to: Date, search: String?) throws -> [AgendaEntry] {
+        var entries: [AgendaEntry] = []
+        let stored = try store.doses(from: from, to: to)
+        let byKey = Dictionary(stored.map { ("\($0.medicationID)/\($0.scheduledAt.timeIntervalSince1970)", $0) }) { a, _ in a }
+        for medication in try store.medications() {
+            if let search, !search.isEmpty,
+               !([medication.name, medication.notes ?? "", medication.dose ?? ""].joined(separator: "\n").lowercased().contains(search)) {
+                continue
+            }
+            for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: .current) {
+                let dose = byKey["\(medication.id!)/\(instant.timeIntervalSince1970)"]
+                    ?? Dose(id: 0, medicationID: medication.id!, scheduledAt: instant)
+                entries.append(AgendaEntry(dose: dose, medication: medication))
+            }
+        }
+        return entries
+    }
+
+    static func wire(_ row: AdherenceRow) -> Adherence {
+        Adherence(medicationID: row.medicationID, name: row.name, taken7: row.taken7, scheduled7: row.scheduled7,
+                  taken30: row.taken30, scheduled30: row.scheduled30)
+    }
+}

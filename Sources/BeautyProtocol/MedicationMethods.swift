@@ -1,0 +1,167 @@
+import BeautyCore
+import Foundation
+
+public struct MedAddParams: Codable, Sendable {
+    public var name: String
+    public var dose: String?
+    public var notes: String?
+    public var startDate: LocalDate?
+    public var endDate: LocalDate?
+    /// Absent: no schedule (listed, never notified).
+    public var schedule: MedicationSchedule?
+    public var stock: Double?
+    public var lowStock: Double?
+    public init(name: String) { self.name = name }
+}
+
+public struct MedEditParams: Codable, Sendable {
+    public enum Clearable: String, Codable, Sendable, CaseIterable {
+        case dose, notes, startDate = "from", endDate = "until", stock, lowStock = "low"
+    }
+
+    public var id: Int64
+    public var name: String?
+    public var dose: String?
+    public var notes: String?
+    public var startDate: LocalDate?
+    public var endDate: LocalDate?
+    public var schedule: MedicationSchedule?
+    public var stock: Double?
+    public var lowStock: Double?
+    public var clear: [Clearable]?
+    public init(id: Int64) { self.id = id }
+}
+
+public struct MedMoveParams: Codable, Sendable {
+    public var id: Int64
+    public var position: Int
+    public init(id: Int64, position: Int) {
+        self.id = id
+        self.position = position
+    }
+}
+
+public struct MedRefillParams: Codable, Sendable {
+    public var id: Int64
+    public var count: Double
+    public init(id: Int64, count: Double) {
+        self.id = id
+        self.count = count
+    }
+}
+
+/// A medication with its next doses, today's doses and adherence.
+public struct MedDetail: Codable, Sendable {
+    public var medication: Medication
+    public var activeToday: Bool
+    public var today: [Dose]
+    public var upcoming: [Date]
+    public var adherence: Adherence?
+    public init(medication: Medication, activeToday: Bool, today: [Dose], upcoming: [Date], adherence: Adherence?) {
+        self.medication = medication
+        self.activeToday = activeToday
+        self.today = today
+        self.upcoming = upcoming
+        self.adherence = adherence
+    }
+}
+
+/// Taken doses out of scheduled ones, per medication.
+public struct Adherence: Codable, Sendable, Equatable {
+    public var medicationID: Int64
+    public var name: String
+    public var taken7: Int
+    public var scheduled7: Int
+    public var taken30: Int
+    public var scheduled30: Int
+    public init(medicationID: Int64, name: String, taken7: Int, scheduled7: Int, taken30: Int, scheduled30: Int) {
+        self.medicationID = medicationID
+        self.name = name
+        self.taken7 = taken7
+        self.scheduled7 = scheduled7
+        self.taken30 = taken30
+        self.scheduled30 = scheduled30
+    }
+}
+
+public struct DoseParams: Codable, Sendable {
+    /// The dose's id (see `now` or `med show`).
+    public var id: Int64
+    /// When it was really taken or skipped (default: now).
+    public var at: Date?
+    /// For `dose.snooze`: how long (default from the config).
+    public var forSeconds: Int?
+    public init(id: Int64, at: Date? = nil, forSeconds: Int? = nil) {
+        self.id = id
+        self.at = at
+        self.forSeconds = forSeconds
+    }
+}
+
+public struct DoseResult: Codable, Sendable {
+    public var dose: Dose
+    public var medication: Medication
+    /// False when the dose had already been answered.
+    public var changed: Bool
+    public var snoozedUntil: Date?
+    public init(dose: Dose, medication: Medication, changed: Bool, snoozedUntil: Date?) {
+        self.dose = dose
+        self.medication = medication
+        self.changed = changed
+        self.snoozedUntil = snoozedUntil
+    }
+}
+
+public struct HistoryParams: Codable, Sendable {
+    public var from: Date?
+    public var to: Date?
+    public init(from: Date? = nil, to: Date? = nil) {
+        self.from = from
+        self.to = to
+    }
+}
+
+public struct HistoryEntry: Codable, Sendable, Equatable {
+    /// "dose" or "reminder".
+    public var kind: String
+    public var id: Int64
+    public var title: String
+    public var detail: String?
+    public var scheduledAt: Date
+    /// taken, skipped, snoozed, missed, fired, dismissed, suppressed.
+    public var state: String
+    public var confirmedAt: Date?
+    public init(kind: String, id: Int64, title: String, detail: String?, scheduledAt: Date, state: String, confirmedAt: Date?) {
+        self.kind = kind
+        self.id = id
+        self.title = title
+        self.detail = detail
+        self.scheduledAt = scheduledAt
+        self.state = state
+        self.confirmedAt = confirmedAt
+    }
+}
+
+public struct HistoryResult: Codable, Sendable {
+    public var from: Date
+    public var to: Date
+    public var entries: [HistoryEntry]
+    public var adherence: [Adherence]
+    public init(from: Date, to: Date, entries: [HistoryEntry], adherence: [Adherence]) {
+        self.from = from
+        self.to = to
+        self.entries = entries
+        self.adherence = adherence
+    }
+}
+
+/// `notifications`: read the switch, or set it with `enabled`.
+public struct NotificationsParams: Codable, Sendable {
+    public var enabled: Bool?
+    public init(enabled: Bool?) { self.enabled = enabled }
+}
+
+public struct NotificationsResult: Codable, Sendable {
+    public var enabled: Bool
+    public init(enabled: Bool) { self.enabled = enabled }
+}

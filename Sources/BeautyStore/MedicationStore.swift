@@ -1,0 +1,246 @@
+import BeautyCore
+import Foundation
+import GRDB
+
+/// Medications, their doses, and the dose side of the delivery ledger.
+extension AppDatabase {
+    /// How far ahead doses exist as rows (and pending deliveries): the scheduler extends it as time passes.
+    public static let doseHorizon: TimeInterval = 48 * 3600
+
+    public func addMedication(_ medication: Medication, now: Date) throws -> Medication {
+        try writer.write { db in
+            var record = MedicationRecord(medication)
+            record.id = nil
+            record.position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM medication") ?? 0) + 1
+            record.createdAt = now
+            record.updatedAt = now
+            try record.insert(db)
+            return record.medication
+        }
+    }
+
+    /// Saves changes; future doses not yet shown are re-planned from the new schedule, the past stays.
+    public func updateMedication(_ medication: Medication, now: Date) throws -> Medication {
+        guard let id = medication.id else { throw StoreError.notFound(kind: "medication", id: 0) }
+        return try writer.write { db in
+            guard let old = try MedicationRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "medication", id: id) }
+            var record = MedicationRecord(medication)
+            record.position = old.position
+            record.createdAt = old.createdAt
+            record.updatedAt = now
+            record.lowStockWarned = old.lowStockWarned && (medication.stock ?? 0) <= (medication.lowStock ?? -1)
+            record.plannedUntil = nil
+            try record.update(db)
+            try dropFutureDoses(db, medicationID: id, after: now)
+            return record.medication
+        }
+    }
+
+    public func deleteMedication(id: Int64) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND state = 'pending' AND itemID IN (SELECT id FROM dose WHERE medicationId = ?)",
+                arguments: [id])
+            guard try MedicationRecord.deleteOne(db, key: id) else { throw StoreError.notFound(kind: "medication", id: id) }
+            try renumber(db)
+        }
+    }
+
+    public func medication(id: Int64) throws -> Medication {
+        try writer.read { db in
+            guard let record = try MedicationRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "medication", id: id) }
+            return record.medication
+        }
+    }
+
+    /// In the user's order.
+    public func medications() throws -> [Medication] {
+        try writer.read { db in try MedicationRecord.order(Column("position"), Column("id")).fetchAll(db).map(\.medication) }
+    }
+
+    public func medicationCount() throws -> Int {
+        try writer.read { db in try MedicationRecord.fetchCount(db) }
+    }
+
+    /// Moves a medication to `position` (1-based, clamped) and renumbers the rest.
+    public func moveMedication(id: Int64, to position: Int) throws -> [Medication] {
+        try writer.write { db in
+            var ordered = try MedicationRecord.order(Column("position"), Column("id")).fetchAll(db)
+            guard let index = ordered.firstIndex(where: { $0.id == id }) else { throw StoreError.notFound(kind: "medication", id: id) }
+            let moving = ordered.remove(at: index)
+            ordered.insert(moving, at: min(max(position, 1), ordered.count + 1) - 1)
+            for (offset, var record) in ordered.enumerated() where record.position != offset + 1 {
+                record.position = offset + 1
+                try record.update(db)
+            }
+            return ordered.map(\.medication)
+        }
+    }
+
+    /// Adds units to the stock; a refill above the threshold re-arms the low-stock warning.
+    public func refillMedication(id: Int64, count: Double, now: Date) throws -> Medication {
+        try writer.write { db in
+            guard var record = try MedicationRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "medication", id: id) }
+            record.stock = (record.stock ?? 0) + count
+            if record.stock! > (record.lowStock ?? -1) { record.lowStockWarned = false }
+            record.updatedAt = now
+            try record.update(db)
+            return record.medication
+        }
+    }
+
+    // MARK: - Doses
+
+    /// Creates dose rows (and pending deliveries for the future ones) up to `now + doseHorizon` for every
+    /// medication planned less than a day ahead. Doses earlier today than `now` are recorded without a
+    /// delivery, so `now` can say they should have been taken but nothing fires late for them.
+    @discardableResult
+    public func planDoses(now: Date, zone: TimeZone) throws -> Int {
+        let horizon = now.addingTimeInterval(Self.doseHorizon)
+        return try writer.write { db in
+            let due = try MedicationRecord
+                .filter(Column("plannedUntil") == nil || Column("plannedUntil") < now.addingTimeInterval(Self.doseHorizon / 2))
+                .fetchAll(db)
+            var created = 0
+            for var record in due {
+                let medication = record.medication
+                let from = record.plannedUntil ?? LocalTime.calendar(zone).startOfDay(for: now)
+                for scheduledAt in DosePlanner.doses(for: medication, from: from, to: horizon, zone: zone) {
+                    var dose = DoseRecord(id: nil, medicationId: record.id!, scheduledAt: scheduledAt,
+                                          state: Dose.State.pending.rawValue, confirmedAt: nil, nagCount: 0, shownKey: nil)
+                    try dose.insert(db, onConflict: .ignore)
+                    guard db.changesCount > 0, let doseID = dose.id else { continue }
+                    created += 1
+                    if scheduledAt > now { try DeliveryRecord(Self.doseTrigger(doseID, scheduledAt, fireAt: scheduledAt)).insert(db) }
+                }
+                record.plannedUntil = horizon
+                try record.update(db)
+            }
+            return created
+        }
+    }
+
+    /// When dose rows must next be extended (nil when no medication can ever fire again).
+    public func nextPlanningInstant() throws -> Date? {
+        try writer.read { db in
+            guard let earliest = try Date.fetchOne(db, sql: """
+                SELECT MIN(plannedUntil) FROM medication
+                WHERE json_extract(schedule, '$.kind') IN ('times', 'interval')
+                """) else { return nil }
+            return earliest.addingTimeInterval(-Self.doseHorizon / 2)
+        }
+    }
+
+    static func doseTrigger(_ doseID: Int64, _ scheduledAt: Date, fireAt: Date, source: TriggerSource = .plan) -> Trigger {
+        var key = Trigger.key(kind: .medication, itemID: doseID, occurrence: scheduledAt, fireAt: fireAt)
+        if source != .plan { key += "/\(source.rawValue)" }
+        return Trigger(key: key, itemKind: .medication, itemID: doseID, occurrence: scheduledAt, fireAt: fireAt, source: source)
+    }
+
+    public func dose(id: Int64) throws -> Dose {
+        try writer.read { db in
+            guard let record = try DoseRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "dose", id: id) }
+            return record.dose
+        }
+    }
+
+    /// The delivery key of the notification currently shown for a dose, if any.
+    public func shownKey(ofDose id: Int64) throws -> String? {
+        try writer.read { db in try String.fetchOne(db, sql: "SELECT shownKey FROM dose WHERE id = ?", arguments: [id]) }
+    }
+
+    /// Doses scheduled in [from, to), earliest first.
+    public func doses(from: Date, to: Date, medicationID: Int64? = nil) throws -> [Dose] {
+        try writer.read { db in
+            var request = DoseRecord.filter(Column("scheduledAt") >= from && Column("scheduledAt") < to)
+            if let medicationID { request = request.filter(Column("medicationId") == medicationID) }
+            return try request.order(Column("scheduledAt"), Column("medicationId")).fetchAll(db).map(\.dose)
+        }
+    }
+
+    /// The notification for a dose was shown: remember which one, count re-notifications, and
+    /// schedule the next re-notification (or the instant it is given up as missed).
+    public func doseShown(_ trigger: Trigger, at now: Date, nagInterval: TimeInterval) throws {
+        try writer.write { db in
+            guard var dose = try DoseRecord.fetchOne(db, key: trigger.itemID) else { return }
+            if Dose.State(rawValue: dose.state)?.isOpen == true {
+                dose.state = Dose.State.fired.rawValue
+                dose.nagCount = trigger.source == .nag ? dose.nagCount + 1 : 0
+                dose.shownKey = trigger.key
+                try dose.update(db)
+                let next = Self.doseTrigger(dose.id!, dose.scheduledAt, fireAt: now.addingTimeInterval(nagInterval), source: .nag)
+                try DeliveryRecord(next).insert(db, onConflict: .ignore)
+            }
+        }
+    }
+
+    /// Records the user's answer. Only an open dose changes; pending re-notifications of it are dropped.
+    /// Taking a dose uses up stock; the answer says whether the low-stock threshold was just reached.
+    public func answerDose(id: Int64, _ state: Dose.State, confirmedAt: Date, snoozeUntil: Date? = nil) throws -> DoseAnswer {
+        try writer.write { db in
+            guard var dose = try DoseRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "dose", id: id) }
+            guard let current = Dose.State(rawValue: dose.state), current.isOpen else {
+                return DoseAnswer(dose: dose.dose, changed: false, lowStock: nil)
+            }
+            try db.execute(sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND itemID = ? AND state = 'pending'", arguments: [id])
+            dose.state = state.rawValue
+            dose.confirmedAt = state == .taken || state == .skipped ? confirmedAt : nil
+            if state == .snoozed, let snoozeUntil {
+                dose.nagCount = 0
+                try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: snoozeUntil, source: .snooze)).insert(db, onConflict: .ignore)
+            }
+            try dose.update(db)
+            var lowStock: Medication?
+            if state == .taken, var medication = try MedicationRecord.fetchOne(db, key: dose.medicationId), let stock = medication.stock {
+                medication.stock = max(0, stock - medication.medication.unitsPerDose)
+                if let threshold = medication.lowStock, medication.stock! <= threshold, !medication.lowStockWarned {
+                    medication.lowStockWarned = true
+                    lowStock = medication.medication
+                }
+                try medication.update(db)
+            }
+            return DoseAnswer(dose: dose.dose, changed: true, lowStock: lowStock)
+        }
+    }
+
+    /// Gives up on a dose nobody answered.
+    public func markDoseMissed(id: Int64) throws -> Bool {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE dose SET state = 'missed' WHERE id = ? AND state IN ('pending', 'fired', 'snoozed')", arguments: [id])
+            let changed = db.changesCount > 0
+            try db.execute(sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND itemID = ? AND state = 'pending'", arguments: [id])
+            return changed
+        }
+    }
+
+    private func dropFutureDoses(_ db: Database, medicationID: Int64, after now: Date) throws {
+        try db.execute(sql: """
+            DELETE FROM delivery WHERE itemKind = 'medication' AND state = 'pending'
+              AND itemID IN (SELECT id FROM dose WHERE medicationId = ? AND scheduledAt > ? AND state = 'pending')
+            """, arguments: [medicationID, now])
+        try db.execute(sql: "DELETE FROM dose WHERE medicationId = ? AND scheduledAt > ? AND state = 'pending'",
+                       arguments: [medicationID, now])
+    }
+
+    private func renumber(_ db: Database) throws {
+        for (offset, var record) in try MedicationRecord.order(Column("position"), Column("id")).fetchAll(db).enumerated()
+        where record.position != offset + 1 {
+            record.position = offset + 1
+            try record.update(db)
+        }
+    }
+}
+
+/// The outcome of `answerDose`.
+public struct DoseAnswer: Sendable {
+    public var dose: Dose
+    /// False when the dose had already been answered (a second click changes nothing).
+    public var changed: Bool
+    /// Set when this intake brought the stock down to the warning threshold for the first time.
+    public var lowStock: Medication?
+}
+
+extension Dose.State {
+    /// Not yet answered by the user.
+    public var isOpen: Bool { self == .pending || self == .fired || self == .snoozed }
+}
