@@ -37,6 +37,8 @@ public struct Trigger: Codable, Sendable, Hashable {
 
 public enum TriggerSource: String, Codable, Sendable {
     case plan, snooze, nag
+    /// The one-time warning that a medication's stock reached its threshold.
+    case lowStock
 }
 
 /// Where a delivery is in its life: pending -> fired -> taken | skipped | snoozed | missed | dismissed;

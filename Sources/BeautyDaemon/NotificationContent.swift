@@ -34,10 +34,10 @@ struct NotificationContent {
             replacesKey: replacesKey)
     }
 
-    func lowStock(_ medication: Medication) -> DesktopNotification {
+    func lowStock(_ medication: Medication, key: String) -> DesktopNotification {
         let left = Self.number(medication.stock ?? 0)
         return DesktopNotification(
-            key: "stock/\(medication.id ?? 0)/\(Int(Date().timeIntervalSince1970))",
+            key: key,
             summary: "Running low: \(medication.name)",
             body: "\(left) left (warning at \(Self.number(medication.lowStock ?? 0))). After buying more: beautyctl med refill \(medication.id ?? 0) COUNT",
             category: ItemKind.medication.notificationCategory, urgency: .normal)

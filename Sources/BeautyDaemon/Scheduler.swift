@@ -188,6 +188,7 @@ public actor Scheduler {
 
     /// Shows a dose (or re-shows an unanswered one in place); after `nag_count` re-notifications it is missed.
     private func deliverDose(_ trigger: Trigger) async -> Bool {
+        if trigger.source == .lowStock { return await deliverLowStock(trigger) }
         do {
             let now = clock()
             guard let dose = try? store.dose(id: trigger.itemID), let medication = try? store.medication(id: dose.medicationID),
@@ -228,6 +229,24 @@ public actor Scheduler {
         }
     }
 
+    private func deliverLowStock(_ trigger: Trigger) async -> Bool {
+        do {
+            guard let dose = try? store.dose(id: trigger.itemID), let medication = try? store.medication(id: dose.medicationID) else {
+                try store.markMissed([trigger.key], at: clock())
+                return true
+            }
+            _ = try await notifier.show(content.lowStock(medication, key: trigger.key))
+            let now = clock()
+            try store.markFired([trigger.key], at: now)
+            hub.publish(DaemonEvent(type: "low-stock", at: now, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
+                                    title: medication.name))
+            return true
+        } catch {
+            try? store.recordFailure([trigger.key], error: "\(error)")
+            return false
+        }
+    }
+
     // MARK: - Dose answers (notification buttons and `beautyctl dose`)
 
     /// Records taken / skipped / snoozed for a dose, closes its notification, and warns once on low stock.
@@ -235,7 +254,7 @@ public actor Scheduler {
         let now = clock()
         let until = state == .snoozed ? now.addingTimeInterval(TimeInterval(snoozeSeconds ?? config.snoozeSeconds)) : nil
         let shown = try store.shownKey(ofDose: id)
-        let answer = try store.answerDose(id: id, state, confirmedAt: confirmedAt, snoozeUntil: until)
+        let answer = try store.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until)
         guard answer.changed else { return answer }
         if let shown {
             try store.settle(shown, as: state == .taken ? .taken : (state == .skipped ? .skipped : .snoozed), at: now)
@@ -247,8 +266,6 @@ public actor Scheduler {
                                 detail: until.map { WireJSON.formatInstant($0) }))
         if let low = answer.lowStock {
             logger.notice("stock of \(low.name) is down to \(NotificationContent.number(low.stock ?? 0))")
-            _ = try? await notifier.show(content.lowStock(low))
-            hub.publish(DaemonEvent(type: "low-stock", at: now, itemKind: .medication, itemID: low.id, title: low.name))
         }
         wake(.edited)
         return answer

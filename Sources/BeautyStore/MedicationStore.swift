@@ -104,7 +104,9 @@ extension AppDatabase {
             var created = 0
             for var record in due {
                 let medication = record.medication
-                let from = record.plannedUntil ?? LocalTime.calendar(zone).startOfDay(for: now)
+                // Without a start date a medication begins when it was added: its earlier doses today never existed.
+                let startOfToday = LocalTime.calendar(zone).startOfDay(for: now)
+                let from = record.plannedUntil ?? (medication.startDate == nil ? max(startOfToday, record.createdAt) : startOfToday)
                 for scheduledAt in DosePlanner.doses(for: medication, from: from, to: horizon, zone: zone) {
                     var dose = DoseRecord(id: nil, medicationId: record.id!, scheduledAt: scheduledAt,
                                           state: Dose.State.pending.rawValue, confirmedAt: nil, nagCount: 0, shownKey: nil)
@@ -176,7 +178,7 @@ extension AppDatabase {
 
     /// Records the user's answer. Only an open dose changes; pending re-notifications of it are dropped.
     /// Taking a dose uses up stock; the answer says whether the low-stock threshold was just reached.
-    public func answerDose(id: Int64, _ state: Dose.State, confirmedAt: Date, snoozeUntil: Date? = nil) throws -> DoseAnswer {
+    public func answerDose(id: Int64, _ state: Dose.State, confirmedAt: Date, now: Date, snoozeUntil: Date? = nil) throws -> DoseAnswer {
         try writer.write { db in
             guard var dose = try DoseRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "dose", id: id) }
             guard let current = Dose.State(rawValue: dose.state), current.isOpen else {
@@ -196,6 +198,8 @@ extension AppDatabase {
                 if let threshold = medication.lowStock, medication.stock! <= threshold, !medication.lowStockWarned {
                     medication.lowStockWarned = true
                     lowStock = medication.medication
+                    // Through the ledger, so the warning waits for a notification server instead of being lost.
+                    try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: now, source: .lowStock)).insert(db, onConflict: .ignore)
                 }
                 try medication.update(db)
             }
