@@ -79,7 +79,9 @@ public actor Scheduler {
             try store.planDoses(now: now, zone: .current)
             var pending = try store.dueTriggers(at: now)
             if let next = try store.nextTrigger(after: now) { pending.append(next) }
-            let plan = SchedulePlanner.plan(now: now, pending: pending, maxLateness: TimeInterval(config.maxLatenessSeconds))
+            let plan = SchedulePlanner.plan(
+                now: now, pending: pending, maxLateness: TimeInterval(config.maxLatenessSeconds),
+                lateAfter: reason == .started ? 0 : SchedulePlanner.lateAfter)
             if reason == .clockChanged { logger.notice("wall clock changed: rescheduling") }
 
             if !plan.expired.isEmpty {

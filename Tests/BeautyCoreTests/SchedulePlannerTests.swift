@@ -58,6 +58,17 @@ struct SchedulePlannerTests {
         #expect(plan.deliver == [onTime])
     }
 
+    @Test func atStartUpEverythingAlreadyDueWasMissedWhileAway() {
+        let a = trigger(1, fireAt: now.addingTimeInterval(-5))
+        let b = trigger(2, fireAt: now.addingTimeInterval(-2))
+        let plan = SchedulePlanner.plan(now: now, pending: [a, b], maxLateness: twelveHours, lateAfter: 0)
+        #expect(plan.catchUp == [a, b])
+        #expect(plan.deliver.isEmpty)
+        // Due exactly now is on time, not missed.
+        let onTime = trigger(3, fireAt: now)
+        #expect(SchedulePlanner.plan(now: now, pending: [onTime], maxLateness: twelveHours, lateAfter: 0).deliver == [onTime])
+    }
+
     @Test func oneMissedWhileAwayIsDeliveredOnItsOwn() {
         let a = trigger(1, fireAt: now.addingTimeInterval(-3600))
         let plan = SchedulePlanner.plan(now: now, pending: [a], maxLateness: twelveHours)
