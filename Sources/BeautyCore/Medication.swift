@@ -161,6 +161,18 @@ public struct MedicationSchedule: Codable, Sendable, Equatable {
         self.cycle = cycle
     }
 
+    /// `times` may be left out (an interval or as-needed schedule has none).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(kind: try c.decode(Kind.self, forKey: .kind),
+                  times: try c.decodeIfPresent([ClockTime].self, forKey: .times) ?? [],
+                  intervalSeconds: try c.decodeIfPresent(Int.self, forKey: .intervalSeconds),
+                  windowStart: try c.decodeIfPresent(ClockTime.self, forKey: .windowStart),
+                  windowEnd: try c.decodeIfPresent(ClockTime.self, forKey: .windowEnd),
+                  weekdays: try c.decodeIfPresent([Weekday].self, forKey: .weekdays),
+                  cycle: try c.decodeIfPresent(Cycle.self, forKey: .cycle))
+    }
+
     public static let none = MedicationSchedule(kind: .none)
     public static let asNeeded = MedicationSchedule(kind: .asNeeded)
 }

@@ -333,8 +333,12 @@ public struct RequestHandler: Sendable {
         let server = notifier.serverInfo()
         var next: StatusResult.NextTrigger?
         if let trigger = try store.nextTrigger(after: now) ?? store.dueTriggers(at: now, limit: 1).first {
-            let title = (try? store.appointment(id: trigger.itemID).title) ?? "?"
-            next = .init(fireAt: trigger.fireAt, itemKind: trigger.itemKind, itemID: trigger.itemID, title: title)
+            // A medication trigger's itemID is a dose id: the title is its medication's name.
+            let title = switch trigger.itemKind {
+            case .medication: (try? store.dose(id: trigger.itemID)).flatMap { try? store.medication(id: $0.medicationID).name }
+            case .appointment, .water: try? store.appointment(id: trigger.itemID).title
+            }
+            next = .init(fireAt: trigger.fireAt, itemKind: trigger.itemKind, itemID: trigger.itemID, title: title ?? "?")
         }
         return StatusResult(
             version: BeautyVersion.current, pid: getpid(), startedAt: startedAt,

@@ -97,7 +97,12 @@ public actor Scheduler {
                 if !plan.catchUp.isEmpty, !(await deliverGroup(plan.catchUp)) { failed = true }
             } else {
                 // Switched off: record them as due but show nothing, so switching on brings no flood.
-                try store.markSuppressed((plan.deliver + plan.catchUp).map(\.key), at: now)
+                let silenced = plan.deliver + plan.catchUp
+                try store.markSuppressed(silenced.map(\.key), at: now)
+                for trigger in silenced {
+                    hub.publish(DaemonEvent(type: "suppressed", at: now, key: trigger.key, itemKind: trigger.itemKind,
+                                            itemID: trigger.itemID, title: title(of: trigger)))
+                }
             }
 
             var wakeAt = plan.nextWake

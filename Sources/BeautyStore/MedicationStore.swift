@@ -69,9 +69,10 @@ extension AppDatabase {
             guard let index = ordered.firstIndex(where: { $0.id == id }) else { throw StoreError.notFound(kind: "medication", id: id) }
             let moving = ordered.remove(at: index)
             ordered.insert(moving, at: min(max(position, 1), ordered.count + 1) - 1)
-            for (offset, var record) in ordered.enumerated() where record.position != offset + 1 {
-                record.position = offset + 1
-                try record.update(db)
+            // Renumber in the array itself, so the answer carries the new positions.
+            for index in ordered.indices where ordered[index].position != index + 1 {
+                ordered[index].position = index + 1
+                try ordered[index].update(db)
             }
             return ordered.map(\.medication)
         }
