@@ -220,6 +220,9 @@ public actor Scheduler {
             let firedAt = clock()
             try store.markFired([trigger.key], at: firedAt)
             try store.doseShown(trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
+            // That scheduled its re-notification, after this pass took its deadline from the ledger:
+            // look again, or the nag (and in the end "missed") waits for whatever wakes the daemon next.
+            wake(.edited)
             failingKeys.remove(trigger.key)
             let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
             logger.info("dose notification shown: \(medication.name) (\(trigger.source.rawValue), \(lateMs) ms after due)",
