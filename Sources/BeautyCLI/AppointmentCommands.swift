@@ -46,12 +46,57 @@ struct AppointmentFields: ParsableArguments {
     @Option(help: ArgumentHelp("Remind at this exact time; may repeat.", valueName: "time"))
     var remindAt: [String] = []
 
+    @Option(help: ArgumentHelp("Pin to a time zone (IANA name, e.g. Europe/Warsaw): --at and the series are that zone's wall clock.", valueName: "zone"))
+    var tz: String?
+
+    @Option(help: ArgumentHelp("Repeat by an RFC 5545 rule, e.g. 'FREQ=WEEKLY;INTERVAL=6' or 'FREQ=MONTHLY;BYDAY=-1FR'.", valueName: "rrule"))
+    var `repeat`: String?
+
+    @Option(help: ArgumentHelp("Skip this occurrence of the series (its start time); may repeat.", valueName: "time"))
+    var except: [String] = []
+
+    @Option(help: ArgumentHelp("Repeat every so often (whole days or weeks, e.g. 6w); with --after-done, counted from the day it is marked done.", valueName: "duration"))
+    var every: String?
+
+    @Flag(help: "With --every: the next visit is scheduled when this one is marked done (haircuts, manicures).")
+    var afterDone = false
+
+    var zone: TimeZone {
+        get throws {
+            guard let tz else { return .current }
+            return try TimeZone(identifier: Input.check("--tz") { try Validation.timeZone(tz, field: "--tz")! })!
+        }
+    }
+
     /// The start instant, snapped to local midnight for all-day appointments.
     func start(now: Date) throws -> Date? {
         guard let at else { return nil }
-        let instant = try Input.time(at, option: "--at", now: now)
+        let zone = try self.zone
+        let instant = try Input.time(at, option: "--at", now: now, zone: zone)
         guard allDay == true else { return instant }
-        return LocalTime.calendar(.current).startOfDay(for: instant)
+        return LocalTime.calendar(zone).startOfDay(for: instant)
+    }
+
+    /// The series (--repeat, or --every without --after-done) and the cycle (--every --after-done).
+    func repetition(now: Date) throws -> (recurrence: AppointmentRecurrence?, afterDone: Int?) {
+        if afterDone, every == nil { throw CLIFailure(.usage, "--after-done goes with --every (e.g. --every 6w --after-done)") }
+        if `repeat` != nil, every != nil { throw CLIFailure(.usage, "use --repeat or --every, not both") }
+        let exdates = try except.map { try Input.time($0, option: "--except", now: now, zone: try zone) }
+        if !exdates.isEmpty, `repeat` == nil, every == nil || afterDone {
+            throw CLIFailure(.usage, "--except goes with --repeat or --every")
+        }
+        if let rule = `repeat` {
+            let parsed = try Input.check("--repeat") { try RecurrenceRule.parse(rule) }
+            return (AppointmentRecurrence(rule: parsed.text, exdates: exdates), nil)
+        }
+        guard let every else { return (nil, nil) }
+        let seconds = try Input.duration(every, option: "--every")
+        guard seconds >= 86_400, seconds % 86_400 == 0 else {
+            throw CLIFailure(.usage, "--every: use whole days or weeks for appointments (e.g. 2w, 30d)")
+        }
+        if afterDone { return (nil, seconds) }
+        let rule = seconds % 604_800 == 0 ? "FREQ=WEEKLY;INTERVAL=\(seconds / 604_800)" : "FREQ=DAILY;INTERVAL=\(seconds / 86_400)"
+        return (AppointmentRecurrence(rule: rule, exdates: exdates), nil)
     }
 
     func durationSeconds() throws -> Int? {
@@ -113,6 +158,8 @@ extension AppointmentCommand {
             params.color = fields.color
             params.price = try fields.priceParam()
             params.reminders = try fields.reminders(now: now)
+            params.timeZone = fields.tz
+            (params.recurrence, params.repeatAfterDoneSeconds) = try fields.repetition(now: now)
             var client = global.client
             let detail: AppointmentDetail = try client.call(.appointmentAdd, params)
             if output.json { return try Output.json(detail) }
@@ -201,6 +248,8 @@ extension AppointmentCommand {
             params.color = fields.color
             params.price = try fields.priceParam()
             params.reminders = try fields.reminders(now: now)
+            params.timeZone = fields.tz
+            (params.recurrence, params.repeatAfterDoneSeconds) = try fields.repetition(now: now)
             params.clear = try clear.map { raw in
                 guard let field = AppointmentEditParams.Clearable(rawValue: raw.lowercased()) else {
                     let names = AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")
@@ -252,6 +301,9 @@ extension AppointmentCommand {
             let detail: AppointmentDetail = try client.call(.appointmentDone, IDParams(id: id))
             if output.json { return try Output.json(detail) }
             Output.line("Appointment \(id) '\(detail.appointment.title)' is done.")
+            if let next = detail.followUp {
+                Output.line("Next visit of the cycle: appointment \(next.id ?? 0), \(Output.when(next)).")
+            }
         }
     }
 

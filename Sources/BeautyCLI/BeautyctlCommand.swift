@@ -18,7 +18,7 @@ public struct BeautyctlCommand: ParsableCommand {
         subcommands: [
             StatusCommand.self, AppointmentCommand.self, MedCommand.self, DoseCommand.self, NowCommand.self,
             AgendaCommand.self, HistoryCommand.self, ContactCommand.self, MessageCommand.self,
-            NotificationsCommand.self, WatchCommand.self,
+            NotificationsCommand.self, ImportCommand.self, ExportCommand.self, WatchCommand.self,
         ])
 
     /// Lets `--socket` come before the subcommand too; subcommands read the same option group.

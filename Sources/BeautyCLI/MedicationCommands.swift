@@ -48,6 +48,9 @@ struct MedicationFields: ParsableArguments {
     @Option(help: ArgumentHelp("Free text notes (shown in the notification).", valueName: "text"))
     var notes: String?
 
+    @Option(help: ArgumentHelp("Pin the times to a time zone (IANA name, e.g. Europe/Warsaw) instead of following yours.", valueName: "zone"))
+    var tz: String?
+
     var givesSchedule: Bool { !at.isEmpty || every != nil || asNeeded || days != nil || between != nil || cycle != nil }
 
     /// The schedule the options describe; nil when none was given.
@@ -152,11 +155,13 @@ extension MedCommand {
             params.notes = fields.notes
             params.stock = fields.stock
             params.lowStock = fields.low
+            params.timeZone = fields.tz
             // The daemon checks again; checking here makes a typo a usage error (exit 2) with no round trip.
             _ = try Input.check("") {
                 try Validation.medication(Medication(name: params.name, dose: params.dose, notes: params.notes,
                                                      startDate: params.startDate, endDate: params.endDate,
-                                                     schedule: params.schedule ?? .none, stock: params.stock, lowStock: params.lowStock))
+                                                     schedule: params.schedule ?? .none, stock: params.stock, lowStock: params.lowStock,
+                                                     timeZone: params.timeZone))
             }
             var client = global.client
             let detail: MedDetail = try client.call(.medAdd, params)
@@ -218,6 +223,7 @@ extension MedCommand {
             params.notes = fields.notes
             params.stock = fields.stock
             params.lowStock = fields.low
+            params.timeZone = fields.tz
             params.clear = try clear.map { raw in
                 guard let field = MedEditParams.Clearable(rawValue: raw.lowercased()) else {
                     throw CLIFailure(.usage, "--clear: '\(raw)' is not one of \(MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", "))")

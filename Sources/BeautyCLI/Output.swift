@@ -40,6 +40,12 @@ enum Output {
         if let category = a.category { line("  category:  \(category)") }
         if let color = a.color { line("  colour:    \(color)") }
         if let price = a.price { line("  price:     \(price.formatted)") }
+        if let zone = a.timeZone { line("  zone:      \(zone)") }
+        if let recurrence = a.recurrence {
+            line("  repeats:   \(recurrence.rule)" + (recurrence.exdates.isEmpty ? "" : " except \(recurrence.exdates.map(times.short).joined(separator: ", "))"))
+        }
+        if let every = a.repeatAfterDoneSeconds { line("  cycle:     every \(DurationParser.format(every)) after it is done") }
+        for next in detail.nextOccurrences ?? [] { line("  next:      \(times.long(next))") }
         if let notes = a.notes {
             line("  notes:     " + notes.replacingOccurrences(of: "\n", with: "\n             "))
         }

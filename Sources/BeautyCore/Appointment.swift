@@ -19,6 +19,16 @@ public struct Appointment: Codable, Sendable, Equatable {
     public var price: Money?
     public var status: Status
     public var reminders: [Reminder]
+    /// An IANA zone the appointment is pinned to (its times and rule are that zone's wall clock);
+    /// nil means the user's current zone.
+    public var timeZone: String?
+    /// RFC 5545 recurrence: the series starts at `start`.
+    public var recurrence: AppointmentRecurrence?
+    /// A treatment cycle (`--every 6w --after-done`): marking it done schedules the next visit this long
+    /// after the day it was done, at the same time of day.
+    public var repeatAfterDoneSeconds: Int?
+    /// iCalendar UID of an imported event; exported events without one get `appointment-ID@beautyd`.
+    public var uid: String?
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -29,7 +39,8 @@ public struct Appointment: Codable, Sendable, Equatable {
         durationSeconds: Int = Appointment.defaultDurationSeconds, allDay: Bool = false,
         address: String? = nil, notes: String? = nil, contactID: Int64? = nil,
         category: String? = nil, color: String? = nil, price: Money? = nil,
-        status: Status = .scheduled, reminders: [Reminder] = [],
+        status: Status = .scheduled, reminders: [Reminder] = [], timeZone: String? = nil,
+        recurrence: AppointmentRecurrence? = nil, repeatAfterDoneSeconds: Int? = nil, uid: String? = nil,
         createdAt: Date = Date(), updatedAt: Date = Date()
     ) {
         self.id = id
@@ -45,11 +56,37 @@ public struct Appointment: Codable, Sendable, Equatable {
         self.price = price
         self.status = status
         self.reminders = reminders
+        self.timeZone = timeZone
+        self.recurrence = recurrence
+        self.repeatAfterDoneSeconds = repeatAfterDoneSeconds
+        self.uid = uid
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
 
     public var end: Date { start.addingTimeInterval(TimeInterval(durationSeconds)) }
+
+    /// The zone its wall-clock times belong to.
+    public func zone(default current: TimeZone) -> TimeZone {
+        timeZone.flatMap(TimeZone.init(identifier:)) ?? current
+    }
+
+    /// The iCalendar UID it is exported with.
+    public var effectiveUID: String { uid ?? "appointment-\(id ?? 0)@beautyd" }
+}
+
+/// An appointment series: an RRULE with its exceptions and extra dates.
+public struct AppointmentRecurrence: Codable, Sendable, Equatable {
+    /// RRULE text such as "FREQ=WEEKLY;INTERVAL=6".
+    public var rule: String
+    public var exdates: [Date]
+    public var rdates: [Date]
+
+    public init(rule: String, exdates: [Date] = [], rdates: [Date] = []) {
+        self.rule = rule
+        self.exdates = exdates
+        self.rdates = rdates
+    }
 }
 
 /// When to be reminded of an appointment: a lead time before its start, or an absolute instant.

@@ -195,12 +195,14 @@ public struct Medication: Codable, Sendable, Equatable {
     public var stock: Double?
     /// Warn once when the stock falls to this many units.
     public var lowStock: Double?
+    /// An IANA zone the times are pinned to (`--tz`); nil means the user's current zone.
+    public var timeZone: String?
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(id: Int64? = nil, name: String, dose: String? = nil, notes: String? = nil, startDate: LocalDate? = nil,
                 endDate: LocalDate? = nil, position: Int = 0, schedule: MedicationSchedule = .none, stock: Double? = nil,
-                lowStock: Double? = nil, createdAt: Date = Date(), updatedAt: Date = Date()) {
+                lowStock: Double? = nil, timeZone: String? = nil, createdAt: Date = Date(), updatedAt: Date = Date()) {
         self.id = id
         self.name = name
         self.dose = dose
@@ -211,8 +213,14 @@ public struct Medication: Codable, Sendable, Equatable {
         self.schedule = schedule
         self.stock = stock
         self.lowStock = lowStock
+        self.timeZone = timeZone
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+
+    /// The zone its times of day belong to.
+    public func zone(default current: TimeZone) -> TimeZone {
+        timeZone.flatMap(TimeZone.init(identifier:)) ?? current
     }
 
     /// Units one dose uses: the first number in the dose text ("2 tablets" -> 2, "0,5 ml" -> 0.5), else 1.

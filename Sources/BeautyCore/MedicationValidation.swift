@@ -18,6 +18,7 @@ extension Validation {
         m.schedule = try schedule(m.schedule)
         m.stock = try amount(m.stock, field: "stock")
         m.lowStock = try amount(m.lowStock, field: "low")
+        m.timeZone = try timeZone(m.timeZone)
         return m
     }
 

@@ -51,16 +51,24 @@ public enum DeliveryState: String, Codable, Sendable, CaseIterable {
 public enum ReminderPlanner {
     /// Every trigger an appointment's reminders produce, earliest first; none unless it is scheduled.
     public static func triggers(for appointment: Appointment) -> [Trigger] {
+        triggers(for: appointment, occurrences: [appointment.start])
+    }
+
+    /// Triggers for the given occurrences of a series: lead times apply to each occurrence, an absolute
+    /// reminder only to the first (the series' start).
+    public static func triggers(for appointment: Appointment, occurrences: [Date]) -> [Trigger] {
         guard let id = appointment.id, appointment.status == .scheduled else { return [] }
         var seen = Set<String>()
-        return appointment.reminders
-            .map { $0.fireDate(forStart: appointment.start) }
-            .sorted()
-            .compactMap { fireAt in
-                let key = Trigger.key(kind: .appointment, itemID: id, occurrence: appointment.start, fireAt: fireAt)
-                guard seen.insert(key).inserted else { return nil }
-                return Trigger(key: key, itemKind: .appointment, itemID: id, occurrence: appointment.start, fireAt: fireAt)
+        var result: [Trigger] = []
+        for occurrence in occurrences {
+            for reminder in appointment.reminders where reminder.at == nil || occurrence == appointment.start {
+                let fireAt = reminder.fireDate(forStart: occurrence)
+                let key = Trigger.key(kind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt)
+                guard seen.insert(key).inserted else { continue }
+                result.append(Trigger(key: key, itemKind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt))
             }
+        }
+        return result.sorted { ($0.fireAt, $0.key) < ($1.fireAt, $1.key) }
     }
 }
 

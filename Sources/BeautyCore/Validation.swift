@@ -119,6 +119,15 @@ public enum Validation {
         return reminders.filter { seen.insert($0).inserted }
     }
 
+    /// An IANA zone name such as Europe/Warsaw.
+    public static func timeZone(_ raw: String?, field: String = "tz") throws -> String? {
+        guard let value = try optionalText(raw, field: field) else { return nil }
+        guard let zone = TimeZone(identifier: value), value.contains("/") || value == "UTC" else {
+            throw ValidationError(field: field, "'\(value)' is not a time zone (use an IANA name such as Europe/Warsaw)")
+        }
+        return zone.identifier
+    }
+
     /// Normalises every field of an appointment or says which one is wrong.
     public static func appointment(_ input: Appointment) throws -> Appointment {
         var a = input
@@ -131,6 +140,17 @@ public enum Validation {
         a.price = try money(a.price)
         a.reminders = try reminders(a.reminders)
         if let id = a.contactID, id <= 0 { throw ValidationError(field: "contact", "\(id) is not a contact id") }
+        a.timeZone = try timeZone(a.timeZone)
+        if let recurrence = a.recurrence {
+            a.recurrence?.rule = try RecurrenceRule.parse(recurrence.rule).text
+            if a.repeatAfterDoneSeconds != nil {
+                throw ValidationError(field: "repeat", "a rule (--repeat) and a cycle after done (--every --after-done) do not mix")
+            }
+        }
+        if let every = a.repeatAfterDoneSeconds, every < 86_400 || every > 5 * 366 * 86_400 {
+            throw ValidationError(field: "every", "a cycle after done must be between 1d and 5 years")
+        }
+        if let uid = a.uid, uid.isEmpty || uid.count > 500 { throw ValidationError(field: "uid", "must be 1 to 500 characters") }
         return a
     }
 

@@ -8,10 +8,10 @@ extension RequestHandler {
     func addMedication(_ p: MedAddParams) throws -> MedDetail {
         let medication = try Validation.medication(Medication(
             name: p.name, dose: p.dose, notes: p.notes, startDate: p.startDate, endDate: p.endDate,
-            schedule: p.schedule ?? .none, stock: p.stock, lowStock: p.lowStock))
+            schedule: p.schedule ?? .none, stock: p.stock, lowStock: p.lowStock, timeZone: p.timeZone))
         let saved = try store.addMedication(medication, now: clock())
         logger.info("medication added: \(saved.name)", metadata: ["item_id": "\(saved.id ?? 0)", "item_kind": "medication"])
-        try store.planDoses(now: clock(), zone: .current)
+        try store.planDoses(now: clock(), zone: LocalZone.shared.current)
         scheduler.wake(.edited)
         return try medicationDetail(saved.id!)
     }
@@ -26,6 +26,7 @@ extension RequestHandler {
             case .endDate: m.endDate = nil
             case .stock: m.stock = nil
             case .lowStock: m.lowStock = nil
+            case .timeZone: m.timeZone = nil
             }
         }
         if let v = p.name { m.name = v }
@@ -36,8 +37,9 @@ extension RequestHandler {
         if let v = p.schedule { m.schedule = v }
         if let v = p.stock { m.stock = v }
         if let v = p.lowStock { m.lowStock = v }
+        if let v = p.timeZone { m.timeZone = v }
         _ = try store.updateMedication(try Validation.medication(m), now: clock())
-        try store.planDoses(now: clock(), zone: .current)
+        try store.planDoses(now: clock(), zone: LocalZone.shared.current)
         scheduler.wake(.edited)
         return try medicationDetail(p.id)
     }
@@ -50,13 +52,13 @@ extension RequestHandler {
     func medicationDetail(_ id: Int64) throws -> MedDetail {
         let m = try store.medication(id: id)
         let now = clock()
-        let cal = LocalTime.calendar(.current)
+        let cal = LocalTime.calendar(LocalZone.shared.current)
         let today = cal.startOfDay(for: now)
         let tomorrow = cal.date(byAdding: .day, value: 1, to: today)!
-        let upcoming = DosePlanner.doses(for: m, from: now, to: now.addingTimeInterval(14 * 86_400), zone: .current)
+        let upcoming = DosePlanner.doses(for: m, from: now, to: now.addingTimeInterval(14 * 86_400), zone: LocalZone.shared.current)
         let adherence = try store.adherence(now: now).first { $0.medicationID == id }.map(Self.wire)
         return MedDetail(
-            medication: m, activeToday: DosePlanner.isActive(m, on: LocalDate(now, in: .current), zone: .current),
+            medication: m, activeToday: DosePlanner.isActive(m, on: LocalDate(now, in: LocalZone.shared.current), zone: LocalZone.shared.current),
             today: try store.doses(from: today, to: tomorrow, medicationID: id), upcoming: Array(upcoming.prefix(10)),
             adherence: adherence)
     }
@@ -117,7 +119,7 @@ extension RequestHandler {
                !([medication.name, medication.notes ?? "", medication.dose ?? ""].joined(separator: "\n").lowercased().contains(search)) {
                 continue
             }
-            for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: .current) {
+            for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: LocalZone.shared.current) {
                 let dose = byKey["\(medication.id!)/\(instant.timeIntervalSince1970)"]
                     ?? Dose(id: 0, medicationID: medication.id!, scheduledAt: instant)
                 entries.append(AgendaEntry(dose: dose, medication: medication))

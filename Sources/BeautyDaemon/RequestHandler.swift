@@ -73,6 +73,13 @@ public struct RequestHandler: Sendable {
                 scheduler.wake(.edited)
                 return gone
             }
+        case .appointmentImport: return await call(id, line, importAppointments)
+        case .appointmentExport:
+            return await call(id, line) { (_: NoParams) in
+                let all = try store.appointments()
+                let names = try all.map { a in try a.contactID.map { try store.contact(id: $0).name } }
+                return AppointmentExportResult(appointments: all, contactNames: names)
+            }
         case .appointmentDone: return await call(id, line) { (p: IDParams) in try setStatus(p.id, .done) }
         case .appointmentCancel: return await call(id, line) { (p: IDParams) in try setStatus(p.id, .cancelled) }
         case .contactAdd: return await call(id, line, addContact)
@@ -199,7 +206,8 @@ public struct RequestHandler: Sendable {
             allDay: p.allDay ?? false, address: p.address, notes: p.notes, contactID: p.contactID,
             category: p.category, color: p.color,
             price: p.price.map { Money(cents: $0.cents, currency: $0.currency ?? config.currency) },
-            reminders: reminders)
+            reminders: reminders, timeZone: p.timeZone, recurrence: p.recurrence,
+            repeatAfterDoneSeconds: p.repeatAfterDoneSeconds)
         appointment = try Validation.appointment(appointment)
         let saved = try store.addAppointment(appointment, now: clock())
         logger.info("appointment added: \(saved.title)", metadata: ["item_id": "\(saved.id ?? 0)"])
@@ -218,6 +226,9 @@ public struct RequestHandler: Sendable {
             case .color: a.color = nil
             case .price: a.price = nil
             case .reminders: a.reminders = []
+            case .timeZone: a.timeZone = nil
+            case .recurrence: a.recurrence = nil
+            case .cycle: a.repeatAfterDoneSeconds = nil
             }
         }
         if let v = p.title { a.title = v }
@@ -231,23 +242,67 @@ public struct RequestHandler: Sendable {
         if let v = p.color { a.color = v }
         if let v = p.price { a.price = Money(cents: v.cents, currency: v.currency ?? settings.config.currency) }
         if let v = p.reminders { a.reminders = v }
+        if let v = p.timeZone { a.timeZone = v }
+        if let v = p.recurrence { a.recurrence = v }
+        if let v = p.repeatAfterDoneSeconds { a.repeatAfterDoneSeconds = v }
         let saved = try store.updateAppointment(try Validation.appointment(a), now: clock())
         scheduler.wake(.edited)
         return try detail(saved.id!)
     }
 
+    private func importAppointments(_ p: AppointmentImportParams) throws -> AppointmentImportResult {
+        guard p.contactNames.isEmpty || p.contactNames.count == p.appointments.count else {
+            throw ValidationError(field: "contactNames", "must have one entry per appointment")
+        }
+        let contacts = Dictionary(try store.contacts().map { ($0.name.lowercased(), $0.id!) }) { first, _ in first }
+        let config = settings.config
+        let appointments = try p.appointments.enumerated().map { index, raw in
+            var a = raw
+            a.id = nil
+            guard a.uid != nil else { throw ValidationError(field: "appointments[\(index)].uid", "is required to import") }
+            if let name = p.contactNames.isEmpty ? nil : p.contactNames[index] { a.contactID = contacts[name.lowercased()] }
+            if let price = a.price, price.currency.isEmpty { a.price = Money(cents: price.cents, currency: config.currency) }
+            do {
+                return try Validation.appointment(a)
+            } catch let error as ValidationError {
+                throw ValidationError(field: "appointments[\(index)].\(error.field)", "\(error.message) (\(a.title))")
+            }
+        }
+        let counts = try store.importAppointments(appointments, now: clock(), zone: LocalZone.shared.current)
+        logger.info("imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments")
+        scheduler.wake(.edited)
+        return AppointmentImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged)
+    }
+
     private func setStatus(_ id: Int64, _ status: Appointment.Status) throws -> AppointmentDetail {
         var a = try store.appointment(id: id)
+        let now = clock()
+        var followUp: Appointment?
+        if status == .done, a.status == .scheduled, let next = AppointmentOccurrences.nextAfterDone(a, doneAt: now, zone: LocalZone.shared.current) {
+            // A treatment cycle: the next visit counts from the day this one was done.
+            var visit = a
+            visit.id = nil
+            visit.uid = nil
+            visit.start = next
+            visit.reminders = a.reminders.filter { $0.at == nil }
+            followUp = try store.addAppointment(visit, now: now)
+            logger.info("next visit of the cycle scheduled for \(Timestamps().short(next))", metadata: ["item_id": "\(followUp?.id ?? 0)"])
+        }
         a.status = status
-        _ = try store.updateAppointment(a, now: clock())
+        _ = try store.updateAppointment(a, now: now)
         scheduler.wake(.edited)
-        return try detail(id)
+        var result = try detail(id)
+        result.followUp = followUp
+        return result
     }
 
     private func detail(_ id: Int64) throws -> AppointmentDetail {
         let a = try store.appointment(id: id)
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
-        return AppointmentDetail(appointment: a, contact: contact, deliveries: try store.deliveries(itemKind: .appointment, itemID: id))
+        let next = a.recurrence == nil ? nil
+            : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: LocalZone.shared.current, limit: 5)
+        return AppointmentDetail(appointment: a, contact: contact, deliveries: try store.deliveries(itemKind: .appointment, itemID: id),
+                                 nextOccurrences: next)
     }
 
     // MARK: - Contacts and messages
@@ -280,7 +335,7 @@ public struct RequestHandler: Sendable {
     private func message(_ p: MessageParams) throws -> MessageResult {
         let a = try store.appointment(id: p.id)
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
-        let text = p.template.text(for: a, contact: contact, zone: .current)
+        let text = p.template.text(for: a, contact: contact, zone: LocalZone.shared.current)
         return MessageResult(template: p.template, text: text, phone: contact?.phone,
                              smsURI: contact.map { MessageTemplate.smsURI(phone: $0.phone, body: text) })
     }
@@ -299,7 +354,7 @@ public struct RequestHandler: Sendable {
         let wantsAppointments = p.kind == nil || p.kind == .appointment
         // Medications have no category, so a category filter leaves them out.
         let wantsDoses = (p.kind == nil || p.kind == .medication) && category == nil
-        let appointments = wantsAppointments ? try store.appointments(from: from, to: to) : []
+        let appointments = wantsAppointments ? try store.appointmentsForRange(from: from, to: to) : []
         let matchingAppointments = appointments.filter { a in
             if let category, !(a.category == category || a.category?.hasPrefix(category + "/") == true) { return false }
             if let needle, !needle.isEmpty {
@@ -308,7 +363,11 @@ public struct RequestHandler: Sendable {
             }
             return true
         }
-        var matching = matchingAppointments.map { AgendaEntry(appointment: $0, contactName: $0.contactID.flatMap { contacts[$0]?.name }) }
+        var matching = matchingAppointments.flatMap { a in
+            AppointmentOccurrences.starts(of: a, from: from, to: to, zone: LocalZone.shared.current).map {
+                AgendaEntry(appointment: a, contactName: a.contactID.flatMap { contacts[$0]?.name }, occurrence: $0)
+            }
+        }
         if wantsDoses { matching += try agendaDoses(from: from, to: to, search: needle) }
         // Stable order: time, then title, then kind and id.
         matching.sort { ($0.start, $0.title, $0.kind.rawValue, $0.id) < ($1.start, $1.title, $1.kind.rawValue, $1.id) }
@@ -318,11 +377,15 @@ public struct RequestHandler: Sendable {
 
     private func nowView() throws -> NowResult {
         let now = clock()
-        let cal = LocalTime.calendar(.current)
+        let cal = LocalTime.calendar(LocalZone.shared.current)
         let startOfDay = cal.startOfDay(for: now)
         let endOfDay = cal.date(byAdding: .day, value: 1, to: startOfDay)!
-        let appointments = try store.appointments(from: now, to: endOfDay, statuses: [.scheduled])
-            .map { AgendaEntry(appointment: $0, contactName: nil) }
+        let appointments = try store.appointmentsForRange(from: now, to: endOfDay).filter { $0.status == .scheduled }
+            .flatMap { a in
+                AppointmentOccurrences.starts(of: a, from: now, to: endOfDay, zone: LocalZone.shared.current).map {
+                    AgendaEntry(appointment: a, contactName: nil, occurrence: $0)
+                }
+            }
         let doses = try doseEntries(now: now, dayStart: startOfDay, dayEnd: endOfDay)
         let later = (appointments + doses.later).sorted { ($0.start, $0.title) < ($1.start, $1.title) }
         return NowResult(now: now, laterToday: later, overdue: doses.overdue)

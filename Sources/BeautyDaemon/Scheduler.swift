@@ -9,7 +9,7 @@ import Logging
 /// delivery in the store, and arms one absolute wall-clock deadline for the next trigger.
 public actor Scheduler {
     public enum WakeReason: Sendable {
-        case started, timer, clockChanged, edited, serverAppeared, configReloaded
+        case started, timer, clockChanged, edited, serverAppeared, configReloaded, zoneChanged
     }
 
     private let store: AppDatabase
@@ -21,6 +21,7 @@ public actor Scheduler {
     private let wakes: AsyncStream<WakeReason>
     private let wakeContinuation: AsyncStream<WakeReason>.Continuation
     private var timer: WallClockTimer?
+    private let zoneChanged = Flag()
     /// Keys that failed last time: logged loudly once, then quietly until they succeed.
     private var failingKeys = Set<String>()
 
@@ -55,6 +56,11 @@ public actor Scheduler {
         }
         self.timer = timer
         defer { timer.arm(at: nil) }
+        LocalZone.shared.watch(queue: DispatchQueue(label: "beautyd.zone")) { [wakeContinuation, zoneChanged] _ in
+            // A flag, not only a wake reason: wakes are coalesced and one must never be lost.
+            zoneChanged.set()
+            wakeContinuation.yield(.zoneChanged)
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.consumeNotifierEvents() }
             group.addTask {
@@ -76,13 +82,19 @@ public actor Scheduler {
     private func pass(reason: WakeReason) async {
         do {
             let now = clock()
-            try store.planDoses(now: now, zone: .current)
+            if zoneChanged.take() {
+                logger.notice("time zone is now \(LocalZone.shared.current.identifier): re-planning local-time schedules")
+                try store.replanForZoneChange(now: now, zone: LocalZone.shared.current)
+            }
+            try store.planDoses(now: now, zone: LocalZone.shared.current)
+            try store.planSeries(now: now, zone: LocalZone.shared.current)
             var pending = try store.dueTriggers(at: now)
             if let next = try store.nextTrigger(after: now) { pending.append(next) }
             let plan = SchedulePlanner.plan(
                 now: now, pending: pending, maxLateness: TimeInterval(config.maxLatenessSeconds),
                 lateAfter: reason == .started ? 0 : SchedulePlanner.lateAfter)
             if reason == .clockChanged { logger.notice("wall clock changed: rescheduling") }
+
 
             if !plan.expired.isEmpty {
                 try store.markMissed(plan.expired.map(\.key), at: now)
@@ -106,7 +118,9 @@ public actor Scheduler {
             }
 
             var wakeAt = plan.nextWake
-            if let planning = try store.nextPlanningInstant() { wakeAt = min(wakeAt ?? planning, max(planning, now)) }
+            for planning in [try store.nextPlanningInstant(), try store.nextSeriesPlanningInstant()].compactMap({ $0 }) {
+                wakeAt = min(wakeAt ?? planning, max(planning, now))
+            }
             if failed {
                 let retry = clock().addingTimeInterval(TimeInterval(config.retrySeconds))
                 wakeAt = min(wakeAt ?? retry, retry)
@@ -164,7 +178,7 @@ public actor Scheduler {
             for trigger in triggers {
                 items.append((title: title(of: trigger) ?? "(deleted)", occurrence: trigger.occurrence))
             }
-            let text = NotificationText.missedWhileAway(items, zone: .current)
+            let text = NotificationText.missedWhileAway(items, zone: LocalZone.shared.current)
             let key = "catch-up/\(Int64(clock().timeIntervalSince1970))"
             _ = try await notifier.show(DesktopNotification(
                 key: key, summary: text.summary, body: text.body, category: ItemKind.appointment.notificationCategory))
@@ -191,7 +205,7 @@ public actor Scheduler {
         }
     }
 
-    private var content: NotificationContent { NotificationContent(store: store, zone: .current) }
+    private var content: NotificationContent { NotificationContent(store: store, zone: LocalZone.shared.current) }
 
     /// Shows a dose (or re-shows an unanswered one in place); after `nag_count` re-notifications it is missed.
     private func deliverDose(_ trigger: Trigger) async -> Bool {
@@ -325,6 +339,22 @@ public actor Scheduler {
             }
         } catch {
             logger.error("could not record the answer \(event): \(error)")
+        }
+    }
+}
+
+/// A thread-safe one-shot signal.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+
+    func set() { lock.withLock { raised = true } }
+
+    /// True once per `set()`.
+    func take() -> Bool {
+        lock.withLock {
+            defer { raised = false }
+            return raised
         }
     }
 }

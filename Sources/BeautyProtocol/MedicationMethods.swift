@@ -11,12 +11,14 @@ public struct MedAddParams: Codable, Sendable {
     public var schedule: MedicationSchedule?
     public var stock: Double?
     public var lowStock: Double?
+    /// IANA zone the times are pinned to.
+    public var timeZone: String?
     public init(name: String) { self.name = name }
 }
 
 public struct MedEditParams: Codable, Sendable {
     public enum Clearable: String, Codable, Sendable, CaseIterable {
-        case dose, notes, startDate = "from", endDate = "until", stock, lowStock = "low"
+        case dose, notes, startDate = "from", endDate = "until", stock, lowStock = "low", timeZone = "tz"
     }
 
     public var id: Int64
@@ -28,6 +30,7 @@ public struct MedEditParams: Codable, Sendable {
     public var schedule: MedicationSchedule?
     public var stock: Double?
     public var lowStock: Double?
+    public var timeZone: String?
     public var clear: [Clearable]?
     public init(id: Int64) { self.id = id }
 }

@@ -16,6 +16,8 @@ public enum Method: String, CaseIterable, Sendable {
     case contactShow = "contact.show"
     case contactEdit = "contact.edit"
     case contactRemove = "contact.rm"
+    case appointmentImport = "appointment.import"
+    case appointmentExport = "appointment.export"
     case medAdd = "med.add"
     case medList = "med.list"
     case medShow = "med.show"
@@ -52,6 +54,12 @@ public struct AppointmentAddParams: Codable, Sendable {
     /// Currency defaults to the daemon's configured one when omitted.
     public var price: PriceParam?
     public var reminders: [Reminder]?
+    /// IANA zone the appointment is pinned to.
+    public var timeZone: String?
+    /// RFC 5545 series starting at `start`.
+    public var recurrence: AppointmentRecurrence?
+    /// Treatment cycle: the next visit this long after the day it is marked done.
+    public var repeatAfterDoneSeconds: Int?
 
     public init(title: String, start: Date) {
         self.title = title
@@ -72,6 +80,7 @@ public struct PriceParam: Codable, Sendable {
 public struct AppointmentEditParams: Codable, Sendable {
     public enum Clearable: String, Codable, Sendable, CaseIterable {
         case address, notes, contact, category, color, price, reminders
+        case timeZone = "tz", recurrence = "repeat", cycle
     }
 
     public var id: Int64
@@ -87,6 +96,9 @@ public struct AppointmentEditParams: Codable, Sendable {
     public var price: PriceParam?
     /// Replaces the reminder list when present.
     public var reminders: [Reminder]?
+    public var timeZone: String?
+    public var recurrence: AppointmentRecurrence?
+    public var repeatAfterDoneSeconds: Int?
     public var clear: [Clearable]?
 
     public init(id: Int64) { self.id = id }
@@ -108,10 +120,17 @@ public struct AppointmentDetail: Codable, Sendable {
     public var appointment: Appointment
     public var contact: Contact?
     public var deliveries: [Delivery]
-    public init(appointment: Appointment, contact: Contact?, deliveries: [Delivery]) {
+    /// For a series: its next starts.
+    public var nextOccurrences: [Date]?
+    /// For a treatment cycle marked done: the next visit it scheduled.
+    public var followUp: Appointment?
+    public init(appointment: Appointment, contact: Contact?, deliveries: [Delivery], nextOccurrences: [Date]? = nil,
+                followUp: Appointment? = nil) {
         self.appointment = appointment
         self.contact = contact
         self.deliveries = deliveries
+        self.nextOccurrences = nextOccurrences
+        self.followUp = followUp
     }
 }
 
@@ -210,12 +229,13 @@ public struct AgendaEntry: Codable, Sendable, Equatable {
         contactName = nil
     }
 
-    public init(appointment a: Appointment, contactName: String?) {
+    /// One occurrence of an appointment (`occurrence` is its start; a single appointment's is its own start).
+    public init(appointment a: Appointment, contactName: String?, occurrence: Date? = nil) {
         kind = .appointment
         id = a.id ?? 0
         title = a.title
-        start = a.start
-        end = a.end
+        start = occurrence ?? a.start
+        end = start.addingTimeInterval(TimeInterval(a.durationSeconds))
         allDay = a.allDay
         status = a.status.rawValue
         category = a.category
@@ -352,4 +372,37 @@ public struct RPCNotification<Params: Codable & Sendable>: Codable, Sendable {
 
 public enum BeautyVersion {
     public static let current = "0.1.0"
+}
+
+/// Appointments read from an iCalendar file, matched to existing ones by `uid`.
+public struct AppointmentImportParams: Codable, Sendable {
+    public var appointments: [Appointment]
+    /// Contact names from the file, linked to existing contacts of the same name (index-aligned, nil = none).
+    public var contactNames: [String?]
+    public init(appointments: [Appointment], contactNames: [String?]) {
+        self.appointments = appointments
+        self.contactNames = contactNames
+    }
+}
+
+public struct AppointmentImportResult: Codable, Sendable {
+    public var inserted: Int
+    public var updated: Int
+    public var unchanged: Int
+    public init(inserted: Int, updated: Int, unchanged: Int) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+    }
+}
+
+/// Everything `export --ics` writes.
+public struct AppointmentExportResult: Codable, Sendable {
+    public var appointments: [Appointment]
+    /// Contact names, index-aligned with `appointments`.
+    public var contactNames: [String?]
+    public init(appointments: [Appointment], contactNames: [String?]) {
+        self.appointments = appointments
+        self.contactNames = contactNames
+    }
 }

@@ -116,6 +116,20 @@ public final class AppDatabase: Sendable {
             }
             try db.create(index: "dose_on_scheduledAt", on: "dose", columns: ["scheduledAt"])
         }
+        migrator.registerMigration("v3: zones, recurrence, cycles after done, iCalendar UIDs") { db in
+            try db.alter(table: "appointment") { t in
+                t.add(column: "timeZone", .text)
+                t.add(column: "recurrence", .jsonText)
+                t.add(column: "repeatAfterDoneSeconds", .integer)
+                t.add(column: "uid", .text)
+                // Recurring appointments have deliveries up to this instant; the scheduler extends it.
+                t.add(column: "plannedUntil", .datetime)
+            }
+            try db.create(index: "appointment_on_uid", on: "appointment", columns: ["uid"], unique: true)
+            try db.alter(table: "medication") { t in
+                t.add(column: "timeZone", .text)
+            }
+        }
         return migrator
     }
 

@@ -4,7 +4,10 @@ import GRDB
 
 extension AppDatabase {
     /// Inserts an appointment with its reminders and schedules their deliveries, in one transaction.
-    public func addAppointment(_ appointment: Appointment, now: Date) throws -> Appointment {
+    /// How far ahead a series has pending deliveries; the scheduler extends it as time passes.
+    public static let seriesHorizon: TimeInterval = 14 * 86_400
+
+    public func addAppointment(_ appointment: Appointment, now: Date, zone: TimeZone = .current) throws -> Appointment {
         try writer.write { db in
             var record = AppointmentRecord(appointment)
             record.id = nil
@@ -14,14 +17,14 @@ extension AppDatabase {
             try record.insert(db)
             let saved = record.appointment(reminders: appointment.reminders)
             try saveReminders(db, saved)
-            try syncDeliveries(db, for: saved, now: now)
+            try syncDeliveries(db, for: saved, now: now, zone: zone)
             return saved
         }
     }
 
     /// Replaces an appointment's fields and reminders; deliveries already made are kept, so an edit
     /// that does not move a reminder never repeats it, and one that does schedules the new instant.
-    public func updateAppointment(_ appointment: Appointment, now: Date) throws -> Appointment {
+    public func updateAppointment(_ appointment: Appointment, now: Date, zone: TimeZone = .current) throws -> Appointment {
         guard let id = appointment.id else { throw StoreError.notFound(kind: "appointment", id: 0) }
         return try writer.write { db in
             guard let old = try AppointmentRecord.fetchOne(db, key: id) else {
@@ -34,9 +37,92 @@ extension AppDatabase {
             try record.update(db)
             let saved = record.appointment(reminders: appointment.reminders)
             try saveReminders(db, saved)
-            try syncDeliveries(db, for: saved, now: now)
+            try syncDeliveries(db, for: saved, now: now, zone: zone)
             return saved
         }
+    }
+
+    /// Extends the pending deliveries of every series planned less than half a horizon ahead.
+    public func planSeries(now: Date, zone: TimeZone) throws {
+        try writer.write { db in
+            let ids = try Int64.fetchAll(db, sql: """
+                SELECT id FROM appointment WHERE recurrence IS NOT NULL AND status = 'scheduled'
+                  AND (plannedUntil IS NULL OR plannedUntil < ?)
+                """, arguments: [now.addingTimeInterval(Self.seriesHorizon / 2)])
+            for id in ids { try syncDeliveries(db, for: try fetchAppointment(db, id: id), now: now, zone: zone) }
+        }
+    }
+
+    /// When series deliveries must next be extended.
+    public func nextSeriesPlanningInstant() throws -> Date? {
+        try writer.read { db in
+            try Date.fetchOne(db, sql: "SELECT MIN(plannedUntil) FROM appointment WHERE recurrence IS NOT NULL AND status = 'scheduled'")
+                .map { $0.addingTimeInterval(-Self.seriesHorizon / 2) }
+        }
+    }
+
+    /// Single appointments starting in [from, to) plus every series that began before `to` (to expand).
+    public func appointmentsForRange(from: Date, to: Date) throws -> [Appointment] {
+        let singles = try appointments(from: from, to: to).filter { $0.recurrence == nil }
+        let series = try writer.read { db in
+            try AppointmentRecord.filter(sql: "recurrence IS NOT NULL AND start < ?", arguments: [to]).fetchAll(db).map(\.id!)
+        }
+        return singles + (try series.map { try appointment(id: $0) })
+    }
+
+    /// The appointment imported with this iCalendar UID (or exported as `appointment-ID@beautyd`).
+    public func appointment(uid: String) throws -> Appointment? {
+        try writer.read { db in
+            if let id = try Int64.fetchOne(db, sql: "SELECT id FROM appointment WHERE uid = ?", arguments: [uid]) {
+                return try fetchAppointment(db, id: id)
+            }
+            let prefix = "appointment-", suffix = "@beautyd"
+            guard uid.hasPrefix(prefix), uid.hasSuffix(suffix),
+                  let id = Int64(uid.dropFirst(prefix.count).dropLast(suffix.count)),
+                  try Bool.fetchOne(db, sql: "SELECT uid IS NULL FROM appointment WHERE id = ?", arguments: [id]) == true
+            else { return nil }
+            return try fetchAppointment(db, id: id)
+        }
+    }
+
+    /// Inserts or updates appointments by UID in one transaction: all or nothing. An appointment equal
+    /// to the stored one is left alone, so importing the same file again changes nothing.
+    public func importAppointments(_ incoming: [Appointment], now: Date, zone: TimeZone) throws -> (inserted: Int, updated: Int, unchanged: Int) {
+        var counts = (inserted: 0, updated: 0, unchanged: 0)
+        // Resolve UIDs first (reads), then write everything in one transaction.
+        let existing = try incoming.map { try $0.uid.flatMap { try appointment(uid: $0) } }
+        try writer.write { db in
+            for (incomingAppointment, old) in zip(incoming, existing) {
+                var new = incomingAppointment
+                if let old {
+                    // iCalendar cannot say "done", a cycle after done, or which contact: keep what is stored.
+                    if old.status == .done, new.status == .scheduled { new.status = .done }
+                    new.repeatAfterDoneSeconds = new.repeatAfterDoneSeconds ?? old.repeatAfterDoneSeconds
+                    new.contactID = new.contactID ?? old.contactID
+                }
+                var record = AppointmentRecord(new)
+                if let old {
+                    record.id = old.id
+                    record.uid = old.uid ?? (new.uid == old.effectiveUID ? nil : new.uid)
+                    record.createdAt = old.createdAt
+                    record.updatedAt = old.updatedAt
+                    if record.appointment(reminders: new.reminders) == old { counts.unchanged += 1; continue }
+                    record.updatedAt = now
+                    try record.update(db)
+                    counts.updated += 1
+                } else {
+                    record.id = nil
+                    record.createdAt = now
+                    record.updatedAt = now
+                    try record.insert(db)
+                    counts.inserted += 1
+                }
+                let saved = record.appointment(reminders: new.reminders)
+                try saveReminders(db, saved)
+                try syncDeliveries(db, for: saved, now: now, zone: zone)
+            }
+        }
+        return counts
     }
 
     public func deleteAppointment(id: Int64) throws {
@@ -110,15 +196,24 @@ extension AppDatabase {
 
     /// Makes the pending deliveries of an appointment match its reminders: pending rows for instants
     /// that no longer exist go, new future instants come; fired/settled rows are history and stay.
-    func syncDeliveries(_ db: Database, for appointment: Appointment, now: Date) throws {
+    func syncDeliveries(_ db: Database, for appointment: Appointment, now: Date, zone: TimeZone) throws {
         let id = appointment.id!
-        let wanted = ReminderPlanner.triggers(for: appointment)
+        var occurrences = [appointment.start]
+        if appointment.recurrence != nil {
+            // Occurrences whose reminders fire within the horizon: look one longest lead time further.
+            let horizon = now.addingTimeInterval(Self.seriesHorizon)
+            let lead = TimeInterval(appointment.reminders.compactMap(\.beforeSeconds).max() ?? 0)
+            occurrences = AppointmentOccurrences.starts(of: appointment, from: now, to: horizon.addingTimeInterval(lead), zone: zone)
+            try db.execute(sql: "UPDATE appointment SET plannedUntil = ? WHERE id = ?", arguments: [horizon, id])
+        }
+        let wanted = ReminderPlanner.triggers(for: appointment, occurrences: occurrences)
         let wantedKeys = Set(wanted.map(\.key))
         let pending = try DeliveryRecord
             .filter(Column("itemKind") == ItemKind.appointment.rawValue && Column("itemID") == id
                     && Column("state") == DeliveryState.pending.rawValue && Column("source") == "plan")
             .fetchAll(db)
-        for row in pending where !wantedKeys.contains(row.key) { try row.delete(db) }
+        // A reminder already due but still waiting (no notification server) is kept: it will be shown.
+        for row in pending where !wantedKeys.contains(row.key) && row.fireAt > now { try row.delete(db) }
         for trigger in wanted where trigger.fireAt > now {
             try DeliveryRecord(trigger).insert(db, onConflict: .ignore)
         }

@@ -105,6 +105,7 @@ extension AppDatabase {
             var created = 0
             for var record in due {
                 let medication = record.medication
+                let zone = medication.zone(default: zone)
                 // Without a start date a medication begins when it was added: its earlier doses today never existed.
                 let startOfToday = LocalTime.calendar(zone).startOfDay(for: now)
                 let from = record.plannedUntil ?? (medication.startDate == nil ? max(startOfToday, record.createdAt) : startOfToday)
@@ -121,6 +122,20 @@ extension AppDatabase {
             }
             return created
         }
+    }
+
+    /// The user's zone changed: doses not yet due are planned again in the new zone (a daily 08:00 stays
+    /// 08:00 on the wall clock where the user is), and series recompute their coming occurrences.
+    public func replanForZoneChange(now: Date, zone: TimeZone) throws {
+        try writer.write { db in
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM medication WHERE timeZone IS NULL") {
+                try dropFutureDoses(db, medicationID: id, after: now)
+                try db.execute(sql: "UPDATE medication SET plannedUntil = NULL WHERE id = ?", arguments: [id])
+            }
+            try db.execute(sql: "UPDATE appointment SET plannedUntil = NULL WHERE recurrence IS NOT NULL AND timeZone IS NULL")
+        }
+        try planDoses(now: now, zone: zone)
+        try planSeries(now: now, zone: zone)
     }
 
     /// When dose rows must next be extended (nil when no medication can ever fire again).

@@ -41,6 +41,11 @@ struct AppointmentRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var priceCents: Int64?
     var currency: String?
     var status: String
+    var timeZone: String?
+    var recurrence: AppointmentRecurrence?
+    var repeatAfterDoneSeconds: Int?
+    var uid: String?
+    var plannedUntil: Date?
     var createdAt: Date
     var updatedAt: Date
 
@@ -48,6 +53,7 @@ struct AppointmentRecord: Codable, FetchableRecord, MutablePersistableRecord {
         id = a.id; title = a.title; start = a.start; durationSeconds = a.durationSeconds; allDay = a.allDay
         address = a.address; notes = a.notes; contactId = a.contactID; category = a.category; color = a.color
         priceCents = a.price?.cents; currency = a.price?.currency; status = a.status.rawValue
+        timeZone = a.timeZone; recurrence = a.recurrence; repeatAfterDoneSeconds = a.repeatAfterDoneSeconds; uid = a.uid
         createdAt = a.createdAt; updatedAt = a.updatedAt
     }
 
@@ -57,6 +63,7 @@ struct AppointmentRecord: Codable, FetchableRecord, MutablePersistableRecord {
             address: address, notes: notes, contactID: contactId, category: category, color: color,
             price: priceCents.map { Money(cents: $0, currency: currency ?? "EUR") },
             status: Appointment.Status(rawValue: status) ?? .scheduled, reminders: reminders,
+            timeZone: timeZone, recurrence: recurrence, repeatAfterDoneSeconds: repeatAfterDoneSeconds, uid: uid,
             createdAt: createdAt, updatedAt: updatedAt)
     }
 
@@ -113,6 +120,7 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var lowStock: Double?
     var lowStockWarned: Bool
     var plannedUntil: Date?
+    var timeZone: String?
     var createdAt: Date
     var updatedAt: Date
 
@@ -120,14 +128,14 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
         id = m.id; name = m.name; dose = m.dose; notes = m.notes
         startDate = m.startDate?.description; endDate = m.endDate?.description
         position = m.position; schedule = m.schedule; stock = m.stock; lowStock = m.lowStock
-        lowStockWarned = false; createdAt = m.createdAt; updatedAt = m.updatedAt
+        lowStockWarned = false; timeZone = m.timeZone; createdAt = m.createdAt; updatedAt = m.updatedAt
     }
 
     var medication: Medication {
         Medication(id: id, name: name, dose: dose, notes: notes,
                    startDate: startDate.flatMap { try? LocalDate(parsing: $0) },
                    endDate: endDate.flatMap { try? LocalDate(parsing: $0) },
-                   position: position, schedule: schedule, stock: stock, lowStock: lowStock,
+                   position: position, schedule: schedule, stock: stock, lowStock: lowStock, timeZone: timeZone,
                    createdAt: createdAt, updatedAt: updatedAt)
     }
 

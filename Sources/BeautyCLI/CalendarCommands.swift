@@ -1,0 +1,66 @@
+import ArgumentParser
+import BeautyCore
+import BeautyProtocol
+import Foundation
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import appointments from an iCalendar (.ics) file: Google, Thunderbird, Apple, Outlook, or beautyd's own export.",
+        discussion: "Events are matched by UID: importing the same file again creates nothing new, and changed events are updated. A malformed file is reported with its line number and nothing is imported.")
+
+    @Argument(help: "The .ics file ('-' reads standard input).") var file: String
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let text = try CalendarFile.read(file)
+        let events: [CalendarEvent]
+        do {
+            events = try ICalendar.parse(text, defaultZone: .current)
+        } catch let error as ICalendarError {
+            throw CLIFailure(.usage, "\(file):\(error.line): \(error.message) (nothing was imported)")
+        }
+        let params = AppointmentImportParams(appointments: events.map { $0.appointment() }, contactNames: events.map(\.contactName))
+        var client = global.client
+        let result: AppointmentImportResult = try client.call(.appointmentImport, params)
+        if output.json { return try Output.json(result) }
+        Output.line("Imported \(result.inserted) new, \(result.updated) updated, \(result.unchanged) unchanged appointment(s) from \(file).")
+    }
+}
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export every appointment as iCalendar (VEVENT with RRULE, EXDATE and a VALARM per reminder).")
+
+    @Option(help: ArgumentHelp("The .ics file to write ('-' writes standard output).", valueName: "file"))
+    var ics: String
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        var client = global.client
+        let result: AppointmentExportResult = try client.call(.appointmentExport, NoParams())
+        let events = zip(result.appointments, result.contactNames).map { CalendarEvent($0, contactName: $1) }
+        // DTSTAMP comes from the data, not the clock, so exporting the same calendar twice gives the same bytes.
+        let stamp = result.appointments.map(\.start).max() ?? Date(timeIntervalSince1970: 0)
+        let text = ICalendar.serialize(events, stamp: stamp, defaultZone: .current)
+        if ics == "-" { return FileHandle.standardOutput.write(Data(text.utf8)) }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: ics), options: .atomic)
+        } catch {
+            throw CLIFailure(.usage, "--ics: cannot write \(ics): \(error.localizedDescription)")
+        }
+        FileHandle.standardError.write(Data("Exported \(events.count) appointment(s) to \(ics).\n".utf8))
+    }
+}
+
+enum CalendarFile {
+    static func read(_ path: String) throws -> String {
+        let data: Data?
+        if path == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = FileManager.default.contents(atPath: path) }
+        guard let data else { throw CLIFailure(.usage, "\(path): cannot read the file (does it exist?)") }
+        guard let text = String(data: data, encoding: .utf8) else { throw CLIFailure(.usage, "\(path): not UTF-8 text") }
+        return text
+    }
+}

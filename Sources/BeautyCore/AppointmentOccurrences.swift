@@ -1,0 +1,28 @@
+import Foundation
+
+/// When an appointment happens: once at its start, or every occurrence of its series.
+public enum AppointmentOccurrences {
+    /// Starts of the appointment's occurrences in [from, to), ascending. A series expands in the wall-clock
+    /// time of its pinned zone (or `zone`), so a weekly 10:00 visit stays at 10:00 across DST.
+    public static func starts(of appointment: Appointment, from: Date, to: Date, zone: TimeZone, limit: Int = 10_000) -> [Date] {
+        guard let recurrence = appointment.recurrence, let rule = try? RecurrenceRule.parse(recurrence.rule) else {
+            return appointment.start >= from && appointment.start < to ? [appointment.start] : []
+        }
+        return Recurrence.occurrences(
+            of: rule, start: appointment.start, zone: appointment.zone(default: zone), from: from, to: to,
+            exdates: recurrence.exdates, rdates: recurrence.rdates, limit: limit)
+    }
+
+    /// The next visit of a treatment cycle done on `doneAt`: `repeatAfterDoneSeconds` (whole days) after
+    /// that day, at the original time of day (org-mode `.+6w`).
+    public static func nextAfterDone(_ appointment: Appointment, doneAt: Date, zone: TimeZone) -> Date? {
+        guard let every = appointment.repeatAfterDoneSeconds else { return nil }
+        let zone = appointment.zone(default: zone)
+        let cal = LocalTime.calendar(zone)
+        let time = cal.dateComponents([.hour, .minute, .second], from: appointment.start)
+        guard let day = cal.date(byAdding: .day, value: every / 86_400, to: cal.startOfDay(for: doneAt)) else { return nil }
+        let ymd = cal.dateComponents([.year, .month, .day], from: day)
+        return LocalTime.instant(year: ymd.year!, month: ymd.month!, day: ymd.day!, hour: time.hour ?? 0,
+                                 minute: time.minute ?? 0, second: time.second ?? 0, in: zone)
+    }
+}
