@@ -136,7 +136,7 @@ struct StatusCommand: ParsableCommand {
         Output.line("beautyd \(s.version), pid \(s.pid), up \(DurationParser.format(s.uptimeSeconds))")
         Output.line("  database:      \(s.database)")
         Output.line("  socket:        \(s.socket)")
-        Output.line("  appointments:  \(s.counts.appointments)   contacts: \(s.counts.contacts)")
+        Output.line("  appointments:  \(s.counts.appointments)   contacts: \(s.counts.contacts)   medications: \(s.counts.medications)")
         Output.line("  reminders:     \(s.counts.pendingDeliveries) pending")
         if let next = s.nextTrigger {
             Output.line("  next:          \(times.short(next.fireAt)) \(next.title) (\(next.itemKind.rawValue) \(next.itemID))")

@@ -111,7 +111,7 @@ public struct DaemonConfig: Sendable, Equatable {
             }
         }
         if let v = try duration("medications", "nag_interval") {
-            guard v >= 60 else { throw fail("nag_interval", "at least 1m") }
+            guard v >= 1 else { throw fail("nag_interval", "at least 1s") }
             config.nagIntervalSeconds = v
         }
         if let raw = value("medications", "nag_count") {

@@ -407,6 +407,7 @@ public struct RequestHandler: Sendable {
             version: BeautyVersion.current, pid: getpid(), startedAt: startedAt,
             uptimeSeconds: Int(now.timeIntervalSince(startedAt)), database: store.path, socket: socketPath,
             counts: .init(appointments: try store.appointmentCount(), contacts: try store.contactCount(),
+                          medications: try store.medicationCount(),
                           pendingDeliveries: try store.pendingCount(),
                           waitingDeliveries: try store.waitingDeliveries(at: now).count),
             nextTrigger: next,

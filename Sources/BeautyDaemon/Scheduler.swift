@@ -109,15 +109,23 @@ public actor Scheduler {
                 if !plan.catchUp.isEmpty, !(await deliverGroup(plan.catchUp)) { failed = true }
             } else {
                 // Switched off: record them as due but show nothing, so switching on brings no flood.
-                let silenced = plan.deliver + plan.catchUp
-                try store.markSuppressed(silenced.map(\.key), at: now)
-                for trigger in silenced {
+                // An unanswered dose still counts its re-notifications, so it ends up missed, not open for ever.
+                for trigger in plan.deliver + plan.catchUp {
+                    if trigger.itemKind == .medication, trigger.source == .nag {
+                        try silentNag(trigger, at: now)
+                        continue
+                    }
+                    try store.markSuppressed([trigger.key], at: now)
                     hub.publish(DaemonEvent(type: "suppressed", at: now, key: trigger.key, itemKind: trigger.itemKind,
                                             itemID: trigger.itemID, title: title(of: trigger)))
                 }
             }
 
-            var wakeAt = plan.nextWake
+            // Delivering may have added rows (re-notifications, low-stock warnings): ask the ledger again.
+            var wakeAt = try store.nextTrigger(after: now)?.fireAt ?? plan.nextWake
+            if let due = try store.dueTriggers(at: clock(), limit: 1).first, !plan.deliver.contains(due), !plan.catchUp.contains(due) {
+                wakeAt = min(wakeAt ?? due.fireAt, due.fireAt)
+            }
             for planning in [try store.nextPlanningInstant(), try store.nextSeriesPlanningInstant()].compactMap({ $0 }) {
                 wakeAt = min(wakeAt ?? planning, max(planning, now))
             }
@@ -219,12 +227,9 @@ public actor Scheduler {
                 return true
             }
             if trigger.source == .nag, dose.nagCount >= config.nagCount {
-                _ = try store.markDoseMissed(id: trigger.itemID)
-                try store.markMissed([trigger.key], at: now)
-                logger.warning("dose not confirmed after \(config.nagCount) reminders: recorded as missed",
-                               metadata: metadata(trigger))
-                hub.publish(DaemonEvent(type: "missed", at: now, key: trigger.key, itemKind: .medication,
-                                        itemID: trigger.itemID, title: medication.name))
+                let shown = try store.shownKey(ofDose: trigger.itemID)
+                try giveUp(on: trigger, medication: medication, at: now)
+                if let shown { await notifier.close(key: shown) }
                 return true
             }
             let previous = try store.shownKey(ofDose: trigger.itemID)
@@ -234,9 +239,6 @@ public actor Scheduler {
             let firedAt = clock()
             try store.markFired([trigger.key], at: firedAt)
             try store.doseShown(trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
-            // That scheduled its re-notification, after this pass took its deadline from the ledger:
-            // look again, or the nag (and in the end "missed") waits for whatever wakes the daemon next.
-            wake(.edited)
             failingKeys.remove(trigger.key)
             let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
             logger.info("dose notification shown: \(medication.name) (\(trigger.source.rawValue), \(lateMs) ms after due)",
@@ -271,11 +273,36 @@ public actor Scheduler {
         }
     }
 
+    /// An unanswered dose after its last re-notification: recorded as missed.
+    private func giveUp(on trigger: Trigger, medication: Medication, at now: Date) throws {
+        _ = try store.markDoseMissed(id: trigger.itemID)
+        try store.markMissed([trigger.key], at: now)
+        logger.warning("dose not confirmed after \(config.nagCount) reminders: recorded as missed", metadata: metadata(trigger))
+        hub.publish(DaemonEvent(type: "missed", at: now, key: trigger.key, itemKind: .medication,
+                                itemID: trigger.itemID, title: medication.name))
+    }
+
+    /// A re-notification that comes due while notifications are off: counted, not shown.
+    private func silentNag(_ trigger: Trigger, at now: Date) throws {
+        guard let dose = try? store.dose(id: trigger.itemID), let medication = try? store.medication(id: dose.medicationID),
+              dose.state.isOpen
+        else { try store.markMissed([trigger.key], at: now); return }
+        if dose.nagCount >= config.nagCount { return try giveUp(on: trigger, medication: medication, at: now) }
+        try store.markSuppressed([trigger.key], at: now)
+        try store.doseShown(trigger, at: now, nagInterval: TimeInterval(config.nagIntervalSeconds))
+        hub.publish(DaemonEvent(type: "suppressed", at: now, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
+                                title: medication.name))
+    }
+
     // MARK: - Dose answers (notification buttons and `beautyctl dose`)
 
     /// Records taken / skipped / snoozed for a dose, closes its notification, and warns once on low stock.
     public func answerDose(id: Int64, _ state: Dose.State, at confirmedAt: Date, snoozeSeconds: Int? = nil) async throws -> DoseAnswer {
         let now = clock()
+        if state == .snoozed, let dose = try? store.dose(id: id), dose.scheduledAt > now {
+            // Snoozing a dose before it is due would show it earlier than planned.
+            throw ValidationError(field: "id", "dose \(id) is not due yet (scheduled \(Timestamps(zone: LocalZone.shared.current).short(dose.scheduledAt))); snooze a dose once it is due")
+        }
         let until = state == .snoozed ? now.addingTimeInterval(TimeInterval(snoozeSeconds ?? config.snoozeSeconds)) : nil
         let shown = try store.shownKey(ofDose: id)
         let answer = try store.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until)

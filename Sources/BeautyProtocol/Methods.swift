@@ -274,11 +274,13 @@ public struct StatusResult: Codable, Sendable {
     public struct Counts: Codable, Sendable {
         public var appointments: Int
         public var contacts: Int
+        public var medications: Int
         public var pendingDeliveries: Int
         public var waitingDeliveries: Int
-        public init(appointments: Int, contacts: Int, pendingDeliveries: Int, waitingDeliveries: Int) {
+        public init(appointments: Int, contacts: Int, medications: Int, pendingDeliveries: Int, waitingDeliveries: Int) {
             self.appointments = appointments
             self.contacts = contacts
+            self.medications = medications
             self.pendingDeliveries = pendingDeliveries
             self.waitingDeliveries = waitingDeliveries
         }
