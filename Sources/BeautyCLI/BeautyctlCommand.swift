@@ -18,6 +18,8 @@ public struct BeautyctlCommand: ParsableCommand {
         subcommands: [
             StatusCommand.self, AppointmentCommand.self, MedCommand.self, DoseCommand.self, NowCommand.self,
             AgendaCommand.self, HistoryCommand.self, ContactCommand.self, MessageCommand.self,
+            CalendarCommand.self, CategoriesCommand.self, BMICommand.self, MeasureCommand.self, TipsCommand.self,
+            TipCommand.self, WaterCommand.self, BudgetCommand.self,
             NotificationsCommand.self, ImportCommand.self, ExportCommand.self, WatchCommand.self,
         ])
 

@@ -116,7 +116,7 @@ extension NowCommand {
         case .medication:
             let state = entry.status == "pending" ? "" : " — \(entry.status)"
             return "dose \(entry.id)  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
-        case .appointment, .water:
+        case .appointment, .water, .tip:
             return "#\(entry.id) \(entry.title)"
         }
     }

@@ -3,6 +3,8 @@ import Foundation
 /// What kind of record a trigger belongs to; also the notification category suffix.
 public enum ItemKind: String, Codable, Sendable, CaseIterable {
     case appointment, medication, water
+    /// The optional daily beauty tip.
+    case tip
 
     public var notificationCategory: String { "x-beautyd.\(self.rawValue)" }
 }

@@ -20,6 +20,8 @@ public struct DaemonConfig: Sendable, Equatable {
     public var nagIntervalSeconds = 10 * 60
     /// ...this many times, then recorded as missed.
     public var nagCount = 3
+    /// When to show the daily beauty tip; nil = never.
+    public var dailyTipAt: ClockTime?
 
     public init() {}
 
@@ -59,6 +61,7 @@ public struct DaemonConfig: Sendable, Equatable {
             "appointments": ["default_duration", "default_reminders"],
             "money": ["currency"],
             "medications": ["nag_interval", "nag_count"],
+            "tips": ["daily_at"],
         ]
         for section in table.keys {
             guard let keys = known[section] else {
@@ -117,6 +120,13 @@ public struct DaemonConfig: Sendable, Equatable {
         if let raw = value("medications", "nag_count") {
             guard let count = raw.int, (0...20).contains(count) else { throw fail("nag_count", "a whole number from 0 to 20") }
             config.nagCount = count
+        }
+        if let raw = value("tips", "daily_at") {
+            guard let text = raw.string else { throw fail("daily_at", "a time of day such as \"09:00\", or \"\" for never") }
+            if !text.isEmpty {
+                guard let time = try? ClockTime(parsing: text) else { throw fail("daily_at", "a time of day such as \"09:00\", or \"\" for never") }
+                config.dailyTipAt = time
+            }
         }
         if let raw = value("money", "currency") {
             guard let text = raw.string, text.count == 3, text.allSatisfy({ $0.isASCII && $0.isLetter }) else {

@@ -110,6 +110,12 @@ public struct RequestHandler: Sendable {
         case .doseSnooze: return await call(id, line) { (p: DoseParams) in try await answerDose(p, .snoozed) }
         case .history: return await call(id, line, history)
         case .notifications: return await call(id, line, notifications)
+        case .measureAdd, .measureList, .measureClear, .measureChart:
+            return await measurements(method, id: id, line: line)
+        case .tips, .tipRandom, .waterAdd, .waterTotal, .waterGoal, .waterRemind, .waterImport:
+            return await wellbeing(method, id: id, line: line)
+        case .budgetAdd, .budgetList, .budgetEdit, .budgetRemove, .budgetBalance, .categories:
+            return await budget(method, id: id, line: line)
         case .message: return await call(id, line, message)
         case .agenda: return await call(id, line, agenda)
         case .now: return await call(id, line) { (_: NoParams) in try nowView() }
@@ -288,6 +294,10 @@ public struct RequestHandler: Sendable {
             followUp = try store.addAppointment(visit, now: now)
             logger.info("next visit of the cycle scheduled for \(Timestamps().short(next))", metadata: ["item_id": "\(followUp?.id ?? 0)"])
         }
+        if status == .done, a.status == .scheduled, a.price != nil {
+            // A priced visit that took place is an expense in the budget.
+            try recordExpense(for: a, at: now)
+        }
         a.status = status
         _ = try store.updateAppointment(a, now: now)
         scheduler.wake(.edited)
@@ -399,7 +409,9 @@ public struct RequestHandler: Sendable {
             // A medication trigger's itemID is a dose id: the title is its medication's name.
             let title = switch trigger.itemKind {
             case .medication: (try? store.dose(id: trigger.itemID)).flatMap { try? store.medication(id: $0.medicationID).name }
-            case .appointment, .water: try? store.appointment(id: trigger.itemID).title
+            case .appointment: try? store.appointment(id: trigger.itemID).title
+            case .water: "Drink water"
+            case .tip: "Beauty tip of the day"
             }
             next = .init(fireAt: trigger.fireAt, itemKind: trigger.itemKind, itemID: trigger.itemID, title: title ?? "?")
         }

@@ -88,6 +88,8 @@ public actor Scheduler {
             }
             try store.planDoses(now: now, zone: LocalZone.shared.current)
             try store.planSeries(now: now, zone: LocalZone.shared.current)
+            try store.planWater(now: now, zone: LocalZone.shared.current)
+            try store.planDailyTip(now: now, zone: LocalZone.shared.current, at: config.dailyTipAt)
             var pending = try store.dueTriggers(at: now)
             if let next = try store.nextTrigger(after: now) { pending.append(next) }
             let plan = SchedulePlanner.plan(
@@ -153,6 +155,7 @@ public actor Scheduler {
     /// Shows one reminder and records it as fired; false (and still pending) if no server took it.
     private func deliver(_ trigger: Trigger) async -> Bool {
         if trigger.itemKind == .medication { return await deliverDose(trigger) }
+        if trigger.itemKind == .water || trigger.itemKind == .tip { return await deliverPlannerNotice(trigger) }
         do {
             guard let notification = content.appointment(trigger) else {
                 let now = clock()
@@ -209,7 +212,7 @@ public actor Scheduler {
         switch trigger.itemKind {
         case .appointment: return try? store.appointment(id: trigger.itemID).title
         case .medication: return (try? store.dose(id: trigger.itemID)).flatMap { try? store.medication(id: $0.medicationID).name }
-        case .water: return nil
+        case .water, .tip: return nil
         }
     }
 
@@ -292,6 +295,25 @@ public actor Scheduler {
         try store.doseShown(trigger, at: now, nagInterval: TimeInterval(config.nagIntervalSeconds))
         hub.publish(DaemonEvent(type: "suppressed", at: now, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
                                 title: medication.name))
+    }
+
+    /// Water reminders and the daily tip: shown unless no longer wanted (e.g. today's water goal reached).
+    private func deliverPlannerNotice(_ trigger: Trigger) async -> Bool {
+        do {
+            guard let notification = try content.plannerNotice(trigger, now: clock()) else {
+                try store.markMissed([trigger.key], at: clock())  // not needed any more: recorded, not shown
+                return true
+            }
+            _ = try await notifier.show(notification)
+            let firedAt = clock()
+            try store.markFired([trigger.key], at: firedAt)
+            hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                                    itemID: trigger.itemID, title: notification.summary))
+            return true
+        } catch {
+            try? store.recordFailure([trigger.key], error: "\(error)")
+            return false
+        }
     }
 
     // MARK: - Dose answers (notification buttons and `beautyctl dose`)

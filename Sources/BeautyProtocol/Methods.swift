@@ -30,6 +30,26 @@ public enum Method: String, CaseIterable, Sendable {
     case doseSnooze = "dose.snooze"
     case history
     case notifications
+    // Body measurements (MeasurementRequests.swift)
+    case measureAdd = "measure.add"
+    case measureList = "measure.list"
+    case measureClear = "measure.clear"
+    case measureChart = "measure.chart"
+    // Tips and water (WellbeingRequests.swift)
+    case tips
+    case tipRandom = "tip.random"
+    case waterAdd = "water.add"
+    case waterTotal = "water.total"
+    case waterGoal = "water.goal"
+    case waterRemind = "water.remind"
+    case waterImport = "water.import"
+    // Budget and categories (BudgetRequests.swift)
+    case budgetAdd = "budget.add"
+    case budgetList = "budget.list"
+    case budgetEdit = "budget.edit"
+    case budgetRemove = "budget.rm"
+    case budgetBalance = "budget.balance"
+    case categories
     case message
     case agenda
     case now
@@ -192,6 +212,8 @@ public struct AgendaParams: Codable, Sendable {
     public var kind: ItemKind?
     public var category: String?
     public var search: String?
+    /// Only entries with this status (appointment status or dose state).
+    public var status: [String]?
     public var limit: Int?
     public var offset: Int?
     public init(from: Date? = nil, to: Date? = nil) {

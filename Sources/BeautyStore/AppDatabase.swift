@@ -130,6 +130,54 @@ public final class AppDatabase: Sendable {
                 t.add(column: "timeZone", .text)
             }
         }
+        migrator.registerMigration("v4: measurements, water, budget, categories") { db in
+            // One body measurement per local day; a second one for the same day replaces it.
+            try db.create(table: "measurement") { t in
+                t.primaryKey("day", .text)
+                t.column("weightKg", .double).notNull()
+                t.column("heightCm", .double)
+                t.column("bmi", .double)
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "water") { t in
+                t.autoIncrementedPrimaryKey("id")
+                // Imported records keep their source's UUID, so importing twice inserts nothing new.
+                t.column("uuid", .text).notNull().unique()
+                t.column("amountMl", .integer).notNull()
+                t.column("startAt", .datetime).notNull().indexed()
+                t.column("endAt", .datetime)
+            }
+            try db.create(table: "budgetEntry") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                // Income positive, expense negative, in cents.
+                t.column("amountCents", .integer).notNull()
+                t.column("currency", .text).notNull()
+                t.column("at", .datetime).notNull().indexed()
+                // The done appointment an expense was recorded for (at most one each).
+                t.column("appointmentId", .integer).unique().references("appointment", onDelete: .setNull)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            // A two-level tree of treatment categories; a parent includes its children.
+            try db.create(table: "category") { t in
+                t.primaryKey("name", .text)
+                t.column("parent", .text).references("category", onDelete: .cascade)
+                t.column("title", .text).notNull()
+            }
+            let tree: [(String, String, [(String, String)])] = [
+                ("hair", "Hair", [("hair/cut", "Haircut"), ("hair/colour", "Colouring"), ("hair/styling", "Styling")]),
+                ("nails", "Nails", [("nails/manicure", "Manicure"), ("nails/pedicure", "Pedicure")]),
+                ("face", "Face", [("face/facial", "Facial"), ("face/brows", "Brows and lashes"), ("face/makeup", "Make-up")]),
+                ("body", "Body", [("body/massage", "Massage"), ("body/waxing", "Waxing"), ("body/spa", "Spa")]),
+            ]
+            for (name, title, children) in tree {
+                try db.execute(sql: "INSERT INTO category(name, parent, title) VALUES (?, NULL, ?)", arguments: [name, title])
+                for (child, childTitle) in children {
+                    try db.execute(sql: "INSERT INTO category(name, parent, title) VALUES (?, ?, ?)", arguments: [child, name, childTitle])
+                }
+            }
+        }
         return migrator
     }
 

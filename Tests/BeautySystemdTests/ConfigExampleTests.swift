@@ -20,6 +20,7 @@ import Testing
         "currency": #""PLN""#,
         "nag_interval": #""5m""#,
         "nag_count": "5",
+        "daily_at": #""09:00""#,
     ]
 
     /// The `key = value` lines of a TOML text: (line index, key).
