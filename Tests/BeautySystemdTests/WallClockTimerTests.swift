@@ -1,0 +1,52 @@
+import BeautyDaemon
+import Foundation
+import Testing
+
+/// The real timerfd (CLOCK_REALTIME, absolute): wakes at its deadline, never before, and not at all when disarmed.
+@Suite struct WallClockTimerTests {
+    /// Collects wakes with the instant they happened.
+    final class Wakes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [(WallClockTimer.Wake, Date)] = []
+        func add(_ wake: WallClockTimer.Wake) { lock.withLock { items.append((wake, Date())) } }
+        var all: [(WallClockTimer.Wake, Date)] { lock.withLock { items } }
+    }
+
+    @Test func firesAtTheAbsoluteDeadlineNotBefore() async throws {
+        let wakes = Wakes()
+        let timer = try WallClockTimer(queue: DispatchQueue(label: "test.timer")) { wakes.add($0) }
+        let deadline = Date().addingTimeInterval(0.3)
+        timer.arm(at: deadline)
+        #expect(timer.deadline == deadline)
+        try await Task.sleep(for: .seconds(1))
+        let seen = wakes.all
+        try #require(seen.count == 1, "expected one wake, got \(seen)")
+        #expect(seen[0].0 == .deadline)
+        #expect(seen[0].1 >= deadline, "woke \(deadline.timeIntervalSince(seen[0].1)) s early")
+        #expect(seen[0].1.timeIntervalSince(deadline) < 0.5)
+    }
+
+    @Test func aPastDeadlineFiresAtOnce() async throws {
+        let wakes = Wakes()
+        let timer = try WallClockTimer(queue: DispatchQueue(label: "test.timer")) { wakes.add($0) }
+        timer.arm(at: Date().addingTimeInterval(-5))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(wakes.all.map(\.0) == [.deadline])
+    }
+
+    @Test func disarmingAndReArmingReplaceTheDeadline() async throws {
+        let wakes = Wakes()
+        let timer = try WallClockTimer(queue: DispatchQueue(label: "test.timer")) { wakes.add($0) }
+        timer.arm(at: Date().addingTimeInterval(0.2))
+        timer.arm(at: nil)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(wakes.all.isEmpty, "a disarmed timer must stay silent")
+        let later = Date().addingTimeInterval(0.6)
+        timer.arm(at: Date().addingTimeInterval(0.2))
+        timer.arm(at: later)  // only the last deadline counts
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(wakes.all.isEmpty)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(wakes.all.count == 1 && wakes.all[0].1 >= later)
+    }
+}
