@@ -55,10 +55,12 @@ extension RequestHandler {
         let cal = LocalTime.calendar(LocalZone.shared.current)
         let today = cal.startOfDay(for: now)
         let tomorrow = cal.date(byAdding: .day, value: 1, to: today)!
-        let upcoming = DosePlanner.doses(for: m, from: now, to: now.addingTimeInterval(14 * 86_400), zone: LocalZone.shared.current)
+        // A medication pinned with --tz keeps its own wall clock (as the store plans it).
+        let zone = m.zone(default: LocalZone.shared.current)
+        let upcoming = DosePlanner.doses(for: m, from: now, to: now.addingTimeInterval(14 * 86_400), zone: zone)
         let adherence = try store.adherence(now: now).first { $0.medicationID == id }.map(Self.wire)
         return MedDetail(
-            medication: m, activeToday: DosePlanner.isActive(m, on: LocalDate(now, in: LocalZone.shared.current), zone: LocalZone.shared.current),
+            medication: m, activeToday: DosePlanner.isActive(m, on: LocalDate(now, in: zone), zone: zone),
             today: try store.doses(from: today, to: tomorrow, medicationID: id), upcoming: Array(upcoming.prefix(10)),
             adherence: adherence)
     }
@@ -119,7 +121,7 @@ extension RequestHandler {
                !([medication.name, medication.notes ?? "", medication.dose ?? ""].joined(separator: "\n").lowercased().contains(search)) {
                 continue
             }
-            for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: LocalZone.shared.current) {
+            for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: medication.zone(default: LocalZone.shared.current)) {
                 let dose = byKey["\(medication.id!)/\(instant.timeIntervalSince1970)"]
                     ?? Dose(id: 0, medicationID: medication.id!, scheduledAt: instant)
                 entries.append(AgendaEntry(dose: dose, medication: medication))

@@ -215,7 +215,7 @@ public struct RequestHandler: Sendable {
             reminders: reminders, timeZone: p.timeZone, recurrence: p.recurrence,
             repeatAfterDoneSeconds: p.repeatAfterDoneSeconds)
         appointment = try Validation.appointment(appointment)
-        let saved = try store.addAppointment(appointment, now: clock())
+        let saved = try store.addAppointment(appointment, now: clock(), zone: LocalZone.shared.current)
         logger.info("appointment added: \(saved.title)", metadata: ["item_id": "\(saved.id ?? 0)"])
         scheduler.wake(.edited)
         return try detail(saved.id!)
@@ -251,7 +251,7 @@ public struct RequestHandler: Sendable {
         if let v = p.timeZone { a.timeZone = v }
         if let v = p.recurrence { a.recurrence = v }
         if let v = p.repeatAfterDoneSeconds { a.repeatAfterDoneSeconds = v }
-        let saved = try store.updateAppointment(try Validation.appointment(a), now: clock())
+        let saved = try store.updateAppointment(try Validation.appointment(a), now: clock(), zone: LocalZone.shared.current)
         scheduler.wake(.edited)
         return try detail(saved.id!)
     }
@@ -271,7 +271,9 @@ public struct RequestHandler: Sendable {
             do {
                 return try Validation.appointment(a)
             } catch let error as ValidationError {
-                throw ValidationError(field: "appointments[\(index)].\(error.field)", "\(error.message) (\(a.title))")
+                // The title names the event; a control character in it (the likely error) must not reach a terminal.
+                let title = a.title.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : String($0) }.joined()
+                throw ValidationError(field: "appointments[\(index)].\(error.field)", "\(error.message) (\(title))")
             }
         }
         let counts = try store.importAppointments(appointments, now: clock(), zone: LocalZone.shared.current)
@@ -291,7 +293,7 @@ public struct RequestHandler: Sendable {
             visit.uid = nil
             visit.start = next
             visit.reminders = a.reminders.filter { $0.at == nil }
-            followUp = try store.addAppointment(visit, now: now)
+            followUp = try store.addAppointment(visit, now: now, zone: LocalZone.shared.current)
             logger.info("next visit of the cycle scheduled for \(Timestamps().short(next))", metadata: ["item_id": "\(followUp?.id ?? 0)"])
         }
         if status == .done, a.status == .scheduled, a.price != nil {
@@ -299,7 +301,7 @@ public struct RequestHandler: Sendable {
             try recordExpense(for: a, at: now)
         }
         a.status = status
-        _ = try store.updateAppointment(a, now: now)
+        _ = try store.updateAppointment(a, now: now, zone: LocalZone.shared.current)
         scheduler.wake(.edited)
         var result = try detail(id)
         result.followUp = followUp

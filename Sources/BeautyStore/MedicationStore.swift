@@ -126,11 +126,13 @@ extension AppDatabase {
 
     /// The user's zone changed: doses not yet due are planned again in the new zone (a daily 08:00 stays
     /// 08:00 on the wall clock where the user is), and series recompute their coming occurrences.
+    /// Planning restarts at `now`, not at the start of the new zone's day: today's 08:00 there may have
+    /// passed already, and recording it would show a dose the user took in the old zone as overdue.
     public func replanForZoneChange(now: Date, zone: TimeZone) throws {
         try writer.write { db in
             for id in try Int64.fetchAll(db, sql: "SELECT id FROM medication WHERE timeZone IS NULL") {
                 try dropFutureDoses(db, medicationID: id, after: now)
-                try db.execute(sql: "UPDATE medication SET plannedUntil = NULL WHERE id = ?", arguments: [id])
+                try db.execute(sql: "UPDATE medication SET plannedUntil = ? WHERE id = ?", arguments: [now, id])
             }
             try db.execute(sql: "UPDATE appointment SET plannedUntil = NULL WHERE recurrence IS NOT NULL AND timeZone IS NULL")
         }

@@ -158,10 +158,11 @@ final class Stack: @unchecked Sendable {
         server = nil
     }
 
-    /// Starts the real beautyd and waits until its socket answers `status`.
+    /// Starts the real beautyd and waits until its socket answers `status`. `environment` is added to
+    /// (and overrides) the stack's, e.g. `["TZ": "", "BEAUTYD_LOCALTIME": link]` to follow a zone link.
     @discardableResult
-    func startDaemon(arguments: [String] = ["--log-level", "debug"]) async throws -> ChildProcess {
-        let child = try spawn("beautyd", try Locations.built("beautyd"), arguments)
+    func startDaemon(arguments: [String] = ["--log-level", "debug"], environment: [String: String] = [:]) async throws -> ChildProcess {
+        let child = try spawn("beautyd", try Locations.built("beautyd"), arguments, environment: environment)
         daemon = child
         let socketPath = self.socketPath
         let answering = await eventually(timeout: .seconds(15), interval: .milliseconds(10)) { () -> Bool? in
