@@ -70,6 +70,17 @@ extension AppDatabase {
         return singles + (try series.map { try appointment(id: $0) })
     }
 
+    /// Gives every appointment without a UID a random, permanent one (before an export): a UID derived
+    /// from the row id could later be reused by another appointment in a database the file is imported into.
+    public func assignMissingUIDs() throws {
+        try writer.write { db in
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL") {
+                try db.execute(sql: "UPDATE appointment SET uid = ? WHERE id = ?",
+                               arguments: ["\(UUID().uuidString.lowercased())@beautyd", id])
+            }
+        }
+    }
+
     /// The appointment imported with this iCalendar UID (or exported as `appointment-ID@beautyd`).
     public func appointment(uid: String) throws -> Appointment? {
         try writer.read { db in

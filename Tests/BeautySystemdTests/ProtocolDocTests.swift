@@ -37,7 +37,7 @@ import Glibc
 
     /// Values that depend on the machine, the clock or the run; their presence still counts.
     /// (Doses are planned relative to the day the examples run: their instants are clock values too.)
-    static let volatile: Set<String> = ["createdAt", "updatedAt", "startedAt", "uptimeSeconds", "pid", "database", "socket", "now",
+    static let volatile: Set<String> = ["uid", "createdAt", "updatedAt", "startedAt", "uptimeSeconds", "pid", "database", "socket", "now",
                                         "scheduledAt", "confirmedAt", "snoozedUntil"]
     /// Lists that depend on today's date (reminders already past are not planned, a medication's next
     /// doses follow the day it was added): compared by shape.
