@@ -4,10 +4,184 @@ import BeautyProtocol
 import Foundation
 
 struct BMICommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bmi", abstract: "(not implemented yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "bmi",
+        abstract: "Compute a body-mass index and its WHO class (nothing is stored; see 'measure add').",
+        discussion: """
+            Examples:
+              beautyctl bmi --weight 62,5 --height 168
+              beautyctl bmi --weight 80 --height 180 --json
+
+            Classes: \(BMIClass.allCases.map { "\($0.title) \($0.range)" }.joined(separator: "; ")).
+            The class is decided on the exact value; the value shown is cut (not rounded) to one decimal, so it always lies in the class shown.
+            """)
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Weight in kilograms; ',' or '.' for decimals.", valueName: "kg"))
+    var weight: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Height in centimetres.", valueName: "cm"))
+    var height: String
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let reading = try Input.check("") { try BMI.reading(weight: weight, height: height) }
+        if output.json { return try Output.json(reading) }
+        Output.line("BMI \(BMI.format(reading.bmi)): \(reading.bmiClass.title) (\(reading.bmiClass.range))")
+    }
 }
 
 struct MeasureCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "measure", abstract: "(not implemented yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "measure",
+        abstract: "A log of your weight (one entry per day) with BMI, and charts of it.",
+        subcommands: [Add.self, List.self, Chart.self, Clear.self])
 }
 
+extension ChartUnit: ExpressibleByArgument {}
+
+enum MeasureOutput {
+    /// A row of `measure list`: day, kg, cm, BMI, class.
+    static func row(_ m: BodyMeasurement) -> [String] {
+        [m.day.description, BMI.quantity(m.weightKg), m.heightCm.map(BMI.trim) ?? "", m.bmi.map(BMI.format) ?? "",
+         m.bmiClass?.title ?? ""]
+    }
+
+    /// `--date`: YYYY-MM-DD, `today` or `yesterday`, local.
+    static func day(_ text: String, now: Date = Date()) throws -> LocalDate {
+        let today = LocalDate(now, in: .current)
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "today": return today
+        case "yesterday": return today.adding(days: -1)
+        default:
+            let day = try Input.check("--date") { try LocalDate(parsing: text, field: "--date") }
+            guard day <= today else { throw CLIFailure(.usage, "--date: \(day) is in the future") }
+            guard day.year >= 1900 else { throw CLIFailure(.usage, "--date: \(day) is before 1900") }
+            return day
+        }
+    }
+}
+
+extension MeasureCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record your weight for a day (a second entry for the same day replaces the first).",
+            discussion: """
+                Without --height, the BMI uses the height of your closest earlier entry (else the closest later one).
+
+                Examples:
+                  beautyctl measure add --weight 62,5 --height 168
+                  beautyctl measure add --weight 63 --date 2026-11-20
+                """)
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("Weight in kilograms; ',' or '.' for decimals.", valueName: "kg"))
+        var weight: String
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("Height in centimetres (default: the last one you gave).", valueName: "cm"))
+        var height: String?
+
+        @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today or yesterday (default: today).", valueName: "date"))
+        var date: String?
+
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let kg = try Input.check("--weight") { try BMI.checkWeight(BMI.parseNumber(weight, field: "--weight"), field: "--weight") }
+            let cm = try height.map { text in
+                try Input.check("--height") { try BMI.checkHeight(BMI.parseNumber(text, field: "--height"), field: "--height") }
+            }
+            let params = MeasureAddParams(weightKg: kg, heightCm: cm, day: try MeasureOutput.day(date ?? "today"))
+            var client = global.client
+            let result: MeasureAddResult = try client.call(.measureAdd, params)
+            if output.json { return try Output.json(result) }
+            let m = result.measurement
+            var line = "Saved \(m.day): \(m.summary)"
+            if let cm = m.heightCm { line += ", height \(BMI.trim(cm)) cm" + (result.heightFrom.map { " (as measured on \($0))" } ?? "") }
+            Output.line(line + ".")
+            if let old = result.replaced {
+                Output.line("It replaced the entry of \(old.day): \(old.summary).")
+            }
+            if m.heightCm == nil { Output.line("No height known yet, so no BMI: give --height once.") }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List your measurements, oldest first.")
+        @Option(help: ArgumentHelp("Only this month (YYYY-MM).", valueName: "month")) var month: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let month = try month.map { text in try Input.check("--month") { try CalendarMonth(parsing: text, field: "--month") } }
+            var client = global.client
+            let list: [BodyMeasurement] = try client.call(.measureList, MeasureListParams(from: month?.first, to: month?.last))
+            if output.json { return try Output.json(list) }
+            if list.isEmpty { return Output.line(month.map { "No measurements in \($0.name)." } ?? "No measurements.") }
+            Output.table(["DAY", "KG", "CM", "BMI", "CLASS"], list.map(MeasureOutput.row))
+        }
+    }
+
+    struct Chart: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Chart a month of weight or BMI in the terminal, or as an SVG file for a browser.",
+            discussion: """
+                Examples:
+                  beautyctl measure chart --month 2026-11
+                  beautyctl measure chart --month 2026-11 --unit bmi --svg bmi.svg
+                """)
+        @Option(help: ArgumentHelp("The month (YYYY-MM; default: this month).", valueName: "month")) var month: String?
+        @Option(help: ArgumentHelp("kg or bmi.", valueName: "unit")) var unit: ChartUnit = .kg
+        @Option(help: ArgumentHelp("Write an SVG line chart to this file instead of drawing in the terminal.", valueName: "file"))
+        var svg: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let month = try month.map { text in try Input.check("--month") { try CalendarMonth(parsing: text, field: "--month") } }
+                ?? CalendarMonth(LocalDate(Date(), in: .current))
+            var client = global.client
+            let result: MeasureChartResult = try client.call(.measureChart, MeasureChartParams(month: month, unit: unit))
+            if output.json { return try Output.json(result) }
+            guard let svg else {
+                return FileHandle.standardOutput.write(Data(MeasurementChart.text(result.points, month: month, unit: unit).utf8))
+            }
+            if result.points.isEmpty {
+                return Output.line("No \(unit == .bmi ? "BMI values" : "measurements") in \(month.name): no chart written.")
+            }
+            let directory = (svg as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                throw CLIFailure(.usage, "--svg: there is no directory \(directory)")
+            }
+            do {
+                try Data(MeasurementChart.svg(result.points, month: month, unit: unit).utf8)
+                    .write(to: URL(fileURLWithPath: svg), options: .atomic)
+            } catch {
+                throw CLIFailure(.usage, "--svg: cannot write \(svg): \((error as NSError).localizedDescription)")
+            }
+            Output.line("Wrote \(svg): \(unit.axisTitle), \(month.name), \(result.points.count) day\(result.points.count == 1 ? "" : "s") with data.")
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete every measurement (asks first).")
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            if !yes {
+                let list: [BodyMeasurement] = try client.call(.measureList, MeasureListParams())
+                if list.isEmpty { return Output.line("No measurements to delete.") }
+                guard try Input.confirm("Delete all \(list.count) measurements?", yes: yes) else {
+                    return Output.line("Kept the measurements.")
+                }
+            }
+            let result: MeasureClearResult = try client.call(.measureClear, NoParams())
+            if output.json { return try Output.json(result) }
+            Output.line("Deleted \(result.removed) measurement\(result.removed == 1 ? "" : "s").")
+        }
+    }
+}

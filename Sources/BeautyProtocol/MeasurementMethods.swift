@@ -1,0 +1,73 @@
+import BeautyCore
+import Foundation
+
+/// `measure.add`: the weight of a day (default today, in the daemon's zone).
+public struct MeasureAddParams: Codable, Sendable {
+    public var weightKg: Double
+    /// Absent: the height of the closest earlier entry (else the closest later one), if any.
+    public var heightCm: Double?
+    public var day: LocalDate?
+    public init(weightKg: Double, heightCm: Double? = nil, day: LocalDate? = nil) {
+        self.weightKg = weightKg
+        self.heightCm = heightCm
+        self.day = day
+    }
+}
+
+public struct MeasureAddResult: Codable, Sendable {
+    public var measurement: BodyMeasurement
+    /// The entry of the same day this one replaced.
+    public var replaced: BodyMeasurement?
+    /// When no height was given and one was known: the day of the entry it came from.
+    public var heightFrom: LocalDate?
+    public init(measurement: BodyMeasurement, replaced: BodyMeasurement?, heightFrom: LocalDate?) {
+        self.measurement = measurement
+        self.replaced = replaced
+        self.heightFrom = heightFrom
+    }
+}
+
+/// `measure.list`: days `from` to `to`, both included, both optional.
+public struct MeasureListParams: Codable, Sendable {
+    public var from: LocalDate?
+    public var to: LocalDate?
+    public init(from: LocalDate? = nil, to: LocalDate? = nil) {
+        self.from = from
+        self.to = to
+    }
+}
+
+public struct MeasureClearResult: Codable, Sendable {
+    public var removed: Int
+    public init(removed: Int) { self.removed = removed }
+}
+
+/// `measure.chart`: one month in one unit.
+public struct MeasureChartParams: Codable, Sendable {
+    public var month: CalendarMonth
+    /// Default `kg`.
+    public var unit: ChartUnit?
+    public init(month: CalendarMonth, unit: ChartUnit? = nil) {
+        self.month = month
+        self.unit = unit
+    }
+}
+
+/// The points of a chart: one per day of the month with a value in the unit (days without a BMI
+/// are left out of a `bmi` chart).
+public struct MeasureChartResult: Codable, Sendable {
+    public var month: CalendarMonth
+    public var unit: ChartUnit
+    public var days: Int
+    public var points: [ChartPoint]
+    public var min: Double?
+    public var max: Double?
+    public init(month: CalendarMonth, unit: ChartUnit, points: [ChartPoint]) {
+        self.month = month
+        self.unit = unit
+        days = month.dayCount
+        self.points = points
+        min = points.map(\.value).min()
+        max = points.map(\.value).max()
+    }
+}
