@@ -161,6 +161,7 @@ extension AppointmentCommand {
             params.timeZone = fields.tz
             (params.recurrence, params.repeatAfterDoneSeconds) = try fields.repetition(now: now)
             var client = global.client
+            CategoriesCommand.warnIfUnknown(params.category, client: &client)
             let detail: AppointmentDetail = try client.call(.appointmentAdd, params)
             if output.json { return try Output.json(detail) }
             Output.line("Added appointment \(detail.appointment.id ?? 0).")
@@ -258,6 +259,7 @@ extension AppointmentCommand {
                 return field
             }
             var client = global.client
+            CategoriesCommand.warnIfUnknown(params.category, client: &client)
             let detail: AppointmentDetail = try client.call(.appointmentEdit, params)
             if output.json { return try Output.json(detail) }
             Output.line("Updated appointment \(id).")

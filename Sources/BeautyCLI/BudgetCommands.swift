@@ -4,14 +4,295 @@ import BeautyProtocol
 import Foundation
 
 struct BudgetCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "budget", abstract: "(not implemented yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "budget",
+        abstract: "Income and expenses, and the balance per currency (it may go negative).",
+        discussion: """
+            Amounts are kept exactly, in cents, with a currency (default: money.currency of the daemon's config).
+            Marking a priced appointment done records its price as an expense, once.
+            """,
+        subcommands: [Add.self, List.self, Edit.self, Remove.self, Balance.self])
+}
+
+/// `--from`/`--to` of `budget list` and `budget balance`: `from <= at < to`, either may be left out.
+struct BudgetRangeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Only from this time on.", valueName: "time")) var from: String?
+    @Option(help: ArgumentHelp("Only before this time.", valueName: "time")) var to: String?
+
+    func params() throws -> BudgetRangeParams {
+        let params = BudgetRangeParams(from: try from.map { try Input.time($0, option: "--from") },
+                                       to: try to.map { try Input.time($0, option: "--to") })
+        if let start = params.from, let end = params.to, end <= start { throw CLIFailure(.usage, "--to: must be after --from") }
+        return params
+    }
+}
+
+enum BudgetInput {
+    /// AMOUNT as typed ("45", "45,50", "120 PLN", "-45") with --currency: the size, its currency ("" = the
+    /// daemon's default) and whether it was typed negative.
+    static func amount(_ text: String, option: String, currency: String?) throws -> (param: PriceParam, negative: Bool) {
+        let money = try Input.check(option) {
+            try MoneyParser.parse(text, defaultCurrency: "", allowNegative: true, field: option)
+        }
+        var code = money.currency
+        if let currency {
+            let given = try Input.check("--currency") {
+                try Validation.money(Money(cents: 0, currency: currency), field: "--currency")!.currency
+            }
+            if !code.isEmpty, code != given {
+                throw CLIFailure(.usage, "\(option) says \(code) but --currency says \(given)")
+            }
+            code = given
+        }
+        let size = try Input.check(option) {
+            try BudgetRules.amount(cents: abs(money.cents), currency: code.isEmpty ? "EUR" : code).cents
+        }
+        return (PriceParam(cents: size, currency: code.isEmpty ? nil : code), money.cents < 0)
+    }
+
+    /// "between 2030-01-01 00:00 and 2030-02-01 00:00", "since …", "before …", or "" for all time.
+    static func describe(_ range: BudgetRangeParams) -> String {
+        let times = Output.times
+        switch (range.from, range.to) {
+        case let (from?, to?): return " between \(times.short(from)) and \(times.short(to))"
+        case let (from?, nil): return " since \(times.short(from))"
+        case let (nil, to?): return " before \(times.short(to))"
+        case (nil, nil): return ""
+        }
+    }
+
+    /// "+1200.00 EUR" / "-45.00 EUR".
+    static func signed(_ money: Money) -> String {
+        (money.cents > 0 ? "+" : "") + money.formatted
+    }
+
+    /// "1200.00" (no currency).
+    static func plain(_ cents: Int64) -> String {
+        Money(cents: cents, currency: "").formatted.trimmingCharacters(in: .whitespaces)
+    }
+
+    static func describe(_ entry: BudgetEntry) -> String {
+        let link = entry.appointmentID.map { " (appointment \($0))" } ?? ""
+        return "\(entry.isIncome ? "income" : "expense") \(entry.id): \(entry.name), \(signed(entry.amount)), \(Output.times.long(entry.at))\(link)"
+    }
+}
+
+extension BudgetCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record an expense (default) or an income (--income).",
+            discussion: """
+                Examples:
+                  beautyctl budget add 'Shampoo' 12,99
+                  beautyctl budget add Salary 3200 --income --at 2026-12-01
+                  beautyctl budget add 'Nail polish' '35 PLN'
+                """)
+
+        @Argument(help: "What it was.") var name: String
+        @Argument(help: "How much: 45, 45.50, 45,50 or '120 PLN' (a negative amount is an expense too).") var amount: String
+        @Flag(help: "It is an income (default: an expense).") var income = false
+        @Option(help: ArgumentHelp("When (default now).", valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp("Currency code such as EUR or PLN (default from the daemon's config).", valueName: "code"))
+        var currency: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let name = try Input.name(name, option: "name")
+            let (size, negative) = try BudgetInput.amount(amount, option: "amount", currency: currency)
+            if negative, income { throw CLIFailure(.usage, "amount: an income cannot be negative ('\(amount)' with --income)") }
+            let params = BudgetAddParams(name: name, amount: size, income: income, at: try at.map { try Input.time($0, option: "--at") })
+            var client = global.client
+            let entry: BudgetEntry = try client.call(.budgetAdd, params)
+            if output.json { return try Output.json(entry) }
+            Output.line("Added \(BudgetInput.describe(entry)).")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List income and expenses, oldest first.")
+        @OptionGroup var range: BudgetRangeOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let range = try self.range.params()
+            var client = global.client
+            let list: [BudgetEntry] = try client.call(.budgetList, range)
+            if output.json { return try Output.json(list) }
+            if list.isEmpty { return Output.line("No budget entries\(BudgetInput.describe(range)).") }
+            Output.table(["ID", "WHEN", "AMOUNT", "NAME"], list.map { e in
+                [String(e.id), Output.times.short(e.at), BudgetInput.signed(e.amount),
+                 e.name + (e.appointmentID.map { " (appointment \($0))" } ?? "")]
+            })
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an income or expense; options not given stay as they are.",
+            discussion: """
+                A new --amount keeps the entry an income or an expense unless --income or --expense is given.
+                Examples:
+                  beautyctl budget edit 4 --amount 14,50
+                  beautyctl budget edit 4 --income
+                """)
+        @Argument(help: "Budget entry id.") var id: Int64
+        @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
+        @Option(help: ArgumentHelp("New amount (45.50, '120 PLN').", valueName: "amount")) var amount: String?
+        @Flag(help: "Make it an income.") var income = false
+        @Flag(help: "Make it an expense.") var expense = false
+        @Option(help: ArgumentHelp("New time.", valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp("New currency code.", valueName: "code")) var currency: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            if income, expense { throw CLIFailure(.usage, "--income and --expense: choose one") }
+            var params = BudgetEditParams(id: id)
+            params.name = try name.map { try Input.name($0, option: "--name") }
+            if let amount {
+                let (size, negative) = try BudgetInput.amount(amount, option: "--amount", currency: currency)
+                if negative, income { throw CLIFailure(.usage, "--amount: an income cannot be negative") }
+                params.amount = size
+                if negative { params.income = false }
+            } else if let currency {
+                throw CLIFailure(.usage, "--currency goes with --amount (e.g. --amount '45 \(currency.uppercased())')")
+            }
+            if income { params.income = true }
+            if expense { params.income = false }
+            params.at = try at.map { try Input.time($0, option: "--at") }
+            var client = global.client
+            let entry: BudgetEntry = try client.call(.budgetEdit, params)
+            if output.json { return try Output.json(entry) }
+            Output.line("Updated \(BudgetInput.describe(entry)).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an income or expense (asks first on a terminal).")
+        @Argument(help: "Budget entry id.") var id: Int64
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            if !yes {
+                let all: [BudgetEntry] = try client.call(.budgetList, BudgetRangeParams())
+                guard let entry = all.first(where: { $0.id == id }) else { throw CLIFailure(.notFound, "no budget entry with id \(id)") }
+                guard try Input.confirm("Delete \(BudgetInput.describe(entry))?", yes: yes) else {
+                    return Output.line("Kept budget entry \(id).")
+                }
+            }
+            let gone: BudgetEntry = try client.call(.budgetRemove, IDParams(id: id))
+            if output.json { return try Output.json(gone) }
+            Output.line("Deleted \(BudgetInput.describe(gone)).")
+        }
+    }
+
+    struct Balance: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Income, expenses and the balance per currency (all time, or --from/--to).")
+        @OptionGroup var range: BudgetRangeOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let range = try self.range.params()
+            var client = global.client
+            let balance: BudgetBalance = try client.call(.budgetBalance, range)
+            if output.json { return try Output.json(balance) }
+            if balance.totals.isEmpty { return Output.line("No budget entries\(BudgetInput.describe(range)).") }
+            Output.line(range.from == nil && range.to == nil ? "Balance, all time:" : "Balance\(BudgetInput.describe(range)):")
+            Output.table(["CURRENCY", "INCOME", "EXPENSES", "BALANCE", "ENTRIES"], balance.totals.map { t in
+                [t.currency, BudgetInput.plain(t.incomeCents), BudgetInput.plain(t.expenseCents),
+                 (t.balanceCents > 0 ? "+" : "") + BudgetInput.plain(t.balanceCents), String(t.entries)]
+            })
+        }
+    }
 }
 
 struct CategoriesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "categories", abstract: "(not implemented yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "categories",
+        abstract: "The treatment categories: a two-level tree (hair, hair/cut...).",
+        discussion: "A parent includes its children: 'beautyctl agenda --category hair' also lists hair/cut and hair/colour.")
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        var client = global.client
+        let tree: [CategoryNode] = try client.call(.categories, NoParams())
+        if output.json { return try Output.json(tree) }
+        let rows = tree.flatMap { parent in [[parent.name, parent.title]] + parent.children.map { ["  " + $0.name, $0.title] } }
+        Output.table(["CATEGORY", "TITLE"], rows)
+    }
+
+    /// Warns (on stderr, nothing refused) when a category is not in the daemon's tree: a typo would
+    /// otherwise file an appointment where `agenda --category` never finds it.
+    static func warnIfUnknown(_ category: String?, client: inout DaemonClient) {
+        guard let category = category?.trimmingCharacters(in: .whitespaces).lowercased(), !category.isEmpty,
+              let tree: [CategoryNode] = try? client.call(.categories, NoParams()) else { return }
+        if !CategoryNode.names(tree).contains(category) {
+            let parents = tree.map(\.name).joined(separator: ", ")
+            Output.warn("category '\(category)' is not in the category tree (\(parents), and their sub-categories: see 'beautyctl categories')")
+        }
+    }
 }
 
 struct CalendarCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "calendar", abstract: "(not implemented yet)")
-}
+    static let configuration = CommandConfiguration(
+        commandName: "calendar",
+        abstract: "Draw a day or a week of appointments in the terminal: hours down the side, blocks in their colours.",
+        discussion: """
+            Appointments are blocks as tall as they last (half-hour rows), overlapping ones side by side; all-day
+            appointments sit in the row above the hours; on today the current time is a line across.
+            Colour is used only when standard output is a terminal (and NO_COLOR is not set).
+            Examples:
+              beautyctl calendar
+              beautyctl calendar --day tomorrow
+              beautyctl calendar --week 2026-12-01 --width 120
+            """)
 
+    @Option(help: ArgumentHelp("The day to draw (default today): a date such as 2026-12-01, today, tomorrow, fri.", valueName: "date"))
+    var day: String?
+    @Option(help: ArgumentHelp("Draw the Monday-to-Sunday week containing this date.", valueName: "date"))
+    var week: String?
+    @Flag(inversion: .prefixedNo, help: "Colour the blocks (default: only on a terminal).")
+    var color: Bool?
+    @Option(help: ArgumentHelp("Width in characters (default: $COLUMNS, else 80).", valueName: "n"))
+    var width: Int?
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if day != nil, week != nil { throw ValidationError("--day and --week: choose one") }
+        if let width, width < 20 || width > 1000 { throw ValidationError("--width: must be between 20 and 1000") }
+    }
+
+    func run() throws {
+        let now = Date()
+        let zone = TimeZone.current
+        let option = week != nil ? "--week" : "--day"
+        let date = try Input.time(week ?? day ?? "today", option: option, now: now, zone: zone)
+        let first = LocalDate(date, in: zone)
+        let days = week != nil ? CalendarView.week(containing: first, zone: zone) : [first]
+        let end = days[days.count - 1].adding(days: 1).start(in: zone)
+        // From a day earlier: an appointment of the evening before may run past midnight.
+        var params = AgendaParams(from: days[0].adding(days: -1).start(in: zone), to: end)
+        params.kind = .appointment
+        params.status = [Appointment.Status.scheduled.rawValue, Appointment.Status.done.rawValue]
+        var client = global.client
+        let result: AgendaResult = try client.call(.agenda, params)
+        if output.json { return try Output.json(result) }
+        let entries = result.entries.map {
+            CalendarView.Entry(title: $0.title, start: $0.start, end: $0.end, allDay: $0.allDay, color: $0.color)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let colour = color ?? (isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil)
+        let columns = width ?? environment["COLUMNS"].flatMap(Int.init).map { min(max($0, 20), 1000) } ?? 80
+        let text = CalendarView.render(entries, days: days, zone: zone, now: now, width: columns, color: colour)
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

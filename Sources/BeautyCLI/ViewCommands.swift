@@ -19,6 +19,8 @@ struct AgendaCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only this kind: appointment, medication or water.", valueName: "kind")) var kind: String?
     @Option(help: ArgumentHelp("Only this category (a parent includes its sub-categories).", valueName: "name")) var category: String?
     @Option(help: ArgumentHelp("Only entries whose title, notes or address contain this text.", valueName: "text")) var search: String?
+    @Option(help: ArgumentHelp("Only this status (scheduled, done, cancelled; doses: pending, taken, skipped, missed...); may repeat.", valueName: "status"))
+    var status: [String] = []
     @Option(help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
     @Option(help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
     @OptionGroup var output: OutputOptions
@@ -29,6 +31,10 @@ struct AgendaCommand: ParsableCommand {
         if days != nil, from != nil || to != nil { throw ValidationError("--days cannot be combined with --from/--to") }
         if let limit, limit < 0 { throw ValidationError("--limit: must not be negative") }
         if let offset, offset < 0 { throw ValidationError("--offset: must not be negative") }
+        let statuses = Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue)
+        if let bad = status.first(where: { !statuses.contains($0.lowercased()) }) {
+            throw ValidationError("--status: '\(bad)' is not one of \(statuses.joined(separator: ", "))")
+        }
     }
 
     func run() throws {
@@ -47,9 +53,11 @@ struct AgendaCommand: ParsableCommand {
         }
         params.category = try Input.check("--category") { try Validation.category(category, field: "--category") }
         params.search = search
+        params.status = status.isEmpty ? nil : status.map { $0.lowercased() }
         params.limit = limit
         params.offset = offset
         var client = global.client
+        CategoriesCommand.warnIfUnknown(params.category, client: &client)
         let result: AgendaResult = try client.call(.agenda, params)
         if output.json { return try Output.json(result) }
         let times = Output.times

@@ -361,6 +361,15 @@ public struct RequestHandler: Sendable {
         if let limit = p.limit, limit < 0 { throw ValidationError(field: "limit", "must not be negative") }
         if let offset = p.offset, offset < 0 { throw ValidationError(field: "offset", "must not be negative") }
         let category = try Validation.category(p.category)
+        // Appointment statuses and dose states; an empty list filters nothing.
+        let knownStatuses = Set(Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue))
+        let statuses = try Set((p.status ?? []).map { raw in
+            let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
+            guard knownStatuses.contains(value) else {
+                throw ValidationError(field: "status", "'\(raw)' is not one of \(knownStatuses.sorted().joined(separator: ", "))")
+            }
+            return value
+        })
         let needle = p.search?.trimmingCharacters(in: .whitespaces).lowercased()
         let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.id!, $0) })
         let wantsAppointments = p.kind == nil || p.kind == .appointment
@@ -381,6 +390,7 @@ public struct RequestHandler: Sendable {
             }
         }
         if wantsDoses { matching += try agendaDoses(from: from, to: to, search: needle) }
+        if !statuses.isEmpty { matching.removeAll { !statuses.contains($0.status) } }
         // Stable order: time, then title, then kind and id.
         matching.sort { ($0.start, $0.title, $0.kind.rawValue, $0.id) < ($1.start, $1.title, $1.kind.rawValue, $1.id) }
         let entries = Array(matching.dropFirst(p.offset ?? 0).prefix(p.limit ?? Int.max))
