@@ -40,7 +40,9 @@ enum Input {
     static func confirm(_ question: String, yes: Bool) throws -> Bool {
         if yes { return true }
         guard isatty(STDIN_FILENO) == 1 else {
-            throw CLIFailure(.usage, "not asking on a non-terminal: add --yes to \(question.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "?")))")
+            // "Delete appointment 3 'Haircut'?" -> "add --yes to delete appointment 3 'Haircut'" (names keep their case).
+            let action = question.prefix(1).lowercased() + question.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: "?"))
+            throw CLIFailure(.usage, "not asking on a non-terminal: add --yes to \(action)")
         }
         FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
