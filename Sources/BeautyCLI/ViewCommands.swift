@@ -114,6 +114,7 @@ struct NowCommand: ParsableCommand {
             Output.line("Later today:")
             result.laterToday.forEach { Output.line("  \(times.clock($0.start))  \(Self.label($0))") }
         }
+        if let water = result.water { Output.line("Water today: \(WaterOutput.progress(water)).") }
     }
 }
 

@@ -3,15 +3,338 @@ import BeautyCore
 import BeautyProtocol
 import Foundation
 
+/// `--category` and `--search`, shared by `tips` and `tip random`.
+struct TipFilterOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Only this category: face, hair, nails or body.", valueName: "category"))
+    var category: String?
+
+    @Option(help: ArgumentHelp("Only tips whose title or text contains this (any case).", valueName: "text"))
+    var search: String?
+
+    /// Checked here too, so a typo is a usage error (exit 2) without a round trip.
+    func params() throws -> TipsParams {
+        let name = try category.map { text in try Input.check("--category") { try TipCategory(parsing: text, field: "--category").rawValue } }
+        let text = try Input.check("--search") { try Tips.searchText(search, field: "--search") }
+        return TipsParams(category: name, search: text)
+    }
+}
+
+enum TipOutput {
+    static func show(_ tip: Tip) {
+        Output.line("#\(tip.id) \(tip.title) (\(tip.category.rawValue))")
+        Output.line("   \(tip.text)")
+    }
+}
+
 struct TipsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tips", abstract: "(not implemented yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "tips",
+        abstract: "Beauty tips for face, hair, nails and body.",
+        discussion: """
+            Examples:
+              beautyctl tips --category nails
+              beautyctl tips --search sunscreen
+            A daily tip as a notification: [tips] daily_at = "09:00" in the config.
+            """)
+
+    @OptionGroup var filter: TipFilterOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let params = try filter.params()
+        var client = global.client
+        let tips: [Tip] = try client.call(.tips, params)
+        if output.json { return try Output.json(tips) }
+        guard !tips.isEmpty else {
+            let what = [params.category.map { "in \($0)" }, params.search.map { "mentioning '\($0)'" }].compactMap { $0 }
+            return Output.line("No tips \(what.joined(separator: " ")).")
+        }
+        for (index, tip) in tips.enumerated() {
+            if index > 0 { Output.line() }
+            TipOutput.show(tip)
+        }
+    }
 }
 
 struct TipCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tip", abstract: "(not implemented yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "tip", abstract: "One beauty tip.", subcommands: [Random.self], defaultSubcommand: Random.self)
+
+    struct Random: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A tip picked at random (from one category or matching a text, if given).",
+            discussion: "Example: beautyctl tip random --category hair")
+
+        @OptionGroup var filter: TipFilterOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            let tip: Tip = try client.call(.tipRandom, try filter.params())
+            if output.json { return try Output.json(tip) }
+            TipOutput.show(tip)
+        }
+    }
 }
 
 struct WaterCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "water", abstract: "(not implemented yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "water",
+        abstract: "Water intake: log drinks, totals per day, a daily goal, reminders, import.",
+        subcommands: [Add.self, Total.self, Goal.self, Remind.self, Import.self])
 }
 
+enum WaterOutput {
+    /// "1250 of 2000 ml (62%)", "2000 of 2000 ml — goal reached", or "750 ml".
+    static func progress(_ day: WaterDay) -> String {
+        guard let goal = day.goalMl else { return "\(day.totalMl) ml" }
+        if day.goalReached == true { return "\(day.totalMl) of \(goal) ml — goal reached" }
+        return "\(day.totalMl) of \(goal) ml (\(day.totalMl * 100 / goal)%)"
+    }
+
+    /// The one value an amount-like argument must have (ArgumentParser would take "-250" for options).
+    static func single(_ values: [String], what: String, example: String) throws -> String {
+        if let option = values.first(where: { $0.hasPrefix("-") && !($0.dropFirst().first?.isNumber ?? false) }) {
+            throw CLIFailure(.usage, "unknown option '\(option)' (see --help)")
+        }
+        guard let first = values.first else { throw CLIFailure(.usage, "missing \(what) (e.g. \(example))") }
+        guard values.count == 1 else { throw CLIFailure(.usage, "one \(what) at a time, got: \(values.joined(separator: " "))") }
+        return first
+    }
+
+    /// A past time as typed; a bare clock time ("8:30") means today's, not tomorrow's.
+    static func pastTime(_ text: String, option: String, now: Date) throws -> Date {
+        let clockOnly = text.trimmingCharacters(in: .whitespaces).range(of: #"^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"#, options: .regularExpression) != nil
+        let time = try Input.time(clockOnly ? "today \(text)" : text, option: option, now: now)
+        guard time <= now.addingTimeInterval(60) else {
+            throw CLIFailure(.usage, "\(option): '\(text)' is \(Output.times.short(time)), in the future: log water once it is drunk")
+        }
+        return time
+    }
+}
+
+extension WaterCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Log a drink, in millilitres.",
+            usage: "beautyctl water add <amount> [--at <time>] [--until <time>] [--json]",
+            discussion: """
+                The amount may have a decimal comma or point and a unit: 250, 250,5 (stored as 251: \
+                whole millilitres, halves round up), 0,5l, 330ml.
+                Examples:
+                  beautyctl water add 250
+                  beautyctl water add 500 --at 8:30 --until 9:15
+                """)
+
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How much, in ml (e.g. 250, 250,5 or 0,5l).", valueName: "amount"))
+        var amount: [String] = []
+        @Option(help: ArgumentHelp("When it was drunk (default: now; '8:30' means today's).", valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp("When drinking it ended (optional).", valueName: "time")) var until: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let text = try WaterOutput.single(amount, what: "amount", example: "water add 250")
+            let ml = try Input.check("amount") { try WaterAmount.parse(text, field: "amount") }
+            let now = Date()
+            var params = WaterAddParams(amountMl: ml)
+            params.at = try at.map { try WaterOutput.pastTime($0, option: "--at", now: now) }
+            params.until = try until.map { text in
+                let clockOnly = text.range(of: #"^[0-9]{1,2}:[0-9]{2}$"#, options: .regularExpression) != nil
+                return try Input.time(clockOnly ? "today \(text)" : text, option: "--until", now: now)
+            }
+            if let end = params.until, end < params.at ?? now { throw CLIFailure(.usage, "--until: must not be before --at") }
+            var client = global.client
+            let result: WaterAddResult = try client.call(.waterAdd, params)
+            if output.json { return try Output.json(result) }
+            let times = Output.times
+            let when = times.isoDay(result.record.start) == times.isoDay(now) ? times.clock(result.record.start) : times.short(result.record.start)
+            Output.line("Logged \(result.record.amountMl) ml at \(when) (record \(result.record.id ?? 0)).")
+            Output.line("\(times.isoDay(result.record.start) == times.isoDay(now) ? "Today" : times.day(result.record.start)): \(WaterOutput.progress(result.day)).")
+        }
+    }
+
+    struct Total: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Water drunk per day and over a range (default: today).",
+            discussion: """
+                Examples:
+                  beautyctl water total
+                  beautyctl water total --days 7
+                  beautyctl water total --from 2026-11-01 --to 2026-12-01 --json
+                """)
+
+        @Option(help: ArgumentHelp("The last N days, today included.", valueName: "n")) var days: Int?
+        @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
+        @Option(help: ArgumentHelp("End of the range, exclusive (a date means its midnight).", valueName: "time")) var to: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if let days, days <= 0 || days > 3660 { throw ValidationError("--days: must be between 1 and 3660") }
+            if days != nil, from != nil || to != nil { throw ValidationError("--days cannot be combined with --from/--to") }
+        }
+
+        func run() throws {
+            let now = Date()
+            var params = WaterTotalParams()
+            if let days {
+                let calendar = LocalTime.calendar(.current)
+                let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now))!
+                params.from = calendar.date(byAdding: .day, value: -days, to: tomorrow)
+                params.to = tomorrow
+            }
+            if let from { params.from = try Input.time(from, option: "--from", now: now) }
+            if let to { params.to = try Input.time(to, option: "--to", now: now) }
+            if let start = params.from, let end = params.to, end <= start { throw CLIFailure(.usage, "--to: must be after --from") }
+            var client = global.client
+            let result: WaterTotalResult = try client.call(.waterTotal, params)
+            if output.json { return try Output.json(result) }
+            let times = Output.times
+            if result.days.count == 1, let day = result.days.first {
+                let name = day.day.description == times.isoDay(now) ? "Today" : times.day(day.day.start(in: .current))
+                return Output.line("\(name): \(WaterOutput.progress(day)), \(day.count) drink(s).")
+            }
+            Output.line("Water from \(times.short(result.from)) to \(times.short(result.to))" + (result.goalMl.map { " (goal \($0) ml a day)" } ?? ""))
+            Output.table(["DAY", "ML", "DRINKS", "GOAL"], result.days.map { day in
+                [times.day(day.day.start(in: .current)), String(day.totalMl), String(day.count),
+                 day.goalMl.map { day.goalReached == true ? "reached" : "\(day.totalMl * 100 / $0)%" } ?? ""]
+            })
+            let average = result.days.isEmpty ? 0 : result.totalMl / result.days.count
+            let reached = result.days.filter { $0.goalReached == true }.count
+            Output.line("Total: \(result.totalMl) ml in \(result.count) drink(s), \(average) ml a day on average"
+                        + (result.goalMl == nil ? "." : "; goal reached on \(reached) of \(result.days.count) days."))
+        }
+    }
+
+    struct Goal: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show or set the daily goal in ml ('off' removes it).",
+            usage: "beautyctl water goal [<ml>|off] [--json]",
+            discussion: """
+                Today's progress shows in 'beautyctl now'; reminders stop for the day once it is reached.
+                Examples:
+                  beautyctl water goal 2000
+                  beautyctl water goal off
+                """)
+
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Millilitres a day, or 'off'.", valueName: "ml|off"))
+        var value: [String] = []
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var params = WaterGoalParams()
+            if !value.isEmpty {
+                let text = try WaterOutput.single(value, what: "goal", example: "water goal 2000")
+                if text.lowercased() == "off" {
+                    params.off = true
+                } else {
+                    params.goalMl = try Input.check("goal") { try WaterAmount.goal(parsing: text) }
+                }
+            }
+            var client = global.client
+            let result: WaterGoalResult = try client.call(.waterGoal, params)
+            if output.json { return try Output.json(result) }
+            Output.line(result.goalMl.map { "Daily water goal: \($0) ml." } ?? "No daily water goal.")
+        }
+    }
+
+    struct Remind: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Hydration reminders every N hours inside a daily window ('off' stops them).",
+            discussion: """
+                Reminders stop for the day once the daily goal is reached. Without options this shows \
+                the settings; 'on' switches the last ones back on (default every 2h, 09:00-21:00).
+                Examples:
+                  beautyctl water remind --every 2h --between 09:00-21:00
+                  beautyctl water remind off
+                """)
+
+        @Argument(help: ArgumentHelp("'on' or 'off' (optional).", valueName: "on|off")) var state: String?
+        @Option(help: ArgumentHelp("How often (elapsed time from the window's start), e.g. 2h or 90m.", valueName: "duration")) var every: String?
+        @Option(help: ArgumentHelp("The daily window, end included, e.g. 09:00-21:00.", valueName: "HH:MM-HH:MM")) var between: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var params = WaterRemindParams()
+            switch state?.lowercased() {
+            case nil: break
+            case "on": params.enabled = true
+            case "off": params.enabled = false
+            case let other?: throw CLIFailure(.usage, "'\(other)': say on or off (or give --every/--between)")
+            }
+            if params.enabled == false, every != nil || between != nil {
+                throw CLIFailure(.usage, "'off' takes no --every or --between")
+            }
+            if let every {
+                let seconds = try Input.duration(every, option: "--every")
+                var check = WaterReminder.standard
+                check.everySeconds = seconds
+                params.everySeconds = try Input.check("--every") { try check.validated().everySeconds }
+            }
+            if let between {
+                let window = try Input.check("--between") { try Validation.parseWindow(between, field: "--between") }
+                params.windowStart = window.0
+                params.windowEnd = window.1
+            }
+            var client = global.client
+            let result: WaterRemindResult = try client.call(.waterRemind, params)
+            if output.json { return try Output.json(result) }
+            let settings = "every \(DurationParser.format(result.everySeconds)) between \(result.windowStart) and \(result.windowEnd)"
+            guard result.enabled else { return Output.line("Water reminders are off (last settings: \(settings)).") }
+            Output.line("Water reminders are on: \(settings).")
+            let times = Output.times
+            if !result.upcoming.isEmpty {
+                Output.line("Next: " + result.upcoming.map { times.isoDay($0) == times.isoDay(Date()) ? times.clock($0) : times.short($0) }
+                    .joined(separator: ", "))
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import water records from a CSV or JSON file; records already present are skipped.",
+            discussion: """
+                CSV: a header naming the columns uuid,amount_ml,start,end (end may be empty), e.g.
+                  uuid,amount_ml,start,end
+                  6F1C...,250,2026-11-20T08:30:00+01:00,2026-11-20T08:35:00+01:00
+                JSON: an array of {"uuid", "amountMl" (or "amount_ml"), "start", "end"}.
+                Times are ISO 8601; without an offset they are local. Amounts round half up to whole ml \
+                (a decimal comma in CSV needs quotes: "250,5"). Records are matched by uuid, so importing \
+                the same file again adds nothing. A bad line is reported with its number and nothing is imported.
+                """)
+
+        @Argument(help: "The CSV or JSON file ('-' reads standard input).") var file: String
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        /// Records per request, well below the 1 MiB line limit.
+        static let batch = 2000
+
+        func run() throws {
+            let text = try CalendarFile.read(file)
+            let records: [WaterRecord]
+            do {
+                records = try WaterImport.parse(text, zone: .current)
+            } catch let error as WaterImportError {
+                let lines = error.description.split(separator: "\n").map { "\(file):\($0.hasPrefix("line ") ? String($0.dropFirst(5)) : String($0))" }
+                throw CLIFailure(.usage, lines.joined(separator: "\n") + "\n(nothing was imported)")
+            }
+            var client = global.client
+            var total = WaterImportResult(inserted: 0, skipped: 0)
+            // Batches are separate transactions; a retry after a failure only adds what is missing.
+            for start in stride(from: 0, to: records.count, by: Self.batch) {
+                let part = Array(records[start..<min(start + Self.batch, records.count)])
+                let result: WaterImportResult = try client.call(.waterImport, WaterImportParams(records: part))
+                total.inserted += result.inserted
+                total.skipped += result.skipped
+            }
+            if output.json { return try Output.json(total) }
+            Output.line("Imported \(total.inserted) new water record(s) from \(file); \(total.skipped) already present (skipped).")
+        }
+    }
+}

@@ -410,7 +410,7 @@ public struct RequestHandler: Sendable {
             }
         let doses = try doseEntries(now: now, dayStart: startOfDay, dayEnd: endOfDay)
         let later = (appointments + doses.later).sorted { ($0.start, $0.title) < ($1.start, $1.title) }
-        return NowResult(now: now, laterToday: later, overdue: doses.overdue)
+        return NowResult(now: now, laterToday: later, overdue: doses.overdue, water: try waterToday(now: now))
     }
 
     private func status() throws -> StatusResult {

@@ -1,16 +1,176 @@
 import BeautyCore
-import BeautyProtocol
 import BeautyNotify
+import BeautyProtocol
+import BeautyStore
 import Foundation
 
 /// tips / tip.random / water.*.
 extension RequestHandler {
+    /// The longest range `water.total` answers day by day.
+    static let maxWaterDays = 3660
+
     func wellbeing(_ method: Method, id: RPCID?, line: Data) async -> Data? {
-        await call(id, line) { (_: NoParams) -> String in throw ValidationError(field: "method", "\(method.rawValue) is not implemented yet") }
+        switch method {
+        case .tips: return await call(id, line) { (p: TipsParams) in try tips(p) }
+        case .tipRandom: return await call(id, line) { (p: TipsParams) in try randomTip(p) }
+        case .waterAdd: return await call(id, line) { (p: WaterAddParams) in try addWater(p) }
+        case .waterTotal: return await call(id, line) { (p: WaterTotalParams) in try waterTotal(p) }
+        case .waterGoal: return await call(id, line) { (p: WaterGoalParams) in try waterGoal(p) }
+        case .waterRemind: return await call(id, line) { (p: WaterRemindParams) in try waterRemind(p) }
+        case .waterImport: return await call(id, line) { (p: WaterImportParams) in try importWater(p) }
+        default:
+            return await call(id, line) { (_: NoParams) -> String in throw ValidationError(field: "method", "\(method.rawValue) is not a tip or water method") }
+        }
+    }
+
+    // MARK: - Tips
+
+    private func tipFilter(_ p: TipsParams) throws -> (category: TipCategory?, search: String?) {
+        (try p.category.map { try TipCategory(parsing: $0) }, try Tips.searchText(p.search))
+    }
+
+    func tips(_ p: TipsParams) throws -> [Tip] {
+        let filter = try tipFilter(p)
+        return Tips.matching(category: filter.category, search: filter.search)
+    }
+
+    func randomTip(_ p: TipsParams) throws -> Tip {
+        let filter = try tipFilter(p)
+        var generator = SystemRandomNumberGenerator()
+        guard let tip = Tips.random(category: filter.category, search: filter.search, using: &generator) else {
+            let within = filter.category.map { " in \($0.rawValue)" } ?? ""
+            throw ValidationError(field: "search", "no tip\(within) mentions '\(filter.search ?? "")'")
+        }
+        return tip
+    }
+
+    // MARK: - Water
+
+    /// The daemon's zone: days of water intake are its local days.
+    private var waterZone: TimeZone { LocalZone.shared.current }
+
+    func addWater(_ p: WaterAddParams) throws -> WaterAddResult {
+        let now = clock()
+        let at = p.at ?? now
+        guard at <= now.addingTimeInterval(60) else {
+            throw ValidationError(field: "at", "\(Timestamps(zone: waterZone).short(at)) is in the future: log water once it is drunk")
+        }
+        if let until = p.until, until < at { throw ValidationError(field: "until", "must not be before the start (\(Timestamps(zone: waterZone).short(at)))") }
+        let record = try Validation.waterRecord(WaterRecord(uuid: p.uuid ?? UUID().uuidString, amountMl: p.amountMl, start: at, end: p.until))
+        let stored = try store.addWater(record)
+        if stored.added {
+            logger.info("water logged: \(stored.record.amountMl) ml", metadata: ["item_id": "\(stored.record.id ?? 0)", "item_kind": "water"])
+            try replanWater()
+        }
+        return WaterAddResult(record: stored.record, added: stored.added, day: try waterDay(LocalDate(stored.record.start, in: waterZone)))
+    }
+
+    func waterTotal(_ p: WaterTotalParams) throws -> WaterTotalResult {
+        let now = clock()
+        let from: Date
+        let to: Date
+        switch (p.from, p.to) {
+        case let (start?, end?): (from, to) = (start, end)
+        case let (start?, nil): (from, to) = (start, LocalDate(max(start, now), in: waterZone).adding(days: 1).start(in: waterZone))
+        case let (nil, end?): (from, to) = (LocalDate(end.addingTimeInterval(-0.001), in: waterZone).start(in: waterZone), end)
+        case (nil, nil):
+            let today = LocalDate(now, in: waterZone)
+            (from, to) = (today.start(in: waterZone), today.adding(days: 1).start(in: waterZone))
+        }
+        guard to > from else { throw ValidationError(field: "to", "must be after 'from'") }
+        guard LocalDate(from, in: waterZone).days(until: LocalDate(to, in: waterZone)) <= Self.maxWaterDays else {
+            throw ValidationError(field: "to", "the range is too long: at most \(Self.maxWaterDays) days")
+        }
+        let goal = try store.waterGoal()
+        let days = try store.waterDays(from: from, to: to, zone: waterZone).map { WaterDay(day: $0.day, totalMl: $0.totalMl, count: $0.count, goalMl: goal) }
+        return WaterTotalResult(from: from, to: to, totalMl: days.reduce(0) { $0 + $1.totalMl }, count: days.reduce(0) { $0 + $1.count },
+                                goalMl: goal, days: days)
+    }
+
+    func waterGoal(_ p: WaterGoalParams) throws -> WaterGoalResult {
+        if p.off == true, p.goalMl != nil { throw ValidationError(field: "goalMl", "cannot be combined with \"off\"") }
+        if p.off == true {
+            try store.setWaterGoal(nil)
+            try replanWater()
+        } else if let goal = p.goalMl {
+            try store.setWaterGoal(try WaterAmount.goal(goal))
+            logger.info("daily water goal set to \(goal) ml")
+            try replanWater()
+        }
+        return WaterGoalResult(goalMl: try store.waterGoal())
+    }
+
+    func waterRemind(_ p: WaterRemindParams) throws -> WaterRemindResult {
+        var reminder = try store.waterReminder()
+        let changes = p.everySeconds != nil || p.windowStart != nil || p.windowEnd != nil
+        if let every = p.everySeconds { reminder.everySeconds = every }
+        if let start = p.windowStart { reminder.windowStart = start }
+        if let end = p.windowEnd { reminder.windowEnd = end }
+        if let enabled = p.enabled { reminder.enabled = enabled } else if changes { reminder.enabled = true }
+        if changes || p.enabled != nil {
+            reminder = try reminder.validated()
+            try store.setWaterReminder(reminder)
+            logger.info("water reminders \(reminder.enabled ? "on: every \(DurationParser.format(reminder.everySeconds)) between \(reminder.windowStart) and \(reminder.windowEnd)" : "off")")
+            try replanWater()
+        }
+        return WaterRemindResult(reminder, upcoming: reminder.enabled ? try store.plannedWaterReminders(after: clock()) : [])
+    }
+
+    func importWater(_ p: WaterImportParams) throws -> WaterImportResult {
+        let records = try p.records.enumerated().map { index, record in
+            do {
+                return try Validation.waterRecord(record)
+            } catch let error as ValidationError {
+                throw ValidationError(field: "records[\(index)].\(error.field)", error.message)
+            }
+        }
+        let counts = try store.importWater(records)
+        logger.info("water import: \(counts.inserted) new, \(counts.skipped) already present")
+        if counts.inserted > 0 { try replanWater() }
+        return WaterImportResult(inserted: counts.inserted, skipped: counts.skipped)
+    }
+
+    /// Today's water for `now`; nil when there is no goal and nothing was logged today.
+    func waterToday(now: Date) throws -> WaterDay? {
+        let day = try waterDay(LocalDate(now, in: waterZone))
+        return day.goalMl == nil && day.count == 0 ? nil : day
+    }
+
+    private func waterDay(_ day: LocalDate) throws -> WaterDay {
+        let total = try store.waterTotal(on: day, zone: waterZone)
+        return WaterDay(day: day, totalMl: total.totalMl, count: total.count, goalMl: try store.waterGoal())
+    }
+
+    /// Intake, goal or reminder settings changed: today's reminders may stop or start again.
+    private func replanWater() throws {
+        try store.planWater(now: clock(), zone: waterZone)
+        scheduler.wake(.edited)
     }
 }
 
 extension NotificationContent {
-    /// A water reminder or the daily tip; nil when it is no longer wanted (today's water goal reached).
-    func plannerNotice(_ trigger: Trigger, now: Date) throws -> DesktopNotification? { nil }
+    /// A water reminder or the daily tip; nil when it is no longer wanted: reminders were switched
+    /// off, the reminder's day has gone by, or that day's water goal is reached.
+    func plannerNotice(_ trigger: Trigger, now: Date) throws -> DesktopNotification? {
+        switch trigger.itemKind {
+        case .tip:
+            let tip = Tips.tip(id: Int(trigger.itemID)) ?? Tips.ofTheDay(LocalDate(trigger.occurrence, in: zone))
+            return DesktopNotification(
+                key: trigger.key, summary: "Beauty tip: \(tip.title)",
+                body: "\(tip.text)\n(\(tip.category.title) — more: beautyctl tips --category \(tip.category.rawValue))",
+                category: ItemKind.tip.notificationCategory, urgency: .low)
+        case .water:
+            let day = LocalDate(trigger.fireAt, in: zone)
+            guard day == LocalDate(now, in: zone), try store.waterReminderWanted(at: trigger.fireAt, zone: zone) else { return nil }
+            let total = try store.waterTotal(on: day, zone: zone).totalMl
+            let progress = try store.waterGoal().map { goal in "Today so far: \(total) of \(goal) ml (\(total * 100 / goal)%)." }
+                ?? "Today so far: \(total) ml."
+            return DesktopNotification(
+                key: trigger.key, summary: "Time for a glass of water",
+                body: "\(progress)\nLog it with: beautyctl water add 250",
+                category: ItemKind.water.notificationCategory, urgency: .normal)
+        case .appointment, .medication:
+            return nil
+        }
+    }
 }

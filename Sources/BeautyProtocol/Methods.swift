@@ -285,10 +285,13 @@ public struct NowResult: Codable, Sendable {
     public var now: Date
     public var laterToday: [AgendaEntry]
     public var overdue: [AgendaEntry]
-    public init(now: Date, laterToday: [AgendaEntry], overdue: [AgendaEntry]) {
+    /// Today's water against the daily goal; absent when there is no goal and nothing logged today.
+    public var water: WaterDay?
+    public init(now: Date, laterToday: [AgendaEntry], overdue: [AgendaEntry], water: WaterDay? = nil) {
         self.now = now
         self.laterToday = laterToday
         self.overdue = overdue
+        self.water = water
     }
 }
 

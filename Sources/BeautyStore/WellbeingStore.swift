@@ -2,10 +2,247 @@ import BeautyCore
 import Foundation
 import GRDB
 
-extension AppDatabase {
-    /// Pending water-reminder deliveries for today and tomorrow (itemKind .water), from the settings.
-    public func planWater(now: Date, zone: TimeZone) throws {}
+/// A row of the `water` table.
+struct WaterRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "water"
+    var id: Int64?
+    var uuid: String
+    var amountMl: Int
+    var startAt: Date
+    var endAt: Date?
 
-    /// The next daily-tip delivery (itemKind .tip) at `at`, or none when `at` is nil.
-    public func planDailyTip(now: Date, zone: TimeZone, at: ClockTime?) throws {}
+    init(_ r: WaterRecord) {
+        id = r.id; uuid = r.uuid; amountMl = r.amountMl; startAt = r.start; endAt = r.end
+    }
+
+    var record: WaterRecord { WaterRecord(id: id, uuid: uuid, amountMl: amountMl, start: startAt, end: endAt) }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// Water intake, its daily goal and reminders, and the daily tip's place in the delivery ledger.
+extension AppDatabase {
+    static let waterGoalSetting = "water.goal"
+    static let waterReminderSetting = "water.remind"
+
+    // MARK: - Records
+
+    /// Stores a drink. A uuid already stored keeps its record as it is: the answer is that record and `false`.
+    public func addWater(_ record: WaterRecord) throws -> (record: WaterRecord, added: Bool) {
+        try writer.write { db in
+            var row = WaterRow(record)
+            row.id = nil
+            try row.insert(db, onConflict: .ignore)
+            if db.changesCount > 0, row.id != nil { return (row.record, true) }
+            guard let existing = try WaterRow.filter(Column("uuid") == record.uuid).fetchOne(db) else {
+                throw StoreError.notFound(kind: "water record", id: 0)
+            }
+            return (existing.record, false)
+        }
+    }
+
+    /// Stores the records whose uuid is not stored yet, in one transaction; the rest are skipped.
+    public func importWater(_ records: [WaterRecord]) throws -> (inserted: Int, skipped: Int) {
+        try writer.write { db in
+            var inserted = 0
+            for record in records {
+                var row = WaterRow(record)
+                row.id = nil
+                try row.insert(db, onConflict: .ignore)
+                inserted += db.changesCount
+            }
+            return (inserted, records.count - inserted)
+        }
+    }
+
+    /// Records that started in [from, to), earliest first.
+    public func waterRecords(from: Date, to: Date) throws -> [WaterRecord] {
+        try writer.read { db in
+            try WaterRow.filter(Column("startAt") >= from && Column("startAt") < to)
+                .order(Column("startAt"), Column("id")).fetchAll(db).map(\.record)
+        }
+    }
+
+    public func waterCount() throws -> Int {
+        try writer.read { db in try WaterRow.fetchCount(db) }
+    }
+
+    /// Every local day from `from`'s to the one before `to`, with what was drunk on it (a record
+    /// counts on the day it started), oldest first; days without records are there with 0.
+    public func waterDays(from: Date, to: Date, zone: TimeZone) throws -> [(day: LocalDate, totalMl: Int, count: Int)] {
+        guard from < to else { return [] }
+        var totals: [LocalDate: (Int, Int)] = [:]
+        for record in try waterRecords(from: from, to: to) {
+            let day = LocalDate(record.start, in: zone)
+            let sum = totals[day] ?? (0, 0)
+            totals[day] = (sum.0 + record.amountMl, sum.1 + 1)
+        }
+        var result: [(day: LocalDate, totalMl: Int, count: Int)] = []
+        var day = LocalDate(from, in: zone)
+        let last = LocalDate(to.addingTimeInterval(-0.001), in: zone)
+        while day <= last {
+            let sum = totals[day] ?? (0, 0)
+            result.append((day, sum.0, sum.1))
+            day = day.adding(days: 1)
+        }
+        return result
+    }
+
+    /// What was drunk on one local day.
+    public func waterTotal(on day: LocalDate, zone: TimeZone) throws -> (totalMl: Int, count: Int) {
+        let days = try waterDays(from: day.start(in: zone), to: day.adding(days: 1).start(in: zone), zone: zone)
+        return days.first.map { ($0.totalMl, $0.count) } ?? (0, 0)
+    }
+
+    // MARK: - Goal and reminder settings
+
+    /// The daily goal in ml; nil when none is set.
+    public func waterGoal() throws -> Int? {
+        try setting(Self.waterGoalSetting).flatMap { Int($0) }
+    }
+
+    /// Sets the daily goal, or removes it (nil).
+    public func setWaterGoal(_ ml: Int?) throws {
+        if let ml { return try setSetting(Self.waterGoalSetting, String(ml)) }
+        try removeSetting(Self.waterGoalSetting)
+    }
+
+    /// Whether `day`'s water reached the goal (false without a goal).
+    public func waterGoalReached(on day: LocalDate, zone: TimeZone) throws -> Bool {
+        guard let goal = try waterGoal() else { return false }
+        return try waterTotal(on: day, zone: zone).totalMl >= goal
+    }
+
+    /// The reminder settings; `WaterReminder.standard` (off) until set.
+    public func waterReminder() throws -> WaterReminder {
+        guard let text = try setting(Self.waterReminderSetting),
+              let reminder = try? JSONDecoder().decode(WaterReminder.self, from: Data(text.utf8))
+        else { return .standard }
+        return reminder
+    }
+
+    public func setWaterReminder(_ reminder: WaterReminder) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try setSetting(Self.waterReminderSetting, String(decoding: try encoder.encode(reminder), as: UTF8.self))
+    }
+
+    /// Whether a water reminder due at `at` should still be shown: reminders are on and that day's
+    /// goal is not reached yet.
+    public func waterReminderWanted(at: Date, zone: TimeZone) throws -> Bool {
+        try waterReminder().enabled && !(try waterGoalReached(on: LocalDate(at, in: zone), zone: zone))
+    }
+
+    /// The water reminders planned after `now`, earliest first.
+    public func plannedWaterReminders(after now: Date, limit: Int = 5) throws -> [Date] {
+        try writer.read { db in
+            try Date.fetchAll(db, sql: """
+                SELECT fireAt FROM delivery WHERE itemKind = 'water' AND state = 'pending' AND fireAt > ?
+                ORDER BY fireAt LIMIT ?
+                """, arguments: [now, limit])
+        }
+    }
+
+    private func removeSetting(_ key: String) throws {
+        try writer.write { db in try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    // MARK: - Planning (called by the scheduler on every pass)
+
+    /// Pending water-reminder deliveries (itemKind .water) for the rest of today and tomorrow, from
+    /// the settings. A day whose goal is reached gets no more reminders; reminders no longer wanted
+    /// (settings or zone changed, switched off) are dropped. Of the reminders already due but not yet
+    /// shown (the daemon was down, no notification server), only the latest is kept: the others, and
+    /// any of a day whose goal was reached meanwhile, are recorded as missed.
+    public func planWater(now: Date, zone: TimeZone) throws {
+        let reminder = try waterReminder()
+        let goal = try waterGoal()
+        var reached: [LocalDate: Bool] = [:]
+        func goalReached(_ instant: Date) throws -> Bool {
+            guard let goal else { return false }
+            let day = LocalDate(instant, in: zone)
+            if let known = reached[day] { return known }
+            let value = try waterTotal(on: day, zone: zone).totalMl >= goal
+            reached[day] = value
+            return value
+        }
+        var wanted: [Trigger] = []
+        if reminder.enabled {
+            let horizon = LocalDate(now, in: zone).adding(days: 2).start(in: zone)
+            for (day, at) in reminder.reminders(from: now, to: horizon, zone: zone) where at > now {
+                if try !goalReached(at) { wanted.append(Self.waterTrigger(day: day, at: at, zone: zone)) }
+            }
+        }
+        let due = try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT key, fireAt FROM delivery WHERE itemKind = 'water' AND state = 'pending' AND source = 'plan' AND fireAt <= ?
+                ORDER BY fireAt DESC, key DESC
+                """, arguments: [now]).map { (key: $0["key"] as String, fireAt: $0["fireAt"] as Date) }
+        }
+        var stale: [String] = []
+        for (index, row) in due.enumerated() {
+            if try index > 0 || (reminder.enabled && goalReached(row.fireAt)) { stale.append(row.key) }
+        }
+        try writer.write { db in
+            try Self.replacePending(db, kind: .water, with: wanted, now: now, dropDue: !reminder.enabled)
+            for key in stale {
+                try db.execute(sql: "UPDATE delivery SET state = 'missed', settledAt = ? WHERE key = ? AND state = 'pending'",
+                               arguments: [now, key])
+            }
+        }
+    }
+
+    /// The daily tip (itemKind .tip, itemID the tip's id) at `at` today, unless that has passed or
+    /// today's tip was already delivered, and tomorrow; none when `at` is nil. Tips planned for
+    /// another time (the setting changed) are dropped.
+    public func planDailyTip(now: Date, zone: TimeZone, at: ClockTime?) throws {
+        try writer.write { db in
+            var wanted: [Trigger] = []
+            if let at {
+                let today = LocalDate(now, in: zone)
+                for day in [today, today.adding(days: 1)] {
+                    guard let fireAt = LocalTime.instant(year: day.year, month: day.month, day: day.day,
+                                                         hour: at.hour, minute: at.minute, in: zone),
+                          fireAt > now
+                    else { continue }
+                    let shown = try Int.fetchOne(db, sql: """
+                        SELECT COUNT(*) FROM delivery WHERE itemKind = 'tip' AND occurrence = ? AND state <> 'pending'
+                        """, arguments: [day.start(in: zone)]) ?? 0
+                    if shown == 0 { wanted.append(Self.tipTrigger(day: day, at: fireAt, zone: zone)) }
+                }
+            }
+            try Self.replacePending(db, kind: .tip, with: wanted, now: now, dropDue: at == nil)
+        }
+    }
+
+    /// `water/<start of the reminder's day>/<fire epoch>`; itemID 0, occurrence the day's start.
+    static func waterTrigger(day: LocalDate, at: Date, zone: TimeZone) -> Trigger {
+        let dayStart = day.start(in: zone)
+        return Trigger(key: "water/\(epoch(dayStart))/\(epoch(at))", itemKind: .water, itemID: 0, occurrence: dayStart, fireAt: at)
+    }
+
+    /// `tip/<start of the day>/<fire epoch>`; itemID the day's tip, occurrence the day's start.
+    static func tipTrigger(day: LocalDate, at: Date, zone: TimeZone) -> Trigger {
+        let dayStart = day.start(in: zone)
+        return Trigger(key: "tip/\(epoch(dayStart))/\(epoch(at))", itemKind: .tip, itemID: Int64(Tips.ofTheDay(day).id),
+                       occurrence: dayStart, fireAt: at)
+    }
+
+    private static func epoch(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+
+    /// Makes the future pending deliveries of `kind` exactly `wanted` (existing rows stay as they
+    /// are: INSERT OR IGNORE on the stable key); with `dropDue`, due pending ones go too.
+    private static func replacePending(_ db: Database, kind: ItemKind, with wanted: [Trigger], now: Date, dropDue: Bool) throws {
+        let keys = Set(wanted.map(\.key))
+        let pending = try Row.fetchAll(db, sql: "SELECT key, fireAt FROM delivery WHERE itemKind = ? AND state = 'pending' AND source = 'plan'",
+                                       arguments: [kind.rawValue])
+        for row in pending {
+            let key: String = row["key"]
+            let fireAt: Date = row["fireAt"]
+            if fireAt > now ? !keys.contains(key) : dropDue {
+                try db.execute(sql: "DELETE FROM delivery WHERE key = ? AND state = 'pending'", arguments: [key])
+            }
+        }
+        for trigger in wanted { try DeliveryRecord(trigger).insert(db, onConflict: .ignore) }
+    }
 }

@@ -1,0 +1,252 @@
+import BeautyCore
+@testable import BeautyDaemon
+import BeautyProtocol
+import BeautyStore
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension EndToEnd {
+    @Suite("Tips and water: beautyctl, the goal in `now`, import, hydration reminders", .serialized)
+    struct Wellbeing {
+        @Test("tips search ignores case; water add/total/goal/now; import twice adds nothing; bad input stores nothing")
+        func tipsAndWaterFromBeautyctl() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+
+            // Tips: search in any case, by category, at random.
+            let silk: [Tip] = try await stack.beautyctlJSON(["tips", "--search", "SILK"])
+            #expect(silk.map(\.id) == [13], "\(silk)")
+            let same: [Tip] = try await stack.beautyctlJSON(["tips", "--search", "silk"])
+            #expect(same == silk)
+            let nails: [Tip] = try await stack.beautyctlJSON(["tips", "--category", "Nails"])
+            #expect(nails.count >= 6 && nails.allSatisfy { $0.category == .nails }, "\(nails)")
+            let random: Tip = try await stack.beautyctlJSON(["tip", "random", "--category", "hair"])
+            #expect(random.category == .hair)
+            let text = try await stack.beautyctl(["tips", "--search", "PILLOWCASE"])
+            #expect(text.status == .exited(0) && text.stdout.contains("#13 Sleep on silk (hair)"), "\(text)")
+            let none = try await stack.beautyctl(["tips", "--search", "no such words"])
+            #expect(none.status == .exited(0) && none.stdout.contains("No tips"), "\(none)")
+
+            // Water: a decimal comma rounds half up; the goal shows in `now`.
+            let goal = try await stack.beautyctl(["water", "goal", "1000"])
+            #expect(goal.status == .exited(0) && goal.stdout.contains("1000 ml"), "\(goal)")
+            let added: WaterAddResult = try await stack.beautyctlJSON(["water", "add", "250,5"])
+            #expect(added.added && added.record.amountMl == 251, "\(added)")
+            #expect(added.day.totalMl == 251 && added.day.goalMl == 1000 && added.day.goalReached == false)
+            let earlier = try await stack.beautyctl(["water", "add", "0,25l", "--at", "in 0s"])
+            #expect(earlier.status == .exited(0) && earlier.stdout.contains("Logged 250 ml"), "\(earlier)")
+            let now: NowResult = try await stack.beautyctlJSON(["now"])
+            #expect(now.water?.totalMl == 501 && now.water?.count == 2 && now.water?.goalMl == 1000 && now.water?.goalReached == false,
+                    "now.water: \(String(describing: now.water))")
+            let nowText = try await stack.beautyctl(["now"])
+            #expect(nowText.stdout.contains("Water today: 501 of 1000 ml (50%)"), "\(nowText)")
+
+            // Bad input: a usage error naming the problem, and nothing stored.
+            let cases: [(arguments: [String], mentions: [String])] = [
+                (["water", "add", "-250"], ["-250", "negative"]),
+                (["water", "add", "12,3,4"], ["12,3,4", "not an amount"]),
+                (["water", "add", ""], ["must not be empty"]),
+                (["water", "add"], ["missing amount"]),
+                (["water", "add", "0"], ["less than 1 ml"]),
+                (["water", "add", "250", "300"], ["one amount at a time"]),
+                (["water", "add", "250", "--at", "in 1h"], ["--at", "future"]),
+                (["water", "add", "250", "--at", "in 0s", "--until", "2020-01-01 00:00"], ["--until", "before --at"]),
+                (["water", "goal", "-5"], ["negative"]),
+                (["water", "goal", "50000"], ["between 1 and 20000"]),
+                (["water", "remind", "--every", "0m"], ["--every"]),
+                (["water", "remind", "--between", "21:00-21:00"], ["--between", "empty"]),
+                (["water", "remind", "off", "--every", "2h"], ["off"]),
+                (["tips", "--category", "lips"], ["lips", "face, hair, nails, body"]),
+                (["tips", "--search", " "], ["--search", "must not be empty"]),
+                (["tip", "random", "--category", "feet"], ["feet"]),
+            ]
+            for (arguments, mentions) in cases {
+                let result = try await stack.beautyctl(arguments)
+                #expect(result.status == .exited(2), "beautyctl \(arguments): \(result)")
+                for word in mentions {
+                    #expect(result.stderr.contains(word), "beautyctl \(arguments) should mention \(word): \(result)")
+                }
+            }
+            // Straight to the daemon: refused with the field named.
+            #expect(throws: RPCErrorObject.self) { let _: WaterAddResult = try stack.client().call("water.add", WaterAddParams(amountMl: -5)) }
+            #expect(throws: RPCErrorObject.self) { let _: [Tip] = try stack.client().call("tips", TipsParams(category: "lips")) }
+            let refused = try await stack.beautyctl(["tip", "random", "--search", "no such words"])
+            #expect(refused.status == .exited(1) && refused.stderr.contains("no tip"), "\(refused)")
+            let today: WaterTotalResult = try await stack.beautyctlJSON(["water", "total"])
+            #expect(today.count == 2 && today.totalMl == 501 && today.days.count == 1, "refused input was stored: \(today)")
+
+            // Import: CSV, then the same file again, then JSON overlapping it; records keep their day.
+            let csv = stack.directory + "/water.csv"
+            try """
+                uuid,amount_ml,start,end
+                6f1c2b3e-0000-4000-8000-000000000001,250,2025-06-02T08:30:00+02:00,2025-06-02T08:35:00+02:00
+                6f1c2b3e-0000-4000-8000-000000000002,"300,5",2025-06-02 12:00:00 +0200,
+                health-3,330,2025-06-03T07:00,
+
+                """.write(toFile: csv, atomically: true, encoding: .utf8)
+            let first = try await stack.beautyctl(["water", "import", csv])
+            #expect(first.status == .exited(0) && first.stdout.contains("Imported 3 new") && first.stdout.contains("0 already present"), "\(first)")
+            let second = try await stack.beautyctl(["water", "import", csv])
+            #expect(second.status == .exited(0) && second.stdout.contains("Imported 0 new") && second.stdout.contains("3 already present"), "\(second)")
+            let json = stack.directory + "/water.json"
+            try """
+                [{"uuid": "6F1C2B3E-0000-4000-8000-000000000001", "amountMl": 250, "start": "2025-06-02T06:30:00Z"},
+                 {"uuid": "json-1", "amount_ml": 200, "start": "2025-06-03T09:00:00+02:00", "end": null}]
+                """.write(toFile: json, atomically: true, encoding: .utf8)
+            let counts: WaterImportResult = try await stack.beautyctlJSON(["water", "import", json])
+            #expect(counts.inserted == 1 && counts.skipped == 1, "\(counts)")
+
+            // A file with bad lines: each reported by number, nothing imported.
+            let bad = stack.directory + "/water-bad.csv"
+            try """
+                uuid,amount_ml,start,end
+                new-1,250,2025-06-04T08:30:00Z,
+                new-2,12,3,4,2025-06-04T08:30:00Z,
+                new-3,-5,2025-06-04T08:30:00Z,
+                new-4,100,yesterday,
+                """.write(toFile: bad, atomically: true, encoding: .utf8)
+            let refusedFile = try await stack.beautyctl(["water", "import", bad])
+            #expect(refusedFile.status == .exited(2), "\(refusedFile)")
+            for word in ["water-bad.csv:3:", "water-bad.csv:4:", "water-bad.csv:5:", "negative", "yesterday", "nothing was imported"] {
+                #expect(refusedFile.stderr.contains(word), "should mention \(word): \(refusedFile.stderr)")
+            }
+            let june: WaterTotalResult = try await stack.beautyctlJSON(["water", "total", "--from", "2025-06-01", "--to", "2025-06-05"])
+            #expect(june.days.map(\.day.description) == ["2025-06-01", "2025-06-02", "2025-06-03", "2025-06-04"], "\(june)")
+            #expect(june.days.map(\.totalMl) == [0, 551, 530, 0], "\(june.days)")
+            #expect(june.totalMl == 1081 && june.count == 4 && june.goalMl == 1000)
+            let table = try await stack.beautyctl(["water", "total", "--from", "2025-06-01", "--to", "2025-06-05"])
+            #expect(table.status == .exited(0) && table.stdout.contains("Total: 1081 ml in 4 drink(s)"), "\(table)")
+
+            // Goal off: `now` still shows what was drunk today, without a goal.
+            let off = try await stack.beautyctl(["water", "goal", "off"])
+            #expect(off.status == .exited(0) && off.stdout.contains("No daily water goal"), "\(off)")
+            let after: NowResult = try await stack.beautyctlJSON(["now"])
+            #expect(after.water?.totalMl == 501 && after.water?.goalMl == nil && after.water?.goalReached == nil)
+        }
+
+        @Test("a hydration reminder fires on the second; once the goal is reached the day's next one is skipped")
+        func hydrationReminders() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let goal = try await stack.beautyctl(["water", "goal", "500"])
+            #expect(goal.status == .exited(0), "\(goal)")
+
+            // Every N seconds in a window of whole minutes, so that exactly one reminder is due a few seconds from now.
+            func remind(_ soon: DueSoon) async throws -> WaterRemindResult {
+                let schedule = soon.schedule
+                return try await stack.beautyctlJSON([
+                    "water", "remind", "--every", "\(schedule.intervalSeconds!)s",
+                    "--between", "\(schedule.windowStart!)-\(schedule.windowEnd!)",
+                ])
+            }
+            let soon = await DueSoon.after(4)
+            let settings = try await remind(soon)
+            #expect(settings.enabled && settings.upcoming.first == soon.due, "upcoming \(settings.upcoming), due \(iso(soon.due))")
+            let next = try stack.client().status().nextTrigger
+            #expect(next?.itemKind == .water && next?.fireAt == soon.due, "\(String(describing: next))")
+            try #require(Date() < soon.due, "setting up took too long for this test to mean anything")
+
+            let shown = await stack.waitForNotifications(1, timeout: .seconds(soon.due.timeIntervalSinceNow + 5))
+            try #require(shown.count == 1, "expected one water reminder, got \(shown)\n\(stack.logs)")
+            let call = shown[0]
+            #expect(call.summary == "Time for a glass of water", "\(call)")
+            #expect(call.hints.category == "x-beautyd.water", "\(call)")
+            #expect(call.appName == "beautyd")
+            #expect(call.body.contains("0 of 500 ml"), "\(call.body)")
+            let lateness = call.time - soon.due.timeIntervalSince1970
+            report(String(format: "water reminder lateness (due -> Notify received): %.1f ms", lateness * 1000))
+            #expect(lateness >= 0 && lateness < 1, "shown \(lateness) s after it was due")
+
+            // The next reminder a few seconds away; then the goal is reached: it must not be shown.
+            let later = await DueSoon.after(4)
+            let again = try await remind(later)
+            #expect(again.upcoming.first == later.due, "upcoming \(again.upcoming), due \(iso(later.due))")
+            let drunk: WaterAddResult = try await stack.beautyctlJSON(["water", "add", "500"])
+            #expect(drunk.day.goalReached == true, "\(drunk)")
+            let settled: WaterRemindResult = try await stack.beautyctlJSON(["water", "remind"])
+            let tomorrow = LocalDate(Date(), in: testTimeZone).adding(days: 1).start(in: testTimeZone)
+            #expect(settled.upcoming.allSatisfy { $0 >= tomorrow }, "today's reminders should be gone: \(settled.upcoming)")
+            try #require(Date() < later.due, "setting up took too long for this test to mean anything")
+            await sleep(until: later.due.addingTimeInterval(1.5))
+            #expect(stack.notifications().count == 1, "a reminder was shown after the goal was reached: \(stack.notifications())")
+            let now: NowResult = try await stack.beautyctlJSON(["now"])
+            #expect(now.water?.goalReached == true && now.water?.totalMl == 500, "\(String(describing: now.water))")
+
+            // Switched off: nothing planned any more.
+            let off: WaterRemindResult = try await stack.beautyctlJSON(["water", "remind", "off"])
+            #expect(!off.enabled && off.upcoming.isEmpty, "\(off)")
+            #expect(try stack.client().status().nextTrigger?.itemKind != .water)
+        }
+    }
+}
+
+/// What the scheduler shows for a water reminder or the daily tip (NotificationContent), with an injected `now`.
+@Suite("Planner notices: water reminders stop at the goal, the daily tip")
+struct PlannerNoticeTests {
+    let zone = testTimeZone
+
+    func at(_ day: LocalDate, _ hour: Int, _ minute: Int = 0) -> Date {
+        LocalTime.instant(year: day.year, month: day.month, day: day.day, hour: hour, minute: minute, in: zone)!
+    }
+
+    func withStore(_ body: (AppDatabase) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beautyd-notice-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try body(try AppDatabase(path: directory.appendingPathComponent("db.sqlite").path))
+    }
+
+    @Test func aWaterReminderShowsProgressAndIsSkippedOnceTheGoalIsReached() throws {
+        try withStore { store in
+            let content = NotificationContent(store: store, zone: zone)
+            let day = LocalDate(year: 2030, month: 1, day: 15)
+            try store.setWaterReminder(WaterReminder(enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
+                                                     windowEnd: ClockTime(hour: 21, minute: 0)))
+            try store.setWaterGoal(1000)
+            func trigger(_ day: LocalDate, _ hour: Int) -> Trigger {
+                Trigger(key: "water/\(Int64(day.start(in: zone).timeIntervalSince1970))/\(Int64(at(day, hour).timeIntervalSince1970))",
+                        itemKind: .water, itemID: 0, occurrence: day.start(in: zone), fireAt: at(day, hour))
+            }
+            let now = at(day, 15).addingTimeInterval(0.2)
+            let first = try #require(try content.plannerNotice(trigger(day, 15), now: now))
+            #expect(first.summary == "Time for a glass of water")
+            #expect(first.body.hasPrefix("Today so far: 0 of 1000 ml (0%)."), "\(first.body)")
+            #expect(first.category == "x-beautyd.water" && first.key == trigger(day, 15).key && first.urgency == .normal)
+
+            _ = try store.addWater(WaterRecord(uuid: "a", amountMl: 600, start: at(day, 10)))
+            #expect(try content.plannerNotice(trigger(day, 17), now: at(day, 17))?.body.hasPrefix("Today so far: 600 of 1000 ml (60%).") == true)
+            _ = try store.addWater(WaterRecord(uuid: "b", amountMl: 400, start: at(day, 17, 30)))
+            #expect(try content.plannerNotice(trigger(day, 19), now: at(day, 19)) == nil, "the goal is reached: skipped")
+            let tomorrow = day.adding(days: 1)
+            #expect(try content.plannerNotice(trigger(tomorrow, 9), now: at(tomorrow, 9)) != nil, "a new day starts from zero")
+            // Late delivery of yesterday's reminder: not worth showing.
+            #expect(try content.plannerNotice(trigger(day, 21), now: at(tomorrow, 8)) == nil)
+            // Without a goal: the amount alone.
+            try store.setWaterGoal(nil)
+            #expect(try content.plannerNotice(trigger(day, 19), now: at(day, 19))?.body.hasPrefix("Today so far: 1000 ml.") == true)
+            // Switched off meanwhile: skipped.
+            var off = try store.waterReminder()
+            off.enabled = false
+            try store.setWaterReminder(off)
+            #expect(try content.plannerNotice(trigger(tomorrow, 11), now: at(tomorrow, 11)) == nil)
+        }
+    }
+
+    @Test func theDailyTipShowsTheTipOfItsDay() throws {
+        try withStore { store in
+            let content = NotificationContent(store: store, zone: zone)
+            let day = LocalDate(year: 2030, month: 1, day: 15)
+            let trigger = Trigger(key: "tip/1/2", itemKind: .tip, itemID: 13, occurrence: day.start(in: zone), fireAt: at(day, 9))
+            let notice = try #require(try content.plannerNotice(trigger, now: at(day, 9)))
+            #expect(notice.summary == "Beauty tip: Sleep on silk")
+            #expect(notice.body.contains("silk or satin pillowcase") && notice.body.contains("beautyctl tips --category hair"), "\(notice.body)")
+            #expect(notice.category == ItemKind.tip.notificationCategory && notice.urgency == .low)
+            var unknown = trigger
+            unknown.itemID = 9999
+            #expect(try content.plannerNotice(unknown, now: at(day, 9))?.summary == "Beauty tip: \(Tips.ofTheDay(day).title)")
+        }
+    }
+}
