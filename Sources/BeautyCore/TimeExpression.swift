@@ -136,7 +136,14 @@ public enum TimeExpression {
             }
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = options
-            if let date = formatter.date(from: text.uppercased().replacingOccurrences(of: " ", with: "T")) { return date }
+            if let date = formatter.date(from: text.uppercased().replacingOccurrences(of: " ", with: "T")) {
+                // The formatter is lenient (2030-02-30 becomes 2 March): insist on a real calendar day.
+                let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
+                guard parts.count == 3, LocalTime.isValidDay(year: parts[0], month: parts[1], day: parts[2]) else {
+                    throw ValidationError(field: field, "'\(text)' is not a day of the calendar")
+                }
+                return date
+            }
         }
         throw ValidationError(field: field, "'\(text)' looks like ISO 8601 but is not valid (e.g. 2026-12-01T14:00:00+01:00)")
     }

@@ -76,6 +76,7 @@ public struct RequestHandler: Sendable {
         case .appointmentImport: return await call(id, line, importAppointments)
         case .appointmentExport:
             return await call(id, line) { (_: NoParams) in
+                try store.assignMissingUIDs()
                 let all = try store.appointments()
                 let names = try all.map { a in try a.contactID.map { try store.contact(id: $0).name } }
                 return AppointmentExportResult(appointments: all, contactNames: names)

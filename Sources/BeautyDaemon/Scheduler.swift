@@ -212,7 +212,8 @@ public actor Scheduler {
         switch trigger.itemKind {
         case .appointment: return try? store.appointment(id: trigger.itemID).title
         case .medication: return (try? store.dose(id: trigger.itemID)).flatMap { try? store.medication(id: $0.medicationID).name }
-        case .water, .tip: return nil
+        case .water: return "Drink water"
+        case .tip: return Tips.tip(id: Int(trigger.itemID))?.title
         }
     }
 

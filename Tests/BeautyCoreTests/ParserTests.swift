@@ -81,7 +81,7 @@ struct TimeExpressionTests {
         #expect(try parse("now") == now)
     }
 
-    @Test(arguments: ["", "notatime", "25:00", "2026-02-30 10:00", "2026-13-01", "14:60", "tomorrow today 9:00", "in 5x", "2026-12-01T14:00:00+99:00"])
+    @Test(arguments: ["", "notatime", "25:00", "2026-02-30 10:00", "2026-13-01", "14:60", "tomorrow today 9:00", "in 5x", "2026-12-01T14:00:00+99:00", "2030-02-30T08:30:00Z", "2026-04-31T10:00:00+02:00"])
     func refuses(_ text: String) {
         #expect(throws: ValidationError.self) { try parse(text) }
     }
