@@ -32,8 +32,11 @@ public struct NotificationText: Sendable, Equatable {
     }
 
     /// The body text without markup a server might interpret: libnotify bodies may carry a subset of HTML.
-    public var escapedBody: String {
-        body.replacingOccurrences(of: "&", with: "&amp;")
+    public var escapedBody: String { Self.escapeMarkup(body) }
+
+    /// `&`, `<` and `>` as entities, so a server with `body-markup` shows the text as typed.
+    public static func escapeMarkup(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;")
             .replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
     }

@@ -106,7 +106,7 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
         if !canAct, !request.actions.isEmpty, let hint = request.noActionsHint { body += "\n" + hint }
         // Bodies may carry markup on servers with body-markup: escape ours so text shows as typed.
         let markup = capabilities?.contains("body-markup") ?? false
-        let shownBody = markup ? NotificationText(summary: "", body: body).escapedBody : body
+        let shownBody = markup ? NotificationText.escapeMarkup(body) : body
 
         let reuseKey = request.replacesKey ?? request.key
         let notification: UnsafeMutablePointer<NotifyNotification>
