@@ -7,6 +7,12 @@ struct BoundedLineDecoder: ByteToMessageDecoder {
     enum Frame: Sendable {
         case line(ByteBuffer)
         case tooLong
+
+        /// Bytes held by this frame (for the connection's backpressure).
+        var size: Int {
+            if case let .line(buffer) = self { return buffer.readableBytes }
+            return 0
+        }
     }
 
     typealias InboundOut = Frame

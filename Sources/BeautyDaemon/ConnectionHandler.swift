@@ -13,6 +13,16 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private let logger: Logger
     private var lines: AsyncStream<BoundedLineDecoder.Frame>.Continuation?
 
+    /// Backpressure: a client that floods requests without reading its answers must not make the
+    /// daemon buffer them without limit. Frames handed to `serve` but not taken yet are counted
+    /// (on the event loop); above a high-water mark the channel stops reading from the socket until
+    /// `serve` has caught up, so the kernel's socket buffer pushes back on the client.
+    private var pendingFrames = 0
+    private var pendingBytes = 0
+    private var readingPaused = false
+    static let pauseAtFrames = 256, resumeAtFrames = 32
+    static let pauseAtBytes = 2 << 20, resumeAtBytes = 256 << 10
+
     init(requests: RequestHandler, hub: EventHub, logger: Logger) {
         self.requests = requests
         self.hub = hub
@@ -35,14 +45,34 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                     try? await channel.close()
                     return
                 }
-                await Self.serve(stream, channel: channel, requests: requests, hub: hub)
+                let taken: @Sendable (Int) -> Void = { [weak self] bytes in
+                    channel.eventLoop.execute { self?.frameTaken(bytes: bytes, channel: channel) }
+                }
+                await Self.serve(stream, channel: channel, requests: requests, hub: hub, taken: taken)
             }
         }
         context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        lines?.yield(unwrapInboundIn(data))
+        let frame = unwrapInboundIn(data)
+        pendingFrames += 1
+        pendingBytes += frame.size
+        lines?.yield(frame)
+        if !readingPaused, pendingFrames >= Self.pauseAtFrames || pendingBytes >= Self.pauseAtBytes {
+            readingPaused = true
+            context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+        }
+    }
+
+    /// `serve` took a frame (called on the event loop): resume reading once the backlog is small.
+    private func frameTaken(bytes: Int, channel: Channel) {
+        pendingFrames -= 1
+        pendingBytes -= bytes
+        if readingPaused, pendingFrames <= Self.resumeAtFrames, pendingBytes <= Self.resumeAtBytes {
+            readingPaused = false
+            channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        }
     }
 
     /// The peer shut down its write side: answer what it sent, then close (see `serve`).
@@ -63,8 +93,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     /// Answers lines one after another, so replies come back in the order requests were sent.
     private static func serve(_ frames: AsyncStream<BoundedLineDecoder.Frame>, channel: Channel,
-                              requests: RequestHandler, hub: EventHub) async {
+                              requests: RequestHandler, hub: EventHub, taken: @escaping @Sendable (Int) -> Void) async {
         for await frame in frames {
+            taken(frame.size)
             switch frame {
             case .tooLong:
                 let error = RPCFailure(id: nil, error: RPCErrorObject(
@@ -78,7 +109,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                     if let answer { try? await write(answer, to: channel) }
                 case let .subscribe(ack):
                     try? await write(ack, to: channel)
-                    await stream(hub.subscribe(), to: channel, until: frames)
+                    await stream(hub.subscribe(), to: channel, until: frames, taken: taken)
                     return
                 }
             }
@@ -90,7 +121,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// Streams events to a `subscribe`r until it hangs up or shuts down its write side; lines it
     /// sends meanwhile are read and ignored.
     private static func stream(_ events: AsyncStream<DaemonEvent>, to channel: Channel,
-                               until frames: AsyncStream<BoundedLineDecoder.Frame>) async {
+                               until frames: AsyncStream<BoundedLineDecoder.Frame>,
+                               taken: @escaping @Sendable (Int) -> Void) async {
         let closed = Task { try? await channel.closeFuture.get() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -100,7 +132,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 }
             }
             group.addTask { await closed.value }
-            group.addTask { for await _ in frames {} }
+            group.addTask { for await frame in frames { taken(frame.size) } }
             await group.next()
             try? await channel.close()
             group.cancelAll()
