@@ -142,6 +142,24 @@ public actor Scheduler {
         }
     }
 
+    /// `notifier.show`, abandoned when the scheduler's task is cancelled (shutdown): a notification server
+    /// that never answers Notify must not hold up a stop for the D-Bus timeout. An abandoned show is not
+    /// recorded as fired, so the reminder is shown at the next start.
+    private func show(_ notification: DesktopNotification) async throws -> UInt32 {
+        let notifier = self.notifier
+        let outcome = ResumeOnce<UInt32>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard outcome.install(continuation) else { return }
+                Task {
+                    do { outcome.resume(.success(try await notifier.show(notification))) } catch { outcome.resume(.failure(error)) }
+                }
+            }
+        } onCancel: {
+            outcome.resume(.failure(CancellationError()))
+        }
+    }
+
     private func metadata(_ trigger: Trigger) -> Logger.Metadata {
         ["item_id": "\(trigger.itemID)", "item_kind": "\(trigger.itemKind.rawValue)", "delivery_key": "\(trigger.key)"]
     }
@@ -164,7 +182,7 @@ public actor Scheduler {
                                         itemID: trigger.itemID, detail: "item deleted"))
                 return true
             }
-            _ = try await notifier.show(notification)
+            _ = try await show(notification)
             let firedAt = clock()
             try store.markFired([trigger.key], at: firedAt)
             failingKeys.remove(trigger.key)
@@ -191,7 +209,7 @@ public actor Scheduler {
             }
             let text = NotificationText.missedWhileAway(items, zone: LocalZone.shared.current)
             let key = "catch-up/\(Int64(clock().timeIntervalSince1970))"
-            _ = try await notifier.show(DesktopNotification(
+            _ = try await show(DesktopNotification(
                 key: key, summary: text.summary, body: text.body, category: ItemKind.appointment.notificationCategory))
             let firedAt = clock()
             try store.markFired(triggers.map(\.key), at: firedAt)
@@ -239,7 +257,7 @@ public actor Scheduler {
             let previous = try store.shownKey(ofDose: trigger.itemID)
             let notification = content.dose(trigger, dose: dose, medication: medication, nagCount: config.nagCount,
                                             replacesKey: trigger.source == .plan ? nil : previous)
-            _ = try await notifier.show(notification)
+            _ = try await show(notification)
             let firedAt = clock()
             try store.markFired([trigger.key], at: firedAt)
             try store.doseShown(trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
@@ -265,7 +283,7 @@ public actor Scheduler {
                 try store.markMissed([trigger.key], at: clock())
                 return true
             }
-            _ = try await notifier.show(content.lowStock(medication, key: trigger.key))
+            _ = try await show(content.lowStock(medication, key: trigger.key))
             let now = clock()
             try store.markFired([trigger.key], at: now)
             hub.publish(DaemonEvent(type: "low-stock", at: now, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
@@ -305,7 +323,7 @@ public actor Scheduler {
                 try store.markMissed([trigger.key], at: clock())  // not needed any more: recorded, not shown
                 return true
             }
-            _ = try await notifier.show(notification)
+            _ = try await show(notification)
             let firedAt = clock()
             try store.markFired([trigger.key], at: firedAt)
             hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
@@ -332,7 +350,9 @@ public actor Scheduler {
         guard answer.changed else { return answer }
         if let shown {
             try store.settle(shown, as: state == .taken ? .taken : (state == .skipped ? .skipped : .snoozed), at: now)
-            await notifier.close(key: shown)
+            // Not awaited: this runs for `beautyctl dose`, and a close queued behind a hung Notify on the
+            // GLib thread could otherwise hold the request up for the D-Bus timeout (~25 s).
+            Task { [notifier] in await notifier.close(key: shown) }
         }
         logger.info("dose \(state.rawValue)", metadata: ["item_id": "\(id)", "item_kind": "medication"])
         hub.publish(DaemonEvent(type: state.rawValue, at: now, key: shown, itemKind: .medication, itemID: id,
@@ -406,5 +426,39 @@ final class Flag: @unchecked Sendable {
             defer { raised = false }
             return raised
         }
+    }
+}
+
+/// A continuation resumed by whichever comes first (an answer or a cancellation), exactly once.
+final class ResumeOnce<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, Error>?
+    private var early: Result<T, Error>?
+    private var done = false
+
+    /// Hands over the continuation; false (and already resumed) if the outcome came first.
+    func install(_ continuation: CheckedContinuation<T, Error>) -> Bool {
+        let result: Result<T, Error>? = lock.withLock {
+            if let early { done = true; return early }
+            self.continuation = continuation
+            return nil
+        }
+        guard let result else { return true }
+        continuation.resume(with: result)
+        return false
+    }
+
+    func resume(_ result: Result<T, Error>) {
+        let waiting: CheckedContinuation<T, Error>? = lock.withLock {
+            guard !done else { return nil }
+            guard let continuation else {
+                if early == nil { early = result }
+                return nil
+            }
+            done = true
+            self.continuation = nil
+            return continuation
+        }
+        waiting?.resume(with: result)
     }
 }

@@ -3,7 +3,7 @@
 
 Run with the system interpreter (it needs python3-dbus and python3-gi):
 
-    /usr/bin/python3 notification_server.py LOG_FILE [--no-actions] [--name NAME]
+    /usr/bin/python3 notification_server.py LOG_FILE [--no-actions] [--name NAME] [--hang]
 
 It owns org.freedesktop.Notifications on the session bus named by
 DBUS_SESSION_BUS_ADDRESS and serves /org/freedesktop/Notifications:
@@ -31,6 +31,11 @@ Every Notify call is appended to LOG_FILE as one JSON line, flushed at once:
 
 "ready <unique bus name> <time.time()>" is printed on stdout only once the well-known name is owned;
 if the name is already taken the server prints an error and exits with status 2.
+With --hang it never answers Notify (GetCapabilities and GetServerInformation still answer):
+each Notify is held open, not logged to LOG_FILE, and "hung <count> <time.time()>" is printed
+on stdout instead, as a server that stopped responding would (libnotify then waits for its
+D-Bus timeout, about 25 s, unless the server leaves the bus first).
+
 SIGTERM and SIGINT stop it (they are unblocked first: a test runner may have blocked them).
 """
 
@@ -72,17 +77,25 @@ def plain(value):
 
 
 class Server(dbus.service.Object):
-    def __init__(self, bus, log_path, capabilities, name):
+    def __init__(self, bus, log_path, capabilities, name, hang=False):
         super().__init__(bus, OBJECT_PATH)
+        self.hang = hang
+        self.held = []  # the reply callbacks of unanswered Notify calls (--hang)
         self.log = open(log_path, "a", encoding="utf-8")
         self.capabilities = capabilities
         self.name = name
         self.next_id = 1
         self.open_ids = set()
 
-    @dbus.service.method(IFACE, in_signature="susssasa{sv}i", out_signature="u")
-    def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout):
+    @dbus.service.method(IFACE, in_signature="susssasa{sv}i", out_signature="u",
+                         async_callbacks=("reply", "error"))
+    def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout,
+               reply, error):
         received = time.time()
+        if self.hang:
+            self.held.append((reply, error))
+            print("hung %d %.6f" % (len(self.held), received), flush=True)
+            return
         replaces_id = int(replaces_id)
         if replaces_id != 0 and replaces_id in self.open_ids:
             nid = replaces_id
@@ -104,7 +117,7 @@ class Server(dbus.service.Object):
         }
         self.log.write(json.dumps(record, ensure_ascii=False) + "\n")
         self.log.flush()
-        return dbus.UInt32(nid)
+        reply(dbus.UInt32(nid))
 
     @dbus.service.method(IFACE, in_signature="", out_signature="as")
     def GetCapabilities(self):
@@ -142,15 +155,18 @@ class Server(dbus.service.Object):
 def main(argv):
     args = argv[1:]
     if not args or args[0].startswith("-"):
-        sys.stderr.write("usage: notification_server.py LOG_FILE [--no-actions] [--name NAME]\n")
+        sys.stderr.write("usage: notification_server.py LOG_FILE [--no-actions] [--name NAME] [--hang]\n")
         return 64
     log_path = args.pop(0)
     capabilities = ["actions", "body"]
     name = "beautyd-test-server"
+    hang = False
     while args:
         flag = args.pop(0)
         if flag == "--no-actions":
             capabilities = ["body"]
+        elif flag == "--hang":
+            hang = True
         elif flag == "--name" and args:
             name = args.pop(0)
         else:
@@ -164,7 +180,7 @@ def main(argv):
     if reply not in (dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER, dbus.bus.REQUEST_NAME_REPLY_ALREADY_OWNER):
         sys.stderr.write("%s is already owned on this bus\n" % BUS_NAME)
         return 2
-    server = Server(bus, log_path, capabilities, name)
+    server = Server(bus, log_path, capabilities, name, hang)
 
     loop = GLib.MainLoop()
     for signum in (signal.SIGTERM, signal.SIGINT):
