@@ -21,11 +21,21 @@ public final class AppDatabase: Sendable {
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         let created = !FileManager.default.fileExists(atPath: path)
+        // SQLite gives -wal and -shm the database file's own mode whatever the umask, so a file left
+        // readable by others (restored from a backup, made with sqlite3) would leak through all three.
+        for file in [path, path + "-wal", path + "-shm"] { Self.makePrivate(file) }
         let pool = try DatabasePool(path: path, configuration: config)
         if created { chmod(path, 0o600) }
         self.writer = pool
         self.path = path
         try Self.migrator.migrate(pool)
+    }
+
+    /// Takes away group and other permissions from an existing file; a missing file is left alone.
+    static func makePrivate(_ file: String) {
+        var info = stat()
+        guard stat(file, &info) == 0, info.st_mode & 0o077 != 0 else { return }
+        chmod(file, info.st_mode & 0o700)
     }
 
     /// The schema, one versioned step at a time; never edit a shipped migration, add a new one.

@@ -106,6 +106,24 @@ extension EndToEnd {
             #expect(try stack.client().status().counts.appointments == 1, "the daemon must still serve its owner")
         }
 
+        @Test("a database left readable by others is made private at start, and so are its -wal and -shm")
+        func looseDatabaseIsTightened() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            _ = try stack.addAppointment("Before", start: tomorrowOnTheHour(), remindAt: [])
+            #expect(await stack.stopDaemon() == .exited(0))
+            // As if restored from a backup with a umask of 022: SQLite would give -wal and -shm the same mode.
+            #expect(chmod(stack.databasePath, 0o644) == 0)
+            try await stack.startDaemon()
+            _ = try stack.addAppointment("After", start: tomorrowOnTheHour(), remindAt: [])
+            for path in [stack.databasePath, stack.databasePath + "-wal", stack.databasePath + "-shm"] {
+                var info = stat()
+                try #require(lstat(path, &info) == 0, "\(path) is missing")
+                #expect(info.st_mode & 0o777 == 0o600, "\(path) mode \(String(info.st_mode & 0o777, radix: 8))")
+            }
+            #expect(try stack.client().status().counts.appointments == 2)
+        }
+
         // MARK: - Hostile text
 
         @Test("shell syntax in titles and addresses runs nothing and round-trips unchanged, up to the notification")
@@ -163,7 +181,7 @@ extension EndToEnd {
 
         // MARK: - A notification server that never answers Notify
 
-        @Test("a hung Notify: the socket answers at once, SIGINT still stops beautyd, a new server gets the reminder once")
+        @Test("a hung Notify: the socket answers at once, and a replacement server gets the reminder exactly once")
         func hungServer() async throws {
             let stack = try await Stack.start(serverFlags: ["--hang"])
             defer { stack.shutdown() }
