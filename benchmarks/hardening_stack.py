@@ -61,12 +61,17 @@ class Stack:
                 self.close()
                 raise SystemExit("the test notification server did not start")
 
-    def start_daemon(self, timeout=30.0):
-        """Starts beautyd and returns once its socket answers `status`."""
+    def start_daemon(self, timeout=30.0, nofile=None):
+        """Starts beautyd and returns once its socket answers `status` (`nofile`: its RLIMIT_NOFILE)."""
+        def limit():
+            if nofile:
+                import resource
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
         out = open(f"{self.work}/beautyd.out", "ab")
         err = open(f"{self.work}/beautyd.err", "ab")
         self.daemon = subprocess.Popen([self.beautyd, "--log-level", "warning"], env=self.env, stdout=out,
-                                       stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
+                                       stderr=err, stdin=subprocess.DEVNULL, start_new_session=True,
+                                       preexec_fn=limit)
         out.close()
         err.close()
         self.daemon_starts += 1
@@ -101,6 +106,12 @@ class Stack:
                 self.daemon.kill()
                 self.daemon.wait()
         return self.daemon.returncode
+
+    def open_fds(self):
+        try:
+            return len(os.listdir(f"/proc/{self.daemon.pid}/fd"))
+        except (OSError, AttributeError):
+            return None
 
     def rss_kib(self):
         """VmRSS of the running daemon in KiB (None if it is not running)."""
