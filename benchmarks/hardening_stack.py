@@ -158,14 +158,23 @@ class Stack:
 
 
 def connect(path, timeout=10.0):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(timeout)
-    try:
-        s.connect(path)
-    except OSError:
-        s.close()
-        raise
-    return s
+    """A connected socket with `timeout`. A full listen backlog (EAGAIN: a socket with a timeout is
+    non-blocking underneath, and a Unix connect does not wait then) is retried until `timeout`."""
+    deadline = time.time() + timeout
+    while True:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(timeout)
+        try:
+            s.connect(path)
+            return s
+        except BlockingIOError:
+            s.close()
+            if time.time() > deadline:
+                raise
+            time.sleep(0.005)
+        except OSError:
+            s.close()
+            raise
 
 
 class LineReader:
