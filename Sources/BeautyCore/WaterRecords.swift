@@ -373,8 +373,9 @@ public enum WaterImport {
         do {
             parsed = try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
-            let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String).map { ": \($0)" } ?? ""
-            throw WaterImportError([WaterImportProblem(line: 1, "not valid JSON\(detail)")])
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw WaterImportError([WaterImportProblem(line: syntaxErrorLine(detail, in: data),
+                                                       "not valid JSON" + (detail.map { ": \($0)" } ?? ""))])
         }
         guard let array = parsed as? [Any] else {
             throw WaterImportError([WaterImportProblem(line: 1, "expected a JSON array of {\"uuid\", \"amountMl\", \"start\", \"end\"} objects")])
@@ -411,6 +412,22 @@ public enum WaterImport {
 
     private static func isBoolean(_ number: NSNumber) -> Bool {
         String(cString: number.objCType) == "c"  // how JSONSerialization gives true and false
+    }
+
+    /// The line a JSONSerialization syntax error is on: it names a byte offset ("around character 18"),
+    /// or the file ended too soon (its last line with text); 1 when it says neither.
+    static func syntaxErrorLine(_ detail: String?, in data: Data) -> Int {
+        func line(at offset: Int) -> Int { 1 + data.prefix(offset).reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 } }
+        guard let detail else { return 1 }
+        if let range = detail.range(of: #"character [0-9]+"#, options: .regularExpression),
+           let offset = Int(detail[range].dropFirst("character ".count)) {
+            return line(at: min(offset, data.count))
+        }
+        if detail.range(of: "end of (file|data)", options: [.regularExpression, .caseInsensitive]) != nil {
+            let last = data.lastIndex { !" \t\r\n".utf8.contains($0) }
+            return line(at: last.map { data.distance(from: data.startIndex, to: $0) } ?? 0)
+        }
+        return 1
     }
 
     /// The line each element of the top-level array starts on (the file is valid JSON).

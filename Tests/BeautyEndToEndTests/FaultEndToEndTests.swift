@@ -179,6 +179,26 @@ extension EndToEnd {
             #expect(FileManager.default.fileExists(atPath: canary), "\(canary) was removed: a shell ran user text")
         }
 
+        // MARK: - Bad import files
+
+        @Test("a water JSON file that is not valid JSON is refused with the line the error is on")
+        func waterJSONSyntaxErrorNamesItsLine() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let cases = [
+                ("bad-value.json", "[\n  {\"uuid\": \"a\", \"amountMl\": 200, \"start\": \"2030-01-15T10:00:00Z\"},\n  {\"uuid\": \"b\", \"amountMl\": 2OO, \"start\": \"2030-01-15T11:00:00Z\"}\n]\n", 3),
+                ("cut-short.json", "[\n  {\"uuid\": \"a\", \"amountMl\": 200,\n   \"start\": \"2030-01-15T10:00:00Z\"},\n\n", 3),
+            ]
+            for (name, text, line) in cases {
+                let path = stack.directory + "/" + name
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+                let result = try await stack.beautyctl(["water", "import", path])
+                #expect(result.status == .exited(2), "\(name): \(result)")
+                #expect(result.stderr.contains("\(name):\(line): not valid JSON") && result.stderr.contains("nothing was imported"),
+                        "\(name): the refusal should name line \(line): \(result.stderr)")
+            }
+        }
+
         // MARK: - A notification server that never answers Notify
 
         @Test("a hung Notify: the socket answers at once, and a replacement server gets the reminder exactly once")
