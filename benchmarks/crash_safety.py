@@ -191,7 +191,7 @@ def main():
         if status not in (0, None):
             violations.append(f"beautyd exited with {status} at the final SIGINT")
 
-        print(f"crash safety (seed {seed}, {stack.beautyd})")
+        print(f"crash safety (seed {seed}, {stack.built})")
         print(f"  adds sent            {args.adds} from {args.clients} clients in {run_seconds:.1f} s")
         print(f"  answered adds        {len(answered)} (all checked in the database: {len(answered) - len(missing)} present)")
         print(f"  unanswered (in flight at a kill) {unanswered[0]}; error answers {len(error_answers)}")

@@ -325,7 +325,7 @@ def main():
         if not args.no_emfile and alive:
             emfile = fd_exhaustion(stack, violation)
 
-        print(f"protocol fuzzing (seed {seed}, {stack.beautyd})")
+        print(f"protocol fuzzing (seed {seed}, {stack.built})")
         print(f"  messages sent        {stats['sent']} in {elapsed:.1f} s by {args.workers} workers "
               f"({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))})")
         print(f"  answers              {stats['answered']} for {stats['due']} lines that needed one "

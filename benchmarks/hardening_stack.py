@@ -26,6 +26,10 @@ class Stack:
         if not os.access(self.beautyd, os.X_OK):
             raise SystemExit(f"{self.beautyd} is not built (swift build)")
         self.work = tempfile.mkdtemp(prefix=prefix, dir="/tmp")
+        # A private copy: a rebuild during the run (ETXTBSY, or a different binary at a restart) cannot interfere.
+        shutil.copy2(self.beautyd, f"{self.work}/beautyd")
+        self.built = self.beautyd
+        self.beautyd = f"{self.work}/beautyd"
         self.children = []
         self.daemon = None
         self.daemon_starts = 0
