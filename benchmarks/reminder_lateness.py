@@ -13,27 +13,14 @@ Needs the system python3 (python3-dbus, python3-gi) and a built beautyd/beautyct
 """
 import argparse
 import datetime
-import json
 import os
-import shutil
-import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = os.path.join(ROOT, "Tests", "BeautyEndToEndTests", "Fixtures")
-
-
-def wait_for(predicate, timeout, what):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    sys.exit(f"timed out waiting for {what}")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import ROOT, Session, wait_for  # noqa: E402
 
 
 def main():
@@ -42,30 +29,12 @@ def main():
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "debug"))
     parser.add_argument("--lead", type=float, default=3.0, help="seconds before the first reminder")
     args = parser.parse_args()
-    beautyd = os.path.join(args.bin, "beautyd")
-    beautyctl = os.path.join(args.bin, "beautyctl")
-
-    work = tempfile.mkdtemp(prefix="bdl-", dir="/tmp")
-    children = []
+    session = Session(args.bin, prefix="bdl-")
+    beautyctl = session.beautyctl
     try:
-        bus = subprocess.Popen(
-            ["dbus-daemon", f"--config-file={FIXTURES}/session-bus.conf", "--nofork", "--print-address=1",
-             f"--address=unix:path={work}/bus"], stdout=subprocess.PIPE, text=True)
-        children.append(bus)
-        address = bus.stdout.readline().strip()
-        env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address, XDG_RUNTIME_DIR=f"{work}/run",
-                   XDG_DATA_HOME=f"{work}/data", XDG_CONFIG_HOME=f"{work}/config")
-        os.makedirs(f"{work}/run", mode=0o700)
-        log = f"{work}/notify.jsonl"
-        server = subprocess.Popen(["/usr/bin/python3", f"{FIXTURES}/notification_server.py", log],
-                                  env=env, stdout=subprocess.PIPE, text=True)
-        children.append(server)
-        if not server.stdout.readline().startswith("ready"):
-            sys.exit("notification server did not start")
-        daemon = subprocess.Popen([beautyd, "--log-level", "warning"], env=env)
-        children.append(daemon)
-        wait_for(lambda: subprocess.run([beautyctl, "status"], env=env, capture_output=True).returncode == 0,
-                 10, "beautyd to answer")
+        session.start_bus()
+        session.start_daemon()
+        env = session.env  # set by start_bus
 
         first = int(time.time() + args.lead) + 1
         due = {}
@@ -80,11 +49,7 @@ def main():
         if time.time() >= first:
             sys.exit("adding took longer than --lead; raise it")
 
-        def calls():
-            if not os.path.exists(log):
-                return []
-            with open(log) as f:
-                return [json.loads(line) for line in f if line.strip()]
+        calls = session.notify_calls
 
         wait_for(lambda: len(calls()) >= args.runs, args.runs + args.lead + 15, "all reminders")
         time.sleep(1.5)  # anything shown twice would arrive now
@@ -98,15 +63,7 @@ def main():
               f"min {min(lateness_ms):.2f}")
         return 0 if len(lateness_ms) == args.runs and duplicates == 0 and not early else 1
     finally:
-        for child in reversed(children):
-            child.send_signal(signal.SIGINT if child is not children[0] else signal.SIGTERM)
-        for child in children:
-            try:
-                child.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
-        shutil.rmtree(work, ignore_errors=True)
+        session.close()
 
 
 if __name__ == "__main__":
