@@ -155,7 +155,8 @@ struct StatusCommand: ParsableCommand {
         let server = s.notificationServer
         if server.reachable {
             let name = [server.name, server.version].compactMap { $0 }.joined(separator: " ")
-            Output.line("  notifications: \(name.isEmpty ? "server" : name) (\(server.capabilities.joined(separator: ", ")))")
+            let problem = server.lastError.map { " — \($0)" } ?? ""
+            Output.line("  notifications: \(name.isEmpty ? "server" : name) (\(server.capabilities.joined(separator: ", ")))\(problem)")
         } else {
             Output.line("  notifications: NO SERVER REACHABLE — \(server.lastError ?? "unknown")")
         }

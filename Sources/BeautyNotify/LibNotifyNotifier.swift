@@ -137,6 +137,9 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
                 }, Unmanaged.passUnretained(self).toOpaque(), nil)
             }
         }
+        // Shown by `status` while the server keeps us waiting (a hung server holds this thread up to ~25 s).
+        let asked = Date()
+        updateInfo { $0.lastError = "no answer to Notify yet (asked at \(Self.clock(asked)))" }
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_show(notification, &error) == 0 {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown libnotify error"
@@ -148,6 +151,14 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
         }
         updateInfo { $0.reachable = true; $0.lastError = nil }
         return .success(UInt32(beautyd_notification_id(notification)))
+    }
+
+    /// "14:03:07 UTC", a moment of today in a log-friendly form.
+    private static func clock(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm:ss zzz"
+        return formatter.string(from: date)
     }
 
     private func actionInvoked(_ notification: UnsafeMutablePointer<NotifyNotification>, _ action: String) {
