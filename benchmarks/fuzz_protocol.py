@@ -10,6 +10,7 @@ Starts a private session bus and beautyd on temporary XDG directories, then, all
     protocol says an answer is due (every line but blank ones and notifications), and each must be
     a JSON-RPC object (bad lines: an `error`);
   - LONG lines of 10 MiB (answered once with "line too long", the connection stays usable);
+  - a client flooding 1000-byte junk lines without ever reading its answers (must be pushed back);
   - a well-behaved client calling `status` every few ms: its latency is measured throughout;
   - VmRSS of beautyd sampled every 50 ms (peak reported).
 Then an fd-exhaustion phase: beautyd restarted with RLIMIT_NOFILE 64, 150 connections opened
@@ -255,6 +256,20 @@ def main():
                     else:
                         violation(f"10 MiB line {i}: answers {str(first)[:200]} / {str(second)[:200]}")
 
+        flood = {"accepted": 0, "sock": None}
+
+        def flooder():
+            # Writes junk lines and never reads the answers: beautyd must stop reading it (backpressure)
+            # rather than buffer; a write then times out. At most 256 MiB are offered.
+            sock = connect(stack.socket_path, timeout=2)
+            flood["sock"] = sock
+            chunk = (b"x" * 1000 + b"\n") * 1024
+            while flood["accepted"] < 256 << 20 and not stop.is_set():
+                try:
+                    flood["accepted"] += sock.send(chunk)
+                except OSError:
+                    break
+
         # Idle connections and slow writers first, held open for the whole run.
         idle = []
         for _ in range(args.idle):
@@ -289,6 +304,7 @@ def main():
                       for i in range(args.workers)]
         workers = [threading.Thread(target=worker, args=(i, n), daemon=True) for i, n in enumerate(per_worker)]
         workers.append(threading.Thread(target=long_lines, args=(args.long_lines,), daemon=True))
+        workers.append(threading.Thread(target=flooder, daemon=True))
         for t in workers:
             t.start()
         for t in workers:
@@ -313,7 +329,9 @@ def main():
                 pass
         if idle[:20] and idle_ok != len(idle[:20]):
             violation(f"only {idle_ok} of {len(idle[:20])} idle connections answered afterwards")
-        for s in idle + slow:
+        if flood["accepted"] >= 64 << 20:
+            violation(f"a client that never reads got {flood['accepted'] >> 20} MiB accepted (no backpressure)")
+        for s in idle + slow + ([flood["sock"]] if flood["sock"] else []):
             s.close()
         peak = max(rss_samples, default=0)
         if peak > args.max_rss_mib * 1024:
@@ -332,6 +350,7 @@ def main():
               f"({stats['errors']} errors); {stats['no_answer_due']} notifications/blank lines, none answered")
         print(f"  10 MiB lines         {stats['long_sent']} sent, {stats['long_answered']} answered 'too long' "
               f"with the connection still usable")
+        print(f"  flood, never reading {flood['accepted'] / (1 << 20):.1f} MiB accepted before beautyd stopped reading")
         print(f"  idle connections     {len(idle)} held (daemon fds at the end {fds_during}), slow writers {len(slow)}")
         print(f"  well-behaved client  {len(latencies)} calls, latency p50 {percentile(latencies, 50) * 1000:.1f} ms, "
               f"p99 {percentile(latencies, 99) * 1000:.1f} ms, max {max(latencies, default=float('nan')) * 1000:.1f} ms")
