@@ -153,7 +153,7 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
         return .success(UInt32(beautyd_notification_id(notification)))
     }
 
-    /// "14:03:07 UTC", a moment of today in a log-friendly form.
+    /// "14:03:07 CET": a moment of today, in the local zone.
     private static func clock(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
