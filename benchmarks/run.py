@@ -66,6 +66,7 @@ def machine():
         "free": sh("free -h"),
         "fs": sh(f"df -T /tmp | tail -1 | awk '{{print $2}}'"),
         "swift": sh("swift --version 2>&1 | head -1"),
+        "load": open("/proc/loadavg").read().split()[:3],
     }
 
 
@@ -225,7 +226,8 @@ def bench_startup(session, runs):
     rss_later = vm_rss_kib(session_pid)
     return {"ready_ms": summary(times), "rss_idle_kib": rss_idle, "rss_after_kib": rss_after,
             "rss_after_3s_kib": rss_later, "full_agenda_s": full_agenda_s, "full_agenda_entries": entries,
-            "full_agenda_bytes": len(out.stdout)}
+            "full_agenda_bytes": len(out.stdout), "full_agenda_rc": out.returncode,
+            "full_agenda_stderr": out.stderr.strip()[:300]}
 
 
 # ---------------------------------------------------------------- 4. agenda vs remind / calcurse
@@ -320,6 +322,8 @@ def report(m, args, r):
     L.append(f"- Kernel: Linux {m['kernel']}")
     L.append(f"- /tmp (store, WAL) filesystem: {m['fs']}")
     L.append(f"- {m['swift']}")
+    L.append(f"- Load average when the run started: {' '.join(m['load'])}; at the end: "
+             f"{' '.join(open('/proc/loadavg').read().split()[:3])} (other work on the machine skews timings)")
     L.append("- Memory (`free -h`):\n\n```\n" + m["free"] + "\n```\n")
 
     L.append("## Summary\n")
@@ -370,6 +374,8 @@ def report(m, args, r):
                  f"`beautyctl agenda --from 2000-01-01 --to 2100-01-01 --json` "
                  f"({s['full_agenda_bytes'] / 1e6:.1f} MB of JSON in {s['full_agenda_s']:.2f} s): "
                  f"{s['rss_after_kib'] / 1024:.1f} MiB; 3 s later {s['rss_after_3s_kib'] / 1024:.1f} MiB.\n")
+        if s.get("full_agenda_rc"):
+            L.append(f"The full-range agenda **failed** (exit {s['full_agenda_rc']}): `{s['full_agenda_stderr']}`\n")
 
     if "agenda" in r:
         L.append("## 4. `beautyctl agenda --days 7` vs remind and calcurse\n")
