@@ -141,7 +141,7 @@ def bench_lateness(session, count, spread):
     params = []
     for i in range(count):
         at = round(first + spread * i / count, 3)
-        title = f"lateness-{i}"
+        title = f"lateness-{int(first)}-{i}"
         due[title] = at
         params.append({"title": title, "start": iso(at + 3600), "durationSeconds": 1800,
                        "reminders": [{"at": iso(at)}]})
