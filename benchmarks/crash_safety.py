@@ -170,6 +170,11 @@ def main():
         db = sqlite3.connect(stack.database_path)
         integrity = db.execute("PRAGMA integrity_check").fetchall()
         stored = dict(db.execute("SELECT id, title FROM appointment").fetchall())
+        # Deliveries a kill interrupted between "delivering" (written before asking the server) and "fired":
+        # beautyd counts them as shown, so that nothing is ever shown twice (at most once, by design).
+        interrupted = {row[0] for row in db.execute(
+            "SELECT appointment.title FROM delivery JOIN appointment ON appointment.id = delivery.itemID "
+            "WHERE delivery.itemKind = 'appointment' AND delivery.lastError LIKE 'interrupted while being shown%'")}
         db.close()
         if integrity != [("ok",)]:
             violations.append(f"integrity_check: {integrity[:5]}")
@@ -181,7 +186,11 @@ def main():
         duplicates = {t: c for t, c in counts.items() if c > 1}
         for t, c in list(duplicates.items())[:10]:
             violations.append(f"reminder {t!r} delivered {c} times")
-        lost = sorted(t for t in reminded_answered if counts.get(t, 0) == 0)
+        never_shown = sorted(t for t in reminded_answered if counts.get(t, 0) == 0)
+        # Lost in the few milliseconds between the durable "delivering" and the server receiving Notify:
+        # the price of never delivering twice. Reported, not a violation; any other loss is one.
+        lost_in_flight = [t for t in never_shown if t in interrupted]
+        lost = [t for t in never_shown if t not in interrupted]
         for t in lost[:10]:
             violations.append(f"reminder {t!r} (add answered) never delivered")
         if len(lost) > 10:
@@ -201,7 +210,8 @@ def main():
         print(f"  integrity_check      {integrity[0][0] if integrity else '?'}")
         print(f"  reminders            {len(reminded)} asked ({len(reminded_answered)} answered), "
               f"{sum(1 for t in reminded if counts.get(t, 0) >= 1)} delivered, "
-              f"{len(duplicates)} delivered more than once, {len(lost)} answered but never delivered")
+              f"{len(duplicates)} delivered more than once, {len(lost)} lost, "
+              f"{len(lost_in_flight)} interrupted by a kill while being shown (counted as shown: at most once)")
         print(f"  Notify calls         {len(stack.notifications())}")
         if violations:
             print("VIOLATIONS:")

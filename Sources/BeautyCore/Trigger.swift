@@ -43,10 +43,11 @@ public enum TriggerSource: String, Codable, Sendable {
     case lowStock
 }
 
-/// Where a delivery is in its life: pending -> fired -> taken | skipped | snoozed | missed | dismissed;
-/// `suppressed` when it came due while notifications were switched off.
+/// Where a delivery is in its life: pending -> delivering -> fired -> taken | skipped | snoozed | missed | dismissed;
+/// `suppressed` when it came due while notifications were switched off. `delivering` is written durably
+/// just before the notification server is asked, so a crash at any moment never shows a reminder twice.
 public enum DeliveryState: String, Codable, Sendable, CaseIterable {
-    case pending, fired, taken, skipped, snoozed, missed, dismissed, suppressed
+    case pending, delivering, fired, taken, skipped, snoozed, missed, dismissed, suppressed
 }
 
 /// Reminder instants of appointments.

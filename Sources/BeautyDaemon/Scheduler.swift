@@ -56,6 +56,9 @@ public actor Scheduler {
         }
         self.timer = timer
         defer { timer.arm(at: nil) }
+        for key in try store.settleInterruptedDeliveries(at: clock()) {
+            logger.warning("a delivery was interrupted by a crash while being shown; counted as shown", metadata: ["delivery_key": "\(key)"])
+        }
         LocalZone.shared.watch(queue: DispatchQueue(label: "beautyd.zone")) { [wakeContinuation, zoneChanged] _ in
             // A flag, not only a wake reason: wakes are coalesced and one must never be lost.
             zoneChanged.set()
@@ -145,7 +148,9 @@ public actor Scheduler {
     /// `notifier.show`, abandoned when the scheduler's task is cancelled (shutdown): a notification server
     /// that never answers Notify must not hold up a stop for the D-Bus timeout. An abandoned show is not
     /// recorded as fired, so the reminder is shown at the next start.
-    private func show(_ notification: DesktopNotification) async throws -> UInt32 {
+    private func show(_ notification: DesktopNotification, for keys: [String]) async throws -> UInt32 {
+        // Durably "delivering" before the server hears of it: a crash from here on never repeats it.
+        try store.markDelivering(keys, at: clock())
         let notifier = self.notifier
         let outcome = ResumeOnce<UInt32>()
         return try await withTaskCancellationHandler {
@@ -182,7 +187,7 @@ public actor Scheduler {
                                         itemID: trigger.itemID, detail: "item deleted"))
                 return true
             }
-            _ = try await show(notification)
+            _ = try await show(notification, for: [trigger.key])
             let firedAt = clock()
             try store.markFired([trigger.key], at: firedAt)
             failingKeys.remove(trigger.key)
@@ -210,7 +215,8 @@ public actor Scheduler {
             let text = NotificationText.missedWhileAway(items, zone: LocalZone.shared.current)
             let key = "catch-up/\(Int64(clock().timeIntervalSince1970))"
             _ = try await show(DesktopNotification(
-                key: key, summary: text.summary, body: text.body, category: ItemKind.appointment.notificationCategory))
+                key: key, summary: text.summary, body: text.body, category: ItemKind.appointment.notificationCategory),
+                for: triggers.map(\.key))
             let firedAt = clock()
             try store.markFired(triggers.map(\.key), at: firedAt)
             logger.notice("delivered \(triggers.count) reminders missed while away as one notification")
@@ -257,7 +263,7 @@ public actor Scheduler {
             let previous = try store.shownKey(ofDose: trigger.itemID)
             let notification = content.dose(trigger, dose: dose, medication: medication, nagCount: config.nagCount,
                                             replacesKey: trigger.source == .plan ? nil : previous)
-            _ = try await show(notification)
+            _ = try await show(notification, for: [trigger.key])
             let firedAt = clock()
             try store.markFired([trigger.key], at: firedAt)
             try store.doseShown(trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
@@ -283,7 +289,7 @@ public actor Scheduler {
                 try store.markMissed([trigger.key], at: clock())
                 return true
             }
-            _ = try await show(content.lowStock(medication, key: trigger.key))
+            _ = try await show(content.lowStock(medication, key: trigger.key), for: [trigger.key])
             let now = clock()
             try store.markFired([trigger.key], at: now)
             hub.publish(DaemonEvent(type: "low-stock", at: now, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
@@ -323,7 +329,7 @@ public actor Scheduler {
                 try store.markMissed([trigger.key], at: clock())  // not needed any more: recorded, not shown
                 return true
             }
-            _ = try await show(notification)
+            _ = try await show(notification, for: [trigger.key])
             let firedAt = clock()
             try store.markFired([trigger.key], at: firedAt)
             hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,

@@ -28,7 +28,31 @@ extension AppDatabase {
     /// second call for the same key changes nothing: the answer says how many rows really moved.
     @discardableResult
     public func markFired(_ keys: [String], at now: Date) throws -> Int {
-        try transition(keys, from: [.pending], to: .fired, at: now, firedAt: now)
+        try transition(keys, from: [.pending, .delivering], to: .fired, at: now, firedAt: now)
+    }
+
+    /// Written (and synced) just before the notification server is asked: if the daemon dies before it
+    /// records `fired`, the next start knows the reminder was probably shown and does not show it again.
+    @discardableResult
+    public func markDelivering(_ keys: [String], at now: Date) throws -> Int {
+        try transition(keys, from: [.pending], to: .delivering, at: now, firedAt: nil)
+    }
+
+    /// At start-up: deliveries interrupted between asking the server and recording the answer. The
+    /// server almost certainly showed them (the ask is a millisecond, the record can wait behind other
+    /// writes), so they count as fired: never twice, at the rare cost of one lost if the crash fell
+    /// exactly before the ask.
+    @discardableResult
+    public func settleInterruptedDeliveries(at now: Date) throws -> [String] {
+        try writer.write { db in
+            let keys = try String.fetchAll(db, sql: "SELECT key FROM delivery WHERE state = 'delivering'")
+            try db.execute(sql: """
+                UPDATE delivery SET state = 'fired', firedAt = COALESCE(firedAt, ?), settledAt = ?,
+                       lastError = 'interrupted while being shown: counted as shown'
+                WHERE state = 'delivering'
+                """, arguments: [now, now])
+            return keys
+        }
     }
 
     /// Records deliveries too old to show (`max_lateness`) as missed.
@@ -68,7 +92,7 @@ extension AppDatabase {
         try writer.write { db in
             for key in keys {
                 try db.execute(
-                    sql: "UPDATE delivery SET attempts = attempts + 1, lastError = ? WHERE key = ? AND state = 'pending'",
+                    sql: "UPDATE delivery SET state = 'pending', attempts = attempts + 1, lastError = ? WHERE key = ? AND state IN ('pending', 'delivering')",
                     arguments: [error, key])
             }
         }
