@@ -188,6 +188,11 @@ public final class AppDatabase: Sendable {
                 }
             }
         }
+        migrator.registerMigration("v5: series planning index") { db in
+            // Every scheduler pass asks for the next series-planning instant and the series to extend;
+            // without this both scan the whole appointment table (12-25 ms at 100,000 appointments).
+            try db.execute(sql: "CREATE INDEX appointment_series_planning ON appointment(plannedUntil) WHERE recurrence IS NOT NULL")
+        }
         return migrator
     }
 
