@@ -7,11 +7,7 @@ public struct Timestamps: Sendable {
     public init(zone: TimeZone = .current) { self.zone = zone }
 
     private func format(_ date: Date, _ pattern: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = pattern
-        return formatter.string(from: date)
+        FormatterCache.withPattern(pattern, zone: zone) { $0.string(from: date) }
     }
 
     /// "Tue 1 Dec 2026"
@@ -25,11 +21,4 @@ public struct Timestamps: Sendable {
     /// "Tue 1 Dec 2026, 14:00"
     public func long(_ date: Date) -> String { "\(day(date)), \(clock(date))" }
 
-    /// ISO 8601 with the offset, for machines: "2026-12-01T14:00:00+01:00".
-    public static func iso(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = .current
-        return formatter.string(from: date)
-    }
 }

@@ -230,11 +230,7 @@ public enum WaterImport {
         guard text.range(of: #"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{1,2}:[0-9]{2}"#, options: .regularExpression) != nil else {
             throw ValidationError(field: field, raw.isEmpty ? "is missing (\(example))" : "'\(raw)' is not a date and time (\(example))")
         }
-        // Foundation's ISO 8601 parser rolls 2030-02-30 over into March: check the wall-clock fields first.
-        let numbers = text.split(whereSeparator: { !$0.isNumber }).prefix(5).compactMap { Int($0) }
-        guard numbers.count == 5, LocalTime.isValidDay(year: numbers[0], month: numbers[1], day: numbers[2]),
-              numbers[3] < 24, numbers[4] < 60
-        else { throw ValidationError(field: field, "'\(raw)' is not a valid date and time (\(example))") }
+        // TimeExpression refuses impossible days and times (2030-02-30, 25:00) that Foundation would roll over.
         do {
             return try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 0), zone: zone, field: field)
         } catch {

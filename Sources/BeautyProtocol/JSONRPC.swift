@@ -1,3 +1,4 @@
+import BeautyCore
 import Foundation
 
 /// JSON-RPC 2.0 envelopes, one JSON object per `\n`-terminated line (docs/PROTOCOL.md).
@@ -160,30 +161,13 @@ public enum WireJSON {
     /// "2026-12-01T13:00:00Z", or with milliseconds when the instant has them.
     public static func formatInstant(_ date: Date) -> String {
         let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
-        return Formatters.shared.use(whole ? \.whole : \.fractional) { $0.string(from: date) }
+        return FormatterCache.withISO(whole ? wholeSeconds : withMillis) { $0.string(from: date) }
     }
 
     public static func parseInstant(_ text: String) -> Date? {
-        Formatters.shared.use(\.whole) { $0.date(from: text) } ?? Formatters.shared.use(\.fractional) { $0.date(from: text) }
+        FormatterCache.withISO(wholeSeconds) { $0.date(from: text) } ?? FormatterCache.withISO(withMillis) { $0.date(from: text) }
     }
 
-    /// Building an ISO8601DateFormatter costs far more than using one (100,000 agenda entries took
-    /// over 30 s), so each kind exists once; a lock keeps their use thread-safe.
-    private final class Formatters: @unchecked Sendable {
-        static let shared = Formatters()
-        private let lock = NSLock()
-        let whole: ISO8601DateFormatter
-        let fractional: ISO8601DateFormatter
-
-        private init() {
-            whole = ISO8601DateFormatter()
-            whole.formatOptions = [.withInternetDateTime]
-            fractional = ISO8601DateFormatter()
-            fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        }
-
-        func use<T>(_ kind: KeyPath<Formatters, ISO8601DateFormatter>, _ body: (ISO8601DateFormatter) -> T) -> T {
-            lock.withLock { body(self[keyPath: kind]) }
-        }
-    }
+    private static let wholeSeconds: ISO8601DateFormatter.Options = [.withInternetDateTime]
+    private static let withMillis: ISO8601DateFormatter.Options = [.withInternetDateTime, .withFractionalSeconds]
 }
