@@ -278,15 +278,13 @@ extension AppointmentCommand {
 
         func run() throws {
             var client = global.client
-            if !yes {
+            let removed: AppointmentDetail? = try Input.confirmedRemoval(
+                of: "appointment", id: id, yes: yes, client: &client, remove: .appointmentRemove
+            ) { client in
                 let detail: AppointmentDetail = try client.call(.appointmentShow, IDParams(id: id))
-                let question = "Delete appointment \(id) '\(detail.appointment.title)' (\(Output.when(detail.appointment)))?"
-                guard try Input.confirm(question, yes: yes) else {
-                    Output.line("Kept appointment \(id).")
-                    return
-                }
+                return "Delete appointment \(id) '\(detail.appointment.title)' (\(Output.when(detail.appointment)))?"
             }
-            let gone: AppointmentDetail = try client.call(.appointmentRemove, IDParams(id: id))
+            guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
             Output.line("Deleted appointment \(id): \(gone.appointment.title).")
         }

@@ -178,14 +178,12 @@ extension BudgetCommand {
 
         func run() throws {
             var client = global.client
-            if !yes {
+            let removed: BudgetEntry? = try Input.confirmedRemoval(of: "budget entry", id: id, yes: yes, client: &client, remove: .budgetRemove) { client in
                 let all: [BudgetEntry] = try client.call(.budgetList, BudgetRangeParams())
                 guard let entry = all.first(where: { $0.id == id }) else { throw CLIFailure(.notFound, "no budget entry with id \(id)") }
-                guard try Input.confirm("Delete \(BudgetInput.describe(entry))?", yes: yes) else {
-                    return Output.line("Kept budget entry \(id).")
-                }
+                return "Delete \(BudgetInput.describe(entry))?"
             }
-            let gone: BudgetEntry = try client.call(.budgetRemove, IDParams(id: id))
+            guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
             Output.line("Deleted \(BudgetInput.describe(gone)).")
         }

@@ -123,13 +123,11 @@ extension ContactCommand {
 
         func run() throws {
             var client = global.client
-            if !yes {
+            let removed: Contact? = try Input.confirmedRemoval(of: "contact", id: id, yes: yes, client: &client, remove: .contactRemove) { client in
                 let c: Contact = try client.call(.contactShow, IDParams(id: id))
-                guard try Input.confirm("Delete contact \(id) '\(c.displayName)'?", yes: yes) else {
-                    return Output.line("Kept contact \(id).")
-                }
+                return "Delete contact \(id) '\(c.displayName)'?"
             }
-            let gone: Contact = try client.call(.contactRemove, IDParams(id: id))
+            guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
             Output.line("Deleted contact \(id): \(gone.name).")
         }

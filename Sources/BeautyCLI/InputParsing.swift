@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyProtocol
 import Foundation
 
 /// Turns what a user typed into values, or a usage error (exit 2) naming the option.
@@ -47,5 +48,18 @@ enum Input {
         FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         return answer == "y" || answer == "yes"
+    }
+
+    /// The flow every `rm` shares: unless `--yes`, ask on a terminal (`question` fetches what it names),
+    /// then remove. Nil when the user kept it.
+    static func confirmedRemoval<Gone: Decodable>(
+        of kind: String, id: Int64, yes: Bool, client: inout DaemonClient, remove: Method,
+        question: (inout DaemonClient) throws -> String
+    ) throws -> Gone? {
+        if !yes, try !confirm(question(&client), yes: false) {
+            Output.line("Kept \(kind) \(id).")
+            return nil
+        }
+        return try client.call(remove, IDParams(id: id))
     }
 }

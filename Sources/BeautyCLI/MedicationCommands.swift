@@ -247,13 +247,11 @@ extension MedCommand {
 
         func run() throws {
             var client = global.client
-            if !yes {
+            let removed: Medication? = try Input.confirmedRemoval(of: "medication", id: id, yes: yes, client: &client, remove: .medRemove) { client in
                 let m: MedDetail = try client.call(.medShow, IDParams(id: id))
-                guard try Input.confirm("Delete medication \(id) '\(m.medication.name)' and its dose history?", yes: yes) else {
-                    return Output.line("Kept medication \(id).")
-                }
+                return "Delete medication \(id) '\(m.medication.name)' and its dose history?"
             }
-            let gone: Medication = try client.call(.medRemove, IDParams(id: id))
+            guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
             Output.line("Deleted medication \(id): \(gone.name).")
         }
