@@ -26,7 +26,7 @@ struct WatchdogService: Service {
                 Systemd.notify("WATCHDOG=1")
                 // Cancelled at shutdown: end quietly (a thrown CancellationError would fail the
                 // ServiceGroup, skip STOPPING=1 and exit 1 on every stop under systemd).
-                try? await Task.sleep(for: interval)
+                try? await EventLoopConcurrency.sleep(for: interval)
             }
         }
     }

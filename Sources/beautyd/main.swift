@@ -1,3 +1,4 @@
 import BeautyDaemon
 
+EventLoopConcurrency.install()
 await BeautydCommand.runAsMain()

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// An idle beautyd must not wake at all: no polling, no periodic timer of its own or of a library.
+// Counted, not clocked: the context switches of every thread of the daemon over a quiet window.
+// (libdispatch's global pool starts a 1 Hz monitor for the rest of the process the first time it
+// runs a job; these tests fail if any Task, actor hop or Task.sleep ever lands there again.)
+
+extension EndToEnd {
+    @Suite("Idle: with nothing due, beautyd does not wake", .serialized)
+    struct Idle {
+        @Test("after a reminder fired, requests were answered and the configuration reloaded, no thread wakes for 3 s")
+        func noWakeUpsWhenIdle() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let daemon = try await Self.exercise(stack)
+
+            let wakeUps = try await Self.wakeUps(of: daemon.pid, over: .seconds(3))
+            #expect(wakeUps.values.reduce(0, +) == 0, "context switches per thread while idle: \(wakeUps)\n\(stack.logs)")
+        }
+
+        @Test("with the systemd watchdog on, only the event-loop threads that send its pings wake")
+        func onlyWatchdogPingsWake() async throws {
+            let stack = try await Stack.start(daemon: false)
+            defer { stack.shutdown() }
+            // WATCHDOG_USEC=1 s: a ping every 0.5 s, through an event-loop timer rather than Task.sleep.
+            _ = try await stack.startDaemon(environment: ["WATCHDOG_USEC": "1000000"])
+            let daemon = try await Self.exercise(stack)
+
+            let wakeUps = try await Self.wakeUps(of: daemon.pid, over: .seconds(3))
+            let pingThreads = wakeUps.filter { $0.key.hasPrefix("NIO-SGLTN") }
+            let others = wakeUps.filter { !$0.key.hasPrefix("NIO-SGLTN") && $0.value > 0 }
+            #expect(pingThreads.values.reduce(0, +) >= 3, "no watchdog pings seen: \(wakeUps)")
+            #expect(others.isEmpty, "threads other than the event loops woke: \(others)\n\(stack.logs)")
+        }
+
+        /// Fires a reminder, answers requests and reloads, so every path has run once before the quiet window.
+        private static func exercise(_ stack: Stack) async throws -> ChildProcess {
+            let daemon = try #require(stack.daemon)
+            let due = wholeSecond(after: 1.5)
+            let added = try await stack.beautyctl(["appointment", "add", "Haircut", "--at", iso(tomorrowOnTheHour()),
+                                                   "--remind-at", iso(due), "--remind", "1h"])
+            #expect(added.status == .exited(0), "\(added)")
+            let fired = await stack.waitForNotifications(1, timeout: .seconds(due.timeIntervalSinceNow + 5))
+            try #require(fired.count == 1, "the reminder did not fire: \(fired)\n\(stack.logs)")
+            kill(daemon.pid, SIGHUP)
+            let reloaded = await eventually(timeout: .seconds(5)) { daemon.stderr.contains("configuration reloaded") ? true : nil }
+            #expect(reloaded == true, "no reload logged\n\(stack.logs)")
+            let agenda = try await stack.beautyctl(["agenda", "--days", "7"])
+            #expect(agenda.status == .exited(0), "\(agenda)")
+            try await Task.sleep(for: .seconds(1))  // let the last answers and log writes finish
+            return daemon
+        }
+
+        /// Voluntary plus involuntary context switches per thread name during `window`.
+        private static func wakeUps(of pid: pid_t, over window: Duration) async throws -> [String: Int] {
+            let before = Self.switches(of: pid)
+            try await Task.sleep(for: window)
+            let after = Self.switches(of: pid)
+            var byName: [String: Int] = [:]
+            for (tid, sample) in after {
+                byName["\(sample.name) (\(tid))"] = sample.count - (before[tid]?.count ?? 0)
+            }
+            return byName
+        }
+
+        private static func switches(of pid: pid_t) -> [String: (name: String, count: Int)] {
+            let base = "/proc/\(pid)/task"
+            var result: [String: (name: String, count: Int)] = [:]
+            for tid in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] {
+                guard let status = try? String(contentsOfFile: "\(base)/\(tid)/status", encoding: .utf8) else { continue }
+                var name = "?", count = 0
+                for line in status.split(separator: "\n") {
+                    let fields = line.split(separator: "\t", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard fields.count == 2 else { continue }
+                    if fields[0] == "Name:" { name = fields[1] }
+                    if fields[0].hasSuffix("ctxt_switches:") { count += Int(fields[1]) ?? 0 }
+                }
+                result[tid] = (name, count)
+            }
+            return result
+        }
+    }
+}
