@@ -44,12 +44,17 @@ extension AppDatabase {
 
     /// Extends the pending deliveries of every series planned less than half a horizon ahead.
     public func planSeries(now: Date, zone: TimeZone) throws {
-        try writer.write { db in
-            let ids = try Int64.fetchAll(db, sql: """
+        let threshold = now.addingTimeInterval(Self.seriesHorizon / 2)
+        func needingPlans(_ db: Database) throws -> [Int64] {
+            try Int64.fetchAll(db, sql: """
                 SELECT id FROM appointment WHERE recurrence IS NOT NULL AND status = 'scheduled'
                   AND (plannedUntil IS NULL OR plannedUntil < ?)
-                """, arguments: [now.addingTimeInterval(Self.seriesHorizon / 2)])
-            for id in ids { try syncDeliveries(db, for: try fetchAppointment(db, id: id), now: now, zone: zone) }
+                """, arguments: [threshold])
+        }
+        // Every scheduler pass asks; read first so a pass with nothing to plan never queues for the writer.
+        guard try !writer.read(needingPlans).isEmpty else { return }
+        try writer.write { db in
+            for id in try needingPlans(db) { try syncDeliveries(db, for: try fetchAppointment(db, id: id), now: now, zone: zone) }
         }
     }
 

@@ -98,10 +98,12 @@ extension AppDatabase {
     @discardableResult
     public func planDoses(now: Date, zone: TimeZone) throws -> Int {
         let horizon = now.addingTimeInterval(Self.doseHorizon)
+        let needingPlans = MedicationRecord
+            .filter(Column("plannedUntil") == nil || Column("plannedUntil") < now.addingTimeInterval(Self.doseHorizon / 2))
+        // Every scheduler pass asks; read first so a pass with nothing to plan never queues for the writer.
+        guard try writer.read({ db in try !needingPlans.isEmpty(db) }) else { return 0 }
         return try writer.write { db in
-            let due = try MedicationRecord
-                .filter(Column("plannedUntil") == nil || Column("plannedUntil") < now.addingTimeInterval(Self.doseHorizon / 2))
-                .fetchAll(db)
+            let due = try needingPlans.fetchAll(db)
             var created = 0
             for var record in due {
                 let medication = record.medication

@@ -183,8 +183,12 @@ extension AppDatabase {
         for (index, row) in due.enumerated() {
             if try index > 0 || (reminder.enabled && goalReached(row.fireAt)) { stale.append(row.key) }
         }
+        // Every scheduler pass asks; read first so a pass with nothing to change never queues for the writer.
+        let dropDue = !reminder.enabled
+        let changes = try writer.read { db in try Self.pendingChanges(db, kind: .water, to: wanted, now: now, dropDue: dropDue) }
+        guard !changes.isEmpty || !stale.isEmpty else { return }
         try writer.write { db in
-            try Self.replacePending(db, kind: .water, with: wanted, now: now, dropDue: !reminder.enabled)
+            try Self.pendingChanges(db, kind: .water, to: wanted, now: now, dropDue: dropDue).apply(db)
             for key in stale {
                 try db.execute(sql: "UPDATE delivery SET state = 'missed', settledAt = ? WHERE key = ? AND state = 'pending'",
                                arguments: [now, key])
@@ -196,7 +200,7 @@ extension AppDatabase {
     /// today's tip was already delivered, and tomorrow; none when `at` is nil. Tips planned for
     /// another time (the setting changed) are dropped.
     public func planDailyTip(now: Date, zone: TimeZone, at: ClockTime?) throws {
-        try writer.write { db in
+        func changes(_ db: Database) throws -> PendingChanges {
             var wanted: [Trigger] = []
             if let at {
                 let today = LocalDate(now, in: zone)
@@ -211,8 +215,11 @@ extension AppDatabase {
                     if shown == 0 { wanted.append(Self.tipTrigger(day: day, at: fireAt, zone: zone)) }
                 }
             }
-            try Self.replacePending(db, kind: .tip, with: wanted, now: now, dropDue: at == nil)
+            return try Self.pendingChanges(db, kind: .tip, to: wanted, now: now, dropDue: at == nil)
         }
+        // Every scheduler pass asks; read first so a pass with nothing to change never queues for the writer.
+        guard try !writer.read(changes).isEmpty else { return }
+        try writer.write { db in try changes(db).apply(db) }
     }
 
     /// `water/<start of the reminder's day>/<fire epoch>`; itemID 0, occurrence the day's start.
@@ -230,19 +237,34 @@ extension AppDatabase {
 
     private static func epoch(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
-    /// Makes the future pending deliveries of `kind` exactly `wanted` (existing rows stay as they
-    /// are: INSERT OR IGNORE on the stable key); with `dropDue`, due pending ones go too.
-    private static func replacePending(_ db: Database, kind: ItemKind, with wanted: [Trigger], now: Date, dropDue: Bool) throws {
+    /// What makes the future pending deliveries of `kind` exactly `wanted`: pending rows no longer
+    /// wanted (with `dropDue`, due ones too) go, wanted keys not in the ledger yet come. A key already
+    /// there in any state stays as it is (stable keys: a shown reminder is never planned again).
+    private static func pendingChanges(_ db: Database, kind: ItemKind, to wanted: [Trigger], now: Date,
+                                       dropDue: Bool) throws -> PendingChanges {
         let keys = Set(wanted.map(\.key))
         let pending = try Row.fetchAll(db, sql: "SELECT key, fireAt FROM delivery WHERE itemKind = ? AND state = 'pending' AND source = 'plan'",
                                        arguments: [kind.rawValue])
-        for row in pending {
-            let key: String = row["key"]
-            let fireAt: Date = row["fireAt"]
-            if fireAt > now ? !keys.contains(key) : dropDue {
+        let drop = pending.compactMap { row -> String? in
+            let key: String = row["key"], fireAt: Date = row["fireAt"]
+            return (fireAt > now ? !keys.contains(key) : dropDue) ? key : nil
+        }
+        let add = try wanted.filter { trigger in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM delivery WHERE key = ?)", arguments: [trigger.key]) != true
+        }
+        return PendingChanges(drop: drop, add: add)
+    }
+
+    struct PendingChanges {
+        var drop: [String]
+        var add: [Trigger]
+        var isEmpty: Bool { drop.isEmpty && add.isEmpty }
+
+        func apply(_ db: Database) throws {
+            for key in drop {
                 try db.execute(sql: "DELETE FROM delivery WHERE key = ? AND state = 'pending'", arguments: [key])
             }
+            for trigger in add { try DeliveryRecord(trigger).insert(db, onConflict: .ignore) }
         }
-        for trigger in wanted { try DeliveryRecord(trigger).insert(db, onConflict: .ignore) }
     }
 }
