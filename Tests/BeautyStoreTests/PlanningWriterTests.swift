@@ -16,8 +16,14 @@ struct PlanningWriterTests {
         LocalTime.instant(year: 2027, month: 1, day: day, hour: hour, minute: minute, in: zone)!
     }
 
-    /// A medication, a series, water reminders and a daily tip, all planned at `now`.
-    func plannedEverything(_ db: AppDatabase, now: Date) throws {
+    /// Friday 15 January 2027, 10:30 in Warsaw: when everything is first planned.
+    var now: Date { local(15, 10, 30) }
+
+    /// A fresh database with a medication, a series, water reminders and a daily tip, all planned at
+    /// `now`. Keep the directory alive (`withExtendedLifetime`) while the database is in use.
+    func plannedEverything() throws -> (TemporaryDatabase, AppDatabase) {
+        let temp = try TemporaryDatabase()
+        let db = try temp.open()
         _ = try db.addMedication(Medication(name: "Iron", dose: "1 tablet",
                                             schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)])),
                                  now: now)
@@ -28,6 +34,7 @@ struct PlanningWriterTests {
         try db.setWaterReminder(WaterReminder(enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
                                               windowEnd: ClockTime(hour: 21, minute: 0)))
         try plan(db, now: now)
+        return (temp, db)
     }
 
     func plan(_ db: AppDatabase, now: Date) throws {
@@ -62,11 +69,8 @@ struct PlanningWriterTests {
     }
 
     @Test func aPassWithNothingToPlanDoesNotWaitForTheWriter() throws {
-        let temp = try TemporaryDatabase()
+        let (temp, db) = try plannedEverything()
         defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
-        let now = local(15, 10, 30)
-        try plannedEverything(db, now: now)
         let before = try pendingKeys(db)
         #expect(before.contains { $0.hasPrefix("water/") } && before.contains { $0.hasPrefix("tip/") }, "\(before)")
 
@@ -76,11 +80,8 @@ struct PlanningWriterTests {
     }
 
     @Test func aPassWithSomethingToPlanStillWrites() throws {
-        let temp = try TemporaryDatabase()
+        let (temp, db) = try plannedEverything()
         defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
-        let now = local(15, 10, 30)
-        try plannedEverything(db, now: now)
         let before = try pendingKeys(db)
 
         // Eight days later (past half of the doses' 48 h and the series' 14-day horizons) every kind has
