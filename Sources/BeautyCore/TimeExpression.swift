@@ -125,24 +125,15 @@ public enum TimeExpression {
               text.hasSuffix("Z") || text.hasSuffix("z") || text.dropFirst(16).contains("+")
                 || text.dropFirst(16).contains("-")
         else { return nil }
-        // ISO8601DateFormatter is lenient: it takes offsets such as +99:00 (real ones stay within ±14:00)
-        // and rolls 2030-02-30 over into March. Check the wall-clock fields and the offset first.
-        let fields = text.split(whereSeparator: { !$0.isNumber }).prefix(5).compactMap { Int($0) }
-        guard fields.count == 5, LocalTime.isValidDay(year: fields[0], month: fields[1], day: fields[2]),
-              fields[3] < 24, fields[4] < 60
-        else { throw ValidationError(field: field, "'\(text)' is not a day and time of the calendar") }
-        if let sign = text.dropFirst(16).lastIndex(where: { $0 == "+" || $0 == "-" }),
-           let hours = Int(text[text.index(after: sign)...].prefix(2)), hours > 14 {
+        do {
+            return try RFC3339.parseChecked(text.uppercased().replacingOccurrences(of: " ", with: "T"), lenient: true)
+        } catch .notACalendarDayAndTime {
+            throw ValidationError(field: field, "'\(text)' is not a day and time of the calendar")
+        } catch .offsetBeyond14Hours {
             throw ValidationError(field: field, "'\(text)' has an offset beyond ±14:00")
+        } catch .notRFC3339 {
+            throw ValidationError(field: field, "'\(text)' looks like ISO 8601 but is not valid (e.g. 2026-12-01T14:00:00+01:00)")
         }
-        let normalised = text.uppercased().replacingOccurrences(of: " ", with: "T")
-        for options: ISO8601DateFormatter.Options in [
-            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds],
-            [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate, .withTimeZone],
-        ] {
-            if let date = FormatterCache.withISO(options, { $0.date(from: normalised) }) { return date }
-        }
-        throw ValidationError(field: field, "'\(text)' looks like ISO 8601 but is not valid (e.g. 2026-12-01T14:00:00+01:00)")
     }
 
     private static func weekdayNumber(_ word: String) -> Int? {

@@ -159,15 +159,8 @@ public enum WireJSON {
     }
 
     /// "2026-12-01T13:00:00Z", or with milliseconds when the instant has them.
-    public static func formatInstant(_ date: Date) -> String {
-        let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
-        return FormatterCache.withISO(whole ? wholeSeconds : withMillis) { $0.string(from: date) }
-    }
+    public static func formatInstant(_ date: Date) -> String { RFC3339.format(date) }
 
-    public static func parseInstant(_ text: String) -> Date? {
-        FormatterCache.withISO(wholeSeconds) { $0.date(from: text) } ?? FormatterCache.withISO(withMillis) { $0.date(from: text) }
-    }
-
-    private static let wholeSeconds: ISO8601DateFormatter.Options = [.withInternetDateTime]
-    private static let withMillis: ISO8601DateFormatter.Options = [.withInternetDateTime, .withFractionalSeconds]
+    /// Strict RFC 3339 ("2026-12-01T14:00:00+01:00", "2026-12-01T13:00:00.250Z"); nil otherwise.
+    public static func parseInstant(_ text: String) -> Date? { RFC3339.parse(text) }
 }
