@@ -35,6 +35,7 @@ let package = Package(
         ),
         // <sys/timerfd.h> is not exposed by Swift's Glibc module.
         .target(name: "CTimerFD"),
+        .target(name: "CMalloc"),
         // Desktop notifications: the Notifier protocol and its libnotify implementation.
         .target(
             name: "BeautyNotify",
@@ -46,7 +47,7 @@ let package = Package(
         .target(
             name: "BeautyDaemon",
             dependencies: [
-                "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyProtocol", "CSystemd", "CTimerFD",
+                "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyProtocol", "CSystemd", "CTimerFD", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

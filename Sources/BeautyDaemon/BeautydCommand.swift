@@ -112,6 +112,7 @@ public struct BeautydCommand: AsyncParsableCommand {
     /// Files private to the user, and signals usable even if the parent blocked them.
     static func prepareProcess() {
         umask(0o077)
+        Heap.mapLargeBlocks()
         var set = sigset_t()
         sigemptyset(&set)
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }

@@ -1,0 +1,22 @@
+import CMalloc
+
+/// Gives freed heap memory back to the system after a large answer.
+///
+/// glibc keeps freed pages in its arenas for reuse, so the records, encoder tree and JSON of one
+/// full-range agenda over 100,000 appointments (22 MB of JSON) stayed resident for the life of the
+/// daemon: VmRSS 44 MiB before, 110 MiB after, for good. `malloc_trim` returns them.
+enum Heap {
+    /// Answers at least this long are followed by a trim (a week's agenda is a few KiB).
+    static let largeAnswerBytes = 1 << 20
+
+    static func returnFreedMemory() {
+        _ = malloc_trim(0)
+    }
+
+    /// Large blocks straight from mmap, so freeing them unmaps them. glibc otherwise raises this
+    /// threshold to the largest block freed so far (16 MB after one big agenda), and later big
+    /// blocks come from the arenas, where small live objects left between them pin the pages.
+    static func mapLargeBlocks() {
+        _ = mallopt(M_MMAP_THRESHOLD, 256 << 10)
+    }
+}
