@@ -60,6 +60,12 @@ extension EndToEnd {
             #expect(answer.errorMessage?.contains("start") == true, "the message should name the field: \(answer)")
             try everythingStillWorks(after: "a start that is not a time")
 
+            // Shaped like an instant but not one: no rolling 30 February into March.
+            answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":7,"method":"appointment.add","params":{"title":"Haircut","start":"2030-02-30T10:00:00Z"}}"#)
+            #expect(answer.errorCode == RPCErrorCode.invalidParams, "\(answer)")
+            #expect(answer.errorMessage?.contains("start") == true, "the message should name the field: \(answer)")
+            try everythingStillWorks(after: "30 February")
+
             answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":6,"method":"appointment.add","params":{"title":"Haircut","start":"2026-12-01T13:00:00Z","reminders":[{"beforeSeconds":"an hour"}]}}"#)
             #expect(answer.errorCode == RPCErrorCode.invalidParams, "\(answer)")
             #expect(answer.errorMessage?.contains("beforeSeconds") == true, "\(answer)")
