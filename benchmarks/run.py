@@ -25,6 +25,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -231,6 +232,27 @@ def bench_startup(session, runs):
             "full_agenda_stderr": out.stderr.strip()[:300]}
 
 
+def bench_memory_floor():
+    """VmRSS of the smallest Swift program linking Foundation (what every Foundation process pays
+    before doing anything), built with the same toolchain: a scale for the daemon's figure."""
+    work = tempfile.mkdtemp(prefix="bdb-floor-", dir="/tmp")
+    try:
+        source = os.path.join(work, "floor.swift")
+        with open(source, "w") as f:
+            f.write("import Foundation\nFileHandle.standardOutput.write(Data(\"\\(Date())\\n\".utf8))\nsleep(30)\n")
+        subprocess.run(["swiftc", "-O", source, "-o", os.path.join(work, "floor")], check=True, capture_output=True)
+        child = subprocess.Popen([os.path.join(work, "floor")], stdout=subprocess.PIPE, text=True)
+        try:
+            child.stdout.readline()
+            time.sleep(1)
+            return memory_breakdown(child.pid)
+        finally:
+            child.kill()
+            child.wait()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 # ---------------------------------------------------------------- 4. agenda vs remind / calcurse
 
 def time_cmd(cmd, runs, env=None, cwd=None):
@@ -385,6 +407,12 @@ def report(m, args, r):
         L.append(f"| Swift runtime and Foundation libraries (incl. ICU) | {b['swift'] / 1024:.1f} MiB |")
         L.append(f"| other shared libraries (libc, GLib, SQLite, libsystemd...) | {b['other_libraries'] / 1024:.1f} MiB |")
         L.append(f"| total (VmRSS) / PSS | {b['rss'] / 1024:.1f} / {b['pss'] / 1024:.1f} MiB |\n")
+        if "memory_floor" in r:
+            f = r["memory_floor"]
+            L.append(f"For scale: a Swift program that only links Foundation, prints the date and sleeps is "
+                     f"**{f['rss'] / 1024:.1f} MiB** VmRSS here ({f['swift'] / 1024:.1f} MiB of it Swift runtime and "
+                     f"Foundation libraries, {f['anonymous'] / 1024:.1f} MiB anonymous). The daemon's own heap and "
+                     f"stacks are the anonymous row above; the rest is code of the libraries it links.\n")
         if s.get("full_agenda_rc"):
             L.append(f"The full-range agenda **failed** (exit {s['full_agenda_rc']}): `{s['full_agenda_stderr']}`\n")
 
@@ -507,6 +535,9 @@ def main():
         log("start-up and memory ...")
         r["startup"] = bench_startup(session, 3 if args.quick else 5)
         log(f"  {r['startup']}")
+
+        log("memory floor of a Foundation program ...")
+        r["memory_floor"] = bench_memory_floor()
 
         log("throughput ...")
         r["throughput"] = bench_throughput(session, 300 if args.quick else 1000, 8, 100 if args.quick else 250)

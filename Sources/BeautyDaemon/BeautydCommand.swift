@@ -57,6 +57,9 @@ public struct BeautydCommand: AsyncParsableCommand {
         DaemonLogging.bootstrap(level: level)
         let logger = Logger(label: "beautyd")
         loaded.warnings.forEach { logger.warning("\($0)") }
+        if !EventLoopConcurrency.installed {
+            logger.warning("Swift concurrency runs on libdispatch's thread pool, whose monitor wakes the daemon every second")
+        }
 
         do {
             try await serve(paths: paths, config: loaded.0, level: level, flagLevel: flagLevel, logger: logger)

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// Keeps Swift concurrency off libdispatch's global thread pool, so an idle daemon never wakes.
 ///
@@ -13,8 +14,14 @@ public enum EventLoopConcurrency {
     /// in `main`, on the main thread, before anything is scheduled.
     @discardableResult
     public static func install() -> Bool {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        let installed = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        isInstalled.store(installed, ordering: .relaxed)
+        return installed
     }
+
+    /// Whether `install()` succeeded (NIO refuses on toolchains whose runtime hook it does not know).
+    public static var installed: Bool { isInstalled.load(ordering: .relaxed) }
+    private static let isInstalled = Atomic<Bool>(false)
 
     /// `Task.sleep` on an event loop's timer (`Task.sleep` itself uses `dispatch_after` on a global
     /// queue, which would start the monitor). Throws when the task is cancelled.
