@@ -32,8 +32,9 @@ public actor Scheduler {
     /// it: durable adds fell from ~700/s to ~300/s, and a burst of requests could hold a due
     /// reminder back. Idle, the thread sleeps in epoll like the others.
     private static let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    private let loop: any EventLoop = Scheduler.thread.next()
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.executor.asUnownedSerialExecutor() }
+    /// Held here: an unowned executor reference must not outlive the executor object.
+    private let executor: any SerialExecutor = Scheduler.thread.next().executor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     public init(store: AppDatabase, notifier: any Notifier, hub: EventHub, config: DaemonConfig, logger: Logger,
                 clock: @escaping @Sendable () -> Date = Date.init) {
