@@ -8,8 +8,10 @@ notification server and its own beautyd on temporary XDG directories under /tmp,
 over the JSON-RPC socket (appointment.import, 2,000 per request), then measures:
 
   1. lateness: reminders due within ~2 minutes (1000; --quick 200), due instant -> Notify call;
+     then a fifth of them again while 4 clients add appointments as fast as they can;
   2. idle: context switches per thread and CPU time with nothing due (60 s; --quick 15 s);
-  3. start-up exec -> READY=1 (NOTIFY_SOCKET) and VmRSS idle / after a full-range agenda;
+  3. start-up exec -> READY=1 (NOTIFY_SOCKET), VmRSS idle (by kind of page, next to a program
+     that only links Foundation) and after a full-range agenda;
   4. `beautyctl agenda --days 7` at 10,000 and all items vs `remind` and `calcurse -d 7`;
   5. appointment.add throughput over one connection and over 8 concurrent connections.
 
@@ -160,6 +162,37 @@ def bench_lateness(session, count, spread):
     s["duplicates"] = len(shown) - s["shown"]
     s["early"] = len([x for x in lateness if x < 0])
     s["spread"] = spread
+    return s
+
+
+def bench_lateness_under_load(session, clients, count, spread):
+    """Like bench_lateness, while `clients` connections add appointments as fast as they are
+    answered: each add is a durable commit, and the scheduler's own ledger writes queue behind them."""
+    stop = threading.Event()
+    added = [0] * clients
+    base = (int(time.time()) // 86400 + 4000) * 86400  # far future, out of every other range
+
+    def hammer(c):
+        rpc = RPC(session.socket_path)
+        k = 0
+        while not stop.is_set():
+            rpc.call("appointment.add", {"title": f"load {c}-{k}", "start": iso(base + (c * 1_000_000 + k) * 900)})
+            k += 1
+        added[c] = k
+        rpc.close()
+
+    threads = [threading.Thread(target=hammer, args=(c,)) for c in range(clients)]
+    t0 = time.monotonic()
+    for t in threads:
+        t.start()
+    try:
+        s = bench_lateness(session, count, spread)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    s["clients"] = clients
+    s["adds_per_s"] = sum(added) / (time.monotonic() - t0)
     return s
 
 
@@ -375,6 +408,17 @@ def report(m, args, r):
         L.append(f"| {fmt_ms(s['median'])} ms | {fmt_ms(s['p99'])} ms | {fmt_ms(s['max'])} ms | {fmt_ms(s['min'])} ms "
                  f"| {s['shown']} | {s['duplicates']} | {s['early']} |\n")
 
+    if "lateness_load" in r:
+        s = r["lateness_load"]
+        L.append("### Under write load\n")
+        L.append(f"{s['n']} reminders over {s['spread']:.0f} s while {s['clients']} connections add appointments as "
+                 f"fast as they are answered ({s['adds_per_s']:.0f} durable adds/s). Each delivery commits "
+                 f"`delivering` before the Notify call, and that commit waits behind the queued adds.\n")
+        L.append("| median | p99 | max | min | shown | duplicates | early |")
+        L.append("|---|---|---|---|---|---|---|")
+        L.append(f"| {fmt_ms(s['median'])} ms | {fmt_ms(s['p99'])} ms | {fmt_ms(s['max'])} ms | {fmt_ms(s['min'])} ms "
+                 f"| {s['shown']} | {s['duplicates']} | {s['early']} |\n")
+
     if "idle" in r:
         s = r["idle"]
         L.append("## 2. Idle cost\n")
@@ -460,6 +504,10 @@ def build_summary(r):
         s = r["lateness"]
         rows.append(["Firing lateness median / p99 / max", f"{fmt_ms(s['median'])} / {fmt_ms(s['p99'])} / "
                      f"{fmt_ms(s['max'])} ms", "p99 < 10 ms", "yes" if s["p99"] < 10 else "**no**"])
+    if "lateness_load" in r:
+        s = r["lateness_load"]
+        rows.append([f"Firing lateness under write load ({s['clients']} clients, {s['adds_per_s']:.0f} adds/s) "
+                     "median / p99 / max", f"{fmt_ms(s['median'])} / {fmt_ms(s['p99'])} / {fmt_ms(s['max'])} ms", "—", "—"])
     if "idle" in r:
         s = r["idle"]
         rows.append([f"Idle wake-ups over {s['seconds']} s", f"{s['wakeups']} ({s['cpu_ms']:.0f} ms CPU)", "0",
@@ -542,6 +590,11 @@ def main():
         log("throughput ...")
         r["throughput"] = bench_throughput(session, 300 if args.quick else 1000, 8, 100 if args.quick else 250)
         log(f"  {r['throughput']}")
+
+        # Last: the load adds tens of thousands of appointments the other measures should not see.
+        log(f"lateness under write load: {reminders // 5} reminders over {spread / 4:.0f} s, 4 clients adding ...")
+        r["lateness_load"] = bench_lateness_under_load(session, 4, reminders // 5, spread / 4)
+        log(f"  {r['lateness_load']}")
     finally:
         r["summary"] = build_summary(r)
         text = report(m, args, r)

@@ -60,8 +60,13 @@ public actor Scheduler {
     /// The deadline the timer is armed for (for `status`).
     public func armedDeadline() -> Date? { timer?.deadline }
 
-    /// Runs until the task is cancelled: one pass per wake, never a periodic tick.
+    /// Runs until the task is cancelled: one pass per wake, never a periodic tick. Its writes (and
+    /// its child tasks') overtake clients' waiting ones, so a busy client cannot make a reminder late.
     public func run() async throws {
+        try await WritePriority.$urgent.withValue(true) { try await loop() }
+    }
+
+    private func loop() async throws {
         let timer = try WallClockTimer(queue: DispatchQueue(label: "beautyd.timer")) { [wakeContinuation] wake in
             wakeContinuation.yield(wake == .deadline ? .timer : .clockChanged)
         }

@@ -4,7 +4,7 @@ import GRDB
 
 /// Owns the SQLite file (WAL, synchronous=FULL so an answered write survives a crash) and its migrations.
 public final class AppDatabase: Sendable {
-    public let writer: any DatabaseWriter
+    public let writer: PrioritizedWriter
     public let path: String
 
     /// Opens (creating if needed) the database file and brings its schema up to date.
@@ -26,7 +26,7 @@ public final class AppDatabase: Sendable {
         for file in [path, path + "-wal", path + "-shm"] { Self.makePrivate(file) }
         let pool = try DatabasePool(path: path, configuration: config)
         if created { chmod(path, 0o600) }
-        self.writer = pool
+        self.writer = PrioritizedWriter(pool)
         self.path = path
         try Self.migrator.migrate(pool)
     }

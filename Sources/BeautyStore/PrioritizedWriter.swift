@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+
+/// The database's single writer, with a fast lane for the scheduler.
+///
+/// Every write commits with an fsync (1–2 ms here). Under a stream of client writes, the ledger
+/// write a delivery makes just before its Notify call waited behind all of them: with 4 clients
+/// adding as fast as they could, reminders came up to 23 ms late (p99 18.6 ms). Writes made while
+/// `WritePriority.urgent` is set now go as soon as the write in progress ends.
+public final class PrioritizedWriter: Sendable {
+    let pool: DatabasePool
+    public let gate = WriteGate()
+
+    init(_ pool: DatabasePool) { self.pool = pool }
+
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try pool.read(value)
+    }
+
+    public func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        try gate.withTurn(urgent: WritePriority.urgent) { try pool.write(updates) }
+    }
+}
+
+/// Set for the scheduler's task (and inherited by its child tasks): its writes overtake the
+/// clients' waiting ones.
+public enum WritePriority {
+    @TaskLocal public static var urgent = false
+}
+
+/// One writer at a time, urgent ones before ordinary ones; in arrival order otherwise, as the
+/// condition variable wakes them.
+public final class WriteGate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var busy = false
+    private var urgentWaiting = 0
+    private var ordinaryWaiting = 0
+
+    /// Writers waiting for their turn (for tests).
+    public var waiting: (urgent: Int, ordinary: Int) {
+        condition.withLock { (urgentWaiting, ordinaryWaiting) }
+    }
+
+    func withTurn<T>(urgent: Bool, _ body: () throws -> T) throws -> T {
+        condition.withLock {
+            if urgent { urgentWaiting += 1 } else { ordinaryWaiting += 1 }
+            while busy || (!urgent && urgentWaiting > 0) { condition.wait() }
+            if urgent { urgentWaiting -= 1 } else { ordinaryWaiting -= 1 }
+            busy = true
+        }
+        defer {
+            condition.withLock {
+                busy = false
+                condition.broadcast()
+            }
+        }
+        return try body()
+    }
+}

@@ -1,0 +1,78 @@
+import BeautyStore
+import Dispatch
+import Foundation
+import GRDB
+import Testing
+
+/// The scheduler's writes overtake clients' waiting ones: with the writer busy and three ordinary
+/// writes queued, an urgent write (made under `WritePriority.urgent`) is the next to run.
+@Suite("Store: urgent writes go first")
+struct WritePriorityTests {
+    @Test func anUrgentWriteOvertakesQueuedOrdinaryOnes() async throws {
+        let temp = try TemporaryDatabase()
+        defer { withExtendedLifetime(temp) {} }
+        let db = try temp.open()
+        let order = Order()
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+
+        func onThread(_ body: @escaping @Sendable () -> Void) {
+            finished.enter()
+            Thread.detachNewThread {
+                body()
+                finished.leave()
+            }
+        }
+        let writer = db.writer
+        onThread {
+            try? writer.write { _ in
+                held.signal()
+                _ = release.wait(timeout: .now() + 10)
+            }
+        }
+        held.wait()
+        for index in 1...3 {
+            onThread { try? writer.write { _ in order.append("ordinary \(index)") } }
+        }
+        try await until { writer.gate.waiting.ordinary == 3 }
+        finished.enter()
+        Task.detached {
+            WritePriority.$urgent.withValue(true) {
+                try? writer.write { _ in order.append("urgent") }
+            }
+            finished.leave()
+        }
+        try await until { writer.gate.waiting.urgent == 1 }
+
+        release.signal()
+        finished.wait()
+        #expect(order.entries.first == "urgent", "\(order.entries)")
+        #expect(order.entries.count == 4)
+        #expect(writer.gate.waiting == (0, 0))
+    }
+
+    @Test func outsideAnUrgentTaskWritesAreOrdinary() async throws {
+        #expect(WritePriority.urgent == false)
+        await WritePriority.$urgent.withValue(true) {
+            #expect(WritePriority.urgent)
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask { WritePriority.urgent }  // child tasks inherit it
+                #expect(await group.next() == true)
+            }
+        }
+    }
+
+    /// Polls `condition` every millisecond for up to 5 s.
+    private func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<5000 where !condition() { try await Task.sleep(for: .milliseconds(1)) }
+        try #require(condition())
+    }
+}
+
+/// Labels appended from several threads.
+private final class Order: @unchecked Sendable {
+    private let lock = NSLock()
+    private var labels: [String] = []
+    func append(_ label: String) { lock.withLock { labels.append(label) } }
+    var entries: [String] { lock.withLock { labels } }
+}
