@@ -127,12 +127,15 @@ public enum TimeExpression {
         else { return nil }
         do {
             return try RFC3339.parseChecked(text.uppercased().replacingOccurrences(of: " ", with: "T"), lenient: true)
-        } catch .notACalendarDayAndTime {
-            throw ValidationError(field: field, "'\(text)' is not a day and time of the calendar")
-        } catch .offsetBeyond14Hours {
-            throw ValidationError(field: field, "'\(text)' has an offset beyond ±14:00")
-        } catch .notRFC3339 {
-            throw ValidationError(field: field, "'\(text)' looks like ISO 8601 but is not valid (e.g. 2026-12-01T14:00:00+01:00)")
+        } catch {
+            switch error {  // exhaustive: a new kind of problem must get its message here
+            case .notACalendarDayAndTime:
+                throw ValidationError(field: field, "'\(text)' is not a day and time of the calendar")
+            case .offsetBeyond14Hours:
+                throw ValidationError(field: field, "'\(text)' has an offset beyond ±14:00")
+            case .notRFC3339:
+                throw ValidationError(field: field, "'\(text)' looks like ISO 8601 but is not valid (e.g. 2026-12-01T14:00:00+01:00)")
+            }
         }
     }
 

@@ -25,6 +25,12 @@ struct RFC3339Tests {
         ("2000-02-29T00:00:00Z", 951_782_400.0),
         ("2026-12-01T19:15:00+05:45", 1_796_131_800.0),
         ("2026-12-01T00:00:00+14:00", 1_796_032_800.0),
+        // Proleptic Gregorian, as RFC 3339 says (Foundation's calendar is Julian before 15 October 1582).
+        ("1582-10-15T00:00:00Z", -12_219_292_800.0),
+        ("1582-10-10T00:00:00Z", -12_219_724_800.0),
+        ("0001-01-01T00:00:00Z", -62_135_596_800.0),
+        ("0000-03-01T00:00:00Z", -62_162_035_200.0),
+        ("9999-12-31T23:59:59Z", 253_402_300_799.0),
     ])
     func parses(_ text: String, _ epoch: Double) throws {
         #expect(RFC3339.parse(text) == Date(timeIntervalSince1970: epoch))
@@ -38,7 +44,8 @@ struct RFC3339Tests {
         ("2026-12-01T24:00:00Z", .notACalendarDayAndTime),
         ("2026-12-01T13:60:00Z", .notACalendarDayAndTime),
         ("2026-12-01T13:00:60Z", .notACalendarDayAndTime),
-        ("2026-12-01T13:00:00+01:60", .notACalendarDayAndTime),
+        ("2026-12-01T13:00:00+01:60", .notRFC3339),
+        ("1500-02-29T10:00:00Z", .notACalendarDayAndTime),
         ("2026-12-01T13:00:00+99:00", .offsetBeyond14Hours),
         ("2026-12-01T13:00:00-14:30", .offsetBeyond14Hours),
         ("2026-12-01T13:00:00Zjunk", .notRFC3339),
@@ -61,6 +68,19 @@ struct RFC3339Tests {
         #expect(try RFC3339.parseChecked("2026-12-01T14:00+0100", lenient: true) == Date(timeIntervalSince1970: 1_796_130_000))
         #expect(try RFC3339.parseChecked("2026-12-01T13:00Z", lenient: true) == Date(timeIntervalSince1970: 1_796_130_000))
         #expect(throws: RFC3339.Problem.notACalendarDayAndTime) { try RFC3339.parseChecked("2030-02-30T10:00Z", lenient: true) }
+    }
+
+    /// Every day from year 1 to 9999, every 97th: midnight written and read back is the same day.
+    @Test func everyDayOfTheCalendarRoundTrips() {
+        var failures: [String] = []
+        for day in stride(from: -719_162, through: 2_932_896, by: 97) {
+            let instant = Date(timeIntervalSince1970: Double(day) * 86_400)
+            let text = RFC3339.format(instant)
+            if RFC3339.parse(text) != instant || !text.hasSuffix("T00:00:00Z") { failures.append(text) }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: -62_135_596_800)) == "0001-01-01T00:00:00Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: -12_219_724_800)) == "1582-10-10T00:00:00Z")
     }
 
     @Test func formatsWholeSecondsPlainlyAndOtherwiseToTheMillisecond() {
