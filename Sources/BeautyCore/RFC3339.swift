@@ -23,9 +23,9 @@ public enum RFC3339 {
     /// (rounded to the millisecond).
     public static func format(_ date: Date) -> String {
         let millis = Int((date.timeIntervalSince1970 * 1000).rounded())
-        let seconds = millis.floorDivided(by: 1000), fraction = millis - seconds * 1000
-        let days = seconds.floorDivided(by: 86_400), secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civilDate(daysSince1970: days)
+        let seconds = CivilTime.floorDiv(millis, 1000), fraction = millis - seconds * 1000
+        let days = CivilTime.floorDiv(seconds, 86_400), secondOfDay = seconds - days * 86_400
+        let (year, month, day) = CivilTime.civil(days)
         var text = year >= 0 ? padded(year, 4) : "-" + padded(-year, 4)
         text += "-" + padded(month, 2) + "-" + padded(day, 2) + "T" + padded(secondOfDay / 3600, 2)
         text += ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
@@ -71,45 +71,14 @@ public enum RFC3339 {
             throw .notRFC3339
         }
         guard scanner.atEnd else { throw .notRFC3339 }
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+        guard (1...12).contains(month), (1...CivilTime.daysInMonth(year, month)).contains(day),
               hour < 24, minute < 60, second < 60
         else {
             throw .notACalendarDayAndTime
         }
-        let seconds = daysSince1970(year: year, month: month, day: day) * 86_400
+        let seconds = CivilTime.days(year, month, day) * 86_400
             + hour * 3600 + minute * 60 + second - offsetMinutes * 60
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = y.floorDivided(by: 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The proleptic Gregorian date `days` after 1970-01-01 (Hinnant's `civil_from_days`).
-    static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = z.floorDivided(by: 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func padded(_ value: Int, _ width: Int) -> String {
@@ -161,13 +130,5 @@ public enum RFC3339 {
             if skip("-") { return -1 }
             return nil
         }
-    }
-}
-
-private extension Int {
-    /// Division rounding towards minus infinity (instants before 1970 have negative seconds).
-    func floorDivided(by divisor: Int) -> Int {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 }
