@@ -213,31 +213,32 @@ def process_cpu_seconds(pid):
 
 
 def memory_breakdown(pid):
-    """Resident KiB by kind, from /proc/PID/smaps: anonymous (heap, stacks), the beautyd binary,
-    the Swift runtime and Foundation (/opt/swift or a swift toolchain dir), other shared libraries;
-    plus PSS (shared pages divided among the processes that map them)."""
+    """Resident KiB by kind, each mapping counted once, from /proc/PID/smaps: anonymous (heap,
+    thread stacks, other unnamed mappings), the beautyd binary, the Swift runtime and Foundation
+    (a swift toolchain path), other shared libraries and files; plus PSS (shared pages divided
+    among the processes that map them)."""
     out = {"rss": 0, "pss": 0, "anonymous": 0, "binary": 0, "swift": 0, "other_libraries": 0}
-    name = None
+    kind = None
     with open(f"/proc/{pid}/smaps") as f:
         for line in f:
             first = line.split(None, 1)[0]
             if "-" in first and not first.endswith(":"):
                 parts = line.split()
                 name = parts[5] if len(parts) > 5 else ""
-                continue
-            if first == "Rss:":
+                if not name.startswith("/"):
+                    kind = "anonymous"
+                elif name.endswith("/beautyd"):
+                    kind = "binary"
+                elif "/swift" in name:
+                    kind = "swift"
+                else:
+                    kind = "other_libraries"
+            elif first == "Rss:":
                 kib = int(line.split()[1])
                 out["rss"] += kib
-                if name.endswith("/beautyd"):
-                    out["binary"] += kib
-                elif "/swift" in name and ".so" in name:
-                    out["swift"] += kib
-                elif name.startswith("/") and ".so" in name:
-                    out["other_libraries"] += kib
+                out[kind] += kib
             elif first == "Pss:":
                 out["pss"] += int(line.split()[1])
-            elif first == "Anonymous:":
-                out["anonymous"] += int(line.split()[1])
     return out
 
 

@@ -200,7 +200,9 @@ def bench_lateness_under_load(session, clients, count, spread):
 
 def bench_idle(session, seconds):
     pid = session.daemon.pid
-    time.sleep(2)  # let anything from the previous step settle
+    # Let the previous step settle: libdispatch retires a worker thread 5 s after its last job,
+    # and that exit is a last wake-up.
+    time.sleep(6)
     before = thread_counters(pid)
     cpu0 = process_cpu_seconds(pid)
     time.sleep(seconds)
@@ -211,10 +213,18 @@ def bench_idle(session, seconds):
     for tid, (name, vol, nonvol, ticks) in after.items():
         b = before.get(tid, (name, 0, 0, 0))
         d = (vol - b[1]) + (nonvol - b[2])
+        if tid not in before:
+            d = max(d, 1)  # it appeared during the window, so it ran
         total += d
         entry = per_name.setdefault(name, [0, 0])
         entry[0] += 1
         entry[1] += d
+    gone = set(before) - set(after)
+    for tid in gone:  # it woke at least once, to exit
+        entry = per_name.setdefault(before[tid][0] + " (gone)", [0, 0])
+        entry[0] += 1
+        entry[1] += 1
+        total += 1
     return {"seconds": seconds, "wakeups": total, "cpu_ms": (cpu1 - cpu0) * 1000,
             "threads": len(after), "per_name": per_name,
             "new_threads": len(set(after) - set(before)), "gone_threads": len(set(before) - set(after))}
@@ -446,10 +456,10 @@ def report(m, args, r):
                  "with every process that maps the same file, and reclaimable):\n")
         L.append("| part | resident |")
         L.append("|---|---|")
-        L.append(f"| anonymous (heap, thread stacks) | {b['anonymous'] / 1024:.1f} MiB |")
+        L.append(f"| anonymous mappings (heap, thread stacks) | {b['anonymous'] / 1024:.1f} MiB |")
         L.append(f"| the beautyd binary (code, data) | {b['binary'] / 1024:.1f} MiB |")
         L.append(f"| Swift runtime and Foundation libraries (incl. ICU) | {b['swift'] / 1024:.1f} MiB |")
-        L.append(f"| other shared libraries (libc, GLib, SQLite, libsystemd...) | {b['other_libraries'] / 1024:.1f} MiB |")
+        L.append(f"| other shared libraries and files (libc, GLib, SQLite, libsystemd...) | {b['other_libraries'] / 1024:.1f} MiB |")
         L.append(f"| total (VmRSS) / PSS | {b['rss'] / 1024:.1f} / {b['pss'] / 1024:.1f} MiB |\n")
         if "memory_floor" in r:
             f = r["memory_floor"]

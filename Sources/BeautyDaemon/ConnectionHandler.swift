@@ -36,7 +36,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let requests = self.requests, hub = self.hub, logger = self.logger
         PeerCredentials.of(channel).whenComplete { result in
             let peer = (try? result.get()) ?? nil
-            Task {
+            // Each connection's jobs run on its own serial queue (see SerialQueueExecutor).
+            Task(executorPreference: SerialQueueExecutor(label: "beautyd.connection")) {
                 if let peer, peer.uid != getuid() {
                     logger.warning("refused a connection from uid \(peer.uid) (pid \(peer.pid))")
                     let refusal = RPCFailure(id: nil, error: RPCErrorObject(
