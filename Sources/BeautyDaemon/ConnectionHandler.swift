@@ -105,19 +105,19 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             case let .line(buffer):
                 let bytes = Data(buffer.readableBytesView)
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }  // blank keep-alive lines
-                var largeAnswerSent = false
+                var largeMessage = bytes.count >= Heap.largeMessageBytes  // an import, say
                 switch await requests.handle(line: bytes) {
                 case let .reply(answer):
                     if let answer {
                         try? await write(answer, to: channel)
-                        largeAnswerSent = answer.count >= Heap.largeAnswerBytes
+                        largeMessage = largeMessage || answer.count >= Heap.largeMessageBytes
                     }
                 case let .subscribe(ack):
                     try? await write(ack, to: channel)
                     await stream(hub.subscribe(), to: channel, until: frames, taken: taken)
                     return
                 }
-                if largeAnswerSent { Heap.returnFreedMemory() }
+                if largeMessage { Heap.returnFreedMemory() }
             }
         }
         // Every line was answered and the peer sent EOF (or is gone): hang up.

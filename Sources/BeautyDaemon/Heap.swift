@@ -1,13 +1,14 @@
 import CMalloc
 
-/// Gives freed heap memory back to the system after a large answer.
+/// Gives freed heap memory back to the system after a large request or answer.
 ///
 /// glibc keeps freed pages in its arenas for reuse, so the records, encoder tree and JSON of one
 /// full-range agenda over 100,000 appointments (22 MB of JSON) stayed resident for the life of the
 /// daemon: VmRSS 44 MiB before, 110 MiB after, for good. `malloc_trim` returns them.
 enum Heap {
-    /// Answers at least this long are followed by a trim (a week's agenda is a few KiB).
-    static let largeAnswerBytes = 1 << 20
+    /// Requests or answers at least this long are followed by a trim (a week's agenda is a few
+    /// KiB; an import of 2,000 appointments is about 700 KiB).
+    static let largeMessageBytes = 256 << 10
 
     static func returnFreedMemory() {
         _ = malloc_trim(0)

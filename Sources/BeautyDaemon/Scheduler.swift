@@ -27,10 +27,10 @@ public actor Scheduler {
     /// Keys that failed last time: logged loudly once, then quietly until they succeed.
     private var failingKeys = Set<String>()
 
-    /// The scheduler's own thread. On the event loops shared with client requests, each pass (a
-    /// few reads, a write when something fires) queued behind request work and the requests behind
-    /// it: durable adds fell from ~700/s to ~300/s, and a burst of requests could hold a due
-    /// reminder back. Idle, the thread sleeps in epoll like the others.
+    /// A thread for the scheduler alone (one per process; beautyd has one scheduler). On the event
+    /// loops shared with other work, each pass (a few reads, a write when something fires) queued
+    /// behind request work and the requests behind it: durable adds fell from ~700/s to ~300/s,
+    /// and a burst of requests could hold a due reminder back. Idle, it sleeps in epoll.
     private static let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// Held here: an unowned executor reference must not outlive the executor object.
     private let executor: any SerialExecutor = Scheduler.thread.next().executor
