@@ -8,17 +8,7 @@ import Testing
 /// (The daemon's `nag_interval` is at least a minute, too slow for the end-to-end tests: the nagging
 /// bookkeeping is checked here, the scheduler only calls it.)
 @Suite("Store: doses, nagging, stock, order, adherence, history")
-struct DoseLedgerTests {
-    let zone = TimeZone(identifier: "Europe/Warsaw")!
-
-    /// A wall-clock time in January 2027 in Warsaw (UTC+1).
-    func local(_ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
-        LocalTime.instant(year: 2027, month: 1, day: day, hour: hour, minute: minute, in: zone)!
-    }
-
-    /// Friday 15 January 2027, 10:30 in Warsaw.
-    var now: Date { local(15, 10, 30) }
-
+struct DoseLedgerTests: WarsawJanuary2027 {
     func twiceDaily(_ name: String = "Iron", dose: String = "2 tablets", startDate: LocalDate? = nil,
                     stock: Double? = nil, lowStock: Double? = nil) -> Medication {
         Medication(name: name, dose: dose, startDate: startDate,
