@@ -9,16 +9,7 @@ import Testing
 /// not queue for the database writer: under a stream of writes (adds from clients) that queue put a
 /// pass, and so the reminders it fires, behind every write waiting before it.
 @Suite("Store: a planning pass with nothing to plan reads only")
-struct PlanningWriterTests {
-    let zone = TimeZone(identifier: "Europe/Warsaw")!
-
-    func local(_ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
-        LocalTime.instant(year: 2027, month: 1, day: day, hour: hour, minute: minute, in: zone)!
-    }
-
-    /// Friday 15 January 2027, 10:30 in Warsaw: when everything is first planned.
-    var now: Date { local(15, 10, 30) }
-
+struct PlanningWriterTests: WarsawJanuary2027 {
     /// A fresh database with a medication, a series, water reminders and a daily tip, all planned at
     /// `now`. Keep the directory alive (`withExtendedLifetime`) while the database is in use.
     func plannedEverything() throws -> (TemporaryDatabase, AppDatabase) {
@@ -51,6 +42,7 @@ struct PlanningWriterTests {
     /// Runs `body` while another thread holds the writer; true if `body` finished before the holder let go
     /// (the holder gives up after 2 s, so a `body` that needs the writer finishes late instead of never).
     func finishesWhileWriterIsHeld(_ db: AppDatabase, _ body: () throws -> Void) throws -> Bool {
+        // Called through `onOwnThread`: it blocks.
         let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         let timedOut = Flag()
         let writer = db.writer
@@ -68,18 +60,19 @@ struct PlanningWriterTests {
         return !timedOut.value
     }
 
-    @Test func aPassWithNothingToPlanDoesNotWaitForTheWriter() throws {
+    @Test func aPassWithNothingToPlanDoesNotWaitForTheWriter() async throws {
         let (temp, db) = try plannedEverything()
         defer { withExtendedLifetime(temp) {} }
         let before = try pendingKeys(db)
         #expect(before.contains { $0.hasPrefix("water/") } && before.contains { $0.hasPrefix("tip/") }, "\(before)")
 
         // A minute later nothing is due for planning: the pass must complete with the writer held elsewhere.
-        #expect(try finishesWhileWriterIsHeld(db) { try plan(db, now: now.addingTimeInterval(60)) })
+        let quiet = now.addingTimeInterval(60)
+        #expect(try await onOwnThread { try finishesWhileWriterIsHeld(db) { try plan(db, now: quiet) } })
         #expect(try pendingKeys(db) == before)
     }
 
-    @Test func aPassWithSomethingToPlanStillWrites() throws {
+    @Test func aPassWithSomethingToPlanStillWrites() async throws {
         let (temp, db) = try plannedEverything()
         defer { withExtendedLifetime(temp) {} }
         let before = try pendingKeys(db)
@@ -87,7 +80,7 @@ struct PlanningWriterTests {
         // Eight days later (past half of the doses' 48 h and the series' 14-day horizons) every kind has
         // new deliveries to plan, so the pass needs (and waits for) the writer.
         let later = now.addingTimeInterval(8 * 86_400)
-        #expect(try !finishesWhileWriterIsHeld(db) { try plan(db, now: later) })
+        #expect(try await !onOwnThread { try finishesWhileWriterIsHeld(db) { try plan(db, now: later) } })
         let after = try pendingKeys(db)
         for prefix in ["medication/", "appointment/", "water/", "tip/"] {
             #expect(after.filter { $0.hasPrefix(prefix) } != before.filter { $0.hasPrefix(prefix) }, "\(prefix) not replanned")

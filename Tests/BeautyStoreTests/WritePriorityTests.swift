@@ -30,7 +30,7 @@ struct WritePriorityTests {
                 _ = release.wait(timeout: .now() + 10)
             }
         }
-        held.wait()
+        try await onOwnThread { held.wait() }
         for index in 1...3 {
             onThread { try? writer.write { _ in order.append("ordinary \(index)") } }
         }
@@ -45,7 +45,7 @@ struct WritePriorityTests {
         try await until { writer.gate.waiting.urgent == 1 }
 
         release.signal()
-        finished.wait()
+        try await onOwnThread { finished.wait() }
         #expect(order.entries.first == "urgent", "\(order.entries)")
         #expect(order.entries.count == 4)
         #expect(writer.gate.waiting == (0, 0))
