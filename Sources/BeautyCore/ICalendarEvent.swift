@@ -65,17 +65,7 @@ public struct CalendarEvent: Sendable, Equatable {
 
 /// A calendar file beautyd cannot read, with the 1-based line (of the file as given, folded)
 /// where the problem is.
-public struct ICalendarError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var message: String
-
-    public init(line: Int, _ message: String) {
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String { "line \(line): \(message)" }
-}
+public typealias ICalendarError = LineError
 
 // MARK: - Writing
 

@@ -169,26 +169,13 @@ public struct WaterReminder: Codable, Sendable, Equatable {
     }
 }
 
-/// One bad line of an import file.
-public struct WaterImportProblem: Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var message: String
-
-    public init(line: Int, _ message: String) {
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String { "line \(line): \(message)" }
-}
-
 /// Why a file cannot be imported: every bad line found (up to `WaterImport.maxProblems`).
 public struct WaterImportError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var problems: [WaterImportProblem]
+    public var problems: [LineError]
     /// Bad lines beyond the ones listed.
     public var more: Int
 
-    public init(_ problems: [WaterImportProblem], more: Int = 0) {
+    public init(_ problems: [LineError], more: Int = 0) {
         self.problems = problems
         self.more = more
     }
@@ -243,7 +230,7 @@ public enum WaterImport {
     /// Records with their lines, and the problems found so far.
     private struct Collector {
         var records: [WaterRecord] = []
-        var problems: [WaterImportProblem] = []
+        var problems: [LineError] = []
         var lineOf: [String: (line: Int, record: WaterRecord)] = [:]
 
         mutating func add(line: Int, _ body: () throws -> WaterRecord) {
@@ -251,7 +238,7 @@ public enum WaterImport {
                 let record = try Validation.waterRecord(try body())
                 if let earlier = lineOf[record.uuid] {
                     if earlier.record != record {
-                        problems.append(WaterImportProblem(
+                        problems.append(LineError(
                             line: line, "uuid \(record.uuid) is also on line \(earlier.line), with another amount or time"))
                     }
                     return
@@ -259,9 +246,9 @@ public enum WaterImport {
                 lineOf[record.uuid] = (line, record)
                 records.append(record)
             } catch let error as ValidationError {
-                problems.append(WaterImportProblem(line: line, error.field == "line" ? error.message : error.description))
+                problems.append(LineError(line: line, error.field == "line" ? error.message : error.description))
             } catch {
-                problems.append(WaterImportProblem(line: line, "\(error)"))
+                problems.append(LineError(line: line, "\(error)"))
             }
         }
 
@@ -282,26 +269,26 @@ public enum WaterImport {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
             .map(String.init)
         guard let headerIndex = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            throw WaterImportError([WaterImportProblem(line: 1, "the file is empty: expected a CSV header \(columns.joined(separator: ",")) or a JSON array")])
+            throw WaterImportError([LineError(line: 1, "the file is empty: expected a CSV header \(columns.joined(separator: ",")) or a JSON array")])
         }
         let header: [String]
         do {
             header = try fields(lines[headerIndex]).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         } catch let error as ValidationError {
-            throw WaterImportError([WaterImportProblem(line: headerIndex + 1, error.message)])
+            throw WaterImportError([LineError(line: headerIndex + 1, error.message)])
         }
         var index: [String: Int] = [:]
         for (position, name) in header.enumerated() {
             let column = name == "amountml" ? "amount_ml" : name
             guard columns.contains(column) else { continue }
             guard index[column] == nil else {
-                throw WaterImportError([WaterImportProblem(line: headerIndex + 1, "the column \(column) is named twice")])
+                throw WaterImportError([LineError(line: headerIndex + 1, "the column \(column) is named twice")])
             }
             index[column] = position
         }
         let missing = columns.dropLast().filter { index[$0] == nil }
         guard missing.isEmpty else {
-            throw WaterImportError([WaterImportProblem(
+            throw WaterImportError([LineError(
                 line: headerIndex + 1,
                 "the header must name the columns \(columns.joined(separator: ",")) (missing: \(missing.joined(separator: ", ")))")])
         }
@@ -370,11 +357,11 @@ public enum WaterImport {
             parsed = try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw WaterImportError([WaterImportProblem(line: syntaxErrorLine(detail, in: data),
+            throw WaterImportError([LineError(line: syntaxErrorLine(detail, in: data),
                                                        "not valid JSON" + (detail.map { ": \($0)" } ?? ""))])
         }
         guard let array = parsed as? [Any] else {
-            throw WaterImportError([WaterImportProblem(line: 1, "expected a JSON array of {\"uuid\", \"amountMl\", \"start\", \"end\"} objects")])
+            throw WaterImportError([LineError(line: 1, "expected a JSON array of {\"uuid\", \"amountMl\", \"start\", \"end\"} objects")])
         }
         let lines = elementLines(data)
         var collector = Collector()

@@ -241,14 +241,14 @@ struct WaterTests {
     }
 
     @Test func headerProblemsAndEmptyFiles() {
-        func problems(_ text: String) -> [WaterImportProblem] {
+        func problems(_ text: String) -> [LineError] {
             do {
                 _ = try WaterImport.parse(text, zone: warsaw)
                 return []
             } catch let error as WaterImportError {
                 return error.problems
             } catch {
-                return [WaterImportProblem(line: 0, "\(error)")]
+                return [LineError(line: 0, "\(error)")]
             }
         }
         #expect(problems("").first?.message.contains("empty") == true)
