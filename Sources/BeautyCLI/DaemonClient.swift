@@ -100,9 +100,31 @@ private final class Connection {
                 or for this session only:  beautyd &
                 """)
         }
+        do {
+            try Self.checkServerIsOurs(fd: fd, path: path)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
         if timeout {
             var limit = timeval(tv_sec: 30, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
+    /// Refuses a socket served by another user before a byte is sent: the request may carry
+    /// private notes, and whoever holds the socket's directory could have planted a fake server.
+    private static func checkServerIsOurs(fd: Int32, path: String) throws {
+        var peer = PeerCredentials()
+        var size = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) == 0 else {
+            throw CLIFailure(.unreachable, "cannot tell who serves \(path) (SO_PEERCRED: \(String(cString: strerror(errno)))); not sending anything")
+        }
+        guard peer.uid == geteuid() else {
+            throw CLIFailure(.unreachable, """
+                refusing to talk to \(path): it is served by uid \(peer.uid), not by you (uid \(geteuid())). \
+                Another user may have planted it; nothing was sent. Check the directory and restart your own beautyd.
+                """)
         }
     }
 
@@ -121,7 +143,7 @@ private final class Connection {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Data(buffer[..<newline])
+                let line = Data(ServerText.sanitize(Array(buffer[..<newline])))
                 buffer.removeSubrange(...newline)
                 scanned = 0
                 return line
@@ -139,4 +161,11 @@ private final class Connection {
     }
 
     func close() { Glibc.close(fd) }
+}
+
+/// Mirror of `struct ucred` from <sys/socket.h>, which Swift's Glibc module does not export.
+private struct PeerCredentials {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
 }

@@ -67,17 +67,24 @@ public struct BeautydCommand: AsyncParsableCommand {
             logger.error("\(error)")
             FileHandle.standardError.write(Data("beautyd: \(error)\n".utf8))
             throw ExitCode(1)
+        } catch let error as ResourceLimits.TooLow {
+            logger.critical("\(error)")
+            FileHandle.standardError.write(Data("beautyd: \(error)\n".utf8))
+            throw ExitCode(1)
+        } catch let error as PrivateDirectory.Refused {
+            logger.critical("\(error)")
+            FileHandle.standardError.write(Data("beautyd: \(error)\n".utf8))
+            throw ExitCode(1)
         }
     }
 
     private func serve(paths: DaemonPaths, config: DaemonConfig, level: LogLevelBox, flagLevel: Logger.Level?,
                        logger: Logger) async throws {
         let activationFD = Systemd.activationSocket()
-        let socketDirectory = (paths.socket as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        let lock = try InstanceLock(path: paths.socket + ".lock")
-        defer { withExtendedLifetime(lock) {} }
+        let claim = try InstanceClaim.claim(
+            paths: paths, explicitSocket: socket != nil, explicitDatabase: database != nil, activated: activationFD != nil)
+        defer { withExtendedLifetime(claim) {} }
+        let maximumConnections = try ResourceLimits.connectionsThatFit()
 
         let store = try AppDatabase(path: paths.database)
         let notifier = LibNotifyNotifier(logger: logger)
@@ -89,7 +96,8 @@ public struct BeautydCommand: AsyncParsableCommand {
             socketPath: activationFD == nil ? paths.socket : "fd \(activationFD!) from systemd socket activation",
             logger: logger, clock: Date.init)
         let server = try await SocketServer(
-            path: paths.socket, activationFD: activationFD, requests: requests, hub: hub, logger: logger)
+            path: paths.socket, activationFD: activationFD, maximumConnections: maximumConnections,
+            requests: requests, hub: hub, logger: logger)
 
         var services: [any Service] = [
             server, SchedulerService(scheduler: scheduler),

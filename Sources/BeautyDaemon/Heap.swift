@@ -5,7 +5,7 @@ import CMalloc
 /// glibc keeps freed pages in its arenas for reuse, so the records, encoder tree and JSON of one
 /// full-range agenda over 100,000 appointments (22 MB of JSON) stayed resident for the life of the
 /// daemon: VmRSS 44 MiB before, 110 MiB after, for good. `malloc_trim` returns them.
-enum Heap {
+public enum Heap {
     /// Requests or answers at least this long are followed by a trim (a week's agenda is a few
     /// KiB; an import of 2,000 appointments is about 700 KiB).
     static let largeMessageBytes = 256 << 10
@@ -19,5 +19,12 @@ enum Heap {
     /// blocks come from the arenas, where small live objects left between them pin the pages.
     static func mapLargeBlocks() {
         _ = mallopt(M_MMAP_THRESHOLD, 256 << 10)
+    }
+
+    /// At most two malloc arenas. glibc otherwise reserves a 64 MiB arena for up to eight threads
+    /// per core (VSZ 1.3 GB with 31 threads, 0.4 GB with two arenas), and under `ulimit -v` a
+    /// reservation that fails later crashes the daemon. Set before any thread exists.
+    public static func limitArenas() {
+        _ = mallopt(M_ARENA_MAX, 2)
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// An exclusive `flock` beside the socket, so a second daemon for the same socket refuses to start
-/// instead of stealing it. The kernel drops the lock when the process dies, even on kill -9.
+/// An exclusive `flock` on a file in a checked directory: one beside the database, so a second
+/// daemon on the same database refuses to start (two would show every reminder twice), and one
+/// beside the socket, so a second daemon cannot steal it. The kernel drops the lock when the
+/// process dies, even on kill -9.
 public final class InstanceLock {
     public let path: String
     private let fd: Int32
@@ -9,23 +11,42 @@ public final class InstanceLock {
     public struct Held: Error, CustomStringConvertible {
         public var path: String
         public var pid: String
+        /// What the lock guards, as the message names it: "database /x/beautyd.sqlite".
+        public var guarding: String
         public var description: String {
-            "another beautyd (pid \(pid)) is already running with this socket; stop it first (lock \(path))"
+            "another beautyd (pid \(pid)) is already running with the \(guarding); stop it first (lock \(path))"
         }
     }
 
-    public init(path: String) throws {
-        self.path = path
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let owner = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    /// Locks `name` inside `directory`. The file is opened without following a symlink and must be
+    /// a regular file of ours; it is emptied and given our pid only once the lock is held.
+    public init(_ name: String, in directory: PrivateDirectory, guarding: String) throws {
+        path = directory.path + "/" + name
+        fd = openat(directory.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0o600)
+        guard fd >= 0 else {
+            let reason = errno == ELOOP ? "it is a symbolic link; remove it" : String(cString: strerror(errno))
+            throw PrivateDirectory.Refused(path: path, reason: reason)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
             close(fd)
-            throw Held(path: path, pid: owner?.isEmpty == false ? owner! : "unknown")
+            throw PrivateDirectory.Refused(path: path, reason: "the lock file is not a regular file of yours; remove it")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let owner = Self.contents(of: fd)
+            close(fd)
+            throw Held(path: path, pid: owner.isEmpty ? "unknown" : owner, guarding: guarding)
         }
         let pid = "\(getpid())\n"
         _ = ftruncate(fd, 0)
-        _ = pid.withCString { write(fd, $0, strlen($0)) }
+        _ = pid.withCString { pwrite(fd, $0, strlen($0), 0) }
+    }
+
+    private static func contents(of fd: Int32) -> String {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = pread(fd, &bytes, bytes.count, 0)
+        guard count > 0 else { return "" }
+        return String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     deinit {

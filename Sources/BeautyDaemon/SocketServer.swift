@@ -15,16 +15,28 @@ public final class SocketServer: Service, @unchecked Sendable {
     private let logger: Logger
 
     /// Binds (or adopts `activationFD`) before the daemon reports ready, so no client sees a gap.
-    public init(path: String, activationFD: Int32?, requests: RequestHandler, hub: EventHub, logger: Logger) async throws {
+    public init(path: String, activationFD: Int32?, maximumConnections: Int, requests: RequestHandler, hub: EventHub,
+                logger: Logger) async throws {
         self.logger = logger
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let limit = ConnectionLimit(maximum: maximumConnections)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptPause(logger: logger))
+                }
+            }
             // A client that sends its requests and then shuts down its write side (`echo ... | socat`)
             // still gets its answers: EOF ends the request stream, not the connection.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                guard limit.admit(channel) else {
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ConnectionLimit.Refusal(line: limit.refusal))
+                    }
+                }
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers([
                         ByteToMessageHandler(BoundedLineDecoder(maximumLength: SocketServer.maximumLineLength)),
                         ConnectionHandler(requests: requests, hub: hub, logger: logger),
@@ -39,11 +51,8 @@ public final class SocketServer: Service, @unchecked Sendable {
             guard path.utf8.count <= SocketLocation.maxPathBytes else {
                 throw SocketPathError(path: path)
             }
-            let directory = (path as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            chmod(directory, 0o700)
-            // The instance lock is held, so a socket file still here is stale: replace it.
+            // The directory was checked and the instance lock is held (InstanceClaim), so a socket
+            // file still here is stale: replace it.
             channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
             chmod(path, 0o600)
             ownedPath = path

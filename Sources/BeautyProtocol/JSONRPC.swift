@@ -92,6 +92,7 @@ public enum RPCErrorCode {
     public static let notFound = -32004
     public static let refused = -32001
     public static let lineTooLong = -32005
+    public static let busy = -32002
 }
 
 /// A successful answer as sent by the daemon.

@@ -1,0 +1,81 @@
+/// Makes a JSON line from the server safe to print: every control character and bidirectional
+/// formatting character inside its strings becomes visible text (`\u001b`), so a server, even a
+/// planted one, cannot move the cursor, retitle the terminal or reorder what the user reads.
+/// Newlines and tabs stay: notes are multi-line. Works on the raw bytes, before decoding, so every
+/// string beautyctl prints from an answer has passed through here.
+enum ServerText {
+    /// Code points shown as escapes: C0 controls but newline and tab, DEL, C1 controls, and the
+    /// bidi controls (LRM, RLM, ALM, LRE…RLO, LRI…PDI).
+    static func mustEscape(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0x0A, 0x09: false
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    static func sanitize(_ line: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(line.count)
+        var inString = false
+        var index = 0
+        func emitEscaped(_ scalar: UInt32) {
+            // `\\u001b` in JSON decodes to the six characters \u001b.
+            out.append(contentsOf: Array("\\\\u".utf8))
+            let hex = String(scalar, radix: 16)
+            out.append(contentsOf: Array((String(repeating: "0", count: max(0, 4 - hex.count)) + hex).utf8))
+        }
+        while index < line.count {
+            let byte = line[index]
+            if !inString {
+                if byte == UInt8(ascii: "\"") { inString = true }
+                out.append(byte)
+                index += 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = false
+                out.append(byte)
+                index += 1
+            case UInt8(ascii: "\\") where index + 1 < line.count:
+                let next = line[index + 1]
+                if next == UInt8(ascii: "u"), index + 5 < line.count,
+                   let value = UInt32(String(decoding: line[(index + 2)...(index + 5)], as: UTF8.self), radix: 16),
+                   mustEscape(value) {
+                    emitEscaped(value)
+                    index += 6
+                } else if next == UInt8(ascii: "b") || next == UInt8(ascii: "f") || next == UInt8(ascii: "r") {
+                    emitEscaped(next == UInt8(ascii: "b") ? 0x08 : next == UInt8(ascii: "f") ? 0x0C : 0x0D)
+                    index += 2
+                } else {
+                    out.append(byte)
+                    out.append(next)
+                    index += 2
+                }
+            case 0x00...0x1F, 0x7F:
+                emitEscaped(UInt32(byte))
+                index += 1
+            case 0xC2 where index + 1 < line.count && (0x80...0x9F).contains(line[index + 1]):
+                emitEscaped(UInt32(line[index + 1]))
+                index += 2
+            case 0xD8 where index + 1 < line.count && line[index + 1] == 0x9C:
+                emitEscaped(0x061C)
+                index += 2
+            case 0xE2 where index + 2 < line.count && (line[index + 1] == 0x80 || line[index + 1] == 0x81):
+                let scalar = 0x2000 | (UInt32(line[index + 1] & 0x3F) << 6) | UInt32(line[index + 2] & 0x3F)
+                if mustEscape(scalar) {
+                    emitEscaped(scalar)
+                } else {
+                    out.append(contentsOf: line[index...(index + 2)])
+                }
+                index += 3
+            default:
+                out.append(byte)
+                index += 1
+            }
+        }
+        return out
+    }
+}

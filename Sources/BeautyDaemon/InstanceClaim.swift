@@ -1,0 +1,35 @@
+import BeautyProtocol
+import Foundation
+
+/// What a running daemon holds for its life: the checked socket directory and its two locks, one
+/// beside the database (one daemon per database) and one beside the socket (one per socket).
+struct InstanceClaim {
+    let socketDirectory: PrivateDirectory?
+    let locks: [InstanceLock]
+
+    /// Checks (creating where missing) the database's and the socket's directories and takes both
+    /// locks. `explicitSocket`/`explicitDatabase`: the user chose the path with a flag. Under socket
+    /// activation systemd made the socket, so only the database is claimed.
+    static func claim(paths: DaemonPaths, explicitSocket: Bool, explicitDatabase: Bool, activated: Bool,
+                      environment: [String: String] = ProcessInfo.processInfo.environment) throws -> InstanceClaim {
+        let databaseDirectory = try PrivateDirectory.open(
+            (paths.database as NSString).deletingLastPathComponent, kind: explicitDatabase ? .chosen : .own)
+        var locks = [try InstanceLock(
+            (paths.database as NSString).lastPathComponent + ".lock", in: databaseDirectory,
+            guarding: "database \(paths.database)")]
+        guard !activated else { return InstanceClaim(socketDirectory: nil, locks: locks) }
+
+        let socketDirectory: PrivateDirectory
+        let socketDirectoryPath = (paths.socket as NSString).deletingLastPathComponent
+        if explicitSocket {
+            socketDirectory = try PrivateDirectory.open(socketDirectoryPath, kind: .chosen)
+        } else {
+            let base = try PrivateDirectory.open(SocketLocation.runtimeBase(environment: environment), kind: .own)
+            socketDirectory = try base.child((socketDirectoryPath as NSString).lastPathComponent)
+        }
+        locks.append(try InstanceLock(
+            (paths.socket as NSString).lastPathComponent + ".lock", in: socketDirectory,
+            guarding: "socket \(paths.socket)"))
+        return InstanceClaim(socketDirectory: socketDirectory, locks: locks)
+    }
+}
