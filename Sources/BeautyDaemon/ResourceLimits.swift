@@ -9,7 +9,7 @@ public enum ResourceLimits {
     public static let minimumAddressSpace: UInt64 = 1 << 30
 
     /// Descriptors kept free for the database, the bus, the journal and the timers, beyond clients.
-    static let reservedDescriptors = 64
+    static let reservedDescriptors = 32
     /// Client connections served at once (more are answered -32002 and closed); fewer when the
     /// descriptor limit is lower.
     public static let maximumConnections = 256
