@@ -11,13 +11,16 @@ import Glibc
 // iCalendar import/export through beautyctl.
 
 /// 08:00 on the wall clock of `zone`: today's if still to come after `now`, else tomorrow's.
-func nextEight(in zone: TimeZone, after now: Date) -> Date {
+func nextEight(in zone: TimeZone, after now: Date) -> Date { next(hour: 8, in: zone, after: now) }
+
+/// `hour`:00 on the wall clock of `zone`: today's if still to come after `now`, else tomorrow's.
+func next(hour: Int, in zone: TimeZone, after now: Date) -> Date {
     let calendar = LocalTime.calendar(zone)
     let today = calendar.dateComponents([.year, .month, .day], from: now)
-    let eight = LocalTime.instant(year: today.year!, month: today.month!, day: today.day!, hour: 8, in: zone)!
-    if eight > now { return eight }
+    let atHour = LocalTime.instant(year: today.year!, month: today.month!, day: today.day!, hour: hour, in: zone)!
+    if atHour > now { return atHour }
     let tomorrow = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: 1, to: now)!)
-    return LocalTime.instant(year: tomorrow.year!, month: tomorrow.month!, day: tomorrow.day!, hour: 8, in: zone)!
+    return LocalTime.instant(year: tomorrow.year!, month: tomorrow.month!, day: tomorrow.day!, hour: hour, in: zone)!
 }
 
 extension Stack {
