@@ -379,6 +379,7 @@ extension EndToEnd {
             let refusals = [
                 ("control", "SUMMARY:Manicure\u{1B}[31mhybrydowy", "appointments[1].title: contains a control character (U+001B) (Manicure?[31mhybrydowy)"),
                 ("rrule", "SUMMARY:Manicure hybrydowy\r\nRRULE:FREQ=FORTNIGHTLY", "appointments[1].repeat"),
+                ("bidi", "SUMMARY:Invoice \u{202E}gnp.exe", "appointments[1].title: contains a bidirectional control character (U+202E)"),
             ]
             for (name, bad, message) in refusals {
                 let path = stack.directory + "/\(name).ics"
@@ -386,7 +387,8 @@ extension EndToEnd {
                 let result = try await stack.importICS(path)
                 #expect(result.status == .exited(1), "\(name): \(result)")
                 #expect(result.stderr.contains(message), "\(name): the message should name the event and the problem: \(result)")
-                #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x1B }, "a control character reached the terminal: \(result)")
+                #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.properties.isBidiControl },
+                        "a control character reached the terminal: \(result)")
                 #expect(try stack.appointmentCount == 3, "\(name): something was imported")
             }
             let unchanged: [Appointment] = try await stack.beautyctlJSON(["appointment", "list", "--from", "2026-01-01", "--to", "2028-01-01"])
