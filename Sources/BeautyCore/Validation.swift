@@ -9,9 +9,7 @@ public enum Validation {
     public static func name(_ raw: String, field: String) throws -> String {
         let value = raw.trimmingCharacters(in: .whitespaces)
         guard !value.isEmpty else { throw ValidationError(field: field, "must not be empty") }
-        if let bad = value.unicodeScalars.first(where: isControl) {
-            throw ValidationError(field: field, "contains a control character (U+\(hex(bad)))")
-        }
+        try refuseControls(in: value, field: field, multiline: false)
         guard value.count <= maxNameLength else {
             throw ValidationError(field: field, "is longer than \(maxNameLength) characters")
         }
@@ -23,10 +21,7 @@ public enum Validation {
         guard let raw else { return nil }
         let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if value.isEmpty { return nil }
-        let allowed: (Unicode.Scalar) -> Bool = { multiline && ($0 == "\n" || $0 == "\t") }
-        if let bad = value.unicodeScalars.first(where: { isControl($0) && !allowed($0) }) {
-            throw ValidationError(field: field, "contains a control character (U+\(hex(bad)))")
-        }
+        try refuseControls(in: value, field: field, multiline: multiline)
         guard value.count <= maxTextLength else {
             throw ValidationError(field: field, "is longer than \(maxTextLength) characters")
         }
@@ -45,7 +40,7 @@ public enum Validation {
             case "+" where index == 0: continue
             case " ", "-", ".", "(", ")": continue
             default:
-                throw ValidationError(field: field, "'\(value)' is not a phone number (unexpected '\(scalar)')")
+                throw ValidationError(field: field, "'\(quotable(value))' is not a phone number (unexpected '\(quotable(String(scalar)))')")
             }
         }
         guard (3...20).contains(digits) else {
@@ -163,6 +158,26 @@ public enum Validation {
         c.lastName = try optionalText(c.lastName, field: "last name")
         c.address = try optionalText(c.address, field: "address")
         return c
+    }
+
+    /// Control characters (but newlines and tabs in `multiline` text) and bidirectional controls
+    /// are refused: the first can drive a terminal, the second reorder what a terminal or a
+    /// notification shows (U+202E makes `gnp.exe` read `exe.png`).
+    private static func refuseControls(in value: String, field: String, multiline: Bool) throws {
+        for scalar in value.unicodeScalars {
+            if isControl(scalar), !(multiline && (scalar == "\n" || scalar == "\t")) {
+                throw ValidationError(field: field, "contains a control character (U+\(hex(scalar)))")
+            }
+            if scalar.properties.isBidiControl {
+                throw ValidationError(field: field, "contains a bidirectional control character (U+\(hex(scalar))), "
+                                      + "which can make text display in a misleading order; remove it")
+            }
+        }
+    }
+
+    /// A text as an error message may quote it: control and bidirectional control characters become `?`.
+    public static func quotable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) || $0.properties.isBidiControl ? "?" : $0 }))
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -89,14 +89,18 @@ extension Validation {
     public static let maxWaterUUIDLength = 100
 
     /// A UUID in its canonical upper-case form (so `4f2a…` and `4F2A…` are one record); any other
-    /// identifier of 1–100 printable characters without spaces is kept as it is.
+    /// identifier of 1–100 printable characters without spaces (nor bidirectional controls) is kept as it is.
     public static func waterUUID(_ raw: String, field: String = "uuid") throws -> String {
         let text = raw.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { throw ValidationError(field: field, "must not be empty") }
         if let uuid = UUID(uuidString: text) { return uuid.uuidString }
         guard text.count <= maxWaterUUIDLength,
-              text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) })
-        else { throw ValidationError(field: field, "'\(raw)' is not an identifier (1–\(maxWaterUUIDLength) characters, no spaces)") }
+              text.unicodeScalars.allSatisfy({
+                  $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) && !$0.properties.isBidiControl
+              })
+        else {
+            throw ValidationError(field: field, "'\(quotable(raw))' is not an identifier (1–\(maxWaterUUIDLength) printable characters, no spaces)")
+        }
         return text
     }
 

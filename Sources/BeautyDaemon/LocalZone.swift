@@ -2,46 +2,38 @@ import Dispatch
 import Foundation
 
 /// The user's current time zone, followed live: `$TZ` when set (it cannot change for a running
-/// process), otherwise the zone `/etc/localtime` links to, watched with inotify so a change
-/// (timedatectl set-timezone, travelling) re-plans local-time schedules at once.
-/// `BEAUTYD_LOCALTIME` names another link to watch (tests).
+/// process), otherwise the zone of `/etc/localtime` (a link, or a regular file matched by content),
+/// watched with inotify so a change (timedatectl set-timezone, a copied zone file, travelling)
+/// re-plans local-time schedules at once. `BEAUTYD_LOCALTIME` names another file to watch (tests).
 public final class LocalZone: @unchecked Sendable {
     public static let shared = LocalZone()
 
     private let lock = NSLock()
     private var zone: TimeZone
-    private let linkPath: String
+    private let filePath: String
     private let fixed: Bool
     private var source: DispatchSourceRead?
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        linkPath = environment["BEAUTYD_LOCALTIME"] ?? "/etc/localtime"
+        filePath = environment["BEAUTYD_LOCALTIME"] ?? "/etc/localtime"
         if let tz = environment["TZ"], !tz.isEmpty, let zone = TimeZone(identifier: tz.hasPrefix(":") ? String(tz.dropFirst()) : tz) {
             self.zone = zone
             fixed = true
         } else {
-            zone = Self.zone(atLink: linkPath) ?? .current
+            zone = ZoneFile.zone(at: filePath) ?? .current
             fixed = false
         }
     }
 
     public var current: TimeZone { lock.withLock { zone } }
 
-    /// The zone a zoneinfo link points at: /usr/share/zoneinfo/Europe/Warsaw -> Europe/Warsaw.
-    static func zone(atLink path: String) -> TimeZone? {
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path),
-              let range = target.range(of: "zoneinfo/")
-        else { return nil }
-        return TimeZone(identifier: String(target[range.upperBound...]))
-    }
-
     /// Calls `onChange` (on `queue`) whenever the zone really changes. No-op when `$TZ` pins it.
     public func watch(queue: DispatchQueue, onChange: @escaping @Sendable (TimeZone) -> Void) {
         guard !fixed else { return }
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return }
-        let directory = (linkPath as NSString).deletingLastPathComponent
-        let name = (linkPath as NSString).lastPathComponent
+        let directory = (filePath as NSString).deletingLastPathComponent
+        let name = (filePath as NSString).lastPathComponent
         let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_ATTRIB)
         guard inotify_add_watch(fd, directory, mask) >= 0 else { close(fd); return }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
@@ -63,7 +55,7 @@ public final class LocalZone: @unchecked Sendable {
                     offset += MemoryLayout<inotify_event>.size + length
                 }
             }
-            guard touched, let self, let zone = Self.zone(atLink: self.linkPath) else { return }
+            guard touched, let self, let zone = ZoneFile.zone(at: self.filePath) else { return }
             let changed = self.lock.withLock { () -> Bool in
                 guard zone.identifier != self.zone.identifier else { return false }
                 self.zone = zone

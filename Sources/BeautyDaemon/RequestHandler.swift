@@ -273,8 +273,7 @@ public struct RequestHandler: Sendable {
                 return try Validation.appointment(a)
             } catch let error as ValidationError {
                 // The title names the event; a control character in it (the likely error) must not reach a terminal.
-                let title = a.title.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : String($0) }.joined()
-                throw ValidationError(field: "appointments[\(index)].\(error.field)", "\(error.message) (\(title))")
+                throw ValidationError(field: "appointments[\(index)].\(error.field)", "\(error.message) (\(Validation.quotable(a.title)))")
             }
         }
         let counts = try store.importAppointments(appointments, now: clock(), zone: LocalZone.shared.current)

@@ -101,8 +101,12 @@ public actor Scheduler {
     private func pass(reason: WakeReason) async {
         do {
             let now = clock()
-            if zoneChanged.take() {
-                logger.notice("time zone is now \(LocalZone.shared.current.identifier): re-planning local-time schedules")
+            // The store knows the zone it planned in, so a change while the daemon was stopped shows at start.
+            let plannedIn = try store.plannedZone()
+            if zoneChanged.take() || plannedIn != LocalZone.shared.current.identifier {
+                if plannedIn != nil {
+                    logger.notice("time zone is now \(LocalZone.shared.current.identifier): re-planning local-time schedules")
+                }
                 try store.replanForZoneChange(now: now, zone: LocalZone.shared.current)
             }
             try store.planDoses(now: now, zone: LocalZone.shared.current)

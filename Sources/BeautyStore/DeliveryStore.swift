@@ -132,10 +132,12 @@ extension AppDatabase {
     }
 
     public func setSetting(_ key: String, _ value: String) throws {
-        try writer.write { db in
-            try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           arguments: [key, value])
-        }
+        try writer.write { db in try Self.setSetting(db, key, value) }
+    }
+
+    static func setSetting(_ db: Database, _ key: String, _ value: String) throws {
+        try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                       arguments: [key, value])
     }
 
     private func transition(_ keys: [String], from: Set<DeliveryState>, to state: DeliveryState, at now: Date, firedAt: Date?) throws -> Int {

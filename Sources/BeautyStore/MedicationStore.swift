@@ -130,8 +130,10 @@ extension AppDatabase {
     /// 08:00 on the wall clock where the user is), and series recompute their coming occurrences.
     /// Planning restarts at `now`, not at the start of the new zone's day: today's 08:00 there may have
     /// passed already, and recording it would show a dose the user took in the old zone as overdue.
+    /// The zone is recorded (`plannedZone`), so a start in another zone knows to call this too.
     public func replanForZoneChange(now: Date, zone: TimeZone) throws {
         try writer.write { db in
+            try Self.setSetting(db, Self.plannedZoneSetting, zone.identifier)
             for id in try Int64.fetchAll(db, sql: "SELECT id FROM medication WHERE timeZone IS NULL") {
                 try dropFutureDoses(db, medicationID: id, after: now)
                 try db.execute(sql: "UPDATE medication SET plannedUntil = ? WHERE id = ?", arguments: [now, id])
@@ -141,6 +143,12 @@ extension AppDatabase {
         try planDoses(now: now, zone: zone)
         try planSeries(now: now, zone: zone)
     }
+
+    /// The zone the stored future doses and series occurrences of unpinned schedules were planned in
+    /// (nil before the first `replanForZoneChange`).
+    public func plannedZone() throws -> String? { try setting(Self.plannedZoneSetting) }
+
+    static let plannedZoneSetting = "plannedZone"
 
     /// When dose rows must next be extended (nil when no medication can ever fire again).
     public func nextPlanningInstant() throws -> Date? {

@@ -20,6 +20,51 @@ struct ValidationTests {
         #expect(try Validation.optionalText("   ", field: "notes") == nil)
     }
 
+    /// Every Unicode bidirectional control: the marks (ALM, LRM, RLM), embeddings and overrides
+    /// (LRE, RLE, PDF, LRO, RLO) and isolates (LRI, RLI, FSI, PDI).
+    static let bidiControls: [UInt32] = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+
+    @Test(arguments: bidiControls)
+    func bidirectionalControlsAreRefusedInEveryTextField(_ code: UInt32) throws {
+        let bidi = String(Unicode.Scalar(code)!)
+        let spoof = "Invoice \(bidi)gnp.exe"
+        let named = "U+" + String(format: "%04X", code)
+        func refused(_ field: String, _ check: () throws -> Any?) {
+            let error = #expect(throws: ValidationError.self) { try check() }
+            #expect(error?.field == field && error?.message.contains("bidirectional control character (\(named))") == true,
+                    "\(String(describing: error))")
+        }
+        refused("title") { try Validation.name(spoof, field: "title") }
+        refused("address") { try Validation.optionalText(spoof, field: "address") }
+        refused("notes") { try Validation.optionalText("line one\n\(spoof)", field: "notes", multiline: true) }
+        refused("title") { try Validation.appointment(Appointment(title: spoof, start: Date(), durationSeconds: 60)) }
+        refused("address") { try Validation.appointment(Appointment(title: "Facial", start: Date(), durationSeconds: 60, address: spoof)) }
+        refused("name") { try Validation.contact(Contact(name: spoof, phone: "600 100 200")) }
+        refused("last name") { try Validation.contact(Contact(name: "Anna", phone: "600 100 200", lastName: spoof)) }
+        refused("email") { try Validation.email("anna\(bidi)@salon.pl") }
+        let daily = MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)])
+        refused("name") { try Validation.medication(Medication(name: spoof, schedule: daily)) }
+        refused("dose") { try Validation.medication(Medication(name: "Iron", dose: spoof, schedule: daily)) }
+        // Fields with a narrower alphabet refuse it as any other stray character.
+        #expect(throws: ValidationError.self) { try Validation.waterUUID("health-\(bidi)1") }
+        #expect(throws: ValidationError.self) { try Validation.phone("600\(bidi)100200") }
+        #expect(throws: ValidationError.self) { try Validation.category("hair\(bidi)") }
+    }
+
+    @Test(arguments: ["שלום", "مرحبا بك", "Salon ליאת", "Anna (أنا)"])
+    func rightToLeftLettersAreStillAccepted(_ title: String) throws {
+        #expect(try Validation.name(title, field: "title") == title)
+    }
+
+    @Test func errorMessagesQuoteTextWithoutControls() throws {
+        #expect(Validation.quotable("Invoice \u{202E}gnp.exe\u{1B}[31m\u{2066}") == "Invoice ?gnp.exe?[31m?")
+        #expect(Validation.quotable("Strzyżenie ליאת") == "Strzyżenie ליאת")
+        let phone = #expect(throws: ValidationError.self) { try Validation.phone("600\u{202E}100") }
+        #expect(phone?.message == "'600?100' is not a phone number (unexpected '?')")
+        let uuid = #expect(throws: ValidationError.self) { try Validation.waterUUID("health\u{202E}vsc") }
+        #expect(uuid?.message == "'health?vsc' is not an identifier (1–100 printable characters, no spaces)")
+    }
+
     @Test(arguments: ["+48 600 100 200", "600-100-200", "(22) 555 01 02", "112"])
     func phones(_ phone: String) throws {
         #expect(try Validation.phone(phone) == phone)

@@ -11,13 +11,16 @@ import Glibc
 // iCalendar import/export through beautyctl.
 
 /// 08:00 on the wall clock of `zone`: today's if still to come after `now`, else tomorrow's.
-func nextEight(in zone: TimeZone, after now: Date) -> Date {
+func nextEight(in zone: TimeZone, after now: Date) -> Date { next(hour: 8, in: zone, after: now) }
+
+/// `hour`:00 on the wall clock of `zone`: today's if still to come after `now`, else tomorrow's.
+func next(hour: Int, in zone: TimeZone, after now: Date) -> Date {
     let calendar = LocalTime.calendar(zone)
     let today = calendar.dateComponents([.year, .month, .day], from: now)
-    let eight = LocalTime.instant(year: today.year!, month: today.month!, day: today.day!, hour: 8, in: zone)!
-    if eight > now { return eight }
+    let atHour = LocalTime.instant(year: today.year!, month: today.month!, day: today.day!, hour: hour, in: zone)!
+    if atHour > now { return atHour }
     let tomorrow = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: 1, to: now)!)
-    return LocalTime.instant(year: tomorrow.year!, month: tomorrow.month!, day: tomorrow.day!, hour: 8, in: zone)!
+    return LocalTime.instant(year: tomorrow.year!, month: tomorrow.month!, day: tomorrow.day!, hour: hour, in: zone)!
 }
 
 extension Stack {
@@ -376,6 +379,7 @@ extension EndToEnd {
             let refusals = [
                 ("control", "SUMMARY:Manicure\u{1B}[31mhybrydowy", "appointments[1].title: contains a control character (U+001B) (Manicure?[31mhybrydowy)"),
                 ("rrule", "SUMMARY:Manicure hybrydowy\r\nRRULE:FREQ=FORTNIGHTLY", "appointments[1].repeat"),
+                ("bidi", "SUMMARY:Invoice \u{202E}gnp.exe", "appointments[1].title: contains a bidirectional control character (U+202E)"),
             ]
             for (name, bad, message) in refusals {
                 let path = stack.directory + "/\(name).ics"
@@ -383,7 +387,8 @@ extension EndToEnd {
                 let result = try await stack.importICS(path)
                 #expect(result.status == .exited(1), "\(name): \(result)")
                 #expect(result.stderr.contains(message), "\(name): the message should name the event and the problem: \(result)")
-                #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x1B }, "a control character reached the terminal: \(result)")
+                #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.properties.isBidiControl },
+                        "a control character reached the terminal: \(result)")
                 #expect(try stack.appointmentCount == 3, "\(name): something was imported")
             }
             let unchanged: [Appointment] = try await stack.beautyctlJSON(["appointment", "list", "--from", "2026-01-01", "--to", "2028-01-01"])

@@ -108,12 +108,15 @@ extension EndToEnd {
                 new-2,12,3,4,2025-06-04T08:30:00Z,
                 new-3,-5,2025-06-04T08:30:00Z,
                 new-4,100,yesterday,
+                new-5\u{202E}vsc,100,2025-06-04T08:30:00Z,
                 """.write(toFile: bad, atomically: true, encoding: .utf8)
             let refusedFile = try await stack.beautyctl(["water", "import", bad])
             #expect(refusedFile.status == .exited(2), "\(refusedFile)")
-            for word in ["water-bad.csv:3:", "water-bad.csv:4:", "water-bad.csv:5:", "negative", "yesterday", "nothing was imported"] {
+            for word in ["water-bad.csv:3:", "water-bad.csv:4:", "water-bad.csv:5:", "negative", "yesterday",
+                         "water-bad.csv:6:", "'new-5?vsc' is not an identifier", "nothing was imported"] {
                 #expect(refusedFile.stderr.contains(word), "should mention \(word): \(refusedFile.stderr)")
             }
+            #expect(!refusedFile.stderr.unicodeScalars.contains { $0.properties.isBidiControl }, "\(refusedFile.stderr)")
             let june: WaterTotalResult = try await stack.beautyctlJSON(["water", "total", "--from", "2025-06-01", "--to", "2025-06-05"])
             #expect(june.days.map(\.day.description) == ["2025-06-01", "2025-06-02", "2025-06-03", "2025-06-04"], "\(june)")
             #expect(june.days.map(\.totalMl) == [0, 551, 530, 0], "\(june.days)")

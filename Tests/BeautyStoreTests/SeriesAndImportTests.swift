@@ -184,6 +184,16 @@ struct SeriesAndImportTests {
         #expect(try pendingDoseFireTimes(db, iron) == warsawEight)
     }
 
+    @Test func aReplanRecordsItsZoneSoAStartInAnotherZoneCanTell() throws {
+        let (temp, db, _) = try plannedInWarsaw([daily("Iron")])
+        defer { withExtendedLifetime(temp) {} }
+        #expect(try db.plannedZone() == nil, "nothing says which zone plain planning used")
+        try db.replanForZoneChange(now: LocalTime.instant(year: 2027, month: 1, day: 15, hour: 5, minute: 30, in: utc)!, zone: newYork)
+        #expect(try db.plannedZone() == "America/New_York")
+        try db.replanForZoneChange(now: LocalTime.instant(year: 2027, month: 1, day: 15, hour: 6, in: utc)!, zone: warsaw)
+        #expect(try db.plannedZone() == "Europe/Warsaw")
+    }
+
     @Test func aZoneChangeKeepsAnsweredDosesAndInventsNoOverdueOnes() throws {
         let (temp, db, meds) = try plannedInWarsaw([daily("Iron")])
         defer { withExtendedLifetime(temp) {} }
