@@ -4,11 +4,13 @@ import Foundation
 import Logging
 
 /// Desktop notifications through libnotify on a private GLib loop thread.
-public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
+public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked Sendable {
     public let events: AsyncStream<NotifierEvent>
     private let continuation: AsyncStream<NotifierEvent>.Continuation
     private let loop = GLibLoop()
     private let logger: Logger
+    private let appName: String
+    private let bus: SessionBus
 
     private let infoLock = NSLock()
     private var info = NotificationServerInfo(reachable: false, lastError: "not contacted yet")
@@ -17,17 +19,21 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
     private var shownByKey: [String: UnsafeMutablePointer<NotifyNotification>] = [:]
     private var keyByNotification: [UnsafeMutablePointer<NotifyNotification>: String] = [:]
     private var capabilities: [String]?
+    private var unanswered = UnansweredNotifies()
+
+    /// Exit status when the session bus is back but GLib keeps handing out the closed connection
+    /// (EX_UNAVAILABLE): only a new process can connect then, and systemd restarts beautyd.
+    public static let cannotReconnectExitStatus: Int32 = 69
 
     public init(appName: String = "beautyd", logger: Logger) {
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         self.logger = logger
-        let unmanaged = Unmanaged.passUnretained(self).toOpaque()
+        self.appName = appName
+        bus = SessionBus(logger: logger)
         loop.run {
             _ = notify_init(appName)
-            _ = beautyd_watch_notification_server(
-                { _, _, _, data in LibNotifyNotifier.from(data).serverAppeared() },
-                { _, _, data in LibNotifyNotifier.from(data).serverVanished() },
-                unmanaged)
+            self.bus.delegate = self
+            if !self.bus.connect() { self.updateInfo { $0 = NotificationServerInfo(reachable: false, lastError: SessionBus.missing) } }
         }
     }
 
@@ -54,13 +60,13 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
         Unmanaged<LibNotifyNotifier>.fromOpaque(data!).takeUnretainedValue()
     }
 
-    private func serverAppeared() {
+    func notificationServerAppeared() {
         capabilities = nil
         refreshServerInfo()
         continuation.yield(.serverAppeared)
     }
 
-    private func serverVanished() {
+    func notificationServerVanished() {
         capabilities = nil
         // Ids belong to the server that handed them out: a new server numbers its popups from 1 again,
         // and a click on one of them must not be taken for a click on an old popup with the same id.
@@ -69,12 +75,23 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
         continuation.yield(.serverVanished)
     }
 
+    func sessionBusLost() {
+        notificationServerVanished()
+        // libnotify keeps its proxy, and with it the closed connection, until uninit: after a fresh init its
+        // next call connects anew. The notifications were let go first: disposing one asks libnotify for its proxy.
+        notify_uninit()
+        _ = notify_init(appName)
+        unanswered.serverGone()
+        updateInfo { $0.lastError = SessionBus.missing }
+    }
+
     private func updateInfo(_ change: (inout NotificationServerInfo) -> Void) {
         infoLock.withLock { change(&info) }
     }
 
-    /// Asks the server who it is and what it can do (GetServerInformation, GetCapabilities).
-    private func refreshServerInfo() {
+    /// Asks the server who it is and what it can do (GetServerInformation, GetCapabilities); false if it did not answer.
+    @discardableResult
+    private func refreshServerInfo() -> Bool {
         var name: UnsafeMutablePointer<CChar>?
         var vendor: UnsafeMutablePointer<CChar>?
         var version: UnsafeMutablePointer<CChar>?
@@ -82,7 +99,7 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
         let known = notify_get_server_info(&name, &vendor, &version, &spec) != 0
         defer { for text in [name, vendor, version, spec] { g_free(text) } }
         var caps: [String] = []
-        if let list = notify_get_server_caps() {
+        if known, let list = notify_get_server_caps() {
             var node: UnsafeMutablePointer<GList>? = list
             while let current = node {
                 if let data = current.pointee.data { caps.append(String(cString: data.assumingMemoryBound(to: CChar.self))) }
@@ -97,9 +114,29 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
                 version: version.map { String(cString: $0) }, capabilities: caps,
                 lastError: known ? nil : "the notification server did not answer GetServerInformation")
         }
+        return known
     }
 
     private func showOnLoop(_ request: DesktopNotification) -> Result<UInt32, NotifierError> {
+        guard bus.connect() else {
+            updateInfo { $0.reachable = false; $0.lastError = SessionBus.missing }
+            return .failure(NotifierError("\(SessionBus.missing) (\(SessionBus.address))"))
+        }
+        let server = bus.notificationServerOwner()
+        if let waiting = unanswered.pending {
+            if waiting.server == server {
+                // That server may still show the Notify it never answered. It is not sent again: the server is asked
+                // something it answers only after all that was queued before (a bus delivers one sender's calls in order).
+                guard refreshServerInfo() else {
+                    return .failure(NotifierError("the notification server \(waiting.server) has not answered since \(Self.clock(waiting.since)); the reminder is not sent again while that server may still show it"))
+                }
+                logger.notice("the notification server \(waiting.server) answers again: the \(waiting.keys.count) notification(s) it had not answered count as shown")
+                unanswered.serverAnswered()
+            } else {
+                unanswered.serverGone()
+            }
+        }
+        if unanswered.takeAnswered(request.key) { return .success(0) }
         if capabilities == nil { refreshServerInfo() }
         let canAct = capabilities?.contains("actions") ?? false
         var body = request.body
@@ -142,7 +179,11 @@ public final class LibNotifyNotifier: Notifier, @unchecked Sendable {
         updateInfo { $0.lastError = "no answer to Notify yet (asked at \(Self.clock(asked)))" }
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_show(notification, &error) == 0 {
-            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown libnotify error"
+            var message = error.map { String(cString: $0.pointee.message) } ?? "unknown libnotify error"
+            if beautyd_error_is_unanswered(error) != 0, let server {
+                unanswered.add(request.key, server: server, at: asked)
+                message = "no answer to Notify from \(server) (\(message)); not sent again while that server may still show it"
+            }
             g_error_free(error)
             forget(notification)
             capabilities = nil

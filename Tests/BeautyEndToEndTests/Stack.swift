@@ -25,6 +25,7 @@ final class Stack: @unchecked Sendable {
     private(set) var server: ChildProcess?
     private(set) var daemon: ChildProcess?
     private var names: [String: Int] = [:]
+    private var busRestarts = 0
     private var finished = false
 
     var runtimeDirectory: String { directory + "/run" }
@@ -57,14 +58,26 @@ final class Stack: @unchecked Sendable {
         for sub in ["run", "data", "config", "home"] {
             try FileManager.default.createDirectory(atPath: "\(directory)/\(sub)", withIntermediateDirectories: true)
         }
+        do {
+            bus = try await Self.launchBus(in: directory)
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+        // Without the guid dbus-daemon prints: as with a user bus (unix:path=$XDG_RUNTIME_DIR/bus), a bus
+        // restarted at the same path is the same address.
+        busAddress = "unix:path=\(directory)/bus"
+        children.append(bus)
+    }
+
+    /// dbus-daemon with Fixtures/session-bus.conf listening at `<directory>/bus`; returns once it printed its address.
+    private static func launchBus(in directory: String, name: String = "dbus-daemon") async throws -> ChildProcess {
         let dbus = try Locations.system("dbus-daemon", package: "dbus")
         let config = try Locations.fixture("session-bus.conf")
-        bus = try ChildProcess(
-            name: "dbus-daemon", executable: dbus,
+        let bus = try ChildProcess(
+            name: name, executable: dbus,
             arguments: ["--config-file=\(config)", "--nofork", "--print-address=1", "--address=unix:path=\(directory)/bus"],
             environment: ["PATH": "/usr/bin:/bin"], logDirectory: directory)
-        children.append(bus)
-        let bus = self.bus
         let address = await eventually(timeout: .seconds(5)) { () -> String? in
             let out = bus.stdout
             guard out.hasSuffix("\n"), let first = out.split(separator: "\n").first else { return nil }
@@ -73,10 +86,22 @@ final class Stack: @unchecked Sendable {
         guard let address, address.hasPrefix("unix:") else {
             let tail = bus.outputTail
             bus.killNow()
-            try? FileManager.default.removeItem(atPath: directory)
             throw HarnessError("dbus-daemon printed no address\n\(tail)")
         }
-        busAddress = address
+        return bus
+    }
+
+    /// Kills the session bus (and with it every connection to it), as when the user's bus dies.
+    func killBus() {
+        bus.killNow()
+        unlink(directory + "/bus")  // a dbus-daemon does not remove its socket file when killed
+    }
+
+    /// Starts a new session bus at the same address, as a socket-activated user bus comes back.
+    func restartBus() async throws {
+        busRestarts += 1
+        bus = try await Self.launchBus(in: directory, name: "dbus-daemon-\(busRestarts + 1)")
+        children.append(bus)
     }
 
     deinit { shutdown() }

@@ -1,0 +1,128 @@
+import CLibNotify
+import Foundation
+import Logging
+
+/// What the session bus connection reports to the notifier (on the GLib loop thread).
+protocol SessionBusDelegate: AnyObject {
+    func notificationServerAppeared()
+    func notificationServerVanished()
+    /// The bus went away: everything tied to its connection (libnotify's proxy, shown notifications)
+    /// must be let go now, so that GLib makes a new connection when the bus is back.
+    func sessionBusLost()
+}
+
+/// The session bus connection shared by libnotify and the watch on the notification server, kept up
+/// across the bus going away. GLib's shared connection raises SIGTERM when its bus closes
+/// (exit-on-close), which ended beautyd with status 0 and no more reminders; here that is switched
+/// off, a closed connection is let go, and the same address is tried again until a bus answers there
+/// (a socket-activated user bus comes back at the same address). Used only on the GLib loop thread.
+final class SessionBus {
+    weak var delegate: SessionBusDelegate?
+    private let logger: Logger
+    private(set) var connection: OpaquePointer?
+    private var watchID: guint = 0
+    private var closedHandler: gulong = 0
+    private var retryDelayMs: guint = SessionBus.firstRetryMs
+    private var retryPending = false
+    private var waitingLogged = false
+    private var everConnected = false
+    private var staleConnections = 0
+
+    /// Retries start quickly (a restarted bus is usually back within a second) and slow down to this.
+    private static let firstRetryMs: guint = 250
+    private static let longestRetryMs: guint = 5000
+
+    /// `status`'s lastError while there is no bus (the log names the address).
+    static let missing = "no session bus: reminders wait for it"
+    /// Where the bus is expected, for log lines.
+    static let address: String = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? "the default address ($XDG_RUNTIME_DIR/bus)"
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> SessionBus {
+        Unmanaged<SessionBus>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    private var unmanaged: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Connects now unless connected; false (and a retry scheduled) while there is no bus.
+    @discardableResult
+    func connect() -> Bool {
+        if connection != nil { return true }
+        var error: UnsafeMutablePointer<GError>?
+        guard let candidate = beautyd_session_bus(&error) else {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            g_error_free(error)
+            if !waitingLogged {
+                waitingLogged = true
+                logger.warning("no session bus at \(Self.address) (\(message)): reminders wait until it is there")
+            }
+            scheduleRetry()
+            return false
+        }
+        if g_dbus_connection_is_closed(candidate) != 0 {
+            // Something still holds the closed connection, so GLib hands it out again instead of a new one.
+            g_object_unref(UnsafeMutableRawPointer(candidate))
+            staleConnections += 1
+            if staleConnections >= 3 {
+                logger.critical("cannot reconnect to the session bus at \(Self.address): GLib keeps the closed connection; exiting with status \(LibNotifyNotifier.cannotReconnectExitStatus) so that systemd restarts beautyd")
+                exit(LibNotifyNotifier.cannotReconnectExitStatus)
+            }
+            scheduleRetry()
+            return false
+        }
+        connection = candidate
+        staleConnections = 0
+        retryDelayMs = Self.firstRetryMs
+        waitingLogged = false
+        let message = "connected to the session bus at \(Self.address)"
+        if everConnected { logger.notice("\(message) again") } else { logger.info("\(message)") }
+        everConnected = true
+        closedHandler = beautyd_connect_bus_closed(candidate, { _, _, error, data in
+            SessionBus.from(data).closed(error.map { String(cString: $0.pointee.message) } ?? "closed")
+        }, unmanaged)
+        watchID = beautyd_watch_notification_server(
+            candidate,
+            { _, _, _, data in SessionBus.from(data).delegate?.notificationServerAppeared() },
+            { _, _, data in SessionBus.from(data).delegate?.notificationServerVanished() },
+            unmanaged)
+        return true
+    }
+
+    /// The unique name of the notification server now, asked of the bus (which answers even while the server hangs).
+    func notificationServerOwner() -> String? {
+        guard let connection, let owner = beautyd_notification_server_owner(connection) else { return nil }
+        defer { g_free(owner) }
+        return String(cString: owner)
+    }
+
+    private func closed(_ reason: String) {
+        logger.error("lost the session bus at \(Self.address) (\(reason)): reminders wait until it is back; reconnecting")
+        // The watch first: it would otherwise report the server vanishing a second time.
+        if watchID != 0 { g_bus_unwatch_name(watchID) }
+        watchID = 0
+        delegate?.sessionBusLost()
+        if let connection {
+            g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), closedHandler)
+            g_object_unref(UnsafeMutableRawPointer(connection))
+        }
+        closedHandler = 0
+        connection = nil
+        scheduleRetry()
+    }
+
+    private func scheduleRetry() {
+        guard !retryPending else { return }
+        retryPending = true
+        g_timeout_add(retryDelayMs, { data in
+            let bus = SessionBus.from(data)
+            bus.retryPending = false
+            bus.connect()
+            return 0  // G_SOURCE_REMOVE: connect() schedules the next try itself
+        }, unmanaged)
+        retryDelayMs = min(retryDelayMs * 2, Self.longestRetryMs)
+    }
+}
