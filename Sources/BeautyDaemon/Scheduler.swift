@@ -233,7 +233,9 @@ public actor Scheduler {
                 items.append((title: title(of: trigger) ?? "(deleted)", occurrence: trigger.occurrence))
             }
             let text = NotificationText.missedWhileAway(items, zone: LocalZone.shared.current)
-            let key = "catch-up/\(Int64(clock().timeIntervalSince1970))"
+            // Named by its members, so a retry of a group whose Notify got no answer is recognised
+            // as the same notification (the notifier never sends that one twice to one server).
+            let key = "catch-up/" + triggers.map(\.key).sorted().joined(separator: ",")
             _ = try await show(DesktopNotification(
                 key: key, summary: text.summary, body: text.body, category: ItemKind.appointment.notificationCategory),
                 for: triggers.map(\.key))
