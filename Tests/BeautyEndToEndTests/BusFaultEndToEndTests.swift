@@ -63,12 +63,19 @@ extension EndToEnd {
             let due = wholeSecond(after: 1)
             let id = try #require(try stack.addAppointment("Chemical peel", start: tomorrowOnTheHour(), remindAt: [due]).appointment.id)
             server.signal(SIGSTOP)
-            let stopped = Date()
+            try await expectShownOnceAfterStop(stack, server: server, ids: [id], summary: "Chemical peel")
+        }
 
-            // libnotify gives up on the Notify after its ~25 s D-Bus timeout while the call stays queued at the server.
-            let gaveUp = try await eventually(timeout: .seconds(40), interval: .milliseconds(200)) { () -> String? in
-                guard let error = try stack.client().status().notificationServer.lastError, !error.hasPrefix("no answer to Notify yet") else { return nil }
-                return error
+        /// Waits until the Notify to the stopped server timed out and a retry interval passed, resumes
+        /// the server, and checks that exactly one popup titled `summary` came of it.
+        private func expectShownOnceAfterStop(_ stack: Stack, server: ChildProcess, ids: [Int64], summary: String) async throws {
+            let stopped = Date()
+            let daemon = try #require(stack.daemon)
+            // libnotify gives up on the Notify after its ~25 s D-Bus timeout while the call stays
+            // queued at the server; the scheduler logs the failed delivery.
+            let gaveUp = try await eventually(timeout: .seconds(60), interval: .milliseconds(200)) { () -> String? in
+                guard daemon.stderr.contains("waiting for a notification server") else { return nil }
+                return try stack.client().status().notificationServer.lastError ?? "-"
             }
             try #require(gaveUp != nil, "the Notify never timed out\n\(stack.logs)")
             // A retry interval passes while the server is still stopped, then it resumes and works through its queue.
@@ -78,12 +85,14 @@ extension EndToEnd {
 
             let shown = await stack.waitForNotifications(1, timeout: .seconds(30))
             try #require(!shown.isEmpty, "the reminder was never shown\n\(stack.logs)")
-            let fired = try await eventually(timeout: .seconds(30)) { try stack.client().show(id).deliveries.map(\.state) == [.fired] ? true : nil }
-            #expect(fired == true, "the delivery is not recorded as fired\n\(stack.logs)")
+            let fired = try await eventually(timeout: .seconds(30)) {
+                try ids.allSatisfy { try stack.client().show($0).deliveries.map(\.state) == [.fired] } ? true : nil
+            }
+            #expect(fired == true, "the deliveries are not recorded as fired\n\(stack.logs)")
             // Retries still due would show it again now that the server answers.
             try await Task.sleep(for: .seconds(4))
             let popups = stack.notifications().filter { $0.replacesID == 0 }
-            #expect(popups.map(\.summary) == ["Chemical peel"], "shown \(popups.count) times: \(popups)")
+            #expect(popups.map(\.summary) == [summary], "shown \(popups.count) times: \(popups)")
         }
     }
 }
