@@ -34,6 +34,9 @@ public struct BeautydCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (overrides the config).", valueName: "level"))
     var logLevel: String?
 
+    @ArgumentParser.Flag(help: "Copy what is readable of a damaged database into a new one, keep the damaged file beside it, and exit.")
+    var recover = false
+
     public init() {}
 
     public mutating func validate() throws {
@@ -62,11 +65,16 @@ public struct BeautydCommand: AsyncParsableCommand {
         }
 
         do {
+            if recover { return try DatabaseRecoveryRun.run(paths: paths) }
             try await serve(paths: paths, config: loaded.0, level: level, flagLevel: flagLevel, logger: logger)
         } catch let error as InstanceLock.Held {
             logger.error("\(error)")
             FileHandle.standardError.write(Data("beautyd: \(error)\n".utf8))
             throw ExitCode(1)
+        } catch let refusal as DatabaseRefusal {
+            logger.critical("\(refusal)")
+            FileHandle.standardError.write(Data("beautyd: \(refusal)\n".utf8))
+            throw ExitCode(refusal.exitCode)
         }
     }
 
@@ -79,7 +87,7 @@ public struct BeautydCommand: AsyncParsableCommand {
         let lock = try InstanceLock(path: paths.socket + ".lock")
         defer { withExtendedLifetime(lock) {} }
 
-        let store = try AppDatabase(path: paths.database)
+        let store = try AppDatabase(path: paths.database, version: BeautyVersion.current)
         let notifier = LibNotifyNotifier(logger: logger)
         let hub = EventHub()
         let settings = SettingsBox(config)
