@@ -80,14 +80,15 @@ enum DatabaseOpening {
     }
 
     /// Opens the pool and runs `prepare` on it (checks, migrations). If either fails, the pool is
-    /// closed and side files this attempt created are removed (a -wal only if it is empty: it
-    /// could hold someone's data); a damaged or unwritable file becomes a `DatabaseRefusal`.
+    /// closed and files this attempt created are removed (the database and its -wal only if empty:
+    /// they could hold someone's data); a damaged or unwritable file becomes a `DatabaseRefusal`.
     static func open(_ path: String, configuration: Configuration, prepare: (DatabasePool) throws -> Void) throws -> DatabasePool {
-        let existing = sideFiles(of: path).filter { FileManager.default.fileExists(atPath: $0) }
+        let existing = ([path] + sideFiles(of: path)).filter { FileManager.default.fileExists(atPath: $0) }
         do {
             return try openAndPrepare(path, configuration: configuration, prepare: prepare)
         } catch {
-            for file in sideFiles(of: path) where !existing.contains(file) {
+            // An empty database file made by this attempt would be refused as empty at the next start.
+            for file in [path] + sideFiles(of: path) where !existing.contains(file) {
                 if file.hasSuffix("-shm") || fileSize(file) == 0 { unlink(file) }
             }
             throw translate(error, path: path)
