@@ -88,6 +88,11 @@ struct AgendaCommand: ParsableCommand {
             Output.line()
             Output.line("Showing \(result.entries.count) of \(result.total) (use --limit/--offset for more).")
         }
+        if let next = result.nextFrom {
+            Output.line()
+            Output.line("Cut short: a series has more than \(AppointmentOccurrences.limit) occurrences in the range; "
+                        + "shown up to \(times.short(next)), go on with --from '\(WireJSON.formatInstant(next))'.")
+        }
     }
 }
 
@@ -161,7 +166,8 @@ struct StatusCommand: ParsableCommand {
             Output.line("  notifications: NO SERVER REACHABLE — \(server.lastError ?? "unknown")")
         }
         if s.counts.waitingDeliveries > 0 {
-            Output.line("  waiting:       \(s.counts.waitingDeliveries) due reminder(s) wait for a notification server")
+            let reason = s.waitingFor.map { "wait for \($0)" } ?? "are due and about to be shown"
+            Output.line("  waiting:       \(s.counts.waitingDeliveries) due reminder(s) \(reason)")
         }
     }
 }

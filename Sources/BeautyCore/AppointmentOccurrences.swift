@@ -2,9 +2,12 @@ import Foundation
 
 /// When an appointment happens: once at its start, or every occurrence of its series.
 public enum AppointmentOccurrences {
+    /// At most this many occurrences of one series are expanded per call.
+    public static let limit = 10_000
+
     /// Starts of the appointment's occurrences in [from, to), ascending. A series expands in the wall-clock
     /// time of its pinned zone (or `zone`), so a weekly 10:00 visit stays at 10:00 across DST.
-    public static func starts(of appointment: Appointment, from: Date, to: Date, zone: TimeZone, limit: Int = 10_000) -> [Date] {
+    public static func starts(of appointment: Appointment, from: Date, to: Date, zone: TimeZone, limit: Int = limit) -> [Date] {
         guard let recurrence = appointment.recurrence, let rule = try? RecurrenceRule.parse(recurrence.rule) else {
             return appointment.start >= from && appointment.start < to ? [appointment.start] : []
         }

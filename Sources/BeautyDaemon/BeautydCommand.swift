@@ -34,6 +34,9 @@ public struct BeautydCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (overrides the config).", valueName: "level"))
     var logLevel: String?
 
+    @ArgumentParser.Flag(help: "Copy what is readable of a damaged database into a new one, keep the damaged file beside it, and exit.")
+    var recover = false
+
     public init() {}
 
     public mutating func validate() throws {
@@ -62,20 +65,20 @@ public struct BeautydCommand: AsyncParsableCommand {
         }
 
         do {
+            if recover { return try DatabaseRecoveryRun.run(paths: paths, explicitDatabase: database != nil) }
             try await serve(paths: paths, config: loaded.0, level: level, flagLevel: flagLevel, logger: logger)
-        } catch let error as InstanceLock.Held {
-            logger.error("\(error)")
-            FileHandle.standardError.write(Data("beautyd: \(error)\n".utf8))
-            throw ExitCode(1)
-        } catch let error as ResourceLimits.TooLow {
-            logger.critical("\(error)")
-            FileHandle.standardError.write(Data("beautyd: \(error)\n".utf8))
-            throw ExitCode(1)
-        } catch let error as PrivateDirectory.Refused {
-            logger.critical("\(error)")
-            FileHandle.standardError.write(Data("beautyd: \(error)\n".utf8))
-            throw ExitCode(1)
+        } catch let refusal as DatabaseRefusal {
+            throw Self.refuseStart(refusal, status: refusal.exitCode, logger: logger)
+        } catch where error is InstanceLock.Held || error is ResourceLimits.TooLow || error is PrivateDirectory.Refused {
+            throw Self.refuseStart(error, status: 1, logger: logger)
         }
+    }
+
+    /// A start that cannot go on: one line in the log and on stderr, and the exit status for it.
+    private static func refuseStart(_ error: any Error, status: Int32, logger: Logger) -> ExitCode {
+        logger.critical("\(error)")
+        FileHandle.standardError.write(Data("beautyd: \(error)\n".utf8))
+        return ExitCode(status)
     }
 
     private func serve(paths: DaemonPaths, config: DaemonConfig, level: LogLevelBox, flagLevel: Logger.Level?,
@@ -86,7 +89,7 @@ public struct BeautydCommand: AsyncParsableCommand {
         defer { withExtendedLifetime(claim) {} }
         let maximumConnections = try ResourceLimits.connectionsThatFit()
 
-        let store = try AppDatabase(path: paths.database)
+        let store = try AppDatabase(path: paths.database, version: BeautyVersion.current)
         let notifier = LibNotifyNotifier(logger: logger)
         let hub = EventHub()
         let settings = SettingsBox(config)

@@ -12,11 +12,7 @@ struct InstanceClaim {
     /// activation systemd made the socket, so only the database is claimed.
     static func claim(paths: DaemonPaths, explicitSocket: Bool, explicitDatabase: Bool, activated: Bool,
                       environment: [String: String] = ProcessInfo.processInfo.environment) throws -> InstanceClaim {
-        let databaseDirectory = try PrivateDirectory.open(
-            (paths.database as NSString).deletingLastPathComponent, kind: explicitDatabase ? .chosen : .own)
-        var locks = [try InstanceLock(
-            (paths.database as NSString).lastPathComponent + ".lock", in: databaseDirectory,
-            guarding: "database \(paths.database)")]
+        var locks = [try lockDatabase(paths: paths, explicitDatabase: explicitDatabase)]
         guard !activated else { return InstanceClaim(socketDirectory: nil, locks: locks) }
 
         let socketDirectory: PrivateDirectory
@@ -31,5 +27,14 @@ struct InstanceClaim {
             (paths.socket as NSString).lastPathComponent + ".lock", in: socketDirectory,
             guarding: "socket \(paths.socket)"))
         return InstanceClaim(socketDirectory: socketDirectory, locks: locks)
+    }
+
+    /// The lock beside the database (its directory checked, created when missing): held by a
+    /// running daemon and by `--recover`.
+    static func lockDatabase(paths: DaemonPaths, explicitDatabase: Bool) throws -> InstanceLock {
+        let directory = try PrivateDirectory.open(
+            (paths.database as NSString).deletingLastPathComponent, kind: explicitDatabase ? .chosen : .own)
+        return try InstanceLock((paths.database as NSString).lastPathComponent + ".lock", in: directory,
+                                guarding: "database \(paths.database)")
     }
 }

@@ -143,8 +143,9 @@ public struct RequestHandler: Sendable {
             return failure(id, RPCErrorObject(code: RPCErrorCode.notFound, message: "no \(kind) with id \(itemID)",
                                               data: RPCErrorData(kind: kind, id: itemID)))
         } catch {
-            logger.error("request failed: \(error)")
-            return failure(id, RPCErrorObject(code: RPCErrorCode.internalError, message: "internal error: \(error)"))
+            let report = StoreFailureReport(error, databasePath: store.path)
+            logger.error("request failed: \(report.rpcError.message)")
+            return failure(id, report.rpcError)
         }
     }
 
@@ -384,17 +385,23 @@ public struct RequestHandler: Sendable {
             }
             return true
         }
+        // A series with more occurrences than one expansion gives stops at its last one: the answer
+        // covers [from, that instant) for everything, and says where to go on.
+        var nextFrom: Date?
         var matching = matchingAppointments.flatMap { a in
-            AppointmentOccurrences.starts(of: a, from: from, to: to, zone: LocalZone.shared.current).map {
+            let starts = AppointmentOccurrences.starts(of: a, from: from, to: to, zone: LocalZone.shared.current)
+            if starts.count == AppointmentOccurrences.limit, let last = starts.last { nextFrom = min(nextFrom ?? last, last) }
+            return starts.map {
                 AgendaEntry(appointment: a, contactName: a.contactID.flatMap { contacts[$0]?.name }, occurrence: $0)
             }
         }
         if wantsDoses { matching += try agendaDoses(from: from, to: to, search: needle) }
+        if let nextFrom { matching.removeAll { $0.start >= nextFrom } }
         if !statuses.isEmpty { matching.removeAll { !statuses.contains($0.status) } }
         // Stable order: time, then title, then kind and id.
         matching.sort { ($0.start, $0.title, $0.kind.rawValue, $0.id) < ($1.start, $1.title, $1.kind.rawValue, $1.id) }
         let entries = Array(matching.dropFirst(p.offset ?? 0).prefix(p.limit ?? Int.max))
-        return AgendaResult(from: from, to: to, total: matching.count, entries: entries)
+        return AgendaResult(from: from, to: to, total: matching.count, entries: entries, nextFrom: nextFrom)
     }
 
     private func nowView() throws -> NowResult {
@@ -436,7 +443,8 @@ public struct RequestHandler: Sendable {
                           waitingDeliveries: try store.waitingDeliveries(at: now).count),
             nextTrigger: next,
             notificationServer: .init(reachable: server.reachable, name: server.name, vendor: server.vendor,
-                                      version: server.version, capabilities: server.capabilities, lastError: server.lastError))
+                                      version: server.version, capabilities: server.capabilities, lastError: server.lastError),
+            waitingFor: scheduler.hold()?.waitingFor)
     }
 }
 

@@ -26,6 +26,8 @@ public actor Scheduler {
     private let zoneChanged = Flag()
     /// Keys that failed last time: logged loudly once, then quietly until they succeed.
     private var failingKeys = Set<String>()
+    /// What the last failed delivery waits for, until a pass delivers without failure.
+    private let holds = DeliveryHoldBox()
 
     /// A thread for the scheduler alone (one per process; beautyd has one scheduler). On the event
     /// loops shared with other work, each pass (a few reads, a write when something fires) queued
@@ -55,6 +57,16 @@ public actor Scheduler {
     public func update(config: DaemonConfig) {
         self.config = config
         wake(.configReloaded)
+    }
+
+    /// What due reminders wait for, nil if the last pass had no failure (for `status`; never waits for the actor).
+    nonisolated func hold() -> DeliveryHold? { holds.current }
+
+    /// Records what a failed delivery waits for.
+    private func held(by error: any Error, otherwise: String = "a notification server") -> DeliveryHold {
+        let hold = DeliveryHold(error, databasePath: store.path, otherwise: otherwise)
+        holds.current = hold
+        return hold
     }
 
     /// The deadline the timer is armed for (for `status`).
@@ -155,13 +167,17 @@ public actor Scheduler {
                 wakeAt = min(wakeAt ?? planning, max(planning, now))
             }
             if failed {
-                let retry = clock().addingTimeInterval(TimeInterval(config.retrySeconds))
+                let delay = holds.current?.retryDelay(configured: config.retrySeconds) ?? TimeInterval(config.retrySeconds)
+                let retry = clock().addingTimeInterval(delay)
                 wakeAt = min(wakeAt ?? retry, retry)
+            } else {
+                holds.current = nil
             }
             timer?.arm(at: wakeAt)
         } catch {
-            logger.error("scheduler pass failed: \(error)")
-            timer?.arm(at: clock().addingTimeInterval(TimeInterval(config.retrySeconds)))
+            let hold = held(by: error, otherwise: "the scheduler")
+            logger.error("scheduler pass failed, reminders waiting for \(hold.waitingFor)")
+            timer?.arm(at: clock().addingTimeInterval(hold.retryDelay(configured: config.retrySeconds)))
         }
     }
 
@@ -217,9 +233,10 @@ public actor Scheduler {
                                     itemID: trigger.itemID, title: notification.summary))
             return true
         } catch {
+            let hold = held(by: error)
             try? store.recordFailure([trigger.key], error: "\(error)")
             if failingKeys.insert(trigger.key).inserted {
-                logger.warning("reminder waiting for a notification server: \(error)", metadata: metadata(trigger))
+                logger.warning("reminder waiting for \(hold.waitingFor)", metadata: metadata(trigger))
             }
             return false
         }
@@ -248,8 +265,9 @@ public actor Scheduler {
             }
             return true
         } catch {
+            let hold = held(by: error)
             try? store.recordFailure(triggers.map(\.key), error: "\(error)")
-            logger.warning("missed-while-away reminders waiting for a notification server: \(error)")
+            logger.warning("missed-while-away reminders waiting for \(hold.waitingFor)")
             return false
         }
     }
@@ -297,9 +315,10 @@ public actor Scheduler {
                                     itemKind: .medication, itemID: trigger.itemID, title: medication.name))
             return true
         } catch {
+            let hold = held(by: error)
             try? store.recordFailure([trigger.key], error: "\(error)")
             if failingKeys.insert(trigger.key).inserted {
-                logger.warning("dose waiting for a notification server: \(error)", metadata: metadata(trigger))
+                logger.warning("dose waiting for \(hold.waitingFor)", metadata: metadata(trigger))
             }
             return false
         }
@@ -318,6 +337,7 @@ public actor Scheduler {
                                     title: medication.name))
             return true
         } catch {
+            _ = held(by: error)
             try? store.recordFailure([trigger.key], error: "\(error)")
             return false
         }
@@ -358,6 +378,7 @@ public actor Scheduler {
                                     itemID: trigger.itemID, title: notification.summary))
             return true
         } catch {
+            _ = held(by: error)
             try? store.recordFailure([trigger.key], error: "\(error)")
             return false
         }

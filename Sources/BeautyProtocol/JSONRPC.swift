@@ -93,6 +93,12 @@ public enum RPCErrorCode {
     public static let refused = -32001
     public static let lineTooLong = -32005
     public static let busy = -32002
+    /// The database stayed locked by another program for the whole busy timeout.
+    public static let databaseLocked = -32010
+    /// The disk holding the database is full.
+    public static let diskFull = -32011
+    /// The database file is damaged (or holds a value that cannot be read back).
+    public static let databaseDamaged = -32012
 }
 
 /// A successful answer as sent by the daemon.

@@ -272,11 +272,15 @@ public struct AgendaResult: Codable, Sendable {
     public var to: Date
     public var total: Int
     public var entries: [AgendaEntry]
-    public init(from: Date, to: Date, total: Int, entries: [AgendaEntry]) {
+    /// Set when a series had more occurrences in the range than one answer expands: `entries` and
+    /// `total` then cover [from, nextFrom) only, and the same request with `from` = `nextFrom` goes on.
+    public var nextFrom: Date?
+    public init(from: Date, to: Date, total: Int, entries: [AgendaEntry], nextFrom: Date? = nil) {
         self.from = from
         self.to = to
         self.total = total
         self.entries = entries
+        self.nextFrom = nextFrom
     }
 }
 
@@ -350,9 +354,13 @@ public struct StatusResult: Codable, Sendable {
     public var counts: Counts
     public var nextTrigger: NextTrigger?
     public var notificationServer: NotificationServer
+    /// Why the last reminder the scheduler tried is not shown yet ("the database … is locked by another
+    /// program", "a notification server: …"); nil when its last try succeeded.
+    public var waitingFor: String?
 
     public init(version: String, pid: Int32, startedAt: Date, uptimeSeconds: Int, database: String, socket: String,
-                counts: Counts, nextTrigger: NextTrigger?, notificationServer: NotificationServer) {
+                counts: Counts, nextTrigger: NextTrigger?, notificationServer: NotificationServer, waitingFor: String? = nil) {
+        self.waitingFor = waitingFor
         self.version = version
         self.pid = pid
         self.startedAt = startedAt

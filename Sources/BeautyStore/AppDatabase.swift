@@ -7,8 +7,10 @@ public final class AppDatabase: Sendable {
     public let writer: PrioritizedWriter
     public let path: String
 
-    /// Opens (creating if needed) the database file and brings its schema up to date.
-    public init(path: String) throws {
+    /// Opens (creating if needed) the database file and brings its schema up to date. A file that is
+    /// empty, unwritable, damaged or migrated by a newer beautyd is refused (`DatabaseRefusal`).
+    /// `version` (beautyd's) is recorded in the file so that an older beautyd can name it.
+    public init(path: String, version: String? = nil) throws {
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(5)
@@ -21,14 +23,21 @@ public final class AppDatabase: Sendable {
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         let created = !FileManager.default.fileExists(atPath: path)
+        try DatabaseOpening.refuseEmptyFile(path)
+        DatabaseOpening.restoreOwnSideFileModes(path)
+        try DatabaseOpening.refuseNotWritable(path)
         // SQLite gives -wal and -shm the database file's own mode whatever the umask, so a file left
         // readable by others (restored from a backup, made with sqlite3) would leak through all three.
         for file in [path, path + "-wal", path + "-shm"] { Self.makePrivate(file) }
-        let pool = try DatabasePool(path: path, configuration: config)
-        if created { chmod(path, 0o600) }
+        let pool = try DatabaseOpening.open(path, configuration: config) { pool in
+            if created { chmod(path, 0o600) }
+            try DatabaseOpening.refuseDamaged(pool, path: path)
+            try DatabaseOpening.refuseNewerSchema(pool, path: path, migrator: Self.migrator, version: version)
+            try Self.migrator.migrate(pool)
+            try DatabaseOpening.recordVersion(pool, version)
+        }
         self.writer = PrioritizedWriter(pool)
         self.path = path
-        try Self.migrator.migrate(pool)
     }
 
     /// Takes away group and other permissions from an existing file; a missing file is left alone.

@@ -1,0 +1,45 @@
+import BeautyCore
+import BeautyProtocol
+import Foundation
+import Testing
+
+extension EndToEnd {
+    @Suite("Agenda: a series with more occurrences than one answer expands")
+    struct AgendaCap {
+        @Test("a day and a year of a every-second series are both cut at the same instant, with where to go on")
+        func cappedAgendaSaysWhereItStops() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let start = tomorrowOnTheHour()
+            var every = AppointmentAddParams(title: "Every second", start: start)
+            every.durationSeconds = 1
+            every.reminders = []
+            every.recurrence = AppointmentRecurrence(rule: "FREQ=SECONDLY")
+            let _: AppointmentDetail = try stack.client().call("appointment.add", every)
+            var once = AppointmentAddParams(title: "Facial", start: start.addingTimeInterval(6 * 3600))
+            once.reminders = []
+            let _: AppointmentDetail = try stack.client().call("appointment.add", once)
+
+            let cut = start.addingTimeInterval(TimeInterval(AppointmentOccurrences.limit - 1))
+            for days in [1.0, 365] {
+                var params = AgendaParams(from: start, to: start.addingTimeInterval(days * 86_400))
+                params.limit = 3
+                let answer: AgendaResult = try stack.client().call("agenda", params)
+                #expect(answer.nextFrom == cut, "\(days) days: \(String(describing: answer.nextFrom))")
+                // Everything before the cut, of every series and item, and nothing after it.
+                #expect(answer.total == AppointmentOccurrences.limit - 1, "\(days) days: total \(answer.total)")
+                #expect(answer.entries.map(\.start) == [start, start.addingTimeInterval(1), start.addingTimeInterval(2)])
+            }
+
+            // Going on from `nextFrom` brings what was cut, the one-off visit six hours later among it.
+            var rest = AgendaParams(from: cut, to: start.addingTimeInterval(86_400))
+            rest.search = "facial"
+            let onward: AgendaResult = try stack.client().call("agenda", rest)
+            #expect(onward.entries.map(\.title) == ["Facial"])
+            #expect(onward.nextFrom == nil)
+
+            let printed = try await stack.beautyctl(["agenda", "--from", iso(start), "--to", iso(start.addingTimeInterval(86_400)), "--limit", "1"])
+            #expect(printed.stdout.contains("go on with --from '\(iso(cut))'"), "\(printed)")
+        }
+    }
+}
