@@ -109,12 +109,15 @@ extension EndToEnd {
             #expect(await answering(stack, daemon), "\(daemon.outputTail)")
             _ = try stack.addAppointment("Facial", start: tomorrowOnTheHour(), remindAt: [])
 
-            let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
-                for _ in 0..<24 { group.addTask { try await stack.beautyctl(["agenda", "--days", "30"]) } }
-                return try await group.reduce(into: []) { $0.append($1) }
+            // Started one after another (the stack is not thread-safe), running all at once.
+            let beautyctl = try Locations.built("beautyctl")
+            let clients = try (0..<24).map { _ in
+                try stack.spawn("beautyctl", beautyctl, ["--socket", stack.socketPath, "agenda", "--days", "30"])
             }
-            #expect(results.allSatisfy { $0.status == .exited(0) && $0.stdout.contains("Facial") },
-                    "\(results.filter { $0.status != .exited(0) })\n\(daemon.outputTail)")
+            for client in clients {
+                let status = await client.wait(timeout: .seconds(30))
+                #expect(status == .exited(0) && client.stdout.contains("Facial"), "\(client.outputTail)\n\(daemon.outputTail)")
+            }
             #expect(daemon.isRunning)
             daemon.signal(SIGTERM)
             #expect(await daemon.wait(timeout: .seconds(10)) == .exited(0), "\(daemon.outputTail)")
