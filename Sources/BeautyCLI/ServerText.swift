@@ -5,14 +5,22 @@
 /// string beautyctl prints from an answer has passed through here.
 enum ServerText {
     /// Code points shown as escapes: C0 controls but newline and tab, DEL, C1 controls, and the
-    /// bidi controls (LRM, RLM, ALM, LRE…RLO, LRI…PDI).
-    static func mustEscape(_ scalar: UInt32) -> Bool {
-        switch scalar {
+    /// bidi controls (the set the daemon refuses in text: Unicode's Bidi_Control).
+    static func mustEscape(_ value: UInt32) -> Bool {
+        switch value {
         case 0x0A, 0x09: false
         case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
+        default: Unicode.Scalar(value)?.properties.isBidiControl ?? false
         }
+    }
+
+    /// The scalar a UTF-8 sequence of `count` bytes starting at `index` encodes (its lead byte's
+    /// length), or nil when the bytes are cut short.
+    private static func scalar(in line: [UInt8], at index: Int, count: Int) -> UInt32? {
+        guard count > 1, index + count <= line.count else { return nil }
+        var value = UInt32(line[index]) & (0xFF >> (count + 1))
+        for offset in 1..<count { value = value << 6 | UInt32(line[index + offset] & 0x3F) }
+        return value
     }
 
     static func sanitize(_ line: [UInt8]) -> [UInt8] {
@@ -57,20 +65,14 @@ enum ServerText {
             case 0x00...0x1F, 0x7F:
                 emitEscaped(UInt32(byte))
                 index += 1
-            case 0xC2 where index + 1 < line.count && (0x80...0x9F).contains(line[index + 1]):
-                emitEscaped(UInt32(line[index + 1]))
-                index += 2
-            case 0xD8 where index + 1 < line.count && line[index + 1] == 0x9C:
-                emitEscaped(0x061C)
-                index += 2
-            case 0xE2 where index + 2 < line.count && (line[index + 1] == 0x80 || line[index + 1] == 0x81):
-                let scalar = 0x2000 | (UInt32(line[index + 1] & 0x3F) << 6) | UInt32(line[index + 2] & 0x3F)
-                if mustEscape(scalar) {
-                    emitEscaped(scalar)
+            case 0xC0...0xFF:
+                let count = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                if let value = scalar(in: line, at: index, count: count), mustEscape(value) {
+                    emitEscaped(value)
                 } else {
-                    out.append(contentsOf: line[index...(index + 2)])
+                    out.append(contentsOf: line[index..<min(index + count, line.count)])
                 }
-                index += 3
+                index += count
             default:
                 out.append(byte)
                 index += 1

@@ -33,7 +33,7 @@ struct InstanceClaim {
     /// running daemon and by `--recover`.
     static func lockDatabase(paths: DaemonPaths, explicitDatabase: Bool) throws -> InstanceLock {
         let directory = try PrivateDirectory.open(
-            (paths.database as NSString).deletingLastPathComponent, kind: explicitDatabase ? .chosen : .own)
+            (paths.database as NSString).deletingLastPathComponent, kind: explicitDatabase ? .chosen : .data)
         return try InstanceLock((paths.database as NSString).lastPathComponent + ".lock", in: directory,
                                 guarding: "database \(paths.database)")
     }

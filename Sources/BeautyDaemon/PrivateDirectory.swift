@@ -2,20 +2,26 @@ import Foundation
 
 /// A directory opened and checked so that no other local user can plant or swap files in it.
 ///
-/// Each directory is opened with `O_NOFOLLOW` and checked with `fstat` on the descriptor, so the
-/// checked directory is the one used: files inside are created relative to `fd` (`openat`). The
-/// rules are those OpenSSH, systemd and PulseAudio apply to runtime directories.
+/// Each directory is checked with `fstat` on the descriptor it was opened as, so the checked
+/// directory is the one used; lock files are created relative to `fd` (`openat`). The socket is
+/// bound and the database opened by path: that is safe because every directory on the way is
+/// checked to be writable by the user alone (or sticky, as /tmp is, where nobody else can
+/// rename what is ours). The rules are those OpenSSH, systemd and PulseAudio apply to runtime
+/// directories.
 public final class PrivateDirectory: @unchecked Sendable {
     public let path: String
     public let fd: Int32
 
     /// How strictly a directory is checked.
     public enum Kind: Sendable {
-        /// A directory beautyd names and owns (`$XDG_RUNTIME_DIR/beautyd`, `/tmp/beautyd-UID`,
-        /// `$XDG_RUNTIME_DIR` itself): ours, not a symlink, and made 0700 when it is looser.
+        /// A runtime directory beautyd names and owns (`$XDG_RUNTIME_DIR`, its `beautyd`,
+        /// `/tmp/beautyd-UID`): ours, not a symlink, and made 0700 when it is looser.
         case own
-        /// A directory the user chose (`--socket`, `--database`): ours or root's, not a symlink,
-        /// and writable by nobody else unless sticky (as /tmp is). Its mode is left as it is.
+        /// The default data directory (`$XDG_DATA_HOME/beautyd`): ours and made 0700 like `own`,
+        /// but it may be reached through a symlink (data kept on another disk, dotfiles setups).
+        case data
+        /// A directory the user chose (`--socket`, `--database`): ours or root's, writable by nobody
+        /// else unless sticky, and so is its parent. Its mode is left as it is.
         case chosen
     }
 
@@ -32,30 +38,33 @@ public final class PrivateDirectory: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    /// Opens `path` (created with mode 0700, with its missing parents, when absent) and checks it.
+    /// Opens `path` ("" is the working directory), created with mode 0700 (and its missing
+    /// parents) when absent, and checks it.
     public static func open(_ path: String, kind: Kind) throws -> PrivateDirectory {
-        let parent = (path as NSString).deletingLastPathComponent
+        let path = path.isEmpty ? "." : path
+        // (Foundation's deletingLastPathComponent traps on ".".)
+        let parent = path.contains("/") ? (path as NSString).deletingLastPathComponent : ""
         if !parent.isEmpty, parent != path, !FileManager.default.fileExists(atPath: parent) {
             // Parents we create are new and ours; they get the same mode.
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         }
-        if mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw Refused(path: path, reason: "cannot create it: \(String(cString: strerror(errno)))")
-        }
-        return try adopt(Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), path: path, kind: kind)
+        let directory = try make(path, in: AT_FDCWD, shownAs: path, kind: kind)
+        if kind == .chosen { try checkChosenParent(of: path) }
+        return directory
     }
 
     /// Opens the directory `name` inside this one (created 0700 when absent) and checks it.
     public func child(_ name: String, kind: Kind = .own) throws -> PrivateDirectory {
-        let childPath = path + "/" + name
-        if mkdirat(fd, name, 0o700) != 0, errno != EEXIST {
-            throw Refused(path: childPath, reason: "cannot create it: \(String(cString: strerror(errno)))")
-        }
-        return try Self.adopt(openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), path: childPath, kind: kind)
+        try Self.make(name, in: fd, shownAs: path + "/" + name, kind: kind)
     }
 
-    private static func adopt(_ fd: Int32, path: String, kind: Kind) throws -> PrivateDirectory {
+    private static func make(_ name: String, in parent: Int32, shownAs path: String, kind: Kind) throws -> PrivateDirectory {
+        if mkdirat(parent, name, 0o700) != 0, errno != EEXIST {
+            throw Refused(path: path, reason: "cannot create it: \(String(cString: strerror(errno)))")
+        }
+        let noFollow = kind == .own ? O_NOFOLLOW : 0
+        let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | noFollow)
         guard fd >= 0 else {
             let reason = errno == ELOOP || errno == ENOTDIR
                 ? "it is a symbolic link or not a directory; remove it or point beautyd elsewhere"
@@ -66,9 +75,8 @@ public final class PrivateDirectory: @unchecked Sendable {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Refused(path: path, reason: String(cString: strerror(errno))) }
         let me = geteuid()
-        let othersMayWrite = info.st_mode & 0o022 != 0
         switch kind {
-        case .own:
+        case .own, .data:
             guard info.st_uid == me else {
                 throw Refused(path: path, reason: "it belongs to uid \(info.st_uid), not to you (uid \(me)); someone may have planted it. Remove it, or set XDG_RUNTIME_DIR to your own runtime directory")
             }
@@ -76,13 +84,30 @@ public final class PrivateDirectory: @unchecked Sendable {
                 throw Refused(path: path, reason: "cannot make it private (mode 0700): \(String(cString: strerror(errno)))")
             }
         case .chosen:
-            guard info.st_uid == me || info.st_uid == 0 else {
-                throw Refused(path: path, reason: "it belongs to uid \(info.st_uid), not to you (uid \(me)) or root; choose a directory of your own")
-            }
-            if othersMayWrite, info.st_mode & S_ISVTX == 0 {
-                throw Refused(path: path, reason: "other users may write to it (mode \(String(info.st_mode & 0o7777, radix: 8))); choose a private directory")
-            }
+            if let reason = sharedWithOthers(info) { throw Refused(path: path, reason: reason) }
         }
         return directory
+    }
+
+    /// Why a directory the user chose is not safe to keep private files in, or nil.
+    private static func sharedWithOthers(_ info: stat) -> String? {
+        let me = geteuid()
+        guard info.st_uid == me || info.st_uid == 0 else {
+            return "it belongs to uid \(info.st_uid), not to you (uid \(me)) or root; choose a directory of your own"
+        }
+        if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
+            return "other users may write to it (mode \(String(info.st_mode & 0o7777, radix: 8))); choose a private directory"
+        }
+        return nil
+    }
+
+    /// Someone who may write to a chosen directory's parent could swap the directory for another.
+    private static func checkChosenParent(of path: String) throws {
+        guard let resolved = realpath(path, nil) else { return }
+        defer { free(resolved) }
+        let parent = (String(cString: resolved) as NSString).deletingLastPathComponent
+        var info = stat()
+        guard !parent.isEmpty, stat(parent, &info) == 0, let reason = sharedWithOthers(info) else { return }
+        throw Refused(path: parent, reason: reason + " (it holds \(path))")
     }
 }

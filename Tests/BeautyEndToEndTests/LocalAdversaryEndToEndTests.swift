@@ -93,6 +93,47 @@ extension EndToEnd {
             #expect(info.st_mode & 0o777 == 0o700, "the runtime directory must be private too")
         }
 
+        @Test("a lock file that is a second hard link to one of the user's files is refused and the file untouched")
+        func hardLinkedLockFile() async throws {
+            let (stack, shared, precious) = try await scene()
+            defer { stack.shutdown() }
+            #expect(link(precious, shared + "/x.sock.lock") == 0, "\(String(cString: strerror(errno)))")
+            let result = try await stack.run(try Locations.built("beautyd"), ["--socket", shared + "/x.sock"], timeout: .seconds(15))
+            #expect(result.status == .exited(1), "\(result)")
+            #expect(result.stderr.contains("\(shared)/x.sock.lock"), "\(result)")
+            #expect(try String(contentsOfFile: precious, encoding: .utf8) == "the victim's own words\n")
+        }
+
+        @Test("a chosen directory whose parent others may write to is refused; a symlinked data directory and a bare --database name work")
+        func chosenAndDataDirectories() async throws {
+            let (stack, shared, _) = try await scene()
+            defer { stack.shutdown() }
+            // ~/.local/share/beautyd kept elsewhere through a symlink (a dotfiles set-up).
+            let elsewhere = stack.directory + "/elsewhere"
+            mkdir(elsewhere, 0o700)
+            #expect(symlink(elsewhere, stack.directory + "/data/beautyd") == 0)
+
+            let open = stack.directory + "/open"
+            mkdir(open, 0o755)
+            chmod(open, 0o777)
+            mkdir(open + "/mine", 0o700)
+            let refused = try await stack.run(try Locations.built("beautyd"), ["--socket", open + "/mine/x.sock"], timeout: .seconds(15))
+            #expect(refused.status == .exited(1), "\(refused)")
+            #expect(refused.stderr.contains("unsafe directory \(open)"), "\(refused)")
+
+            try await stack.startDaemon()
+            #expect(FileManager.default.fileExists(atPath: elsewhere + "/beautyd.sqlite"))
+            await stack.stopDaemon()
+
+            // A bare file name is a database in the working directory.
+            let here = stack.directory + "/cwd"
+            mkdir(here, 0o700)
+            let bare = try stack.spawn("beautyd", "/bin/sh", ["-c", "cd \(here) && exec \(try Locations.built("beautyd")) --database db.sqlite --socket \(shared)/b.sock"])
+            let up = await eventually(timeout: .seconds(15)) { FileManager.default.fileExists(atPath: shared + "/b.sock") ? true : (bare.isRunning ? nil : false) }
+            #expect(up == true, "\(bare.outputTail)")
+            #expect(FileManager.default.fileExists(atPath: here + "/db.sqlite.lock"))
+        }
+
         @Test("without XDG_RUNTIME_DIR the fallback is made fresh, 0700, and beautyctl finds it")
         func freshFallbackDirectory() async throws {
             let (stack, shared, _) = try await scene()
