@@ -5,7 +5,8 @@ import Foundation
 public enum ResourceLimits {
     /// Address space (`ulimit -v`) below which threads, stacks and malloc arenas cannot be reserved.
     /// The daemon reserves far more than it touches (8 MiB of stack per thread; two malloc arenas):
-    /// about 0.7 GB idle and 0.4-0.9 GB with 24 clients at once (ps -o vsz), so 1 GiB leaves room.
+    /// 0.23 GB idle and 0.37 GB with 24 clients at once (ps -o vsz); 1 GiB leaves room for the
+    /// threads a burst of connections adds.
     public static let minimumAddressSpace: UInt64 = 1 << 30
 
     /// Descriptors kept free for the database, the bus, the journal and the timers, beyond clients.
