@@ -28,7 +28,7 @@ public struct BeautyctlCommand: ParsableCommand {
 
     public init() {}
 
-    /// Runs the command line with DESIGN.md's exit codes (ArgumentParser alone would use 64 for usage errors).
+    /// Runs the command line with the exit codes README lists (ArgumentParser alone would use 64 for usage errors).
     public static func runAsMain() -> Never {
         do {
             var command = try parseAsRoot()

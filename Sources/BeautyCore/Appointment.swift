@@ -1,6 +1,6 @@
 import Foundation
 
-/// A booked visit: hairdresser, manicure, facial... (the seed's AppointmentEntity, done properly).
+/// A booked visit: hairdresser, manicure, facial...
 public struct Appointment: Codable, Sendable, Equatable {
     public enum Status: String, Codable, Sendable, CaseIterable {
         case scheduled, done, cancelled

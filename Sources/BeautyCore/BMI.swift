@@ -1,7 +1,7 @@
 import Foundation
 
-/// The WHO body-mass-index classes the seed app shows, as half-open intervals of the exact value:
-/// every BMI belongs to exactly one class (no gaps such as the seed's 16.99–17.0, no overlaps).
+/// The WHO body-mass-index classes, as half-open intervals of the exact value: every BMI belongs
+/// to exactly one class (no gaps such as 16.99–17.0 between two-decimal bounds, no overlaps).
 ///
 /// | class | BMI |
 /// |---|---|

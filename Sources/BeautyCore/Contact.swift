@@ -1,6 +1,6 @@
 import Foundation
 
-/// A salon or person to book with (the seed's ContactsEntity).
+/// A salon or person to book with.
 public struct Contact: Codable, Sendable, Equatable {
     public var id: Int64?
     public var name: String

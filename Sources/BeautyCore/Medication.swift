@@ -177,7 +177,7 @@ public struct MedicationSchedule: Codable, Sendable, Equatable {
     public static let asNeeded = MedicationSchedule(kind: .asNeeded)
 }
 
-/// A medication with its schedule, dates and stock (the seed's MedPlanner, done properly).
+/// A medication with its schedule, dates and stock.
 public struct Medication: Codable, Sendable, Equatable {
     public var id: Int64?
     public var name: String

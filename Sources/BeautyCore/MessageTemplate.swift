@@ -1,6 +1,6 @@
 import Foundation
 
-/// The seed's three SMS templates (book, confirm, cancel a visit), filled with the visit's date,
+/// The three SMS templates (book, confirm, cancel a visit), filled with the visit's date,
 /// time and salon, and an RFC 5724 `sms:` URI for the contact's phone.
 public enum MessageTemplate: String, CaseIterable, Codable, Sendable {
     case book, confirm, cancel

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One drink: whole millilitres over [start, end]. `uuid` identifies it for ever, so importing the
-/// same export twice adds nothing (the seed's HealthKit samples carry one each).
+/// same export twice adds nothing (health apps' water samples carry one each).
 public struct WaterRecord: Codable, Sendable, Equatable {
     public var id: Int64?
     public var uuid: String

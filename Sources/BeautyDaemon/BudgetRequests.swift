@@ -60,7 +60,7 @@ extension RequestHandler {
         return Self.wire(try store.updateBudgetEntry(row, now: clock()))
     }
 
-    /// The seeded two-level tree, parents and their children by name.
+    /// The two-level category tree the first migration fills, parents and their children by name.
     func categoryTree() throws -> [CategoryNode] {
         let rows = try store.categories()
         let children = Dictionary(grouping: rows.filter { $0.parent != nil }, by: { $0.parent! })

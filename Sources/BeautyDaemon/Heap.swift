@@ -2,9 +2,9 @@ import CMalloc
 
 /// Gives freed heap memory back to the system after a large request or answer.
 ///
-/// glibc keeps freed pages in its arenas for reuse, so the records, encoder tree and JSON of one
-/// full-range agenda over 100,000 appointments (22 MB of JSON) stayed resident for the life of the
-/// daemon: VmRSS 44 MiB before, 110 MiB after, for good. `malloc_trim` returns them.
+/// glibc keeps freed pages in its arenas for reuse, so without a trim the records, encoder tree and
+/// JSON of one full-range agenda over 100,000 appointments (22 MB of JSON) would stay resident for
+/// the life of the daemon (about 65 MiB more). `malloc_trim` returns them.
 public enum Heap {
     /// Requests or answers at least this long are followed by a trim (a week's agenda is a few
     /// KiB; an import of 2,000 appointments is about 700 KiB).
