@@ -61,8 +61,16 @@ struct AgendaCommand: ParsableCommand {
         let result: AgendaResult = try client.call(.agenda, params)
         if output.json { return try Output.json(result) }
         let times = Output.times
+        // Where a capped answer stopped, and the same range's rest: --to is given too, so a default or
+        // --days range does not move along with --from.
+        let cut = result.nextFrom.map { next in
+            (next, "go on with --from '\(WireJSON.formatInstant(next))' --to '\(WireJSON.formatInstant(result.to))'")
+        }
         guard !result.entries.isEmpty else {
-            return Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).")
+            guard let (next, onward) = cut else {
+                return Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).")
+            }
+            return Output.line("Nothing between \(times.short(result.from)) and \(times.short(next)) (\(Self.cutReason)); \(onward).")
         }
         var lastDay = ""
         for entry in result.entries {
@@ -88,12 +96,13 @@ struct AgendaCommand: ParsableCommand {
             Output.line()
             Output.line("Showing \(result.entries.count) of \(result.total) (use --limit/--offset for more).")
         }
-        if let next = result.nextFrom {
+        if let (next, onward) = cut {
             Output.line()
-            Output.line("Cut short: a series has more than \(AppointmentOccurrences.limit) occurrences in the range; "
-                        + "shown up to \(times.short(next)), go on with --from '\(WireJSON.formatInstant(next))'.")
+            Output.line("Cut short: \(Self.cutReason); shown up to \(times.short(next)), \(onward).")
         }
     }
+
+    static let cutReason = "a series has more than \(AppointmentOccurrences.limit) occurrences in the range"
 }
 
 struct NowCommand: ParsableCommand {

@@ -23,25 +23,27 @@ enum DatabaseRecoveryRun {
         do {
             report = try DatabaseRecovery.copyReadable(from: path, to: fresh)
         } catch {
-            for suffix in ["", "-wal", "-shm"] { unlink(fresh + suffix) }
+            for file in DatabaseOpening.files(of: fresh) { unlink(file) }
             throw failure("cannot recover \(path): \(DatabaseFault.summary(of: error)); nothing was changed. Restore it from a backup")
         }
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-            guard rename(path + suffix, kept + suffix) == 0 else {
-                throw failure("cannot move \(path + suffix) to \(kept + suffix): \(String(cString: strerror(errno))); the recovered copy is \(fresh)")
-            }
-        }
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: fresh + suffix) {
-            guard rename(fresh + suffix, path + suffix) == 0 else {
-                throw failure("cannot move \(fresh + suffix) to \(path + suffix): \(String(cString: strerror(errno)))")
-            }
-        }
+        try move(path, to: kept, note: "; the recovered copy is \(fresh)")
+        try move(fresh, to: path)
 
         let tables = report.tables.filter { $0.copied > 0 || $0.damaged }
             .map { "\($0.name) \($0.copied)\($0.damaged ? " (damaged: rows lost)" : "")" }
         let orphans = report.orphansDropped == 0 ? "" : "; \(report.orphansDropped) rows dropped whose item was lost"
         print("beautyd: recovered \(path) — rows copied: \(tables.joined(separator: ", "))\(orphans).")
         print("beautyd: the damaged file is kept as \(kept); start beautyd again.")
+    }
+
+    /// Renames a database and its side files (those that exist) to `target`'s names; `note` ends the message of a failure.
+    private static func move(_ source: String, to target: String, note: String = "") throws {
+        for (from, to) in zip(DatabaseOpening.files(of: source), DatabaseOpening.files(of: target))
+        where FileManager.default.fileExists(atPath: from) {
+            guard rename(from, to) == 0 else {
+                throw failure("cannot move \(from) to \(to): \(String(cString: strerror(errno)))\(note)")
+            }
+        }
     }
 
     private static func failure(_ message: String) -> ExitCode {

@@ -28,6 +28,9 @@ public actor Scheduler {
     private var failingKeys = Set<String>()
     /// What the last failed delivery waits for, until a pass delivers without failure.
     private let holds = DeliveryHoldBox()
+    /// Shown notifications whose record could not be written (the database locked, the disk full): written
+    /// at each pass until it works. Their rows stay "delivering", which no pass shows again and a start counts as fired.
+    private var unrecorded: [ShownDelivery] = []
 
     /// A thread for the scheduler alone (one per process; beautyd has one scheduler). On the event
     /// loops shared with other work, each pass (a few reads, a write when something fires) queued
@@ -140,7 +143,7 @@ public actor Scheduler {
                     hub.publish(DaemonEvent(type: "missed", at: now, key: trigger.key, itemKind: trigger.itemKind, itemID: trigger.itemID))
                 }
             }
-            var failed = false
+            var failed = !recordShownDeliveries()
             if try notificationsEnabled() {
                 for trigger in plan.deliver where !(await deliver(trigger)) { failed = true }
                 if !plan.catchUp.isEmpty, !(await deliverGroup(plan.catchUp)) { failed = true }
@@ -223,23 +226,69 @@ public actor Scheduler {
                                         itemID: trigger.itemID, detail: "item deleted"))
                 return true
             }
-            _ = try await show(notification, for: [trigger.key])
-            let firedAt = clock()
-            try store.markFired([trigger.key], at: firedAt)
-            failingKeys.remove(trigger.key)
-            let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
-            logger.info("reminder delivered: \(notification.summary) (\(lateMs) ms after due)", metadata: metadata(trigger))
-            hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
-                                    itemID: trigger.itemID, title: notification.summary))
+            return try await showThenRecord(notification, for: [trigger.key], as: "reminder", metadata: metadata(trigger)) { [self] firedAt in
+                try store.markFired([trigger.key], at: firedAt)
+                let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
+                logger.info("reminder delivered: \(notification.summary) (\(lateMs) ms after due)", metadata: metadata(trigger))
+                hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                                        itemID: trigger.itemID, title: notification.summary))
+            }
+        } catch {
+            return notShown([trigger.key], error, as: "reminder", metadata: metadata(trigger))
+        }
+    }
+
+    /// A notification of `keys` to show and the record of it once shown, kept until that record is written.
+    private struct ShownDelivery {
+        let keys: [String]
+        let description: String
+        let metadata: Logger.Metadata?
+        let shownAt: Date
+        let record: (Date) throws -> Void
+    }
+
+    /// Shows `notification` and then runs `record` with the time it was shown (marks it fired, tells
+    /// listeners). Throws if the show failed; once shown it is never shown again: a `record` that fails
+    /// is kept and tried again at each pass. False while the record waits.
+    private func showThenRecord(_ notification: DesktopNotification, for keys: [String], as description: String,
+                                metadata: Logger.Metadata? = nil, record: @escaping (Date) throws -> Void) async throws -> Bool {
+        _ = try await show(notification, for: keys)
+        return self.record(ShownDelivery(keys: keys, description: description, metadata: metadata, shownAt: clock(), record: record))
+    }
+
+    /// Runs `shown.record`; if it fails, keeps it for the next pass (logged the first time only).
+    private func record(_ shown: ShownDelivery, retry: Bool = false) -> Bool {
+        do {
+            try shown.record(shown.shownAt)
+            failingKeys.subtract(shown.keys)
             return true
         } catch {
-            let hold = held(by: error)
-            try? store.recordFailure([trigger.key], error: "\(error)")
-            if failingKeys.insert(trigger.key).inserted {
-                logger.warning("reminder waiting for \(hold.waitingFor)", metadata: metadata(trigger))
+            let hold = held(by: error, otherwise: "the scheduler")
+            unrecorded.append(shown)
+            if !retry {
+                logger.warning("\(shown.description) shown; recording it waits for \(hold.waitingFor)", metadata: shown.metadata)
             }
             return false
         }
+    }
+
+    /// Writes the records of notifications shown at earlier passes; false if one still cannot be written.
+    private func recordShownDeliveries() -> Bool {
+        let waiting = unrecorded
+        unrecorded = []
+        return waiting.map { record($0, retry: true) }.allSatisfy { $0 }
+    }
+
+    /// A delivery that failed before its notification was shown: what it waits for goes to `status`, its rows
+    /// return to pending for the next try, and the wait is logged once until it succeeds.
+    private func notShown(_ keys: [String], _ error: any Error, as description: String, metadata: Logger.Metadata? = nil) -> Bool {
+        let hold = held(by: error)
+        try? store.recordFailure(keys, error: "\(error)")
+        if !failingKeys.isSuperset(of: keys) {
+            failingKeys.formUnion(keys)
+            logger.warning("\(description) waiting for \(hold.waitingFor)", metadata: metadata)
+        }
+        return false
     }
 
     /// Several reminders missed while away become one notification.
@@ -253,22 +302,18 @@ public actor Scheduler {
             // Named by its members, so a retry of a group whose Notify got no answer is recognised
             // as the same notification (the notifier never sends that one twice to one server).
             let key = "catch-up/" + triggers.map(\.key).sorted().joined(separator: ",")
-            _ = try await show(DesktopNotification(
-                key: key, summary: text.summary, body: text.body, category: ItemKind.appointment.notificationCategory),
-                for: triggers.map(\.key))
-            let firedAt = clock()
-            try store.markFired(triggers.map(\.key), at: firedAt)
-            logger.notice("delivered \(triggers.count) reminders missed while away as one notification")
-            for trigger in triggers {
-                hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
-                                        itemID: trigger.itemID, title: title(of: trigger), detail: "missed while away"))
+            let notification = DesktopNotification(
+                key: key, summary: text.summary, body: text.body, category: ItemKind.appointment.notificationCategory)
+            return try await showThenRecord(notification, for: triggers.map(\.key), as: "missed-while-away reminders") { [self] firedAt in
+                try store.markFired(triggers.map(\.key), at: firedAt)
+                logger.notice("delivered \(triggers.count) reminders missed while away as one notification")
+                for trigger in triggers {
+                    hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                                            itemID: trigger.itemID, title: title(of: trigger), detail: "missed while away"))
+                }
             }
-            return true
         } catch {
-            let hold = held(by: error)
-            try? store.recordFailure(triggers.map(\.key), error: "\(error)")
-            logger.warning("missed-while-away reminders waiting for \(hold.waitingFor)")
-            return false
+            return notShown(triggers.map(\.key), error, as: "missed-while-away reminders")
         }
     }
 
@@ -303,24 +348,17 @@ public actor Scheduler {
             let previous = try store.shownKey(ofDose: trigger.itemID)
             let notification = content.dose(trigger, dose: dose, medication: medication, nagCount: config.nagCount,
                                             replacesKey: trigger.source == .plan ? nil : previous)
-            _ = try await show(notification, for: [trigger.key])
-            let firedAt = clock()
-            try store.markFired([trigger.key], at: firedAt)
-            try store.doseShown(trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
-            failingKeys.remove(trigger.key)
-            let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
-            logger.info("dose notification shown: \(medication.name) (\(trigger.source.rawValue), \(lateMs) ms after due)",
-                        metadata: metadata(trigger))
-            hub.publish(DaemonEvent(type: trigger.source == .nag ? "renotified" : "fired", at: firedAt, key: trigger.key,
-                                    itemKind: .medication, itemID: trigger.itemID, title: medication.name))
-            return true
-        } catch {
-            let hold = held(by: error)
-            try? store.recordFailure([trigger.key], error: "\(error)")
-            if failingKeys.insert(trigger.key).inserted {
-                logger.warning("dose waiting for \(hold.waitingFor)", metadata: metadata(trigger))
+            return try await showThenRecord(notification, for: [trigger.key], as: "dose", metadata: metadata(trigger)) { [self] firedAt in
+                try store.markFired([trigger.key], at: firedAt)
+                try store.doseShown(trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
+                let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
+                logger.info("dose notification shown: \(medication.name) (\(trigger.source.rawValue), \(lateMs) ms after due)",
+                            metadata: metadata(trigger))
+                hub.publish(DaemonEvent(type: trigger.source == .nag ? "renotified" : "fired", at: firedAt, key: trigger.key,
+                                        itemKind: .medication, itemID: trigger.itemID, title: medication.name))
             }
-            return false
+        } catch {
+            return notShown([trigger.key], error, as: "dose", metadata: metadata(trigger))
         }
     }
 
@@ -330,16 +368,14 @@ public actor Scheduler {
                 try store.markMissed([trigger.key], at: clock())
                 return true
             }
-            _ = try await show(content.lowStock(medication, key: trigger.key), for: [trigger.key])
-            let now = clock()
-            try store.markFired([trigger.key], at: now)
-            hub.publish(DaemonEvent(type: "low-stock", at: now, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
-                                    title: medication.name))
-            return true
+            return try await showThenRecord(content.lowStock(medication, key: trigger.key), for: [trigger.key], as: "low-stock warning",
+                                            metadata: metadata(trigger)) { [self] firedAt in
+                try store.markFired([trigger.key], at: firedAt)
+                hub.publish(DaemonEvent(type: "low-stock", at: firedAt, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
+                                        title: medication.name))
+            }
         } catch {
-            _ = held(by: error)
-            try? store.recordFailure([trigger.key], error: "\(error)")
-            return false
+            return notShown([trigger.key], error, as: "low-stock warning", metadata: metadata(trigger))
         }
     }
 
@@ -371,16 +407,14 @@ public actor Scheduler {
                 try store.markMissed([trigger.key], at: clock())  // not needed any more: recorded, not shown
                 return true
             }
-            _ = try await show(notification, for: [trigger.key])
-            let firedAt = clock()
-            try store.markFired([trigger.key], at: firedAt)
-            hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
-                                    itemID: trigger.itemID, title: notification.summary))
-            return true
+            return try await showThenRecord(notification, for: [trigger.key], as: "\(trigger.itemKind.rawValue) reminder",
+                                            metadata: metadata(trigger)) { [self] firedAt in
+                try store.markFired([trigger.key], at: firedAt)
+                hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                                        itemID: trigger.itemID, title: notification.summary))
+            }
         } catch {
-            _ = held(by: error)
-            try? store.recordFailure([trigger.key], error: "\(error)")
-            return false
+            return notShown([trigger.key], error, as: "\(trigger.itemKind.rawValue) reminder", metadata: metadata(trigger))
         }
     }
 

@@ -19,12 +19,15 @@ public struct DatabaseRefusal: Error, Equatable, CustomStringConvertible {
 }
 
 /// The checks made before beautyd trusts a database file with reminders, and the opening itself.
-enum DatabaseOpening {
+public enum DatabaseOpening {
     /// The setting that names the beautyd version that last opened the file, so an older one can say
     /// which version it would take.
     static let versionSetting = "beautydVersion"
 
     static func sideFiles(of path: String) -> [String] { [path + "-wal", path + "-shm"] }
+
+    /// The database file and its side files: what belongs together when a database is moved or removed.
+    public static func files(of path: String) -> [String] { [path] + sideFiles(of: path) }
 
     /// An existing zero-length file is refused: SQLite would quietly make it a new, empty database.
     /// (A new WAL database may keep everything in its -wal for a while, so that one is still accepted.)
@@ -40,7 +43,7 @@ enum DatabaseOpening {
     /// gives a message with the fix, and leaves no side file behind that would fail again once the mode is fixed.
     static func refuseNotWritable(_ path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
-        for file in [path] + sideFiles(of: path) where FileManager.default.fileExists(atPath: file) {
+        for file in files(of: path) where FileManager.default.fileExists(atPath: file) {
             if let problem = writeProblem(file, directory: false) { throw notWritable(path, problem) }
         }
         if let problem = writeProblem(directory.isEmpty ? "." : directory, directory: true) { throw notWritable(path, problem) }
@@ -83,12 +86,12 @@ enum DatabaseOpening {
     /// closed and files this attempt created are removed (the database and its -wal only if empty:
     /// they could hold someone's data); a damaged or unwritable file becomes a `DatabaseRefusal`.
     static func open(_ path: String, configuration: Configuration, prepare: (DatabasePool) throws -> Void) throws -> DatabasePool {
-        let existing = ([path] + sideFiles(of: path)).filter { FileManager.default.fileExists(atPath: $0) }
+        let existing = files(of: path).filter { FileManager.default.fileExists(atPath: $0) }
         do {
             return try openAndPrepare(path, configuration: configuration, prepare: prepare)
         } catch {
             // An empty database file made by this attempt would be refused as empty at the next start.
-            for file in [path] + sideFiles(of: path) where !existing.contains(file) {
+            for file in files(of: path) where !existing.contains(file) {
                 if file.hasSuffix("-shm") || fileSize(file) == 0 { unlink(file) }
             }
             throw translate(error, path: path)

@@ -93,7 +93,9 @@ public enum DatabaseRecovery {
 
     /// The smallest rowid past `after` where reading starts to work again: step out in doubling
     /// strides until `read` (the first rowid from a start on, or nil past the last) succeeds, then narrow
-    /// down to the edge of the damaged stretch.
+    /// down to the edge of the damaged stretch. SQLite hands out rowids from 1 up, so the strides start at
+    /// 0 at the earliest: from the bottom of the range (the copy's first read) they would stay negative,
+    /// every one of them landing on the same damaged first page.
     private static func firstReadableRowID(past after: Int64, _ read: (Int64) throws -> Int64?) -> Int64? {
         func readable(from start: Int64) -> Int64?? {
             do {
@@ -102,6 +104,7 @@ public enum DatabaseRecovery {
                 return .none
             }
         }
+        let after = max(after, 0)
         var failing = after
         var stride: Int64 = 1
         var found: (start: Int64, rowID: Int64?)?

@@ -38,8 +38,21 @@ extension EndToEnd {
             #expect(onward.entries.map(\.title) == ["Facial"])
             #expect(onward.nextFrom == nil)
 
-            let printed = try await stack.beautyctl(["agenda", "--from", iso(start), "--to", iso(start.addingTimeInterval(86_400)), "--limit", "1"])
-            #expect(printed.stdout.contains("go on with --from '\(iso(cut))'"), "\(printed)")
+            // The hint gives the range's end too: a default or --days range would otherwise move with --from.
+            let range = ["agenda", "--from", iso(start), "--to", iso(start.addingTimeInterval(86_400))]
+            let onwardHint = "go on with --from '\(iso(cut))' --to '\(iso(start.addingTimeInterval(86_400)))'."
+            let printed = try await stack.beautyctl(range + ["--limit", "1"])
+            #expect(printed.stdout.contains("Cut short: ") && printed.stdout.contains(onwardHint), "\(printed)")
+
+            // Filtered or paged to nothing, a capped answer says only the part before the cut was searched.
+            for filter in [["--status", "done"], ["--offset", "100000"]] {
+                let empty = try await stack.beautyctl(range + filter)
+                #expect(empty.status == .exited(0), "\(filter): \(empty)")
+                let lines = empty.stdout.split(separator: "\n")
+                #expect(lines.count == 1 && lines[0].hasPrefix("Nothing between ")
+                        && lines[0].hasSuffix("(a series has more than \(AppointmentOccurrences.limit) occurrences in the range); \(onwardHint)"),
+                        "\(filter): \(empty)")
+            }
         }
     }
 }

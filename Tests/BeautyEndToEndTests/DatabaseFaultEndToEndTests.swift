@@ -33,6 +33,19 @@ extension Stack {
     }
 }
 
+/// `python3 -c lockHolder DATABASE SECONDS LINGER`: takes the database's write lock (BEGIN EXCLUSIVE), prints
+/// "locked", lets it go after SECONDS, prints "released <time>", and ends LINGER seconds later.
+private let lockHolder = """
+    import sqlite3, sys, time
+    c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=10)
+    c.execute("BEGIN EXCLUSIVE")
+    print("locked", flush=True)
+    time.sleep(float(sys.argv[2]))
+    c.execute("COMMIT")
+    print("released %.3f" % time.time(), flush=True)
+    time.sleep(float(sys.argv[3]))
+    """
+
 /// The size of a file, nil if it does not exist.
 private func fileSize(_ path: String) -> Int? {
     var info = stat()
@@ -179,21 +192,13 @@ extension EndToEnd {
 
         @Test("a lock held by another program: requests get their own error, status says so, the reminder comes when it goes")
         func lockedDatabase() async throws {
-            // With the old single retry_interval, a reminder held by a lock came a minute late.
+            // A long retry_interval: a reminder held by a lock must still come about when the lock goes.
             let stack = try await Stack.start(config: "[scheduling]\nretry_interval = \"60s\"\n")
             defer { stack.shutdown() }
             let due = wholeSecond(after: 3)
             _ = try stack.addAppointment("Held by a lock", start: tomorrowOnTheHour(), remindAt: [due])
-            let holder = try stack.spawn("lock-holder", Locations.python, ["-c", """
-                import sqlite3, sys, time
-                c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=10)
-                c.execute("BEGIN EXCLUSIVE")
-                print("locked", flush=True)
-                time.sleep(float(sys.argv[2]))
-                c.execute("COMMIT")
-                print("released %.3f" % time.time(), flush=True)
-                time.sleep(60)
-                """, stack.databasePath, String(due.timeIntervalSinceNow + 9)])
+            let holder = try stack.spawn("lock-holder", Locations.python,
+                                         ["-c", lockHolder, stack.databasePath, String(due.timeIntervalSinceNow + 9), "60"])
             let locked = await eventually(timeout: .seconds(5)) { holder.stdout.contains("locked") ? true : nil }
             try #require(locked == true, "\(holder.outputTail)")
 
@@ -225,17 +230,49 @@ extension EndToEnd {
             #expect(try stack.client().status().waitingFor == nil)
         }
 
+        @Test("a reminder shown just before another program locks the database is recorded once the lock goes, never shown twice")
+        func lockedAfterShow() async throws {
+            let stack = try await Stack.start(server: false, daemon: false)
+            defer { stack.shutdown() }
+            // Before the server answers the first Notify, another program takes the lock for 7 s: beautyd's
+            // write of "fired" waits its 5 s busy timeout and fails; a write from then on works 2 s later.
+            let script = stack.directory + "/lock-holder.py"
+            let holderOutput = stack.directory + "/lock-holder.out"
+            try lockHolder.write(toFile: script, atomically: true, encoding: .utf8)
+            _ = try await stack.startServer(flags: ["--before-first-reply", """
+                \(Locations.python) '\(script)' '\(stack.databasePath)' 7 0 > '\(holderOutput)' 2>&1 &
+                for i in $(seq 200); do grep -q locked '\(holderOutput)' 2>/dev/null && break; sleep 0.05; done
+                """])
+            try await stack.startDaemon()
+            _ = try stack.addAppointment("Shown, then locked", start: tomorrowOnTheHour(), remindAt: [wholeSecond(after: 2)])
+
+            let first = await stack.waitForNotifications(1, timeout: .seconds(10))
+            try #require(first.count == 1, "\(stack.logs)")
+            let recorded = await eventually(timeout: .seconds(30)) { () -> String? in
+                let log = stack.daemon?.stderr ?? ""
+                return log.contains("reminder delivered: Shown, then locked") ? log : nil
+            }
+            let log = try #require(recorded, "the shown reminder was never recorded\n\(stack.logs)")
+            #expect(stack.notifications().count == 1, "shown again: \(stack.notifications())")
+            #expect(log.contains("reminder shown; recording it waits for the database: the database \(stack.databasePath) is locked by another program"),
+                    "\(log)")
+            let states = try await stack.sqlite(stack.databasePath, "SELECT state || ' ' || attempts FROM delivery WHERE itemKind = 'appointment'")
+            #expect(states.stdout == "fired 1\n", "\(states)")
+            #expect(try stack.client().status().waitingFor == nil)
+            #expect(try String(contentsOfFile: holderOutput, encoding: .utf8).contains("released"))
+        }
+
         @Test("a full disk: requests get their own error, status and the log say so, the reminder comes once space is freed")
         func fullDisk() async throws {
             let stack = try await Stack.start(daemon: false, config: "[scheduling]\nretry_interval = \"2s\"\n")
             let disk = stack.directory + "/disk"
-            #expect(mkdir(disk, 0o700) == 0)
-            try #require(mount("tmpfs", disk, "tmpfs", 0, "size=2m") == 0, "mount tmpfs: \(String(cString: strerror(errno)))")
             defer {
                 stack.shutdown()
                 umount2(disk, Int32(MNT_DETACH))
                 rmdir(disk)
             }
+            #expect(mkdir(disk, 0o700) == 0)
+            try #require(mount("tmpfs", disk, "tmpfs", 0, "size=2m") == 0, "mount tmpfs: \(String(cString: strerror(errno)))")
             let database = disk + "/beautyd.sqlite"
             try await stack.startDaemon(arguments: ["--log-level", "debug", "--database", database])
             let due = wholeSecond(after: 3)

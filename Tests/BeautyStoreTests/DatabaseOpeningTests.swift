@@ -153,26 +153,33 @@ struct DatabaseOpeningTests {
 struct DatabaseRecoveryTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test func everyReadableRowIsCopiedPastADamagedPageAndLinksToLostRowsAreCleared() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        var contactIDs: [Int64] = []
-        do {
-            let db = try temp.open()
-            for n in 0..<200 {
-                let name = "Client \(n) " + String(repeating: "x", count: 100)
-                contactIDs.append(try db.addContact(Contact(name: name, phone: "600 100 \(n)")).id!)
-            }
-            for id in contactIDs {
-                _ = try db.addAppointment(Appointment(title: "Visit \(id)", start: now.addingTimeInterval(86_400), durationSeconds: 1800,
-                                                      contactID: id), now: now)
-            }
+    /// 200 contacts, each with an appointment; the database closed (and so checkpointed into the main file).
+    func contactsWithAppointments(_ temp: TemporaryDatabase) throws {
+        let db = try temp.open()
+        let ids = try (0..<200).map { n in
+            try db.addContact(Contact(name: "Client \(n) " + String(repeating: "x", count: 100), phone: "600 100 \(n)")).id!
         }
-        let leaves = try DatabaseQueue(path: temp.path).read { db in
-            try Int.fetchAll(db, sql: "SELECT pageno FROM dbstat WHERE name = 'contact' AND pagetype = 'leaf' ORDER BY pageno")
+        for id in ids {
+            _ = try db.addAppointment(Appointment(title: "Visit \(id)", start: now.addingTimeInterval(86_400), durationSeconds: 1800,
+                                                  contactID: id), now: now)
         }
+    }
+
+    /// The contact table's leaf pages in rowid order (dbstat's paths sort as the tree does).
+    func contactLeaves(_ temp: TemporaryDatabase) throws -> [Int] {
+        try DatabaseQueue(path: temp.path).read { db in
+            try Int.fetchAll(db, sql: "SELECT pageno FROM dbstat WHERE name = 'contact' AND pagetype = 'leaf' ORDER BY path")
+        }
+    }
+
+    /// Fills `temp`, damages the contact leaf page `pick` chooses (given the leaves in rowid order), recovers it,
+    /// and checks what one damaged contact page must leave: the contacts of the other pages, every appointment
+    /// (those of lost contacts without the link), nothing dropped. Returns the recovered contacts' names.
+    func recoverContacts(_ temp: TemporaryDatabase, damaging pick: ([Int]) -> Int) throws -> [String] {
+        try contactsWithAppointments(temp)
+        let leaves = try contactLeaves(temp)
         try #require(leaves.count >= 3)
-        try DatabaseOpeningTests().overwrite(temp.path, page: leaves[leaves.count / 2])
+        try DatabaseOpeningTests().overwrite(temp.path, page: pick(leaves))
 
         let target = temp.directory.appendingPathComponent("recovered.sqlite").path
         let report = try DatabaseRecovery.copyReadable(from: temp.path, to: target)
@@ -184,13 +191,28 @@ struct DatabaseRecoveryTests {
         let recovered = try AppDatabase(path: target)
         let names = try recovered.contacts().map(\.name)
         #expect(names.count == contacts.copied)
-        // One page of about 30 rows is lost; the rows on both sides of it are there.
+        // One page of about 30 rows is lost.
         #expect(names.count < 200 && names.count > 150, "\(names.count) contacts recovered")
-        #expect(names.contains { $0.hasPrefix("Client 0 ") } && names.contains { $0.hasPrefix("Client 199 ") })
         // Every appointment survives; those of lost contacts lose only the link (ON DELETE SET NULL).
         let appointments = try recovered.appointments()
         #expect(appointments.count == 200)
         #expect(appointments.filter { $0.contactID == nil }.count == 200 - names.count)
         #expect(report.orphansDropped == 0)
+        return names
+    }
+
+    @Test func everyReadableRowIsCopiedPastADamagedPageAndLinksToLostRowsAreCleared() throws {
+        let temp = try TemporaryDatabase()
+        defer { withExtendedLifetime(temp) {} }
+        let names = try recoverContacts(temp) { leaves in leaves[leaves.count / 2] }
+        // The rows on both sides of the damaged page are there.
+        #expect(names.contains { $0.hasPrefix("Client 0 ") } && names.contains { $0.hasPrefix("Client 199 ") })
+    }
+
+    @Test func everyRowPastADamagedFirstPageIsCopied() throws {
+        let temp = try TemporaryDatabase()
+        defer { withExtendedLifetime(temp) {} }
+        let names = try recoverContacts(temp) { leaves in leaves[0] }
+        #expect(!names.contains { $0.hasPrefix("Client 0 ") } && names.contains { $0.hasPrefix("Client 199 ") })
     }
 }

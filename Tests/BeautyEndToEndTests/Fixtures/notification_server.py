@@ -4,6 +4,7 @@
 Run with the system interpreter (it needs python3-dbus and python3-gi):
 
     /usr/bin/python3 notification_server.py LOG_FILE [--no-actions] [--name NAME] [--hang]
+                                            [--before-first-reply COMMAND]
 
 It owns org.freedesktop.Notifications on the session bus named by
 DBUS_SESSION_BUS_ADDRESS and serves /org/freedesktop/Notifications:
@@ -36,11 +37,15 @@ each Notify is held open, not logged to LOG_FILE, and "hung <count> <time.time()
 on stdout instead, as a server that stopped responding would (libnotify then waits for its
 D-Bus timeout, about 25 s, unless the server leaves the bus first).
 
+With --before-first-reply, the first Notify is logged, then COMMAND is run with /bin/sh and waited
+for, and only then answered: what another program does while a client waits for that answer.
+
 SIGTERM and SIGINT stop it (they are unblocked first: a test runner may have blocked them).
 """
 
 import json
 import signal
+import subprocess
 import sys
 import time
 
@@ -77,9 +82,10 @@ def plain(value):
 
 
 class Server(dbus.service.Object):
-    def __init__(self, bus, log_path, capabilities, name, hang=False):
+    def __init__(self, bus, log_path, capabilities, name, hang=False, before_first_reply=None):
         super().__init__(bus, OBJECT_PATH)
         self.hang = hang
+        self.before_first_reply = before_first_reply
         self.held = []  # the reply callbacks of unanswered Notify calls (--hang)
         self.log = open(log_path, "a", encoding="utf-8")
         self.capabilities = capabilities
@@ -117,6 +123,9 @@ class Server(dbus.service.Object):
         }
         self.log.write(json.dumps(record, ensure_ascii=False) + "\n")
         self.log.flush()
+        if self.before_first_reply:
+            command, self.before_first_reply = self.before_first_reply, None
+            subprocess.run(["/bin/sh", "-c", command], check=False)
         reply(dbus.UInt32(nid))
 
     @dbus.service.method(IFACE, in_signature="", out_signature="as")
@@ -155,12 +164,14 @@ class Server(dbus.service.Object):
 def main(argv):
     args = argv[1:]
     if not args or args[0].startswith("-"):
-        sys.stderr.write("usage: notification_server.py LOG_FILE [--no-actions] [--name NAME] [--hang]\n")
+        sys.stderr.write("usage: notification_server.py LOG_FILE [--no-actions] [--name NAME] [--hang]"
+                         " [--before-first-reply COMMAND]\n")
         return 64
     log_path = args.pop(0)
     capabilities = ["actions", "body"]
     name = "beautyd-test-server"
     hang = False
+    before_first_reply = None
     while args:
         flag = args.pop(0)
         if flag == "--no-actions":
@@ -169,6 +180,8 @@ def main(argv):
             hang = True
         elif flag == "--name" and args:
             name = args.pop(0)
+        elif flag == "--before-first-reply" and args:
+            before_first_reply = args.pop(0)
         else:
             sys.stderr.write("unknown argument: %s\n" % flag)
             return 64
@@ -180,7 +193,7 @@ def main(argv):
     if reply not in (dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER, dbus.bus.REQUEST_NAME_REPLY_ALREADY_OWNER):
         sys.stderr.write("%s is already owned on this bus\n" % BUS_NAME)
         return 2
-    server = Server(bus, log_path, capabilities, name, hang)
+    server = Server(bus, log_path, capabilities, name, hang, before_first_reply)
 
     loop = GLib.MainLoop()
     for signum in (signal.SIGTERM, signal.SIGINT):
