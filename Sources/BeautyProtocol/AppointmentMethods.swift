@@ -126,3 +126,19 @@ public struct AppointmentExportResult: Codable, Sendable {
         self.contactNames = contactNames
     }
 }
+
+public enum AppointmentRPC {
+    public static let add = RPC<AppointmentAddParams, AppointmentDetail>(.appointmentAdd)
+    public static let list = RPC<AppointmentListParams, [Appointment]>(.appointmentList)
+    public static let show = RPC<IDParams, AppointmentDetail>(.appointmentShow)
+    public static let edit = RPC<AppointmentEditParams, AppointmentDetail>(.appointmentEdit)
+    /// Answers the appointment as it was.
+    public static let remove = RPC<IDParams, AppointmentDetail>(.appointmentRemove)
+    public static let done = RPC<IDParams, AppointmentDetail>(.appointmentDone)
+    public static let cancel = RPC<IDParams, AppointmentDetail>(.appointmentCancel)
+    public static let importCalendar = RPC<AppointmentImportParams, AppointmentImportResult>(.appointmentImport)
+    public static let exportCalendar = RPC<NoParams, AppointmentExportResult>(.appointmentExport)
+
+    static let methods = [add.method, list.method, show.method, edit.method, remove.method, done.method, cancel.method,
+                          importCalendar.method, exportCalendar.method]
+}

@@ -52,3 +52,16 @@ public struct MessageResult: Codable, Sendable {
         self.smsURI = smsURI
     }
 }
+
+public enum ContactRPC {
+    public static let add = RPC<ContactAddParams, Contact>(.contactAdd)
+    public static let list = RPC<NoParams, [Contact]>(.contactList)
+    public static let show = RPC<IDParams, Contact>(.contactShow)
+    public static let edit = RPC<ContactEditParams, Contact>(.contactEdit)
+    /// Answers the contact as it was.
+    public static let remove = RPC<IDParams, Contact>(.contactRemove)
+    /// A text for an appointment's contact.
+    public static let message = RPC<MessageParams, MessageResult>(.message)
+
+    static let methods = [add.method, list.method, show.method, edit.method, remove.method, message.method]
+}

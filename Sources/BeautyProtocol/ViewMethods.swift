@@ -167,3 +167,19 @@ public struct StatusResult: Codable, Sendable {
         self.notificationServer = notificationServer
     }
 }
+
+/// The answer to `subscribe`, before the event lines.
+public struct SubscribeResult: Codable, Sendable {
+    public var subscribed: Bool
+    public init(subscribed: Bool) { self.subscribed = subscribed }
+}
+
+public enum ViewRPC {
+    public static let status = RPC<NoParams, StatusResult>(.status)
+    public static let agenda = RPC<AgendaParams, AgendaResult>(.agenda)
+    public static let now = RPC<NoParams, NowResult>(.now)
+    /// Answered once, then `DaemonEvent`s stream on the connection as `RPCNotification`s.
+    public static let subscribe = RPC<NoParams, SubscribeResult>(.subscribe)
+
+    static let methods = [status.method, agenda.method, now.method, subscribe.method]
+}
