@@ -22,4 +22,24 @@ import Testing
             #expect(routes.routes[method] != nil, "\(method.rawValue) has no route in RequestHandler.routes")
         }
     }
+
+    @Test("event kinds are the type strings docs/PROTOCOL.md lists, no more and no fewer")
+    func eventKindsDocumented() throws {
+        let text = try String(contentsOfFile: ProtocolDocTests.path, encoding: .utf8)
+        let table = try #require(text.components(separatedBy: "| `type` | |\n|---|---|\n").dropFirst().first)
+        let rows = table.split(separator: "\n").prefix { $0.hasPrefix("| `") }
+        let documented = rows.flatMap { row in
+            row.split(separator: "|")[0].split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+        }
+        #expect(Set(documented) == Set(DaemonEvent.Kind.allCases.map(\.rawValue)), "\(documented)")
+    }
+
+    @Test("notification buttons and what a click answers for a dose")
+    func notificationActions() {
+        #expect(NotificationAction.allCases.map(\.button) == [
+            .init(id: "taken", label: "Taken"), .init(id: "snooze", label: "Snooze"),
+            .init(id: "skip", label: "Skip"), .init(id: "dismiss", label: "Dismiss"),
+        ])
+        #expect(NotificationAction.allCases.map(\.doseAnswer) == [.taken, .snoozed, .skipped, nil])
+    }
 }
