@@ -162,7 +162,7 @@ extension AppointmentCommand {
             (params.recurrence, params.repeatAfterDoneSeconds) = try fields.repetition(now: now)
             var client = global.client
             CategoriesCommand.warnIfUnknown(params.category, client: &client)
-            let detail: AppointmentDetail = try client.call(.appointmentAdd, params)
+            let detail = try client.call(AppointmentRPC.add, params)
             if output.json { return try Output.json(detail) }
             Output.line("Added appointment \(detail.appointment.id ?? 0).")
             Output.describe(detail)
@@ -192,7 +192,7 @@ extension AppointmentCommand {
                 to: try to.map { try Input.time($0, option: "--to") },
                 status: statuses.isEmpty ? nil : statuses)
             var client = global.client
-            let list: [Appointment] = try client.call(.appointmentList, params)
+            let list = try client.call(AppointmentRPC.list, params)
             if output.json { return try Output.json(list) }
             if list.isEmpty { return Output.line("No appointments.") }
             Output.table(["ID", "WHEN", "STATUS", "TITLE"], list.map { a in
@@ -209,7 +209,7 @@ extension AppointmentCommand {
 
         func run() throws {
             var client = global.client
-            let detail: AppointmentDetail = try client.call(.appointmentShow, IDParams(id: id))
+            let detail = try client.call(AppointmentRPC.show, IDParams(id: id))
             if output.json { return try Output.json(detail) }
             Output.describe(detail)
         }
@@ -260,7 +260,7 @@ extension AppointmentCommand {
             }
             var client = global.client
             CategoriesCommand.warnIfUnknown(params.category, client: &client)
-            let detail: AppointmentDetail = try client.call(.appointmentEdit, params)
+            let detail = try client.call(AppointmentRPC.edit, params)
             if output.json { return try Output.json(detail) }
             Output.line("Updated appointment \(id).")
             Output.describe(detail)
@@ -278,10 +278,10 @@ extension AppointmentCommand {
 
         func run() throws {
             var client = global.client
-            let removed: AppointmentDetail? = try Input.confirmedRemoval(
-                of: "appointment", id: id, yes: yes, client: &client, remove: .appointmentRemove
+            let removed = try Input.confirmedRemoval(
+                of: "appointment", id: id, yes: yes, client: &client, remove: AppointmentRPC.remove
             ) { client in
-                let detail: AppointmentDetail = try client.call(.appointmentShow, IDParams(id: id))
+                let detail = try client.call(AppointmentRPC.show, IDParams(id: id))
                 return "Delete appointment \(id) '\(detail.appointment.title)' (\(Output.when(detail.appointment)))?"
             }
             guard let gone = removed else { return }
@@ -298,7 +298,7 @@ extension AppointmentCommand {
 
         func run() throws {
             var client = global.client
-            let detail: AppointmentDetail = try client.call(.appointmentDone, IDParams(id: id))
+            let detail = try client.call(AppointmentRPC.done, IDParams(id: id))
             if output.json { return try Output.json(detail) }
             Output.line("Appointment \(id) '\(detail.appointment.title)' is done.")
             if let next = detail.followUp {
@@ -315,7 +315,7 @@ extension AppointmentCommand {
 
         func run() throws {
             var client = global.client
-            let detail: AppointmentDetail = try client.call(.appointmentCancel, IDParams(id: id))
+            let detail = try client.call(AppointmentRPC.cancel, IDParams(id: id))
             if output.json { return try Output.json(detail) }
             Output.line("Appointment \(id) '\(detail.appointment.title)' is cancelled.")
         }

@@ -103,7 +103,7 @@ extension BudgetCommand {
             if negative, income { throw CLIFailure(.usage, "amount: an income cannot be negative ('\(amount)' with --income)") }
             let params = BudgetAddParams(name: name, amount: size, income: income, at: try at.map { try Input.time($0, option: "--at") })
             var client = global.client
-            let entry: BudgetEntry = try client.call(.budgetAdd, params)
+            let entry = try client.call(BudgetRPC.add, params)
             if output.json { return try Output.json(entry) }
             Output.line("Added \(BudgetInput.describe(entry)).")
         }
@@ -118,7 +118,7 @@ extension BudgetCommand {
         func run() throws {
             let range = try self.range.params()
             var client = global.client
-            let list: [BudgetEntry] = try client.call(.budgetList, range)
+            let list = try client.call(BudgetRPC.list, range)
             if output.json { return try Output.json(list) }
             if list.isEmpty { return Output.line("No budget entries\(BudgetInput.describe(range)).") }
             Output.table(["ID", "WHEN", "AMOUNT", "NAME"], list.map { e in
@@ -163,7 +163,7 @@ extension BudgetCommand {
             if expense { params.income = false }
             params.at = try at.map { try Input.time($0, option: "--at") }
             var client = global.client
-            let entry: BudgetEntry = try client.call(.budgetEdit, params)
+            let entry = try client.call(BudgetRPC.edit, params)
             if output.json { return try Output.json(entry) }
             Output.line("Updated \(BudgetInput.describe(entry)).")
         }
@@ -178,8 +178,8 @@ extension BudgetCommand {
 
         func run() throws {
             var client = global.client
-            let removed: BudgetEntry? = try Input.confirmedRemoval(of: "budget entry", id: id, yes: yes, client: &client, remove: .budgetRemove) { client in
-                let all: [BudgetEntry] = try client.call(.budgetList, BudgetRangeParams())
+            let removed = try Input.confirmedRemoval(of: "budget entry", id: id, yes: yes, client: &client, remove: BudgetRPC.remove) { client in
+                let all = try client.call(BudgetRPC.list, BudgetRangeParams())
                 guard let entry = all.first(where: { $0.id == id }) else { throw CLIFailure(.notFound, "no budget entry with id \(id)") }
                 return "Delete \(BudgetInput.describe(entry))?"
             }
@@ -199,7 +199,7 @@ extension BudgetCommand {
         func run() throws {
             let range = try self.range.params()
             var client = global.client
-            let balance: BudgetBalance = try client.call(.budgetBalance, range)
+            let balance = try client.call(BudgetRPC.balance, range)
             if output.json { return try Output.json(balance) }
             if balance.totals.isEmpty { return Output.line("No budget entries\(BudgetInput.describe(range)).") }
             Output.line(range.from == nil && range.to == nil ? "Balance, all time:" : "Balance\(BudgetInput.describe(range)):")
@@ -221,7 +221,7 @@ struct CategoriesCommand: ParsableCommand {
 
     func run() throws {
         var client = global.client
-        let tree: [CategoryNode] = try client.call(.categories, NoParams())
+        let tree = try client.call(BudgetRPC.categories)
         if output.json { return try Output.json(tree) }
         let rows = tree.flatMap { parent in [[parent.name, parent.title]] + parent.children.map { ["  " + $0.name, $0.title] } }
         Output.table(["CATEGORY", "TITLE"], rows)
@@ -231,7 +231,7 @@ struct CategoriesCommand: ParsableCommand {
     /// otherwise file an appointment where `agenda --category` never finds it.
     static func warnIfUnknown(_ category: String?, client: inout DaemonClient) {
         guard let category = category?.trimmingCharacters(in: .whitespaces).lowercased(), !category.isEmpty,
-              let tree: [CategoryNode] = try? client.call(.categories, NoParams()) else { return }
+              let tree = try? client.call(BudgetRPC.categories) else { return }
         if !CategoryNode.names(tree).contains(category) {
             let parents = tree.map(\.name).joined(separator: ", ")
             Output.warn("category '\(category)' is not in the category tree (\(parents), and their sub-categories: see 'beautyctl categories')")
@@ -282,7 +282,7 @@ struct CalendarCommand: ParsableCommand {
         params.kind = .appointment
         params.status = [Appointment.Status.scheduled.rawValue, Appointment.Status.done.rawValue]
         var client = global.client
-        let result: AgendaResult = try client.call(.agenda, params)
+        let result = try client.call(ViewRPC.agenda, params)
         if output.json { return try Output.json(result) }
         let entries = result.entries.map {
             CalendarView.Entry(title: $0.title, start: $0.start, end: $0.end, allDay: $0.allDay, color: $0.color)

@@ -23,7 +23,7 @@ struct ImportCommand: ParsableCommand {
         }
         let params = AppointmentImportParams(appointments: events.map { $0.appointment() }, contactNames: events.map(\.contactName))
         var client = global.client
-        let result: AppointmentImportResult = try client.call(.appointmentImport, params)
+        let result = try client.call(AppointmentRPC.importCalendar, params)
         if output.json { return try Output.json(result) }
         Output.line("Imported \(result.inserted) new, \(result.updated) updated, \(result.unchanged) unchanged appointment(s) from \(file).")
     }
@@ -40,7 +40,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         var client = global.client
-        let result: AppointmentExportResult = try client.call(.appointmentExport, NoParams())
+        let result = try client.call(AppointmentRPC.exportCalendar)
         let events = zip(result.appointments, result.contactNames).map { CalendarEvent($0, contactName: $1) }
         // DTSTAMP comes from the data, not the clock, so exporting the same calendar twice gives the same bytes.
         let stamp = result.appointments.map(\.start).max() ?? Date(timeIntervalSince1970: 0)

@@ -34,7 +34,7 @@ extension ContactCommand {
             params.lastName = lastName
             params.address = address
             var client = global.client
-            let contact: Contact = try client.call(.contactAdd, params)
+            let contact = try client.call(ContactRPC.add, params)
             if output.json { return try Output.json(contact) }
             Output.line("Added contact \(contact.id ?? 0): \(contact.displayName), \(contact.phone).")
         }
@@ -47,7 +47,7 @@ extension ContactCommand {
 
         func run() throws {
             var client = global.client
-            let contacts: [Contact] = try client.call(.contactList, NoParams())
+            let contacts = try client.call(ContactRPC.list)
             if output.json { return try Output.json(contacts) }
             if contacts.isEmpty { return Output.line("No contacts.") }
             Output.table(["ID", "NAME", "PHONE", "E-MAIL"], contacts.map {
@@ -64,7 +64,7 @@ extension ContactCommand {
 
         func run() throws {
             var client = global.client
-            let c: Contact = try client.call(.contactShow, IDParams(id: id))
+            let c = try client.call(ContactRPC.show, IDParams(id: id))
             if output.json { return try Output.json(c) }
             Output.line("Contact \(c.id ?? 0): \(c.name)")
             Output.line("  phone:   \(c.phone)")
@@ -107,7 +107,7 @@ extension ContactCommand {
                 }
             }
             var client = global.client
-            let c: Contact = try client.call(.contactEdit, params)
+            let c = try client.call(ContactRPC.edit, params)
             if output.json { return try Output.json(c) }
             Output.line("Updated contact \(id): \(c.displayName), \(c.phone).")
         }
@@ -123,8 +123,8 @@ extension ContactCommand {
 
         func run() throws {
             var client = global.client
-            let removed: Contact? = try Input.confirmedRemoval(of: "contact", id: id, yes: yes, client: &client, remove: .contactRemove) { client in
-                let c: Contact = try client.call(.contactShow, IDParams(id: id))
+            let removed = try Input.confirmedRemoval(of: "contact", id: id, yes: yes, client: &client, remove: ContactRPC.remove) { client in
+                let c = try client.call(ContactRPC.show, IDParams(id: id))
                 return "Delete contact \(id) '\(c.displayName)'?"
             }
             guard let gone = removed else { return }
@@ -147,7 +147,7 @@ struct MessageCommand: ParsableCommand {
 
     func run() throws {
         var client = global.client
-        let result: MessageResult = try client.call(.message, MessageParams(id: id, template: template))
+        let result = try client.call(ContactRPC.message, MessageParams(id: id, template: template))
         if output.json { return try Output.json(result) }
         Output.line(result.text)
         if let uri = result.smsURI, let phone = result.phone {

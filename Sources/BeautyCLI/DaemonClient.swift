@@ -25,23 +25,28 @@ struct DaemonClient {
 
     init(socketPath: String) { self.socketPath = socketPath }
 
-    /// Sends `method` with `params` and decodes the result, mapping errors to exit codes.
-    mutating func call<P: Encodable & Sendable, R: Decodable>(_ method: Method, _ params: P, as: R.Type = R.self) throws -> R {
+    /// Sends `rpc` with `params` and decodes its result, mapping errors to exit codes.
+    mutating func call<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> R {
         let connection = try Connection(path: socketPath)
         defer { connection.close() }
-        let request = RPCRequest(id: .number(nextID), method: method.rawValue, params: params)
+        let request = RPCRequest(id: .number(nextID), method: rpc.method.rawValue, params: params)
         nextID += 1
         try connection.send(try WireJSON.encoder().encode(request))
-        let line = try connection.readLine()
-        return try Self.decode(line, as: R.self)
+        return try Self.decode(try connection.readLine(), as: R.self)
+    }
+
+    /// A method without params.
+    mutating func call<R>(_ rpc: RPC<NoParams, R>) throws -> R {
+        try call(rpc, NoParams())
     }
 
     /// Subscribes and hands every event to `body` until the daemon goes away.
     func watch(_ body: (DaemonEvent, Data) -> Void) throws {
         let connection = try Connection(path: socketPath, timeout: false)
         defer { connection.close() }
-        try connection.send(try WireJSON.encoder().encode(RPCRequest(id: .number(1), method: Method.subscribe.rawValue, params: NoParams())))
-        let _: [String: Bool] = try Self.decode(try connection.readLine(), as: [String: Bool].self)
+        let subscribe = ViewRPC.subscribe
+        try connection.send(try WireJSON.encoder().encode(RPCRequest(id: .number(1), method: subscribe.method.rawValue, params: NoParams())))
+        _ = try Self.decode(try connection.readLine(), as: SubscribeResult.self)
         while let line = try? connection.readLine() {
             guard let note = try? WireJSON.decoder().decode(RPCNotification<DaemonEvent>.self, from: line) else { continue }
             body(note.params, line)

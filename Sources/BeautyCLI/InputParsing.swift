@@ -52,8 +52,8 @@ enum Input {
 
     /// The flow every `rm` shares: unless `--yes`, ask on a terminal (`question` fetches what it names),
     /// then remove. Nil when the user kept it.
-    static func confirmedRemoval<Gone: Decodable>(
-        of kind: String, id: Int64, yes: Bool, client: inout DaemonClient, remove: Method,
+    static func confirmedRemoval<Gone>(
+        of kind: String, id: Int64, yes: Bool, client: inout DaemonClient, remove: RPC<IDParams, Gone>,
         question: (inout DaemonClient) throws -> String
     ) throws -> Gone? {
         if !yes, try !confirm(question(&client), yes: false) {

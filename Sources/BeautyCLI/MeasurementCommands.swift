@@ -93,7 +93,7 @@ extension MeasureCommand {
             }
             let params = MeasureAddParams(weightKg: kg, heightCm: cm, day: try MeasureOutput.day(date ?? "today"))
             var client = global.client
-            let result: MeasureAddResult = try client.call(.measureAdd, params)
+            let result = try client.call(MeasurementRPC.add, params)
             if output.json { return try Output.json(result) }
             let m = result.measurement
             var line = "Saved \(m.day): \(m.summary)"
@@ -115,7 +115,7 @@ extension MeasureCommand {
         func run() throws {
             let month = try month.map { text in try Input.check("--month") { try CalendarMonth(parsing: text, field: "--month") } }
             var client = global.client
-            let list: [BodyMeasurement] = try client.call(.measureList, MeasureListParams(from: month?.first, to: month?.last))
+            let list = try client.call(MeasurementRPC.list, MeasureListParams(from: month?.first, to: month?.last))
             if output.json { return try Output.json(list) }
             if list.isEmpty { return Output.line(month.map { "No measurements in \($0.name)." } ?? "No measurements.") }
             Output.table(["DAY", "KG", "CM", "BMI", "CLASS"], list.map(MeasureOutput.row))
@@ -141,7 +141,7 @@ extension MeasureCommand {
             let month = try month.map { text in try Input.check("--month") { try CalendarMonth(parsing: text, field: "--month") } }
                 ?? CalendarMonth(LocalDate(Date(), in: .current))
             var client = global.client
-            let result: MeasureChartResult = try client.call(.measureChart, MeasureChartParams(month: month, unit: unit))
+            let result = try client.call(MeasurementRPC.chart, MeasureChartParams(month: month, unit: unit))
             if output.json { return try Output.json(result) }
             guard let svg else {
                 return FileHandle.standardOutput.write(Data(MeasurementChart.text(result.points, month: month, unit: unit).utf8))
@@ -173,13 +173,13 @@ extension MeasureCommand {
         func run() throws {
             var client = global.client
             if !yes {
-                let list: [BodyMeasurement] = try client.call(.measureList, MeasureListParams())
+                let list = try client.call(MeasurementRPC.list, MeasureListParams())
                 if list.isEmpty { return Output.line("No measurements to delete.") }
                 guard try Input.confirm("Delete all \(list.count) measurements?", yes: yes) else {
                     return Output.line("Kept the measurements.")
                 }
             }
-            let result: MeasureClearResult = try client.call(.measureClear, NoParams())
+            let result = try client.call(MeasurementRPC.clear)
             if output.json { return try Output.json(result) }
             Output.line("Deleted \(result.removed) measurement\(result.removed == 1 ? "" : "s").")
         }

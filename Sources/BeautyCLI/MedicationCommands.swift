@@ -164,7 +164,7 @@ extension MedCommand {
                                                      timeZone: params.timeZone))
             }
             var client = global.client
-            let detail: MedDetail = try client.call(.medAdd, params)
+            let detail = try client.call(MedicationRPC.add, params)
             if output.json { return try Output.json(detail) }
             Output.line("Added medication \(detail.medication.id ?? 0).")
             MedOutput.describe(detail)
@@ -178,7 +178,7 @@ extension MedCommand {
 
         func run() throws {
             var client = global.client
-            let list: [Medication] = try client.call(.medList, NoParams())
+            let list = try client.call(MedicationRPC.list)
             if output.json { return try Output.json(list) }
             if list.isEmpty { return Output.line("No medications.") }
             Output.table(["#", "ID", "NAME", "DOSE", "SCHEDULE", "STOCK"], list.map { m in
@@ -196,7 +196,7 @@ extension MedCommand {
 
         func run() throws {
             var client = global.client
-            let detail: MedDetail = try client.call(.medShow, IDParams(id: id))
+            let detail = try client.call(MedicationRPC.show, IDParams(id: id))
             if output.json { return try Output.json(detail) }
             MedOutput.describe(detail)
         }
@@ -231,7 +231,7 @@ extension MedCommand {
                 return field
             }
             var client = global.client
-            let detail: MedDetail = try client.call(.medEdit, params)
+            let detail = try client.call(MedicationRPC.edit, params)
             if output.json { return try Output.json(detail) }
             Output.line("Updated medication \(id).")
             MedOutput.describe(detail)
@@ -247,8 +247,8 @@ extension MedCommand {
 
         func run() throws {
             var client = global.client
-            let removed: Medication? = try Input.confirmedRemoval(of: "medication", id: id, yes: yes, client: &client, remove: .medRemove) { client in
-                let m: MedDetail = try client.call(.medShow, IDParams(id: id))
+            let removed = try Input.confirmedRemoval(of: "medication", id: id, yes: yes, client: &client, remove: MedicationRPC.remove) { client in
+                let m = try client.call(MedicationRPC.show, IDParams(id: id))
                 return "Delete medication \(id) '\(m.medication.name)' and its dose history?"
             }
             guard let gone = removed else { return }
@@ -270,7 +270,7 @@ extension MedCommand {
 
         func run() throws {
             var client = global.client
-            let list: [Medication] = try client.call(.medMove, MedMoveParams(id: id, position: position))
+            let list = try client.call(MedicationRPC.move, MedMoveParams(id: id, position: position))
             if output.json { return try Output.json(list) }
             for m in list { Output.line("\(m.position). \(m.name) (id \(m.id ?? 0))") }
         }
@@ -289,7 +289,7 @@ extension MedCommand {
 
         func run() throws {
             var client = global.client
-            let m: Medication = try client.call(.medRefill, MedRefillParams(id: id, count: count))
+            let m = try client.call(MedicationRPC.refill, MedRefillParams(id: id, count: count))
             if output.json { return try Output.json(m) }
             Output.line("\(m.name): \(MedOutput.format(m.stock ?? 0)) in stock.")
         }
@@ -310,7 +310,7 @@ struct DoseCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(.doseTaken, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
+            try DoseCommand.answer(MedicationRPC.doseTaken, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
         }
     }
 
@@ -322,7 +322,7 @@ struct DoseCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(.doseSkip, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
+            try DoseCommand.answer(MedicationRPC.doseSkip, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
         }
     }
 
@@ -337,13 +337,13 @@ struct DoseCommand: ParsableCommand {
         func run() throws {
             let seconds = try duration.map { try Input.duration($0, option: "--for") }
             if let seconds, seconds <= 0 { throw CLIFailure(.usage, "--for: must be more than 0") }
-            try DoseCommand.answer(.doseSnooze, DoseParams(id: id, forSeconds: seconds), output, global)
+            try DoseCommand.answer(MedicationRPC.doseSnooze, DoseParams(id: id, forSeconds: seconds), output, global)
         }
     }
 
-    static func answer(_ method: BeautyProtocol.Method, _ params: DoseParams, _ output: OutputOptions, _ global: GlobalOptions) throws {
+    static func answer(_ rpc: RPC<DoseParams, DoseResult>, _ params: DoseParams, _ output: OutputOptions, _ global: GlobalOptions) throws {
         var client = global.client
-        let result: DoseResult = try client.call(method, params)
+        let result = try client.call(rpc, params)
         if output.json { return try Output.json(result) }
         let times = Output.times
         let what = "\(result.medication.name) (\(times.short(result.dose.scheduledAt)))"
@@ -374,7 +374,7 @@ struct HistoryCommand: ParsableCommand {
         let params = HistoryParams(from: try from.map { try Input.time($0, option: "--from", now: now) },
                                    to: try to.map { try Input.time($0, option: "--to", now: now) })
         var client = global.client
-        let result: HistoryResult = try client.call(.history, params)
+        let result = try client.call(MedicationRPC.history, params)
         if output.json { return try Output.json(result) }
         if csv {
             Output.line("kind,id,title,detail,scheduled,state,confirmed")
@@ -417,7 +417,7 @@ struct NotificationsCommand: ParsableCommand {
     func run() throws {
         var client = global.client
         let enabled: Bool? = state == .status ? nil : state == .on
-        let result: NotificationsResult = try client.call(.notifications, NotificationsParams(enabled: enabled))
+        let result = try client.call(MedicationRPC.notifications, NotificationsParams(enabled: enabled))
         if output.json { return try Output.json(result) }
         Output.line("Notifications are \(result.enabled ? "on" : "off").")
     }

@@ -58,7 +58,7 @@ struct AgendaCommand: ParsableCommand {
         params.offset = offset
         var client = global.client
         CategoriesCommand.warnIfUnknown(params.category, client: &client)
-        let result: AgendaResult = try client.call(.agenda, params)
+        let result = try client.call(ViewRPC.agenda, params)
         if output.json { return try Output.json(result) }
         let times = Output.times
         // Where a capped answer stopped, and the same range's rest: --to is given too, so a default or
@@ -113,7 +113,7 @@ struct NowCommand: ParsableCommand {
 
     func run() throws {
         var client = global.client
-        let result: NowResult = try client.call(.now, NoParams())
+        let result = try client.call(ViewRPC.now)
         if output.json { return try Output.json(result) }
         let times = Output.times
         Output.line("Now: \(times.long(result.now))")
@@ -153,7 +153,7 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         var client = global.client
-        let s: StatusResult = try client.call(.status, NoParams())
+        let s = try client.call(ViewRPC.status)
         if output.json { return try Output.json(s) }
         let times = Output.times
         Output.line("beautyd \(s.version), pid \(s.pid), up \(DurationParser.format(s.uptimeSeconds))")

@@ -44,7 +44,7 @@ struct TipsCommand: ParsableCommand {
     func run() throws {
         let params = try filter.params()
         var client = global.client
-        let tips: [Tip] = try client.call(.tips, params)
+        let tips = try client.call(WellbeingRPC.tips, params)
         if output.json { return try Output.json(tips) }
         guard !tips.isEmpty else {
             let what = [params.category.map { "in \($0)" }, params.search.map { "mentioning '\($0)'" }].compactMap { $0 }
@@ -72,7 +72,7 @@ struct TipCommand: ParsableCommand {
 
         func run() throws {
             var client = global.client
-            let tip: Tip = try client.call(.tipRandom, try filter.params())
+            let tip = try client.call(WellbeingRPC.tipRandom, try filter.params())
             if output.json { return try Output.json(tip) }
             TipOutput.show(tip)
         }
@@ -147,7 +147,7 @@ extension WaterCommand {
             }
             if let end = params.until, end < params.at ?? now { throw CLIFailure(.usage, "--until: must not be before --at") }
             var client = global.client
-            let result: WaterAddResult = try client.call(.waterAdd, params)
+            let result = try client.call(WellbeingRPC.waterAdd, params)
             if output.json { return try Output.json(result) }
             let times = Output.times
             let when = times.isoDay(result.record.start) == times.isoDay(now) ? times.clock(result.record.start) : times.short(result.record.start)
@@ -190,7 +190,7 @@ extension WaterCommand {
             if let to { params.to = try Input.time(to, option: "--to", now: now) }
             if let start = params.from, let end = params.to, end <= start { throw CLIFailure(.usage, "--to: must be after --from") }
             var client = global.client
-            let result: WaterTotalResult = try client.call(.waterTotal, params)
+            let result = try client.call(WellbeingRPC.waterTotal, params)
             if output.json { return try Output.json(result) }
             let times = Output.times
             if result.days.count == 1, let day = result.days.first {
@@ -236,7 +236,7 @@ extension WaterCommand {
                 }
             }
             var client = global.client
-            let result: WaterGoalResult = try client.call(.waterGoal, params)
+            let result = try client.call(WellbeingRPC.waterGoal, params)
             if output.json { return try Output.json(result) }
             Output.line(result.goalMl.map { "Daily water goal: \($0) ml." } ?? "No daily water goal.")
         }
@@ -282,7 +282,7 @@ extension WaterCommand {
                 params.windowEnd = window.1
             }
             var client = global.client
-            let result: WaterRemindResult = try client.call(.waterRemind, params)
+            let result = try client.call(WellbeingRPC.waterRemind, params)
             if output.json { return try Output.json(result) }
             let settings = "every \(DurationParser.format(result.everySeconds)) between \(result.windowStart) and \(result.windowEnd)"
             guard result.enabled else { return Output.line("Water reminders are off (last settings: \(settings)).") }
@@ -329,7 +329,7 @@ extension WaterCommand {
             // Batches are separate transactions; a retry after a failure only adds what is missing.
             for start in stride(from: 0, to: records.count, by: Self.batch) {
                 let part = Array(records[start..<min(start + Self.batch, records.count)])
-                let result: WaterImportResult = try client.call(.waterImport, WaterImportParams(records: part))
+                let result = try client.call(WellbeingRPC.waterImport, WaterImportParams(records: part))
                 total.inserted += result.inserted
                 total.skipped += result.skipped
             }

@@ -5,36 +5,27 @@ import Foundation
 
 /// budget.* and categories.
 extension RequestHandler {
-    func budget(_ method: Method, id: RPCID?, line: Data) async -> Data? {
-        switch method {
-        case .budgetAdd: return await call(id, line, addBudgetEntry)
-        case .budgetList:
-            return await call(id, line) { (p: BudgetRangeParams) in
-                try Self.checkRange(p)
-                return try store.budgetEntries(from: p.from, to: p.to).map(Self.wire)
-            }
-        case .budgetEdit: return await call(id, line, editBudgetEntry)
-        case .budgetRemove:
-            return await call(id, line) { (p: IDParams) in
-                let gone = try store.deleteBudgetEntry(id: p.id)
-                logger.info("budget entry deleted: \(gone.name)", metadata: ["item_id": "\(p.id)", "item_kind": "budget"])
-                return Self.wire(gone)
-            }
-        case .budgetBalance:
-            return await call(id, line) { (p: BudgetRangeParams) in
-                try Self.checkRange(p)
-                let totals = try store.budgetTotals(from: p.from, to: p.to).map {
-                    BudgetTotal(currency: $0.currency, incomeCents: $0.incomeCents, expenseCents: $0.expenseCents,
-                                balanceCents: $0.balanceCents, entries: $0.count)
-                }
-                return BudgetBalance(from: p.from, to: p.to, totals: totals)
-            }
-        case .categories: return await call(id, line) { (_: NoParams) in try categoryTree() }
-        default:
-            return await call(id, line) { (_: NoParams) -> String in
-                throw ValidationError(field: "method", "\(method.rawValue) is not a budget method")
-            }
+    static func budgetRoutes(_ router: inout RequestRouter) {
+        router.register(BudgetRPC.add) { try $0.addBudgetEntry($1) }
+        router.register(BudgetRPC.list) { requests, p in
+            try checkRange(p)
+            return try requests.store.budgetEntries(from: p.from, to: p.to).map(wire)
         }
+        router.register(BudgetRPC.edit) { try $0.editBudgetEntry($1) }
+        router.register(BudgetRPC.remove) { requests, p in
+            let gone = try requests.store.deleteBudgetEntry(id: p.id)
+            requests.logger.info("budget entry deleted: \(gone.name)", metadata: ["item_id": "\(p.id)", "item_kind": "budget"])
+            return wire(gone)
+        }
+        router.register(BudgetRPC.balance) { requests, p in
+            try checkRange(p)
+            let totals = try requests.store.budgetTotals(from: p.from, to: p.to).map {
+                BudgetTotal(currency: $0.currency, incomeCents: $0.incomeCents, expenseCents: $0.expenseCents,
+                            balanceCents: $0.balanceCents, entries: $0.count)
+            }
+            return BudgetBalance(from: p.from, to: p.to, totals: totals)
+        }
+        router.register(BudgetRPC.categories) { requests, _ in try requests.categoryTree() }
     }
 
     func addBudgetEntry(_ p: BudgetAddParams) throws -> BudgetEntry {

@@ -133,7 +133,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in events {
-                    guard let line = try? WireJSON.encoder().encode(RPCNotification(method: "event", params: event)) else { continue }
+                    guard let line = try? WireJSON.encoder().encode(RPCNotification(event: event)) else { continue }
                     do { try await write(line, to: channel) } catch { return }
                 }
             }

@@ -5,28 +5,21 @@ import Foundation
 
 /// measure.add / measure.list / measure.clear / measure.chart.
 extension RequestHandler {
-    func measurements(_ method: Method, id: RPCID?, line: Data) async -> Data? {
-        switch method {
-        case .measureAdd: return await call(id, line, addMeasurement)
-        case .measureList:
-            return await call(id, line) { (p: MeasureListParams) in
-                if let from = p.from, let to = p.to, to < from { throw ValidationError(field: "to", "\(to) is before 'from' \(from)") }
-                return try store.measurements(from: p.from, to: p.to)
-            }
-        case .measureClear:
-            return await call(id, line) { (_: NoParams) in
-                let removed = try store.clearMeasurements()
-                logger.notice("all \(removed) measurements deleted")
-                return MeasureClearResult(removed: removed)
-            }
-        case .measureChart:
-            return await call(id, line) { (p: MeasureChartParams) in
-                let unit = p.unit ?? .kg
-                let rows = try store.measurements(from: p.month.first, to: p.month.last)
-                return MeasureChartResult(month: p.month, unit: unit, points: MeasurementChart.points(rows, month: p.month, unit: unit))
-            }
-        default:
-            return await call(id, line) { (_: NoParams) -> String in throw ValidationError(field: "method", "\(method.rawValue) is not a measurement method") }
+    static func measurementRoutes(_ router: inout RequestRouter) {
+        router.register(MeasurementRPC.add) { try $0.addMeasurement($1) }
+        router.register(MeasurementRPC.list) { requests, p in
+            if let from = p.from, let to = p.to, to < from { throw ValidationError(field: "to", "\(to) is before 'from' \(from)") }
+            return try requests.store.measurements(from: p.from, to: p.to)
+        }
+        router.register(MeasurementRPC.clear) { requests, _ in
+            let removed = try requests.store.clearMeasurements()
+            requests.logger.notice("all \(removed) measurements deleted")
+            return MeasureClearResult(removed: removed)
+        }
+        router.register(MeasurementRPC.chart) { requests, p in
+            let unit = p.unit ?? .kg
+            let rows = try requests.store.measurements(from: p.month.first, to: p.month.last)
+            return MeasureChartResult(month: p.month, unit: unit, points: MeasurementChart.points(rows, month: p.month, unit: unit))
         }
     }
 

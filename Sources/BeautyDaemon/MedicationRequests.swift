@@ -5,6 +5,26 @@ import Foundation
 
 /// The medication, dose, history and notification-switch methods.
 extension RequestHandler {
+    static func medicationRoutes(_ router: inout RequestRouter) {
+        router.register(MedicationRPC.add) { try $0.addMedication($1) }
+        router.register(MedicationRPC.list) { requests, _ in try requests.store.medications() }
+        router.register(MedicationRPC.show) { try $0.medicationDetail($1.id) }
+        router.register(MedicationRPC.edit) { try $0.editMedication($1) }
+        router.register(MedicationRPC.remove) { requests, p in
+            let gone = try requests.store.medication(id: p.id)
+            try requests.store.deleteMedication(id: p.id)
+            requests.scheduler.wake(.edited)
+            return gone
+        }
+        router.register(MedicationRPC.move) { try $0.store.moveMedication(id: $1.id, to: $1.position) }
+        router.register(MedicationRPC.refill) { try $0.refill($1) }
+        router.register(MedicationRPC.doseTaken) { try await $0.answerDose($1, .taken) }
+        router.register(MedicationRPC.doseSkip) { try await $0.answerDose($1, .skipped) }
+        router.register(MedicationRPC.doseSnooze) { try await $0.answerDose($1, .snoozed) }
+        router.register(MedicationRPC.history) { try $0.history($1) }
+        router.register(MedicationRPC.notifications) { try $0.notifications($1) }
+    }
+
     func addMedication(_ p: MedAddParams) throws -> MedDetail {
         let medication = try Validation.medication(Medication(
             name: p.name, dose: p.dose, notes: p.notes, startDate: p.startDate, endDate: p.endDate,

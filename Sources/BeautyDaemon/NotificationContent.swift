@@ -16,7 +16,7 @@ struct NotificationContent {
         return DesktopNotification(
             key: trigger.key, summary: text.summary, body: text.body,
             category: ItemKind.appointment.notificationCategory, urgency: .normal,
-            actions: [.init(id: "snooze", label: "Snooze"), .init(id: "dismiss", label: "Dismiss")])
+            actions: [NotificationAction.snooze, .dismiss].map(\.button))
     }
 
     /// A dose: critical, with Taken / Snooze / Skip, always showing the originally scheduled time.
@@ -29,7 +29,7 @@ struct NotificationContent {
         return DesktopNotification(
             key: trigger.key, summary: "Time for \(medication.name)", body: lines.joined(separator: "\n"),
             category: ItemKind.medication.notificationCategory, urgency: .critical,
-            actions: [.init(id: "taken", label: "Taken"), .init(id: "snooze", label: "Snooze"), .init(id: "skip", label: "Skip")],
+            actions: [NotificationAction.taken, .snooze, .skip].map(\.button),
             noActionsHint: "Confirm in a terminal: beautyctl dose taken \(id) (or: dose skip \(id), dose snooze \(id))",
             replacesKey: replacesKey)
     }

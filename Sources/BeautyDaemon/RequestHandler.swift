@@ -26,141 +26,55 @@ public struct RequestHandler: Sendable {
     }
 
     public func handle(line: Data) async -> Outcome {
-        let decoder = WireJSON.decoder()
+        // A syntax check only: JSONDecoder reads lazily and accepts a malformed value it never reads
+        // (`"x":01`, a raw tab in a string), which JSON-RPC answers with a parse error.
         guard (try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed])) != nil else {
             return .reply(failure(nil, RPCErrorObject(code: RPCErrorCode.parseError, message: "parse error: the line is not valid JSON")))
         }
-        guard let envelope = try? decoder.decode(RPCEnvelope.self, from: line) else {
+        guard let request = try? WireJSON.decoder().decode(RequestLine.self, from: line) else {
             return .reply(failure(nil, RPCErrorObject(
                 code: RPCErrorCode.invalidRequest, message: "invalid request: expected an object with jsonrpc, id, method and params")))
         }
-        let id = envelope.id
-        guard envelope.jsonrpc == "2.0" else {
+        let id = request.id
+        guard request.jsonrpc == "2.0" else {
             return .reply(failure(id, RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "invalid request: \"jsonrpc\" must be \"2.0\"")))
         }
-        guard let name = envelope.method else {
+        guard let name = request.method else {
             return .reply(failure(id, RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "invalid request: \"method\" is missing")))
         }
-        guard let method = Method(rawValue: name) else {
+        switch request.bound {
+        case nil:
             let known = Method.allCases.map(\.rawValue).joined(separator: ", ")
             // A notification (no id) gets no answer, not even this error (JSON-RPC 2.0, section 4.1).
             return .reply(id == nil ? nil : failure(id, RPCErrorObject(
                 code: RPCErrorCode.methodNotFound, message: "unknown method '\(name)' (known: \(known))")))
-        }
-        if method == .subscribe {
-            return .subscribe(ack: success(id, ["subscribed": true]) ?? Data())
-        }
-        let answer = await dispatch(method, id: id, line: line)
-        return .reply(envelope.id == nil ? nil : answer)
-    }
-
-    // MARK: - Dispatch
-
-    private func dispatch(_ method: Method, id: RPCID?, line: Data) async -> Data? {
-        switch method {
-        case .status: return await call(id, line) { (_: NoParams) in try status() }
-        case .appointmentAdd: return await call(id, line, addAppointment)
-        case .appointmentList:
-            return await call(id, line) { (p: AppointmentListParams) in
-                try store.appointments(from: p.from, to: p.to, statuses: p.status.map(Set.init))
+        case let .subscription(ack):
+            return .subscribe(ack: success(id, ack) ?? Data())
+        case let .call(bound):
+            let answer: Data?
+            do {
+                answer = success(id, try await bound.get()(self))
+            } catch {
+                answer = failure(id, rpcError(error))
             }
-        case .appointmentShow: return await call(id, line) { (p: IDParams) in try detail(p.id) }
-        case .appointmentEdit: return await call(id, line, editAppointment)
-        case .appointmentRemove:
-            return await call(id, line) { (p: IDParams) in
-                let gone = try detail(p.id)
-                try store.deleteAppointment(id: p.id)
-                scheduler.wake(.edited)
-                return gone
-            }
-        case .appointmentImport: return await call(id, line, importAppointments)
-        case .appointmentExport:
-            return await call(id, line) { (_: NoParams) in
-                try store.assignMissingUIDs()
-                let all = try store.appointments()
-                let names = try all.map { a in try a.contactID.map { try store.contact(id: $0).name } }
-                return AppointmentExportResult(appointments: all, contactNames: names)
-            }
-        case .appointmentDone: return await call(id, line) { (p: IDParams) in try setStatus(p.id, .done) }
-        case .appointmentCancel: return await call(id, line) { (p: IDParams) in try setStatus(p.id, .cancelled) }
-        case .contactAdd: return await call(id, line, addContact)
-        case .contactList: return await call(id, line) { (_: NoParams) in try store.contacts() }
-        case .contactShow: return await call(id, line) { (p: IDParams) in try store.contact(id: p.id) }
-        case .contactEdit: return await call(id, line, editContact)
-        case .contactRemove:
-            return await call(id, line) { (p: IDParams) in
-                let gone = try store.contact(id: p.id)
-                try store.deleteContact(id: p.id)
-                return gone
-            }
-        case .medAdd: return await call(id, line, addMedication)
-        case .medList: return await call(id, line) { (_: NoParams) in try store.medications() }
-        case .medShow: return await call(id, line) { (p: IDParams) in try medicationDetail(p.id) }
-        case .medEdit: return await call(id, line, editMedication)
-        case .medRemove:
-            return await call(id, line) { (p: IDParams) in
-                let gone = try store.medication(id: p.id)
-                try store.deleteMedication(id: p.id)
-                scheduler.wake(.edited)
-                return gone
-            }
-        case .medMove: return await call(id, line) { (p: MedMoveParams) in try store.moveMedication(id: p.id, to: p.position) }
-        case .medRefill: return await call(id, line, refill)
-        case .doseTaken: return await call(id, line) { (p: DoseParams) in try await answerDose(p, .taken) }
-        case .doseSkip: return await call(id, line) { (p: DoseParams) in try await answerDose(p, .skipped) }
-        case .doseSnooze: return await call(id, line) { (p: DoseParams) in try await answerDose(p, .snoozed) }
-        case .history: return await call(id, line, history)
-        case .notifications: return await call(id, line, notifications)
-        case .measureAdd, .measureList, .measureClear, .measureChart:
-            return await measurements(method, id: id, line: line)
-        case .tips, .tipRandom, .waterAdd, .waterTotal, .waterGoal, .waterRemind, .waterImport:
-            return await wellbeing(method, id: id, line: line)
-        case .budgetAdd, .budgetList, .budgetEdit, .budgetRemove, .budgetBalance, .categories:
-            return await budget(method, id: id, line: line)
-        case .message: return await call(id, line, message)
-        case .agenda: return await call(id, line, agenda)
-        case .now: return await call(id, line) { (_: NoParams) in try nowView() }
-        case .subscribe: return nil
+            return .reply(id == nil ? nil : answer)
         }
     }
 
-    /// Decodes the params as `P`, runs `body`, and turns its result or error into an answer line.
-    func call<P: Decodable, R: Encodable & Sendable>(
-        _ id: RPCID?, _ line: Data, _ body: (P) async throws -> R
-    ) async -> Data? {
-        let params: P
-        do {
-            params = try decodeParams(P.self, from: line)
-        } catch {
-            return failure(id, RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params: \(Self.describe(error))"))
-        }
-        do {
-            return success(id, try await body(params))
-        } catch let error as ValidationError {
-            return failure(id, RPCErrorObject(code: RPCErrorCode.invalidParams, message: error.description,
-                                              data: RPCErrorData(field: error.field)))
-        } catch let StoreError.notFound(kind, itemID) {
-            return failure(id, RPCErrorObject(code: RPCErrorCode.notFound, message: "no \(kind) with id \(itemID)",
-                                              data: RPCErrorData(kind: kind, id: itemID)))
-        } catch {
+    /// Every failure of a request as the error it is answered with (the one place errors are mapped).
+    private func rpcError(_ error: any Error) -> RPCErrorObject {
+        switch error {
+        case let error as RequestRouter.InvalidParams:
+            return RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params: \(Self.describe(error.underlying))")
+        case let error as ValidationError:
+            return RPCErrorObject(code: RPCErrorCode.invalidParams, message: error.description, data: RPCErrorData(field: error.field))
+        case let StoreError.notFound(kind, itemID):
+            return RPCErrorObject(code: RPCErrorCode.notFound, message: "no \(kind) with id \(itemID)", data: RPCErrorData(kind: kind, id: itemID))
+        default:
             let report = StoreFailureReport(error, databasePath: store.path)
             logger.error("request failed: \(report.rpcError.message)")
-            return failure(id, report.rpcError)
+            return report.rpcError
         }
-    }
-
-    /// `params` may be missing or null for methods whose fields are all optional.
-    private func decodeParams<P: Decodable>(_ type: P.Type, from line: Data) throws -> P {
-        let decoder = WireJSON.decoder()
-        if let envelope = try? decoder.decode(RPCParamsEnvelope<P?>.self, from: line), let params = envelope.params {
-            return params
-        }
-        let object = try JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed]) as? [String: Any]
-        if let raw = object?["params"], !(raw is NSNull) {
-            // Present but wrong: decode again to get the precise error.
-            return try decoder.decode(RPCParamsEnvelope<P>.self, from: line).params
-        }
-        return try decoder.decode(P.self, from: Data("{}".utf8))
     }
 
     /// "params.start: expected an ISO 8601 instant" rather than Swift's DecodingError dump.
@@ -202,6 +116,60 @@ public struct RequestHandler: Sendable {
 
     private func failure(_ id: RPCID?, _ error: RPCErrorObject) -> Data {
         (try? WireJSON.encoder().encode(RPCFailure(id: id, error: error))) ?? Data()
+    }
+
+    // MARK: - Routes
+
+    /// Every method's handler, built once (RequestLine decodes params through it).
+    static let routes: RequestRouter = {
+        var router = RequestRouter()
+        viewRoutes(&router)
+        appointmentRoutes(&router)
+        contactRoutes(&router)
+        medicationRoutes(&router)
+        measurementRoutes(&router)
+        wellbeingRoutes(&router)
+        budgetRoutes(&router)
+        return router
+    }()
+
+    private static func viewRoutes(_ router: inout RequestRouter) {
+        router.register(ViewRPC.status) { requests, _ in try requests.status() }
+        router.register(ViewRPC.agenda) { try $0.agenda($1) }
+        router.register(ViewRPC.now) { requests, _ in try requests.nowView() }
+        router.subscription(ViewRPC.subscribe, ack: SubscribeResult(subscribed: true))
+    }
+
+    private static func appointmentRoutes(_ router: inout RequestRouter) {
+        router.register(AppointmentRPC.add) { try $0.addAppointment($1) }
+        router.register(AppointmentRPC.list) { requests, p in
+            try requests.store.appointments(from: p.from, to: p.to, statuses: p.status.map(Set.init))
+        }
+        router.register(AppointmentRPC.show) { try $0.detail($1.id) }
+        router.register(AppointmentRPC.edit) { try $0.editAppointment($1) }
+        router.register(AppointmentRPC.remove) { requests, p in
+            let gone = try requests.detail(p.id)
+            try requests.store.deleteAppointment(id: p.id)
+            requests.scheduler.wake(.edited)
+            return gone
+        }
+        router.register(AppointmentRPC.importCalendar) { try $0.importAppointments($1) }
+        router.register(AppointmentRPC.exportCalendar) { requests, _ in try requests.exportAppointments() }
+        router.register(AppointmentRPC.done) { try $0.setStatus($1.id, .done) }
+        router.register(AppointmentRPC.cancel) { try $0.setStatus($1.id, .cancelled) }
+    }
+
+    private static func contactRoutes(_ router: inout RequestRouter) {
+        router.register(ContactRPC.add) { try $0.addContact($1) }
+        router.register(ContactRPC.list) { requests, _ in try requests.store.contacts() }
+        router.register(ContactRPC.show) { try $0.store.contact(id: $1.id) }
+        router.register(ContactRPC.edit) { try $0.editContact($1) }
+        router.register(ContactRPC.remove) { requests, p in
+            let gone = try requests.store.contact(id: p.id)
+            try requests.store.deleteContact(id: p.id)
+            return gone
+        }
+        router.register(ContactRPC.message) { try $0.message($1) }
     }
 
     // MARK: - Appointments
@@ -281,6 +249,13 @@ public struct RequestHandler: Sendable {
         logger.info("imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments")
         scheduler.wake(.edited)
         return AppointmentImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged)
+    }
+
+    private func exportAppointments() throws -> AppointmentExportResult {
+        try store.assignMissingUIDs()
+        let all = try store.appointments()
+        let names = try all.map { a in try a.contactID.map { try store.contact(id: $0).name } }
+        return AppointmentExportResult(appointments: all, contactNames: names)
     }
 
     private func setStatus(_ id: Int64, _ status: Appointment.Status) throws -> AppointmentDetail {

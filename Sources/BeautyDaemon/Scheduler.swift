@@ -140,7 +140,7 @@ public actor Scheduler {
                 try store.markMissed(plan.expired.map(\.key), at: now)
                 for trigger in plan.expired {
                     logger.warning("reminder too late to show, recorded as missed", metadata: metadata(trigger))
-                    hub.publish(DaemonEvent(type: "missed", at: now, key: trigger.key, itemKind: trigger.itemKind, itemID: trigger.itemID))
+                    hub.publish(DaemonEvent(.missed, at: now, key: trigger.key, itemKind: trigger.itemKind, itemID: trigger.itemID))
                 }
             }
             var failed = !recordShownDeliveries()
@@ -156,7 +156,7 @@ public actor Scheduler {
                         continue
                     }
                     try store.markSuppressed([trigger.key], at: now)
-                    hub.publish(DaemonEvent(type: "suppressed", at: now, key: trigger.key, itemKind: trigger.itemKind,
+                    hub.publish(DaemonEvent(.suppressed, at: now, key: trigger.key, itemKind: trigger.itemKind,
                                             itemID: trigger.itemID, title: title(of: trigger)))
                 }
             }
@@ -222,7 +222,7 @@ public actor Scheduler {
             guard let notification = content.appointment(trigger) else {
                 let now = clock()
                 try store.markMissed([trigger.key], at: now)  // its item is gone
-                hub.publish(DaemonEvent(type: "missed", at: now, key: trigger.key, itemKind: trigger.itemKind,
+                hub.publish(DaemonEvent(.missed, at: now, key: trigger.key, itemKind: trigger.itemKind,
                                         itemID: trigger.itemID, detail: "item deleted"))
                 return true
             }
@@ -230,7 +230,7 @@ public actor Scheduler {
                 try store.markFired([trigger.key], at: firedAt)
                 let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
                 logger.info("reminder delivered: \(notification.summary) (\(lateMs) ms after due)", metadata: metadata(trigger))
-                hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                hub.publish(DaemonEvent(.fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
                                         itemID: trigger.itemID, title: notification.summary))
             }
         } catch {
@@ -308,7 +308,7 @@ public actor Scheduler {
                 try store.markFired(triggers.map(\.key), at: firedAt)
                 logger.notice("delivered \(triggers.count) reminders missed while away as one notification")
                 for trigger in triggers {
-                    hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                    hub.publish(DaemonEvent(.fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
                                             itemID: trigger.itemID, title: title(of: trigger), detail: "missed while away"))
                 }
             }
@@ -354,7 +354,7 @@ public actor Scheduler {
                 let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
                 logger.info("dose notification shown: \(medication.name) (\(trigger.source.rawValue), \(lateMs) ms after due)",
                             metadata: metadata(trigger))
-                hub.publish(DaemonEvent(type: trigger.source == .nag ? "renotified" : "fired", at: firedAt, key: trigger.key,
+                hub.publish(DaemonEvent(trigger.source == .nag ? .renotified : .fired, at: firedAt, key: trigger.key,
                                         itemKind: .medication, itemID: trigger.itemID, title: medication.name))
             }
         } catch {
@@ -371,7 +371,7 @@ public actor Scheduler {
             return try await showThenRecord(content.lowStock(medication, key: trigger.key), for: [trigger.key], as: "low-stock warning",
                                             metadata: metadata(trigger)) { [self] firedAt in
                 try store.markFired([trigger.key], at: firedAt)
-                hub.publish(DaemonEvent(type: "low-stock", at: firedAt, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
+                hub.publish(DaemonEvent(.lowStock, at: firedAt, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
                                         title: medication.name))
             }
         } catch {
@@ -384,7 +384,7 @@ public actor Scheduler {
         _ = try store.markDoseMissed(id: trigger.itemID)
         try store.markMissed([trigger.key], at: now)
         logger.warning("dose not confirmed after \(config.nagCount) reminders: recorded as missed", metadata: metadata(trigger))
-        hub.publish(DaemonEvent(type: "missed", at: now, key: trigger.key, itemKind: .medication,
+        hub.publish(DaemonEvent(.missed, at: now, key: trigger.key, itemKind: .medication,
                                 itemID: trigger.itemID, title: medication.name))
     }
 
@@ -396,7 +396,7 @@ public actor Scheduler {
         if dose.nagCount >= config.nagCount { return try giveUp(on: trigger, medication: medication, at: now) }
         try store.markSuppressed([trigger.key], at: now)
         try store.doseShown(trigger, at: now, nagInterval: TimeInterval(config.nagIntervalSeconds))
-        hub.publish(DaemonEvent(type: "suppressed", at: now, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
+        hub.publish(DaemonEvent(.suppressed, at: now, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
                                 title: medication.name))
     }
 
@@ -410,7 +410,7 @@ public actor Scheduler {
             return try await showThenRecord(notification, for: [trigger.key], as: "\(trigger.itemKind.rawValue) reminder",
                                             metadata: metadata(trigger)) { [self] firedAt in
                 try store.markFired([trigger.key], at: firedAt)
-                hub.publish(DaemonEvent(type: "fired", at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                hub.publish(DaemonEvent(.fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
                                         itemID: trigger.itemID, title: notification.summary))
             }
         } catch {
@@ -438,9 +438,11 @@ public actor Scheduler {
             Task { [notifier] in await notifier.close(key: shown) }
         }
         logger.info("dose \(state.rawValue)", metadata: ["item_id": "\(id)", "item_kind": "medication"])
-        hub.publish(DaemonEvent(type: state.rawValue, at: now, key: shown, itemKind: .medication, itemID: id,
-                                title: try? store.medication(id: answer.dose.medicationID).name,
-                                detail: until.map { WireJSON.formatInstant($0) }))
+        if let event = DaemonEvent.Kind(answer: state) {
+            hub.publish(DaemonEvent(event, at: now, key: shown, itemKind: .medication, itemID: id,
+                                    title: try? store.medication(id: answer.dose.medicationID).name,
+                                    detail: until.map { WireJSON.formatInstant($0) }))
+        }
         if let low = answer.lowStock {
             logger.notice("stock of \(low.name) is down to \(NotificationContent.number(low.stock ?? 0))")
         }
@@ -468,24 +470,23 @@ public actor Scheduler {
                 logger.notice("notification server left the bus; reminders will wait for it")
             case let .action(key, action) where key.hasPrefix(ItemKind.medication.rawValue + "/"):
                 guard let trigger = try store.delivery(key: key)?.trigger else { return }
-                let state: Dose.State? = ["taken": .taken, "skip": .skipped, "snooze": .snoozed][action]
-                if let state { _ = try await answerDose(id: trigger.itemID, state, at: now) }
+                if let state = NotificationAction(rawValue: action)?.doseAnswer { _ = try await answerDose(id: trigger.itemID, state, at: now) }
             case .closed(let key, _) where key.hasPrefix(ItemKind.medication.rawValue + "/"):
                 break  // closing a dose popup is not an answer: it will be shown again
-            case let .action(key, "snooze"):
+            case let .action(key, action) where NotificationAction(rawValue: action) == .snooze:
                 guard try store.settle(key, as: .snoozed, at: now) > 0 else { return }
                 let until = now.addingTimeInterval(TimeInterval(config.snoozeSeconds))
                 _ = try store.scheduleSnooze(of: key, until: until)
                 logger.info("reminder snoozed until \(Timestamps().short(until))", metadata: ["delivery_key": "\(key)"])
-                hub.publish(DaemonEvent(type: "snoozed", at: now, key: key, detail: WireJSON.formatInstant(until)))
+                hub.publish(DaemonEvent(.snoozed, at: now, key: key, detail: WireJSON.formatInstant(until)))
                 wake(.edited)
-            case let .action(key, "dismiss"):
+            case let .action(key, action) where NotificationAction(rawValue: action) == .dismiss:
                 if try store.settle(key, as: .dismissed, at: now) > 0 {
-                    hub.publish(DaemonEvent(type: "dismissed", at: now, key: key))
+                    hub.publish(DaemonEvent(.dismissed, at: now, key: key))
                 }
-            case let .closed(key, reason) where reason == 2:
+            case let .closed(key, reason) where CloseReason(code: reason) == .dismissed:
                 if try store.settle(key, as: .dismissed, at: now) > 0 {
-                    hub.publish(DaemonEvent(type: "dismissed", at: now, key: key))
+                    hub.publish(DaemonEvent(.dismissed, at: now, key: key))
                 }
             case .action, .closed:
                 break

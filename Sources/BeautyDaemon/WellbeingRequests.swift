@@ -9,18 +9,14 @@ extension RequestHandler {
     /// The longest range `water.total` answers day by day.
     static let maxWaterDays = 3660
 
-    func wellbeing(_ method: Method, id: RPCID?, line: Data) async -> Data? {
-        switch method {
-        case .tips: return await call(id, line) { (p: TipsParams) in try tips(p) }
-        case .tipRandom: return await call(id, line) { (p: TipsParams) in try randomTip(p) }
-        case .waterAdd: return await call(id, line) { (p: WaterAddParams) in try addWater(p) }
-        case .waterTotal: return await call(id, line) { (p: WaterTotalParams) in try waterTotal(p) }
-        case .waterGoal: return await call(id, line) { (p: WaterGoalParams) in try waterGoal(p) }
-        case .waterRemind: return await call(id, line) { (p: WaterRemindParams) in try waterRemind(p) }
-        case .waterImport: return await call(id, line) { (p: WaterImportParams) in try importWater(p) }
-        default:
-            return await call(id, line) { (_: NoParams) -> String in throw ValidationError(field: "method", "\(method.rawValue) is not a tip or water method") }
-        }
+    static func wellbeingRoutes(_ router: inout RequestRouter) {
+        router.register(WellbeingRPC.tips) { try $0.tips($1) }
+        router.register(WellbeingRPC.tipRandom) { try $0.randomTip($1) }
+        router.register(WellbeingRPC.waterAdd) { try $0.addWater($1) }
+        router.register(WellbeingRPC.waterTotal) { try $0.waterTotal($1) }
+        router.register(WellbeingRPC.waterGoal) { try $0.waterGoal($1) }
+        router.register(WellbeingRPC.waterRemind) { try $0.waterRemind($1) }
+        router.register(WellbeingRPC.waterImport) { try $0.importWater($1) }
     }
 
     // MARK: - Tips

@@ -124,3 +124,15 @@ public enum BudgetRules {
         return try Validation.money(Money(cents: cents, currency: currency), field: "amount")!
     }
 }
+
+public enum BudgetRPC {
+    public static let add = RPC<BudgetAddParams, BudgetEntry>(.budgetAdd)
+    public static let list = RPC<BudgetRangeParams, [BudgetEntry]>(.budgetList)
+    public static let edit = RPC<BudgetEditParams, BudgetEntry>(.budgetEdit)
+    /// Answers the entry as it was.
+    public static let remove = RPC<IDParams, BudgetEntry>(.budgetRemove)
+    public static let balance = RPC<BudgetRangeParams, BudgetBalance>(.budgetBalance)
+    public static let categories = RPC<NoParams, [CategoryNode]>(.categories)
+
+    static let methods = [add.method, list.method, edit.method, remove.method, balance.method, categories.method]
+}

@@ -40,18 +40,6 @@ public struct RPCRequest<Params: Encodable & Sendable>: Encodable, Sendable {
     }
 }
 
-/// The fields every request line is checked for before its params are decoded.
-public struct RPCEnvelope: Decodable, Sendable {
-    public var jsonrpc: String?
-    public var id: RPCID?
-    public var method: String?
-}
-
-/// Decodes only `params` from a request line, as the method's own type.
-public struct RPCParamsEnvelope<Params: Decodable>: Decodable {
-    public var params: Params
-}
-
 /// Methods that need no params accept a missing, null, or empty `params`.
 public struct NoParams: Codable, Sendable {
     public init() {}

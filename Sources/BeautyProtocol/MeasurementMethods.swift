@@ -71,3 +71,12 @@ public struct MeasureChartResult: Codable, Sendable {
         max = points.map(\.value).max()
     }
 }
+
+public enum MeasurementRPC {
+    public static let add = RPC<MeasureAddParams, MeasureAddResult>(.measureAdd)
+    public static let list = RPC<MeasureListParams, [BodyMeasurement]>(.measureList)
+    public static let clear = RPC<NoParams, MeasureClearResult>(.measureClear)
+    public static let chart = RPC<MeasureChartParams, MeasureChartResult>(.measureChart)
+
+    static let methods = [add.method, list.method, clear.method, chart.method]
+}

@@ -168,3 +168,23 @@ public struct NotificationsResult: Codable, Sendable {
     public var enabled: Bool
     public init(enabled: Bool) { self.enabled = enabled }
 }
+
+public enum MedicationRPC {
+    public static let add = RPC<MedAddParams, MedDetail>(.medAdd)
+    public static let list = RPC<NoParams, [Medication]>(.medList)
+    public static let show = RPC<IDParams, MedDetail>(.medShow)
+    public static let edit = RPC<MedEditParams, MedDetail>(.medEdit)
+    /// Answers the medication as it was.
+    public static let remove = RPC<IDParams, Medication>(.medRemove)
+    /// Answers the whole list in its new order.
+    public static let move = RPC<MedMoveParams, [Medication]>(.medMove)
+    public static let refill = RPC<MedRefillParams, Medication>(.medRefill)
+    public static let doseTaken = RPC<DoseParams, DoseResult>(.doseTaken)
+    public static let doseSkip = RPC<DoseParams, DoseResult>(.doseSkip)
+    public static let doseSnooze = RPC<DoseParams, DoseResult>(.doseSnooze)
+    public static let history = RPC<HistoryParams, HistoryResult>(.history)
+    public static let notifications = RPC<NotificationsParams, NotificationsResult>(.notifications)
+
+    static let methods = [add.method, list.method, show.method, edit.method, remove.method, move.method, refill.method,
+                          doseTaken.method, doseSkip.method, doseSnooze.method, history.method, notifications.method]
+}

@@ -149,3 +149,16 @@ public struct WaterImportResult: Codable, Sendable {
         self.skipped = skipped
     }
 }
+
+public enum WellbeingRPC {
+    public static let tips = RPC<TipsParams, [Tip]>(.tips)
+    public static let tipRandom = RPC<TipsParams, Tip>(.tipRandom)
+    public static let waterAdd = RPC<WaterAddParams, WaterAddResult>(.waterAdd)
+    public static let waterTotal = RPC<WaterTotalParams, WaterTotalResult>(.waterTotal)
+    public static let waterGoal = RPC<WaterGoalParams, WaterGoalResult>(.waterGoal)
+    public static let waterRemind = RPC<WaterRemindParams, WaterRemindResult>(.waterRemind)
+    public static let waterImport = RPC<WaterImportParams, WaterImportResult>(.waterImport)
+
+    static let methods = [tips.method, tipRandom.method, waterAdd.method, waterTotal.method, waterGoal.method,
+                          waterRemind.method, waterImport.method]
+}

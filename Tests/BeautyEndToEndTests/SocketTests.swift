@@ -29,6 +29,12 @@ extension EndToEnd {
             #expect(answer["id"] is NSNull, "a parse error's id must be null: \(answer)")
             try everythingStillWorks(after: "malformed JSON")
 
+            // JSONDecoder alone would accept these (it never reads "pad"): they are still parse errors.
+            for junk in [#""pad":01"#, #""pad":-"#, "\"pad\":\"a\tb\""] {
+                answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":1,"method":"status",\#(junk)}"#)
+                #expect(answer.errorCode == RPCErrorCode.parseError, "\(junk): \(answer)")
+            }
+
             answer = try bad.roundTrip("[1, 2, 3]")
             #expect(answer.errorCode == RPCErrorCode.invalidRequest, "\(answer)")
             try everythingStillWorks(after: "a JSON array")

@@ -1,0 +1,144 @@
+import BeautyCore
+import Foundation
+
+public struct AppointmentAddParams: Codable, Sendable {
+    public var title: String
+    public var start: Date
+    public var durationSeconds: Int?
+    public var allDay: Bool?
+    public var address: String?
+    public var notes: String?
+    public var contactID: Int64?
+    public var category: String?
+    public var color: String?
+    /// Currency defaults to the daemon's configured one when omitted.
+    public var price: PriceParam?
+    public var reminders: [Reminder]?
+    /// IANA zone the appointment is pinned to.
+    public var timeZone: String?
+    /// RFC 5545 series starting at `start`.
+    public var recurrence: AppointmentRecurrence?
+    /// Treatment cycle: the next visit this long after the day it is marked done.
+    public var repeatAfterDoneSeconds: Int?
+
+    public init(title: String, start: Date) {
+        self.title = title
+        self.start = start
+    }
+}
+
+public struct PriceParam: Codable, Sendable {
+    public var cents: Int64
+    public var currency: String?
+    public init(cents: Int64, currency: String?) {
+        self.cents = cents
+        self.currency = currency
+    }
+}
+
+/// Fields to change; absent fields stay as they are, and `clear` names optional fields to empty.
+public struct AppointmentEditParams: Codable, Sendable {
+    public enum Clearable: String, Codable, Sendable, CaseIterable {
+        case address, notes, contact, category, color, price, reminders
+        case timeZone = "tz", recurrence = "repeat", cycle
+    }
+
+    public var id: Int64
+    public var title: String?
+    public var start: Date?
+    public var durationSeconds: Int?
+    public var allDay: Bool?
+    public var address: String?
+    public var notes: String?
+    public var contactID: Int64?
+    public var category: String?
+    public var color: String?
+    public var price: PriceParam?
+    /// Replaces the reminder list when present.
+    public var reminders: [Reminder]?
+    public var timeZone: String?
+    public var recurrence: AppointmentRecurrence?
+    public var repeatAfterDoneSeconds: Int?
+    public var clear: [Clearable]?
+
+    public init(id: Int64) { self.id = id }
+}
+
+public struct AppointmentListParams: Codable, Sendable {
+    public var from: Date?
+    public var to: Date?
+    public var status: [Appointment.Status]?
+    public init(from: Date? = nil, to: Date? = nil, status: [Appointment.Status]? = nil) {
+        self.from = from
+        self.to = to
+        self.status = status
+    }
+}
+
+/// An appointment with what a person wants to see next to it.
+public struct AppointmentDetail: Codable, Sendable {
+    public var appointment: Appointment
+    public var contact: Contact?
+    public var deliveries: [Delivery]
+    /// For a series: its next starts.
+    public var nextOccurrences: [Date]?
+    /// For a treatment cycle marked done: the next visit it scheduled.
+    public var followUp: Appointment?
+    public init(appointment: Appointment, contact: Contact?, deliveries: [Delivery], nextOccurrences: [Date]? = nil,
+                followUp: Appointment? = nil) {
+        self.appointment = appointment
+        self.contact = contact
+        self.deliveries = deliveries
+        self.nextOccurrences = nextOccurrences
+        self.followUp = followUp
+    }
+}
+
+/// Appointments read from an iCalendar file, matched to existing ones by `uid`.
+public struct AppointmentImportParams: Codable, Sendable {
+    public var appointments: [Appointment]
+    /// Contact names from the file, linked to existing contacts of the same name (index-aligned, nil = none).
+    public var contactNames: [String?]
+    public init(appointments: [Appointment], contactNames: [String?]) {
+        self.appointments = appointments
+        self.contactNames = contactNames
+    }
+}
+
+public struct AppointmentImportResult: Codable, Sendable {
+    public var inserted: Int
+    public var updated: Int
+    public var unchanged: Int
+    public init(inserted: Int, updated: Int, unchanged: Int) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+    }
+}
+
+/// Everything `export --ics` writes.
+public struct AppointmentExportResult: Codable, Sendable {
+    public var appointments: [Appointment]
+    /// Contact names, index-aligned with `appointments`.
+    public var contactNames: [String?]
+    public init(appointments: [Appointment], contactNames: [String?]) {
+        self.appointments = appointments
+        self.contactNames = contactNames
+    }
+}
+
+public enum AppointmentRPC {
+    public static let add = RPC<AppointmentAddParams, AppointmentDetail>(.appointmentAdd)
+    public static let list = RPC<AppointmentListParams, [Appointment]>(.appointmentList)
+    public static let show = RPC<IDParams, AppointmentDetail>(.appointmentShow)
+    public static let edit = RPC<AppointmentEditParams, AppointmentDetail>(.appointmentEdit)
+    /// Answers the appointment as it was.
+    public static let remove = RPC<IDParams, AppointmentDetail>(.appointmentRemove)
+    public static let done = RPC<IDParams, AppointmentDetail>(.appointmentDone)
+    public static let cancel = RPC<IDParams, AppointmentDetail>(.appointmentCancel)
+    public static let importCalendar = RPC<AppointmentImportParams, AppointmentImportResult>(.appointmentImport)
+    public static let exportCalendar = RPC<NoParams, AppointmentExportResult>(.appointmentExport)
+
+    static let methods = [add.method, list.method, show.method, edit.method, remove.method, done.method, cancel.method,
+                          importCalendar.method, exportCalendar.method]
+}

@@ -1,0 +1,67 @@
+import BeautyCore
+import Foundation
+
+public struct ContactAddParams: Codable, Sendable {
+    public var name: String
+    public var phone: String
+    public var email: String?
+    public var firstName: String?
+    public var lastName: String?
+    public var address: String?
+    public init(name: String, phone: String) {
+        self.name = name
+        self.phone = phone
+    }
+}
+
+public struct ContactEditParams: Codable, Sendable {
+    public enum Clearable: String, Codable, Sendable, CaseIterable {
+        case email, firstName, lastName, address
+    }
+
+    public var id: Int64
+    public var name: String?
+    public var phone: String?
+    public var email: String?
+    public var firstName: String?
+    public var lastName: String?
+    public var address: String?
+    public var clear: [Clearable]?
+    public init(id: Int64) { self.id = id }
+}
+
+public struct MessageParams: Codable, Sendable {
+    public var id: Int64
+    public var template: MessageTemplate
+    public init(id: Int64, template: MessageTemplate) {
+        self.id = id
+        self.template = template
+    }
+}
+
+public struct MessageResult: Codable, Sendable {
+    public var template: MessageTemplate
+    public var text: String
+    /// Absent when the appointment has no contact to send it to.
+    public var phone: String?
+    public var smsURI: String?
+    public init(template: MessageTemplate, text: String, phone: String?, smsURI: String?) {
+        self.template = template
+        self.text = text
+        self.phone = phone
+        self.smsURI = smsURI
+    }
+}
+
+public enum ContactRPC {
+    public static let add = RPC<ContactAddParams, Contact>(.contactAdd)
+    public static let list = RPC<NoParams, [Contact]>(.contactList)
+    public static let show = RPC<IDParams, Contact>(.contactShow)
+    public static let edit = RPC<ContactEditParams, Contact>(.contactEdit)
+    /// Answers the contact as it was.
+    public static let remove = RPC<IDParams, Contact>(.contactRemove)
+    /// A text for an appointment's contact.
+    public static let message = RPC<MessageParams, MessageResult>(.message)
+
+    static let methods = [add.method, list.method, show.method, edit.method, remove.method, message.method]
+}
