@@ -1,7 +1,7 @@
 import BeautyProtocol
 import Foundation
 
-/// Why a command failed, with the exit code DESIGN.md gives it.
+/// Why a command failed, with its exit code (README lists them).
 public struct CLIFailure: Error, CustomStringConvertible {
     public enum Code: Int32, Sendable {
         case refused = 1, usage = 2, unreachable = 3, notFound = 4

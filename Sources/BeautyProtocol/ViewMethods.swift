@@ -79,7 +79,7 @@ public struct AgendaResult: Codable, Sendable {
     }
 }
 
-/// The seed's "Now" screen: what is still to come today and what is overdue.
+/// The "now" view: what is still to come today and what is overdue.
 public struct NowResult: Codable, Sendable {
     public var now: Date
     public var laterToday: [AgendaEntry]
