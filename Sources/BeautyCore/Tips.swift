@@ -1,6 +1,6 @@
 import Foundation
 
-/// The four sections of the tip collection (the seed's Face, Hair, Nails, Body).
+/// The four sections of the tip collection: face, hair, nails, body.
 public enum TipCategory: String, Codable, Sendable, CaseIterable, Comparable {
     case face, hair, nails, body
 
