@@ -14,7 +14,7 @@ final class TemporaryDatabase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    func open() throws -> AppDatabase { try AppDatabase(path: path) }
+    func open() throws -> AppDatabase { try AppDatabase.open(path: path) }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 }
