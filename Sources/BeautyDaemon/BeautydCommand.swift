@@ -89,7 +89,7 @@ public struct BeautydCommand: AsyncParsableCommand {
         defer { withExtendedLifetime(claim) {} }
         let maximumConnections = try ResourceLimits.connectionsThatFit()
 
-        let store = try AppDatabase(path: paths.database, version: BeautyVersion.current)
+        let store = try AppDatabase.open(path: paths.database, version: BeautyVersion.current)
         let notifier = LibNotifyNotifier(logger: logger)
         let hub = EventHub()
         let settings = SettingsBox(config)

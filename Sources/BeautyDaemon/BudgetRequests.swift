@@ -40,15 +40,15 @@ extension RequestHandler {
     }
 
     func editBudgetEntry(_ p: BudgetEditParams) throws -> BudgetEntry {
-        var row = try store.budgetEntry(id: p.id)
-        if let name = p.name { row.name = try BudgetRules.name(name) }
-        // A new size keeps the entry's direction and currency unless they are given too.
-        let size = try BudgetRules.amount(cents: p.amount?.cents ?? abs(row.amountCents), currency: p.amount?.currency ?? row.currency)
-        let income = p.income ?? (row.amountCents > 0)
-        row.amountCents = income ? size.cents : -size.cents
-        row.currency = size.currency
-        if let at = p.at { row.at = at }
-        return Self.wire(try store.updateBudgetEntry(row, now: clock()))
+        Self.wire(try store.updateBudgetEntry(id: p.id, now: clock()) { row in
+            if let name = p.name { row.name = try BudgetRules.name(name) }
+            // A new size keeps the entry's direction and currency unless they are given too.
+            let size = try BudgetRules.amount(cents: p.amount?.cents ?? abs(row.amountCents), currency: p.amount?.currency ?? row.currency)
+            let income = p.income ?? (row.amountCents > 0)
+            row.amountCents = income ? size.cents : -size.cents
+            row.currency = size.currency
+            if let at = p.at { row.at = at }
+        })
     }
 
     /// The two-level category tree the first migration fills, parents and their children by name.
@@ -58,17 +58,6 @@ extension RequestHandler {
         return rows.filter { $0.parent == nil }.map { parent in
             CategoryNode(name: parent.name, title: parent.title,
                          children: (children[parent.name] ?? []).map { CategoryNode(name: $0.name, title: $0.title) })
-        }
-    }
-
-    /// Records the price of an appointment marked done as an expense (once per appointment). It is dated
-    /// at the appointment's start when that has passed (a single visit), otherwise at the moment it was marked done.
-    func recordExpense(for appointment: Appointment, at now: Date) throws {
-        guard let id = appointment.id, let price = appointment.price, price.cents > 0 else { return }
-        let at = appointment.recurrence == nil && appointment.start <= now ? appointment.start : now
-        if let row = try store.recordAppointmentExpense(appointmentID: id, name: appointment.title, price: price, at: at, now: now) {
-            logger.info("expense recorded for a done appointment: \(Money(cents: row.amountCents, currency: row.currency).formatted)",
-                        metadata: ["item_id": "\(id)", "budget_entry": "\(row.id ?? 0)"])
         }
     }
 

@@ -29,15 +29,22 @@ extension RequestHandler {
         let medication = try Validation.medication(Medication(
             name: p.name, dose: p.dose, notes: p.notes, startDate: p.startDate, endDate: p.endDate,
             schedule: p.schedule ?? .none, stock: p.stock, lowStock: p.lowStock, timeZone: p.timeZone))
-        let saved = try store.addMedication(medication, now: clock())
+        let saved = try store.addMedication(medication, now: clock(), planningIn: LocalZone.shared.current)
         logger.info("medication added: \(saved.name)", metadata: ["item_id": "\(saved.id ?? 0)", "item_kind": "medication"])
-        try store.planDoses(now: clock(), zone: LocalZone.shared.current)
         scheduler.wake(.edited)
         return try medicationDetail(saved.id!)
     }
 
     func editMedication(_ p: MedEditParams) throws -> MedDetail {
-        var m = try store.medication(id: p.id)
+        _ = try store.updateMedication(id: p.id, now: clock(), planningIn: LocalZone.shared.current) { m in
+            m = try Validation.medication(edited(m, p))
+        }
+        scheduler.wake(.edited)
+        return try medicationDetail(p.id)
+    }
+
+    private func edited(_ stored: Medication, _ p: MedEditParams) -> Medication {
+        var m = stored
         for field in p.clear ?? [] {
             switch field {
             case .dose: m.dose = nil
@@ -58,10 +65,7 @@ extension RequestHandler {
         if let v = p.stock { m.stock = v }
         if let v = p.lowStock { m.lowStock = v }
         if let v = p.timeZone { m.timeZone = v }
-        _ = try store.updateMedication(try Validation.medication(m), now: clock())
-        try store.planDoses(now: clock(), zone: LocalZone.shared.current)
-        scheduler.wake(.edited)
-        return try medicationDetail(p.id)
+        return m
     }
 
     func refill(_ p: MedRefillParams) throws -> Medication {

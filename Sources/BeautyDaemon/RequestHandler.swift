@@ -192,7 +192,15 @@ public struct RequestHandler: Sendable {
     }
 
     private func editAppointment(_ p: AppointmentEditParams) throws -> AppointmentDetail {
-        var a = try store.appointment(id: p.id)
+        let saved = try store.updateAppointment(id: p.id, now: clock(), zone: LocalZone.shared.current) { a in
+            a = try Validation.appointment(edited(a, p))
+        }
+        scheduler.wake(.edited)
+        return try detail(saved.id!)
+    }
+
+    private func edited(_ stored: Appointment, _ p: AppointmentEditParams) -> Appointment {
+        var a = stored
         for field in p.clear ?? [] {
             switch field {
             case .address: a.address = nil
@@ -221,9 +229,7 @@ public struct RequestHandler: Sendable {
         if let v = p.timeZone { a.timeZone = v }
         if let v = p.recurrence { a.recurrence = v }
         if let v = p.repeatAfterDoneSeconds { a.repeatAfterDoneSeconds = v }
-        let saved = try store.updateAppointment(try Validation.appointment(a), now: clock(), zone: LocalZone.shared.current)
-        scheduler.wake(.edited)
-        return try detail(saved.id!)
+        return a
     }
 
     private func importAppointments(_ p: AppointmentImportParams) throws -> AppointmentImportResult {
@@ -259,28 +265,17 @@ public struct RequestHandler: Sendable {
     }
 
     private func setStatus(_ id: Int64, _ status: Appointment.Status) throws -> AppointmentDetail {
-        var a = try store.appointment(id: id)
-        let now = clock()
-        var followUp: Appointment?
-        if status == .done, a.status == .scheduled, let next = AppointmentOccurrences.nextAfterDone(a, doneAt: now, zone: LocalZone.shared.current) {
-            // A treatment cycle: the next visit counts from the day this one was done.
-            var visit = a
-            visit.id = nil
-            visit.uid = nil
-            visit.start = next
-            visit.reminders = a.reminders.filter { $0.at == nil }
-            followUp = try store.addAppointment(visit, now: now, zone: LocalZone.shared.current)
-            logger.info("next visit of the cycle scheduled for \(Timestamps().short(next))", metadata: ["item_id": "\(followUp?.id ?? 0)"])
+        let change = try store.setAppointmentStatus(id: id, status, now: clock(), zone: LocalZone.shared.current)
+        if let followUp = change.followUp {
+            logger.info("next visit of the cycle scheduled for \(Timestamps().short(followUp.start))", metadata: ["item_id": "\(followUp.id ?? 0)"])
         }
-        if status == .done, a.status == .scheduled, a.price != nil {
-            // A priced visit that took place is an expense in the budget.
-            try recordExpense(for: a, at: now)
+        if let row = change.expense {
+            logger.info("expense recorded for a done appointment: \(Money(cents: row.amountCents, currency: row.currency).formatted)",
+                        metadata: ["item_id": "\(id)", "budget_entry": "\(row.id ?? 0)"])
         }
-        a.status = status
-        _ = try store.updateAppointment(a, now: now, zone: LocalZone.shared.current)
         scheduler.wake(.edited)
         var result = try detail(id)
-        result.followUp = followUp
+        result.followUp = change.followUp
         return result
     }
 

@@ -428,11 +428,10 @@ public actor Scheduler {
             throw ValidationError(field: "id", "dose \(id) is not due yet (scheduled \(Timestamps(zone: LocalZone.shared.current).short(dose.scheduledAt))); snooze a dose once it is due")
         }
         let until = state == .snoozed ? now.addingTimeInterval(TimeInterval(snoozeSeconds ?? config.snoozeSeconds)) : nil
-        let shown = try store.shownKey(ofDose: id)
         let answer = try store.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until)
         guard answer.changed else { return answer }
+        let shown = answer.shownKey
         if let shown {
-            try store.settle(shown, as: state == .taken ? .taken : (state == .skipped ? .skipped : .snoozed), at: now)
             // Not awaited: this runs for `beautyctl dose`, and a close queued behind a hung Notify on the
             // GLib thread could otherwise hold the request up for the D-Bus timeout (~25 s).
             Task { [notifier] in await notifier.close(key: shown) }

@@ -2,21 +2,30 @@ import BeautyCore
 import Foundation
 import GRDB
 
-/// Owns the SQLite file (WAL, synchronous=FULL so an answered write survives a crash) and its migrations.
+/// The store: every method that changes something user-visible is one transaction, so a crash or an
+/// error leaves either all of the change or none of it. Its file is WAL with synchronous=FULL, so an
+/// answered write survives a crash; tests hand it an in-memory queue instead (`inMemory()`).
 public final class AppDatabase: Sendable {
     public let writer: PrioritizedWriter
+    /// The database file (":memory:" for an in-memory one), for messages.
     public let path: String
+
+    /// Brings the schema of `database` up to date and keeps it as the store's only writer.
+    public init(_ database: any DatabaseWriter) throws {
+        try Self.migrator.migrate(database)
+        self.writer = PrioritizedWriter(database)
+        self.path = database.path
+    }
+
+    /// A store in memory, for tests: the same schema and connection settings, without a file.
+    public static func inMemory() throws -> AppDatabase {
+        try AppDatabase(DatabaseQueue(configuration: configuration))
+    }
 
     /// Opens (creating if needed) the database file and brings its schema up to date. A file that is
     /// empty, unwritable, damaged or migrated by a newer beautyd is refused (`DatabaseRefusal`).
     /// `version` (beautyd's) is recorded in the file so that an older beautyd can name it.
-    public init(path: String, version: String? = nil) throws {
-        var config = Configuration()
-        config.foreignKeysEnabled = true
-        config.busyMode = .timeout(5)
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
+    public static func open(path: String, version: String? = nil) throws -> AppDatabase {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try FileManager.default.createDirectory(
@@ -29,15 +38,24 @@ public final class AppDatabase: Sendable {
         // SQLite gives -wal and -shm the database file's own mode whatever the umask, so a file left
         // readable by others (restored from a backup, made with sqlite3) would leak through all three.
         for file in [path, path + "-wal", path + "-shm"] { Self.makePrivate(file) }
-        let pool = try DatabaseOpening.open(path, configuration: config) { pool in
+        return try DatabaseOpening.open(path, configuration: configuration) { pool in
             if created { chmod(path, 0o600) }
             try DatabaseOpening.refuseDamaged(pool, path: path)
             try DatabaseOpening.refuseNewerSchema(pool, path: path, migrator: Self.migrator, version: version)
-            try Self.migrator.migrate(pool)
+            let store = try AppDatabase(pool)
             try DatabaseOpening.recordVersion(pool, version)
+            return store
         }
-        self.writer = PrioritizedWriter(pool)
-        self.path = path
+    }
+
+    private static var configuration: Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(5)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return config
     }
 
     /// Takes away group and other permissions from an existing file; a missing file is left alone.

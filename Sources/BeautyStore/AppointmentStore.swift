@@ -8,37 +8,25 @@ extension AppDatabase {
     public static let seriesHorizon: TimeInterval = 14 * 86_400
 
     public func addAppointment(_ appointment: Appointment, now: Date, zone: TimeZone = .current) throws -> Appointment {
-        try writer.write { db in
-            var record = AppointmentRecord(appointment)
-            record.id = nil
-            record.createdAt = now
-            record.updatedAt = now
-            try checkContact(db, appointment.contactID)
-            try record.insert(db)
-            let saved = record.appointment(reminders: appointment.reminders)
-            try saveReminders(db, saved)
-            try syncDeliveries(db, for: saved, now: now, zone: zone)
-            return saved
-        }
+        try writer.write { db in try insertAppointment(db, appointment, now: now, zone: zone) }
     }
 
     /// Replaces an appointment's fields and reminders; deliveries already made are kept, so an edit
     /// that does not move a reminder never repeats it, and one that does schedules the new instant.
     public func updateAppointment(_ appointment: Appointment, now: Date, zone: TimeZone = .current) throws -> Appointment {
         guard let id = appointment.id else { throw StoreError.notFound(kind: "appointment", id: 0) }
-        return try writer.write { db in
-            guard let old = try AppointmentRecord.fetchOne(db, key: id) else {
-                throw StoreError.notFound(kind: "appointment", id: id)
-            }
-            try checkContact(db, appointment.contactID)
-            var record = AppointmentRecord(appointment)
-            record.createdAt = old.createdAt
-            record.updatedAt = now
-            try record.update(db)
-            let saved = record.appointment(reminders: appointment.reminders)
-            try saveReminders(db, saved)
-            try syncDeliveries(db, for: saved, now: now, zone: zone)
-            return saved
+        return try updateAppointment(id: id, now: now, zone: zone) { $0 = appointment }
+    }
+
+    /// Reads the stored appointment, lets `change` edit it and saves the result, in one transaction:
+    /// a change made meanwhile (marked done, say) is never overwritten by an edit made from an older copy.
+    public func updateAppointment(id: Int64, now: Date, zone: TimeZone = .current,
+                                  _ change: (inout Appointment) throws -> Void) throws -> Appointment {
+        try writer.write { db in
+            var appointment = try fetchAppointment(db, id: id)
+            try change(&appointment)
+            appointment.id = id
+            return try saveAppointment(db, appointment, now: now, zone: zone)
         }
     }
 
@@ -88,26 +76,15 @@ extension AppDatabase {
 
     /// The appointment imported with this iCalendar UID (or exported as `appointment-ID@beautyd`).
     public func appointment(uid: String) throws -> Appointment? {
-        try writer.read { db in
-            if let id = try Int64.fetchOne(db, sql: "SELECT id FROM appointment WHERE uid = ?", arguments: [uid]) {
-                return try fetchAppointment(db, id: id)
-            }
-            let prefix = "appointment-", suffix = "@beautyd"
-            guard uid.hasPrefix(prefix), uid.hasSuffix(suffix),
-                  let id = Int64(uid.dropFirst(prefix.count).dropLast(suffix.count)),
-                  try Bool.fetchOne(db, sql: "SELECT uid IS NULL FROM appointment WHERE id = ?", arguments: [id]) == true
-            else { return nil }
-            return try fetchAppointment(db, id: id)
-        }
+        try writer.read { db in try fetchAppointment(db, uid: uid) }
     }
 
     /// Inserts or updates appointments by UID in one transaction: all or nothing. An appointment equal
     /// to the stored one is left alone, so importing the same file again changes nothing.
     public func importAppointments(_ incoming: [Appointment], now: Date, zone: TimeZone) throws -> (inserted: Int, updated: Int, unchanged: Int) {
         var counts = (inserted: 0, updated: 0, unchanged: 0)
-        // Resolve UIDs first (reads), then write everything in one transaction.
-        let existing = try incoming.map { try $0.uid.flatMap { try appointment(uid: $0) } }
         try writer.write { db in
+            let existing = try incoming.map { try $0.uid.flatMap { try fetchAppointment(db, uid: $0) } }
             for (incomingAppointment, old) in zip(incoming, existing) {
                 var new = incomingAppointment
                 if let old {
@@ -184,6 +161,49 @@ extension AppDatabase {
             throw StoreError.notFound(kind: "appointment", id: id)
         }
         return record.appointment(reminders: try remindersByAppointment(db, ids: [id])[id] ?? [])
+    }
+
+    func fetchAppointment(_ db: Database, uid: String) throws -> Appointment? {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM appointment WHERE uid = ?", arguments: [uid]) {
+            return try fetchAppointment(db, id: id)
+        }
+        let prefix = "appointment-", suffix = "@beautyd"
+        guard uid.hasPrefix(prefix), uid.hasSuffix(suffix),
+              let id = Int64(uid.dropFirst(prefix.count).dropLast(suffix.count)),
+              try Bool.fetchOne(db, sql: "SELECT uid IS NULL FROM appointment WHERE id = ?", arguments: [id]) == true
+        else { return nil }
+        return try fetchAppointment(db, id: id)
+    }
+
+    /// Inserts a new appointment with its reminders and schedules their deliveries.
+    func insertAppointment(_ db: Database, _ appointment: Appointment, now: Date, zone: TimeZone) throws -> Appointment {
+        var record = AppointmentRecord(appointment)
+        record.id = nil
+        record.createdAt = now
+        record.updatedAt = now
+        try checkContact(db, appointment.contactID)
+        try record.insert(db)
+        let saved = record.appointment(reminders: appointment.reminders)
+        try saveReminders(db, saved)
+        try syncDeliveries(db, for: saved, now: now, zone: zone)
+        return saved
+    }
+
+    /// Saves a stored appointment's fields and reminders and makes its pending deliveries match.
+    func saveAppointment(_ db: Database, _ appointment: Appointment, now: Date, zone: TimeZone) throws -> Appointment {
+        let id = appointment.id!
+        guard let old = try AppointmentRecord.fetchOne(db, key: id) else {
+            throw StoreError.notFound(kind: "appointment", id: id)
+        }
+        try checkContact(db, appointment.contactID)
+        var record = AppointmentRecord(appointment)
+        record.createdAt = old.createdAt
+        record.updatedAt = now
+        try record.update(db)
+        let saved = record.appointment(reminders: appointment.reminders)
+        try saveReminders(db, saved)
+        try syncDeliveries(db, for: saved, now: now, zone: zone)
+        return saved
     }
 
     private func checkContact(_ db: Database, _ id: Int64?) throws {

@@ -96,10 +96,18 @@ extension AppDatabase {
 
     /// Replaces an entry's name, amount, currency and time (its appointment link stays).
     public func updateBudgetEntry(_ entry: BudgetRow, now: Date) throws -> BudgetRow {
-        let id = entry.id ?? 0
-        return try writer.write { db in
+        try updateBudgetEntry(id: entry.id ?? 0, now: now) { $0 = entry }
+    }
+
+    /// Reads the stored entry, lets `change` edit it and saves the result, in one transaction
+    /// (its appointment link stays).
+    public func updateBudgetEntry(id: Int64, now: Date, _ change: (inout BudgetRow) throws -> Void) throws -> BudgetRow {
+        try writer.write { db in
             let old = try Self.fetchBudgetEntry(db, id: id)
+            var entry = old
+            try change(&entry)
             var record = BudgetEntryRecord(entry)
+            record.id = id
             record.appointmentId = old.appointmentID
             record.createdAt = old.createdAt
             record.updatedAt = now
@@ -146,13 +154,27 @@ extension AppDatabase {
     @discardableResult
     public func recordAppointmentExpense(appointmentID: Int64, name: String, price: Money, at: Date, now: Date) throws -> BudgetRow? {
         try writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO budgetEntry(name, amountCents, currency, at, appointmentId, createdAt, updatedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(appointmentId) DO NOTHING
-                """, arguments: [name, -abs(price.cents), price.currency, at, appointmentID, now, now])
-            guard db.changesCount > 0 else { return nil }
-            return try Self.fetchBudgetEntry(db, id: db.lastInsertedRowID)
+            try Self.insertAppointmentExpense(db, appointmentID: appointmentID, name: name, price: price, at: at, now: now)
         }
+    }
+
+    /// The price of an appointment marked done at `now`, as an expense (once per appointment; nil
+    /// without a price). It is dated at the appointment's start when that has passed (a single
+    /// visit), otherwise at the moment it was marked done.
+    static func recordExpense(_ db: Database, for appointment: Appointment, doneAt now: Date) throws -> BudgetRow? {
+        guard let id = appointment.id, let price = appointment.price, price.cents > 0 else { return nil }
+        let at = appointment.recurrence == nil && appointment.start <= now ? appointment.start : now
+        return try insertAppointmentExpense(db, appointmentID: id, name: appointment.title, price: price, at: at, now: now)
+    }
+
+    private static func insertAppointmentExpense(_ db: Database, appointmentID: Int64, name: String, price: Money,
+                                                 at: Date, now: Date) throws -> BudgetRow? {
+        try db.execute(sql: """
+            INSERT INTO budgetEntry(name, amountCents, currency, at, appointmentId, createdAt, updatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(appointmentId) DO NOTHING
+            """, arguments: [name, -abs(price.cents), price.currency, at, appointmentID, now, now])
+        guard db.changesCount > 0 else { return nil }
+        return try fetchBudgetEntry(db, id: db.lastInsertedRowID)
     }
 
     /// The expense recorded for an appointment, if any.

@@ -82,10 +82,10 @@ public enum DatabaseOpening {
         }
     }
 
-    /// Opens the pool and runs `prepare` on it (checks, migrations). If either fails, the pool is
+    /// Opens the pool and hands it to `prepare` (checks, migrations). If either fails, the pool is
     /// closed and files this attempt created are removed (the database and its -wal only if empty:
     /// they could hold someone's data); a damaged or unwritable file becomes a `DatabaseRefusal`.
-    static func open(_ path: String, configuration: Configuration, prepare: (DatabasePool) throws -> Void) throws -> DatabasePool {
+    static func open<Opened>(_ path: String, configuration: Configuration, prepare: (DatabasePool) throws -> Opened) throws -> Opened {
         let existing = files(of: path).filter { FileManager.default.fileExists(atPath: $0) }
         do {
             return try openAndPrepare(path, configuration: configuration, prepare: prepare)
@@ -99,11 +99,9 @@ public enum DatabaseOpening {
     }
 
     /// A separate function so the pool is released (and its connections closed) when it throws.
-    private static func openAndPrepare(_ path: String, configuration: Configuration,
-                                       prepare: (DatabasePool) throws -> Void) throws -> DatabasePool {
-        let pool = try DatabasePool(path: path, configuration: configuration)
-        try prepare(pool)
-        return pool
+    private static func openAndPrepare<Opened>(_ path: String, configuration: Configuration,
+                                               prepare: (DatabasePool) throws -> Opened) throws -> Opened {
+        try prepare(try DatabasePool(path: path, configuration: configuration))
     }
 
     private static func translate(_ error: any Error, path: String) -> any Error {

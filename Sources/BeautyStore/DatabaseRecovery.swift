@@ -26,9 +26,9 @@ public enum DatabaseRecovery {
         var readOnly = Configuration()
         readOnly.readonly = true
         let source = try DatabaseQueue(path: damaged, configuration: readOnly)
-        let fresh = try AppDatabase(path: target)
+        let fresh = try AppDatabase.open(path: target)
         var report = Report(tables: [], orphansDropped: 0)
-        try fresh.writer.pool.writeWithoutTransaction { db in
+        try fresh.writer.database.writeWithoutTransaction { db in
             // Rows go in as they come; relations are checked once everything is in.
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.inTransaction {

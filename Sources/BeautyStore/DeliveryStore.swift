@@ -142,21 +142,25 @@ extension AppDatabase {
 
     private func transition(_ keys: [String], from: Set<DeliveryState>, to state: DeliveryState, at now: Date, firedAt: Date?) throws -> Int {
         guard !keys.isEmpty else { return 0 }
-        return try writer.write { db in
-            var moved = 0
-            let allowed = from.map { "'\($0.rawValue)'" }.joined(separator: ",")
-            for key in keys {
-                try db.execute(
-                    sql: """
-                        UPDATE delivery SET state = ?, settledAt = ?, firedAt = COALESCE(?, firedAt),
-                               attempts = attempts + (CASE WHEN ? IS NULL THEN 0 ELSE 1 END), lastError = NULL
-                        WHERE key = ? AND state IN (\(allowed))
-                        """,
-                    arguments: [state.rawValue, now, firedAt, firedAt, key])
-                moved += db.changesCount
-            }
-            return moved
+        return try writer.write { db in try Self.transition(db, keys, from: from, to: state, at: now, firedAt: firedAt) }
+    }
+
+    @discardableResult
+    static func transition(_ db: Database, _ keys: [String], from: Set<DeliveryState>, to state: DeliveryState,
+                           at now: Date, firedAt: Date?) throws -> Int {
+        var moved = 0
+        let allowed = from.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        for key in keys {
+            try db.execute(
+                sql: """
+                    UPDATE delivery SET state = ?, settledAt = ?, firedAt = COALESCE(?, firedAt),
+                           attempts = attempts + (CASE WHEN ? IS NULL THEN 0 ELSE 1 END), lastError = NULL
+                    WHERE key = ? AND state IN (\(allowed))
+                    """,
+                arguments: [state.rawValue, now, firedAt, firedAt, key])
+            moved += db.changesCount
         }
+        return moved
     }
 
     private static func delivery(_ record: DeliveryRecord) -> Delivery? {

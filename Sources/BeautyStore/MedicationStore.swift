@@ -7,7 +7,9 @@ extension AppDatabase {
     /// How far ahead doses exist as rows (and pending deliveries): the scheduler extends it as time passes.
     public static let doseHorizon: TimeInterval = 48 * 3600
 
-    public func addMedication(_ medication: Medication, now: Date) throws -> Medication {
+    /// Adds a medication. Given a zone, its doses are planned in the same transaction (with those of
+    /// any other medication due for planning); without one, the scheduler's next pass plans them.
+    public func addMedication(_ medication: Medication, now: Date, planningIn zone: TimeZone? = nil) throws -> Medication {
         try writer.write { db in
             var record = MedicationRecord(medication)
             record.id = nil
@@ -15,16 +17,28 @@ extension AppDatabase {
             record.createdAt = now
             record.updatedAt = now
             try record.insert(db)
+            if let zone { try planDoses(db, now: now, zone: zone) }
             return record.medication
         }
     }
 
     /// Saves changes; future doses not yet shown are re-planned from the new schedule, the past stays.
-    public func updateMedication(_ medication: Medication, now: Date) throws -> Medication {
+    public func updateMedication(_ medication: Medication, now: Date, planningIn zone: TimeZone? = nil) throws -> Medication {
         guard let id = medication.id else { throw StoreError.notFound(kind: "medication", id: 0) }
-        return try writer.write { db in
+        return try updateMedication(id: id, now: now, planningIn: zone) { $0 = medication }
+    }
+
+    /// Reads the stored medication, lets `change` edit it and saves the result, in one transaction (so
+    /// stock used up meanwhile by a dose taken is not overwritten). Future doses not yet shown are
+    /// dropped; given a zone, they are planned again from the new schedule in the same transaction.
+    public func updateMedication(id: Int64, now: Date, planningIn zone: TimeZone? = nil,
+                                 _ change: (inout Medication) throws -> Void) throws -> Medication {
+        try writer.write { db in
             guard let old = try MedicationRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "medication", id: id) }
+            var medication = old.medication
+            try change(&medication)
             var record = MedicationRecord(medication)
+            record.id = id
             record.position = old.position
             record.createdAt = old.createdAt
             record.updatedAt = now
@@ -32,6 +46,7 @@ extension AppDatabase {
             record.plannedUntil = nil
             try record.update(db)
             try dropFutureDoses(db, medicationID: id, after: now)
+            if let zone { try planDoses(db, now: now, zone: zone) }
             return record.medication
         }
     }
@@ -97,33 +112,37 @@ extension AppDatabase {
     /// delivery, so `now` can say they should have been taken but nothing fires late for them.
     @discardableResult
     public func planDoses(now: Date, zone: TimeZone) throws -> Int {
-        let horizon = now.addingTimeInterval(Self.doseHorizon)
-        let needingPlans = MedicationRecord
-            .filter(Column("plannedUntil") == nil || Column("plannedUntil") < now.addingTimeInterval(Self.doseHorizon / 2))
         // Every scheduler pass asks; read first so a pass with nothing to plan never queues for the writer.
-        guard try writer.read({ db in try !needingPlans.isEmpty(db) }) else { return 0 }
-        return try writer.write { db in
-            let due = try needingPlans.fetchAll(db)
-            var created = 0
-            for var record in due {
-                let medication = record.medication
-                let zone = medication.zone(default: zone)
-                // Without a start date a medication begins when it was added: its earlier doses today never existed.
-                let startOfToday = LocalTime.calendar(zone).startOfDay(for: now)
-                let from = record.plannedUntil ?? (medication.startDate == nil ? max(startOfToday, record.createdAt) : startOfToday)
-                for scheduledAt in DosePlanner.doses(for: medication, from: from, to: horizon, zone: zone) {
-                    var dose = DoseRecord(id: nil, medicationId: record.id!, scheduledAt: scheduledAt,
-                                          state: Dose.State.pending.rawValue, confirmedAt: nil, nagCount: 0, shownKey: nil)
-                    try dose.insert(db, onConflict: .ignore)
-                    guard db.changesCount > 0, let doseID = dose.id else { continue }
-                    created += 1
-                    if scheduledAt > now { try DeliveryRecord(Self.doseTrigger(doseID, scheduledAt, fireAt: scheduledAt)).insert(db) }
-                }
-                record.plannedUntil = horizon
-                try record.update(db)
+        guard try writer.read({ db in try !Self.needingDosePlans(now: now).isEmpty(db) }) else { return 0 }
+        return try writer.write { db in try planDoses(db, now: now, zone: zone) }
+    }
+
+    private static func needingDosePlans(now: Date) -> QueryInterfaceRequest<MedicationRecord> {
+        MedicationRecord.filter(Column("plannedUntil") == nil || Column("plannedUntil") < now.addingTimeInterval(doseHorizon / 2))
+    }
+
+    @discardableResult
+    private func planDoses(_ db: Database, now: Date, zone: TimeZone) throws -> Int {
+        let horizon = now.addingTimeInterval(Self.doseHorizon)
+        var created = 0
+        for var record in try Self.needingDosePlans(now: now).fetchAll(db) {
+            let medication = record.medication
+            let zone = medication.zone(default: zone)
+            // Without a start date a medication begins when it was added: its earlier doses today never existed.
+            let startOfToday = LocalTime.calendar(zone).startOfDay(for: now)
+            let from = record.plannedUntil ?? (medication.startDate == nil ? max(startOfToday, record.createdAt) : startOfToday)
+            for scheduledAt in DosePlanner.doses(for: medication, from: from, to: horizon, zone: zone) {
+                var dose = DoseRecord(id: nil, medicationId: record.id!, scheduledAt: scheduledAt,
+                                      state: Dose.State.pending.rawValue, confirmedAt: nil, nagCount: 0, shownKey: nil)
+                try dose.insert(db, onConflict: .ignore)
+                guard db.changesCount > 0, let doseID = dose.id else { continue }
+                created += 1
+                if scheduledAt > now { try DeliveryRecord(Self.doseTrigger(doseID, scheduledAt, fireAt: scheduledAt)).insert(db) }
             }
-            return created
+            record.plannedUntil = horizon
+            try record.update(db)
         }
+        return created
     }
 
     /// The user's zone changed: doses not yet due are planned again in the new zone (a daily 08:00 stays
@@ -204,15 +223,20 @@ extension AppDatabase {
         }
     }
 
-    /// Records the user's answer. Only an open dose changes; pending re-notifications of it are dropped.
+    /// Records the user's answer. Only an open dose changes; pending re-notifications of it are dropped,
+    /// and the delivery of the notification on screen for it is settled with the answer.
     /// Taking a dose uses up stock; the answer says whether the low-stock threshold was just reached.
     public func answerDose(id: Int64, _ state: Dose.State, confirmedAt: Date, now: Date, snoozeUntil: Date? = nil) throws -> DoseAnswer {
         try writer.write { db in
             guard var dose = try DoseRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "dose", id: id) }
             guard let current = Dose.State(rawValue: dose.state), current.isOpen else {
-                return DoseAnswer(dose: dose.dose, changed: false, lowStock: nil)
+                return DoseAnswer(dose: dose.dose, changed: false, lowStock: nil, shownKey: nil)
             }
             try db.execute(sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND itemID = ? AND state = 'pending'", arguments: [id])
+            if let shown = dose.shownKey {
+                let settled: DeliveryState = state == .taken ? .taken : (state == .skipped ? .skipped : .snoozed)
+                try Self.transition(db, [shown], from: [.fired], to: settled, at: now, firedAt: nil)
+            }
             dose.state = state.rawValue
             dose.confirmedAt = state == .taken || state == .skipped ? confirmedAt : nil
             if state == .snoozed, let snoozeUntil {
@@ -231,7 +255,7 @@ extension AppDatabase {
                 }
                 try medication.update(db)
             }
-            return DoseAnswer(dose: dose.dose, changed: true, lowStock: lowStock)
+            return DoseAnswer(dose: dose.dose, changed: true, lowStock: lowStock, shownKey: dose.shownKey)
         }
     }
 
@@ -270,6 +294,8 @@ public struct DoseAnswer: Sendable {
     public var changed: Bool
     /// Set when this intake brought the stock down to the warning threshold for the first time.
     public var lowStock: Medication?
+    /// The delivery key of the notification that was on screen for the dose (settled with the answer, to be closed).
+    public var shownKey: String?
 }
 
 extension Dose.State {

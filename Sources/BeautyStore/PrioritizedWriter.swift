@@ -8,17 +8,18 @@ import GRDB
 /// adding as fast as they could, reminders came up to 23 ms late (p99 18.6 ms). Writes made while
 /// `WritePriority.urgent` is set now go as soon as the write in progress ends.
 public final class PrioritizedWriter: Sendable {
-    let pool: DatabasePool
+    let database: any DatabaseWriter
     public let gate = WriteGate()
 
-    init(_ pool: DatabasePool) { self.pool = pool }
+    init(_ database: any DatabaseWriter) { self.database = database }
 
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try pool.read(value)
+        try database.read(value)
     }
 
+    /// One transaction: `updates` is committed whole, or rolled back whole when it throws.
     public func write<T>(_ updates: (Database) throws -> T) throws -> T {
-        try gate.withTurn(urgent: WritePriority.urgent) { try pool.write(updates) }
+        try gate.withTurn(urgent: WritePriority.urgent) { try database.write(updates) }
     }
 }
 

@@ -166,6 +166,33 @@ extension EndToEnd {
             #expect(entries.map(\.amount) == [Money(cents: -10_000, currency: "PLN")] && entries.first?.appointmentID == nil, "\(entries)")
         }
 
+        @Test("done is one change: when setting the status fails, no next visit of the cycle and no expense stay behind")
+        func aFailedDoneLeavesNothingHalfDone() async throws {
+            let stack = try await Stack.start(server: false, config: "[money]\ncurrency = \"PLN\"\n")
+            defer { stack.shutdown() }
+            let added = try await stack.beautyctlJSON(["appointment", "add", "Manicure hybrydowy", "--at", "2030-01-10 10:00",
+                                                       "--price", "120,00", "--every", "4w", "--after-done"], as: AppointmentDetail.self)
+            let id = try #require(added.appointment.id)
+            // The status is written after the next visit and the expense: refusing it makes the last step fail.
+            try await stack.sqlite(stack.databasePath, """
+                CREATE TRIGGER refuseDone BEFORE UPDATE OF status ON appointment WHEN NEW.status = 'done'
+                BEGIN SELECT RAISE(ABORT, 'refused for the test'); END;
+                """)
+            let failed = try await stack.beautyctl(["appointment", "done", "\(id)"])
+            #expect(failed.status != .exited(0), "\(failed)")
+            let appointments = try await stack.beautyctlJSON(["appointment", "list"], as: [Appointment].self)
+            #expect(appointments.map(\.status) == [.scheduled], "no next visit booked: \(appointments)")
+            let entries = try await stack.beautyctlJSON(["budget", "list"], as: [BudgetEntry].self)
+            #expect(entries.isEmpty, "no expense recorded: \(entries)")
+
+            // Once the status can be written again, done does all of it once.
+            try await stack.sqlite(stack.databasePath, "DROP TRIGGER refuseDone")
+            let done = try await stack.beautyctlJSON(["appointment", "done", "\(id)"], as: AppointmentDetail.self)
+            #expect(done.appointment.status == .done && done.followUp != nil, "\(done)")
+            #expect(try await stack.beautyctlJSON(["appointment", "list"], as: [Appointment].self).count == 2)
+            #expect(try await stack.beautyctlJSON(["budget", "list"], as: [BudgetEntry].self).count == 1)
+        }
+
         @Test("agenda: filters combine, a parent category includes its children, paging with a stable order, empty is success")
         func agendaFiltersAndPaging() async throws {
             let stack = try await Stack.start(server: false)

@@ -199,7 +199,7 @@ struct PlannerNoticeTests {
     func withStore(_ body: (AppDatabase) throws -> Void) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beautyd-notice-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try body(try AppDatabase(path: directory.appendingPathComponent("db.sqlite").path))
+        try body(try AppDatabase.open(path: directory.appendingPathComponent("db.sqlite").path))
     }
 
     @Test func aWaterReminderShowsProgressAndIsSkippedOnceTheGoalIsReached() throws {

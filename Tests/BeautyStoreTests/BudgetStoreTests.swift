@@ -43,9 +43,7 @@ struct BudgetStoreTests {
     }
 
     @Test func entriesAreListedByTimeThenIdWithinAHalfOpenRange() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let late = try db.addBudgetEntry(entry("Late", -100, at: day(3)), now: now)
         let sameA = try db.addBudgetEntry(entry("Same time A", -200, at: day(2)), now: now)
         let sameB = try db.addBudgetEntry(entry("Same time B", 300, at: day(2)), now: now)
@@ -58,9 +56,7 @@ struct BudgetStoreTests {
     }
 
     @Test func totalsSumIncomeAndExpensesPerCurrencyAndMayGoNegative() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         #expect(try db.budgetTotals().isEmpty)
         // The seed's story: an income, an expense, the income deleted — 300 in debt.
         let salary = try db.addBudgetEntry(entry("Salary", 120_000, at: day(1)), now: now)
@@ -84,9 +80,7 @@ struct BudgetStoreTests {
     }
 
     @Test func aDoneAppointmentsPriceIsRecordedOnceAndOutlivesTheAppointment() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let visit = try db.addAppointment(
             Appointment(title: "Manicure", start: day(1), price: Money(cents: 12_000, currency: "PLN")), now: now)
         let first = try db.recordAppointmentExpense(appointmentID: visit.id!, name: visit.title, price: visit.price!, at: day(1), now: now)
@@ -102,9 +96,7 @@ struct BudgetStoreTests {
     }
 
     @Test func theCategoryTreeIsSeededWithTwoLevels() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let rows = try db.categories()
         #expect(rows.map(\.name) == ["body", "body/massage", "body/spa", "body/waxing", "face", "face/brows", "face/facial",
                                      "face/makeup", "hair", "hair/colour", "hair/cut", "hair/styling", "nails", "nails/manicure",

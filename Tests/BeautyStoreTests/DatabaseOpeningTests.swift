@@ -11,7 +11,7 @@ struct DatabaseOpeningTests {
 
     /// Some pages of real rows, the database closed (and so checkpointed into the main file).
     func filledDatabase(_ temp: TemporaryDatabase, version: String? = nil) throws {
-        let db = try AppDatabase(path: temp.path, version: version)
+        let db = try AppDatabase.open(path: temp.path, version: version)
         for n in 0..<200 {
             _ = try db.addContact(Contact(name: "Client \(n) " + String(repeating: "x", count: 100), phone: "600 100 \(n)"))
         }
@@ -84,7 +84,7 @@ struct DatabaseOpeningTests {
                 try db.execute(sql: "UPDATE setting SET value = '0.3.0' WHERE key = 'beautydVersion'")
             }
         }
-        let refused = try #require(refusal { _ = try AppDatabase(path: temp.path, version: "0.1.0") })
+        let refused = try #require(refusal { _ = try AppDatabase.open(path: temp.path, version: "0.1.0") })
         #expect(refused.reason == .newerSchema)
         for part in [temp.path, "0.3.0", "v6: reminders by e-mail", "0.1.0", "v5: series planning index"] {
             #expect(refused.description.contains(part), "\(part) missing from: \(refused.description)")
@@ -98,7 +98,7 @@ struct DatabaseOpeningTests {
     @Test func theVersionThatOpenedTheFileIsRecorded() throws {
         let temp = try TemporaryDatabase()
         defer { withExtendedLifetime(temp) {} }
-        let db = try AppDatabase(path: temp.path, version: "0.1.0")
+        let db = try AppDatabase.open(path: temp.path, version: "0.1.0")
         let stored = try db.writer.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'beautydVersion'")
         }
@@ -188,7 +188,7 @@ struct DatabaseRecoveryTests {
         let appointmentTable = try #require(report.tables.first { $0.name == "appointment" })
         #expect(appointmentTable.copied == 200 && !appointmentTable.damaged)
 
-        let recovered = try AppDatabase(path: target)
+        let recovered = try AppDatabase.open(path: target)
         let names = try recovered.contacts().map(\.name)
         #expect(names.count == contacts.copied)
         // One page of about 30 rows is lost.

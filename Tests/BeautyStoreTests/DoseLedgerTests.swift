@@ -16,14 +16,12 @@ struct DoseLedgerTests: WarsawJanuary2027 {
                    stock: stock, lowStock: lowStock)
     }
 
-    /// A fresh database with `medication` added at `now` and its doses planned. Keep the directory
-    /// alive (`withExtendedLifetime`) while the database is in use.
-    func planned(_ medication: Medication) throws -> (TemporaryDatabase, AppDatabase, Medication) {
-        let temp = try TemporaryDatabase()
-        let db = try temp.open()
+    /// A fresh database with `medication` added at `now` and its doses planned.
+    func planned(_ medication: Medication) throws -> (AppDatabase, Medication) {
+        let db = try AppDatabase.inMemory()
         let added = try db.addMedication(medication, now: now)
         try db.planDoses(now: now, zone: zone)
-        return (temp, db, added)
+        return (db, added)
     }
 
     func doses(_ db: AppDatabase, of medication: Medication) throws -> [Dose] {
@@ -45,9 +43,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     // MARK: - Planning
 
     @Test func planningCreatesRowsForTheNext48HoursAndDeliveriesOnlyForFutureDoses() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let iron = try db.addMedication(twiceDaily(), now: now)
         // No start date: it starts when added (10:30), so this morning's 08:00 never existed.
         #expect(try db.planDoses(now: now, zone: zone) == 4)
@@ -73,9 +69,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     }
 
     @Test func withAStartDateTodayEarlierDosesAreRecordedWithoutADelivery() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let iron = try db.addMedication(twiceDaily(startDate: LocalDate(year: 2027, month: 1, day: 15)), now: now)
         #expect(try db.planDoses(now: now, zone: zone) == 5)
         let planned = try doses(db, of: iron)
@@ -89,8 +83,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     }
 
     @Test func anEditReplansFutureDosesAndKeepsAnsweredOnes() throws {
-        let (temp, db, added) = try planned(twiceDaily())
-        defer { withExtendedLifetime(temp) {} }
+        let (db, added) = try planned(twiceDaily())
         var iron = added
         let first = try doses(db, of: iron)[0]
         _ = try db.answerDose(id: first.id!, .taken, confirmedAt: now, now: now)
@@ -107,8 +100,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     // MARK: - Shown, nagged, missed
 
     @Test func aShownDoseIsNaggedInPlaceUntilAnswered() throws {
-        let (temp, db, iron) = try planned(twiceDaily())
-        defer { withExtendedLifetime(temp) {} }
+        let (db, iron) = try planned(twiceDaily())
         let dose = try doses(db, of: iron)[0]
         let due = dose.scheduledAt
         let planned = try #require(try db.dueTriggers(at: due).first)
@@ -145,8 +137,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     }
 
     @Test func anAnswerDropsPendingNagsAndCountsOnce() throws {
-        let (temp, db, iron) = try planned(twiceDaily(stock: 10))
-        defer { withExtendedLifetime(temp) {} }
+        let (db, iron) = try planned(twiceDaily(stock: 10))
         let dose = try doses(db, of: iron)[0]
         let shownAt = dose.scheduledAt.addingTimeInterval(1)
         try show(db, try #require(try db.dueTriggers(at: dose.scheduledAt).first), at: shownAt)
@@ -166,9 +157,20 @@ struct DoseLedgerTests: WarsawJanuary2027 {
         #expect(try db.dose(id: dose.id!).state == .taken)
     }
 
+    @Test func anAnswerSettlesTheNotificationOnScreenInTheSameWrite() throws {
+        let (db, iron) = try planned(twiceDaily())
+        let dose = try doses(db, of: iron)[0]
+        let shown = try show(db, try #require(try db.dueTriggers(at: dose.scheduledAt).first), at: dose.scheduledAt)
+        let answer = try db.answerDose(id: dose.id!, .skipped, confirmedAt: dose.scheduledAt.addingTimeInterval(60),
+                                       now: dose.scheduledAt.addingTimeInterval(60))
+        #expect(answer.changed && answer.shownKey == shown.key, "the caller closes this notification")
+        #expect(try db.delivery(key: shown.key)?.state == .skipped)
+        let again = try db.answerDose(id: dose.id!, .taken, confirmedAt: now, now: now)
+        #expect(try !again.changed && again.shownKey == nil && db.delivery(key: shown.key)?.state == .skipped)
+    }
+
     @Test func aSnoozeReplacesTheNagsWithOneRepeatAndResetsTheCount() throws {
-        let (temp, db, iron) = try planned(twiceDaily())
-        defer { withExtendedLifetime(temp) {} }
+        let (db, iron) = try planned(twiceDaily())
         let dose = try doses(db, of: iron)[0]
         let due = dose.scheduledAt
         try show(db, try #require(try db.dueTriggers(at: due).first), at: due)
@@ -192,8 +194,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     // MARK: - Stock
 
     @Test func takenUsesTheDoseNumberAndWarnsOnceUntilARefill() throws {
-        let (temp, db, iron) = try planned(twiceDaily(stock: 5, lowStock: 2))
-        defer { withExtendedLifetime(temp) {} }
+        let (db, iron) = try planned(twiceDaily(stock: 5, lowStock: 2))
         let d = try doses(db, of: iron)
         #expect(d.count == 4)
         func take(_ dose: Dose) throws -> DoseAnswer { try db.answerDose(id: dose.id!, .taken, confirmedAt: now, now: now) }
@@ -219,9 +220,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     }
 
     @Test func aDecimalDoseAndAnUntrackedStock() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let syrup = try db.addMedication(twiceDaily("Syrup", dose: "2,5 ml", stock: 100), now: now)
         let plain = try db.addMedication(twiceDaily("Plain", dose: "1 tablet"), now: now)
         try db.planDoses(now: now, zone: zone)
@@ -236,9 +235,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     // MARK: - Order
 
     @Test func moveAndRemoveKeepPositionsOneToN() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let ids = try ["A", "B", "C", "D"].map { try db.addMedication(Medication(name: $0), now: now).id! }
         #expect(try db.medications().map(\.position) == [1, 2, 3, 4])
 
@@ -259,8 +256,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     }
 
     @Test func removingAMedicationDropsItsDosesAndPendingDeliveries() throws {
-        let (temp, db, iron) = try planned(twiceDaily())
-        defer { withExtendedLifetime(temp) {} }
+        let (db, iron) = try planned(twiceDaily())
         let planned = try doses(db, of: iron)
         try db.deleteMedication(id: iron.id!)
         #expect(try db.dueTriggers(at: local(20, 0)).isEmpty)
@@ -290,9 +286,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     }
 
     @Test func adherenceIsTakenOutOfScheduledInTheLast7And30Days() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let daily = try aMonthOfDoses(db)
         let other = try db.addMedication(Medication(name: "As needed", schedule: .asNeeded), now: local(1, 7))
         try db.planDoses(now: local(20, 12), zone: zone)
@@ -308,9 +302,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     }
 
     @Test func historyListsDosesAndRemindersUpToNowOldestFirst() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         _ = try aMonthOfDoses(db)
         // A reminder shown on the 19th at 08:00 too (same instant: ordered by title).
         let facial = try db.addAppointment(Appointment(title: "Facial", start: local(19, 12), reminders: [.at(local(19, 8))]), now: local(18, 0))

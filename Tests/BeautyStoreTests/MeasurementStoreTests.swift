@@ -28,9 +28,7 @@ struct MeasurementStoreTests {
     }
 
     @Test func aSecondEntryForTheSameDayReplacesTheFirstAndSaysWhatItWas() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let first = try db.saveMeasurement(day: day("2026-11-20"), weightKg: 63, heightCm: 168, now: now)
         let second = try db.saveMeasurement(day: day("2026-11-20"), weightKg: 62.5, heightCm: nil, now: now.addingTimeInterval(60))
         #expect(second.replaced == first.measurement)
@@ -42,9 +40,7 @@ struct MeasurementStoreTests {
     }
 
     @Test func withoutAHeightTheClosestEarlierOneIsUsedElseTheClosestLater() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         // Nothing known yet: no BMI.
         let none = try db.saveMeasurement(day: day("2026-11-01"), weightKg: 64, heightCm: nil, now: now)
         #expect(none.measurement.heightCm == nil && none.measurement.bmi == nil && none.heightFrom == nil)
@@ -61,9 +57,7 @@ struct MeasurementStoreTests {
     }
 
     @Test func listsARangeOfDaysInDayOrder() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         // Entered out of order, across a year boundary and in single-digit months and days.
         for (text, kg) in [("2027-01-02", 61.0), ("2026-11-30", 62.0), ("2026-12-01", 63.0), ("2026-11-01", 64.0), ("2026-10-31", 65.0)] {
             _ = try db.saveMeasurement(day: day(text), weightKg: kg, heightCm: 168, now: now)
@@ -75,9 +69,7 @@ struct MeasurementStoreTests {
     }
 
     @Test func clearDeletesEverythingAndCountsIt() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         for d in ["2026-11-01", "2026-11-02", "2026-11-03"] {
             _ = try db.saveMeasurement(day: day(d), weightKg: 62, heightCm: 168, now: now)
         }

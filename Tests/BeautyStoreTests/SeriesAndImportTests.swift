@@ -38,9 +38,7 @@ struct SeriesAndImportTests {
     // MARK: - The rolling horizon
 
     @Test func aSeriesHasDeliveriesForEveryOccurrenceWithinTheHorizonKeyedPerOccurrence() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let now = local(15, 10, 30)  // Friday; horizon: Friday 29 January 10:30
         let a = try db.addAppointment(series(), now: now, zone: warsaw)
 
@@ -58,9 +56,7 @@ struct SeriesAndImportTests {
     }
 
     @Test func planningLaterExtendsTheSeriesWithoutDuplicatesAndKeepsHistory() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let a = try db.addAppointment(series(), now: local(15, 10, 30), zone: warsaw)
 
         // Before half the horizon has passed, planning changes nothing.
@@ -90,9 +86,7 @@ struct SeriesAndImportTests {
     }
 
     @Test func editingTheRuleReplansFutureOccurrencesAndCancellingDropsThem() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let a = try db.addAppointment(series(), now: local(15, 10, 30), zone: warsaw)
         let fired = try db.dueTriggers(at: local(21, 9))
         try db.markFired(fired.map(\.key), at: local(21, 9))
@@ -121,9 +115,7 @@ struct SeriesAndImportTests {
     }
 
     @Test func aSeriesExpandsInItsZoneAndAnAbsoluteReminderOnlyBelongsToTheFirst() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         // Daily at 09:00 New York, pinned; planned while the user is in Warsaw.
         var daily = Appointment(title: "Call", start: local(16, 9, in: newYork), reminders: [.before(0), .at(local(15, 12))],
                                 timeZone: "America/New_York", recurrence: AppointmentRecurrence(rule: "FREQ=DAILY;COUNT=3"))
@@ -145,14 +137,12 @@ struct SeriesAndImportTests {
     }
 
     /// A fresh database with these medications added at 05:00 UTC on 15 January and planned in Warsaw.
-    /// Keep the directory alive (`withExtendedLifetime`) while the database is in use.
-    func plannedInWarsaw(_ medications: [Medication]) throws -> (TemporaryDatabase, AppDatabase, [Medication]) {
-        let temp = try TemporaryDatabase()
-        let db = try temp.open()
+    func plannedInWarsaw(_ medications: [Medication]) throws -> (AppDatabase, [Medication]) {
+        let db = try AppDatabase.inMemory()
         let added = LocalTime.instant(year: 2027, month: 1, day: 15, hour: 5, in: utc)!
         let saved = try medications.map { try db.addMedication($0, now: added) }
         try db.planDoses(now: added, zone: warsaw)
-        return (temp, db, saved)
+        return (db, saved)
     }
 
     func pendingDoseFireTimes(_ db: AppDatabase, _ m: Medication) throws -> [Date] {
@@ -161,8 +151,7 @@ struct SeriesAndImportTests {
     }
 
     @Test func aZoneChangeMovesUnpinnedDosesToTheNewWallClockAndLeavesPinnedOnes() throws {
-        let (temp, db, meds) = try plannedInWarsaw([daily("Iron"), daily("Thyroid", pinnedTo: "Europe/Warsaw")])
-        defer { withExtendedLifetime(temp) {} }
+        let (db, meds) = try plannedInWarsaw([daily("Iron"), daily("Thyroid", pinnedTo: "Europe/Warsaw")])
         let (iron, pinned) = (meds[0], meds[1])
         let warsawEight = [local(15, 8), local(16, 8)]  // 07:00 UTC
         #expect(try doses(db, iron).map(\.scheduledAt) == warsawEight)
@@ -185,8 +174,7 @@ struct SeriesAndImportTests {
     }
 
     @Test func aReplanRecordsItsZoneSoAStartInAnotherZoneCanTell() throws {
-        let (temp, db, _) = try plannedInWarsaw([daily("Iron")])
-        defer { withExtendedLifetime(temp) {} }
+        let (db, _) = try plannedInWarsaw([daily("Iron")])
         #expect(try db.plannedZone() == nil, "nothing says which zone plain planning used")
         try db.replanForZoneChange(now: LocalTime.instant(year: 2027, month: 1, day: 15, hour: 5, minute: 30, in: utc)!, zone: newYork)
         #expect(try db.plannedZone() == "America/New_York")
@@ -195,8 +183,7 @@ struct SeriesAndImportTests {
     }
 
     @Test func aZoneChangeKeepsAnsweredDosesAndInventsNoOverdueOnes() throws {
-        let (temp, db, meds) = try plannedInWarsaw([daily("Iron")])
-        defer { withExtendedLifetime(temp) {} }
+        let (db, meds) = try plannedInWarsaw([daily("Iron")])
         let iron = meds[0]
         // Taken at 08:00 in Warsaw.
         let first = try #require(try doses(db, iron).first)
@@ -224,9 +211,7 @@ struct SeriesAndImportTests {
     }
 
     @Test func importInsertsThenLeavesIdenticalEventsAloneAndUpdatesChangedOnes() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let now = local(15, 10, 30)
         let events = [imported("abc123@google.com", "Strzyżenie", day: 18), imported("def456@google.com", "Manicure", day: 20)]
 
@@ -254,9 +239,7 @@ struct SeriesAndImportTests {
     }
 
     @Test func reimportingAnExportMatchesTheRowItCameFromAndKeepsWhatICalendarCannotSay() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let now = local(15, 10, 30)
         let salon = try db.addContact(Contact(name: "Salon Anna", phone: "+48 600 100 200"))
         var local1 = Appointment(title: "Henna", start: local(19, 11), contactID: salon.id, reminders: [.before(3600)])

@@ -14,7 +14,7 @@ final class TemporaryDatabase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    func open() throws -> AppDatabase { try AppDatabase(path: path) }
+    func open() throws -> AppDatabase { try AppDatabase.open(path: path) }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 }
@@ -43,9 +43,7 @@ struct StoreTests {
     }
 
     @Test func appointmentRoundTripKeepsEveryField() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let salon = try db.addContact(Contact(name: "Salon Anna", phone: "+48 600 100 200", email: "a@salon.pl"))
         let saved = try db.addAppointment(haircut(contact: salon.id), now: now)
         let loaded = try db.appointment(id: saved.id!)
@@ -72,18 +70,14 @@ struct StoreTests {
     }
 
     @Test func missingRowsAreNotFound() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         #expect(throws: StoreError.notFound(kind: "appointment", id: 42)) { try db.appointment(id: 42) }
         #expect(throws: StoreError.notFound(kind: "contact", id: 9)) { try db.deleteContact(id: 9) }
         #expect(throws: StoreError.notFound(kind: "contact", id: 5)) { try db.addAppointment(haircut(contact: 5), now: now) }
     }
 
     @Test func deletingAContactKeepsTheAppointmentWithoutTheLink() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let salon = try db.addContact(Contact(name: "Salon", phone: "600 100 200"))
         let a = try db.addAppointment(haircut(contact: salon.id), now: now)
         try db.deleteContact(id: salon.id!)
@@ -91,9 +85,7 @@ struct StoreTests {
     }
 
     @Test func listsAreSortedByStartThenTitleAndFilterByRangeAndStatus() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let day = now.addingTimeInterval(86_400)
         _ = try db.addAppointment(Appointment(title: "b", start: day), now: now)
         _ = try db.addAppointment(Appointment(title: "A", start: day), now: now)
@@ -108,9 +100,7 @@ struct StoreTests {
     }
 
     @Test func contactsRoundTripAndUpdate() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         var c = try db.addContact(Contact(name: "Salon Ewa", phone: "600 100 200", firstName: "Ewa", address: "Rynek 1"))
         c.phone = "+48 600 999 999"
         c.address = nil
@@ -124,9 +114,7 @@ struct DeliveryLedgerTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func addingSchedulesOnlyFutureReminders() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let start = now.addingTimeInterval(3600)
         let a = try db.addAppointment(Appointment(title: "Facial", start: start, reminders: [.before(7200), .before(600)]), now: now)
         let deliveries = try db.deliveries(itemKind: .appointment, itemID: a.id!)
@@ -156,9 +144,7 @@ struct DeliveryLedgerTests {
     }
 
     @Test func anEditKeepsDeliveredRemindersAndSchedulesMovedOnes() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         var a = try db.addAppointment(
             Appointment(title: "Hair", start: now.addingTimeInterval(7200), reminders: [.before(3600), .before(600)]), now: now)
         let first = try db.dueTriggers(at: now.addingTimeInterval(3600))
@@ -176,9 +162,7 @@ struct DeliveryLedgerTests {
     }
 
     @Test func doneOrCancelledAppointmentsDropTheirPendingReminders() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         var a = try db.addAppointment(Appointment(title: "Massage", start: now.addingTimeInterval(7200), reminders: [.before(600)]), now: now)
         a.status = .cancelled
         _ = try db.updateAppointment(a, now: now)
@@ -189,9 +173,7 @@ struct DeliveryLedgerTests {
     }
 
     @Test func failuresStayPendingWithTheReason() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         _ = try db.addAppointment(Appointment(title: "Spa", start: now.addingTimeInterval(7200), reminders: [.before(7000)]), now: now)
         let due = try db.dueTriggers(at: now.addingTimeInterval(300))
         try db.recordFailure(due.map(\.key), error: "no notification server")
@@ -201,9 +183,7 @@ struct DeliveryLedgerTests {
     }
 
     @Test func snoozeSchedulesOneRepeatAndSettlesTheOriginal() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         _ = try db.addAppointment(Appointment(title: "Brows", start: now.addingTimeInterval(7200), reminders: [.before(3600)]), now: now)
         let key = try db.dueTriggers(at: now.addingTimeInterval(3600))[0].key
         try db.markFired([key], at: now.addingTimeInterval(3600))
@@ -216,9 +196,7 @@ struct DeliveryLedgerTests {
     }
 
     @Test func expiredRemindersAreRecordedMissed() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         _ = try db.addAppointment(Appointment(title: "Pedicure", start: now.addingTimeInterval(7200), reminders: [.before(3600)]), now: now)
         let key = try db.dueTriggers(at: now.addingTimeInterval(86_400))[0].key
         #expect(try db.markMissed([key], at: now.addingTimeInterval(86_400)) == 1)

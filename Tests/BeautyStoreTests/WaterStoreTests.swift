@@ -55,9 +55,7 @@ struct WaterStoreTests {
     }
 
     @Test func importingTheSameRecordsTwiceAddsNothingTheSecondTime() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         _ = try db.addWater(drink("known", 100, "2030-01-14 20:00"))
         let records = [drink("known", 100, "2030-01-14 20:00"), drink("h1", 250, "2030-01-15 08:00"), drink("h2", 330, "2030-01-15 12:00")]
         let first = try db.importWater(records)
@@ -69,9 +67,7 @@ struct WaterStoreTests {
     }
 
     @Test func totalsPerLocalDayIncludeEmptyDaysAndCountOnTheDayADrinkStarted() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         _ = try db.importWater([
             drink("a", 250, "2030-01-15 00:10"), drink("b", 300, "2030-01-15 23:50"), drink("c", 500, "2030-01-17 07:00"),
             drink("before", 1000, "2030-01-14 23:59"),
@@ -105,9 +101,7 @@ struct WaterStoreTests {
     }
 
     @Test func remindersArePlannedForTheRestOfTodayAndTomorrowIdempotently() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let now = at("2030-01-15 14:00")
         try db.planWater(now: now, zone: warsawZone)
         #expect(try pending(db, .water).isEmpty, "reminders are off until switched on")
@@ -145,9 +139,7 @@ struct WaterStoreTests {
     }
 
     @Test func onceTheGoalIsReachedTheRestOfThatDaysRemindersAreSkipped() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         try db.setWaterReminder(every2h)
         try db.setWaterGoal(1000)
         let now = at("2030-01-15 14:00")
@@ -173,9 +165,7 @@ struct WaterStoreTests {
     }
 
     @Test func ofRemindersDueButNotShownOnlyTheLatestIsKept() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         try db.setWaterReminder(every2h)
         try db.planWater(now: at("2030-01-15 08:00"), zone: warsawZone)
         // Nothing was delivered (no server, or the daemon was down) until 13:30.
@@ -196,9 +186,7 @@ struct WaterStoreTests {
     }
 
     @Test func theDailyTipIsPlannedForItsTimeOncePerDay() throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let nine = ClockTime(hour: 9, minute: 0)
         try db.planDailyTip(now: at("2030-01-15 08:00"), zone: warsawZone, at: nine)
         var tips = try pending(db, .tip)

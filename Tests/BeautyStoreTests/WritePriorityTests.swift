@@ -9,9 +9,7 @@ import Testing
 @Suite("Store: urgent writes go first")
 struct WritePriorityTests {
     @Test func anUrgentWriteOvertakesQueuedOrdinaryOnes() async throws {
-        let temp = try TemporaryDatabase()
-        defer { withExtendedLifetime(temp) {} }
-        let db = try temp.open()
+        let db = try AppDatabase.inMemory()
         let order = Order()
         let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         let finished = DispatchGroup()
