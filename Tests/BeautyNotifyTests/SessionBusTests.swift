@@ -76,6 +76,10 @@ import Testing
         let loop = GLibLoop()
         let recorder = Recorder()
         let session = SessionBus(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        // GLib's callbacks (retries, the closed signal) hold unretained pointers to the bus for the life of
+        // the process, as in beautyd, and it keeps retrying after this test: neither may go away.
+        _ = Unmanaged.passRetained(session)
+        _ = Unmanaged.passRetained(recorder)
         let connected = await loop.call { session.delegate = recorder; return session.connect() }
         try #require(connected)
         // Another holder of the shared connection keeps GLib handing out that one after the bus has gone.
