@@ -69,7 +69,17 @@ let package = Package(
         .executableTarget(name: "beautyctl", dependencies: ["BeautyCLI"]),
         .testTarget(name: "BeautyCoreTests", dependencies: ["BeautyCore"]),
         .testTarget(name: "BeautyStoreTests", dependencies: ["BeautyCore", "BeautyStore"]),
-        .testTarget(name: "BeautySystemdTests", dependencies: ["BeautyDaemon", "BeautyProtocol"]),
+        .testTarget(
+            name: "BeautyNotifyTests",
+            dependencies: ["BeautyNotify", "CLibNotify", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "BeautySystemdTests",
+            dependencies: [
+                "BeautyDaemon", "BeautyProtocol", "BeautyCore", "BeautyStore", "BeautyNotify",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "BeautyEndToEndTests",
             dependencies: ["BeautyCore", "BeautyProtocol", "BeautyDaemon"],

@@ -187,11 +187,11 @@ public actor Scheduler {
     /// `notifier.show`, abandoned when the scheduler's task is cancelled (shutdown): a notification server
     /// that never answers Notify must not hold up a stop for the D-Bus timeout. An abandoned show is not
     /// recorded as fired, so the reminder is shown at the next start.
-    private func show(_ notification: DesktopNotification, for keys: [String]) async throws -> UInt32 {
+    private func show(_ notification: DesktopNotification, for keys: [String]) async throws -> ShowOutcome {
         // Durably "delivering" before the server hears of it: a crash from here on never repeats it.
         try store.markDelivering(keys, at: clock())
         let notifier = self.notifier
-        let outcome = ResumeOnce<UInt32>()
+        let outcome = ResumeOnce<ShowOutcome>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard outcome.install(continuation) else { return }
@@ -294,26 +294,44 @@ public actor Scheduler {
     /// Several reminders missed while away become one notification.
     private func deliverGroup(_ triggers: [Trigger]) async -> Bool {
         do {
-            var items: [(title: String, occurrence: Date)] = []
-            for trigger in triggers {
-                items.append((title: title(of: trigger) ?? "(deleted)", occurrence: trigger.occurrence))
+            // Members the server has already shown (it answered their Notify late) are recorded as shown
+            // and left out: the others get a notification that tells only of them. Once shown, a record
+            // that cannot be written yet is kept and written later, never shown again.
+            var members = triggers
+            while case .shownEarlier(let shown) = try await show(missedWhileAway(members), for: members.map(\.key)) {
+                let early = members.filter { shown.contains($0.key) }
+                _ = record(ShownDelivery(keys: early.map(\.key), description: "missed-while-away reminders", metadata: nil,
+                                         shownAt: clock()) { [self] firedAt in
+                    try recordFired(early, at: firedAt, detail: "shown when the notification server answered late")
+                })
+                members.removeAll { shown.contains($0.key) }
+                if members.isEmpty { return true }
             }
-            let text = NotificationText.missedWhileAway(items, zone: LocalZone.shared.current)
-            // Named by its members, so a retry of a group whose Notify got no answer is recognised
-            // as the same notification (the notifier never sends that one twice to one server).
-            let key = "catch-up/" + triggers.map(\.key).sorted().joined(separator: ",")
-            let notification = DesktopNotification(
-                key: key, summary: text.summary, body: text.body, category: ItemKind.appointment.notificationCategory)
-            return try await showThenRecord(notification, for: triggers.map(\.key), as: "missed-while-away reminders") { [self] firedAt in
-                try store.markFired(triggers.map(\.key), at: firedAt)
-                logger.notice("delivered \(triggers.count) reminders missed while away as one notification")
-                for trigger in triggers {
-                    hub.publish(DaemonEvent(.fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
-                                            itemID: trigger.itemID, title: title(of: trigger), detail: "missed while away"))
-                }
-            }
+            let shown = members
+            return record(ShownDelivery(keys: shown.map(\.key), description: "missed-while-away reminders", metadata: nil,
+                                        shownAt: clock()) { [self] firedAt in
+                try recordFired(shown, at: firedAt, detail: "missed while away")
+                logger.notice("delivered \(shown.count) reminders missed while away as one notification")
+            })
         } catch {
             return notShown(triggers.map(\.key), error, as: "missed-while-away reminders")
+        }
+    }
+
+    /// One notification telling of several reminders, named by its members and covering each of them.
+    private func missedWhileAway(_ triggers: [Trigger]) -> DesktopNotification {
+        let items = triggers.map { (title: title(of: $0) ?? "(deleted)", occurrence: $0.occurrence) }
+        let text = NotificationText.missedWhileAway(items, zone: LocalZone.shared.current)
+        return DesktopNotification(
+            key: "catch-up/" + triggers.map(\.key).sorted().joined(separator: ","), summary: text.summary, body: text.body,
+            category: ItemKind.appointment.notificationCategory, covers: triggers.map(\.key))
+    }
+
+    private func recordFired(_ triggers: [Trigger], at firedAt: Date, detail: String) throws {
+        try store.markFired(triggers.map(\.key), at: firedAt)
+        for trigger in triggers {
+            hub.publish(DaemonEvent(.fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                                    itemID: trigger.itemID, title: title(of: trigger), detail: detail))
         }
     }
 

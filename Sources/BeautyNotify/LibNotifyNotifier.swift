@@ -21,10 +21,6 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
     private var capabilities: [String]?
     private var unanswered = UnansweredNotifies()
 
-    /// Exit status when the session bus is back but GLib keeps handing out the closed connection
-    /// (EX_UNAVAILABLE): only a new process can connect then, and systemd restarts beautyd.
-    public static let cannotReconnectExitStatus: Int32 = 69
-
     public init(appName: String = "beautyd", logger: Logger) {
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         self.logger = logger
@@ -33,7 +29,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         loop.run {
             _ = notify_init(appName)
             self.bus.delegate = self
-            if !self.bus.connect() { self.updateInfo { $0 = NotificationServerInfo(reachable: false, lastError: SessionBus.missing) } }
+            if !self.bus.connect() { self.updateInfo { $0 = NotificationServerInfo(reachable: false, lastError: self.bus.unavailable) } }
         }
     }
 
@@ -41,8 +37,8 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         infoLock.withLock { info }
     }
 
-    public func show(_ notification: DesktopNotification) async throws -> UInt32 {
-        let outcome: Result<UInt32, NotifierError> = await loop.call { self.showOnLoop(notification) }
+    public func show(_ notification: DesktopNotification) async throws -> ShowOutcome {
+        let outcome: Result<ShowOutcome, NotifierError> = await loop.call { self.showOnLoop(notification) }
         return try outcome.get()
     }
 
@@ -85,6 +81,10 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         updateInfo { $0.lastError = SessionBus.missing }
     }
 
+    func sessionBusUnavailable(_ reason: String) {
+        updateInfo { $0.reachable = false; $0.lastError = reason }
+    }
+
     private func updateInfo(_ change: (inout NotificationServerInfo) -> Void) {
         infoLock.withLock { change(&info) }
     }
@@ -117,10 +117,10 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         return known
     }
 
-    private func showOnLoop(_ request: DesktopNotification) -> Result<UInt32, NotifierError> {
+    private func showOnLoop(_ request: DesktopNotification) -> Result<ShowOutcome, NotifierError> {
         guard bus.connect() else {
-            updateInfo { $0.reachable = false; $0.lastError = SessionBus.missing }
-            return .failure(NotifierError("\(SessionBus.missing) (\(SessionBus.address))"))
+            updateInfo { $0.reachable = false; $0.lastError = bus.unavailable }
+            return .failure(NotifierError("\(bus.unavailable) (\(SessionBus.address))"))
         }
         let server = bus.notificationServerOwner()
         if let waiting = unanswered.pending {
@@ -130,13 +130,14 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
                 guard refreshServerInfo() else {
                     return .failure(NotifierError("the notification server \(waiting.server) has not answered since \(Self.clock(waiting.since)); the reminder is not sent again while that server may still show it"))
                 }
-                logger.notice("the notification server \(waiting.server) answers again: the \(waiting.keys.count) notification(s) it had not answered count as shown")
+                logger.notice("the notification server \(waiting.server) answers again: the \(waiting.keys.count) reminder(s) in the Notify calls it had not answered count as shown")
                 unanswered.serverAnswered()
             } else {
                 unanswered.serverGone()
             }
         }
-        if unanswered.takeAnswered(request.key) { return .success(0) }
+        let shownLate = unanswered.shownLate(among: request.covers)
+        if !shownLate.isEmpty { return .success(.shownEarlier(shownLate)) }
         if capabilities == nil { refreshServerInfo() }
         let canAct = capabilities?.contains("actions") ?? false
         var body = request.body
@@ -181,7 +182,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         if notify_notification_show(notification, &error) == 0 {
             var message = error.map { String(cString: $0.pointee.message) } ?? "unknown libnotify error"
             if beautyd_error_is_unanswered(error) != 0, let server {
-                unanswered.add(request.key, server: server, at: asked)
+                unanswered.add(request.covers, server: server, at: asked)
                 message = "no answer to Notify from \(server) (\(message)); not sent again while that server may still show it"
             }
             g_error_free(error)
@@ -191,7 +192,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
             return .failure(NotifierError(message))
         }
         updateInfo { $0.reachable = true; $0.lastError = nil }
-        return .success(UInt32(beautyd_notification_id(notification)))
+        return .success(.shown(id: UInt32(beautyd_notification_id(notification))))
     }
 
     /// "14:03:07 CET": a moment of today, in the local zone.

@@ -25,10 +25,14 @@ public struct DesktopNotification: Sendable, Equatable {
     public var noActionsHint: String?
     /// Replace the notification last shown for this key (same server id) instead of adding one.
     public var replacesKey: String?
+    /// The delivery keys it tells of: its own key, or each member of a group. A server that answers a Notify
+    /// late has shown these, whatever notification tells of them next.
+    public var covers: [String]
 
     public init(key: String, summary: String, body: String, category: String, urgency: Urgency = .normal,
-                actions: [Action] = [], noActionsHint: String? = nil, replacesKey: String? = nil) {
+                actions: [Action] = [], noActionsHint: String? = nil, replacesKey: String? = nil, covers: [String]? = nil) {
         self.key = key
+        self.covers = covers ?? [key]
         self.summary = summary
         self.body = body
         self.category = category
@@ -37,6 +41,15 @@ public struct DesktopNotification: Sendable, Equatable {
         self.noActionsHint = noActionsHint
         self.replacesKey = replacesKey
     }
+}
+
+/// What became of a notification handed to `show`.
+public enum ShowOutcome: Sendable, Equatable {
+    /// The server took it and numbered it `id`.
+    case shown(id: UInt32)
+    /// Not sent: the server has already shown these of its `covers` (a Notify it answered late). The others were
+    /// not shown and need a notification of their own.
+    case shownEarlier(Set<String>)
 }
 
 /// What the notification server tells us back.
@@ -77,8 +90,9 @@ public struct NotifierError: Error, Sendable, CustomStringConvertible {
 
 /// Shows desktop notifications. Implementations must never block the caller's thread on the bus.
 public protocol Notifier: Sendable {
-    /// Shows (or replaces) a notification; returns the server's id. Throws when no server took it.
-    func show(_ notification: DesktopNotification) async throws -> UInt32
+    /// Shows (or replaces) a notification, unless the server has already shown some of what it covers.
+    /// Throws when no server took it.
+    func show(_ notification: DesktopNotification) async throws -> ShowOutcome
     /// Takes a shown notification off the screen (e.g. a dose confirmed from the terminal); no-op if gone.
     func close(key: String) async
     /// The last known state of the notification server; cheap and non-blocking.

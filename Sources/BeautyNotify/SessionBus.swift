@@ -9,13 +9,16 @@ protocol SessionBusDelegate: AnyObject {
     /// The bus went away: everything tied to its connection (libnotify's proxy, shown notifications)
     /// must be let go now, so that GLib makes a new connection when the bus is back.
     func sessionBusLost()
+    /// Reconnecting keeps failing for `reason` (while retries go on).
+    func sessionBusUnavailable(_ reason: String)
 }
 
 /// The session bus connection shared by libnotify and the watch on the notification server, kept up
-/// across the bus going away. GLib's shared connection raises SIGTERM when its bus closes
-/// (exit-on-close), which ended beautyd with status 0 and no more reminders; here that is switched
-/// off, a closed connection is let go, and the same address is tried again until a bus answers there
-/// (a socket-activated user bus comes back at the same address). Used only on the GLib loop thread.
+/// across the bus going away. GLib's shared connection would raise SIGTERM when its bus closes
+/// (exit-on-close), ending beautyd and every reminder after it; here that is switched off, a closed
+/// connection is let go, and the same address is tried again until a bus answers there (a
+/// socket-activated user bus comes back at the same address). Never exits: a reminder due meanwhile
+/// stays pending and waits, where an exit could lose the one being shown. Used only on the GLib loop thread.
 final class SessionBus {
     weak var delegate: SessionBusDelegate?
     private let logger: Logger
@@ -27,6 +30,8 @@ final class SessionBus {
     private var waitingLogged = false
     private var everConnected = false
     private var staleConnections = 0
+    /// Why there is no connection, for `status`.
+    private(set) var unavailable = SessionBus.missing
 
     /// Retries start quickly (a restarted bus is usually back within a second) and slow down to this.
     private static let firstRetryMs: guint = 250
@@ -34,6 +39,10 @@ final class SessionBus {
 
     /// `status`'s lastError while there is no bus (the log names the address).
     static let missing = "no session bus: reminders wait for it"
+    /// `status`'s lastError when the bus is back but GLib hands out only the closed connection (something still
+    /// holds it); reported once it lasts over several tries in a row, and tried again all the while.
+    static let stale = "the session bus is back but GLib still hands out the closed connection: reminders wait; `systemctl --user restart beautyd` reconnects"
+    private static let staleBeforeReport = 3
     /// Where the bus is expected, for log lines.
     static let address: String = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
         ?? "the default address ($XDG_RUNTIME_DIR/bus)"
@@ -56,6 +65,8 @@ final class SessionBus {
         guard let candidate = beautyd_session_bus(&error) else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             g_error_free(error)
+            staleConnections = 0
+            unavailable = Self.missing
             if !waitingLogged {
                 waitingLogged = true
                 logger.warning("no session bus at \(Self.address) (\(message)): reminders wait until it is there")
@@ -67,15 +78,17 @@ final class SessionBus {
             // Something still holds the closed connection, so GLib hands it out again instead of a new one.
             g_object_unref(UnsafeMutableRawPointer(candidate))
             staleConnections += 1
-            if staleConnections >= 3 {
-                logger.critical("cannot reconnect to the session bus at \(Self.address): GLib keeps the closed connection; exiting with status \(LibNotifyNotifier.cannotReconnectExitStatus) so that systemd restarts beautyd")
-                exit(LibNotifyNotifier.cannotReconnectExitStatus)
+            if staleConnections == Self.staleBeforeReport {
+                unavailable = Self.stale
+                logger.critical("cannot reconnect to the session bus at \(Self.address): \(Self.stale); still trying")
+                delegate?.sessionBusUnavailable(Self.stale)
             }
             scheduleRetry()
             return false
         }
         connection = candidate
         staleConnections = 0
+        unavailable = Self.missing
         retryDelayMs = Self.firstRetryMs
         waitingLogged = false
         let message = "connected to the session bus at \(Self.address)"

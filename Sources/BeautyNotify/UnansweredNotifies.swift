@@ -3,21 +3,24 @@ import Foundation
 /// Notify calls that ended without an answer (our D-Bus timeout, or the bus's NoReply) while their server
 /// stayed on the bus. A stopped or busy server still has them queued and shows them when it resumes, so
 /// sending one again would show it twice: they are settled by what the server does next instead.
+/// Kept by delivery key, not by notification: the next notification telling of a reminder may be another
+/// one (a group that gained or lost members, or a single reminder that joined a group).
 struct UnansweredNotifies: Equatable {
     struct Pending: Equatable {
         /// The unique bus name (":1.42") of the server that was asked.
         var server: String
         var since: Date
+        /// The delivery keys the unanswered Notify calls told of.
         var keys: Set<String>
     }
 
     private(set) var pending: Pending?
-    /// Keys whose Notify the server handled after we had stopped waiting: shown, never to be sent again.
+    /// Delivery keys whose Notify the server handled after we had stopped waiting: shown, never to be sent again.
     private var answered = Set<String>()
 
-    mutating func add(_ key: String, server: String, at date: Date) {
+    mutating func add(_ keys: [String], server: String, at date: Date) {
         if pending?.server != server { pending = Pending(server: server, since: date, keys: []) }
-        pending?.keys.insert(key)
+        pending?.keys.formUnion(keys)
     }
 
     /// The server answered a call sent after them, so it has handled them: they were shown.
@@ -29,6 +32,6 @@ struct UnansweredNotifies: Equatable {
     /// The server left the bus (or the bus went away): whatever it still had queued went with it.
     mutating func serverGone() { pending = nil }
 
-    /// True once for a key whose unanswered Notify turned out to be shown.
-    mutating func takeAnswered(_ key: String) -> Bool { answered.remove(key) != nil }
+    /// Those of `keys` an unanswered Notify turned out to show.
+    func shownLate(among keys: [String]) -> Set<String> { answered.intersection(keys) }
 }

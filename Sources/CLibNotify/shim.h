@@ -18,8 +18,8 @@ static inline gint beautyd_notification_id(NotifyNotification *notification) {
 
 typedef void (*beautyd_bus_closed_cb)(GDBusConnection *connection, gboolean remote_peer_vanished, GError *error, gpointer user_data);
 
-/* The shared session-bus connection (libnotify uses the same one), or NULL with *error set. It no
-   longer raises SIGTERM when the bus goes away (GLib's default for it): the caller reconnects. */
+/* The shared session-bus connection (libnotify uses the same one), or NULL with *error set. It does
+   not raise SIGTERM when the bus goes away (GLib's default for it): the caller reconnects. */
 static inline GDBusConnection *beautyd_session_bus(GError **error) {
     GDBusConnection *connection = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, error);
     if (connection != NULL) g_dbus_connection_set_exit_on_close(connection, FALSE);

@@ -31,7 +31,7 @@ extension EndToEnd {
             let picked = await stack.waitForNotifications(1, timeout: .seconds(10))
             try #require(picked.map(\.summary) == ["Eyebrow tint"], "the bus that appeared was not picked up\n\(stack.logs)")
 
-            // The bus dies under a running beautyd (GLib's default is to raise SIGTERM then: beautyd stopped with status 0).
+            // The bus dies under a running beautyd (GLib's default for its shared connection is to raise SIGTERM then).
             stack.killBus()
             await stack.stopServer()
             try await Task.sleep(for: .seconds(1))
