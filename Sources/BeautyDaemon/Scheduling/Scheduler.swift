@@ -293,11 +293,12 @@ public actor Scheduler {
 
     /// Several reminders missed while away become one notification.
     private func deliverGroup(_ triggers: [Trigger]) async -> Bool {
+        // Members the server has already shown (it answered their Notify late) are recorded as shown
+        // and left out: the others get a notification that tells only of them. Once shown, a record
+        // that cannot be written yet is kept and written later, never shown again; so a failure
+        // returns only the members not shown yet to pending.
+        var members = triggers
         do {
-            // Members the server has already shown (it answered their Notify late) are recorded as shown
-            // and left out: the others get a notification that tells only of them. Once shown, a record
-            // that cannot be written yet is kept and written later, never shown again.
-            var members = triggers
             while case .shownEarlier(let shown) = try await show(missedWhileAway(members), for: members.map(\.key)) {
                 let early = members.filter { shown.contains($0.key) }
                 _ = record(ShownDelivery(keys: early.map(\.key), description: "missed-while-away reminders", metadata: nil,
@@ -314,7 +315,7 @@ public actor Scheduler {
                 logger.notice("delivered \(shown.count) reminders missed while away as one notification")
             })
         } catch {
-            return notShown(triggers.map(\.key), error, as: "missed-while-away reminders")
+            return notShown(members.map(\.key), error, as: "missed-while-away reminders")
         }
     }
 
