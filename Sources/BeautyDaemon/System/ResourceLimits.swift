@@ -16,6 +16,8 @@ public enum ResourceLimits {
     public static let maximumConnections = 256
     /// Fewer descriptors than this for clients and beautyd refuses to start.
     static let minimumClientDescriptors = 8
+    /// Kept free beyond `reservedDescriptors` when the connection maximum is set.
+    static let servingMargin = 32
 
     public struct TooLow: Error, CustomStringConvertible {
         public var description: String
@@ -58,6 +60,9 @@ public enum ResourceLimits {
                 \(inUse + reservedDescriptors + minimumClientDescriptors). Raise it (ulimit -n, or LimitNOFILE= in the unit)
                 """)
         }
-        return min(maximumConnections, free)
+        // Connections get what is left after a wider margin than the start needs: once serving, the
+        // bus, the journal, SQLite's readers and connections being turned away take about as many
+        // descriptors again as were in use at this point.
+        return min(maximumConnections, max(minimumClientDescriptors, free - servingMargin))
     }
 }
