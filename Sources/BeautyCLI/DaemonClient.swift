@@ -120,9 +120,7 @@ private final class Connection {
     /// Refuses a socket served by another user before a byte is sent: the request may carry
     /// private notes, and whoever holds the socket's directory could have planted a fake server.
     private static func checkServerIsOurs(fd: Int32, path: String) throws {
-        var peer = PeerCredentials()
-        var size = socklen_t(MemoryLayout<PeerCredentials>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) == 0 else {
+        guard let peer = PeerCredentials.of(socket: fd) else {
             throw CLIFailure(.unreachable, "cannot tell who serves \(path) (SO_PEERCRED: \(String(cString: strerror(errno)))); not sending anything")
         }
         guard peer.uid == geteuid() else {
@@ -166,11 +164,4 @@ private final class Connection {
     }
 
     func close() { Glibc.close(fd) }
-}
-
-/// Mirror of `struct ucred` from <sys/socket.h>, which Swift's Glibc module does not export.
-private struct PeerCredentials {
-    var pid: Int32 = 0
-    var uid: UInt32 = 0
-    var gid: UInt32 = 0
 }

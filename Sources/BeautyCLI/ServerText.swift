@@ -1,17 +1,16 @@
+import BeautyCore
+
 /// Makes a JSON line from the server safe to print: every control character and bidirectional
 /// formatting character inside its strings becomes visible text (`\u001b`), so a server, even a
 /// planted one, cannot move the cursor, retitle the terminal or reorder what the user reads.
 /// Newlines and tabs stay: notes are multi-line. Works on the raw bytes, before decoding, so every
 /// string beautyctl prints from an answer has passed through here.
 enum ServerText {
-    /// Code points shown as escapes: C0 controls but newline and tab, DEL, C1 controls, and the
-    /// bidi controls (the set the daemon refuses in text: Unicode's Bidi_Control).
+    /// Code points shown as escapes: what the daemon's validation calls unsafe to show, but newline
+    /// and tab (notes are multi-line).
     static func mustEscape(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x0A, 0x09: false
-        case 0x00...0x1F, 0x7F...0x9F: true
-        default: Unicode.Scalar(value)?.properties.isBidiControl ?? false
-        }
+        guard value != 0x0A, value != 0x09, let scalar = Unicode.Scalar(value) else { return false }
+        return Validation.isUnsafeToShow(scalar)
     }
 
     /// The scalar a UTF-8 sequence of `count` bytes starting at `index` encodes (its lead byte's

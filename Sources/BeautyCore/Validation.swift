@@ -177,7 +177,13 @@ public enum Validation {
 
     /// A text as an error message may quote it: control and bidirectional control characters become `?`.
     public static func quotable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) || $0.properties.isBidiControl ? "?" : $0 }))
+        String(String.UnicodeScalarView(text.unicodeScalars.map { isUnsafeToShow($0) ? "?" : $0 }))
+    }
+
+    /// Control characters (C0, DEL, C1, line and paragraph separators) and bidirectional controls:
+    /// what a terminal or a notification must never receive raw from text it did not write.
+    public static func isUnsafeToShow(_ scalar: Unicode.Scalar) -> Bool {
+        isControl(scalar) || scalar.properties.isBidiControl
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
