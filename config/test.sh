@@ -8,14 +8,20 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
-say "Installing the packages the tests need"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-    libsqlite3-dev libsystemd-dev libnotify-dev pkg-config \
-    dbus dbus-bin libnotify-bin python3-dbus python3-gi \
-    xvfb dunst systemd socat util-linux >/dev/null
+# The packages the tests need are listed once, in config/test-packages.txt (.ci/run installs the
+# same list); only missing ones are installed.
+read -r -a packages <<< "$(tr '\n' ' ' < "$repo/config/test-packages.txt")"
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    say "Installing the packages the tests need: ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
 
 cd "$repo"
 say "Building beautyd, beautyctl and the tests"
