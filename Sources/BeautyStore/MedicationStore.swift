@@ -167,6 +167,11 @@ extension AppDatabase {
     /// (nil before the first `replanForZoneChange`).
     public func plannedZone() throws -> String? { try setting(Self.plannedZoneSetting) }
 
+    /// Records the zone without planning again: for a database that has none recorded yet.
+    public func recordPlannedZone(_ zone: TimeZone) throws {
+        try writer.write { db in try Self.setSetting(db, Self.plannedZoneSetting, zone.identifier) }
+    }
+
     static let plannedZoneSetting = "plannedZone"
 
     /// When dose rows must next be extended (nil when no medication can ever fire again).

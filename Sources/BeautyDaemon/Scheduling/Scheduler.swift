@@ -118,10 +118,14 @@ public actor Scheduler {
             let now = clock()
             // The store knows the zone it planned in, so a change while the daemon was stopped shows at start.
             let plannedIn = try store.plannedZone()
-            if zoneChanged.take() || plannedIn != LocalZone.shared.current.identifier {
-                if plannedIn != nil {
-                    logger.notice("time zone is now \(LocalZone.shared.current.identifier): re-planning local-time schedules")
-                }
+            // A database with no zone recorded (new, or from before zones were recorded) is taken as
+            // planned in this one: re-planning it would drop and re-make every coming dose, racing the
+            // first client's adds and changing the dose ids it was just given.
+            if plannedIn == nil {
+                try store.recordPlannedZone(LocalZone.shared.current)
+            }
+            if zoneChanged.take() || (plannedIn != nil && plannedIn != LocalZone.shared.current.identifier) {
+                logger.notice("time zone is now \(LocalZone.shared.current.identifier): re-planning local-time schedules")
                 try store.replanForZoneChange(now: now, zone: LocalZone.shared.current)
             }
             try store.planDoses(now: now, zone: LocalZone.shared.current)
