@@ -188,7 +188,7 @@ extension WaterCommand {
             }
             if let from { params.from = try Input.time(from, option: "--from", now: now) }
             if let to { params.to = try Input.time(to, option: "--to", now: now) }
-            if let start = params.from, let end = params.to, end <= start { throw CLIFailure(.usage, "--to: must be after --from") }
+            try Input.check("--to") { try Validation.range(from: params.from, to: params.to, .halfOpen, toField: "--to", fromName: "--from") }
             var client = global.client
             let result = try client.call(WellbeingRPC.waterTotal, params)
             if output.json { return try Output.json(result) }
