@@ -1,9 +1,10 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
-extension EndToEnd {
+extension EndToEndSurface {
     @Suite("Agenda: a series with more occurrences than one answer expands")
     struct AgendaCap {
         @Test("a day and a year of a every-second series are both cut at the same instant, with where to go on")

@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -7,17 +8,31 @@ import Testing
 import Glibc
 #endif
 
-/// The parent of every suite that starts buses and daemons: serialized, so no two stacks ever run
-/// at the same time (timing assertions stay honest on a small machine).
-@Suite("beautyd end to end", .serialized, .timeLimit(.minutes(2)))
-struct EndToEnd {}
+// The suites that start buses and daemons run in three lanes. Within a lane one stack runs at a time;
+// the lanes run side by side (top-level suites run in parallel). The long waits (a D-Bus timeout, a
+// lock held, idle measurement) are spread over the lanes, and the CPU-heavy suites (kill -9 under
+// load, hostile clients) are kept out of the lane whose assertions time reminders to the second.
+
+/// Reminders, doses, series and zones on time: lateness and snooze delays are measured here.
+@Suite("beautyd end to end: on time", .serialized, .timeLimit(.minutes(2)))
+struct EndToEndTiming {}
+
+/// Faults that mostly wait: the bus going away, a server past the D-Bus timeout, the database
+/// refused, locked or full, reminders due while beautyd was down.
+@Suite("beautyd end to end: faults that wait", .serialized, .timeLimit(.minutes(2)))
+struct EndToEndFaults {}
+
+/// What a user and other programs meet at the surface: the socket, beautyctl, other uids, hostile
+/// input, resource limits, a real notification daemon.
+@Suite("beautyd end to end: the surface", .serialized, .timeLimit(.minutes(2)))
+struct EndToEndSurface {}
 
 /// Timing figures worth seeing in the test log (lateness of deliveries).
 func report(_ line: String) {
     print("[e2e] \(line)")
 }
 
-extension EndToEnd {
+extension EndToEndTiming {
     @Suite("Reminders reach the notification server", .serialized)
     struct Reminders {
         @Test("an absolute reminder fires once, on time, and not again after a restart")

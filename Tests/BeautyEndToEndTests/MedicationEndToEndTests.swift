@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -77,7 +78,7 @@ extension Stack {
     }
 }
 
-extension EndToEnd {
+extension EndToEndTiming {
     @Suite("Medications: dose notifications, answers, stock, the switch", .serialized)
     struct Medications {
         @Test("a dose is shown on time, critical, with Taken/Snooze/Skip; clicks and beautyctl answers are recorded")

@@ -1,9 +1,10 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
-extension EndToEnd {
+extension EndToEndTiming {
     @Suite("Medications: an unanswered dose is shown again in place, then missed", .serialized)
     struct Nagging {
         @Test("re-notified every nag_interval with the same id and the original time, then recorded missed")

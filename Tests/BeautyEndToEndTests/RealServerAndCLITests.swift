@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-extension EndToEnd {
+extension EndToEndSurface {
     @Suite("A real notification daemon (dunst under Xvfb)", .serialized)
     struct RealNotificationDaemon {
         @Test("dunst shows the reminder with its summary, body and category")

@@ -2,6 +2,7 @@ import BeautyCore
 import BeautyDaemon
 import BeautyNotify
 import BeautyStore
+import BeautyTestSupport
 import Foundation
 import Logging
 import Testing
