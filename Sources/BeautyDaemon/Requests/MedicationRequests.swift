@@ -29,14 +29,14 @@ extension RequestHandler {
         let medication = try Validation.medication(Medication(
             name: p.name, dose: p.dose, notes: p.notes, startDate: p.startDate, endDate: p.endDate,
             schedule: p.schedule ?? .none, stock: p.stock, lowStock: p.lowStock, timeZone: p.timeZone))
-        let saved = try store.addMedication(medication, now: clock(), planningIn: LocalZone.shared.current)
+        let saved = try store.addMedication(medication, now: clock(), planningIn: zone.current)
         logger.info("medication added: \(saved.name)", metadata: ["item_id": "\(saved.id ?? 0)", "item_kind": "medication"])
         scheduler.wake(.edited)
         return try medicationDetail(saved.id!)
     }
 
     func editMedication(_ p: MedEditParams) throws -> MedDetail {
-        _ = try store.updateMedication(id: p.id, now: clock(), planningIn: LocalZone.shared.current) { m in
+        _ = try store.updateMedication(id: p.id, now: clock(), planningIn: zone.current) { m in
             m = try Validation.medication(edited(m, p))
         }
         scheduler.wake(.edited)
@@ -76,11 +76,11 @@ extension RequestHandler {
     func medicationDetail(_ id: Int64) throws -> MedDetail {
         let m = try store.medication(id: id)
         let now = clock()
-        let cal = LocalTime.calendar(LocalZone.shared.current)
+        let cal = LocalTime.calendar(zone.current)
         let today = cal.startOfDay(for: now)
         let tomorrow = cal.date(byAdding: .day, value: 1, to: today)!
         // A medication pinned with --tz keeps its own wall clock (as the store plans it).
-        let zone = m.zone(default: LocalZone.shared.current)
+        let zone = m.zone(default: self.zone.current)
         let upcoming = DosePlanner.doses(for: m, from: now, to: now.addingTimeInterval(14 * 86_400), zone: zone)
         let adherence = try store.adherence(now: now).first { $0.medicationID == id }.map(Self.wire)
         return MedDetail(
@@ -145,7 +145,7 @@ extension RequestHandler {
                !([medication.name, medication.notes ?? "", medication.dose ?? ""].joined(separator: "\n").lowercased().contains(search)) {
                 continue
             }
-            for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: medication.zone(default: LocalZone.shared.current)) {
+            for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: medication.zone(default: zone.current)) {
                 let dose = byKey["\(medication.id!)/\(instant.timeIntervalSince1970)"]
                     ?? Dose(id: 0, medicationID: medication.id!, scheduledAt: instant)
                 entries.append(AgendaEntry(dose: dose, medication: medication))

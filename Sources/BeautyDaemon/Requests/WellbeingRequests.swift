@@ -42,7 +42,7 @@ extension RequestHandler {
     // MARK: - Water
 
     /// The daemon's zone: days of water intake are its local days.
-    private var waterZone: TimeZone { LocalZone.shared.current }
+    private var waterZone: TimeZone { zone.current }
 
     func addWater(_ p: WaterAddParams) throws -> WaterAddResult {
         let now = clock()

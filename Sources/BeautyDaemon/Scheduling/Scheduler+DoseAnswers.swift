@@ -12,7 +12,7 @@ extension Scheduler {
         let now = clock()
         if state == .snoozed, let dose = try? store.dose(id: id), dose.scheduledAt > now {
             // Snoozing a dose before it is due would show it earlier than planned.
-            throw ValidationError(field: "id", "dose \(id) is not due yet (scheduled \(Timestamps(zone: LocalZone.shared.current).short(dose.scheduledAt))); snooze a dose once it is due")
+            throw ValidationError(field: "id", "dose \(id) is not due yet (scheduled \(Timestamps(zone: zone.current).short(dose.scheduledAt))); snooze a dose once it is due")
         }
         let until = state == .snoozed ? now.addingTimeInterval(TimeInterval(snoozeSeconds ?? config.snoozeSeconds)) : nil
         let answer = try store.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until)
