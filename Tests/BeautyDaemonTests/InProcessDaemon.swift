@@ -43,6 +43,13 @@ final class InProcessDaemon: @unchecked Sendable {
         running.cancel()
     }
 
+    /// Stops the scheduler as a shutdown does, and waits for it to end (a restart starts another on the same store).
+    func stop() async {
+        daemon.scheduler.stop()
+        running.cancel()
+        _ = try? await running.value
+    }
+
     var timer: ManualTimer { timers.current! }
 
     /// `rpc` with `params`, as one request line through the daemon's request handler; the answer's

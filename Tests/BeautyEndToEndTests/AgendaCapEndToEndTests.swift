@@ -4,7 +4,7 @@ import BeautyTestSupport
 import Foundation
 import Testing
 
-extension EndToEndSurface {
+extension EndToEndBus {
     @Suite("Agenda: a series with more occurrences than one answer expands")
     struct AgendaCap {
         @Test("a day and a year of a every-second series are both cut at the same instant, with where to go on")

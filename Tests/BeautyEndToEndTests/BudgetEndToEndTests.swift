@@ -18,7 +18,7 @@ extension Stack {
     }
 }
 
-extension EndToEndSurface {
+extension EndToEndServing {
     @Suite("Budget, search and browse, the calendar view: real beautyctl", .serialized)
     struct BudgetAndBrowse {
         @Test("budget add/list/edit/rm/balance: cents and currencies, a negative balance, confirmation")

@@ -43,7 +43,7 @@ extension Stack {
     }
 }
 
-extension EndToEndSurface {
+extension EndToEndBus {
     @Suite("Faults: other users, hostile text, a missing, hung or restarting notification server", .serialized)
     struct Faults {
         // MARK: - Other users

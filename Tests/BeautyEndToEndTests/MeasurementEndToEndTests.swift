@@ -4,7 +4,7 @@ import BeautyTestSupport
 import Foundation
 import Testing
 
-extension EndToEndSurface {
+extension EndToEndBus {
     @Suite("Measurements: BMI, weight log, charts", .serialized)
     struct Measurements {
         @Test("bmi is computed by beautyctl alone, with its class; bad numbers exit 2")

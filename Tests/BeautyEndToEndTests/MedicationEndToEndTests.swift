@@ -238,42 +238,6 @@ extension EndToEndTiming {
             #expect(try stack.dose(added.doseID, of: added.medication.id!)?.state == .taken)
         }
 
-        @Test("notifications off: nothing shown, the dose is overdue; on again: no flood, later doses shown")
-        func notificationsSwitch() async throws {
-            let stack = try await Stack.start()
-            defer { stack.shutdown() }
-            let watcher = try stack.client(timeout: 10)
-            _ = try watcher.roundTrip(#"{"jsonrpc":"2.0","id":1,"method":"subscribe"}"#)
-            let off = try await stack.beautyctl(["notifications", "off"])
-            #expect(off.status == .exited(0) && off.stdout.contains("off"), "\(off)")
-
-            let first = await DueSoon.after(3)
-            let second = DueSoon(at: first.due.addingTimeInterval(3))
-            let silenced = try stack.addMedication("Omega-3", dose: "2 capsules", first)
-            let shownLater = try stack.addMedication("Folic acid", dose: "1 tablet", second)
-
-            await sleep(until: first.due.addingTimeInterval(0.8))
-            #expect(stack.notifications().isEmpty, "shown while notifications were off: \(stack.notifications())")
-            let now: NowResult = try await stack.beautyctlJSON(["now"])
-            #expect(now.overdue.map(\.id) == [silenced.doseID] && now.overdue.first?.status == "pending", "now: \(now)")
-            #expect(now.laterToday.map(\.id) == [shownLater.doseID], "now: \(now)")
-
-            let on = try await stack.beautyctl(["notifications", "on"])
-            #expect(on.status == .exited(0) && on.stdout.contains("on"), "\(on)")
-            let status = try await stack.beautyctl(["notifications"])
-            #expect(status.stdout.contains("Notifications are on"), "\(status)")
-
-            let calls = await stack.waitForNotifications(1, timeout: .seconds(second.due.timeIntervalSinceNow + 5))
-            try await Task.sleep(for: .milliseconds(500))
-            #expect(stack.notifications().map(\.summary) == ["Time for Folic acid"], "\(calls)\n\(stack.logs)")
-            let lateness = (calls.first?.time ?? 0) - second.due.timeIntervalSince1970
-            #expect(lateness >= 0 && lateness < 1, "lateness \(lateness) s")
-            #expect(try stack.dose(silenced.doseID, of: silenced.medication.id!)?.state == .pending, "still open, never shown")
-
-            let first2 = try WireJSON.decoder().decode(RPCNotification<DaemonEvent>.self, from: try watcher.readLine()).params
-            #expect(first2.type == "suppressed" && first2.itemID == silenced.doseID && first2.title == "Omega-3", "\(first2)")
-        }
-
         @Test("bad medication input from beautyctl exits 2 naming the option, and stores nothing")
         func badInputExits2() async throws {
             let stack = try await Stack.start(server: false)
@@ -299,6 +263,14 @@ extension EndToEndTiming {
             #expect(list.isEmpty, "a refused command stored something: \(list)")
             let missing = try await stack.beautyctl(["dose", "taken", "99"])
             #expect(missing.status == .exited(4) && missing.stderr.contains("no dose with id 99"), "\(missing)")
+
+            // The switch through beautyctl (what it silences: BeautyDaemonTests).
+            let off = try await stack.beautyctl(["notifications", "off"])
+            #expect(off.status == .exited(0) && off.stdout.contains("off"), "\(off)")
+            let on = try await stack.beautyctl(["notifications", "on"])
+            #expect(on.status == .exited(0) && on.stdout.contains("on"), "\(on)")
+            let status = try await stack.beautyctl(["notifications"])
+            #expect(status.stdout.contains("Notifications are on"), "\(status)")
         }
     }
 }

@@ -8,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-extension EndToEndSurface {
+extension EndToEndBus {
     @Suite("A real notification daemon (dunst under Xvfb)", .serialized)
     struct RealNotificationDaemon {
         @Test("dunst shows the reminder with its summary, body and category")

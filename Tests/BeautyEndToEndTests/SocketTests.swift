@@ -8,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-extension EndToEndSurface {
+extension EndToEndServing {
     @Suite("The daemon's socket", .serialized)
     struct Socket {
         @Test("bad input gets a JSON-RPC error and hurts nobody")

@@ -78,52 +78,6 @@ func refusedICS(_ bad: String) -> String {
 extension EndToEndTiming {
     @Suite("Time: series, cycles, the user's zone, iCalendar", .serialized)
     struct TimeEndToEnd {
-        @Test("a series reminder fires at each occurrence, on time, and not again after a restart")
-        func seriesFiresEveryOccurrence() async throws {
-            let stack = try await Stack.start()
-            defer { stack.shutdown() }
-            let first = wholeSecond(after: 2.5)
-            let added = try await stack.beautyctl([
-                "appointment", "add", "Serum", "--at", iso(first),
-                "--repeat", "FREQ=SECONDLY;INTERVAL=2;COUNT=3", "--remind", "0s", "--json",
-            ])
-            try #require(added.status == .exited(0), "\(added)")
-            let detail = try WireJSON.decoder().decode(AppointmentDetail.self, from: Data(added.stdout.utf8))
-            let id = try #require(detail.appointment.id)
-            let due = (0..<3).map { first.addingTimeInterval(Double($0) * 2) }
-            #expect(detail.appointment.recurrence?.rule == "FREQ=SECONDLY;INTERVAL=2;COUNT=3")
-            #expect(detail.nextOccurrences == due, "\(String(describing: detail.nextOccurrences))")
-            #expect(detail.deliveries.map(\.trigger.fireAt) == due && detail.deliveries.allSatisfy { $0.state == .pending },
-                    "\(detail.deliveries)")
-            try #require(Date() < first, "setting up took too long for this test to mean anything")
-
-            let calls = await stack.waitForNotifications(3, timeout: .seconds(due[2].timeIntervalSinceNow + 5))
-            try await Task.sleep(for: .seconds(1))  // a fourth would be here by now
-            let all = stack.notifications()
-            try #require(all.count == 3, "expected exactly three Notify calls, got \(all)\n\(stack.logs)")
-            var worst = 0.0
-            for (call, instant) in zip(calls, due) {
-                #expect(call.summary == "Serum", "\(call)")
-                #expect(call.hints.category == "x-beautyd.appointment")
-                let lateness = call.time - instant.timeIntervalSince1970
-                worst = max(worst, lateness)
-                #expect(lateness >= 0, "occurrence \(iso(instant)) was announced \(-lateness) s early")
-                #expect(lateness < 1, "occurrence \(iso(instant)) was announced \(lateness) s late")
-            }
-            report(String(format: "series of 3 (2 s apart): lateness %@ ms",
-                          zip(calls, due).map { String(format: "%.1f", ($0.time - $1.timeIntervalSince1970) * 1000) }.joined(separator: ", ")))
-            #expect(worst < 1)
-            let fired = try stack.client().show(id).deliveries
-            #expect(fired.map(\.state) == [.fired, .fired, .fired] && fired.map(\.trigger.occurrence) == due, "\(fired)")
-
-            #expect(await stack.stopDaemon() == .exited(0), "\(stack.logs)")
-            try await stack.startDaemon()
-            try await Task.sleep(for: .seconds(1.5))
-            #expect(stack.notifications().count == 3, "a restart announced the series again: \(stack.notifications())\n\(stack.logs)")
-            #expect(try stack.client().show(id).deliveries.map(\.state) == [.fired, .fired, .fired])
-            #expect(try stack.client().status().counts.pendingDeliveries == 0)
-        }
-
         @Test("--every 1d --after-done: done schedules the next visit a day after today, same time of day")
         func cycleAfterDone() async throws {
             let stack = try await Stack.start(server: false)
@@ -163,6 +117,19 @@ extension EndToEndTiming {
             let repeated = try WireJSON.decoder().decode(AppointmentDetail.self, from: Data(again.stdout.utf8))
             #expect(repeated.followUp == nil, "marking a done visit done again must not add another")
             #expect(try stack.appointmentCount == 3)
+
+            // A series through beautyctl: its rule, occurrences and reminders (when they fire: BeautyDaemonTests).
+            let first = tomorrowOnTheHour()
+            let series = try await stack.beautyctl([
+                "appointment", "add", "Serum", "--at", iso(first),
+                "--repeat", "FREQ=SECONDLY;INTERVAL=2;COUNT=3", "--remind", "0s", "--json",
+            ])
+            try #require(series.status == .exited(0), "\(series)")
+            let seriesDetail = try WireJSON.decoder().decode(AppointmentDetail.self, from: Data(series.stdout.utf8))
+            let due = (0..<3).map { first.addingTimeInterval(Double($0) * 2) }
+            #expect(seriesDetail.appointment.recurrence?.rule == "FREQ=SECONDLY;INTERVAL=2;COUNT=3")
+            #expect(seriesDetail.nextOccurrences == due, "\(String(describing: seriesDetail.nextOccurrences))")
+            #expect(seriesDetail.deliveries.map(\.trigger.fireAt) == due, "\(seriesDetail.deliveries)")
         }
 
         @Test("the zone link changes: a daily 08:00 dose moves to 08:00 in the new zone within a second or two")

@@ -128,60 +128,13 @@ extension EndToEndTiming {
             #expect(off.status == .exited(0) && off.stdout.contains("No daily water goal"), "\(off)")
             let after: NowResult = try await stack.beautyctlJSON(["now"])
             #expect(after.water?.totalMl == 501 && after.water?.goalMl == nil && after.water?.goalReached == nil)
-        }
 
-        @Test("a hydration reminder fires on the second; once the goal is reached the day's next one is skipped")
-        func hydrationReminders() async throws {
-            let stack = try await Stack.start()
-            defer { stack.shutdown() }
-            let goal = try await stack.beautyctl(["water", "goal", "500"])
-            #expect(goal.status == .exited(0), "\(goal)")
-
-            // Every N seconds in a window of whole minutes, so that exactly one reminder is due a few seconds from now.
-            func remind(_ soon: DueSoon) async throws -> WaterRemindResult {
-                let schedule = soon.schedule
-                return try await stack.beautyctlJSON([
-                    "water", "remind", "--every", "\(schedule.intervalSeconds!)s",
-                    "--between", "\(schedule.windowStart!)-\(schedule.windowEnd!)",
-                ])
-            }
-            let soon = await DueSoon.after(4)
-            let settings = try await remind(soon)
-            #expect(settings.enabled && settings.upcoming.first == soon.due, "upcoming \(settings.upcoming), due \(iso(soon.due))")
-            let next = try stack.client().status().nextTrigger
-            #expect(next?.itemKind == .water && next?.fireAt == soon.due, "\(String(describing: next))")
-            try #require(Date() < soon.due, "setting up took too long for this test to mean anything")
-
-            let shown = await stack.waitForNotifications(1, timeout: .seconds(soon.due.timeIntervalSinceNow + 5))
-            try #require(shown.count == 1, "expected one water reminder, got \(shown)\n\(stack.logs)")
-            let call = shown[0]
-            #expect(call.summary == "Time for a glass of water", "\(call)")
-            #expect(call.hints.category == "x-beautyd.water", "\(call)")
-            #expect(call.appName == "beautyd")
-            #expect(call.body.contains("0 of 500 ml"), "\(call.body)")
-            let lateness = call.time - soon.due.timeIntervalSince1970
-            report(String(format: "water reminder lateness (due -> Notify received): %.1f ms", lateness * 1000))
-            #expect(lateness >= 0 && lateness < 1, "shown \(lateness) s after it was due")
-
-            // The next reminder a few seconds away; then the goal is reached: it must not be shown.
-            let later = await DueSoon.after(4)
-            let again = try await remind(later)
-            #expect(again.upcoming.first == later.due, "upcoming \(again.upcoming), due \(iso(later.due))")
-            let drunk: WaterAddResult = try await stack.beautyctlJSON(["water", "add", "500"])
-            #expect(drunk.day.goalReached == true, "\(drunk)")
-            let settled: WaterRemindResult = try await stack.beautyctlJSON(["water", "remind"])
-            let tomorrow = LocalDate(Date(), in: testTimeZone).adding(days: 1).start(in: testTimeZone)
-            #expect(settled.upcoming.allSatisfy { $0 >= tomorrow }, "today's reminders should be gone: \(settled.upcoming)")
-            try #require(Date() < later.due, "setting up took too long for this test to mean anything")
-            await sleep(until: later.due.addingTimeInterval(1.5))
-            #expect(stack.notifications().count == 1, "a reminder was shown after the goal was reached: \(stack.notifications())")
-            let now: NowResult = try await stack.beautyctlJSON(["now"])
-            #expect(now.water?.goalReached == true && now.water?.totalMl == 500, "\(String(describing: now.water))")
-
-            // Switched off: nothing planned any more.
-            let off: WaterRemindResult = try await stack.beautyctlJSON(["water", "remind", "off"])
-            #expect(!off.enabled && off.upcoming.isEmpty, "\(off)")
-            #expect(try stack.client().status().nextTrigger?.itemKind != .water)
+            // Hydration reminders set and switched off through beautyctl (when they fire: BeautyDaemonTests).
+            let remind: WaterRemindResult = try await stack.beautyctlJSON(["water", "remind", "--every", "2h", "--between", "09:00-21:00"])
+            #expect(remind.enabled && remind.everySeconds == 7200 && remind.windowStart == ClockTime(hour: 9, minute: 0)
+                    && remind.windowEnd == ClockTime(hour: 21, minute: 0) && !remind.upcoming.isEmpty, "\(remind)")
+            let remindOff: WaterRemindResult = try await stack.beautyctlJSON(["water", "remind", "off"])
+            #expect(!remindOff.enabled && remindOff.upcoming.isEmpty, "\(remindOff)")
         }
     }
 }

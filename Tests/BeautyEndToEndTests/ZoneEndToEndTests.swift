@@ -49,7 +49,7 @@ extension Stack {
     }
 }
 
-extension EndToEndFaults {
+extension EndToEndTiming {
     @Suite("Zone changes beautyd cannot watch live", .serialized)
     struct ZoneChanges {
         static let utc = TimeZone(identifier: "UTC")!, warsaw = TimeZone(identifier: "Europe/Warsaw")!

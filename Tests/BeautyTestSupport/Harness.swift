@@ -1,5 +1,5 @@
+import BeautyCore
 import Foundation
-import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -360,6 +360,16 @@ package func localClock(_ date: Date) -> String {
     formatter.timeZone = testTimeZone
     formatter.dateFormat = "HH:mm"
     return formatter.string(from: date)
+}
+
+/// Instants built from a wall-clock time in a named zone, so tests read like calendars.
+package func instant(_ text: String, _ zone: String = "Europe/Warsaw") -> Date {
+    let tz = TimeZone(identifier: zone)!
+    let parts = text.split(separator: " ")
+    let ymd = parts[0].split(separator: "-").map { Int($0)! }
+    let hms = parts.count > 1 ? parts[1].split(separator: ":").map { Int($0)! } : [0, 0]
+    return LocalTime.instant(year: ymd[0], month: ymd[1], day: ymd[2], hour: hms[0], minute: hms[1],
+                             second: hms.count > 2 ? hms[2] : 0, in: tz)!
 }
 
 /// A later start for appointments: the next whole hour a day ahead.
