@@ -20,6 +20,10 @@ final class InProcessDaemon: @unchecked Sendable {
 
     var store: AppDatabase { daemon.store }
 
+    /// How long a wait for the scheduler may take: generous, as the end-to-end lanes share the cores;
+    /// every wait ends as soon as what it waits for is there.
+    static let patience: Duration = .seconds(15)
+
     /// Starts the scheduler at `now` and returns once its first pass has armed the timer.
     init(now: Date, config: DaemonConfig = DaemonConfig(), zone: TimeZone = testTimeZone,
          notifier: RecordingNotifier = RecordingNotifier(), store: AppDatabase? = nil) async throws {
@@ -33,7 +37,7 @@ final class InProcessDaemon: @unchecked Sendable {
             clock: clock.read, zone: self.zone, timer: { onWake in timers.make(onWake) })
         let scheduler = daemon.scheduler
         running = Task { try await scheduler.run() }
-        guard await eventually(timeout: .seconds(5), { timers.current.map { $0.arms > 0 ? true : nil } ?? nil }) != nil else {
+        guard await eventually(timeout: Self.patience, { timers.current.map { $0.arms > 0 ? true : nil } ?? nil }) != nil else {
             throw HarnessError("the scheduler's first pass did not arm its timer")
         }
     }
@@ -70,7 +74,7 @@ final class InProcessDaemon: @unchecked Sendable {
 
     /// Waits until a pass has armed the timer for `deadline` (the scheduler's next wake is there).
     @discardableResult
-    func armed(for deadline: Date?, timeout: Duration = .seconds(5)) async -> Bool {
+    func armed(for deadline: Date?, timeout: Duration = InProcessDaemon.patience) async -> Bool {
         await eventually(timeout: timeout, interval: .milliseconds(5)) { timer.deadline == deadline ? true : nil } ?? false
     }
 
@@ -81,7 +85,7 @@ final class InProcessDaemon: @unchecked Sendable {
         guard let deadline = timer.deadline, deadline <= instant else { return }
         let arms = timer.arms
         timer.wake(.deadline)
-        guard await eventually(timeout: .seconds(5), interval: .milliseconds(5), { timer.arms > arms ? true : nil }) != nil else {
+        guard await eventually(timeout: Self.patience, interval: .milliseconds(5), { timer.arms > arms ? true : nil }) != nil else {
             throw HarnessError("no pass ended after the deadline \(deadline) came")
         }
     }

@@ -28,7 +28,7 @@ struct ZoneChangeTests {
         var agenda = AgendaParams(from: daemon.clock.now, to: daemon.clock.now.addingTimeInterval(2 * 86_400))
         agenda.kind = .medication
         var entries: [AgendaEntry] = []
-        for _ in 0..<500 where !entries.contains(where: { $0.title == "Iron" && $0.start == inNewYork && $0.id != 0 }) {
+        for _ in 0..<1500 where !entries.contains(where: { $0.title == "Iron" && $0.start == inNewYork && $0.id != 0 }) {
             try await Task.sleep(for: .milliseconds(10))
             entries = try await daemon.call(ViewRPC.agenda, agenda).entries
         }

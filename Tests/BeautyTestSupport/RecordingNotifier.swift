@@ -53,7 +53,7 @@ package final class RecordingNotifier: Notifier, @unchecked Sendable {
     package func emit(_ event: NotifierEvent) { continuation.yield(event) }
 
     /// Waits until at least `count` notifications were taken; returns all of them (maybe fewer on timeout).
-    package func waitForShown(_ count: Int, timeout: Duration = .seconds(5)) async -> [DesktopNotification] {
+    package func waitForShown(_ count: Int, timeout: Duration = .seconds(15)) async -> [DesktopNotification] {
         await eventually(timeout: timeout, interval: .milliseconds(5)) { () -> [DesktopNotification]? in
             let all = shown
             return all.count >= count ? all : nil
