@@ -164,6 +164,11 @@ extension EndToEndTiming {
             let old = try #require(try stack.addAppointment("Eyebrows", start: tomorrowOnTheHour(), remindAt: [wholeSecond(after: 0.5)]).appointment.id)
             let first = await stack.waitForNotifications(1, timeout: .seconds(5))
             try #require(first.count == 1, "\(stack.logs)")
+            // Shown means answered: a server killed before its answer arrives leaves the reminder to show again.
+            let answered = await eventually(timeout: .seconds(3)) {
+                (try? stack.client().show(old).deliveries.map(\.state)) == [.fired] ? true : nil
+            }
+            try #require(answered == true, "the first reminder was not recorded as fired\n\(stack.logs)")
 
             // The server goes away without closing anything, and a new one numbers its popups from 1 again.
             await stack.stopServer()

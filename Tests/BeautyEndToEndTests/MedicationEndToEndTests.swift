@@ -161,7 +161,12 @@ extension EndToEndTiming {
             #expect(delay >= 2 && delay < 3, "shown again \(delay) s after Snooze (snooze = 2s)")
             #expect(renotified.body.contains(localClock(soon.due)), "\(renotified.body)")
             #expect(renotified.actionKeys == ["taken", "snooze", "skip"] && renotified.hints.urgency == 2)
-            #expect(try stack.dose(magnesium.doseID, of: magnesium.medication.id!)?.state == .fired)
+            // Recorded once the server's answer comes back, which may be after it logged the Notify.
+            let refired = await eventually(timeout: .seconds(3)) { () -> Dose? in
+                guard let dose = try? stack.dose(magnesium.doseID, of: magnesium.medication.id!), dose.state == .fired else { return nil }
+                return dose
+            }
+            #expect(refired?.state == .fired, "\(String(describing: try? stack.dose(magnesium.doseID, of: magnesium.medication.id!)))")
 
             // Snooze from the terminal (--for), then Skip clicked on the popup shown again.
             let cliSnooze = try await stack.beautyctl(["dose", "snooze", "\(magnesium.doseID)", "--for", "1s"])
