@@ -8,7 +8,7 @@ import Testing
 // like control characters: by beautyctl before sending, by beautyd whatever the client, and no
 // notification ever carries one.
 
-extension EndToEndBus {
+extension EndToEndServing {
     @Suite("Bidirectional controls in texts", .serialized)
     struct BidiText {
         static let override = "\u{202E}"

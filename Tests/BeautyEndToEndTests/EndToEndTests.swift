@@ -22,8 +22,8 @@ struct EndToEndTiming {}
 @Suite("beautyd end to end: the bus and the notification server", .serialized, .timeLimit(.minutes(2)))
 struct EndToEndBus {}
 
-/// Serving under strain: the database refused, locked or full, kill -9 under load, hostile clients,
-/// resource limits, the socket and its permissions, other users.
+/// Serving under strain: the database refused, locked or full, kill -9 under load, hostile clients
+/// and bidirectional controls in texts, resource limits, the socket and its permissions, other users.
 @Suite("beautyd end to end: serving under strain", .serialized, .timeLimit(.minutes(2)))
 struct EndToEndServing {}
 
