@@ -28,7 +28,7 @@ struct AppointmentFields: ParsableArguments {
     @Option(help: ArgumentHelp("Free text notes.", valueName: "text"))
     var notes: String?
 
-    @Option(help: ArgumentHelp("Id of the salon contact (see 'beautyctl contact list').", valueName: "id"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Id of the salon contact (see 'beautyctl contact list').", valueName: "id"))
     var contact: Int64?
 
     @Option(help: ArgumentHelp("Category such as hair, nails, face, body (a/b for a sub-category).", valueName: "name"))
@@ -37,7 +37,7 @@ struct AppointmentFields: ParsableArguments {
     @Option(help: ArgumentHelp("Colour in calendar views: \(TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")) or #rrggbb.", valueName: "name"))
     var color: String?
 
-    @Option(help: ArgumentHelp("Price, e.g. 45.00, 45,50 or '120 PLN' (default currency from the config).", valueName: "amount"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Price, e.g. 45.00, 45,50 or '120 PLN' (default currency from the config; not negative).", valueName: "amount"))
     var price: String?
 
     @Option(help: ArgumentHelp("Remind this long before the start; repeat for several (e.g. --remind 1d --remind 2h).", valueName: "duration"))
@@ -106,6 +106,10 @@ struct AppointmentFields: ParsableArguments {
 
     func priceParam() throws -> PriceParam? {
         guard let price else { return nil }
+        if price.trimmingCharacters(in: .whitespaces).hasPrefix("-") {
+            throw CLIFailure(.usage, "--price: '\(price)' is negative; a price is what the visit costs, 0 or more "
+                             + "(a refund is an income: beautyctl budget add Refund 20 --income)")
+        }
         let money = try Input.money(price, option: "--price")
         return PriceParam(cents: money.cents, currency: money.currency.isEmpty ? nil : money.currency)
     }

@@ -81,15 +81,20 @@ extension BudgetCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record an expense (default) or an income (--income).",
+            usage: "beautyctl budget add <name> <amount> [--income] [--at <time>] [--currency <code>] [--json]",
             discussion: """
+                A negative amount is an expense too (-20 is the same as 20); an income cannot be negative.
                 Examples:
                   beautyctl budget add 'Shampoo' 12,99
+                  beautyctl budget add Zwrot -20
                   beautyctl budget add Salary 3200 --income --at 2026-12-01
                   beautyctl budget add 'Nail polish' '35 PLN'
                 """)
 
         @Argument(help: "What it was.") var name: String
-        @Argument(help: "How much: 45, 45.50, 45,50 or '120 PLN' (a negative amount is an expense too).") var amount: String
+        @Argument(parsing: .allUnrecognized,
+                  help: ArgumentHelp("How much: 45, 45.50, 45,50, -20 or '120 PLN' (a negative amount is an expense too).", valueName: "amount"))
+        var amount: [String] = []
         @Flag(help: "It is an income (default: an expense).") var income = false
         @Option(help: ArgumentHelp("When (default now).", valueName: "time")) var at: String?
         @Option(help: ArgumentHelp("Currency code such as EUR or PLN (default from the daemon's config).", valueName: "code"))
@@ -99,6 +104,7 @@ extension BudgetCommand {
 
         func run() throws {
             let name = try Input.name(name, option: "name")
+            let amount = try Input.single(amount, what: "amount", example: "budget add Shampoo 12,99")
             let (size, negative) = try BudgetInput.amount(amount, option: "amount", currency: currency)
             if negative, income { throw CLIFailure(.usage, "amount: an income cannot be negative ('\(amount)' with --income)") }
             let params = BudgetAddParams(name: name, amount: size, income: income, at: try at.map { try Input.time($0, option: "--at") })
@@ -139,7 +145,8 @@ extension BudgetCommand {
                 """)
         @Argument(help: "Budget entry id.") var id: Int64
         @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
-        @Option(help: ArgumentHelp("New amount (45.50, '120 PLN').", valueName: "amount")) var amount: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("New amount (45.50, -20, '120 PLN'); a negative one makes it an expense.", valueName: "amount"))
+        var amount: String?
         @Flag(help: "Make it an income.") var income = false
         @Flag(help: "Make it an expense.") var expense = false
         @Option(help: ArgumentHelp("New time.", valueName: "time")) var at: String?
@@ -259,7 +266,7 @@ struct CalendarCommand: ParsableCommand {
     var week: String?
     @Flag(inversion: .prefixedNo, help: "Colour the blocks (default: only on a terminal).")
     var color: Bool?
-    @Option(help: ArgumentHelp("Width in characters (default: $COLUMNS, else 80).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Width in characters (default: $COLUMNS, else 80).", valueName: "n"))
     var width: Int?
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions

@@ -39,10 +39,10 @@ struct MedicationFields: ParsableArguments {
     @Option(help: ArgumentHelp("Last day (YYYY-MM-DD); nothing fires after it.", valueName: "date"))
     var until: String?
 
-    @Option(help: ArgumentHelp("Units in stock; each dose taken uses its amount.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Units in stock; each dose taken uses its amount.", valueName: "count"))
     var stock: Double?
 
-    @Option(help: ArgumentHelp("Warn once when the stock falls to this many units.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Warn once when the stock falls to this many units.", valueName: "count"))
     var low: Double?
 
     @Option(help: ArgumentHelp("Free text notes (shown in the notification).", valueName: "text"))
@@ -277,17 +277,21 @@ extension MedCommand {
     }
 
     struct Refill: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add units to a medication's stock.")
+        static let configuration = CommandConfiguration(
+            abstract: "Add units to a medication's stock.", usage: "beautyctl med refill <id> <count> [--json]",
+            discussion: "Example: beautyctl med refill 1 60")
         @Argument(help: "Medication id.") var id: Int64
-        @Argument(help: "How many units were added.") var count: Double
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How many units were added (more than 0).", valueName: "count"))
+        var units: [String] = []
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
-        func validate() throws {
-            if count <= 0 { throw ValidationError("COUNT: must be more than 0") }
-        }
-
         func run() throws {
+            let text = try Input.single(units, what: "count", example: "med refill \(id) 60")
+            guard let count = Double(text.replacingOccurrences(of: ",", with: ".")), count.isFinite else {
+                throw CLIFailure(.usage, "count: '\(text)' is not a number (e.g. 60 or 2,5)")
+            }
+            if count <= 0 { throw CLIFailure(.usage, "count: must be more than 0, got \(text)") }
             var client = global.client
             let m = try client.call(MedicationRPC.refill, MedRefillParams(id: id, count: count))
             if output.json { return try Output.json(m) }

@@ -13,7 +13,7 @@ struct AgendaCommand: ParsableCommand {
               beautyctl agenda --from 2026-12-01 --to 2027-01-01 --category hair --json
             """)
 
-    @Option(help: ArgumentHelp("Days to show from the start of today.", valueName: "n")) var days: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Days to show from the start of today.", valueName: "n")) var days: Int?
     @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
     @Option(help: ArgumentHelp("End of the range, exclusive.", valueName: "time")) var to: String?
     @Option(help: ArgumentHelp("Only this kind: appointment, medication or water.", valueName: "kind")) var kind: String?
@@ -21,8 +21,8 @@ struct AgendaCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only entries whose title, notes or address contain this text.", valueName: "text")) var search: String?
     @Option(help: ArgumentHelp("Only this status (scheduled, done, cancelled; doses: pending, taken, skipped, missed...); may repeat.", valueName: "status"))
     var status: [String] = []
-    @Option(help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
-    @Option(help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 

@@ -94,16 +94,6 @@ enum WaterOutput {
         return "\(day.totalMl) of \(goal) ml (\(day.totalMl * 100 / goal)%)"
     }
 
-    /// The one value an amount-like argument must have (ArgumentParser would take "-250" for options).
-    static func single(_ values: [String], what: String, example: String) throws -> String {
-        if let option = values.first(where: { $0.hasPrefix("-") && !($0.dropFirst().first?.isNumber ?? false) }) {
-            throw CLIFailure(.usage, "unknown option '\(option)' (see --help)")
-        }
-        guard let first = values.first else { throw CLIFailure(.usage, "missing \(what) (e.g. \(example))") }
-        guard values.count == 1 else { throw CLIFailure(.usage, "one \(what) at a time, got: \(values.joined(separator: " "))") }
-        return first
-    }
-
     /// A past time as typed; a bare clock time ("8:30") means today's, not tomorrow's.
     static func pastTime(_ text: String, option: String, now: Date) throws -> Date {
         let clockOnly = text.trimmingCharacters(in: .whitespaces).range(of: #"^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"#, options: .regularExpression) != nil
@@ -136,7 +126,7 @@ extension WaterCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let text = try WaterOutput.single(amount, what: "amount", example: "water add 250")
+            let text = try Input.single(amount, what: "amount", example: "water add 250")
             let ml = try Input.check("amount") { try WaterAmount.parse(text, field: "amount") }
             let now = Date()
             var params = WaterAddParams(amountMl: ml)
@@ -166,7 +156,7 @@ extension WaterCommand {
                   beautyctl water total --from 2026-11-01 --to 2026-12-01 --json
                 """)
 
-        @Option(help: ArgumentHelp("The last N days, today included.", valueName: "n")) var days: Int?
+        @Option(parsing: .unconditional, help: ArgumentHelp("The last N days, today included.", valueName: "n")) var days: Int?
         @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
         @Option(help: ArgumentHelp("End of the range, exclusive (a date means its midnight).", valueName: "time")) var to: String?
         @OptionGroup var output: OutputOptions
@@ -228,7 +218,7 @@ extension WaterCommand {
         func run() throws {
             var params = WaterGoalParams()
             if !value.isEmpty {
-                let text = try WaterOutput.single(value, what: "goal", example: "water goal 2000")
+                let text = try Input.single(value, what: "goal", example: "water goal 2000")
                 if text.lowercased() == "off" {
                     params.off = true
                 } else {
