@@ -274,6 +274,7 @@ public enum CalendarView {
             case .teal: return "46;30"
             case .blue: return "44;97"
             case .purple: return "45;97"
+            case .magenta: return "48;5;201;97"
             case .pink: return "48;5;211;30"
             case .brown: return "48;5;130;97"
             case .gray: return "100;97"
