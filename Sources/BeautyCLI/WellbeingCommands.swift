@@ -94,6 +94,19 @@ enum WaterOutput {
         return "\(day.totalMl) of \(goal) ml (\(day.totalMl * 100 / goal)%)"
     }
 
+    /// "from 12:00", "until 18:00" or "12:00–18:00" when the range covers only part of `day`; nil for all of it.
+    static func part(of day: LocalDate, from: Date, to: Date) -> String? {
+        let start = day.start(in: .current)
+        let end = day.adding(days: 1).start(in: .current)
+        let times = Output.times
+        switch (from > start, to < end) {
+        case (false, false): return nil
+        case (true, false): return "from \(times.clock(from))"
+        case (false, true): return "until \(times.clock(to))"
+        case (true, true): return "\(times.clock(from))–\(times.clock(to))"
+        }
+    }
+
     /// A past time as typed; a bare clock time ("8:30") means today's, not tomorrow's.
     static func pastTime(_ text: String, option: String, now: Date) throws -> Date {
         let clockOnly = text.trimmingCharacters(in: .whitespaces).range(of: #"^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"#, options: .regularExpression) != nil
@@ -185,12 +198,17 @@ extension WaterCommand {
             let times = Output.times
             if result.days.count == 1, let day = result.days.first {
                 let name = day.day.description == times.isoDay(now) ? "Today" : times.day(day.day.start(in: .current))
-                return Output.line("\(name): \(WaterOutput.progress(day)), \(day.count) drink(s).")
+                guard let part = WaterOutput.part(of: day.day, from: result.from, to: result.to) else {
+                    return Output.line("\(name): \(WaterOutput.progress(day)), \(day.count) drink(s).")
+                }
+                // The daily goal is for a whole day: a share of it over a few hours would read as the day's progress.
+                return Output.line("\(name) \(part): \(day.totalMl) ml, \(day.count) drink(s) (part of the day: no goal progress).")
             }
             Output.line("Water from \(times.short(result.from)) to \(times.short(result.to))" + (result.goalMl.map { " (goal \($0) ml a day)" } ?? ""))
             Output.table(["DAY", "ML", "DRINKS", "GOAL"], result.days.map { day in
-                [times.day(day.day.start(in: .current)), String(day.totalMl), String(day.count),
-                 day.goalMl.map { day.goalReached == true ? "reached" : "\(day.totalMl * 100 / $0)%" } ?? ""]
+                let part = WaterOutput.part(of: day.day, from: result.from, to: result.to)
+                return [times.day(day.day.start(in: .current)) + (part.map { " (\($0))" } ?? ""), String(day.totalMl), String(day.count),
+                        day.goalMl.map { day.goalReached == true ? "reached" : part != nil ? "part of the day" : "\(day.totalMl * 100 / $0)%" } ?? ""]
             })
             let average = result.days.isEmpty ? 0 : result.totalMl / result.days.count
             let reached = result.days.filter { $0.goalReached == true }.count
