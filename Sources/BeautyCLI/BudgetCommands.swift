@@ -253,6 +253,9 @@ struct CalendarCommand: ParsableCommand {
         discussion: """
             Appointments are blocks as tall as they last (half-hour rows), overlapping ones side by side; all-day
             appointments sit in the row above the hours; on today the current time is a line across.
+            A week too wide for the terminal is drawn in bands, one under the other (at 80 columns Monday to
+            Thursday, then Friday to Sunday) so every day keeps at least 16 characters; a wider terminal gets
+            the whole week side by side over its full width.
             Colour is used only when standard output is a terminal (and NO_COLOR is not set).
             Examples:
               beautyctl calendar
