@@ -198,8 +198,17 @@ extension BudgetCommand {
 
     struct Balance: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Income, expenses and the balance per currency (all time, or --from/--to).")
+            abstract: "Income, expenses and the balance per currency (all time, or --from/--to), with a bar chart.",
+            discussion: """
+                Below the table, income and expenses are drawn as bars, each currency on its own scale. --svg writes \
+                the same chart to a file for a browser instead.
+                Examples:
+                  beautyctl budget balance
+                  beautyctl budget balance --from 2026-11-01 --to 2026-12-01 --svg budget.svg
+                """)
         @OptionGroup var range: BudgetRangeOptions
+        @Option(help: ArgumentHelp("Write the chart as an SVG file instead of drawing it in the terminal.", valueName: "file"))
+        var svg: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -208,12 +217,22 @@ extension BudgetCommand {
             var client = global.client
             let balance = try client.call(BudgetRPC.balance, range)
             if output.json { return try Output.json(balance) }
-            if balance.totals.isEmpty { return Output.line("No budget entries\(BudgetInput.describe(range)).") }
-            Output.line(range.from == nil && range.to == nil ? "Balance, all time:" : "Balance\(BudgetInput.describe(range)):")
+            if balance.totals.isEmpty {
+                return Output.line("No budget entries\(BudgetInput.describe(range))" + (svg == nil ? "." : ": no chart written."))
+            }
+            let title = range.from == nil && range.to == nil ? "Balance, all time" : "Balance\(BudgetInput.describe(range))"
+            let rows = balance.totals.map { BudgetChart.Row(currency: $0.currency, incomeCents: $0.incomeCents, expenseCents: $0.expenseCents) }
+            if let svg {
+                try Output.write(BudgetChart.svg(rows, title: title), to: svg, option: "--svg")
+                return Output.line("Wrote \(svg): \(title.prefix(1).lowercased() + title.dropFirst()), \(rows.count) currenc\(rows.count == 1 ? "y" : "ies").")
+            }
+            Output.line(title + ":")
             Output.table(["CURRENCY", "INCOME", "EXPENSES", "BALANCE", "ENTRIES"], balance.totals.map { t in
                 [t.currency, BudgetInput.plain(t.incomeCents), BudgetInput.plain(t.expenseCents),
                  (t.balanceCents > 0 ? "+" : "") + BudgetInput.plain(t.balanceCents), String(t.entries)]
             })
+            Output.line()
+            FileHandle.standardOutput.write(Data(BudgetChart.text(rows, width: Output.columns).utf8))
         }
     }
 }
@@ -299,7 +318,7 @@ struct CalendarCommand: ParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let colour = color ?? (isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil)
-        let columns = width ?? environment["COLUMNS"].flatMap(Int.init).map { min(max($0, 20), 1000) } ?? 80
+        let columns = width ?? Output.columns
         let text = CalendarView.render(entries, days: days, zone: zone, now: now, width: columns, color: colour)
         FileHandle.standardOutput.write(Data(text.utf8))
     }

@@ -149,17 +149,7 @@ extension MeasureCommand {
             if result.points.isEmpty {
                 return Output.line("No \(unit == .bmi ? "BMI values" : "measurements") in \(month.name): no chart written.")
             }
-            let directory = (svg as NSString).deletingLastPathComponent
-            var isDirectory: ObjCBool = false
-            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                throw CLIFailure(.usage, "--svg: there is no directory \(directory)")
-            }
-            do {
-                try Data(MeasurementChart.svg(result.points, month: month, unit: unit).utf8)
-                    .write(to: URL(fileURLWithPath: svg), options: .atomic)
-            } catch {
-                throw CLIFailure(.usage, "--svg: cannot write \(svg): \((error as NSError).localizedDescription)")
-            }
+            try Output.write(MeasurementChart.svg(result.points, month: month, unit: unit), to: svg, option: "--svg")
             Output.line("Wrote \(svg): \(unit.axisTitle), \(month.name), \(result.points.count) day\(result.points.count == 1 ? "" : "s") with data.")
         }
     }

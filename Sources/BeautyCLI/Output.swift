@@ -77,6 +77,26 @@ enum Output {
         }
     }
 
+    /// Writes a file the user named (an SVG chart), replacing it whole; a missing directory or a refused
+    /// write is a usage error naming the option.
+    static func write(_ text: String, to path: String, option: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw CLIFailure(.usage, "\(option): there is no directory \(directory)")
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CLIFailure(.usage, "\(option): cannot write \(path): \((error as NSError).localizedDescription)")
+        }
+    }
+
+    /// The terminal's width: $COLUMNS (kept within 20...1000), else 80.
+    static var columns: Int {
+        ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).map { min(max($0, 20), 1000) } ?? 80
+    }
+
     /// Left-aligned columns, padded by character count.
     static func table(_ header: [String], _ rows: [[String]]) {
         var widths = header.map(\.count)
