@@ -58,7 +58,6 @@ public enum BudgetChart {
     public static let svgWidth = 760.0
     static let incomeColor = "#2e7d32"
     static let expenseColor = "#c62828"
-    static let white = "#ffffff"
     static let black = "#000000"
 
     /// An SVG image: a title, then per currency a bar for income and one for expenses (each with its
@@ -69,12 +68,7 @@ public enum BudgetChart {
         let plotWidth = svgWidth - left - right
         func n(_ value: Double) -> String { String(format: "%.1f", value) }
         let escape = MeasurementChart.escape
-        var out: [String] = []
-        out.append(#"<?xml version="1.0" encoding="UTF-8"?>"#)
-        out.append(#"<svg xmlns="http://www.w3.org/2000/svg" width="\#(n(svgWidth))" height="\#(n(height))" viewBox="0 0 \#(n(svgWidth)) \#(n(height))" font-family="sans-serif" font-size="12" role="img" aria-label="\#(escape(title))">"#)
-        out.append("<title>\(escape(title))</title>")
-        out.append(#"<rect class="background" x="0" y="0" width="\#(n(svgWidth))" height="\#(n(height))" fill="\#(white)"/>"#)
-        out.append(#"<text class="chart-title" x="\#(n(svgWidth / 2))" y="26" text-anchor="middle" font-size="16" font-weight="bold">\#(escape(title))</text>"#)
+        var out = MeasurementChart.svgOpening(width: svgWidth, height: height, title: title)
         if rows.isEmpty {
             out.append(#"<text class="no-data" x="\#(n(svgWidth / 2))" y="\#(n(top + 30))" text-anchor="middle">No budget entries</text>"#)
         }
