@@ -25,7 +25,7 @@ struct AppointmentFields: ParsableArguments {
     @Option(help: ArgumentHelp("Where it is.", valueName: "text"))
     var address: String?
 
-    @Option(help: ArgumentHelp("Free text notes.", valueName: "text"))
+    @Option(help: ArgumentHelp("Free text notes; the first three lines are shown in the reminder.", valueName: "text"))
     var notes: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Id of the salon contact (see 'beautyctl contact list').", valueName: "id"))
