@@ -1,3 +1,4 @@
+import BeautyCore
 import BeautyProtocol
 import Foundation
 
@@ -58,7 +59,7 @@ struct DaemonClient {
         do {
             response = try WireJSON.decoder().decode(RPCResponse<R>.self, from: line)
         } catch {
-            throw CLIFailure(.refused, "unexpected answer from beautyd (is it the same version?): \(error)")
+            throw CLIFailure(.refused, "unexpected answer from beautyd (is it the same version?): \(Validation.quotable("\(error)"))")
         }
         if let error = response.error {
             switch error.code {

@@ -22,6 +22,12 @@ enum ServerText {
         return value
     }
 
+    /// Control bytes but JSON's whitespace, and every non-ASCII byte (a C1 control or a bidi
+    /// control is more than one byte, and no valid answer has any outside its strings).
+    private static func isUnsafeOutsideStrings(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte >= 0x7F
+    }
+
     static func sanitize(_ line: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(line.count)
@@ -37,7 +43,9 @@ enum ServerText {
             let byte = line[index]
             if !inString {
                 if byte == UInt8(ascii: "\"") { inString = true }
-                out.append(byte)
+                // Outside strings only JSON's own bytes belong; anything unsafe there (a broken or
+                // hostile answer) becomes `?`, as it may reach the user in the "unexpected answer" error.
+                out.append(Self.isUnsafeOutsideStrings(byte) ? UInt8(ascii: "?") : byte)
                 index += 1
                 continue
             }

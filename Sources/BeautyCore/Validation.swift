@@ -145,7 +145,11 @@ public enum Validation {
         if let every = a.repeatAfterDoneSeconds, every < 86_400 || every > 5 * 366 * 86_400 {
             throw ValidationError(field: "every", "a cycle after done must be between 1d and 5 years")
         }
-        if let uid = a.uid, uid.isEmpty || uid.count > 500 { throw ValidationError(field: "uid", "must be 1 to 500 characters") }
+        if let uid = a.uid {
+            if uid.isEmpty || uid.count > 500 { throw ValidationError(field: "uid", "must be 1 to 500 characters") }
+            // Export writes it back out, so it must be as safe to show as any other text.
+            try refuseControls(in: uid, field: "uid", multiline: false)
+        }
         return a
     }
 
@@ -177,7 +181,15 @@ public enum Validation {
 
     /// A text as an error message may quote it: control and bidirectional control characters become `?`.
     public static func quotable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { isUnsafeToShow($0) ? "?" : $0 }))
+        showable(text, keepingNewlines: false)
+    }
+
+    /// `quotable`, but newlines may stay (a notification body has lines). For text shown to the
+    /// user that was stored before it could be refused, or reached beautyd some other way.
+    public static func showable(_ text: String, keepingNewlines: Bool) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map {
+            isUnsafeToShow($0) && !(keepingNewlines && $0 == "\n") ? "?" : $0
+        }))
     }
 
     /// Control characters (C0, DEL, C1, line and paragraph separators) and bidirectional controls:

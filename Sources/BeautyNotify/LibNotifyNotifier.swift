@@ -140,24 +140,27 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         if !shownLate.isEmpty { return .success(.shownEarlier(shownLate)) }
         if capabilities == nil { refreshServerInfo() }
         let canAct = capabilities?.contains("actions") ?? false
-        var body = request.body
+        var body = Validation.showable(request.body, keepingNewlines: true)
         if !canAct, !request.actions.isEmpty, let hint = request.noActionsHint { body += "\n" + hint }
         // Bodies may carry markup on servers with body-markup: escape ours so text shows as typed.
         let markup = capabilities?.contains("body-markup") ?? false
         let shownBody = markup ? NotificationText.escapeMarkup(body) : body
+        // Validation refuses control and bidi characters on the way in; a row stored before it did
+        // (or written by another program) must still not reorder or drive what the server draws.
+        let summary = Validation.showable(request.summary, keepingNewlines: false)
 
         let reuseKey = request.replacesKey ?? request.key
         let notification: UnsafeMutablePointer<NotifyNotification>
         if let existing = shownByKey[reuseKey] {
             notification = existing
-            _ = notify_notification_update(notification, request.summary, shownBody, nil)
+            _ = notify_notification_update(notification, summary, shownBody, nil)
             if reuseKey != request.key {
                 shownByKey[reuseKey] = nil
                 shownByKey[request.key] = notification
                 keyByNotification[notification] = request.key
             }
         } else {
-            notification = notify_notification_new(request.summary, shownBody, nil)
+            notification = notify_notification_new(summary, shownBody, nil)
             _ = beautyd_connect_closed(notification, { notification, data in
                 LibNotifyNotifier.from(data).closed(notification!)
             }, Unmanaged.passUnretained(self).toOpaque())

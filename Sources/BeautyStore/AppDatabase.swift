@@ -31,6 +31,7 @@ public final class AppDatabase: Sendable {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
+        try DatabaseOpening.refusePlanted(path)
         let created = !FileManager.default.fileExists(atPath: path)
         try DatabaseOpening.refuseEmptyFile(path)
         DatabaseOpening.restoreOwnSideFileModes(path)

@@ -49,6 +49,34 @@ public enum DatabaseOpening {
         if let problem = writeProblem(directory.isEmpty ? "." : directory, directory: true) { throw notWritable(path, problem) }
     }
 
+    /// In a directory others may write to (a sticky /tmp given with --database), another user can
+    /// create the database or its -wal/-shm first, or a link to a file of the user's. SQLite opens
+    /// them by name and follows links, so each existing one must be a regular file of this user's
+    /// with one link. (One created by another user between this check and SQLite's open is not
+    /// caught: a private directory is the real answer, which the message gives.)
+    static func refusePlanted(_ path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        var folder = stat()
+        guard stat(directory.isEmpty ? "." : directory, &folder) == 0, folder.st_mode & 0o022 != 0 else { return }
+        for file in files(of: path) {
+            var info = stat()
+            guard lstat(file, &info) == 0 else { continue }
+            let problem: String? =
+                info.st_mode & S_IFMT == S_IFLNK ? "is a symbolic link"
+                : info.st_uid != geteuid() ? "belongs to uid \(info.st_uid), not to you (uid \(geteuid()))"
+                : info.st_mode & S_IFMT != S_IFREG ? "is not a regular file"
+                : info.st_nlink > 1 ? "has \(info.st_nlink) hard links"
+                : nil
+            if let problem {
+                throw notWritable(path, """
+                    \(file) \(problem), in \(directory), which other users may write to: someone else may have \
+                    put it there; keep the database in a directory only you can write to (the default \
+                    ~/.local/share/beautyd, or --database in a directory of mode 0700)
+                    """)
+            }
+        }
+    }
+
     private static func notWritable(_ path: String, _ problem: String) -> DatabaseRefusal {
         DatabaseRefusal(reason: .notWritable, description: "cannot write the database \(path): \(problem)")
     }

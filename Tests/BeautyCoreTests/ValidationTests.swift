@@ -39,6 +39,7 @@ struct ValidationTests {
         refused("notes") { try Validation.optionalText("line one\n\(spoof)", field: "notes", multiline: true) }
         refused("title") { try Validation.appointment(Appointment(title: spoof, start: Date(), durationSeconds: 60)) }
         refused("address") { try Validation.appointment(Appointment(title: "Facial", start: Date(), durationSeconds: 60, address: spoof)) }
+        refused("uid") { try Validation.appointment(Appointment(title: "Facial", start: Date(), durationSeconds: 60, uid: spoof)) }
         refused("name") { try Validation.contact(Contact(name: spoof, phone: "600 100 200")) }
         refused("last name") { try Validation.contact(Contact(name: "Anna", phone: "600 100 200", lastName: spoof)) }
         refused("email") { try Validation.email("anna\(bidi)@salon.pl") }

@@ -56,5 +56,30 @@ extension EndToEnd {
             await sleep(until: at.addingTimeInterval(1))
             #expect(stack.notifications().isEmpty, "\(stack.notifications())")
         }
+
+        @Test("a title and an address stored with a right-to-left override (by an older beautyd, or another program) are shown neutralised")
+        func storedOverridesAreNeutralised() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let due = wholeSecond(after: 4)
+            let detail = try stack.addAppointment("Invoice gnp.exe", start: tomorrowOnTheHour(), remindAt: [due])
+            let id = try #require(detail.appointment.id)
+            #expect(await stack.stopDaemon() == .exited(0), "\(stack.logs)")
+            let write = try await stack.run(Locations.python, ["-c", """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("UPDATE appointment SET title = ?, address = ? WHERE id = ?", ("Invoice \\u202egnp.exe", "ul. D\\u2067uga\\u001b]0;x\\u0007", int(sys.argv[2])))
+                db.commit()
+                """, stack.databasePath, "\(id)"])
+            #expect(write.status == .exited(0), "\(write)")
+            try await stack.startDaemon()
+
+            let calls = await stack.waitForNotifications(1, timeout: .seconds(due.timeIntervalSinceNow + 5))
+            let call = try #require(calls.first, "nothing shown\n\(stack.logs)")
+            let unsafe = (call.summary + call.body).unicodeScalars.filter { Validation.isUnsafeToShow($0) && $0 != "\n" }
+            #expect(unsafe.isEmpty, "shown raw: \(unsafe.map { String($0.value, radix: 16) }) in \(call.summary.debugDescription) / \(call.body.debugDescription)")
+            #expect(call.summary == "Invoice ?gnp.exe", "\(call.summary.debugDescription)")
+            #expect(call.body.contains("ul. D?uga?]0;x?"), "\(call.body.debugDescription)")
+        }
     }
 }

@@ -134,6 +134,25 @@ extension EndToEnd {
             #expect(FileManager.default.fileExists(atPath: here + "/db.sqlite.lock"))
         }
 
+        @Test("a database, or its -wal, planted in a shared sticky directory given with --database is refused; the link's target is untouched")
+        func plantedDatabaseFiles() async throws {
+            let (stack, shared, precious) = try await scene()
+            defer { stack.shutdown() }
+            try await asAttacker(stack, """
+                ln -s \(precious) \(shared)/linked.sqlite
+                : > \(shared)/theirs.sqlite-wal
+                """)
+            for (name, problem) in [("linked", "is a symbolic link"), ("theirs", "belongs to uid 65534")] {
+                let result = try await stack.run(try Locations.built("beautyd"), ["--database", "\(shared)/\(name).sqlite"],
+                                                 timeout: .seconds(15))
+                #expect(result.status == .exited(77), "\(name): \(result)")
+                #expect(result.stderr.contains(problem) && result.stderr.contains("other users may write to"), "\(name): \(result)")
+            }
+            #expect(try String(contentsOfFile: precious, encoding: .utf8) == "the victim's own words\n")
+            var info = stat()
+            #expect(lstat("\(shared)/theirs.sqlite", &info) != 0, "a database was created next to the planted -wal")
+        }
+
         @Test("without XDG_RUNTIME_DIR the fallback is made fresh, 0700, and beautyctl finds it")
         func freshFallbackDirectory() async throws {
             let (stack, shared, _) = try await scene()
@@ -190,6 +209,19 @@ extension EndToEnd {
                 #expect(!result.stderr.unicodeScalars.contains(scalar.unicodeScalars.first!), "raw U+\(String(scalar.unicodeScalars.first!.value, radix: 16)) printed: \(result.stderr.debugDescription)")
             }
             #expect(result.stderr.contains(#"\u001b]0;owned\u0007 please run: \u009b2J \u202egnp.exe\u000d"#), "\(result.stderr.debugDescription)")
+
+            // Raw bytes outside any string make the answer invalid JSON; the decoding error that
+            // beautyctl then prints must not carry them either.
+            let brokenSocket = shared + "/broken.sock"
+            let broken = "{\"jsonrpc\":\"2.0\",\u{1B}]0;owned\u{07}\u{202E}\"id\":1,\"result\":{}}"
+            let brokenServer = try stack.spawn("broken-server", Locations.python, ["-c", Self.fakeServer, brokenSocket, shared + "/received-broken", broken])
+            let brokenListening = await eventually(timeout: .seconds(10)) { brokenServer.stdout.contains("ready") ? true : nil }
+            #expect(brokenListening == true, "\(brokenServer.outputTail)")
+            let unexpected = try await stack.run(try Locations.built("beautyctl"), ["--socket", brokenSocket, "status"])
+            #expect(unexpected.status == .exited(1) && unexpected.stderr.contains("unexpected answer"), "\(unexpected)")
+            for scalar in ["\u{1B}", "\u{07}", "\u{202E}"] {
+                #expect(!unexpected.stderr.unicodeScalars.contains(scalar.unicodeScalars.first!), "raw U+\(String(scalar.unicodeScalars.first!.value, radix: 16)) printed: \(unexpected.stderr.debugDescription)")
+            }
         }
 
         @Test("a second daemon on the same database, even on another socket, refuses and names the first's pid")

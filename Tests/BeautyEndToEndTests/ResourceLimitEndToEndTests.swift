@@ -43,6 +43,18 @@ extension EndToEnd {
             #expect(daemon.stderr.contains("open-file limit (ulimit -n) is 32"), "\(daemon.outputTail)")
         }
 
+        @Test("a soft open-file limit of 32 under a hard one of 4096 is raised at start, and beautyd serves")
+        func softLimitIsRaised() async throws {
+            let stack = try await Stack.start(server: false, daemon: false)
+            defer { stack.shutdown() }
+            let daemon = try limited(stack, ["--nofile=32:4096"])
+            #expect(await answering(stack, daemon), "\(daemon.outputTail)")
+            let limits = try String(contentsOfFile: "/proc/\(daemon.pid)/limits", encoding: .utf8)
+            let openFiles = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }
+            let numbers = openFiles?.split(separator: " ").compactMap { Int($0) } ?? []
+            #expect(numbers == [4096, 4096], "\(openFiles ?? "no line"): the soft limit was not raised to the hard one")
+        }
+
         @Test("descriptors running out while serving: accepting pauses instead of spinning, and resumes")
         func descriptorsRunOut() async throws {
             let stack = try await Stack.start(server: false)

@@ -34,6 +34,31 @@ struct NotificationContent {
             replacesKey: replacesKey)
     }
 
+    /// A water reminder or the daily tip; nil when it is no longer wanted: reminders were switched
+    /// off, the reminder's day has gone by, or that day's water goal is reached.
+    func plannerNotice(_ trigger: Trigger, now: Date) throws -> DesktopNotification? {
+        switch trigger.itemKind {
+        case .tip:
+            let tip = Tips.tip(id: Int(trigger.itemID)) ?? Tips.ofTheDay(LocalDate(trigger.occurrence, in: zone))
+            return DesktopNotification(
+                key: trigger.key, summary: "Beauty tip: \(tip.title)",
+                body: "\(tip.text)\n(\(tip.category.title) — more: beautyctl tips --category \(tip.category.rawValue))",
+                category: ItemKind.tip.notificationCategory, urgency: .low)
+        case .water:
+            let day = LocalDate(trigger.fireAt, in: zone)
+            guard day == LocalDate(now, in: zone), try store.waterReminderWanted(at: trigger.fireAt, zone: zone) else { return nil }
+            let total = try store.waterTotal(on: day, zone: zone).totalMl
+            let progress = try store.waterGoal().map { goal in "Today so far: \(total) of \(goal) ml (\(total * 100 / goal)%)." }
+                ?? "Today so far: \(total) ml."
+            return DesktopNotification(
+                key: trigger.key, summary: "Time for a glass of water",
+                body: "\(progress)\nLog it with: beautyctl water add 250",
+                category: ItemKind.water.notificationCategory, urgency: .normal)
+        case .appointment, .medication:
+            return nil
+        }
+    }
+
     func lowStock(_ medication: Medication, key: String) -> DesktopNotification {
         let left = Self.number(medication.stock ?? 0)
         return DesktopNotification(

@@ -1,0 +1,207 @@
+import Foundation
+
+extension ICalendar {
+    /// Writes a VCALENDAR: CRLF line ends, lines folded at 75 octets (never inside a UTF-8
+    /// sequence), TEXT escaped, events in the given order and properties in a fixed order, so
+    /// the same events and `stamp` always give the same bytes.
+    ///
+    /// Timed events with a resolvable `timeZone` are written with `TZID=<IANA name>` and no
+    /// VTIMEZONE block: RFC 5545 asks for one, but Google Calendar, Apple Calendar,
+    /// Thunderbird and beautyd itself resolve IANA names from their own tz database, and a
+    /// hand-made VTIMEZONE would only be a stale copy of it. Other events are written in UTC.
+    /// All-day events are `VALUE=DATE` with an exclusive DTEND (the next day for one day).
+    public static func serialize(_ events: [CalendarEvent], stamp: Date, defaultZone: TimeZone) -> String {
+        var out = ""
+        func emit(_ line: String) { out += fold(line) }
+        emit("BEGIN:VCALENDAR")
+        emit("VERSION:2.0")
+        emit("PRODID:-//beautyd//beautyd//EN")
+        emit("CALSCALE:GREGORIAN")
+        emit("X-WR-CALNAME:beautyd")
+        for event in events {
+            writeEvent(event, stamp: stamp, defaultZone: defaultZone, emit: emit)
+        }
+        emit("END:VCALENDAR")
+        return out
+    }
+
+    private static func writeEvent(
+        _ event: CalendarEvent, stamp: Date, defaultZone: TimeZone, emit: (String) -> Void
+    ) {
+        let named = event.timeZone.flatMap { name in TimeZone(identifier: name).map { (name: name, zone: $0) } }
+        let start = wholeSeconds(event.start)
+        emit("BEGIN:VEVENT")
+        emit("UID:\(escapeText(event.uid))")
+        emit("DTSTAMP:\(utcText(stamp))")
+        // How every instant of this event is written: a DATE, a TZID wall time, or UTC.
+        let instantText: (String, Date) -> String
+        if event.allDay {
+            let zone = named?.zone ?? defaultZone
+            let days = max(1, Int((Double(event.durationSeconds) / 86_400).rounded()))
+            let first = wall(start, zone)
+            emit("DTSTART;VALUE=DATE:\(dateText(first))")
+            emit("DTEND;VALUE=DATE:\(dateText(dayAfter(first, days: days)))")
+            instantText = { name, date in "\(name);VALUE=DATE:\(dateText(wall(wholeSeconds(date), zone)))" }
+        } else if let named {
+            emit("DTSTART;TZID=\(paramValue(named.name)):\(dateTimeText(wall(start, named.zone)))")
+            // A wall time in the repeated hour after a fall-back reads back as its first
+            // occurrence; instants that would not survive that are written in UTC instead.
+            instantText = { name, date in
+                let exact = wholeSeconds(date)
+                let w = wall(exact, named.zone)
+                let back = LocalTime.instant(year: w.year, month: w.month, day: w.day, hour: w.hour,
+                                             minute: w.minute, second: w.second, in: named.zone)
+                return back == exact
+                    ? "\(name);TZID=\(paramValue(named.name)):\(dateTimeText(w))"
+                    : "\(name):\(utcText(exact))"
+            }
+            emit(instantText("DTEND", start.addingTimeInterval(TimeInterval(max(0, event.durationSeconds)))))
+        } else {
+            emit("DTSTART:\(utcText(start))")
+            instantText = { name, date in "\(name):\(utcText(date))" }
+            emit(instantText("DTEND", start.addingTimeInterval(TimeInterval(max(0, event.durationSeconds)))))
+        }
+        if !event.summary.isEmpty { emit("SUMMARY:\(escapeText(event.summary))") }
+        emitText("LOCATION", event.location, emit)
+        emitText("DESCRIPTION", event.notes, emit)
+        let categories = event.categories.filter { !$0.isEmpty }
+        if !categories.isEmpty { emit("CATEGORIES:\(categories.map(escapeText).joined(separator: ","))") }
+        if let status = event.status.map(stripControls), !status.isEmpty { emit("STATUS:\(status)") }
+        if let rule = event.rrule.map(stripControls), !rule.isEmpty { emit("RRULE:\(rule)") }
+        for date in event.exdates { emit(instantText("EXDATE", date)) }
+        for date in event.rdates { emit(instantText("RDATE", date)) }
+        if let color = event.color, !color.isEmpty {
+            // RFC 7986 COLOR takes CSS colour names only; #rrggbb stays in X-BEAUTYD-COLOR.
+            if color.allSatisfy({ $0.isASCII && $0.isLetter }) { emit("COLOR:\(color)") }
+            emit("X-BEAUTYD-COLOR:\(escapeText(color))")
+        }
+        if let cents = event.priceCents {
+            let currency = event.currency ?? ""
+            let amount = Money(cents: cents, currency: currency).formatted.trimmingCharacters(in: .whitespaces)
+            emit("X-BEAUTYD-PRICE:\(escapeText(amount))")
+        }
+        emitText("X-BEAUTYD-CONTACT", event.contactName, emit)
+        for alarm in event.alarms {
+            let trigger: String
+            if let at = alarm.at {
+                trigger = "TRIGGER;VALUE=DATE-TIME:\(utcText(at))"
+            } else if let lead = alarm.beforeSeconds, lead >= 0 {
+                trigger = "TRIGGER:\(leadText(lead))"
+            } else {
+                continue  // a reminder after the start: the reader would skip it anyway
+            }
+            emit("BEGIN:VALARM")
+            emit("ACTION:DISPLAY")
+            emit(trigger)
+            emit("DESCRIPTION:\(event.summary.isEmpty ? "Reminder" : escapeText(event.summary))")
+            emit("END:VALARM")
+        }
+        emit("END:VEVENT")
+    }
+
+    private static func emitText(_ name: String, _ value: String?, _ emit: (String) -> Void) {
+        if let value, !value.isEmpty { emit("\(name):\(escapeText(value))") }
+    }
+
+    /// Folds one content line at 75 octets (continuation lines start with a space, which
+    /// counts) without cutting a UTF-8 sequence, and ends it with CRLF.
+    static func fold(_ line: String) -> String {
+        var out = ""
+        var octets = 0
+        for scalar in line.unicodeScalars {
+            let width = UTF8.width(scalar)
+            if octets + width > 75 {
+                out += "\r\n "
+                octets = 1
+            }
+            out.unicodeScalars.append(scalar)
+            octets += width
+        }
+        return out + "\r\n"
+    }
+
+    /// TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and newlines; other
+    /// control characters (not allowed in TEXT) are dropped.
+    static func escapeText(_ text: String) -> String {
+        var out = ""
+        var previousCR = false
+        for scalar in text.unicodeScalars {
+            defer { previousCR = scalar == "\r" }
+            switch scalar {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\r": out += "\\n"
+            case "\n": if !previousCR { out += "\\n" }
+            case "\t": out.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func stripControls(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+    }
+
+    /// A parameter value, quoted when it holds a character that would end it.
+    private static func paramValue(_ value: String) -> String {
+        value.contains(where: { $0 == ":" || $0 == ";" || $0 == "," }) ? "\"\(value.filter { $0 != "\"" })\"" : value
+    }
+
+    /// A lead time as a negative DURATION: -P1W, -P1D, -PT2H, -P1DT1H30M; PT0S for zero.
+    static func leadText(_ seconds: Int) -> String {
+        guard seconds > 0 else { return "PT0S" }
+        if seconds % 604_800 == 0 { return "-P\(seconds / 604_800)W" }
+        var text = "-P"
+        if seconds >= 86_400 { text += "\(seconds / 86_400)D" }
+        let rest = seconds % 86_400
+        guard rest > 0 else { return text }
+        text += "T"
+        if rest >= 3600 { text += "\(rest / 3600)H" }
+        if rest % 3600 >= 60 { text += "\(rest % 3600 / 60)M" }
+        if rest % 60 > 0 { text += "\(rest % 60)S" }
+        return text
+    }
+
+    // MARK: Date and time text
+
+    struct Wall: Equatable {
+        var year, month, day, hour, minute, second: Int
+    }
+
+    static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+
+    static func wall(_ date: Date, _ zone: TimeZone) -> Wall {
+        let c = LocalTime.calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return Wall(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1,
+                    hour: c.hour ?? 0, minute: c.minute ?? 0, second: c.second ?? 0)
+    }
+
+    private static func dayAfter(_ w: Wall, days: Int) -> Wall {
+        let utc = TimeZone(identifier: "UTC")!
+        let noon = LocalTime.instant(year: w.year, month: w.month, day: w.day, hour: 12, in: utc) ?? Date(timeIntervalSince1970: 0)
+        return wall(noon.addingTimeInterval(TimeInterval(days) * 86_400), utc)
+    }
+
+    private static func digits(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+
+    static func dateText(_ w: Wall) -> String {
+        digits(w.year, 4) + digits(w.month, 2) + digits(w.day, 2)
+    }
+
+    static func dateTimeText(_ w: Wall) -> String {
+        dateText(w) + "T" + digits(w.hour, 2) + digits(w.minute, 2) + digits(w.second, 2)
+    }
+
+    static func utcText(_ date: Date) -> String {
+        dateTimeText(wall(wholeSeconds(date), TimeZone(identifier: "UTC")!)) + "Z"
+    }
+}

@@ -1,0 +1,140 @@
+import BeautyCore
+import BeautyProtocol
+import BeautyStore
+import Foundation
+
+/// appointment.*: add, edit, show, list, rm, done/cancel (status changes), import and export.
+extension RequestHandler {
+    static func appointmentRoutes(_ router: inout RequestRouter) {
+        router.register(AppointmentRPC.add) { try $0.addAppointment($1) }
+        router.register(AppointmentRPC.list) { requests, p in
+            try requests.store.appointments(from: p.from, to: p.to, statuses: p.status.map(Set.init))
+        }
+        router.register(AppointmentRPC.show) { try $0.detail($1.id) }
+        router.register(AppointmentRPC.edit) { try $0.editAppointment($1) }
+        router.register(AppointmentRPC.remove) { requests, p in
+            let gone = try requests.detail(p.id)
+            try requests.store.deleteAppointment(id: p.id)
+            requests.scheduler.wake(.edited)
+            return gone
+        }
+        router.register(AppointmentRPC.importCalendar) { try $0.importAppointments($1) }
+        router.register(AppointmentRPC.exportCalendar) { requests, _ in try requests.exportAppointments() }
+        router.register(AppointmentRPC.done) { try $0.setStatus($1.id, .done) }
+        router.register(AppointmentRPC.cancel) { try $0.setStatus($1.id, .cancelled) }
+    }
+
+    private func addAppointment(_ p: AppointmentAddParams) throws -> AppointmentDetail {
+        let config = settings.config
+        let reminders = p.reminders ?? config.defaultReminderSeconds.map(Reminder.before)
+        var appointment = Appointment(
+            title: p.title, start: p.start, durationSeconds: p.durationSeconds ?? config.defaultDurationSeconds,
+            allDay: p.allDay ?? false, address: p.address, notes: p.notes, contactID: p.contactID,
+            category: p.category, color: p.color,
+            price: p.price.map { Money(cents: $0.cents, currency: $0.currency ?? config.currency) },
+            reminders: reminders, timeZone: p.timeZone, recurrence: p.recurrence,
+            repeatAfterDoneSeconds: p.repeatAfterDoneSeconds)
+        appointment = try Validation.appointment(appointment)
+        let saved = try store.addAppointment(appointment, now: clock(), zone: LocalZone.shared.current)
+        logger.info("appointment added: \(saved.title)", metadata: ["item_id": "\(saved.id ?? 0)"])
+        scheduler.wake(.edited)
+        return try detail(saved.id!)
+    }
+
+    private func editAppointment(_ p: AppointmentEditParams) throws -> AppointmentDetail {
+        let saved = try store.updateAppointment(id: p.id, now: clock(), zone: LocalZone.shared.current) { a in
+            a = try Validation.appointment(edited(a, p))
+        }
+        scheduler.wake(.edited)
+        return try detail(saved.id!)
+    }
+
+    private func edited(_ stored: Appointment, _ p: AppointmentEditParams) -> Appointment {
+        var a = stored
+        for field in p.clear ?? [] {
+            switch field {
+            case .address: a.address = nil
+            case .notes: a.notes = nil
+            case .contact: a.contactID = nil
+            case .category: a.category = nil
+            case .color: a.color = nil
+            case .price: a.price = nil
+            case .reminders: a.reminders = []
+            case .timeZone: a.timeZone = nil
+            case .recurrence: a.recurrence = nil
+            case .cycle: a.repeatAfterDoneSeconds = nil
+            }
+        }
+        if let v = p.title { a.title = v }
+        if let v = p.start { a.start = v }
+        if let v = p.durationSeconds { a.durationSeconds = v }
+        if let v = p.allDay { a.allDay = v }
+        if let v = p.address { a.address = v }
+        if let v = p.notes { a.notes = v }
+        if let v = p.contactID { a.contactID = v }
+        if let v = p.category { a.category = v }
+        if let v = p.color { a.color = v }
+        if let v = p.price { a.price = Money(cents: v.cents, currency: v.currency ?? settings.config.currency) }
+        if let v = p.reminders { a.reminders = v }
+        if let v = p.timeZone { a.timeZone = v }
+        if let v = p.recurrence { a.recurrence = v }
+        if let v = p.repeatAfterDoneSeconds { a.repeatAfterDoneSeconds = v }
+        return a
+    }
+
+    private func importAppointments(_ p: AppointmentImportParams) throws -> AppointmentImportResult {
+        guard p.contactNames.isEmpty || p.contactNames.count == p.appointments.count else {
+            throw ValidationError(field: "contactNames", "must have one entry per appointment")
+        }
+        let contacts = Dictionary(try store.contacts().map { ($0.name.lowercased(), $0.id!) }) { first, _ in first }
+        let config = settings.config
+        let appointments = try p.appointments.enumerated().map { index, raw in
+            var a = raw
+            a.id = nil
+            guard a.uid != nil else { throw ValidationError(field: "appointments[\(index)].uid", "is required to import") }
+            if let name = p.contactNames.isEmpty ? nil : p.contactNames[index] { a.contactID = contacts[name.lowercased()] }
+            if let price = a.price, price.currency.isEmpty { a.price = Money(cents: price.cents, currency: config.currency) }
+            do {
+                return try Validation.appointment(a)
+            } catch let error as ValidationError {
+                // The title names the event; a control character in it (the likely error) must not reach a terminal.
+                throw ValidationError(field: "appointments[\(index)].\(error.field)", "\(error.message) (\(Validation.quotable(a.title)))")
+            }
+        }
+        let counts = try store.importAppointments(appointments, now: clock(), zone: LocalZone.shared.current)
+        logger.info("imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments")
+        scheduler.wake(.edited)
+        return AppointmentImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged)
+    }
+
+    private func exportAppointments() throws -> AppointmentExportResult {
+        try store.assignMissingUIDs()
+        let all = try store.appointments()
+        let names = try all.map { a in try a.contactID.map { try store.contact(id: $0).name } }
+        return AppointmentExportResult(appointments: all, contactNames: names)
+    }
+
+    private func setStatus(_ id: Int64, _ status: Appointment.Status) throws -> AppointmentDetail {
+        let change = try store.setAppointmentStatus(id: id, status, now: clock(), zone: LocalZone.shared.current)
+        if let followUp = change.followUp {
+            logger.info("next visit of the cycle scheduled for \(Timestamps().short(followUp.start))", metadata: ["item_id": "\(followUp.id ?? 0)"])
+        }
+        if let row = change.expense {
+            logger.info("expense recorded for a done appointment: \(Money(cents: row.amountCents, currency: row.currency).formatted)",
+                        metadata: ["item_id": "\(id)", "budget_entry": "\(row.id ?? 0)"])
+        }
+        scheduler.wake(.edited)
+        var result = try detail(id)
+        result.followUp = change.followUp
+        return result
+    }
+
+    private func detail(_ id: Int64) throws -> AppointmentDetail {
+        let a = try store.appointment(id: id)
+        let contact = a.contactID.flatMap { try? store.contact(id: $0) }
+        let next = a.recurrence == nil ? nil
+            : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: LocalZone.shared.current, limit: 5)
+        return AppointmentDetail(appointment: a, contact: contact, deliveries: try store.deliveries(itemKind: .appointment, itemID: id),
+                                 nextOccurrences: next)
+    }
+}

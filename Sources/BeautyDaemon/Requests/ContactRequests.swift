@@ -1,0 +1,53 @@
+import BeautyCore
+import BeautyProtocol
+import BeautyStore
+import Foundation
+
+/// contact.* and message (an appointment's SMS text for its contact).
+extension RequestHandler {
+    static func contactRoutes(_ router: inout RequestRouter) {
+        router.register(ContactRPC.add) { try $0.addContact($1) }
+        router.register(ContactRPC.list) { requests, _ in try requests.store.contacts() }
+        router.register(ContactRPC.show) { try $0.store.contact(id: $1.id) }
+        router.register(ContactRPC.edit) { try $0.editContact($1) }
+        router.register(ContactRPC.remove) { requests, p in
+            let gone = try requests.store.contact(id: p.id)
+            try requests.store.deleteContact(id: p.id)
+            return gone
+        }
+        router.register(ContactRPC.message) { try $0.message($1) }
+    }
+
+    private func addContact(_ p: ContactAddParams) throws -> Contact {
+        let contact = try Validation.contact(Contact(
+            name: p.name, phone: p.phone, email: p.email, firstName: p.firstName, lastName: p.lastName, address: p.address))
+        return try store.addContact(contact)
+    }
+
+    private func editContact(_ p: ContactEditParams) throws -> Contact {
+        var c = try store.contact(id: p.id)
+        for field in p.clear ?? [] {
+            switch field {
+            case .email: c.email = nil
+            case .firstName: c.firstName = nil
+            case .lastName: c.lastName = nil
+            case .address: c.address = nil
+            }
+        }
+        if let v = p.name { c.name = v }
+        if let v = p.phone { c.phone = v }
+        if let v = p.email { c.email = v }
+        if let v = p.firstName { c.firstName = v }
+        if let v = p.lastName { c.lastName = v }
+        if let v = p.address { c.address = v }
+        return try store.updateContact(try Validation.contact(c))
+    }
+
+    private func message(_ p: MessageParams) throws -> MessageResult {
+        let a = try store.appointment(id: p.id)
+        let contact = a.contactID.flatMap { try? store.contact(id: $0) }
+        let text = p.template.text(for: a, contact: contact, zone: LocalZone.shared.current)
+        return MessageResult(template: p.template, text: text, phone: contact?.phone,
+                             smsURI: contact.map { MessageTemplate.smsURI(phone: $0.phone, body: text) })
+    }
+}

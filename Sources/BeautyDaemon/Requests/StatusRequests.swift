@@ -1,0 +1,39 @@
+import BeautyCore
+import BeautyNotify
+import BeautyProtocol
+import BeautyStore
+import Foundation
+
+/// status: the daemon's state, counts, the next reminder and the notification server.
+extension RequestHandler {
+    static func statusRoutes(_ router: inout RequestRouter) {
+        router.register(ViewRPC.status) { requests, _ in try requests.status() }
+    }
+
+    private func status() throws -> StatusResult {
+        let now = clock()
+        let server = notifier.serverInfo()
+        var next: StatusResult.NextTrigger?
+        if let trigger = try store.nextTrigger(after: now) ?? store.dueTriggers(at: now, limit: 1).first {
+            // A medication trigger's itemID is a dose id: the title is its medication's name.
+            let title = switch trigger.itemKind {
+            case .medication: (try? store.dose(id: trigger.itemID)).flatMap { try? store.medication(id: $0.medicationID).name }
+            case .appointment: try? store.appointment(id: trigger.itemID).title
+            case .water: "Drink water"
+            case .tip: "Beauty tip of the day"
+            }
+            next = .init(fireAt: trigger.fireAt, itemKind: trigger.itemKind, itemID: trigger.itemID, title: title ?? "?")
+        }
+        return StatusResult(
+            version: BeautyVersion.current, pid: getpid(), startedAt: startedAt,
+            uptimeSeconds: Int(now.timeIntervalSince(startedAt)), database: store.path, socket: socketPath,
+            counts: .init(appointments: try store.appointmentCount(), contacts: try store.contactCount(),
+                          medications: try store.medicationCount(),
+                          pendingDeliveries: try store.pendingCount(),
+                          waitingDeliveries: try store.waitingDeliveries(at: now).count),
+            nextTrigger: next,
+            notificationServer: .init(reachable: server.reachable, name: server.name, vendor: server.vendor,
+                                      version: server.version, capabilities: server.capabilities, lastError: server.lastError),
+            waitingFor: scheduler.hold()?.waitingFor)
+    }
+}

@@ -1,0 +1,78 @@
+import BeautyCore
+import BeautyProtocol
+import BeautyStore
+import Foundation
+
+/// agenda, now and subscribe: views across appointments, doses and water.
+extension RequestHandler {
+    static func viewRoutes(_ router: inout RequestRouter) {
+        router.register(ViewRPC.agenda) { try $0.agenda($1) }
+        router.register(ViewRPC.now) { requests, _ in try requests.nowView() }
+        router.subscription(ViewRPC.subscribe, ack: SubscribeResult(subscribed: true))
+    }
+
+    private func agenda(_ p: AgendaParams) throws -> AgendaResult {
+        let from = p.from ?? clock()
+        let to = p.to ?? from.addingTimeInterval(7 * 86_400)
+        guard to > from else { throw ValidationError(field: "to", "must be after 'from'") }
+        if let limit = p.limit, limit < 0 { throw ValidationError(field: "limit", "must not be negative") }
+        if let offset = p.offset, offset < 0 { throw ValidationError(field: "offset", "must not be negative") }
+        let category = try Validation.category(p.category)
+        // Appointment statuses and dose states; an empty list filters nothing.
+        let knownStatuses = Set(Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue))
+        let statuses = try Set((p.status ?? []).map { raw in
+            let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
+            guard knownStatuses.contains(value) else {
+                throw ValidationError(field: "status", "'\(raw)' is not one of \(knownStatuses.sorted().joined(separator: ", "))")
+            }
+            return value
+        })
+        let needle = p.search?.trimmingCharacters(in: .whitespaces).lowercased()
+        let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.id!, $0) })
+        let wantsAppointments = p.kind == nil || p.kind == .appointment
+        // Medications have no category, so a category filter leaves them out.
+        let wantsDoses = (p.kind == nil || p.kind == .medication) && category == nil
+        let appointments = wantsAppointments ? try store.appointmentsForRange(from: from, to: to) : []
+        let matchingAppointments = appointments.filter { a in
+            if let category, !(a.category == category || a.category?.hasPrefix(category + "/") == true) { return false }
+            if let needle, !needle.isEmpty {
+                let haystack = [a.title, a.notes ?? "", a.address ?? ""].joined(separator: "\n").lowercased()
+                if !haystack.contains(needle) { return false }
+            }
+            return true
+        }
+        // A series with more occurrences than one expansion gives stops at its last one: the answer
+        // covers [from, that instant) for everything, and says where to go on.
+        var nextFrom: Date?
+        var matching = matchingAppointments.flatMap { a in
+            let starts = AppointmentOccurrences.starts(of: a, from: from, to: to, zone: LocalZone.shared.current)
+            if starts.count == AppointmentOccurrences.limit, let last = starts.last { nextFrom = min(nextFrom ?? last, last) }
+            return starts.map {
+                AgendaEntry(appointment: a, contactName: a.contactID.flatMap { contacts[$0]?.name }, occurrence: $0)
+            }
+        }
+        if wantsDoses { matching += try agendaDoses(from: from, to: to, search: needle) }
+        if let nextFrom { matching.removeAll { $0.start >= nextFrom } }
+        if !statuses.isEmpty { matching.removeAll { !statuses.contains($0.status) } }
+        // Stable order: time, then title, then kind and id.
+        matching.sort { ($0.start, $0.title, $0.kind.rawValue, $0.id) < ($1.start, $1.title, $1.kind.rawValue, $1.id) }
+        let entries = Array(matching.dropFirst(p.offset ?? 0).prefix(p.limit ?? Int.max))
+        return AgendaResult(from: from, to: to, total: matching.count, entries: entries, nextFrom: nextFrom)
+    }
+
+    private func nowView() throws -> NowResult {
+        let now = clock()
+        let cal = LocalTime.calendar(LocalZone.shared.current)
+        let startOfDay = cal.startOfDay(for: now)
+        let endOfDay = cal.date(byAdding: .day, value: 1, to: startOfDay)!
+        let appointments = try store.appointmentsForRange(from: now, to: endOfDay).filter { $0.status == .scheduled }
+            .flatMap { a in
+                AppointmentOccurrences.starts(of: a, from: now, to: endOfDay, zone: LocalZone.shared.current).map {
+                    AgendaEntry(appointment: a, contactName: nil, occurrence: $0)
+                }
+            }
+        let doses = try doseEntries(now: now, dayStart: startOfDay, dayEnd: endOfDay)
+        let later = (appointments + doses.later).sorted { ($0.start, $0.title) < ($1.start, $1.title) }
+        return NowResult(now: now, laterToday: later, overdue: doses.overdue, water: try waterToday(now: now))
+    }
+}

@@ -1,0 +1,79 @@
+import BeautyCore
+import BeautyNotify
+import BeautyProtocol
+import BeautyStore
+import Foundation
+import Logging
+
+/// Appointment reminders, one at a time or several missed while away as one notification; `deliver`
+/// routes doses and planner notices to their own deliveries.
+extension Scheduler {
+    /// Shows one reminder and records it as fired; false (and still pending) if no server took it.
+    func deliver(_ trigger: Trigger) async -> Bool {
+        if trigger.itemKind == .medication { return await deliverDose(trigger) }
+        if trigger.itemKind == .water || trigger.itemKind == .tip { return await deliverPlannerNotice(trigger) }
+        do {
+            guard let notification = content.appointment(trigger) else {
+                let now = clock()
+                try store.markMissed([trigger.key], at: now)  // its item is gone
+                hub.publish(DaemonEvent(.missed, at: now, key: trigger.key, itemKind: trigger.itemKind,
+                                        itemID: trigger.itemID, detail: "item deleted"))
+                return true
+            }
+            return try await showThenRecord(notification, for: [trigger.key], as: "reminder", metadata: metadata(trigger)) { [self] firedAt in
+                try store.markFired([trigger.key], at: firedAt)
+                let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
+                logger.info("reminder delivered: \(notification.summary) (\(lateMs) ms after due)", metadata: metadata(trigger))
+                hub.publish(DaemonEvent(.fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                                        itemID: trigger.itemID, title: notification.summary))
+            }
+        } catch {
+            return notShown([trigger.key], error, as: "reminder", metadata: metadata(trigger))
+        }
+    }
+
+    /// Several reminders missed while away become one notification.
+    func deliverGroup(_ triggers: [Trigger]) async -> Bool {
+        // Members the server has already shown (it answered their Notify late) are recorded as shown
+        // and left out: the others get a notification that tells only of them. Once shown, a record
+        // that cannot be written yet is kept and written later, never shown again; so a failure
+        // returns only the members not shown yet to pending.
+        var members = triggers
+        do {
+            while case .shownEarlier(let shown) = try await show(missedWhileAway(members), for: members.map(\.key)) {
+                let early = members.filter { shown.contains($0.key) }
+                _ = record(ShownDelivery(keys: early.map(\.key), description: "missed-while-away reminders", metadata: nil,
+                                         shownAt: clock()) { [self] firedAt in
+                    try recordFired(early, at: firedAt, detail: "shown when the notification server answered late")
+                })
+                members.removeAll { shown.contains($0.key) }
+                if members.isEmpty { return true }
+            }
+            let shown = members
+            return record(ShownDelivery(keys: shown.map(\.key), description: "missed-while-away reminders", metadata: nil,
+                                        shownAt: clock()) { [self] firedAt in
+                try recordFired(shown, at: firedAt, detail: "missed while away")
+                logger.notice("delivered \(shown.count) reminders missed while away as one notification")
+            })
+        } catch {
+            return notShown(members.map(\.key), error, as: "missed-while-away reminders")
+        }
+    }
+
+    /// One notification telling of several reminders, named by its members and covering each of them.
+    private func missedWhileAway(_ triggers: [Trigger]) -> DesktopNotification {
+        let items = triggers.map { (title: title(of: $0) ?? "(deleted)", occurrence: $0.occurrence) }
+        let text = NotificationText.missedWhileAway(items, zone: LocalZone.shared.current)
+        return DesktopNotification(
+            key: "catch-up/" + triggers.map(\.key).sorted().joined(separator: ","), summary: text.summary, body: text.body,
+            category: ItemKind.appointment.notificationCategory, covers: triggers.map(\.key))
+    }
+
+    private func recordFired(_ triggers: [Trigger], at firedAt: Date, detail: String) throws {
+        try store.markFired(triggers.map(\.key), at: firedAt)
+        for trigger in triggers {
+            hub.publish(DaemonEvent(.fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                                    itemID: trigger.itemID, title: title(of: trigger), detail: detail))
+        }
+    }
+}

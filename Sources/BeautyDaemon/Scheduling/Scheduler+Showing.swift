@@ -1,0 +1,83 @@
+import BeautyCore
+import BeautyNotify
+import BeautyProtocol
+import BeautyStore
+import Foundation
+import Logging
+
+/// Showing a notification and recording it: durably "delivering" first, a record that fails kept for
+/// the next pass, a failure before showing logged once and returned to pending.
+extension Scheduler {
+    /// `notifier.show`, abandoned when the scheduler's task is cancelled (shutdown): a notification server
+    /// that never answers Notify must not hold up a stop for the D-Bus timeout. An abandoned show is not
+    /// recorded as fired, so the reminder is shown at the next start.
+    func show(_ notification: DesktopNotification, for keys: [String]) async throws -> ShowOutcome {
+        // Durably "delivering" before the server hears of it: a crash from here on never repeats it.
+        try store.markDelivering(keys, at: clock())
+        let notifier = self.notifier
+        let outcome = ResumeOnce<ShowOutcome>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard outcome.install(continuation) else { return }
+                Task {
+                    do { outcome.resume(.success(try await notifier.show(notification))) } catch { outcome.resume(.failure(error)) }
+                }
+            }
+        } onCancel: {
+            outcome.resume(.failure(CancellationError()))
+        }
+    }
+
+    /// A notification of `keys` to show and the record of it once shown, kept until that record is written.
+    struct ShownDelivery {
+        let keys: [String]
+        let description: String
+        let metadata: Logger.Metadata?
+        let shownAt: Date
+        let record: (Date) throws -> Void
+    }
+
+    /// Shows `notification` and then runs `record` with the time it was shown (marks it fired, tells
+    /// listeners). Throws if the show failed; once shown it is never shown again: a `record` that fails
+    /// is kept and tried again at each pass. False while the record waits.
+    func showThenRecord(_ notification: DesktopNotification, for keys: [String], as description: String,
+                                metadata: Logger.Metadata? = nil, record: @escaping (Date) throws -> Void) async throws -> Bool {
+        _ = try await show(notification, for: keys)
+        return self.record(ShownDelivery(keys: keys, description: description, metadata: metadata, shownAt: clock(), record: record))
+    }
+
+    /// Runs `shown.record`; if it fails, keeps it for the next pass (logged the first time only).
+    func record(_ shown: ShownDelivery, retry: Bool = false) -> Bool {
+        do {
+            try shown.record(shown.shownAt)
+            failingKeys.subtract(shown.keys)
+            return true
+        } catch {
+            let hold = held(by: error, otherwise: "the scheduler")
+            unrecorded.append(shown)
+            if !retry {
+                logger.warning("\(shown.description) shown; recording it waits for \(hold.waitingFor)", metadata: shown.metadata)
+            }
+            return false
+        }
+    }
+
+    /// Writes the records of notifications shown at earlier passes; false if one still cannot be written.
+    func recordShownDeliveries() -> Bool {
+        let waiting = unrecorded
+        unrecorded = []
+        return waiting.map { record($0, retry: true) }.allSatisfy { $0 }
+    }
+
+    /// A delivery that failed before its notification was shown: what it waits for goes to `status`, its rows
+    /// return to pending for the next try, and the wait is logged once until it succeeds.
+    func notShown(_ keys: [String], _ error: any Error, as description: String, metadata: Logger.Metadata? = nil) -> Bool {
+        let hold = held(by: error)
+        try? store.recordFailure(keys, error: "\(error)")
+        if !failingKeys.isSuperset(of: keys) {
+            failingKeys.formUnion(keys)
+            logger.warning("\(description) waiting for \(hold.waitingFor)", metadata: metadata)
+        }
+        return false
+    }
+}
