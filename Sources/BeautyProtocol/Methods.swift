@@ -43,6 +43,9 @@ public enum Method: String, CaseIterable, Sendable {
     case waterGoal = "water.goal"
     case waterRemind = "water.remind"
     case waterImport = "water.import"
+    case waterList = "water.list"
+    case waterEdit = "water.edit"
+    case waterRemove = "water.rm"
     // Budget and categories (BudgetRequests.swift)
     case budgetAdd = "budget.add"
     case budgetList = "budget.list"
