@@ -28,8 +28,8 @@ struct AppointmentFields: ParsableArguments {
     @Option(help: ArgumentHelp("Free text notes; the first three lines are shown in the reminder.", valueName: "text"))
     var notes: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Id of the salon contact (see 'beautyctl contact list').", valueName: "id"))
-    var contact: Int64?
+    @Option(help: ArgumentHelp("The salon contact: its id, phone number or name (a unique part will do; see 'beautyctl contact list').", valueName: "contact"))
+    var contact: String?
 
     @Option(help: ArgumentHelp("Category such as hair, nails, face, body (a/b for a sub-category).", valueName: "name"))
     var category: String?
@@ -137,7 +137,7 @@ extension AppointmentCommand {
             discussion: """
                 Examples:
                   beautyctl appointment add Haircut --at 'fri 15:00' --duration 45m --remind 1d --remind 2h
-                  beautyctl appointment add 'Manicure hybrydowy' --at '2026-12-01 14:00' --contact 2 --price 120,00 --category nails
+                  beautyctl appointment add 'Manicure hybrydowy' --at '2026-12-01 14:00' --contact 'Salon Anna' --price 120,00 --category nails
                   beautyctl appointment add 'Spa day' --at 2026-12-24 --all-day --remind-at '2026-12-23 18:00'
                 """)
 
@@ -157,7 +157,6 @@ extension AppointmentCommand {
             params.allDay = fields.allDay
             params.address = fields.address
             params.notes = fields.notes
-            params.contactID = fields.contact
             params.category = fields.category
             params.color = fields.color
             params.price = try fields.priceParam()
@@ -165,6 +164,7 @@ extension AppointmentCommand {
             params.timeZone = fields.tz
             (params.recurrence, params.repeatAfterDoneSeconds) = try fields.repetition(now: now)
             var client = global.client
+            params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
             CategoriesCommand.warnIfUnknown(params.category, client: &client)
             let detail = try client.call(AppointmentRPC.add, params)
             if output.json { return try Output.json(detail) }
@@ -248,7 +248,6 @@ extension AppointmentCommand {
             params.allDay = fields.allDay
             params.address = fields.address
             params.notes = fields.notes
-            params.contactID = fields.contact
             params.category = fields.category
             params.color = fields.color
             params.price = try fields.priceParam()
@@ -263,6 +262,7 @@ extension AppointmentCommand {
                 return field
             }
             var client = global.client
+            params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
             CategoriesCommand.warnIfUnknown(params.category, client: &client)
             let detail = try client.call(AppointmentRPC.edit, params)
             if output.json { return try Output.json(detail) }
