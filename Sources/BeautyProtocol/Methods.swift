@@ -52,6 +52,9 @@ public enum Method: String, CaseIterable, Sendable {
     case budgetEdit = "budget.edit"
     case budgetRemove = "budget.rm"
     case budgetBalance = "budget.balance"
+    // Backup and restore (BackupRequests.swift)
+    case backup
+    case restore
     case categories
     case message
     case agenda

@@ -131,6 +131,7 @@ public struct RequestHandler: Sendable {
         measurementRoutes(&router)
         wellbeingRoutes(&router)
         budgetRoutes(&router)
+        backupRoutes(&router)
         return router
     }()
 }
