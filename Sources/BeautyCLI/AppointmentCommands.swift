@@ -181,7 +181,7 @@ extension AppointmentCommand {
         @Option(help: ArgumentHelp("Only those starting before this time.", valueName: "time")) var to: String?
         @Option(help: ArgumentHelp("Only this status: scheduled, done or cancelled; may repeat.", valueName: "status"))
         var status: [String] = []
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -197,7 +197,14 @@ extension AppointmentCommand {
                 status: statuses.isEmpty ? nil : statuses)
             var client = global.client
             let list = try client.call(AppointmentRPC.list, params)
-            if output.json { return try Output.json(list) }
+            if try output.printed(list, csv: ["id", "title", "start", "end", "all_day", "status", "category", "color", "contact_id",
+                                              "price", "currency", "address", "notes"], {
+                list.map { a in
+                    [String(a.id ?? 0), a.title, Output.iso(a.start), Output.iso(a.end), String(a.allDay), a.status.rawValue,
+                     a.category ?? "", a.color ?? "", a.contactID.map(String.init) ?? "", a.price.map { BudgetInput.plain($0.cents) } ?? "",
+                     a.price?.currency ?? "", a.address ?? "", a.notes ?? ""]
+                }
+            }) { return }
             if list.isEmpty { return Output.line("No appointments.") }
             Output.table(["ID", "WHEN", "STATUS", "TITLE"], list.map { a in
                 [String(a.id ?? 0), Output.when(a), a.status.rawValue, a.title]

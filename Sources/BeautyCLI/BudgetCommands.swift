@@ -118,14 +118,19 @@ extension BudgetCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List income and expenses, oldest first.")
         @OptionGroup var range: BudgetRangeOptions
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let range = try self.range.params()
             var client = global.client
             let list = try client.call(BudgetRPC.list, range)
-            if output.json { return try Output.json(list) }
+            if try output.printed(list, csv: ["id", "at", "kind", "amount", "currency", "name", "appointment_id"], {
+                list.map { e in
+                    [String(e.id), Output.iso(e.at), e.isIncome ? "income" : "expense", BudgetInput.plain(e.amount.cents), e.amount.currency,
+                     e.name, e.appointmentID.map(String.init) ?? ""]
+                }
+            }) { return }
             if list.isEmpty { return Output.line("No budget entries\(BudgetInput.describe(range)).") }
             Output.table(["ID", "WHEN", "AMOUNT", "NAME"], list.map { e in
                 [String(e.id), Output.times.short(e.at), BudgetInput.signed(e.amount),

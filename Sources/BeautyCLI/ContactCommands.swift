@@ -83,13 +83,15 @@ extension ContactCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List contacts by name.")
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
             let contacts = try client.call(ContactRPC.list)
-            if output.json { return try Output.json(contacts) }
+            if try output.printed(contacts, csv: ["id", "name", "phone", "email", "first_name", "last_name", "address"], {
+                contacts.map { [String($0.id ?? 0), $0.name, $0.phone, $0.email ?? "", $0.firstName ?? "", $0.lastName ?? "", $0.address ?? ""] }
+            }) { return }
             if contacts.isEmpty { return Output.line("No contacts.") }
             Output.table(["ID", "NAME", "PHONE", "E-MAIL"], contacts.map {
                 [String($0.id ?? 0), $0.displayName, $0.phone, $0.email ?? ""]

@@ -173,13 +173,18 @@ extension MedCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List medications in your order.")
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
             let list = try client.call(MedicationRPC.list)
-            if output.json { return try Output.json(list) }
+            if try output.printed(list, csv: ["position", "id", "name", "dose", "schedule", "stock", "low_stock", "notes"], {
+                list.map { m in
+                    [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
+                     m.stock.map(MedOutput.format) ?? "", m.lowStock.map(MedOutput.format) ?? "", m.notes ?? ""]
+                }
+            }) { return }
             if list.isEmpty { return Output.line("No medications.") }
             Output.table(["#", "ID", "NAME", "DOSE", "SCHEDULE", "STOCK"], list.map { m in
                 [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
@@ -381,13 +386,9 @@ struct HistoryCommand: ParsableCommand {
         let result = try client.call(MedicationRPC.history, params)
         if output.json { return try Output.json(result) }
         if csv {
-            Output.line("kind,id,title,detail,scheduled,state,confirmed")
-            for e in result.entries {
-                let fields = [e.kind, String(e.id), e.title, e.detail ?? "", WireJSON.formatInstant(e.scheduledAt), e.state,
-                              e.confirmedAt.map(WireJSON.formatInstant) ?? ""]
-                Output.line(fields.map(Self.csvField).joined(separator: ","))
-            }
-            return
+            return Output.csv(["kind", "id", "title", "detail", "scheduled", "state", "confirmed"], result.entries.map { e in
+                [e.kind, String(e.id), e.title, e.detail ?? "", Output.iso(e.scheduledAt), e.state, Output.iso(e.confirmedAt)]
+            })
         }
         let times = Output.times
         if result.entries.isEmpty { Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).") }
@@ -401,11 +402,6 @@ struct HistoryCommand: ParsableCommand {
                 Output.line("  \(a.name): \(a.taken7)/\(a.scheduled7) last 7 days, \(a.taken30)/\(a.scheduled30) last 30 days")
             }
         }
-    }
-
-    /// RFC 4180 quoting.
-    static func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 }
 

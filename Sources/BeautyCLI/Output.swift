@@ -97,6 +97,19 @@ enum Output {
         ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).map { min(max($0, 20), 1000) } ?? 80
     }
 
+    /// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+    static func csvField(_ text: String) -> String {
+        text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    static func csv(_ header: [String], _ rows: [[String]]) {
+        line(header.joined(separator: ","))
+        for row in rows { line(row.map(csvField).joined(separator: ",")) }
+    }
+
+    /// An instant as CSV and JSON write it ("" for none).
+    static func iso(_ date: Date?) -> String { date.map(WireJSON.formatInstant) ?? "" }
+
     /// Left-aligned columns, padded by character count.
     static func table(_ header: [String], _ rows: [[String]]) {
         var widths = header.map(\.count)

@@ -23,7 +23,7 @@ struct AgendaCommand: ParsableCommand {
     var status: [String] = []
     @Option(parsing: .unconditional, help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
     @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var output: ListOutputOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -59,13 +59,24 @@ struct AgendaCommand: ParsableCommand {
         var client = global.client
         CategoriesCommand.warnIfUnknown(params.category, client: &client)
         let result = try client.call(ViewRPC.agenda, params)
-        if output.json { return try Output.json(result) }
-        let times = Output.times
         // Where a capped answer stopped, and the same range's rest: --to is given too, so a default or
         // --days range does not move along with --from.
         let cut = result.nextFrom.map { next in
             (next, "go on with --from '\(WireJSON.formatInstant(next))' --to '\(WireJSON.formatInstant(result.to))'")
         }
+        if try output.printed(result, csv: ["kind", "id", "title", "start", "end", "all_day", "status", "category", "address", "contact"], {
+            result.entries.map { e in
+                [e.kind.rawValue, String(e.id), e.title, Output.iso(e.start), Output.iso(e.end), String(e.allDay), e.status,
+                 e.category ?? "", e.address ?? "", e.contactName ?? ""]
+            }
+        }) {
+            // CSV has no place for where a capped answer stopped (JSON has nextFrom): say it beside it.
+            if output.csv, let (next, onward) = cut {
+                Output.warn("the list stops at \(WireJSON.formatInstant(next)) (\(Self.cutReason)); \(onward)")
+            }
+            return
+        }
+        let times = Output.times
         guard !result.entries.isEmpty else {
             guard let (next, onward) = cut else {
                 return Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).")

@@ -204,14 +204,16 @@ extension WaterCommand {
                   beautyctl water list --days 7 --json
                 """)
         @OptionGroup var range: WaterRangeOptions
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let params = try range.params(now: Date())
             var client = global.client
             let list = try client.call(WellbeingRPC.waterList, params)
-            if output.json { return try Output.json(list) }
+            if try output.printed(list, csv: ["id", "uuid", "amount_ml", "start", "end"], {
+                list.map { [String($0.id ?? 0), $0.uuid, String($0.amountMl), Output.iso($0.start), Output.iso($0.end)] }
+            }) { return }
             if list.isEmpty { return Output.line(range.days == nil && range.from == nil && range.to == nil ? "No water logged today." : "No water logged in that range.") }
             let times = Output.times
             Output.table(["ID", "WHEN", "ML", "UNTIL"], list.map { r in
