@@ -37,3 +37,50 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd.ContactByName {
+    /// Runs beautyctl on a pseudo-terminal (so stdin is a tty), typing `input` into it; its status and all it printed.
+    static func onTerminal(_ stack: Stack, _ arguments: [String], input: String) async throws -> CommandResult {
+        let script = """
+            import os, pty, sys
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            os.write(fd, os.environ["TYPED"].encode())
+            out = b""
+            while True:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            sys.stdout.buffer.write(out)
+            _, status = os.waitpid(pid, 0)
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """
+        let beautyctl = try Locations.built("beautyctl")
+        return try await stack.run(Locations.python, ["-c", script, beautyctl, "--socket", stack.socketPath] + arguments,
+                                   environment: ["TYPED": input])
+    }
+
+    @Test("on a terminal, an unknown --contact is offered to be added: yes and a phone number add it and book with it")
+    func unknownContactOfferedOnATerminal() async throws {
+        let stack = try await Stack.start(server: false)
+        defer { stack.shutdown() }
+        let added = try await Self.onTerminal(stack, ["appointment", "add", "Nails", "--at", "2030-01-06 10:00", "--contact", "Kasia"],
+                                              input: "y\n+48 700 000 000\n")
+        #expect(added.status == .exited(0), "\(added)")
+        #expect(added.stdout.contains("No contact matches 'Kasia'. Add it?") && added.stdout.contains("Phone number of Kasia"), "\(added)")
+        let contacts = try await stack.beautyctlJSON(["contact", "list"], as: [Contact].self)
+        #expect(contacts.map(\.name) == ["Kasia"] && contacts.first?.phone == "+48 700 000 000", "\(contacts)")
+        let appointments = try await stack.beautyctlJSON(["appointment", "list"], as: [Appointment].self)
+        #expect(appointments.map(\.contactID) == [contacts.first?.id], "\(appointments)")
+
+        let declined = try await Self.onTerminal(stack, ["appointment", "add", "Nails", "--at", "2030-01-07 10:00", "--contact", "Ola"],
+                                                 input: "n\n")
+        #expect(declined.status == .exited(4) && declined.stdout.contains("nothing was added"), "\(declined)")
+        #expect(try await stack.beautyctlJSON(["contact", "list"], as: [Contact].self).count == 1)
+    }
+}
