@@ -68,40 +68,32 @@ struct AppointmentFields: ParsableArguments {
         }
     }
 
-    /// The start instant, snapped to local midnight for all-day appointments.
+    /// The start as typed; the daemon moves an all-day one to its day's midnight.
     func start(now: Date) throws -> Date? {
-        guard let at else { return nil }
-        let zone = try self.zone
-        let instant = try Input.time(at, option: "--at", now: now, zone: zone)
-        guard allDay == true else { return instant }
-        return LocalTime.calendar(zone).startOfDay(for: instant)
+        try at.map { try Input.time($0, option: "--at", now: now, zone: try zone) }
     }
 
-    /// The series (--repeat, or --every without --after-done) and the cycle (--every --after-done).
-    func repetition(now: Date) throws -> (recurrence: AppointmentRecurrence?, afterDone: Int?) {
+    /// The series and the cycle as typed: --repeat, --every (a series, or with --after-done a cycle) and
+    /// --except. The daemon makes them one; checking the same rules here first makes a typo exit 2.
+    func repetition(now: Date) throws -> (recurrence: AppointmentRecurrence?, everySeconds: Int?, afterDone: Int?, exdates: [Date]?) {
         if afterDone, every == nil { throw CLIFailure(.usage, "--after-done goes with --every (e.g. --every 6w --after-done)") }
-        if `repeat` != nil, every != nil { throw CLIFailure(.usage, "use --repeat or --every, not both") }
+        let recurrence = try `repeat`.map { rule in
+            _ = try Input.check("--repeat") { try RecurrenceRule.parse(rule) }
+            return AppointmentRecurrence(rule: rule)
+        }
+        let seconds = try every.map { try Input.duration($0, option: "--every") }
         let exdates = try except.map { try Input.time($0, option: "--except", now: now, zone: try zone) }
-        if !exdates.isEmpty, `repeat` == nil, every == nil || afterDone {
-            throw CLIFailure(.usage, "--except goes with --repeat or --every")
-        }
-        if let rule = `repeat` {
-            let parsed = try Input.check("--repeat") { try RecurrenceRule.parse(rule) }
-            return (AppointmentRecurrence(rule: parsed.text, exdates: exdates), nil)
-        }
-        guard let every else { return (nil, nil) }
-        let seconds = try Input.duration(every, option: "--every")
-        guard seconds >= 86_400, seconds % 86_400 == 0 else {
-            throw CLIFailure(.usage, "--every: use whole days or weeks for appointments (e.g. 2w, 30d)")
-        }
-        if afterDone { return (nil, seconds) }
-        let rule = seconds % 604_800 == 0 ? "FREQ=WEEKLY;INTERVAL=\(seconds / 604_800)" : "FREQ=DAILY;INTERVAL=\(seconds / 86_400)"
-        return (AppointmentRecurrence(rule: rule, exdates: exdates), nil)
+        let series = AppointmentDraft.Series(
+            recurrence: recurrence, everySeconds: afterDone ? nil : seconds, repeatAfterDoneSeconds: afterDone ? seconds : nil,
+            exdates: exdates, fields: .init(rule: "--repeat", every: "--every", cycle: "--every", exdates: "--except"))
+        _ = try Input.check("") { try series.resolved() }
+        return (recurrence, series.everySeconds, series.repeatAfterDoneSeconds, exdates.isEmpty ? nil : exdates)
     }
 
     func durationSeconds() throws -> Int? {
-        if let duration { return try Input.check("--duration") { try Validation.duration(try DurationParser.seconds(duration, field: "--duration"), field: "--duration") } }
-        return allDay == true ? 86_400 : nil
+        try duration.map { duration in
+            try Input.check("--duration") { try Validation.duration(try DurationParser.seconds(duration, field: "--duration"), field: "--duration") }
+        }
     }
 
     func priceParam() throws -> PriceParam? {
@@ -162,7 +154,7 @@ extension AppointmentCommand {
             params.price = try fields.priceParam()
             params.reminders = try fields.reminders(now: now)
             params.timeZone = fields.tz
-            (params.recurrence, params.repeatAfterDoneSeconds) = try fields.repetition(now: now)
+            (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) = try fields.repetition(now: now)
             var client = global.client
             params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
             CategoriesCommand.warnIfUnknown(params.category, client: &client)
@@ -170,7 +162,7 @@ extension AppointmentCommand {
             if output.json { return try Output.json(detail) }
             Output.line("Added appointment \(detail.appointment.id ?? 0).")
             Output.describe(detail)
-            Output.warnPastReminders(detail)
+            Output.warnings(detail.warnings)
         }
     }
 
@@ -251,7 +243,7 @@ extension AppointmentCommand {
             params.title = try title.map { try Input.name($0, option: "--title") }
             try fields.checkText()
             params.start = try fields.start(now: now)
-            params.durationSeconds = try fields.duration == nil ? nil : fields.durationSeconds()
+            params.durationSeconds = try fields.durationSeconds()
             params.allDay = fields.allDay
             params.address = fields.address
             params.notes = fields.notes
@@ -260,7 +252,7 @@ extension AppointmentCommand {
             params.price = try fields.priceParam()
             params.reminders = try fields.reminders(now: now)
             params.timeZone = fields.tz
-            (params.recurrence, params.repeatAfterDoneSeconds) = try fields.repetition(now: now)
+            (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) = try fields.repetition(now: now)
             params.clear = try clear.map { raw in
                 guard let field = AppointmentEditParams.Clearable(rawValue: raw.lowercased()) else {
                     let names = AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")
@@ -275,7 +267,7 @@ extension AppointmentCommand {
             if output.json { return try Output.json(detail) }
             Output.line("Updated appointment \(id).")
             Output.describe(detail)
-            Output.warnPastReminders(detail)
+            Output.warnings(detail.warnings)
         }
     }
 

@@ -22,7 +22,7 @@ struct BudgetRangeOptions: ParsableArguments {
     func params() throws -> BudgetRangeParams {
         let params = BudgetRangeParams(from: try from.map { try Input.time($0, option: "--from") },
                                        to: try to.map { try Input.time($0, option: "--to") })
-        if let start = params.from, let end = params.to, end <= start { throw CLIFailure(.usage, "--to: must be after --from") }
+        try Input.check("--to") { try Validation.range(from: params.from, to: params.to, .halfOpen, toField: "--to", fromName: "--from") }
         return params
     }
 }

@@ -47,7 +47,8 @@ enum Input {
         } catch let error as BeautyCore.ValidationError {
             let same = error.field == option || "--" + error.field == option || error.field.hasPrefix(option.dropFirst(2) + ":")
             // An empty option checks several options at once: the error's field names the option.
-            let field = option.isEmpty ? "--\(error.field)" : (same ? option : "\(option) (\(error.field))")
+            let named = error.field.hasPrefix("-") ? error.field : "--\(error.field)"
+            let field = option.isEmpty ? named : (same ? option : "\(option) (\(error.field))")
             throw CLIFailure(.usage, "\(field): \(error.message)")
         }
     }

@@ -77,9 +77,7 @@ struct MedicationFields: ParsableArguments {
     func dates() throws -> (LocalDate?, LocalDate?) {
         let start = try from.map { text in try Input.check("--from") { try LocalDate(parsing: text, field: "--from") } }
         let end = try until.map { text in try Input.check("--until") { try LocalDate(parsing: text, field: "--until") } }
-        if let start, let end, end < start {
-            throw CLIFailure(.usage, "--until: \(end) is before --from \(start)")
-        }
+        try Input.check("--until") { try Validation.range(from: start, to: end, .closed, toField: "--until", fromName: "--from") }
         if let stock, stock < 0 { throw CLIFailure(.usage, "--stock: must not be negative") }
         if let low, low < 0 { throw CLIFailure(.usage, "--low: must not be negative") }
         return (start, end)

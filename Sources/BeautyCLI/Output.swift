@@ -63,18 +63,9 @@ enum Output {
         }
     }
 
-    /// Reminders the daemon could not schedule because their instant has already passed.
-    static func warnPastReminders(_ detail: AppointmentDetail) {
-        let a = detail.appointment
-        guard a.status == .scheduled else { return }
-        let scheduled = Set(detail.deliveries.map(\.trigger.key))
-        for reminder in a.reminders {
-            let fireAt = reminder.fireDate(forStart: a.start)
-            let key = Trigger.key(kind: .appointment, itemID: a.id ?? 0, occurrence: a.start, fireAt: fireAt)
-            if !scheduled.contains(key) {
-                warn("the reminder at \(times.short(fireAt)) is already in the past; it will not fire")
-            }
-        }
+    /// The daemon's warnings about what it just saved (nothing was refused).
+    static func warnings(_ warnings: [String]?) {
+        for text in warnings ?? [] { warn(text) }
     }
 
     /// Writes a file the user named (an SVG chart), replacing it whole; a missing directory or a refused

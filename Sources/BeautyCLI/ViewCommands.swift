@@ -43,7 +43,7 @@ struct AgendaCommand: ParsableCommand {
         let start = try from.map { try Input.time($0, option: "--from", now: now) } ?? today
         let end = try to.map { try Input.time($0, option: "--to", now: now) }
             ?? LocalTime.calendar(.current).date(byAdding: .day, value: days ?? 7, to: start)!
-        guard end > start else { throw CLIFailure(.usage, "--to: must be after --from") }
+        try Input.check("--to") { try Validation.range(from: start, to: end, .halfOpen, toField: "--to", fromName: "--from") }
         var params = AgendaParams(from: start, to: end)
         if let kind {
             guard let k = ItemKind(rawValue: kind.lowercased()) else {

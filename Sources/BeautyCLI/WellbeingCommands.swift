@@ -100,7 +100,7 @@ struct WaterRangeOptions: ParsableArguments {
         }
         if let from { params.from = try Input.time(from, option: "--from", now: now) }
         if let to { params.to = try Input.time(to, option: "--to", now: now) }
-        if let start = params.from, let end = params.to, end <= start { throw CLIFailure(.usage, "--to: must be after --from") }
+        try Input.check("--to") { try Validation.range(from: params.from, to: params.to, .halfOpen, toField: "--to", fromName: "--from") }
         return params
     }
 }

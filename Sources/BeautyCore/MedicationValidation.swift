@@ -12,9 +12,7 @@ extension Validation {
         m.name = try name(m.name, field: "name")
         m.dose = try optionalText(m.dose, field: "dose")
         m.notes = try optionalText(m.notes, field: "notes", multiline: true)
-        if let start = m.startDate, let end = m.endDate, end < start {
-            throw ValidationError(field: "until", "must not be before the start date \(start)")
-        }
+        try range(from: m.startDate, to: m.endDate, .closed, toField: "until", fromName: "the start date")
         m.schedule = try schedule(m.schedule)
         m.stock = try amount(m.stock, field: "stock")
         m.lowStock = try amount(m.lowStock, field: "low")

@@ -142,9 +142,7 @@ public enum Validation {
                 throw ValidationError(field: "repeat", "a rule (--repeat) and a cycle after done (--every --after-done) do not mix")
             }
         }
-        if let every = a.repeatAfterDoneSeconds, every < 86_400 || every > 5 * 366 * 86_400 {
-            throw ValidationError(field: "every", "a cycle after done must be between 1d and 5 years")
-        }
+        if let every = a.repeatAfterDoneSeconds { a.repeatAfterDoneSeconds = try AppointmentDraft.cycleAfterDone(every) }
         if let uid = a.uid {
             if uid.isEmpty || uid.count > 500 { throw ValidationError(field: "uid", "must be 1 to 500 characters") }
             // Export writes it back out, so it must be as safe to show as any other text.

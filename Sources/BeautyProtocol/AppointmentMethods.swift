@@ -20,6 +20,10 @@ public struct AppointmentAddParams: Codable, Sendable {
     public var recurrence: AppointmentRecurrence?
     /// Treatment cycle: the next visit this long after the day it is marked done.
     public var repeatAfterDoneSeconds: Int?
+    /// A series every this long (whole days), which the daemon writes as `recurrence`'s rule.
+    public var everySeconds: Int?
+    /// Starts to leave out of the series this request gives (`recurrence` or `everySeconds`).
+    public var exdates: [Date]?
 
     public init(title: String, start: Date) {
         self.title = title
@@ -59,6 +63,8 @@ public struct AppointmentEditParams: Codable, Sendable {
     public var timeZone: String?
     public var recurrence: AppointmentRecurrence?
     public var repeatAfterDoneSeconds: Int?
+    public var everySeconds: Int?
+    public var exdates: [Date]?
     public var clear: [Clearable]?
 
     public init(id: Int64) { self.id = id }
@@ -84,13 +90,17 @@ public struct AppointmentDetail: Codable, Sendable {
     public var nextOccurrences: [Date]?
     /// For a treatment cycle marked done: the next visit it scheduled.
     public var followUp: Appointment?
+    /// After an add or an edit: what the user should know about the reminders (one already past, one
+    /// after the start); nothing was refused.
+    public var warnings: [String]?
     public init(appointment: Appointment, contact: Contact?, deliveries: [Delivery], nextOccurrences: [Date]? = nil,
-                followUp: Appointment? = nil) {
+                followUp: Appointment? = nil, warnings: [String]? = nil) {
         self.appointment = appointment
         self.contact = contact
         self.deliveries = deliveries
         self.nextOccurrences = nextOccurrences
         self.followUp = followUp
+        self.warnings = warnings
     }
 }
 

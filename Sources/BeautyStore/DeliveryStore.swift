@@ -24,6 +24,17 @@ extension AppDatabase {
         }
     }
 
+    /// What a trigger is about, as notifications, events and `status` name it; nil when its item is gone.
+    /// A medication trigger's item is a dose: its title is the medication's name.
+    public func title(of trigger: Trigger) -> String? {
+        switch trigger.itemKind {
+        case .appointment: return try? appointment(id: trigger.itemID).title
+        case .medication: return (try? dose(id: trigger.itemID)).flatMap { try? medication(id: $0.medicationID).name }
+        case .water: return "Drink water"
+        case .tip: return Tips.tip(id: Int(trigger.itemID))?.title
+        }
+    }
+
     /// Records that the notification server accepted these deliveries. Only pending rows move, so a
     /// second call for the same key changes nothing: the answer says how many rows really moved.
     @discardableResult

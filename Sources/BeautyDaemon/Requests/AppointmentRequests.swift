@@ -26,27 +26,35 @@ extension RequestHandler {
 
     private func addAppointment(_ p: AppointmentAddParams) throws -> AppointmentDetail {
         let config = settings.config
+        let zone = LocalZone.shared.current
         let reminders = p.reminders ?? config.defaultReminderSeconds.map(Reminder.before)
-        var appointment = Appointment(
-            title: p.title, start: p.start, durationSeconds: p.durationSeconds ?? config.defaultDurationSeconds,
-            allDay: p.allDay ?? false, address: p.address, notes: p.notes, contactID: p.contactID,
-            category: p.category, color: p.color,
+        let asked = Appointment(
+            title: p.title, start: p.start, allDay: p.allDay ?? false, address: p.address, notes: p.notes,
+            contactID: p.contactID, category: p.category, color: p.color,
             price: p.price.map { Money(cents: $0.cents, currency: $0.currency ?? config.currency) },
             reminders: reminders, timeZone: p.timeZone, recurrence: p.recurrence,
             repeatAfterDoneSeconds: p.repeatAfterDoneSeconds)
-        appointment = try Validation.appointment(appointment)
-        let saved = try store.addAppointment(appointment, now: clock(), zone: LocalZone.shared.current)
+        let appointment = try AppointmentDraft.adding(
+            asked, durationSeconds: p.durationSeconds, defaultDurationSeconds: config.defaultDurationSeconds,
+            series: .init(recurrence: p.recurrence, everySeconds: p.everySeconds, repeatAfterDoneSeconds: p.repeatAfterDoneSeconds,
+                          exdates: p.exdates ?? [])
+        ).resolved(zone: zone)
+        let saved = try store.addAppointment(appointment, now: clock(), zone: zone)
         logger.info("appointment added: \(saved.title)", metadata: ["item_id": "\(saved.id ?? 0)"])
         scheduler.wake(.edited)
-        return try detail(saved.id!)
+        return try detail(saved.id!, warningsIn: zone)
     }
 
     private func editAppointment(_ p: AppointmentEditParams) throws -> AppointmentDetail {
-        let saved = try store.updateAppointment(id: p.id, now: clock(), zone: LocalZone.shared.current) { a in
-            a = try Validation.appointment(edited(a, p))
+        let zone = LocalZone.shared.current
+        let series = AppointmentDraft.Series(recurrence: p.recurrence, everySeconds: p.everySeconds,
+                                             repeatAfterDoneSeconds: p.repeatAfterDoneSeconds, exdates: p.exdates ?? [])
+        let saved = try store.updateAppointment(id: p.id, now: clock(), zone: zone) { a in
+            a = try AppointmentDraft(appointment: edited(a, p), series: series, placesStart: p.start != nil || p.allDay != nil)
+                .resolved(zone: zone)
         }
         scheduler.wake(.edited)
-        return try detail(saved.id!)
+        return try detail(saved.id!, warningsIn: zone)
     }
 
     private func edited(_ stored: Appointment, _ p: AppointmentEditParams) -> Appointment {
@@ -129,12 +137,15 @@ extension RequestHandler {
         return result
     }
 
-    private func detail(_ id: Int64) throws -> AppointmentDetail {
+    /// `warningsIn`: after an add or an edit, the reminders' warnings written in this zone.
+    private func detail(_ id: Int64, warningsIn zone: TimeZone? = nil) throws -> AppointmentDetail {
         let a = try store.appointment(id: id)
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
         let next = a.recurrence == nil ? nil
             : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: LocalZone.shared.current, limit: 5)
-        return AppointmentDetail(appointment: a, contact: contact, deliveries: try store.deliveries(itemKind: .appointment, itemID: id),
-                                 nextOccurrences: next)
+        let deliveries = try store.deliveries(itemKind: .appointment, itemID: id)
+        let warnings = zone.map { AppointmentDraft.warnings(for: a, deliveries: deliveries, zone: $0) } ?? []
+        return AppointmentDetail(appointment: a, contact: contact, deliveries: deliveries, nextOccurrences: next,
+                                 warnings: warnings.isEmpty ? nil : warnings)
     }
 }

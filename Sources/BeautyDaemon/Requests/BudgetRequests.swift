@@ -8,7 +8,7 @@ extension RequestHandler {
     static func budgetRoutes(_ router: inout RequestRouter) {
         router.register(BudgetRPC.add) { try $0.addBudgetEntry($1) }
         router.register(BudgetRPC.list) { requests, p in
-            try checkRange(p)
+            try Validation.range(from: p.from, to: p.to, .halfOpen)
             return try requests.store.budgetEntries(from: p.from, to: p.to).map(wire)
         }
         router.register(BudgetRPC.edit) { try $0.editBudgetEntry($1) }
@@ -18,7 +18,7 @@ extension RequestHandler {
             return wire(gone)
         }
         router.register(BudgetRPC.balance) { requests, p in
-            try checkRange(p)
+            try Validation.range(from: p.from, to: p.to, .halfOpen)
             let totals = try requests.store.budgetTotals(from: p.from, to: p.to).map {
                 BudgetTotal(currency: $0.currency, incomeCents: $0.incomeCents, expenseCents: $0.expenseCents,
                             balanceCents: $0.balanceCents, entries: $0.count)
@@ -59,10 +59,6 @@ extension RequestHandler {
             CategoryNode(name: parent.name, title: parent.title,
                          children: (children[parent.name] ?? []).map { CategoryNode(name: $0.name, title: $0.title) })
         }
-    }
-
-    static func checkRange(_ p: BudgetRangeParams) throws {
-        if let from = p.from, let to = p.to, to <= from { throw ValidationError(field: "to", "must be after 'from'") }
     }
 
     static func wire(_ row: BudgetRow) -> BudgetEntry {

@@ -8,7 +8,7 @@ extension RequestHandler {
     static func measurementRoutes(_ router: inout RequestRouter) {
         router.register(MeasurementRPC.add) { try $0.addMeasurement($1) }
         router.register(MeasurementRPC.list) { requests, p in
-            if let from = p.from, let to = p.to, to < from { throw ValidationError(field: "to", "\(to) is before 'from' \(from)") }
+            try Validation.range(from: p.from, to: p.to, .closed)
             return try requests.store.measurements(from: p.from, to: p.to)
         }
         router.register(MeasurementRPC.clear) { requests, _ in

@@ -106,7 +106,7 @@ extension RequestHandler {
         let now = clock()
         let to = p.to ?? now
         let from = p.from ?? to.addingTimeInterval(-30 * 86_400)
-        guard to > from else { throw ValidationError(field: "to", "must be after 'from'") }
+        try Validation.range(from: from, to: to, .halfOpen)
         let rows = try store.history(from: from, to: to, now: now).map {
             HistoryEntry(kind: $0.kind.rawValue, id: $0.id, title: $0.title, detail: $0.detail, scheduledAt: $0.scheduledAt,
                          state: $0.state, confirmedAt: $0.confirmedAt)

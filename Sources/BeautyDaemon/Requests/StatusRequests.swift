@@ -15,14 +15,7 @@ extension RequestHandler {
         let server = notifier.serverInfo()
         var next: StatusResult.NextTrigger?
         if let trigger = try store.nextTrigger(after: now) ?? store.dueTriggers(at: now, limit: 1).first {
-            // A medication trigger's itemID is a dose id: the title is its medication's name.
-            let title = switch trigger.itemKind {
-            case .medication: (try? store.dose(id: trigger.itemID)).flatMap { try? store.medication(id: $0.medicationID).name }
-            case .appointment: try? store.appointment(id: trigger.itemID).title
-            case .water: "Drink water"
-            case .tip: "Beauty tip of the day"
-            }
-            next = .init(fireAt: trigger.fireAt, itemKind: trigger.itemKind, itemID: trigger.itemID, title: title ?? "?")
+            next = .init(fireAt: trigger.fireAt, itemKind: trigger.itemKind, itemID: trigger.itemID, title: store.title(of: trigger) ?? "?")
         }
         return StatusResult(
             version: BeautyVersion.current, pid: getpid(), startedAt: startedAt,

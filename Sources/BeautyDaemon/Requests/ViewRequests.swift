@@ -14,7 +14,7 @@ extension RequestHandler {
     private func agenda(_ p: AgendaParams) throws -> AgendaResult {
         let from = p.from ?? clock()
         let to = p.to ?? from.addingTimeInterval(7 * 86_400)
-        guard to > from else { throw ValidationError(field: "to", "must be after 'from'") }
+        try Validation.range(from: from, to: to, .halfOpen)
         if let limit = p.limit, limit < 0 { throw ValidationError(field: "limit", "must not be negative") }
         if let offset = p.offset, offset < 0 { throw ValidationError(field: "offset", "must not be negative") }
         let category = try Validation.category(p.category)

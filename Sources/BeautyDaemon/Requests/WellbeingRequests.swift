@@ -83,7 +83,7 @@ extension RequestHandler {
             let today = LocalDate(now, in: waterZone)
             (from, to) = (today.start(in: waterZone), today.adding(days: 1).start(in: waterZone))
         }
-        guard to > from else { throw ValidationError(field: "to", "must be after 'from'") }
+        try Validation.range(from: from, to: to, .halfOpen)
         guard LocalDate(from, in: waterZone).days(until: LocalDate(to, in: waterZone)) <= Self.maxWaterDays else {
             throw ValidationError(field: "to", "the range is too long: at most \(Self.maxWaterDays) days")
         }

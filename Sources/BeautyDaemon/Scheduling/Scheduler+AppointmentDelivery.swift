@@ -62,7 +62,7 @@ extension Scheduler {
 
     /// One notification telling of several reminders, named by its members and covering each of them.
     private func missedWhileAway(_ triggers: [Trigger]) -> DesktopNotification {
-        let items = triggers.map { (title: title(of: $0) ?? "(deleted)", occurrence: $0.occurrence) }
+        let items = triggers.map { (title: store.title(of: $0) ?? "(deleted)", occurrence: $0.occurrence) }
         let text = NotificationText.missedWhileAway(items, zone: LocalZone.shared.current)
         return DesktopNotification(
             key: "catch-up/" + triggers.map(\.key).sorted().joined(separator: ","), summary: text.summary, body: text.body,
@@ -73,7 +73,7 @@ extension Scheduler {
         try store.markFired(triggers.map(\.key), at: firedAt)
         for trigger in triggers {
             hub.publish(DaemonEvent(.fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
-                                    itemID: trigger.itemID, title: title(of: trigger), detail: detail))
+                                    itemID: trigger.itemID, title: store.title(of: trigger), detail: detail))
         }
     }
 }

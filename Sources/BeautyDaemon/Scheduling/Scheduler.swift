@@ -161,7 +161,7 @@ public actor Scheduler {
                     }
                     try store.markSuppressed([trigger.key], at: now)
                     hub.publish(DaemonEvent(.suppressed, at: now, key: trigger.key, itemKind: trigger.itemKind,
-                                            itemID: trigger.itemID, title: title(of: trigger)))
+                                            itemID: trigger.itemID, title: store.title(of: trigger)))
                 }
             }
 
@@ -197,15 +197,6 @@ public actor Scheduler {
     }
 
     static let notificationsSetting = "notifications"
-
-    func title(of trigger: Trigger) -> String? {
-        switch trigger.itemKind {
-        case .appointment: return try? store.appointment(id: trigger.itemID).title
-        case .medication: return (try? store.dose(id: trigger.itemID)).flatMap { try? store.medication(id: $0.medicationID).name }
-        case .water: return "Drink water"
-        case .tip: return Tips.tip(id: Int(trigger.itemID))?.title
-        }
-    }
 
     var content: NotificationContent { NotificationContent(store: store, zone: LocalZone.shared.current) }
 }

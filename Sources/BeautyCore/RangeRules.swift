@@ -1,0 +1,25 @@
+import Foundation
+
+/// The one rule for a `from`/`to` pair, either of which may be left out. Instants make a half-open
+/// range, `from <= t < to`, so `to` must come after `from`; calendar days make a closed one, both days
+/// included, so `to` may be `from` but not before it.
+extension Validation {
+    public enum RangeBounds: Sendable {
+        /// Instants: `from` included, `to` not.
+        case halfOpen
+        /// Calendar days: both included.
+        case closed
+    }
+
+    /// `toField` names the end in the error; `fromName` is how the message names the start (`'from'`, `--from`, `the start date`).
+    public static func range<T: Comparable>(from: T?, to: T?, _ bounds: RangeBounds,
+                                            toField: String = "to", fromName: String = "'from'") throws {
+        guard let from, let to else { return }
+        switch bounds {
+        case .halfOpen:
+            guard to > from else { throw ValidationError(field: toField, "must be after \(fromName)") }
+        case .closed:
+            guard to >= from else { throw ValidationError(field: toField, "must not be before \(fromName) \(from)") }
+        }
+    }
+}
