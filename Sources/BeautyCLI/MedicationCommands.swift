@@ -39,10 +39,10 @@ struct MedicationFields: ParsableArguments {
     @Option(help: ArgumentHelp("Last day (YYYY-MM-DD); nothing fires after it.", valueName: "date"))
     var until: String?
 
-    @Option(help: ArgumentHelp("Units in stock; each dose taken uses its amount.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Units in stock; each dose taken uses its amount.", valueName: "count"))
     var stock: Double?
 
-    @Option(help: ArgumentHelp("Warn once when the stock falls to this many units.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Warn once when the stock falls to this many units.", valueName: "count"))
     var low: Double?
 
     @Option(help: ArgumentHelp("Free text notes (shown in the notification).", valueName: "text"))
@@ -171,13 +171,18 @@ extension MedCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List medications in your order.")
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
             let list = try client.call(MedicationRPC.list)
-            if output.json { return try Output.json(list) }
+            if try output.printed(list, csv: ["position", "id", "name", "dose", "schedule", "stock", "low_stock", "notes"], {
+                list.map { m in
+                    [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
+                     m.stock.map(MedOutput.format) ?? "", m.lowStock.map(MedOutput.format) ?? "", m.notes ?? ""]
+                }
+            }) { return }
             if list.isEmpty { return Output.line("No medications.") }
             Output.table(["#", "ID", "NAME", "DOSE", "SCHEDULE", "STOCK"], list.map { m in
                 [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
@@ -275,17 +280,21 @@ extension MedCommand {
     }
 
     struct Refill: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add units to a medication's stock.")
+        static let configuration = CommandConfiguration(
+            abstract: "Add units to a medication's stock.", usage: "beautyctl med refill <id> <count> [--json]",
+            discussion: "Example: beautyctl med refill 1 60")
         @Argument(help: "Medication id.") var id: Int64
-        @Argument(help: "How many units were added.") var count: Double
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How many units were added (more than 0).", valueName: "count"))
+        var units: [String] = []
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
-        func validate() throws {
-            if count <= 0 { throw ValidationError("COUNT: must be more than 0") }
-        }
-
         func run() throws {
+            let text = try Input.single(units, what: "count", example: "med refill \(id) 60")
+            guard let count = Double(text.replacingOccurrences(of: ",", with: ".")), count.isFinite else {
+                throw CLIFailure(.usage, "count: '\(text)' is not a number (e.g. 60 or 2,5)")
+            }
+            if count <= 0 { throw CLIFailure(.usage, "count: must be more than 0, got \(text)") }
             var client = global.client
             let m = try client.call(MedicationRPC.refill, MedRefillParams(id: id, count: count))
             if output.json { return try Output.json(m) }
@@ -375,13 +384,9 @@ struct HistoryCommand: ParsableCommand {
         let result = try client.call(MedicationRPC.history, params)
         if output.json { return try Output.json(result) }
         if csv {
-            Output.line("kind,id,title,detail,scheduled,state,confirmed")
-            for e in result.entries {
-                let fields = [e.kind, String(e.id), e.title, e.detail ?? "", WireJSON.formatInstant(e.scheduledAt), e.state,
-                              e.confirmedAt.map(WireJSON.formatInstant) ?? ""]
-                Output.line(fields.map(Self.csvField).joined(separator: ","))
-            }
-            return
+            return Output.csv(["kind", "id", "title", "detail", "scheduled", "state", "confirmed"], result.entries.map { e in
+                [e.kind, String(e.id), e.title, e.detail ?? "", Output.iso(e.scheduledAt), e.state, Output.iso(e.confirmedAt)]
+            })
         }
         let times = Output.times
         if result.entries.isEmpty { Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).") }
@@ -395,11 +400,6 @@ struct HistoryCommand: ParsableCommand {
                 Output.line("  \(a.name): \(a.taken7)/\(a.scheduled7) last 7 days, \(a.taken30)/\(a.scheduled30) last 30 days")
             }
         }
-    }
-
-    /// RFC 4180 quoting.
-    static func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 }
 

@@ -13,7 +13,7 @@ struct AgendaCommand: ParsableCommand {
               beautyctl agenda --from 2026-12-01 --to 2027-01-01 --category hair --json
             """)
 
-    @Option(help: ArgumentHelp("Days to show from the start of today.", valueName: "n")) var days: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Days to show from the start of today.", valueName: "n")) var days: Int?
     @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
     @Option(help: ArgumentHelp("End of the range, exclusive.", valueName: "time")) var to: String?
     @Option(help: ArgumentHelp("Only this kind: appointment, medication or water.", valueName: "kind")) var kind: String?
@@ -21,9 +21,9 @@ struct AgendaCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only entries whose title, notes or address contain this text.", valueName: "text")) var search: String?
     @Option(help: ArgumentHelp("Only this status (scheduled, done, cancelled; doses: pending, taken, skipped, missed...); may repeat.", valueName: "status"))
     var status: [String] = []
-    @Option(help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
-    @Option(help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
-    @OptionGroup var output: OutputOptions
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
+    @OptionGroup var output: ListOutputOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -59,13 +59,24 @@ struct AgendaCommand: ParsableCommand {
         var client = global.client
         CategoriesCommand.warnIfUnknown(params.category, client: &client)
         let result = try client.call(ViewRPC.agenda, params)
-        if output.json { return try Output.json(result) }
-        let times = Output.times
         // Where a capped answer stopped, and the same range's rest: --to is given too, so a default or
         // --days range does not move along with --from.
         let cut = result.nextFrom.map { next in
             (next, "go on with --from '\(WireJSON.formatInstant(next))' --to '\(WireJSON.formatInstant(result.to))'")
         }
+        if try output.printed(result, csv: ["kind", "id", "title", "start", "end", "all_day", "status", "category", "address", "contact"], {
+            result.entries.map { e in
+                [e.kind.rawValue, String(e.id), e.title, Output.iso(e.start), Output.iso(e.end), String(e.allDay), e.status,
+                 e.category ?? "", e.address ?? "", e.contactName ?? ""]
+            }
+        }) {
+            // CSV has no place for where a capped answer stopped (JSON has nextFrom): say it beside it.
+            if output.csv, let (next, onward) = cut {
+                Output.warn("the list stops at \(WireJSON.formatInstant(next)) (\(Self.cutReason)); \(onward)")
+            }
+            return
+        }
+        let times = Output.times
         guard !result.entries.isEmpty else {
             guard let (next, onward) = cut else {
                 return Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).")

@@ -10,7 +10,22 @@ public struct NotificationText: Sendable, Equatable {
         self.body = body
     }
 
-    /// Summary = title; body = local date and time, duration, address and contact.
+    /// How much of an appointment's notes a reminder shows: a popup has room for a few short lines.
+    public static let noteLines = 3
+    public static let noteLineLength = 100
+
+    /// The first `noteLines` non-empty lines of `notes`, each cut to `noteLineLength` characters, and
+    /// "…" when something was left out; empty for no notes.
+    public static func notesPreview(_ notes: String?) -> [String] {
+        let lines = (notes ?? "").split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var shown = lines.prefix(noteLines).map { $0.count > noteLineLength ? $0.prefix(noteLineLength - 1) + "…" : $0 }
+        if lines.count > noteLines { shown[shown.count - 1] += " …" }
+        return shown
+    }
+
+    /// Summary = title; body = local date and time, duration, address, contact and the first lines of the notes.
+    /// The body is plain text: the notifier escapes it for servers that read markup.
     public static func appointment(_ appointment: Appointment, contact: Contact?, zone: TimeZone) -> NotificationText {
         let times = Timestamps(zone: zone)
         var lines: [String] = []
@@ -21,6 +36,7 @@ public struct NotificationText: Sendable, Equatable {
         }
         if let address = appointment.address { lines.append(address) }
         if let contact { lines.append("\(contact.displayName), \(contact.phone)") }
+        lines += notesPreview(appointment.notes)
         return NotificationText(summary: appointment.title, body: lines.joined(separator: "\n"))
     }
 

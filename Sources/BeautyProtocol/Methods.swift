@@ -43,12 +43,18 @@ public enum Method: String, CaseIterable, Sendable {
     case waterGoal = "water.goal"
     case waterRemind = "water.remind"
     case waterImport = "water.import"
+    case waterList = "water.list"
+    case waterEdit = "water.edit"
+    case waterRemove = "water.rm"
     // Budget and categories (BudgetRequests.swift)
     case budgetAdd = "budget.add"
     case budgetList = "budget.list"
     case budgetEdit = "budget.edit"
     case budgetRemove = "budget.rm"
     case budgetBalance = "budget.balance"
+    // Backup and restore (BackupRequests.swift)
+    case backup
+    case restore
     case categories
     case message
     case agenda

@@ -133,6 +133,7 @@ public struct RequestHandler: Sendable {
         measurementRoutes(&router)
         wellbeingRoutes(&router)
         budgetRoutes(&router)
+        backupRoutes(&router)
         return router
     }()
 }
