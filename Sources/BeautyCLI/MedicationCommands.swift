@@ -36,10 +36,10 @@ struct MedicationFields: ParsableArguments {
     @Option(help: ArgumentHelp("First day (YYYY-MM-DD); inactive before it. Default: the day it is added.", valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("Last day (YYYY-MM-DD); nothing fires after it.", valueName: "date"))
+    @Option(help: ArgumentHelp("Last day (YYYY-MM-DD); its doses are the last (a --between window that crosses midnight finishes that night).", valueName: "date"))
     var until: String?
 
-    @Option(help: ArgumentHelp("Units in stock; each dose taken uses its amount.", valueName: "count"))
+    @Option(help: ArgumentHelp("Units in stock (at most 1000000); each dose taken uses its amount.", valueName: "count"))
     var stock: Double?
 
     @Option(help: ArgumentHelp("Warn once when the stock falls to this many units.", valueName: "count"))
@@ -125,9 +125,7 @@ enum MedOutput {
         return text
     }
 
-    static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
+    static func format(_ value: Double) -> String { Medication.formatUnits(value) }
 }
 
 extension MedCommand {

@@ -97,7 +97,7 @@ extension AppDatabase {
     public func refillMedication(id: Int64, count: Double, now: Date) throws -> Medication {
         try writer.write { db in
             guard var record = try MedicationRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "medication", id: id) }
-            record.stock = (record.stock ?? 0) + count
+            record.stock = try Validation.refill(count, onto: record.stock)
             if record.stock! > (record.lowStock ?? -1) { record.lowStockWarned = false }
             record.updatedAt = now
             try record.update(db)

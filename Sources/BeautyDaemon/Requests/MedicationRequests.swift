@@ -69,7 +69,7 @@ extension RequestHandler {
     }
 
     func refill(_ p: MedRefillParams) throws -> Medication {
-        guard p.count > 0, p.count <= 100_000 else { throw ValidationError(field: "count", "must be more than 0") }
+        _ = try Validation.refill(p.count, onto: nil)
         return try store.refillMedication(id: p.id, count: p.count, now: clock())
     }
 

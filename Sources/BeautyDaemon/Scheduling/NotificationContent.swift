@@ -68,8 +68,5 @@ struct NotificationContent {
             category: ItemKind.medication.notificationCategory, urgency: .normal)
     }
 
-    /// 30 -> "30", 2.5 -> "2.5"
-    static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
+    static func number(_ value: Double) -> String { Medication.formatUnits(value) }
 }
