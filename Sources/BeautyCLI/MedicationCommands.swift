@@ -297,30 +297,30 @@ extension MedCommand {
 struct DoseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dose",
-        abstract: "Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now').",
+        abstract: "Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now'); a missed or skipped dose can still be taken late.",
         subcommands: [Taken.self, Skip.self, Snooze.self])
 
     struct Taken: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Record a dose as taken (uses up stock).")
         @Argument(help: "Dose id.") var id: Int64
-        @Option(help: ArgumentHelp("When it was taken, if not now.", valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time: today's, or yesterday's).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseTaken, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
+            try DoseCommand.answer(MedicationRPC.doseTaken, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", past: true) }), output, global)
         }
     }
 
     struct Skip: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Record a dose as deliberately skipped.")
         @Argument(help: "Dose id.") var id: Int64
-        @Option(help: ArgumentHelp("When it was skipped, if not now.", valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp("When it was skipped, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseSkip, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
+            try DoseCommand.answer(MedicationRPC.doseSkip, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", past: true) }), output, global)
         }
     }
 

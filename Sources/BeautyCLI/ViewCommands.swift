@@ -119,8 +119,13 @@ struct NowCommand: ParsableCommand {
         Output.line("Now: \(times.long(result.now))")
         if !result.overdue.isEmpty {
             Output.line("Should have been taken:")
-            result.overdue.forEach { Output.line("  \(times.clock($0.start))  \(Self.label($0))") }
-            Output.line("  (answer with: beautyctl dose taken|skip ID)")
+            let today = times.isoDay(result.now)
+            result.overdue.forEach { entry in
+                // Yesterday's doses stay here a day longer: they need their date.
+                let when = times.isoDay(entry.start) == today ? times.clock(entry.start) : times.short(entry.start)
+                Output.line("  \(when)  \(Self.label(entry))")
+            }
+            Output.line("  (answer with: beautyctl dose taken|skip ID; taken earlier: dose taken ID --at HH:MM)")
         }
         if result.laterToday.isEmpty {
             Output.line("Nothing more today.")

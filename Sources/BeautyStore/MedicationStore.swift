@@ -228,13 +228,15 @@ extension AppDatabase {
         }
     }
 
-    /// Records the user's answer. Only an open dose changes; pending re-notifications of it are dropped,
-    /// and the delivery of the notification on screen for it is settled with the answer.
+    /// Records the user's answer. An open dose takes any answer; a missed or skipped one can still be
+    /// answered late as taken (or a missed one as skipped): the user took it after all, and history,
+    /// adherence and stock must say so. Pending re-notifications are dropped, and the delivery of the
+    /// notification on screen for it is settled with the answer.
     /// Taking a dose uses up stock; the answer says whether the low-stock threshold was just reached.
     public func answerDose(id: Int64, _ state: Dose.State, confirmedAt: Date, now: Date, snoozeUntil: Date? = nil) throws -> DoseAnswer {
         try writer.write { db in
             guard var dose = try DoseRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "dose", id: id) }
-            guard let current = Dose.State(rawValue: dose.state), current.isOpen else {
+            guard let current = Dose.State(rawValue: dose.state), current.accepts(state) else {
                 return DoseAnswer(dose: dose.dose, changed: false, lowStock: nil, shownKey: nil)
             }
             try db.execute(sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND itemID = ? AND state = 'pending'", arguments: [id])
@@ -306,4 +308,15 @@ public struct DoseAnswer: Sendable {
 extension Dose.State {
     /// Not yet answered by the user.
     public var isOpen: Bool { self == .pending || self == .fired || self == .snoozed }
+
+    /// Whether a dose in this state can still be given `answer`: an open one any answer, a missed one
+    /// taken or skipped late, a skipped one taken after all.
+    public func accepts(_ answer: Dose.State) -> Bool {
+        switch self {
+        case .pending, .fired, .snoozed: true
+        case .missed: answer == .taken || answer == .skipped
+        case .skipped: answer == .taken
+        case .taken: false
+        }
+    }
 }

@@ -123,14 +123,20 @@ extension RequestHandler {
         return NotificationsResult(enabled: try store.setting(Scheduler.notificationsSetting) != "off")
     }
 
-    /// Doses of today: still to come, and those whose time passed without an answer.
-    func doseEntries(now: Date, dayStart: Date, dayEnd: Date) throws -> (later: [AgendaEntry], overdue: [AgendaEntry]) {
+    /// Doses still to come today, and those that should have been taken: every dose of yesterday and
+    /// today whose time passed and that is not taken (missed and skipped too, so one answered late
+    /// stays in view until the end of the day after its own).
+    func doseEntries(now: Date, dayStart: Date, dayEnd: Date, yesterday: Date) throws -> (later: [AgendaEntry], overdue: [AgendaEntry]) {
         let medications = Dictionary(uniqueKeysWithValues: try store.medications().map { ($0.id!, $0) })
         var later: [AgendaEntry] = [], overdue: [AgendaEntry] = []
-        for dose in try store.doses(from: dayStart, to: dayEnd) where dose.state.isOpen {
+        for dose in try store.doses(from: yesterday, to: dayEnd) where dose.state != .taken {
             guard let medication = medications[dose.medicationID] else { continue }
             let entry = AgendaEntry(dose: dose, medication: medication)
-            if dose.scheduledAt > now { later.append(entry) } else { overdue.append(entry) }
+            if dose.scheduledAt > now {
+                if dose.state.isOpen, dose.scheduledAt >= dayStart { later.append(entry) }
+            } else {
+                overdue.append(entry)
+            }
         }
         return (later, overdue)
     }

@@ -1,0 +1,45 @@
+import BeautyCore
+import BeautyProtocol
+import Foundation
+import Testing
+
+extension EndToEnd {
+    @Suite("Medications: late and early answers, every dose answerable, logged doses", .serialized)
+    struct DoseAnswers {
+        @Test("a dose missed after the nag cycle stays in now and is taken late with --at: history, adherence, stock")
+        func aMissedDoseIsTakenLate() async throws {
+            let stack = try await Stack.start(config: "[medications]\nnag_interval = \"1s\"\nnag_count = 0\n")
+            defer { stack.shutdown() }
+            let soon = await DueSoon.after(2.5)
+            let (medication, doseID) = try stack.addMedication("Antibiotic", dose: "1 capsule", soon, stock: 10)
+            let missed = await eventually(timeout: .seconds(soon.due.timeIntervalSinceNow + 6)) { () -> Dose? in
+                guard let dose = try? stack.dose(doseID, of: medication.id!), dose.state == .missed else { return nil }
+                return dose
+            }
+            try #require(missed != nil, "the dose was not given up as missed\n\(stack.logs)")
+
+            // Still in view, under "should have been taken".
+            let before: NowResult = try await stack.beautyctlJSON(["now"])
+            #expect(before.overdue.contains { $0.id == doseID && $0.status == "missed" }, "now.overdue: \(before.overdue)")
+            let text = try await stack.beautyctl(["now"])
+            #expect(text.stdout.contains("Should have been taken:") && text.stdout.contains("dose \(doseID)  Antibiotic"), "\(text)")
+
+            // Taken late, at the real time.
+            let takenAt = soon.due.addingTimeInterval(1)
+            let answer = try await stack.beautyctl(["dose", "taken", String(doseID), "--at", iso(takenAt)])
+            #expect(answer.status == .exited(0) && answer.stdout.contains("as taken") && answer.stdout.contains("9 left"), "\(answer)")
+            let detail = try stack.medication(medication.id!)
+            #expect(detail.medication.stock == 9)
+            #expect(detail.adherence?.taken7 == 1 && detail.adherence?.scheduled7 == 1, "\(String(describing: detail.adherence))")
+            let history: HistoryResult = try await stack.beautyctlJSON(["history"])
+            let entry = history.entries.first { $0.kind == "dose" && $0.id == doseID }
+            #expect(entry?.state == "taken" && entry?.confirmedAt == takenAt, "history: \(history.entries)")
+            let after: NowResult = try await stack.beautyctlJSON(["now"])
+            #expect(!after.overdue.contains { $0.id == doseID }, "a taken dose is no longer overdue: \(after.overdue)")
+
+            // Taken once: a second answer changes nothing.
+            let again = try await stack.beautyctl(["dose", "taken", String(doseID)])
+            #expect(again.status == .exited(1) && again.stderr.contains("already answered: taken"), "\(again)")
+        }
+    }
+}
