@@ -41,5 +41,31 @@ extension EndToEnd {
             let again = try await stack.beautyctl(["dose", "taken", String(doseID)])
             #expect(again.status == .exited(1) && again.stderr.contains("already answered: taken"), "\(again)")
         }
+
+        @Test("a dose taken early is in history and adherence, and med show no longer names it as next")
+        func aDoseTakenEarly() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let calendar = LocalTime.calendar(testTimeZone)
+            let later = Date().addingTimeInterval(3 * 3600)
+            let clock = String(format: "%02d:%02d", calendar.component(.hour, from: later), calendar.component(.minute, from: later))
+            let added: MedDetail = try await stack.beautyctlJSON(["med", "add", "Iron", "--dose", "2 tablets", "--at", clock, "--stock", "10"])
+            let id = try #require(added.medication.id)
+            let next = try #require(added.upcoming.first)
+            let agenda = try await stack.doseAgenda(from: iso(Date()), to: iso(Date().addingTimeInterval(86_400)))
+            let dose = try #require(agenda.first { $0.start == next }, "agenda: \(agenda)")
+            #expect(dose.id != 0)
+
+            let taken = try await stack.beautyctl(["dose", "taken", String(dose.id)])
+            #expect(taken.status == .exited(0) && taken.stdout.contains("8 left"), "\(taken)")
+            let history: HistoryResult = try await stack.beautyctlJSON(["history"])
+            #expect(history.entries.contains { $0.kind == "dose" && $0.id == dose.id && $0.state == "taken" }, "history: \(history.entries)")
+            #expect(history.adherence.first { $0.medicationID == id }.map { ($0.taken7, $0.scheduled7) } ?? (0, 0) == (1, 1),
+                    "adherence: \(history.adherence)")
+            let shown: MedDetail = try await stack.beautyctlJSON(["med", "show", String(id)])
+            #expect(shown.upcoming.first != next, "the dose taken early is still listed as next: \(shown.upcoming)")
+            let text = try await stack.beautyctl(["med", "show", String(id)])
+            #expect(!text.stdout.contains("next:      \(Timestamps(zone: testTimeZone).long(next))"), "\(text)")
+        }
     }
 }

@@ -81,7 +81,10 @@ extension RequestHandler {
         let tomorrow = cal.date(byAdding: .day, value: 1, to: today)!
         // A medication pinned with --tz keeps its own wall clock (as the store plans it).
         let zone = m.zone(default: LocalZone.shared.current)
-        let upcoming = DosePlanner.doses(for: m, from: now, to: now.addingTimeInterval(14 * 86_400), zone: zone)
+        let horizon = now.addingTimeInterval(14 * 86_400)
+        // A dose already answered (taken early, skipped ahead) is not next.
+        let answered = Set(try store.doses(from: now, to: horizon, medicationID: id).filter { !$0.state.isOpen }.map(\.scheduledAt))
+        let upcoming = DosePlanner.doses(for: m, from: now, to: horizon, zone: zone).filter { !answered.contains($0) }
         let adherence = try store.adherence(now: now).first { $0.medicationID == id }.map(Self.wire)
         return MedDetail(
             medication: m, activeToday: DosePlanner.isActive(m, on: LocalDate(now, in: zone), zone: zone),
