@@ -301,26 +301,30 @@ struct DoseCommand: ParsableCommand {
         subcommands: [Taken.self, Skip.self, Snooze.self])
 
     struct Taken: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Record a dose as taken (uses up stock).")
-        @Argument(help: "Dose id.") var id: Int64
+        static let configuration = CommandConfiguration(
+            abstract: "Record a dose as taken (uses up stock).",
+            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")
+        @OptionGroup var dose: DoseChoice
         @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time: today's, or yesterday's).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseTaken, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", past: true) }), output, global)
+            try DoseCommand.answer(MedicationRPC.doseTaken, try dose.params(at: at), output, global)
         }
     }
 
     struct Skip: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Record a dose as deliberately skipped.")
-        @Argument(help: "Dose id.") var id: Int64
+        static let configuration = CommandConfiguration(
+            abstract: "Record a dose as deliberately skipped.",
+            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")
+        @OptionGroup var dose: DoseChoice
         @Option(help: ArgumentHelp("When it was skipped, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseSkip, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", past: true) }), output, global)
+            try DoseCommand.answer(MedicationRPC.doseSkip, try dose.params(at: at), output, global)
         }
     }
 
@@ -339,6 +343,25 @@ struct DoseCommand: ParsableCommand {
         }
     }
 
+    /// The dose to answer: its id, or a medication and the time the schedule has a dose at.
+    struct DoseChoice: ParsableArguments {
+        @Argument(help: "Dose id (from 'now', 'agenda' or 'med show').") var id: Int64?
+        @Option(help: ArgumentHelp("With --due: the medication of a dose that has no id yet.", valueName: "id")) var med: Int64?
+        @Option(help: ArgumentHelp("With --med: when that dose is scheduled, as the agenda shows it.", valueName: "time")) var due: String?
+
+        func validate() throws {
+            guard (id != nil) != (med != nil || due != nil), (med == nil) == (due == nil) else {
+                throw ValidationError("give a dose id, or --med and --due for a dose the agenda shows without one")
+            }
+        }
+
+        func params(at: String?) throws -> DoseParams {
+            let when = try at.map { try Input.time($0, option: "--at", past: true) }
+            if let id { return DoseParams(id: id, at: when) }
+            return DoseParams(medicationID: med!, scheduledAt: try Input.time(due!, option: "--due"), at: when)
+        }
+    }
+
     static func answer(_ rpc: RPC<DoseParams, DoseResult>, _ params: DoseParams, _ output: OutputOptions, _ global: GlobalOptions) throws {
         var client = global.client
         let result = try client.call(rpc, params)
@@ -346,7 +369,7 @@ struct DoseCommand: ParsableCommand {
         let times = Output.times
         let what = "\(result.medication.name) (\(times.short(result.dose.scheduledAt)))"
         guard result.changed else {
-            throw CLIFailure(.refused, "dose \(params.id) of \(what) was already answered: \(result.dose.state.rawValue)")
+            throw CLIFailure(.refused, "dose \(result.dose.id ?? 0) of \(what) was already answered: \(result.dose.state.rawValue)")
         }
         switch result.dose.state {
         case .snoozed: Output.line("Snoozed \(what) until \(result.snoozedUntil.map(times.clock) ?? "later").")

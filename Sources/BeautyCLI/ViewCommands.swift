@@ -92,6 +92,11 @@ struct AgendaCommand: ParsableCommand {
             let suffix = extras.isEmpty ? "" : "  (\(extras.joined(separator: ", ")))"
             Output.line("  \(clock)  #\(entry.id) \(entry.title)\(suffix)")
         }
+        if let planned = result.entries.first(where: { $0.kind == .medication && $0.id == 0 }), let med = planned.medicationID {
+            Output.line()
+            Output.line("Doses marked 'planned' get their id 48 hours ahead; to answer one before: "
+                + "beautyctl dose taken|skip --med \(med) --due '\(times.short(planned.start))'")
+        }
         if result.total > result.entries.count {
             Output.line()
             Output.line("Showing \(result.entries.count) of \(result.total) (use --limit/--offset for more).")
@@ -142,8 +147,10 @@ extension NowCommand {
     static func label(_ entry: AgendaEntry) -> String {
         switch entry.kind {
         case .medication:
-            let state = entry.status == "pending" ? "" : " — \(entry.status)"
-            return "dose \(entry.id)  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
+            // id 0: planned from the schedule further ahead than the stored rows, answered by --med/--due.
+            let planned = entry.id == 0
+            let state = planned ? " — planned (med \(entry.medicationID ?? 0))" : entry.status == "pending" ? "" : " — \(entry.status)"
+            return "dose \(planned ? "-" : String(entry.id))  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
         case .appointment, .water, .tip:
             return "#\(entry.id) \(entry.title)"
         }

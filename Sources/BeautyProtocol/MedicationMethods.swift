@@ -88,8 +88,11 @@ public struct Adherence: Codable, Sendable, Equatable {
 }
 
 public struct DoseParams: Codable, Sendable {
-    /// The dose's id (see `now` or `med show`).
-    public var id: Int64
+    /// The dose's id (see `now` or `med show`); or, for a dose further ahead than the stored rows
+    /// (an agenda entry with id 0), `medicationID` and `scheduledAt` instead.
+    public var id: Int64?
+    public var medicationID: Int64?
+    public var scheduledAt: Date?
     /// When it was really taken or skipped (default: now).
     public var at: Date?
     /// For `dose.snooze`: how long (default from the config).
@@ -98,6 +101,12 @@ public struct DoseParams: Codable, Sendable {
         self.id = id
         self.at = at
         self.forSeconds = forSeconds
+    }
+
+    public init(medicationID: Int64, scheduledAt: Date, at: Date? = nil) {
+        self.medicationID = medicationID
+        self.scheduledAt = scheduledAt
+        self.at = at
     }
 }
 

@@ -30,11 +30,15 @@ public struct AgendaEntry: Codable, Sendable, Equatable {
     public var color: String?
     public var address: String?
     public var contactName: String?
+    /// A dose's medication (an entry with `id` 0 is answered by this and its `start`).
+    public var medicationID: Int64?
 
-    /// A dose of a medication: `id` is the dose's id (for `beautyctl dose taken ID`).
+    /// A dose of a medication: `id` is the dose's id (for `beautyctl dose taken ID`), 0 for a dose
+    /// planned further ahead than the stored rows.
     public init(dose: Dose, medication: Medication) {
         kind = .medication
         id = dose.id ?? 0
+        medicationID = medication.id
         title = medication.name
         start = dose.scheduledAt
         end = dose.scheduledAt

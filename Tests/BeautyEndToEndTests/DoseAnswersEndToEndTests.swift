@@ -67,5 +67,34 @@ extension EndToEnd {
             let text = try await stack.beautyctl(["med", "show", String(id)])
             #expect(!text.stdout.contains("next:      \(Timestamps(zone: testTimeZone).long(next))"), "\(text)")
         }
+
+        @Test("a dose the agenda plans beyond the stored rows has no id 0 to use: --med/--due answers it, and then it has an id")
+        func everyAgendaDoseCanBeAnswered() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let added: MedDetail = try await stack.beautyctlJSON(["med", "add", "Vitamin D", "--dose", "1 capsule", "--at", "08:00", "--stock", "5"])
+            let med = try #require(added.medication.id)
+            let calendar = LocalTime.calendar(testTimeZone)
+            let day = calendar.date(byAdding: .day, value: 5, to: calendar.startOfDay(for: Date()))!
+            let range = (iso(day), iso(calendar.date(byAdding: .day, value: 1, to: day)!))
+            let planned = try #require(try await stack.doseAgenda(from: range.0, to: range.1).first)
+            #expect(planned.id == 0 && planned.medicationID == med, "\(planned)")
+            let text = try await stack.beautyctl(["agenda", "--from", range.0, "--to", range.1])
+            let due = Timestamps(zone: testTimeZone).short(planned.start)
+            #expect(text.stdout.contains("dose -  Vitamin D (1 capsule) — planned (med \(med))"), "\(text)")
+            #expect(text.stdout.contains("beautyctl dose taken|skip --med \(med) --due '\(due)'"), "the agenda says how to answer it: \(text)")
+
+            let skipped = try await stack.beautyctl(["dose", "skip", "--med", String(med), "--due", due])
+            #expect(skipped.status == .exited(0) && skipped.stdout.contains("as skipped"), "\(skipped)")
+            let after = try #require(try await stack.doseAgenda(from: range.0, to: range.1).first)
+            #expect(after.id != 0 && after.status == "skipped" && after.start == planned.start, "\(after)")
+            let again = try await stack.beautyctl(["dose", "taken", String(after.id)])
+            #expect(again.status == .exited(0) && again.stdout.contains("4 left"), "its id answers it: \(again)")
+
+            let none = try await stack.beautyctl(["dose", "taken", "--med", String(med), "--due", Timestamps(zone: testTimeZone).short(planned.start.addingTimeInterval(60))])
+            #expect(none.status == .exited(1) && none.stderr.contains("has no dose at"), "\(none)")
+            let usage = try await stack.beautyctl(["dose", "taken", "1", "--med", String(med)])
+            #expect(usage.status == .exited(2), "\(usage)")
+        }
     }
 }

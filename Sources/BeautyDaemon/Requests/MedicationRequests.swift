@@ -98,11 +98,29 @@ extension RequestHandler {
         }
         let now = clock()
         if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", "must not be in the future") }
-        let answer = try await scheduler.answerDose(id: p.id, state, at: p.at ?? now, snoozeSeconds: p.forSeconds)
+        let answer: DoseAnswer
+        switch (p.id, p.medicationID, p.scheduledAt) {
+        case let (id?, nil, nil):
+            answer = try await scheduler.answerDose(id: id, state, at: p.at ?? now, snoozeSeconds: p.forSeconds)
+        case let (nil, medicationID?, scheduledAt?):
+            try checkPlannedDose(medicationID: medicationID, at: scheduledAt)
+            answer = try await scheduler.answerPlannedDose(medicationID: medicationID, scheduledAt: scheduledAt, state, at: p.at ?? now)
+        default:
+            throw ValidationError(field: "id", "give a dose id, or (for a dose with none yet) medicationID and scheduledAt")
+        }
         let medication = try store.medication(id: answer.dose.medicationID)
         let until = state == .snoozed && answer.changed
-            ? try store.deliveries(itemKind: .medication, itemID: p.id).last { $0.state == .pending }?.trigger.fireAt : nil
+            ? try store.deliveries(itemKind: .medication, itemID: answer.dose.id ?? 0).last { $0.state == .pending }?.trigger.fireAt : nil
         return DoseResult(dose: answer.dose, medication: medication, changed: answer.changed, snoozedUntil: until)
+    }
+
+    /// A dose answered by its medication and time must be one the schedule has.
+    private func checkPlannedDose(medicationID: Int64, at scheduledAt: Date) throws {
+        let medication = try store.medication(id: medicationID)
+        let zone = medication.zone(default: LocalZone.shared.current)
+        guard DosePlanner.doses(for: medication, from: scheduledAt, to: scheduledAt.addingTimeInterval(1), zone: zone) == [scheduledAt] else {
+            throw ValidationError(field: "scheduledAt", "\(medication.name) has no dose at \(Timestamps(zone: zone).short(scheduledAt))")
+        }
     }
 
     func history(_ p: HistoryParams) throws -> HistoryResult {
