@@ -30,7 +30,7 @@ struct MedicationFields: ParsableArguments {
     @Option(help: ArgumentHelp("Treatment cycle: days on / days off counted from --from, e.g. 21/7.", valueName: "on/off"))
     var cycle: String?
 
-    @Flag(help: "Taken only when needed: never notified, doses are logged by hand.")
+    @Flag(help: "Taken only when needed: never notified; log each dose with 'beautyctl dose log MED'.")
     var asNeeded = false
 
     @Option(help: ArgumentHelp("First day (YYYY-MM-DD); inactive before it. Default: the day it is added.", valueName: "date"))
@@ -298,7 +298,7 @@ struct DoseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dose",
         abstract: "Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now'); a missed or skipped dose can still be taken late.",
-        subcommands: [Taken.self, Skip.self, Snooze.self])
+        subcommands: [Taken.self, Skip.self, Snooze.self, Log.self])
 
     struct Taken: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -340,6 +340,37 @@ struct DoseCommand: ParsableCommand {
             let seconds = try duration.map { try Input.duration($0, option: "--for") }
             if let seconds, seconds <= 0 { throw CLIFailure(.usage, "--for: must be more than 0") }
             try DoseCommand.answer(MedicationRPC.doseSnooze, DoseParams(id: id, forSeconds: seconds), output, global)
+        }
+    }
+
+    struct Log: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a dose taken outside the schedule (as needed, or an extra one): counted in history and stock.")
+        @Argument(help: "The medication: its id or its name.") var med: String
+        @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let when = try at.map { try Input.time($0, option: "--at", past: true) }
+            var client = global.client
+            let id = try Int64(med) ?? Self.medication(named: med, client: &client)
+            let result = try client.call(MedicationRPC.doseLog, DoseLogParams(medicationID: id, at: when))
+            if output.json { return try Output.json(result) }
+            Output.line("Logged dose \(result.dose.id ?? 0) of \(result.medication.name) taken at \(Output.times.short(result.dose.scheduledAt)).")
+            if let stock = result.medication.stock { Output.line("\(MedOutput.format(stock)) left.") }
+        }
+
+        /// The one medication with this name, in any case.
+        static func medication(named name: String, client: inout DaemonClient) throws -> Int64 {
+            let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
+            let matches = try client.call(MedicationRPC.list).filter { $0.name.lowercased() == wanted }
+            guard let only = matches.first, matches.count == 1, let id = only.id else {
+                throw CLIFailure(matches.isEmpty ? .notFound : .usage,
+                                 matches.isEmpty ? "no medication named '\(name)' (see beautyctl med list)"
+                                                 : "\(matches.count) medications are named '\(name)': give the id")
+            }
+            return id
         }
     }
 

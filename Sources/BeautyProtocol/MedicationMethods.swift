@@ -110,6 +110,17 @@ public struct DoseParams: Codable, Sendable {
     }
 }
 
+/// `dose.log`: a dose taken outside the schedule (as needed, or an extra one).
+public struct DoseLogParams: Codable, Sendable {
+    public var medicationID: Int64
+    /// When it was taken (default: now).
+    public var at: Date?
+    public init(medicationID: Int64, at: Date? = nil) {
+        self.medicationID = medicationID
+        self.at = at
+    }
+}
+
 public struct DoseResult: Codable, Sendable {
     public var dose: Dose
     public var medication: Medication
@@ -191,9 +202,11 @@ public enum MedicationRPC {
     public static let doseTaken = RPC<DoseParams, DoseResult>(.doseTaken)
     public static let doseSkip = RPC<DoseParams, DoseResult>(.doseSkip)
     public static let doseSnooze = RPC<DoseParams, DoseResult>(.doseSnooze)
+    /// Records a dose taken outside the schedule: a new dose, taken.
+    public static let doseLog = RPC<DoseLogParams, DoseResult>(.doseLog)
     public static let history = RPC<HistoryParams, HistoryResult>(.history)
     public static let notifications = RPC<NotificationsParams, NotificationsResult>(.notifications)
 
     static let methods = [add.method, list.method, show.method, edit.method, remove.method, move.method, refill.method,
-                          doseTaken.method, doseSkip.method, doseSnooze.method, history.method, notifications.method]
+                          doseTaken.method, doseSkip.method, doseSnooze.method, doseLog.method, history.method, notifications.method]
 }

@@ -255,6 +255,26 @@ extension AppDatabase {
         }
     }
 
+    /// A dose taken outside the schedule (as needed, or an extra one): a new dose, taken at `takenAt`,
+    /// using stock as any dose taken does. A dose already at that instant is refused: it is answered
+    /// by its id instead, so nothing is counted twice.
+    public func logDose(medicationID: Int64, takenAt: Date, now: Date) throws -> DoseAnswer {
+        try writer.write { db in
+            guard let medication = try MedicationRecord.fetchOne(db, key: medicationID) else {
+                throw StoreError.notFound(kind: "medication", id: medicationID)
+            }
+            var dose = DoseRecord(id: nil, medicationId: medicationID, scheduledAt: takenAt, state: Dose.State.pending.rawValue,
+                                  confirmedAt: nil, nagCount: 0, shownKey: nil)
+            try dose.insert(db, onConflict: .ignore)
+            guard db.changesCount > 0 else {
+                let existing = try Int64.fetchOne(db, sql: "SELECT id FROM dose WHERE medicationId = ? AND scheduledAt = ?",
+                                                  arguments: [medicationID, takenAt]) ?? 0
+                throw ValidationError(field: "at", "\(medication.name) already has dose \(existing) at that time: answer it with its id")
+            }
+            return try answer(db, &dose, .taken, confirmedAt: takenAt, now: now, snoozeUntil: nil)
+        }
+    }
+
     private func answer(_ db: Database, _ dose: inout DoseRecord, _ state: Dose.State, confirmedAt: Date, now: Date,
                         snoozeUntil: Date?) throws -> DoseAnswer {
         let id = dose.id!

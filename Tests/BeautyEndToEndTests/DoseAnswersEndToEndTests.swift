@@ -96,5 +96,28 @@ extension EndToEnd {
             let usage = try await stack.beautyctl(["dose", "taken", "1", "--med", String(med)])
             #expect(usage.status == .exited(2), "\(usage)")
         }
+
+        @Test("dose log records an as-needed dose taken now or --at: history, adherence and stock count it")
+        func anAsNeededDoseIsLogged() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let added: MedDetail = try await stack.beautyctlJSON(["med", "add", "Ibuprofen", "--dose", "2 tablets", "--as-needed", "--stock", "20"])
+            let med = try #require(added.medication.id)
+            let byName = try await stack.beautyctl(["dose", "log", "ibuprofen"])
+            #expect(byName.status == .exited(0) && byName.stdout.contains("Logged dose") && byName.stdout.contains("18 left"), "\(byName)")
+            let earlier = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3600).rounded(.down))
+            let logged: DoseResult = try await stack.beautyctlJSON(["dose", "log", String(med), "--at", iso(earlier)])
+            #expect(logged.dose.state == .taken && logged.dose.confirmedAt == earlier && logged.dose.scheduledAt == earlier, "\(logged)")
+            #expect(logged.medication.stock == 16)
+
+            let history: HistoryResult = try await stack.beautyctlJSON(["history"])
+            let doses = history.entries.filter { $0.kind == "dose" && $0.title == "Ibuprofen" }
+            #expect(doses.count == 2 && doses.allSatisfy { $0.state == "taken" }, "history: \(history.entries)")
+            #expect(history.adherence.first { $0.medicationID == med }?.taken7 == 2, "\(history.adherence)")
+            let twice = try await stack.beautyctl(["dose", "log", String(med), "--at", iso(earlier)])
+            #expect(twice.status == .exited(1) && twice.stderr.contains("already has dose"), "\(twice)")
+            let unknown = try await stack.beautyctl(["dose", "log", "Aspirin"])
+            #expect(unknown.status == .exited(4), "\(unknown)")
+        }
     }
 }

@@ -21,6 +21,7 @@ extension RequestHandler {
         router.register(MedicationRPC.doseTaken) { try await $0.answerDose($1, .taken) }
         router.register(MedicationRPC.doseSkip) { try await $0.answerDose($1, .skipped) }
         router.register(MedicationRPC.doseSnooze) { try await $0.answerDose($1, .snoozed) }
+        router.register(MedicationRPC.doseLog) { try await $0.logDose($1) }
         router.register(MedicationRPC.history) { try $0.history($1) }
         router.register(MedicationRPC.notifications) { try $0.notifications($1) }
     }
@@ -112,6 +113,13 @@ extension RequestHandler {
         let until = state == .snoozed && answer.changed
             ? try store.deliveries(itemKind: .medication, itemID: answer.dose.id ?? 0).last { $0.state == .pending }?.trigger.fireAt : nil
         return DoseResult(dose: answer.dose, medication: medication, changed: answer.changed, snoozedUntil: until)
+    }
+
+    func logDose(_ p: DoseLogParams) async throws -> DoseResult {
+        let now = clock()
+        if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", "must not be in the future") }
+        let answer = try await scheduler.logDose(medicationID: p.medicationID, at: p.at ?? now)
+        return DoseResult(dose: answer.dose, medication: try store.medication(id: p.medicationID), changed: true, snoozedUntil: nil)
     }
 
     /// A dose answered by its medication and time must be one the schedule has.

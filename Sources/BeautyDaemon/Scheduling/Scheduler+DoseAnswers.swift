@@ -28,6 +28,12 @@ extension Scheduler {
         return settled(answer, state, now: now, until: nil)
     }
 
+    /// A dose taken outside the schedule, logged by hand.
+    public func logDose(medicationID: Int64, at takenAt: Date) async throws -> DoseAnswer {
+        let now = clock()
+        return settled(try store.logDose(medicationID: medicationID, takenAt: takenAt, now: now), .taken, now: now, until: nil)
+    }
+
     /// After an answer is stored: its notification closed, the event published, a low stock logged.
     private func settled(_ answer: DoseAnswer, _ state: Dose.State, now: Date, until: Date?) -> DoseAnswer {
         guard answer.changed, let id = answer.dose.id else { return answer }
