@@ -174,7 +174,7 @@ struct StatusCommand: ParsableCommand {
         Output.line("  appointments:  \(s.counts.appointments)   contacts: \(s.counts.contacts)   medications: \(s.counts.medications)")
         Output.line("  reminders:     \(s.counts.pendingDeliveries) pending")
         if let next = s.nextTrigger {
-            Output.line("  next:          \(times.short(next.fireAt)) \(next.title) (\(next.itemKind.rawValue) \(next.itemID))")
+            Output.line("  next:          \(times.short(next.fireAt)) \(next.title) (\(Self.itemLabel(next.itemKind, next.itemID)))")
         } else {
             Output.line("  next:          nothing scheduled")
         }
@@ -186,10 +186,20 @@ struct StatusCommand: ParsableCommand {
         } else {
             Output.line("  notifications: NO SERVER REACHABLE — \(server.lastError ?? "unknown")")
         }
+        if s.notificationsEnabled == false {
+            Output.line("  switched off:  nothing is shown; doses are still recorded as due (beautyctl notifications on)")
+        }
         if s.counts.waitingDeliveries > 0 {
             let reason = s.waitingFor.map { "wait for \($0)" } ?? "are due and about to be shown"
             Output.line("  waiting:       \(s.counts.waitingDeliveries) due reminder(s) \(reason)")
         }
+    }
+}
+
+extension StatusCommand {
+    /// "dose 65" for a medication trigger or event (its id is the dose's, what `dose taken` wants), else "appointment 3".
+    static func itemLabel(_ kind: ItemKind?, _ id: Int64) -> String {
+        "\(kind == .medication ? "dose" : kind?.rawValue ?? "item") \(id)"
     }
 }
 
@@ -204,7 +214,7 @@ struct WatchCommand: ParsableCommand {
         try global.client.watch { event, raw in
             if output.json { return Output.line(String(decoding: raw, as: UTF8.self)) }
             let what = [event.title, event.detail].compactMap { $0 }.joined(separator: " — ")
-            let item = event.itemID.map { " \(event.itemKind?.rawValue ?? "item") \($0)" } ?? ""
+            let item = event.itemID.map { " " + StatusCommand.itemLabel(event.itemKind, $0) } ?? ""
             Output.line("\(times.short(event.at))  \(event.type)\(item)\(what.isEmpty ? "" : ": \(what)")")
         }
         throw CLIFailure(.unreachable, "beautyd closed the event stream (stopped?)")

@@ -156,10 +156,14 @@ public struct StatusResult: Codable, Sendable {
     /// Why the last reminder the scheduler tried is not shown yet ("the database … is locked by another
     /// program", "a notification server: …"); nil when its last try succeeded.
     public var waitingFor: String?
+    /// The `notifications` switch: false while everything is silenced (`beautyctl notifications off`).
+    public var notificationsEnabled: Bool?
 
     public init(version: String, pid: Int32, startedAt: Date, uptimeSeconds: Int, database: String, socket: String,
-                counts: Counts, nextTrigger: NextTrigger?, notificationServer: NotificationServer, waitingFor: String? = nil) {
+                counts: Counts, nextTrigger: NextTrigger?, notificationServer: NotificationServer, waitingFor: String? = nil,
+                notificationsEnabled: Bool? = nil) {
         self.waitingFor = waitingFor
+        self.notificationsEnabled = notificationsEnabled
         self.version = version
         self.pid = pid
         self.startedAt = startedAt
