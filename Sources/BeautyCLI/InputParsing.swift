@@ -4,8 +4,8 @@ import Foundation
 
 /// Turns what a user typed into values, or a usage error (exit 2) naming the option.
 enum Input {
-    static func time(_ text: String, option: String, now: Date = Date(), zone: TimeZone = .current) throws -> Date {
-        try wrap(option) { try TimeExpression.parse(text, now: now, zone: zone, field: option) }
+    static func time(_ text: String, option: String, now: Date = Date(), zone: TimeZone = .current, past: Bool = false) throws -> Date {
+        try wrap(option) { try TimeExpression.parse(text, now: now, zone: zone, field: option, past: past) }
     }
 
     static func duration(_ text: String, option: String) throws -> Int {

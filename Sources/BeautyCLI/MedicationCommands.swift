@@ -30,16 +30,16 @@ struct MedicationFields: ParsableArguments {
     @Option(help: ArgumentHelp("Treatment cycle: days on / days off counted from --from, e.g. 21/7.", valueName: "on/off"))
     var cycle: String?
 
-    @Flag(help: "Taken only when needed: never notified, doses are logged by hand.")
+    @Flag(help: "Taken only when needed: never notified; log each dose with 'beautyctl dose log MED'.")
     var asNeeded = false
 
     @Option(help: ArgumentHelp("First day (YYYY-MM-DD); inactive before it. Default: the day it is added.", valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("Last day (YYYY-MM-DD); nothing fires after it.", valueName: "date"))
+    @Option(help: ArgumentHelp("Last day (YYYY-MM-DD); its doses are the last (a --between window that crosses midnight finishes that night).", valueName: "date"))
     var until: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Units in stock; each dose taken uses its amount.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Units in stock (at most 1000000); each dose taken uses its amount.", valueName: "count"))
     var stock: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Warn once when the stock falls to this many units.", valueName: "count"))
@@ -123,9 +123,7 @@ enum MedOutput {
         return text
     }
 
-    static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
+    static func format(_ value: Double) -> String { Medication.formatUnits(value) }
 }
 
 extension MedCommand {
@@ -306,30 +304,34 @@ extension MedCommand {
 struct DoseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dose",
-        abstract: "Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now').",
-        subcommands: [Taken.self, Skip.self, Snooze.self])
+        abstract: "Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now'); a missed or skipped dose can still be taken late.",
+        subcommands: [Taken.self, Skip.self, Snooze.self, Log.self])
 
     struct Taken: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Record a dose as taken (uses up stock).")
-        @Argument(help: "Dose id.") var id: Int64
-        @Option(help: ArgumentHelp("When it was taken, if not now.", valueName: "time")) var at: String?
+        static let configuration = CommandConfiguration(
+            abstract: "Record a dose as taken (uses up stock).",
+            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")
+        @OptionGroup var dose: DoseChoice
+        @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time: today's, or yesterday's).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseTaken, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
+            try DoseCommand.answer(MedicationRPC.doseTaken, try dose.params(at: at), output, global)
         }
     }
 
     struct Skip: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Record a dose as deliberately skipped.")
-        @Argument(help: "Dose id.") var id: Int64
-        @Option(help: ArgumentHelp("When it was skipped, if not now.", valueName: "time")) var at: String?
+        static let configuration = CommandConfiguration(
+            abstract: "Record a dose as deliberately skipped.",
+            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")
+        @OptionGroup var dose: DoseChoice
+        @Option(help: ArgumentHelp("When it was skipped, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseSkip, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
+            try DoseCommand.answer(MedicationRPC.doseSkip, try dose.params(at: at), output, global)
         }
     }
 
@@ -348,6 +350,56 @@ struct DoseCommand: ParsableCommand {
         }
     }
 
+    struct Log: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a dose taken outside the schedule (as needed, or an extra one): counted in history and stock.")
+        @Argument(help: "The medication: its id or its name.") var med: String
+        @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let when = try at.map { try Input.time($0, option: "--at", past: true) }
+            var client = global.client
+            let id = try Int64(med) ?? Self.medication(named: med, client: &client)
+            let result = try client.call(MedicationRPC.doseLog, DoseLogParams(medicationID: id, at: when))
+            if output.json { return try Output.json(result) }
+            Output.line("Logged dose \(result.dose.id ?? 0) of \(result.medication.name) taken at \(Output.times.short(result.dose.scheduledAt)).")
+            if let stock = result.medication.stock { Output.line("\(MedOutput.format(stock)) left.") }
+        }
+
+        /// The one medication with this name, in any case.
+        static func medication(named name: String, client: inout DaemonClient) throws -> Int64 {
+            let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
+            let matches = try client.call(MedicationRPC.list).filter { $0.name.lowercased() == wanted }
+            guard let only = matches.first, matches.count == 1, let id = only.id else {
+                throw CLIFailure(matches.isEmpty ? .notFound : .usage,
+                                 matches.isEmpty ? "no medication named '\(name)' (see beautyctl med list)"
+                                                 : "\(matches.count) medications are named '\(name)': give the id")
+            }
+            return id
+        }
+    }
+
+    /// The dose to answer: its id, or a medication and the time the schedule has a dose at.
+    struct DoseChoice: ParsableArguments {
+        @Argument(help: "Dose id (from 'now', 'agenda' or 'med show').") var id: Int64?
+        @Option(help: ArgumentHelp("With --due: the medication of a dose that has no id yet.", valueName: "id")) var med: Int64?
+        @Option(help: ArgumentHelp("With --med: when that dose is scheduled, as the agenda shows it.", valueName: "time")) var due: String?
+
+        func validate() throws {
+            guard (id != nil) != (med != nil || due != nil), (med == nil) == (due == nil) else {
+                throw ValidationError("give a dose id, or --med and --due for a dose the agenda shows without one")
+            }
+        }
+
+        func params(at: String?) throws -> DoseParams {
+            let when = try at.map { try Input.time($0, option: "--at", past: true) }
+            if let id { return DoseParams(id: id, at: when) }
+            return DoseParams(medicationID: med!, scheduledAt: try Input.time(due!, option: "--due"), at: when)
+        }
+    }
+
     static func answer(_ rpc: RPC<DoseParams, DoseResult>, _ params: DoseParams, _ output: OutputOptions, _ global: GlobalOptions) throws {
         var client = global.client
         let result = try client.call(rpc, params)
@@ -355,7 +407,7 @@ struct DoseCommand: ParsableCommand {
         let times = Output.times
         let what = "\(result.medication.name) (\(times.short(result.dose.scheduledAt)))"
         guard result.changed else {
-            throw CLIFailure(.refused, "dose \(params.id) of \(what) was already answered: \(result.dose.state.rawValue)")
+            throw CLIFailure(.refused, "dose \(result.dose.id ?? 0) of \(what) was already answered: \(result.dose.state.rawValue)")
         }
         switch result.dose.state {
         case .snoozed: Output.line("Snoozed \(what) until \(result.snoozedUntil.map(times.clock) ?? "later").")

@@ -103,6 +103,11 @@ struct AgendaCommand: ParsableCommand {
             let suffix = extras.isEmpty ? "" : "  (\(extras.joined(separator: ", ")))"
             Output.line("  \(clock)  #\(entry.id) \(entry.title)\(suffix)")
         }
+        if let planned = result.entries.first(where: { $0.kind == .medication && $0.id == 0 }), let med = planned.medicationID {
+            Output.line()
+            Output.line("Doses marked 'planned' get their id 48 hours ahead; to answer one before: "
+                + "beautyctl dose taken|skip --med \(med) --due '\(times.short(planned.start))'")
+        }
         if result.total > result.entries.count {
             Output.line()
             Output.line("Showing \(result.entries.count) of \(result.total) (use --limit/--offset for more).")
@@ -130,8 +135,13 @@ struct NowCommand: ParsableCommand {
         Output.line("Now: \(times.long(result.now))")
         if !result.overdue.isEmpty {
             Output.line("Should have been taken:")
-            result.overdue.forEach { Output.line("  \(times.clock($0.start))  \(Self.label($0))") }
-            Output.line("  (answer with: beautyctl dose taken|skip ID)")
+            let today = times.isoDay(result.now)
+            result.overdue.forEach { entry in
+                // Yesterday's doses stay here a day longer: they need their date.
+                let when = times.isoDay(entry.start) == today ? times.clock(entry.start) : times.short(entry.start)
+                Output.line("  \(when)  \(Self.label(entry))")
+            }
+            Output.line("  (answer with: beautyctl dose taken|skip ID; taken earlier: dose taken ID --at HH:MM)")
         }
         if result.laterToday.isEmpty {
             Output.line("Nothing more today.")
@@ -148,8 +158,10 @@ extension NowCommand {
     static func label(_ entry: AgendaEntry) -> String {
         switch entry.kind {
         case .medication:
-            let state = entry.status == "pending" ? "" : " — \(entry.status)"
-            return "dose \(entry.id)  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
+            // id 0: planned from the schedule further ahead than the stored rows, answered by --med/--due.
+            let planned = entry.id == 0
+            let state = planned ? " — planned (med \(entry.medicationID ?? 0))" : entry.status == "pending" ? "" : " — \(entry.status)"
+            return "dose \(planned ? "-" : String(entry.id))  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
         case .appointment, .water, .tip:
             return "#\(entry.id) \(entry.title)"
         }
@@ -173,7 +185,7 @@ struct StatusCommand: ParsableCommand {
         Output.line("  appointments:  \(s.counts.appointments)   contacts: \(s.counts.contacts)   medications: \(s.counts.medications)")
         Output.line("  reminders:     \(s.counts.pendingDeliveries) pending")
         if let next = s.nextTrigger {
-            Output.line("  next:          \(times.short(next.fireAt)) \(next.title) (\(next.itemKind.rawValue) \(next.itemID))")
+            Output.line("  next:          \(times.short(next.fireAt)) \(next.title) (\(Self.itemLabel(next.itemKind, next.itemID)))")
         } else {
             Output.line("  next:          nothing scheduled")
         }
@@ -185,10 +197,20 @@ struct StatusCommand: ParsableCommand {
         } else {
             Output.line("  notifications: NO SERVER REACHABLE — \(server.lastError ?? "unknown")")
         }
+        if s.notificationsEnabled == false {
+            Output.line("  switched off:  nothing is shown; doses are still recorded as due (beautyctl notifications on)")
+        }
         if s.counts.waitingDeliveries > 0 {
             let reason = s.waitingFor.map { "wait for \($0)" } ?? "are due and about to be shown"
             Output.line("  waiting:       \(s.counts.waitingDeliveries) due reminder(s) \(reason)")
         }
+    }
+}
+
+extension StatusCommand {
+    /// "dose 65" for a medication trigger or event (its id is the dose's, what `dose taken` wants), else "appointment 3".
+    static func itemLabel(_ kind: ItemKind?, _ id: Int64) -> String {
+        "\(kind == .medication ? "dose" : kind?.rawValue ?? "item") \(id)"
     }
 }
 
@@ -203,7 +225,7 @@ struct WatchCommand: ParsableCommand {
         try global.client.watch { event, raw in
             if output.json { return Output.line(String(decoding: raw, as: UTF8.self)) }
             let what = [event.title, event.detail].compactMap { $0 }.joined(separator: " — ")
-            let item = event.itemID.map { " \(event.itemKind?.rawValue ?? "item") \($0)" } ?? ""
+            let item = event.itemID.map { " " + StatusCommand.itemLabel(event.itemKind, $0) } ?? ""
             Output.line("\(times.short(event.at))  \(event.type)\(item)\(what.isEmpty ? "" : ": \(what)")")
         }
         throw CLIFailure(.unreachable, "beautyd closed the event stream (stopped?)")

@@ -40,12 +40,21 @@ public struct NotificationText: Sendable, Equatable {
         return NotificationText(summary: appointment.title, body: lines.joined(separator: "\n"))
     }
 
-    /// One notification for several reminders missed while the daemon was down or asleep.
-    public static func missedWhileAway(_ items: [(title: String, occurrence: Date)], zone: TimeZone) -> NotificationText {
+    /// One notification for several reminders missed while the daemon was down or asleep. `answers`,
+    /// parallel to `items`, gives the command that answers one (a dose's `beautyctl dose taken 12`):
+    /// the group has no buttons, so each dose in it says how to answer it.
+    public static func missedWhileAway(_ items: [(title: String, occurrence: Date)], answers: [String?] = [],
+                                       zone: TimeZone) -> NotificationText {
         let times = Timestamps(zone: zone)
-        let lines = items.map { "• \($0.title) — \(times.long($0.occurrence))" }
+        let lines = items.enumerated().map { index, item in
+            let answer = index < answers.count ? answers[index].map { ": \($0)" } ?? "" : ""
+            return "• \(item.title) — \(times.long(item.occurrence))\(answer)"
+        }
         return NotificationText(summary: "\(items.count) reminders missed while away", body: lines.joined(separator: "\n"))
     }
+
+    /// What answers a dose from a terminal; every dose notification's body ends with it.
+    public static func doseCommand(_ doseID: Int64) -> String { "beautyctl dose taken \(doseID)" }
 
     /// The body text without markup a server might interpret: libnotify bodies may carry a subset of HTML.
     public var escapedBody: String { Self.escapeMarkup(body) }

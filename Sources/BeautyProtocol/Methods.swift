@@ -28,6 +28,7 @@ public enum Method: String, CaseIterable, Sendable {
     case doseTaken = "dose.taken"
     case doseSkip = "dose.skip"
     case doseSnooze = "dose.snooze"
+    case doseLog = "dose.log"
     case history
     case notifications
     // Body measurements (MeasurementRequests.swift)

@@ -182,10 +182,11 @@ extension EndToEndTiming {
             }
             #expect(skipped?.confirmedAt != nil, "Skip was not recorded\n\(stack.logs)")
 
-            // From the terminal: skip, and a second answer is refused (exit 1) without changing it.
+            // From the terminal: skip, and skipping again is refused (exit 1) without changing it (taking
+            // it after all would be accepted: a skipped dose can still be taken late).
             let skip = try await stack.beautyctl(["dose", "skip", "\(zinc.doseID)"])
             #expect(skip.status == .exited(0) && skip.stdout.contains("as skipped"), "\(skip)")
-            let again2 = try await stack.beautyctl(["dose", "taken", "\(zinc.doseID)"])
+            let again2 = try await stack.beautyctl(["dose", "skip", "\(zinc.doseID)"])
             #expect(again2.status == .exited(1) && again2.stderr.contains("already answered"), "\(again2)")
             #expect(try stack.dose(zinc.doseID, of: zinc.medication.id!)?.state == .skipped)
             #expect(try stack.medication(zinc.medication.id!).medication.stock == nil)

@@ -71,7 +71,8 @@ extension RequestHandler {
                     AgendaEntry(appointment: a, contactName: nil, occurrence: $0)
                 }
             }
-        let doses = try doseEntries(now: now, dayStart: startOfDay, dayEnd: endOfDay)
+        let doses = try doseEntries(now: now, dayStart: startOfDay, dayEnd: endOfDay,
+                                    yesterday: cal.date(byAdding: .day, value: -1, to: startOfDay)!)
         let later = (appointments + doses.later).sorted { ($0.start, $0.title) < ($1.start, $1.title) }
         return NowResult(now: now, laterToday: later, overdue: doses.overdue, water: try waterToday(now: now))
     }
