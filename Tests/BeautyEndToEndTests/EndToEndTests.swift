@@ -110,6 +110,24 @@ extension EndToEndTiming {
             #expect(try stack.client().show(id).deliveries.map(\.state) == [.fired])
         }
 
+        @Test("a stop that comes while the server is about to answer a Notify waits for the answer: not shown again after the restart")
+        func stopDuringNotifyDoesNotShowTwice() async throws {
+            // The server logs the Notify, then takes a second to answer it; beautyd is stopped in that second.
+            let stack = try await Stack.start(serverFlags: ["--before-first-reply", "sleep 1"])
+            defer { stack.shutdown() }
+            let due = wholeSecond(after: 1.5)
+            let added = try stack.addAppointment("Brows", start: tomorrowOnTheHour(), remindAt: [due])
+            let id = try #require(added.appointment.id)
+            let first = await stack.waitForNotifications(1, timeout: .seconds(due.timeIntervalSinceNow + 5))
+            try #require(first.count == 1, "\(stack.logs)")
+            #expect(await stack.stopDaemon() == .exited(0), "\(stack.logs)")
+
+            try await stack.startDaemon()
+            try await Task.sleep(for: .seconds(1.5))
+            #expect(stack.notifications().count == 1, "shown again after a stop during its Notify: \(stack.notifications())\n\(stack.logs)")
+            #expect(try stack.client().show(id).deliveries.map(\.state) == [.fired])
+        }
+
         @Test("with no notification server a due reminder waits, and goes out once one appears")
         func waitsForAServer() async throws {
             let stack = try await Stack.start(server: false)

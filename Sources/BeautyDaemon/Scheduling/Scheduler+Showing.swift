@@ -8,9 +8,11 @@ import Logging
 /// Showing a notification and recording it: durably "delivering" first, a record that fails kept for
 /// the next pass, a failure before showing logged once and returned to pending.
 extension Scheduler {
-    /// `notifier.show`, abandoned when the scheduler's task is cancelled (shutdown): a notification server
-    /// that never answers Notify must not hold up a stop for the D-Bus timeout. An abandoned show is not
-    /// recorded as fired, so the reminder is shown at the next start.
+    /// `notifier.show`, abandoned when the scheduler's task is cancelled (shutdown) and the server has
+    /// not answered within `stopGrace`: a notification server that never answers Notify must not hold
+    /// up a stop for the D-Bus timeout. An abandoned show is not recorded as fired, so the reminder is
+    /// shown at the next start. The grace is there because a stop usually meets a server that answers
+    /// in milliseconds: abandoning its Notify at once would show that reminder a second time.
     func show(_ notification: DesktopNotification, for keys: [String]) async throws -> ShowOutcome {
         // Durably "delivering" before the server hears of it: a crash from here on never repeats it.
         try store.markDelivering(keys, at: clock())
@@ -24,9 +26,14 @@ extension Scheduler {
                 }
             }
         } onCancel: {
-            outcome.resume(.failure(CancellationError()))
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.stopGrace) {
+                outcome.resume(.failure(CancellationError()))
+            }
         }
     }
+
+    /// How long a stop waits for the answer to a Notify already sent (systemd's stop timeout is far longer).
+    static let stopGrace: TimeInterval = 3
 
     /// A notification of `keys` to show and the record of it once shown, kept until that record is written.
     struct ShownDelivery {
