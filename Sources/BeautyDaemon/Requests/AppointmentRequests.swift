@@ -50,8 +50,8 @@ extension RequestHandler {
         let series = AppointmentDraft.Series(recurrence: p.recurrence, everySeconds: p.everySeconds,
                                              repeatAfterDoneSeconds: p.repeatAfterDoneSeconds, exdates: p.exdates ?? [])
         let saved = try store.updateAppointment(id: p.id, now: clock(), zone: zone) { a in
-            a = try AppointmentDraft(appointment: edited(a, p), series: series, placesStart: p.start != nil || p.allDay != nil)
-                .resolved(zone: zone)
+            a = try AppointmentDraft.editing(a, to: edited(a, p), durationGiven: p.durationSeconds != nil, series: series,
+                                             placesStart: p.start != nil || p.allDay != nil).resolved(zone: zone)
         }
         scheduler.wake(.edited)
         return try detail(saved.id!, warningsIn: zone)
