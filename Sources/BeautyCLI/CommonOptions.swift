@@ -19,3 +19,11 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Print machine-readable JSON instead of text.")
     var json = false
 }
+
+/// A filter given several times, as the wire has it.
+enum WireList {
+    /// One value goes in the single field, which an older beautyd reads too; several in the list field.
+    static func oneOrList<T>(_ values: [T]) -> (T?, [T]?) {
+        values.count == 1 ? (values[0], nil) : (nil, values.isEmpty ? nil : values)
+    }
+}

@@ -136,15 +136,13 @@ extension RequestHandler {
     }
 
     /// Doses in an agenda range: stored rows where they exist, the plan beyond them.
-    func agendaDoses(from: Date, to: Date, search: String?) throws -> [AgendaEntry] {
+    /// `searches` as `ListFilter.needles` gives them: a medication matching any of them.
+    func agendaDoses(from: Date, to: Date, searches: [String]) throws -> [AgendaEntry] {
         var entries: [AgendaEntry] = []
         let stored = try store.doses(from: from, to: to)
         let byKey = Dictionary(stored.map { ("\($0.medicationID)/\($0.scheduledAt.timeIntervalSince1970)", $0) }) { a, _ in a }
         for medication in try store.medications() {
-            if let search, !search.isEmpty,
-               !([medication.name, medication.notes ?? "", medication.dose ?? ""].joined(separator: "\n").lowercased().contains(search)) {
-                continue
-            }
+            guard ListFilter.text([medication.name, medication.notes ?? "", medication.dose ?? ""], containsAnyOf: searches) else { continue }
             for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: medication.zone(default: LocalZone.shared.current)) {
                 let dose = byKey["\(medication.id!)/\(instant.timeIntervalSince1970)"]
                     ?? Dose(id: 0, medicationID: medication.id!, scheduledAt: instant)
