@@ -169,6 +169,7 @@ extension AppointmentCommand {
         @Option(help: ArgumentHelp("Only those starting before this time.", valueName: "time")) var to: String?
         @Option(help: ArgumentHelp("Only this status: scheduled, done or cancelled; may repeat.", valueName: "status"))
         var status: [String] = []
+        @OptionGroup var order: SortOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -179,10 +180,11 @@ extension AppointmentCommand {
                 }
                 return s
             }
-            let params = AppointmentListParams(
+            var params = AppointmentListParams(
                 from: try from.map { try Input.time($0, option: "--from") },
                 to: try to.map { try Input.time($0, option: "--to") },
                 status: statuses.isEmpty ? nil : statuses)
+            (params.sort, params.reverse) = order.wire
             var client = global.client
             let list = try client.call(AppointmentRPC.list, params)
             if output.json { return try Output.json(list) }

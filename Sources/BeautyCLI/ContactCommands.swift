@@ -42,12 +42,13 @@ extension ContactCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List contacts by name.")
+        @OptionGroup var order: SortOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
-            let contacts = try client.call(ContactRPC.list)
+            let contacts = try client.call(ContactRPC.list, order.params)
             if output.json { return try Output.json(contacts) }
             if contacts.isEmpty { return Output.line("No contacts.") }
             Output.table(["ID", "NAME", "PHONE", "E-MAIL"], contacts.map {

@@ -171,12 +171,13 @@ extension MedCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List medications in your order.")
+        @OptionGroup var order: SortOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
-            let list = try client.call(MedicationRPC.list)
+            let list = try client.call(MedicationRPC.list, order.params)
             if output.json { return try Output.json(list) }
             if list.isEmpty { return Output.line("No medications.") }
             Output.table(["#", "ID", "NAME", "DOSE", "SCHEDULE", "STOCK"], list.map { m in

@@ -26,6 +26,7 @@ struct AgendaCommand: ParsableCommand {
     var status: [String] = []
     @Option(help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
     @Option(help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
+    @OptionGroup var order: SortOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -63,6 +64,7 @@ struct AgendaCommand: ParsableCommand {
         params.status = status.isEmpty ? nil : status.map { $0.lowercased() }
         params.limit = limit
         params.offset = offset
+        (params.sort, params.reverse) = order.wire
         var client = global.client
         for category in categories { CategoriesCommand.warnIfUnknown(category, client: &client) }
         let result = try client.call(ViewRPC.agenda, params)

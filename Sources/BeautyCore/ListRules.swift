@@ -31,3 +31,71 @@ public enum ListFilter {
         return needles.contains { haystack.contains($0) }
     }
 }
+
+/// What a list can be sorted by.
+public enum ListSortKey: String, Sendable, CaseIterable {
+    case title, time, category, price
+}
+
+/// An item's value for a sort key; `missing` when it has none (no price, no category).
+public enum SortValue: Sendable {
+    case text(String)
+    case time(Date)
+    case money(Money)
+    case missing
+
+    /// The value for `key` of an item that has all four (an appointment, an agenda entry).
+    public init(_ key: ListSortKey, title: String, time: Date, category: String?, price: Money?) {
+        switch key {
+        case .title: self = .text(title)
+        case .time: self = .time(time)
+        case .category: self = category.map(SortValue.text) ?? .missing
+        case .price: self = price.map(SortValue.money) ?? .missing
+        }
+    }
+}
+
+public enum ListSort {
+    /// The list in the order asked for. No `sort`: the list's own order, `reverse` turning it round.
+    /// With `sort`: by that key (texts ignoring case and accents; money by amount, then currency, not
+    /// converted), descending with `reverse`; equal values keep the list's own order, and items without
+    /// a value come last either way. A key the list does not have (`supported`) is refused, naming them.
+    public static func sorted<Item>(_ items: [Item], sort: String?, reverse: Bool?, supported: [ListSortKey],
+                                    field: String = "sort", value: (Item, ListSortKey) -> SortValue) throws -> [Item] {
+        let descending = reverse ?? false
+        guard let raw = sort else { return descending ? items.reversed() : items }
+        let names = supported.map(\.rawValue).joined(separator: ", ")
+        guard let key = ListSortKey(rawValue: raw.trimmingCharacters(in: .whitespaces).lowercased()), supported.contains(key) else {
+            throw ValidationError(field: field, "'\(raw)' is not one of \(names) (what this list can be sorted by)")
+        }
+        let keyed = items.enumerated().map { (index: $0.offset, item: $0.element, value: value($0.element, key)) }
+        return keyed.sorted { a, b in
+            switch (order(a.value, b.value), a.value, b.value) {
+            case (.some(let ascending), _, _): return ascending != descending
+            case (nil, .missing, .missing): return a.index < b.index
+            case (nil, .missing, _): return false
+            case (nil, _, .missing): return true
+            default: return a.index < b.index
+            }
+        }.map(\.item)
+    }
+
+    /// Whether `a` comes before `b` ascending; nil when they are equal or either has no value.
+    public static func order(_ a: SortValue, _ b: SortValue) -> Bool? {
+        switch (a, b) {
+        case let (.text(x), .text(y)):
+            let (fx, fy) = (fold(x), fold(y))
+            return fx == fy ? nil : fx < fy
+        case let (.time(x), .time(y)):
+            return x == y ? nil : x < y
+        case let (.money(x), .money(y)):
+            return (x.cents, x.currency) == (y.cents, y.currency) ? nil : (x.cents, x.currency) < (y.cents, y.currency)
+        default:
+            return nil
+        }
+    }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+}

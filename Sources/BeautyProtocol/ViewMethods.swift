@@ -15,6 +15,9 @@ public struct AgendaParams: Codable, Sendable {
     public var status: [String]?
     public var limit: Int?
     public var offset: Int?
+    /// The order: `sort` one of the list's keys (title, time, category, price), `reverse` descending.
+    public var sort: String?
+    public var reverse: Bool?
     public init(from: Date? = nil, to: Date? = nil) {
         self.from = from
         self.to = to

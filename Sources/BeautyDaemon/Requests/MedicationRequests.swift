@@ -7,7 +7,9 @@ import Foundation
 extension RequestHandler {
     static func medicationRoutes(_ router: inout RequestRouter) {
         router.register(MedicationRPC.add) { try $0.addMedication($1) }
-        router.register(MedicationRPC.list) { requests, _ in try requests.store.medications() }
+        router.register(MedicationRPC.list) { requests, p in
+            try ListSort.sorted(try requests.store.medications(), sort: p.sort, reverse: p.reverse, supported: [.title]) { m, _ in .text(m.name) }
+        }
         router.register(MedicationRPC.show) { try $0.medicationDetail($1.id) }
         router.register(MedicationRPC.edit) { try $0.editMedication($1) }
         router.register(MedicationRPC.remove) { requests, p in

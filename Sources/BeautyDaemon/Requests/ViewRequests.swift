@@ -51,8 +51,12 @@ extension RequestHandler {
         if wantsDoses { matching += try agendaDoses(from: from, to: to, searches: needles) }
         if let nextFrom { matching.removeAll { $0.start >= nextFrom } }
         if !statuses.isEmpty { matching.removeAll { !statuses.contains($0.status) } }
-        // Stable order: time, then title, then kind and id.
+        // Stable order: time, then title, then kind and id; a sort asked for keeps it for equal keys.
         matching.sort { ($0.start, $0.title, $0.kind.rawValue, $0.id) < ($1.start, $1.title, $1.kind.rawValue, $1.id) }
+        let prices = Dictionary(matchingAppointments.compactMap { a in a.price.map { (a.id ?? 0, $0) } }) { first, _ in first }
+        matching = try ListSort.sorted(matching, sort: p.sort, reverse: p.reverse, supported: ListSortKey.allCases) { e, key in
+            SortValue(key, title: e.title, time: e.start, category: e.category, price: e.kind == .appointment ? prices[e.id] : nil)
+        }
         let entries = Array(matching.dropFirst(p.offset ?? 0).prefix(p.limit ?? Int.max))
         return AgendaResult(from: from, to: to, total: matching.count, entries: entries, nextFrom: nextFrom)
     }
