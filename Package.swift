@@ -67,23 +67,44 @@ let package = Package(
         ),
         .executableTarget(name: "beautyd", dependencies: ["BeautyDaemon"]),
         .executableTarget(name: "beautyctl", dependencies: ["BeautyCLI"]),
-        .testTarget(name: "BeautyCoreTests", dependencies: ["BeautyCore"]),
+        // What the test targets share: the package's files and built programs, child processes,
+        // short temporary directories, a JSON-RPC socket client, the end-to-end stack and its
+        // fixtures (a D-Bus bus config, the test notification server), the iCalendar fixtures.
+        .target(
+            name: "BeautyTestSupport",
+            dependencies: ["BeautyCore", "BeautyProtocol", "BeautyNotify"],
+            path: "Tests/BeautyTestSupport",
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "BeautyCoreTests", dependencies: ["BeautyCore", "BeautyTestSupport"]),
         .testTarget(name: "BeautyStoreTests", dependencies: ["BeautyCore", "BeautyStore"]),
         .testTarget(
             name: "BeautyNotifyTests",
             dependencies: ["BeautyNotify", "CLibNotify", .product(name: "Logging", package: "swift-log")]
         ),
+        // The wire: docs/PROTOCOL.md against a daemon, the method table against the router.
         .testTarget(
-            name: "BeautySystemdTests",
+            name: "BeautyProtocolTests",
+            dependencies: ["BeautyDaemon", "BeautyProtocol", "BeautyTestSupport"]
+        ),
+        // The daemon in process: its rules with a recording notifier and an injected clock and zone;
+        // its configuration, timer and zone file.
+        .testTarget(
+            name: "BeautyDaemonTests",
             dependencies: [
-                "BeautyDaemon", "BeautyProtocol", "BeautyCore", "BeautyStore", "BeautyNotify",
+                "BeautyDaemon", "BeautyProtocol", "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The systemd contract: the unit files, socket activation, sd_notify, with the real binary.
+        .testTarget(
+            name: "BeautySystemdTests",
+            dependencies: ["BeautyProtocol", "BeautyTestSupport"]
+        ),
+        // Real processes: what a user meets through the socket, beautyctl, the bus and the desktop.
         .testTarget(
             name: "BeautyEndToEndTests",
-            dependencies: ["BeautyCore", "BeautyProtocol", "BeautyDaemon"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["BeautyCore", "BeautyProtocol", "BeautyTestSupport"]
         ),
     ]
 )

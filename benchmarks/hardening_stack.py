@@ -1,7 +1,7 @@
 """Shared helpers of the hardening scripts (crash_safety.py, fuzz_protocol.py).
 
 A private D-Bus session bus, optionally the test notification server
-(Tests/BeautyEndToEndTests/Fixtures/notification_server.py), and a real beautyd on temporary XDG
+(Tests/BeautyTestSupport/Fixtures/notification_server.py), and a real beautyd on temporary XDG
 directories under a short /tmp path (Unix socket paths stay far below 108 bytes).
 Needs the system /usr/bin/python3 (python3-dbus, python3-gi for the notification server).
 """
@@ -15,7 +15,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = os.path.join(ROOT, "Tests", "BeautyEndToEndTests", "Fixtures")
+FIXTURES = os.path.join(ROOT, "Tests", "BeautyTestSupport", "Fixtures")
 DEFAULT_BIN = os.path.join(ROOT, ".build", "debug")
 
 

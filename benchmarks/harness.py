@@ -15,7 +15,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = os.path.join(ROOT, "Tests", "BeautyEndToEndTests", "Fixtures")
+FIXTURES = os.path.join(ROOT, "Tests", "BeautyTestSupport", "Fixtures")
 
 
 def wait_for(predicate, timeout, what, step=0.02):

@@ -2,7 +2,7 @@
 """Measures how late beautyd shows reminders: due instant -> Notify call on the bus.
 
 Starts a private D-Bus session bus (no service directories), the test notification server
-(Tests/BeautyEndToEndTests/Fixtures/notification_server.py, which timestamps every Notify call),
+(Tests/BeautyTestSupport/Fixtures/notification_server.py, which timestamps every Notify call),
 and a real beautyd on temporary XDG directories; adds RUNS appointments through the real
 beautyctl, each with an absolute reminder on its own whole second; waits for all of them, and
 prints the lateness distribution.

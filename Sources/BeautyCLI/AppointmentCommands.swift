@@ -25,11 +25,11 @@ struct AppointmentFields: ParsableArguments {
     @Option(help: ArgumentHelp("Where it is.", valueName: "text"))
     var address: String?
 
-    @Option(help: ArgumentHelp("Free text notes.", valueName: "text"))
+    @Option(help: ArgumentHelp("Free text notes; the first three lines are shown in the reminder.", valueName: "text"))
     var notes: String?
 
-    @Option(help: ArgumentHelp("Id of the salon contact (see 'beautyctl contact list').", valueName: "id"))
-    var contact: Int64?
+    @Option(help: ArgumentHelp("The salon contact: its id, phone number or name (a unique part will do; see 'beautyctl contact list').", valueName: "contact"))
+    var contact: String?
 
     @Option(help: ArgumentHelp("Category such as hair, nails, face, body (a/b for a sub-category).", valueName: "name"))
     var category: String?
@@ -37,7 +37,7 @@ struct AppointmentFields: ParsableArguments {
     @Option(help: ArgumentHelp("Colour in calendar views: \(TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")) or #rrggbb.", valueName: "name"))
     var color: String?
 
-    @Option(help: ArgumentHelp("Price, e.g. 45.00, 45,50 or '120 PLN' (default currency from the config).", valueName: "amount"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Price, e.g. 45.00, 45,50 or '120 PLN' (default currency from the config; not negative).", valueName: "amount"))
     var price: String?
 
     @Option(help: ArgumentHelp("Remind this long before the start; repeat for several (e.g. --remind 1d --remind 2h).", valueName: "duration"))
@@ -98,6 +98,10 @@ struct AppointmentFields: ParsableArguments {
 
     func priceParam() throws -> PriceParam? {
         guard let price else { return nil }
+        if price.trimmingCharacters(in: .whitespaces).hasPrefix("-") {
+            throw CLIFailure(.usage, "--price: '\(price)' is negative; a price is what the visit costs, 0 or more "
+                             + "(a refund is an income: beautyctl budget add Refund 20 --income)")
+        }
         let money = try Input.money(price, option: "--price")
         return PriceParam(cents: money.cents, currency: money.currency.isEmpty ? nil : money.currency)
     }
@@ -125,7 +129,7 @@ extension AppointmentCommand {
             discussion: """
                 Examples:
                   beautyctl appointment add Haircut --at 'fri 15:00' --duration 45m --remind 1d --remind 2h
-                  beautyctl appointment add 'Manicure hybrydowy' --at '2026-12-01 14:00' --contact 2 --price 120,00 --category nails
+                  beautyctl appointment add 'Manicure hybrydowy' --at '2026-12-01 14:00' --contact 'Salon Anna' --price 120,00 --category nails
                   beautyctl appointment add 'Spa day' --at 2026-12-24 --all-day --remind-at '2026-12-23 18:00'
                 """)
 
@@ -145,7 +149,6 @@ extension AppointmentCommand {
             params.allDay = fields.allDay
             params.address = fields.address
             params.notes = fields.notes
-            params.contactID = fields.contact
             params.category = fields.category
             params.color = fields.color
             params.price = try fields.priceParam()
@@ -153,6 +156,7 @@ extension AppointmentCommand {
             params.timeZone = fields.tz
             (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) = try fields.repetition(now: now)
             var client = global.client
+            params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
             CategoriesCommand.warnIfUnknown(params.category, client: &client)
             let detail = try client.call(AppointmentRPC.add, params)
             if output.json { return try Output.json(detail) }
@@ -170,7 +174,7 @@ extension AppointmentCommand {
         @Option(help: ArgumentHelp("Only this status: scheduled, done or cancelled; may repeat.", valueName: "status"))
         var status: [String] = []
         @OptionGroup var order: SortOptions
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -187,7 +191,14 @@ extension AppointmentCommand {
             (params.sort, params.reverse) = order.wire
             var client = global.client
             let list = try client.call(AppointmentRPC.list, params)
-            if output.json { return try Output.json(list) }
+            if try output.printed(list, csv: ["id", "title", "start", "end", "all_day", "status", "category", "color", "contact_id",
+                                              "price", "currency", "address", "notes"], {
+                list.map { a in
+                    [String(a.id ?? 0), a.title, Output.iso(a.start), Output.iso(a.end), String(a.allDay), a.status.rawValue,
+                     a.category ?? "", a.color ?? "", a.contactID.map(String.init) ?? "", a.price.map { BudgetInput.plain($0.cents) } ?? "",
+                     a.price?.currency ?? "", a.address ?? "", a.notes ?? ""]
+                }
+            }) { return }
             if list.isEmpty { return Output.line("No appointments.") }
             Output.table(["ID", "WHEN", "STATUS", "TITLE"], list.map { a in
                 [String(a.id ?? 0), Output.when(a), a.status.rawValue, a.title]
@@ -238,7 +249,6 @@ extension AppointmentCommand {
             params.allDay = fields.allDay
             params.address = fields.address
             params.notes = fields.notes
-            params.contactID = fields.contact
             params.category = fields.category
             params.color = fields.color
             params.price = try fields.priceParam()
@@ -253,6 +263,7 @@ extension AppointmentCommand {
                 return field
             }
             var client = global.client
+            params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
             CategoriesCommand.warnIfUnknown(params.category, client: &client)
             let detail = try client.call(AppointmentRPC.edit, params)
             if output.json { return try Output.json(detail) }

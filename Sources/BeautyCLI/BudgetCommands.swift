@@ -81,15 +81,20 @@ extension BudgetCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record an expense (default) or an income (--income).",
+            usage: "beautyctl budget add <name> <amount> [--income] [--at <time>] [--currency <code>] [--json]",
             discussion: """
+                A negative amount is an expense too (-20 is the same as 20); an income cannot be negative.
                 Examples:
                   beautyctl budget add 'Shampoo' 12,99
+                  beautyctl budget add Zwrot -20
                   beautyctl budget add Salary 3200 --income --at 2026-12-01
                   beautyctl budget add 'Nail polish' '35 PLN'
                 """)
 
         @Argument(help: "What it was.") var name: String
-        @Argument(help: "How much: 45, 45.50, 45,50 or '120 PLN' (a negative amount is an expense too).") var amount: String
+        @Argument(parsing: .allUnrecognized,
+                  help: ArgumentHelp("How much: 45, 45.50, 45,50, -20 or '120 PLN' (a negative amount is an expense too).", valueName: "amount"))
+        var amount: [String] = []
         @Flag(help: "It is an income (default: an expense).") var income = false
         @Option(help: ArgumentHelp("When (default now).", valueName: "time")) var at: String?
         @Option(help: ArgumentHelp("Currency code such as EUR or PLN (default from the daemon's config).", valueName: "code"))
@@ -99,6 +104,7 @@ extension BudgetCommand {
 
         func run() throws {
             let name = try Input.name(name, option: "name")
+            let amount = try Input.single(amount, what: "amount", example: "budget add Shampoo 12,99")
             let (size, negative) = try BudgetInput.amount(amount, option: "amount", currency: currency)
             if negative, income { throw CLIFailure(.usage, "amount: an income cannot be negative ('\(amount)' with --income)") }
             let params = BudgetAddParams(name: name, amount: size, income: income, at: try at.map { try Input.time($0, option: "--at") })
@@ -113,7 +119,7 @@ extension BudgetCommand {
         static let configuration = CommandConfiguration(abstract: "List income and expenses, oldest first.")
         @OptionGroup var range: BudgetRangeOptions
         @OptionGroup var order: SortOptions
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -121,7 +127,12 @@ extension BudgetCommand {
             (range.sort, range.reverse) = order.wire
             var client = global.client
             let list = try client.call(BudgetRPC.list, range)
-            if output.json { return try Output.json(list) }
+            if try output.printed(list, csv: ["id", "at", "kind", "amount", "currency", "name", "appointment_id"], {
+                list.map { e in
+                    [String(e.id), Output.iso(e.at), e.isIncome ? "income" : "expense", BudgetInput.plain(e.amount.cents), e.amount.currency,
+                     e.name, e.appointmentID.map(String.init) ?? ""]
+                }
+            }) { return }
             if list.isEmpty { return Output.line("No budget entries\(BudgetInput.describe(range)).") }
             Output.table(["ID", "WHEN", "AMOUNT", "NAME"], list.map { e in
                 [String(e.id), Output.times.short(e.at), BudgetInput.signed(e.amount),
@@ -141,7 +152,8 @@ extension BudgetCommand {
                 """)
         @Argument(help: "Budget entry id.") var id: Int64
         @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
-        @Option(help: ArgumentHelp("New amount (45.50, '120 PLN').", valueName: "amount")) var amount: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("New amount (45.50, -20, '120 PLN'); a negative one makes it an expense.", valueName: "amount"))
+        var amount: String?
         @Flag(help: "Make it an income.") var income = false
         @Flag(help: "Make it an expense.") var expense = false
         @Option(help: ArgumentHelp("New time.", valueName: "time")) var at: String?
@@ -193,8 +205,17 @@ extension BudgetCommand {
 
     struct Balance: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Income, expenses and the balance per currency (all time, or --from/--to).")
+            abstract: "Income, expenses and the balance per currency (all time, or --from/--to), with a bar chart.",
+            discussion: """
+                Below the table, income and expenses are drawn as bars, each currency on its own scale. --svg writes \
+                the same chart to a file for a browser instead.
+                Examples:
+                  beautyctl budget balance
+                  beautyctl budget balance --from 2026-11-01 --to 2026-12-01 --svg budget.svg
+                """)
         @OptionGroup var range: BudgetRangeOptions
+        @Option(help: ArgumentHelp("Write the chart as an SVG file instead of drawing it in the terminal.", valueName: "file"))
+        var svg: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -203,12 +224,22 @@ extension BudgetCommand {
             var client = global.client
             let balance = try client.call(BudgetRPC.balance, range)
             if output.json { return try Output.json(balance) }
-            if balance.totals.isEmpty { return Output.line("No budget entries\(BudgetInput.describe(range)).") }
-            Output.line(range.from == nil && range.to == nil ? "Balance, all time:" : "Balance\(BudgetInput.describe(range)):")
+            if balance.totals.isEmpty {
+                return Output.line("No budget entries\(BudgetInput.describe(range))" + (svg == nil ? "." : ": no chart written."))
+            }
+            let title = range.from == nil && range.to == nil ? "Balance, all time" : "Balance\(BudgetInput.describe(range))"
+            let rows = balance.totals.map { BudgetChart.Row(currency: $0.currency, incomeCents: $0.incomeCents, expenseCents: $0.expenseCents) }
+            if let svg {
+                try Output.write(BudgetChart.svg(rows, title: title), to: svg, option: "--svg")
+                return Output.line("Wrote \(svg): \(title.prefix(1).lowercased() + title.dropFirst()), \(rows.count) currenc\(rows.count == 1 ? "y" : "ies").")
+            }
+            Output.line(title + ":")
             Output.table(["CURRENCY", "INCOME", "EXPENSES", "BALANCE", "ENTRIES"], balance.totals.map { t in
                 [t.currency, BudgetInput.plain(t.incomeCents), BudgetInput.plain(t.expenseCents),
                  (t.balanceCents > 0 ? "+" : "") + BudgetInput.plain(t.balanceCents), String(t.entries)]
             })
+            Output.line()
+            FileHandle.standardOutput.write(Data(BudgetChart.text(rows, width: Output.columns).utf8))
         }
     }
 }

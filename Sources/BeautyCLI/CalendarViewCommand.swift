@@ -10,6 +10,9 @@ struct CalendarCommand: ParsableCommand {
         discussion: """
             Appointments are blocks as tall as they last (half-hour rows), overlapping ones side by side; all-day
             appointments sit in the row above the hours; on today the current time is a line across.
+            A week too wide for the terminal is drawn in bands, one under the other (at 80 columns Monday to
+            Thursday, then Friday to Sunday) so every day keeps at least 16 characters; a wider terminal gets
+            the whole week side by side over its full width.
             Colour is used only when standard output is a terminal (and NO_COLOR is not set).
             Examples:
               beautyctl calendar
@@ -23,7 +26,7 @@ struct CalendarCommand: ParsableCommand {
     var week: String?
     @Flag(inversion: .prefixedNo, help: "Colour the blocks (default: only on a terminal).")
     var color: Bool?
-    @Option(help: ArgumentHelp("Width in characters (default: $COLUMNS, else 80).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Width in characters (default: $COLUMNS, else 80).", valueName: "n"))
     var width: Int?
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
@@ -53,7 +56,7 @@ struct CalendarCommand: ParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let colour = color ?? (isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil)
-        let columns = width ?? environment["COLUMNS"].flatMap(Int.init).map { min(max($0, 20), 1000) } ?? 80
+        let columns = width ?? Output.columns
         let text = CalendarView.render(entries, days: days, zone: zone, now: now, width: columns, color: colour)
         FileHandle.standardOutput.write(Data(text.utf8))
     }

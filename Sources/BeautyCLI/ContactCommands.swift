@@ -3,6 +3,47 @@ import BeautyCore
 import BeautyProtocol
 import Foundation
 
+/// `--contact` as typed: an id, a phone number or a name.
+enum ContactInput {
+    /// The id of the one contact `text` means. Several: a usage error listing them. None: on a terminal,
+    /// an offer to add it; otherwise "no such item" listing the contacts there are.
+    static func resolve(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
+        let contacts = try client.call(ContactRPC.list, ListOrderParams())
+        switch ContactLookup.find(text, in: contacts) {
+        case let .found(contact):
+            return contact.id ?? 0
+        case let .ambiguous(matches):
+            throw CLIFailure(.usage, "\(option): '\(text)' matches \(matches.count) contacts: \(list(matches)); give the id or the phone number")
+        case .none:
+            if isatty(STDIN_FILENO) == 1 { return try offerToAdd(text, option: option, client: &client) }
+            let known = contacts.isEmpty ? "there are no contacts yet" : "the contacts are: \(list(contacts))"
+            let add = ContactLookup.looksLikePhone(text) ? "beautyctl contact add NAME --phone '\(text)'" : "beautyctl contact add '\(text)' --phone NUMBER"
+            throw CLIFailure(.notFound, "\(option): no contact matches '\(text)'; \(known) (add one with: \(add))")
+        }
+    }
+
+    /// "1 Salon Anna (+48 600 100 200), 2 …".
+    static func list(_ contacts: [Contact]) -> String {
+        contacts.map { "\($0.id ?? 0) \($0.displayName) (\($0.phone))" }.joined(separator: ", ")
+    }
+
+    /// Asks whether to add the contact the user named, and what it lacks (a phone number, or a name for a number).
+    private static func offerToAdd(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
+        guard try Input.confirm("No contact matches '\(text)'. Add it?", yes: false) else {
+            throw CLIFailure(.notFound, "\(option): no contact matches '\(text)' (nothing was added)")
+        }
+        let isPhone = ContactLookup.looksLikePhone(text)
+        FileHandle.standardError.write(Data((isPhone ? "Name for \(text): " : "Phone number of \(text): ").utf8))
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces) ?? ""
+        let (name, phone) = isPhone ? (answer, text) : (text, answer)
+        let params = ContactAddParams(name: try Input.name(name, option: "name"),
+                                      phone: try Input.check("--phone") { try Validation.phone(phone, field: "--phone") })
+        let contact = try client.call(ContactRPC.add, params)
+        FileHandle.standardError.write(Data("Added contact \(contact.id ?? 0): \(contact.displayName), \(contact.phone).\n".utf8))
+        return contact.id ?? 0
+    }
+}
+
 struct ContactCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "contact",
@@ -43,13 +84,15 @@ extension ContactCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List contacts by name.")
         @OptionGroup var order: SortOptions
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
             let contacts = try client.call(ContactRPC.list, order.params)
-            if output.json { return try Output.json(contacts) }
+            if try output.printed(contacts, csv: ["id", "name", "phone", "email", "first_name", "last_name", "address"], {
+                contacts.map { [String($0.id ?? 0), $0.name, $0.phone, $0.email ?? "", $0.firstName ?? "", $0.lastName ?? "", $0.address ?? ""] }
+            }) { return }
             if contacts.isEmpty { return Output.line("No contacts.") }
             Output.table(["ID", "NAME", "PHONE", "E-MAIL"], contacts.map {
                 [String($0.id ?? 0), $0.displayName, $0.phone, $0.email ?? ""]

@@ -4,8 +4,8 @@ import Foundation
 
 /// Turns what a user typed into values, or a usage error (exit 2) naming the option.
 enum Input {
-    static func time(_ text: String, option: String, now: Date = Date(), zone: TimeZone = .current) throws -> Date {
-        try wrap(option) { try TimeExpression.parse(text, now: now, zone: zone, field: option) }
+    static func time(_ text: String, option: String, now: Date = Date(), zone: TimeZone = .current, past: Bool = false) throws -> Date {
+        try wrap(option) { try TimeExpression.parse(text, now: now, zone: zone, field: option, past: past) }
     }
 
     static func duration(_ text: String, option: String) throws -> Int {
@@ -19,6 +19,21 @@ enum Input {
 
     static func name(_ text: String, option: String) throws -> String {
         try wrap(option) { try Validation.name(text, field: option) }
+    }
+
+    /// The one value a number-like argument must have. Such arguments collect what ArgumentParser leaves
+    /// unrecognised, because it takes a lone "-20" for an option and then reports the argument missing.
+    static func single(_ values: [String], what: String, example: String) throws -> String {
+        // Whatever follows "--" is a value, whatever it looks like.
+        let terminator = values.firstIndex(of: "--") ?? values.endIndex
+        if let option = values[..<terminator].first(where: { $0.hasPrefix("-") && !($0.dropFirst().first?.isNumber ?? false) }) {
+            throw CLIFailure(.usage, "unknown option '\(option)' (see --help)")
+        }
+        var values = values
+        if terminator < values.endIndex { values.remove(at: terminator) }
+        guard let first = values.first else { throw CLIFailure(.usage, "missing \(what) (e.g. \(example))") }
+        guard values.count == 1 else { throw CLIFailure(.usage, "one \(what) at a time, got: \(values.joined(separator: " "))") }
+        return first
     }
 
     /// Runs a core check early so a typo costs no round trip and exits 2.

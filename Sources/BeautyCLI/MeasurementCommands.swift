@@ -110,7 +110,7 @@ extension MeasureCommand {
         static let configuration = CommandConfiguration(abstract: "List your measurements, oldest first.")
         @Option(help: ArgumentHelp("Only this month (YYYY-MM).", valueName: "month")) var month: String?
         @OptionGroup var order: SortOptions
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -119,7 +119,7 @@ extension MeasureCommand {
             (params.sort, params.reverse) = order.wire
             var client = global.client
             let list = try client.call(MeasurementRPC.list, params)
-            if output.json { return try Output.json(list) }
+            if try output.printed(list, csv: ["day", "weight_kg", "height_cm", "bmi", "class"], { list.map(MeasureOutput.row) }) { return }
             if list.isEmpty { return Output.line(month.map { "No measurements in \($0.name)." } ?? "No measurements.") }
             Output.table(["DAY", "KG", "CM", "BMI", "CLASS"], list.map(MeasureOutput.row))
         }
@@ -152,17 +152,7 @@ extension MeasureCommand {
             if result.points.isEmpty {
                 return Output.line("No \(unit == .bmi ? "BMI values" : "measurements") in \(month.name): no chart written.")
             }
-            let directory = (svg as NSString).deletingLastPathComponent
-            var isDirectory: ObjCBool = false
-            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                throw CLIFailure(.usage, "--svg: there is no directory \(directory)")
-            }
-            do {
-                try Data(MeasurementChart.svg(result.points, month: month, unit: unit).utf8)
-                    .write(to: URL(fileURLWithPath: svg), options: .atomic)
-            } catch {
-                throw CLIFailure(.usage, "--svg: cannot write \(svg): \((error as NSError).localizedDescription)")
-            }
+            try Output.write(MeasurementChart.svg(result.points, month: month, unit: unit), to: svg, option: "--svg")
             Output.line("Wrote \(svg): \(unit.axisTitle), \(month.name), \(result.points.count) day\(result.points.count == 1 ? "" : "s") with data.")
         }
     }

@@ -30,19 +30,19 @@ struct MedicationFields: ParsableArguments {
     @Option(help: ArgumentHelp("Treatment cycle: days on / days off counted from --from, e.g. 21/7.", valueName: "on/off"))
     var cycle: String?
 
-    @Flag(help: "Taken only when needed: never notified, doses are logged by hand.")
+    @Flag(help: "Taken only when needed: never notified; log each dose with 'beautyctl dose log MED'.")
     var asNeeded = false
 
     @Option(help: ArgumentHelp("First day (YYYY-MM-DD); inactive before it. Default: the day it is added.", valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("Last day (YYYY-MM-DD); nothing fires after it.", valueName: "date"))
+    @Option(help: ArgumentHelp("Last day (YYYY-MM-DD); its doses are the last (a --between window that crosses midnight finishes that night).", valueName: "date"))
     var until: String?
 
-    @Option(help: ArgumentHelp("Units in stock; each dose taken uses its amount.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Units in stock (at most 1000000); each dose taken uses its amount.", valueName: "count"))
     var stock: Double?
 
-    @Option(help: ArgumentHelp("Warn once when the stock falls to this many units.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Warn once when the stock falls to this many units.", valueName: "count"))
     var low: Double?
 
     @Option(help: ArgumentHelp("Free text notes (shown in the notification).", valueName: "text"))
@@ -123,9 +123,7 @@ enum MedOutput {
         return text
     }
 
-    static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
+    static func format(_ value: Double) -> String { Medication.formatUnits(value) }
 }
 
 extension MedCommand {
@@ -172,13 +170,18 @@ extension MedCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List medications in your order.")
         @OptionGroup var order: SortOptions
-        @OptionGroup var output: OutputOptions
+        @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
             let list = try client.call(MedicationRPC.list, order.params)
-            if output.json { return try Output.json(list) }
+            if try output.printed(list, csv: ["position", "id", "name", "dose", "schedule", "stock", "low_stock", "notes"], {
+                list.map { m in
+                    [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
+                     m.stock.map(MedOutput.format) ?? "", m.lowStock.map(MedOutput.format) ?? "", m.notes ?? ""]
+                }
+            }) { return }
             if list.isEmpty { return Output.line("No medications.") }
             Output.table(["#", "ID", "NAME", "DOSE", "SCHEDULE", "STOCK"], list.map { m in
                 [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
@@ -276,17 +279,21 @@ extension MedCommand {
     }
 
     struct Refill: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add units to a medication's stock.")
+        static let configuration = CommandConfiguration(
+            abstract: "Add units to a medication's stock.", usage: "beautyctl med refill <id> <count> [--json]",
+            discussion: "Example: beautyctl med refill 1 60")
         @Argument(help: "Medication id.") var id: Int64
-        @Argument(help: "How many units were added.") var count: Double
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How many units were added (more than 0).", valueName: "count"))
+        var units: [String] = []
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
-        func validate() throws {
-            if count <= 0 { throw ValidationError("COUNT: must be more than 0") }
-        }
-
         func run() throws {
+            let text = try Input.single(units, what: "count", example: "med refill \(id) 60")
+            guard let count = Double(text.replacingOccurrences(of: ",", with: ".")), count.isFinite else {
+                throw CLIFailure(.usage, "count: '\(text)' is not a number (e.g. 60 or 2,5)")
+            }
+            if count <= 0 { throw CLIFailure(.usage, "count: must be more than 0, got \(text)") }
             var client = global.client
             let m = try client.call(MedicationRPC.refill, MedRefillParams(id: id, count: count))
             if output.json { return try Output.json(m) }
@@ -298,30 +305,34 @@ extension MedCommand {
 struct DoseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dose",
-        abstract: "Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now').",
-        subcommands: [Taken.self, Skip.self, Snooze.self])
+        abstract: "Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now'); a missed or skipped dose can still be taken late.",
+        subcommands: [Taken.self, Skip.self, Snooze.self, Log.self])
 
     struct Taken: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Record a dose as taken (uses up stock).")
-        @Argument(help: "Dose id.") var id: Int64
-        @Option(help: ArgumentHelp("When it was taken, if not now.", valueName: "time")) var at: String?
+        static let configuration = CommandConfiguration(
+            abstract: "Record a dose as taken (uses up stock).",
+            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")
+        @OptionGroup var dose: DoseChoice
+        @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time: today's, or yesterday's).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseTaken, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
+            try DoseCommand.answer(MedicationRPC.doseTaken, try dose.params(at: at), output, global)
         }
     }
 
     struct Skip: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Record a dose as deliberately skipped.")
-        @Argument(help: "Dose id.") var id: Int64
-        @Option(help: ArgumentHelp("When it was skipped, if not now.", valueName: "time")) var at: String?
+        static let configuration = CommandConfiguration(
+            abstract: "Record a dose as deliberately skipped.",
+            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")
+        @OptionGroup var dose: DoseChoice
+        @Option(help: ArgumentHelp("When it was skipped, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseSkip, DoseParams(id: id, at: try at.map { try Input.time($0, option: "--at", now: Date()) }), output, global)
+            try DoseCommand.answer(MedicationRPC.doseSkip, try dose.params(at: at), output, global)
         }
     }
 
@@ -340,6 +351,56 @@ struct DoseCommand: ParsableCommand {
         }
     }
 
+    struct Log: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a dose taken outside the schedule (as needed, or an extra one): counted in history and stock.")
+        @Argument(help: "The medication: its id or its name.") var med: String
+        @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let when = try at.map { try Input.time($0, option: "--at", past: true) }
+            var client = global.client
+            let id = try Int64(med) ?? Self.medication(named: med, client: &client)
+            let result = try client.call(MedicationRPC.doseLog, DoseLogParams(medicationID: id, at: when))
+            if output.json { return try Output.json(result) }
+            Output.line("Logged dose \(result.dose.id ?? 0) of \(result.medication.name) taken at \(Output.times.short(result.dose.scheduledAt)).")
+            if let stock = result.medication.stock { Output.line("\(MedOutput.format(stock)) left.") }
+        }
+
+        /// The one medication with this name, in any case.
+        static func medication(named name: String, client: inout DaemonClient) throws -> Int64 {
+            let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
+            let matches = try client.call(MedicationRPC.list, ListOrderParams()).filter { $0.name.lowercased() == wanted }
+            guard let only = matches.first, matches.count == 1, let id = only.id else {
+                throw CLIFailure(matches.isEmpty ? .notFound : .usage,
+                                 matches.isEmpty ? "no medication named '\(name)' (see beautyctl med list)"
+                                                 : "\(matches.count) medications are named '\(name)': give the id")
+            }
+            return id
+        }
+    }
+
+    /// The dose to answer: its id, or a medication and the time the schedule has a dose at.
+    struct DoseChoice: ParsableArguments {
+        @Argument(help: "Dose id (from 'now', 'agenda' or 'med show').") var id: Int64?
+        @Option(help: ArgumentHelp("With --due: the medication of a dose that has no id yet.", valueName: "id")) var med: Int64?
+        @Option(help: ArgumentHelp("With --med: when that dose is scheduled, as the agenda shows it.", valueName: "time")) var due: String?
+
+        func validate() throws {
+            guard (id != nil) != (med != nil || due != nil), (med == nil) == (due == nil) else {
+                throw ValidationError("give a dose id, or --med and --due for a dose the agenda shows without one")
+            }
+        }
+
+        func params(at: String?) throws -> DoseParams {
+            let when = try at.map { try Input.time($0, option: "--at", past: true) }
+            if let id { return DoseParams(id: id, at: when) }
+            return DoseParams(medicationID: med!, scheduledAt: try Input.time(due!, option: "--due"), at: when)
+        }
+    }
+
     static func answer(_ rpc: RPC<DoseParams, DoseResult>, _ params: DoseParams, _ output: OutputOptions, _ global: GlobalOptions) throws {
         var client = global.client
         let result = try client.call(rpc, params)
@@ -347,7 +408,7 @@ struct DoseCommand: ParsableCommand {
         let times = Output.times
         let what = "\(result.medication.name) (\(times.short(result.dose.scheduledAt)))"
         guard result.changed else {
-            throw CLIFailure(.refused, "dose \(params.id) of \(what) was already answered: \(result.dose.state.rawValue)")
+            throw CLIFailure(.refused, "dose \(result.dose.id ?? 0) of \(what) was already answered: \(result.dose.state.rawValue)")
         }
         switch result.dose.state {
         case .snoozed: Output.line("Snoozed \(what) until \(result.snoozedUntil.map(times.clock) ?? "later").")
@@ -376,13 +437,9 @@ struct HistoryCommand: ParsableCommand {
         let result = try client.call(MedicationRPC.history, params)
         if output.json { return try Output.json(result) }
         if csv {
-            Output.line("kind,id,title,detail,scheduled,state,confirmed")
-            for e in result.entries {
-                let fields = [e.kind, String(e.id), e.title, e.detail ?? "", WireJSON.formatInstant(e.scheduledAt), e.state,
-                              e.confirmedAt.map(WireJSON.formatInstant) ?? ""]
-                Output.line(fields.map(Self.csvField).joined(separator: ","))
-            }
-            return
+            return Output.csv(["kind", "id", "title", "detail", "scheduled", "state", "confirmed"], result.entries.map { e in
+                [e.kind, String(e.id), e.title, e.detail ?? "", Output.iso(e.scheduledAt), e.state, Output.iso(e.confirmedAt)]
+            })
         }
         let times = Output.times
         if result.entries.isEmpty { Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).") }
@@ -396,11 +453,6 @@ struct HistoryCommand: ParsableCommand {
                 Output.line("  \(a.name): \(a.taken7)/\(a.scheduled7) last 7 days, \(a.taken30)/\(a.scheduled30) last 30 days")
             }
         }
-    }
-
-    /// RFC 4180 quoting.
-    static func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 }
 

@@ -68,6 +68,39 @@ enum Output {
         for text in warnings ?? [] { warn(text) }
     }
 
+    /// Writes a file the user named (an SVG chart), replacing it whole; a missing directory or a refused
+    /// write is a usage error naming the option.
+    static func write(_ text: String, to path: String, option: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw CLIFailure(.usage, "\(option): there is no directory \(directory)")
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CLIFailure(.usage, "\(option): cannot write \(path): \((error as NSError).localizedDescription)")
+        }
+    }
+
+    /// The terminal's width: $COLUMNS (kept within 20...1000), else 80.
+    static var columns: Int {
+        ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).map { min(max($0, 20), 1000) } ?? 80
+    }
+
+    /// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+    static func csvField(_ text: String) -> String {
+        text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    static func csv(_ header: [String], _ rows: [[String]]) {
+        line(header.joined(separator: ","))
+        for row in rows { line(row.map(csvField).joined(separator: ",")) }
+    }
+
+    /// An instant as CSV and JSON write it ("" for none).
+    static func iso(_ date: Date?) -> String { date.map(WireJSON.formatInstant) ?? "" }
+
     /// Left-aligned columns, padded by character count.
     static func table(_ header: [String], _ rows: [[String]]) {
         var widths = header.map(\.count)

@@ -13,7 +13,7 @@ struct AgendaCommand: ParsableCommand {
               beautyctl agenda --from 2026-12-01 --to 2027-01-01 --category hair --json
             """)
 
-    @Option(help: ArgumentHelp("Days to show from the start of today.", valueName: "n")) var days: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Days to show from the start of today.", valueName: "n")) var days: Int?
     @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
     @Option(help: ArgumentHelp("End of the range, exclusive.", valueName: "time")) var to: String?
     @Option(help: ArgumentHelp("Only this kind: appointment, medication or water; may repeat (any of them).", valueName: "kind"))
@@ -24,10 +24,10 @@ struct AgendaCommand: ParsableCommand {
     var search: [String] = []
     @Option(help: ArgumentHelp("Only this status (scheduled, done, cancelled; doses: pending, taken, skipped, missed...); may repeat.", valueName: "status"))
     var status: [String] = []
-    @Option(help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
-    @Option(help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
     @OptionGroup var order: SortOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var output: ListOutputOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -68,13 +68,24 @@ struct AgendaCommand: ParsableCommand {
         var client = global.client
         for category in categories { CategoriesCommand.warnIfUnknown(category, client: &client) }
         let result = try client.call(ViewRPC.agenda, params)
-        if output.json { return try Output.json(result) }
-        let times = Output.times
         // Where a capped answer stopped, and the same range's rest: --to is given too, so a default or
         // --days range does not move along with --from.
         let cut = result.nextFrom.map { next in
             (next, "go on with --from '\(WireJSON.formatInstant(next))' --to '\(WireJSON.formatInstant(result.to))'")
         }
+        if try output.printed(result, csv: ["kind", "id", "title", "start", "end", "all_day", "status", "category", "address", "contact"], {
+            result.entries.map { e in
+                [e.kind.rawValue, String(e.id), e.title, Output.iso(e.start), Output.iso(e.end), String(e.allDay), e.status,
+                 e.category ?? "", e.address ?? "", e.contactName ?? ""]
+            }
+        }) {
+            // CSV has no place for where a capped answer stopped (JSON has nextFrom): say it beside it.
+            if output.csv, let (next, onward) = cut {
+                Output.warn("the list stops at \(WireJSON.formatInstant(next)) (\(Self.cutReason)); \(onward)")
+            }
+            return
+        }
+        let times = Output.times
         guard !result.entries.isEmpty else {
             guard let (next, onward) = cut else {
                 return Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).")
@@ -100,6 +111,11 @@ struct AgendaCommand: ParsableCommand {
             if let place = entry.address ?? entry.contactName { extras.append(place) }
             let suffix = extras.isEmpty ? "" : "  (\(extras.joined(separator: ", ")))"
             Output.line("  \(clock)  #\(entry.id) \(entry.title)\(suffix)")
+        }
+        if let planned = result.entries.first(where: { $0.kind == .medication && $0.id == 0 }), let med = planned.medicationID {
+            Output.line()
+            Output.line("Doses marked 'planned' get their id 48 hours ahead; to answer one before: "
+                + "beautyctl dose taken|skip --med \(med) --due '\(times.short(planned.start))'")
         }
         if result.total > result.entries.count {
             Output.line()
@@ -128,8 +144,13 @@ struct NowCommand: ParsableCommand {
         Output.line("Now: \(times.long(result.now))")
         if !result.overdue.isEmpty {
             Output.line("Should have been taken:")
-            result.overdue.forEach { Output.line("  \(times.clock($0.start))  \(Self.label($0))") }
-            Output.line("  (answer with: beautyctl dose taken|skip ID)")
+            let today = times.isoDay(result.now)
+            result.overdue.forEach { entry in
+                // Yesterday's doses stay here a day longer: they need their date.
+                let when = times.isoDay(entry.start) == today ? times.clock(entry.start) : times.short(entry.start)
+                Output.line("  \(when)  \(Self.label(entry))")
+            }
+            Output.line("  (answer with: beautyctl dose taken|skip ID; taken earlier: dose taken ID --at HH:MM)")
         }
         if result.laterToday.isEmpty {
             Output.line("Nothing more today.")
@@ -146,8 +167,10 @@ extension NowCommand {
     static func label(_ entry: AgendaEntry) -> String {
         switch entry.kind {
         case .medication:
-            let state = entry.status == "pending" ? "" : " — \(entry.status)"
-            return "dose \(entry.id)  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
+            // id 0: planned from the schedule further ahead than the stored rows, answered by --med/--due.
+            let planned = entry.id == 0
+            let state = planned ? " — planned (med \(entry.medicationID ?? 0))" : entry.status == "pending" ? "" : " — \(entry.status)"
+            return "dose \(planned ? "-" : String(entry.id))  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
         case .appointment, .water, .tip:
             return "#\(entry.id) \(entry.title)"
         }
@@ -171,7 +194,7 @@ struct StatusCommand: ParsableCommand {
         Output.line("  appointments:  \(s.counts.appointments)   contacts: \(s.counts.contacts)   medications: \(s.counts.medications)")
         Output.line("  reminders:     \(s.counts.pendingDeliveries) pending")
         if let next = s.nextTrigger {
-            Output.line("  next:          \(times.short(next.fireAt)) \(next.title) (\(next.itemKind.rawValue) \(next.itemID))")
+            Output.line("  next:          \(times.short(next.fireAt)) \(next.title) (\(Self.itemLabel(next.itemKind, next.itemID)))")
         } else {
             Output.line("  next:          nothing scheduled")
         }
@@ -183,10 +206,20 @@ struct StatusCommand: ParsableCommand {
         } else {
             Output.line("  notifications: NO SERVER REACHABLE — \(server.lastError ?? "unknown")")
         }
+        if s.notificationsEnabled == false {
+            Output.line("  switched off:  nothing is shown; doses are still recorded as due (beautyctl notifications on)")
+        }
         if s.counts.waitingDeliveries > 0 {
             let reason = s.waitingFor.map { "wait for \($0)" } ?? "are due and about to be shown"
             Output.line("  waiting:       \(s.counts.waitingDeliveries) due reminder(s) \(reason)")
         }
+    }
+}
+
+extension StatusCommand {
+    /// "dose 65" for a medication trigger or event (its id is the dose's, what `dose taken` wants), else "appointment 3".
+    static func itemLabel(_ kind: ItemKind?, _ id: Int64) -> String {
+        "\(kind == .medication ? "dose" : kind?.rawValue ?? "item") \(id)"
     }
 }
 
@@ -201,7 +234,7 @@ struct WatchCommand: ParsableCommand {
         try global.client.watch { event, raw in
             if output.json { return Output.line(String(decoding: raw, as: UTF8.self)) }
             let what = [event.title, event.detail].compactMap { $0 }.joined(separator: " — ")
-            let item = event.itemID.map { " \(event.itemKind?.rawValue ?? "item") \($0)" } ?? ""
+            let item = event.itemID.map { " " + StatusCommand.itemLabel(event.itemKind, $0) } ?? ""
             Output.line("\(times.short(event.at))  \(event.type)\(item)\(what.isEmpty ? "" : ": \(what)")")
         }
         throw CLIFailure(.unreachable, "beautyd closed the event stream (stopped?)")

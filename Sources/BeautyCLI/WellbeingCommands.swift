@@ -84,11 +84,37 @@ struct TipCommand: ParsableCommand {
     }
 }
 
+/// `--days`, `--from`, `--to` of `water total` and `water list` (default: today).
+struct WaterRangeOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: ArgumentHelp("The last N days, today included.", valueName: "n")) var days: Int?
+    @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
+    @Option(help: ArgumentHelp("End of the range, exclusive (a date means its midnight).", valueName: "time")) var to: String?
+
+    func validate() throws {
+        if let days, days <= 0 || days > 3660 { throw ValidationError("--days: must be between 1 and 3660") }
+        if days != nil, from != nil || to != nil { throw ValidationError("--days cannot be combined with --from/--to") }
+    }
+
+    func params(now: Date) throws -> WaterTotalParams {
+        var params = WaterTotalParams()
+        if let days {
+            let calendar = LocalTime.calendar(.current)
+            let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now))!
+            params.from = calendar.date(byAdding: .day, value: -days, to: tomorrow)
+            params.to = tomorrow
+        }
+        if let from { params.from = try Input.time(from, option: "--from", now: now) }
+        if let to { params.to = try Input.time(to, option: "--to", now: now) }
+        try Input.check("--to") { try Validation.range(from: params.from, to: params.to, .halfOpen, toField: "--to", fromName: "--from") }
+        return params
+    }
+}
+
 struct WaterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "water",
         abstract: "Water intake: log drinks, totals per day, a daily goal, reminders, import.",
-        subcommands: [Add.self, Total.self, Goal.self, Remind.self, Import.self])
+        subcommands: [Add.self, List.self, Edit.self, Remove.self, Total.self, Goal.self, Remind.self, Import.self])
 }
 
 enum WaterOutput {
@@ -99,14 +125,27 @@ enum WaterOutput {
         return "\(day.totalMl) of \(goal) ml (\(day.totalMl * 100 / goal)%)"
     }
 
-    /// The one value an amount-like argument must have (ArgumentParser would take "-250" for options).
-    static func single(_ values: [String], what: String, example: String) throws -> String {
-        if let option = values.first(where: { $0.hasPrefix("-") && !($0.dropFirst().first?.isNumber ?? false) }) {
-            throw CLIFailure(.usage, "unknown option '\(option)' (see --help)")
+    /// "water record 4: 250 ml at Wed 7 Jan 2026, 08:30".
+    static func describe(_ record: WaterRecord) -> String {
+        "water record \(record.id ?? 0): \(record.amountMl) ml at \(Output.times.short(record.start))"
+    }
+
+    /// "Today" or the day's name.
+    static func dayName(_ day: WaterDay, now: Date) -> String {
+        day.day.description == Output.times.isoDay(now) ? "Today" : Output.times.day(day.day.start(in: .current))
+    }
+
+    /// "from 12:00", "until 18:00" or "12:00–18:00" when the range covers only part of `day`; nil for all of it.
+    static func part(of day: LocalDate, from: Date, to: Date) -> String? {
+        let start = day.start(in: .current)
+        let end = day.adding(days: 1).start(in: .current)
+        let times = Output.times
+        switch (from > start, to < end) {
+        case (false, false): return nil
+        case (true, false): return "from \(times.clock(from))"
+        case (false, true): return "until \(times.clock(to))"
+        case (true, true): return "\(times.clock(from))–\(times.clock(to))"
         }
-        guard let first = values.first else { throw CLIFailure(.usage, "missing \(what) (e.g. \(example))") }
-        guard values.count == 1 else { throw CLIFailure(.usage, "one \(what) at a time, got: \(values.joined(separator: " "))") }
-        return first
     }
 
     /// A past time as typed; a bare clock time ("8:30") means today's, not tomorrow's.
@@ -141,7 +180,7 @@ extension WaterCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let text = try WaterOutput.single(amount, what: "amount", example: "water add 250")
+            let text = try Input.single(amount, what: "amount", example: "water add 250")
             let ml = try Input.check("amount") { try WaterAmount.parse(text, field: "amount") }
             let now = Date()
             var params = WaterAddParams(amountMl: ml)
@@ -161,6 +200,89 @@ extension WaterCommand {
         }
     }
 
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the drinks logged (default: today), earliest first, with their ids.",
+            discussion: """
+                Examples:
+                  beautyctl water list
+                  beautyctl water list --days 7 --json
+                """)
+        @OptionGroup var range: WaterRangeOptions
+        @OptionGroup var output: ListOutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let params = try range.params(now: Date())
+            var client = global.client
+            let list = try client.call(WellbeingRPC.waterList, params)
+            if try output.printed(list, csv: ["id", "uuid", "amount_ml", "start", "end"], {
+                list.map { [String($0.id ?? 0), $0.uuid, String($0.amountMl), Output.iso($0.start), Output.iso($0.end)] }
+            }) { return }
+            if list.isEmpty { return Output.line(range.days == nil && range.from == nil && range.to == nil ? "No water logged today." : "No water logged in that range.") }
+            let times = Output.times
+            Output.table(["ID", "WHEN", "ML", "UNTIL"], list.map { r in
+                [String(r.id ?? 0), times.short(r.start), String(r.amountMl), r.end.map(times.clock) ?? ""]
+            })
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a logged drink (ids from 'water list'); options not given stay as they are.",
+            discussion: """
+                The day's total changes with it, and so do the day's reminders (they stop once the goal is reached).
+                Examples:
+                  beautyctl water edit 4 --amount 330
+                  beautyctl water edit 4 --at 8:15 --clear-until
+                """)
+        @Argument(help: "Water record id.") var id: Int64
+        @Option(parsing: .unconditional, help: ArgumentHelp("New amount in ml (250, 250,5, 0,5l).", valueName: "amount")) var amount: String?
+        @Option(help: ArgumentHelp("When it was drunk ('8:30' means today's).", valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp("When drinking it ended.", valueName: "time")) var until: String?
+        @Flag(help: "Remove the end time.") var clearUntil = false
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            if amount == nil, at == nil, until == nil, !clearUntil {
+                throw CLIFailure(.usage, "nothing to change: give --amount, --at, --until or --clear-until")
+            }
+            if clearUntil, until != nil { throw CLIFailure(.usage, "--until and --clear-until: choose one") }
+            let now = Date()
+            var params = WaterEditParams(id: id)
+            params.amountMl = try amount.map { text in try Input.check("--amount") { try WaterAmount.parse(text, field: "--amount") } }
+            params.at = try at.map { try WaterOutput.pastTime($0, option: "--at", now: now) }
+            params.until = try until.map { try WaterOutput.pastTime($0, option: "--until", now: now) }
+            params.clearUntil = clearUntil ? true : nil
+            var client = global.client
+            let result = try client.call(WellbeingRPC.waterEdit, params)
+            if output.json { return try Output.json(result) }
+            Output.line("Updated \(WaterOutput.describe(result.record)).")
+            Output.line("\(WaterOutput.dayName(result.day, now: now)): \(WaterOutput.progress(result.day)).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Delete a logged drink (asks first on a terminal; ids from 'water list').")
+        @Argument(help: "Water record id.") var id: Int64
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            let removed = try Input.confirmedRemoval(of: "water record", id: id, yes: yes, client: &client, remove: WellbeingRPC.waterRemove) { _ in
+                "Delete water record \(id)?"
+            }
+            guard let gone = removed else { return }
+            if output.json { return try Output.json(gone) }
+            Output.line("Deleted \(WaterOutput.describe(gone.record)).")
+            Output.line("\(WaterOutput.dayName(gone.day, now: Date())): \(WaterOutput.progress(gone.day)).")
+        }
+    }
+
     struct Total: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Water drunk per day and over a range (default: today).",
@@ -171,41 +293,30 @@ extension WaterCommand {
                   beautyctl water total --from 2026-11-01 --to 2026-12-01 --json
                 """)
 
-        @Option(help: ArgumentHelp("The last N days, today included.", valueName: "n")) var days: Int?
-        @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
-        @Option(help: ArgumentHelp("End of the range, exclusive (a date means its midnight).", valueName: "time")) var to: String?
+        @OptionGroup var range: WaterRangeOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
-        func validate() throws {
-            if let days, days <= 0 || days > 3660 { throw ValidationError("--days: must be between 1 and 3660") }
-            if days != nil, from != nil || to != nil { throw ValidationError("--days cannot be combined with --from/--to") }
-        }
-
         func run() throws {
             let now = Date()
-            var params = WaterTotalParams()
-            if let days {
-                let calendar = LocalTime.calendar(.current)
-                let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now))!
-                params.from = calendar.date(byAdding: .day, value: -days, to: tomorrow)
-                params.to = tomorrow
-            }
-            if let from { params.from = try Input.time(from, option: "--from", now: now) }
-            if let to { params.to = try Input.time(to, option: "--to", now: now) }
-            try Input.check("--to") { try Validation.range(from: params.from, to: params.to, .halfOpen, toField: "--to", fromName: "--from") }
+            let params = try range.params(now: now)
             var client = global.client
             let result = try client.call(WellbeingRPC.waterTotal, params)
             if output.json { return try Output.json(result) }
             let times = Output.times
             if result.days.count == 1, let day = result.days.first {
                 let name = day.day.description == times.isoDay(now) ? "Today" : times.day(day.day.start(in: .current))
-                return Output.line("\(name): \(WaterOutput.progress(day)), \(day.count) drink(s).")
+                guard let part = WaterOutput.part(of: day.day, from: result.from, to: result.to) else {
+                    return Output.line("\(name): \(WaterOutput.progress(day)), \(day.count) drink(s).")
+                }
+                // The daily goal is for a whole day: a share of it over a few hours would read as the day's progress.
+                return Output.line("\(name) \(part): \(day.totalMl) ml, \(day.count) drink(s) (part of the day: no goal progress).")
             }
             Output.line("Water from \(times.short(result.from)) to \(times.short(result.to))" + (result.goalMl.map { " (goal \($0) ml a day)" } ?? ""))
             Output.table(["DAY", "ML", "DRINKS", "GOAL"], result.days.map { day in
-                [times.day(day.day.start(in: .current)), String(day.totalMl), String(day.count),
-                 day.goalMl.map { day.goalReached == true ? "reached" : "\(day.totalMl * 100 / $0)%" } ?? ""]
+                let part = WaterOutput.part(of: day.day, from: result.from, to: result.to)
+                return [times.day(day.day.start(in: .current)) + (part.map { " (\($0))" } ?? ""), String(day.totalMl), String(day.count),
+                        day.goalMl.map { day.goalReached == true ? "reached" : part != nil ? "part of the day" : "\(day.totalMl * 100 / $0)%" } ?? ""]
             })
             let average = result.days.isEmpty ? 0 : result.totalMl / result.days.count
             let reached = result.days.filter { $0.goalReached == true }.count
@@ -233,7 +344,7 @@ extension WaterCommand {
         func run() throws {
             var params = WaterGoalParams()
             if !value.isEmpty {
-                let text = try WaterOutput.single(value, what: "goal", example: "water goal 2000")
+                let text = try Input.single(value, what: "goal", example: "water goal 2000")
                 if text.lowercased() == "off" {
                     params.off = true
                 } else {

@@ -52,18 +52,28 @@ public enum CalendarView {
 
     /// Draws `days` (one: the day view; several: side by side, e.g. a week) with the entries that fall
     /// on them, in `zone`, `width` characters wide. Lines end in "\n" and carry no trailing spaces.
+    ///
+    /// Days narrower than `minColumnWidth` would cut every title to a letter, so when the width cannot
+    /// hold them all side by side they are drawn in bands of as many as fit (a week at 80 columns: Monday
+    /// to Thursday, then Friday to Sunday), one under the other with the same hours and column widths.
+    /// Whatever width is left after dividing goes to the first columns, so the whole width is used.
     public static func render(_ entries: [Entry], days: [LocalDate], zone: TimeZone, now: Date,
                               width: Int = 80, color: Bool = false) -> String {
         guard !days.isEmpty else { return "" }
         let times = Timestamps(zone: zone)
-        let columnWidth = max(4, (width - gutterWidth) / days.count - 1)
-        let columns = days.map { Column(day: $0, entries: entries, zone: zone, now: now, width: columnWidth) }
+        let perBand = bandSize(days: days.count, width: width)
+        let widths = columnWidths(perBand, width: width)
+        let bands = stride(from: 0, to: days.count, by: perBand).map { first in
+            days[first..<min(first + perBand, days.count)].enumerated().map { index, day in
+                Column(day: day, entries: entries, zone: zone, now: now, width: widths[index])
+            }
+        }
         let paint = Paint(enabled: color)
 
         // Rows from the earliest to the latest hour anything needs, at least the default hours.
         var firstSlot = defaultHours.lowerBound * 60 / slotMinutes
         var endSlot = defaultHours.upperBound * 60 / slotMinutes
-        for column in columns {
+        for column in bands.joined() {
             for block in column.blocks {
                 firstSlot = min(firstSlot, block.first)
                 endSlot = max(endSlot, block.end)
@@ -79,32 +89,69 @@ public enum CalendarView {
 
         var lines: [String] = []
         if days.count == 1 {
-            lines.append(times.day(days[0].start(in: zone)) + (columns[0].nowSlot != nil ? " (today)" : ""))
+            lines.append(times.day(days[0].start(in: zone)) + (bands[0][0].nowSlot != nil ? " (today)" : ""))
         } else {
             lines.append("\(times.day(days[0].start(in: zone))) – \(times.day(days[days.count - 1].start(in: zone)))")
-            let labels = columns.map { column -> String in
-                let label = fit(shortLabel(column.day, zone: zone, today: column.nowSlot != nil), columnWidth)
+        }
+        for (index, columns) in bands.enumerated() {
+            if index > 0 { lines.append("") }
+            lines += grid(columns, labels: days.count > 1, slots: firstSlot..<endSlot, zone: zone, now: now, paint: paint)
+        }
+        let hidden = bands.joined().reduce(0) { $0 + $1.hidden }
+        if hidden > 0 {
+            lines.append("(+\(hidden) more at the same time, too many to draw here: see beautyctl agenda)")
+        }
+        return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) + "\n" }.joined()
+    }
+
+    /// The narrowest a day's column gets before days move to another band: room for "┏ " and a short title.
+    public static let minColumnWidth = 16
+
+    /// How many days go side by side: all of them if each gets `minColumnWidth`, else as many as do
+    /// (at least one), spread evenly over the bands (7 days in 4 + 3, not 5 + 2).
+    public static func bandSize(days: Int, width: Int) -> Int {
+        let fit = max(1, (width - gutterWidth) / (minColumnWidth + 1))
+        guard fit < days else { return days }
+        let bands = (days + fit - 1) / fit
+        return (days + bands - 1) / bands
+    }
+
+    /// The widths of `count` columns filling `width` (each column is preceded by "│"); the
+    /// characters left over from an even split widen the first columns by one each.
+    public static func columnWidths(_ count: Int, width: Int) -> [Int] {
+        let available = width - gutterWidth
+        let base = max(4, available / count - 1)
+        let spare = max(0, available - count * (base + 1))
+        return (0..<count).map { base + ($0 < spare ? 1 : 0) }
+    }
+
+    /// One band of days: the labels (several days), the all-day rows, the rule and the hour rows.
+    static func grid(_ columns: [Column], labels: Bool, slots: Range<Int>, zone: TimeZone, now: Date, paint: Paint) -> [String] {
+        let times = Timestamps(zone: zone)
+        let perHour = 60 / slotMinutes
+        var lines: [String] = []
+        if labels {
+            let cells = columns.map { column -> String in
+                let label = fit(shortLabel(column.day, zone: zone, today: column.nowSlot != nil), column.width)
                 return column.nowSlot != nil ? paint.today(label) : label
             }
-            lines.append(String(repeating: " ", count: gutterWidth) + "│" + labels.joined(separator: "│"))
+            lines.append(String(repeating: " ", count: gutterWidth) + "│" + cells.joined(separator: "│"))
         }
-
         let allDayRows = max(1, columns.map(\.allDay.count).max() ?? 0)
         for row in 0..<allDayRows {
             let cells = columns.map { column -> String in
-                guard row < column.allDay.count else { return String(repeating: " ", count: columnWidth) }
+                guard row < column.allDay.count else { return String(repeating: " ", count: column.width) }
                 let entry = column.allDay[row]
-                return paint.block(fit("■ " + entry.title, columnWidth), color: entry.color)
+                return paint.block(fit("■ " + entry.title, column.width), color: entry.color)
             }
             lines.append((row == 0 ? "all-day" : String(repeating: " ", count: gutterWidth)) + "│" + cells.joined(separator: "│"))
         }
-        let rule = String(repeating: "─", count: columnWidth)
-        lines.append(String(repeating: "─", count: gutterWidth) + "┼" + Array(repeating: rule, count: columns.count).joined(separator: "┼"))
+        lines.append(String(repeating: "─", count: gutterWidth) + "┼"
+                     + columns.map { String(repeating: "─", count: $0.width) }.joined(separator: "┼"))
 
-        for slot in firstSlot..<endSlot {
-            let isNowRow = columns.contains { $0.nowSlot == slot }
+        for slot in slots {
             var gutter: String
-            if isNowRow {
+            if columns.contains(where: { $0.nowSlot == slot }) {
                 gutter = paint.now(fit(times.clock(now) + " ▶", gutterWidth))
             } else if slot % perHour == 0 {
                 gutter = fit(String(format: "%02d:%02d", slot * slotMinutes / 60, slot * slotMinutes % 60), gutterWidth)
@@ -114,11 +161,7 @@ public enum CalendarView {
             let cells = columns.map { $0.cell(slot: slot, times: times, paint: paint) }
             lines.append(gutter + "│" + cells.joined(separator: "│"))
         }
-        let hidden = columns.reduce(0) { $0 + $1.hidden }
-        if hidden > 0 {
-            lines.append("(+\(hidden) more at the same time, too many to draw here: see beautyctl agenda)")
-        }
-        return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) + "\n" }.joined()
+        return lines
     }
 
     /// "Mon 7", or "*Mon 7" for today.
@@ -274,6 +317,7 @@ public enum CalendarView {
             case .teal: return "46;30"
             case .blue: return "44;97"
             case .purple: return "45;97"
+            case .magenta: return "48;5;201;97"
             case .pink: return "48;5;211;30"
             case .brown: return "48;5;130;97"
             case .gray: return "100;97"

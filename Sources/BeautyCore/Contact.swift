@@ -29,3 +29,61 @@ public struct Contact: Codable, Sendable, Equatable {
         return person.isEmpty ? name : "\(name) (\(person))"
     }
 }
+
+/// Finds the contact a user means by what they typed for `--contact`: an id, a phone number or a name.
+public enum ContactLookup {
+    public enum Outcome: Equatable, Sendable {
+        case found(Contact)
+        /// Several fit equally well: the user must say which.
+        case ambiguous([Contact])
+        case none
+    }
+
+    /// In this order, the first rule that fits anything decides:
+    /// - up to 6 digits: the contact with that id;
+    /// - a phone number (digits with spaces, dashes, dots, parentheses, a leading +): the contacts whose
+    ///   number has the same digits, or ends in them when at least 7 are given (a number without its
+    ///   country code);
+    /// - a name, whole (any case and accents; the salon's name, the person's, or both as listed);
+    /// - a part of a name.
+    public static func find(_ query: String, in contacts: [Contact]) -> Outcome {
+        let text = query.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return .none }
+        if text.count <= 6, text.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(text),
+           let byID = contacts.first(where: { $0.id == id }) {
+            return .found(byID)
+        }
+        let typedDigits = digits(text)
+        if looksLikePhone(text) {
+            let byPhone = contacts.filter { contact in
+                let stored = digits(contact.phone)
+                return stored == typedDigits || (typedDigits.count >= 7 && (stored.hasSuffix(typedDigits) || typedDigits.hasSuffix(stored)))
+            }
+            if let outcome = outcome(byPhone) { return outcome }
+        }
+        func names(_ c: Contact) -> [String] {
+            let person = [c.firstName, c.lastName].compactMap { $0 }.joined(separator: " ")
+            return [c.name, c.displayName] + (person.isEmpty ? [] : [person])
+        }
+        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+        let whole = contacts.filter { names($0).contains { $0.compare(text, options: options) == .orderedSame } }
+        if let outcome = outcome(whole) { return outcome }
+        let part = contacts.filter { names($0).contains { $0.range(of: text, options: options) != nil } }
+        return outcome(part) ?? .none
+    }
+
+    /// True for text made only of what phone numbers are written with, with at least 3 digits.
+    public static func looksLikePhone(_ text: String) -> Bool {
+        text.allSatisfy { ($0.isASCII && $0.isNumber) || " -.()/".contains($0) || $0 == "+" } && digits(text).count >= 3
+    }
+
+    static func digits(_ text: String) -> String { String(text.filter { $0.isASCII && $0.isNumber }) }
+
+    private static func outcome(_ matches: [Contact]) -> Outcome? {
+        switch matches.count {
+        case 0: return nil
+        case 1: return .found(matches[0])
+        default: return .ambiguous(matches)
+        }
+    }
+}

@@ -4,13 +4,15 @@ import Foundation
 ///
 /// Every dose belongs to a local day: the day its time of day, or its window, starts on.
 /// That day decides whether the dose exists (start/end dates, weekdays, cycle); a window that
-/// crosses midnight therefore belongs to the evening it starts on. Nothing is ever placed at or
-/// after the start of the day after the end date, so such a window is cut at that midnight.
+/// crosses midnight therefore belongs to the evening it starts on, on the end date too: the last
+/// night of a course keeps its doses after midnight. Without a start date the medication begins
+/// the instant it was added: earlier doses that day never existed.
 ///
-/// Times of day keep their wall-clock time across DST (via `LocalTime.instant`: a skipped time
-/// fires at the first valid instant after it, a repeated one at its first occurrence). Every N
-/// hours keeps elapsed time from the day's first dose, restarting each day at the window start
-/// (00:00 without a window), and one day's doses span less than 24 elapsed hours.
+/// Times of day keep their wall-clock time across DST (`LocalTime.instantShiftingGap`: a time
+/// skipped by a spring-forward jump is read with the offset before it, as RFC 5545 does, so two
+/// times in one gap stay two doses; a repeated time is its first occurrence). Every N hours keeps
+/// elapsed time from the day's first dose, restarting each day at the window start (00:00
+/// without a window) and filling the whole window, so a 25-hour day has its 25th hour of doses.
 public enum DosePlanner {
     /// Every dose instant in [from, to), ascending, without duplicates.
     public static func doses(for medication: Medication, from: Date, to: Date, zone: TimeZone) -> [Date] {
@@ -26,19 +28,15 @@ public enum DosePlanner {
         var first = LocalDate(from, in: zone).adding(days: -1)
         var last = LocalDate(to, in: zone)
         first = max(first, start)
-        var cutoff: Date?
-        if let end = medication.endDate {
-            last = min(last, end)
-            cutoff = end.adding(days: 1).start(in: zone)
-        }
+        if let end = medication.endDate { last = min(last, end) }
         guard first <= last else { return [] }
+        let from = medication.startDate == nil ? max(from, medication.createdAt) : from
 
         var result: [Date] = []
         var day = first
         while day <= last {
             if isActive(medication, on: day, startDay: start) {
-                for dose in instants(of: schedule, on: day, zone: zone)
-                where dose >= from && dose < to && (cutoff.map { dose < $0 } ?? true) {
+                for dose in instants(of: schedule, on: day, zone: zone) where dose >= from && dose < to {
                     result.append(dose)
                 }
             }
@@ -100,9 +98,8 @@ public enum DosePlanner {
                 windowEnd = day.adding(days: 1).start(in: zone)
                 inclusive = false
             }
-            // A day's doses span less than 24 elapsed hours, so a 25-hour DST day does not get
-            // an extra dose an hour before the next day's first.
-            let limit = first.addingTimeInterval(86_400)
+            // Never at or after the next day's first dose, which starts the count again.
+            let limit = at(day.adding(days: 1), schedule.windowStart ?? ClockTime(hour: 0, minute: 0), zone) ?? windowEnd
             var result: [Date] = []
             var dose = first
             while dose < limit, inclusive ? dose <= windowEnd : dose < windowEnd {
@@ -116,6 +113,6 @@ public enum DosePlanner {
     }
 
     private static func at(_ day: LocalDate, _ time: ClockTime, _ zone: TimeZone) -> Date? {
-        LocalTime.instant(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute, in: zone)
+        LocalTime.instantShiftingGap(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute, in: zone)
     }
 }

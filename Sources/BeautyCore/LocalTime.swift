@@ -36,6 +36,23 @@ public enum LocalTime {
         return guess
     }
 
+    /// As `instant`, but a wall time skipped by a DST jump is read with the UTC offset in force
+    /// before the jump (RFC 5545, 3.3.5): it lands as far after the jump as it lies after the gap's
+    /// start (02:30 in a 02:00 -> 03:00 jump is 03:30), so two times in one gap stay two instants.
+    public static func instantShiftingGap(
+        year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, in zone: TimeZone
+    ) -> Date? {
+        guard let resolved = instant(year: year, month: month, day: day, hour: hour, minute: minute, in: zone) else { return nil }
+        let shown = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute], from: resolved)
+        if shown.year == year, shown.month == month, shown.day == day, shown.hour == hour, shown.minute == minute {
+            return resolved
+        }
+        let utc = TimeZone(identifier: "UTC")!
+        guard let wall = calendar(utc).date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))
+        else { return resolved }
+        return wall.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: resolved.addingTimeInterval(-1))))
+    }
+
     /// Checks a wall-clock day exists (rejects 2026-02-30).
     public static func isValidDay(year: Int, month: Int, day: Int) -> Bool {
         let cal = calendar(TimeZone(identifier: "UTC")!)

@@ -212,14 +212,9 @@ public enum MeasurementChart {
         func y(_ value: Double) -> Double { top + (scale.high - value) / (scale.high - scale.low) * plotHeight }
         func n(_ value: Double) -> String { String(format: "%.1f", value) }
         let title = "\(unit.axisTitle), \(month.name)"
-        let color = "#c2185b", white = "#ffffff", gridColor = "#e0e0e0", axisColor = "#444444"
+        let color = "#c2185b", gridColor = "#e0e0e0", axisColor = "#444444"
 
-        var out: [String] = []
-        out.append(#"<?xml version="1.0" encoding="UTF-8"?>"#)
-        out.append(#"<svg xmlns="http://www.w3.org/2000/svg" width="\#(n(svgWidth))" height="\#(n(svgHeight))" viewBox="0 0 \#(n(svgWidth)) \#(n(svgHeight))" font-family="sans-serif" font-size="12" role="img" aria-label="\#(escape(title))">"#)
-        out.append("<title>\(escape(title))</title>")
-        out.append(#"<rect class="background" x="0" y="0" width="\#(n(svgWidth))" height="\#(n(svgHeight))" fill="\#(white)"/>"#)
-        out.append(#"<text class="chart-title" x="\#(n(svgWidth / 2))" y="26" text-anchor="middle" font-size="16" font-weight="bold">\#(escape(title))</text>"#)
+        var out = svgOpening(width: svgWidth, height: svgHeight, title: title)
 
         out.append(#"<g class="y-axis">"#)
         for tick in scale.ticks {
@@ -256,6 +251,20 @@ public enum MeasurementChart {
         }
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The start every chart shares: the XML declaration, `<svg>` with its size and label, a `<title>`,
+    /// a white background and the title as a heading.
+    static func svgOpening(width: Double, height: Double, title: String) -> [String] {
+        func n(_ value: Double) -> String { String(format: "%.1f", value) }
+        let white = "#ffffff"
+        return [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(n(width))" height="\#(n(height))" viewBox="0 0 \#(n(width)) \#(n(height))" font-family="sans-serif" font-size="12" role="img" aria-label="\#(escape(title))">"#,
+            "<title>\(escape(title))</title>",
+            #"<rect class="background" x="0" y="0" width="\#(n(width))" height="\#(n(height))" fill="\#(white)"/>"#,
+            #"<text class="chart-title" x="\#(n(width / 2))" y="26" text-anchor="middle" font-size="16" font-weight="bold">\#(escape(title))</text>"#,
+        ]
     }
 
     static func escape(_ text: String) -> String {

@@ -223,6 +223,13 @@ public struct Medication: Codable, Sendable, Equatable {
         timeZone.flatMap(TimeZone.init(identifier:)) ?? current
     }
 
+    /// Stock and doses as people write them: 30 -> "30", 2.5 -> "2.5". Any stored value prints, even
+    /// one beyond an Int or not finite (written before the maxima, or by another program).
+    public static func formatUnits(_ value: Double) -> String {
+        guard value.isFinite else { return String(value) }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     /// Units one dose uses: the first number in the dose text ("2 tablets" -> 2, "0,5 ml" -> 0.5), else 1.
     public var unitsPerDose: Double {
         guard let dose else { return 1 }

@@ -5,6 +5,9 @@ import Foundation
 extension Validation {
     /// The largest cycle part accepted, in days (keeps the arithmetic far from overflow).
     public static let maxCycleDays = 1000
+    /// The most units `stock`, `lowStock` or one refill may be: far above any pack, far below where
+    /// a Double stops counting whole units or an Int conversion traps.
+    public static let maxStock: Double = 1_000_000
 
     /// Normalises every field of a medication or says which one is wrong.
     public static func medication(_ input: Medication) throws -> Medication {
@@ -127,6 +130,19 @@ extension Validation {
         guard let value else { return nil }
         guard value.isFinite else { throw ValidationError(field: field, "must be a number") }
         guard value >= 0 else { throw ValidationError(field: field, "must not be negative") }
+        guard value <= maxStock else {
+            throw ValidationError(field: field, "\(Medication.formatUnits(value)) is more than \(Medication.formatUnits(maxStock)) units")
+        }
         return value
+    }
+
+    /// A refill: more than 0 units, and the stock it makes at most `maxStock`.
+    public static func refill(_ count: Double, onto stock: Double?, field: String = "count") throws -> Double {
+        guard count.isFinite, count > 0 else { throw ValidationError(field: field, "must be more than 0") }
+        let total = (stock ?? 0) + count
+        guard total <= maxStock else {
+            throw ValidationError(field: field, "would make the stock \(Medication.formatUnits(total)), more than \(Medication.formatUnits(maxStock)) units")
+        }
+        return total
     }
 }

@@ -10,7 +10,22 @@ public struct NotificationText: Sendable, Equatable {
         self.body = body
     }
 
-    /// Summary = title; body = local date and time, duration, address and contact.
+    /// How much of an appointment's notes a reminder shows: a popup has room for a few short lines.
+    public static let noteLines = 3
+    public static let noteLineLength = 100
+
+    /// The first `noteLines` non-empty lines of `notes`, each cut to `noteLineLength` characters, and
+    /// "…" when something was left out; empty for no notes.
+    public static func notesPreview(_ notes: String?) -> [String] {
+        let lines = (notes ?? "").split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var shown = lines.prefix(noteLines).map { $0.count > noteLineLength ? $0.prefix(noteLineLength - 1) + "…" : $0 }
+        if lines.count > noteLines { shown[shown.count - 1] += " …" }
+        return shown
+    }
+
+    /// Summary = title; body = local date and time, duration, address, contact and the first lines of the notes.
+    /// The body is plain text: the notifier escapes it for servers that read markup.
     public static func appointment(_ appointment: Appointment, contact: Contact?, zone: TimeZone) -> NotificationText {
         let times = Timestamps(zone: zone)
         var lines: [String] = []
@@ -21,15 +36,25 @@ public struct NotificationText: Sendable, Equatable {
         }
         if let address = appointment.address { lines.append(address) }
         if let contact { lines.append("\(contact.displayName), \(contact.phone)") }
+        lines += notesPreview(appointment.notes)
         return NotificationText(summary: appointment.title, body: lines.joined(separator: "\n"))
     }
 
-    /// One notification for several reminders missed while the daemon was down or asleep.
-    public static func missedWhileAway(_ items: [(title: String, occurrence: Date)], zone: TimeZone) -> NotificationText {
+    /// One notification for several reminders missed while the daemon was down or asleep. `answers`,
+    /// parallel to `items`, gives the command that answers one (a dose's `beautyctl dose taken 12`):
+    /// the group has no buttons, so each dose in it says how to answer it.
+    public static func missedWhileAway(_ items: [(title: String, occurrence: Date)], answers: [String?] = [],
+                                       zone: TimeZone) -> NotificationText {
         let times = Timestamps(zone: zone)
-        let lines = items.map { "• \($0.title) — \(times.long($0.occurrence))" }
+        let lines = items.enumerated().map { index, item in
+            let answer = index < answers.count ? answers[index].map { ": \($0)" } ?? "" : ""
+            return "• \(item.title) — \(times.long(item.occurrence))\(answer)"
+        }
         return NotificationText(summary: "\(items.count) reminders missed while away", body: lines.joined(separator: "\n"))
     }
+
+    /// What answers a dose from a terminal; every dose notification's body ends with it.
+    public static func doseCommand(_ doseID: Int64) -> String { "beautyctl dose taken \(doseID)" }
 
     /// The body text without markup a server might interpret: libnotify bodies may carry a subset of HTML.
     public var escapedBody: String { Self.escapeMarkup(body) }

@@ -6,7 +6,9 @@ import Foundation
 public enum TimeExpression {
     public static let examples = "'2026-12-01 14:00', '2026-12-01T14:00+01:00', '14:00', 'tomorrow 9:30', 'in 2h'"
 
-    public static func parse(_ text: String, now: Date, zone: TimeZone, field: String = "time") throws -> Date {
+    /// `past`: the time is when something already happened (`dose taken --at 08:00`), so a bare clock
+    /// time still to come today means the last such time, yesterday's, instead of tomorrow's.
+    public static func parse(_ text: String, now: Date, zone: TimeZone, field: String = "time", past: Bool = false) throws -> Date {
         let input = text.trimmingCharacters(in: .whitespaces)
         let lower = input.lowercased()
         let failure = ValidationError(field: field, "'\(text)' is not a time (try \(examples))")
@@ -69,7 +71,11 @@ public enum TimeExpression {
         }
         let day = cal.date(byAdding: .day, value: dayOffset ?? 0, to: todayStart)!
         let candidate = try resolve(components(cal, day), hms, zone: zone, field: field)
-        if dayOffset == nil, candidate <= now {
+        if dayOffset == nil, past, candidate > now {
+            let previous = cal.date(byAdding: .day, value: -1, to: todayStart)!
+            return try resolve(components(cal, previous), hms, zone: zone, field: field)
+        }
+        if dayOffset == nil, !past, candidate <= now {
             // A bare clock time that has passed means the next such time: tomorrow.
             let next = cal.date(byAdding: .day, value: 1, to: todayStart)!
             return try resolve(components(cal, next), hms, zone: zone, field: field)

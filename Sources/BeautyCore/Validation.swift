@@ -208,6 +208,8 @@ public enum Validation {
 }
 
 /// Colours an appointment may carry; the terminal views map them to ANSI colours.
+/// The colour names an appointment may have; they include the six of the original app (blue, yellow,
+/// green, red, orange, magenta), so its appointments keep their colours.
 public enum TerminalColor: String, CaseIterable, Sendable {
-    case red, orange, yellow, green, teal, blue, purple, pink, brown, gray
+    case red, orange, yellow, green, teal, blue, purple, magenta, pink, brown, gray
 }

@@ -90,25 +90,20 @@ public struct BeautydCommand: AsyncParsableCommand {
         let maximumConnections = try ResourceLimits.connectionsThatFit()
 
         let store = try AppDatabase.open(path: paths.database, version: BeautyVersion.current)
-        let notifier = LibNotifyNotifier(logger: logger)
-        let hub = EventHub()
-        let settings = SettingsBox(config)
-        let scheduler = Scheduler(store: store, notifier: notifier, hub: hub, config: config, logger: logger)
-        let requests = RequestHandler(
-            store: store, scheduler: scheduler, notifier: notifier, settings: settings, startedAt: Date(),
-            socketPath: activationFD == nil ? paths.socket : "fd \(activationFD!) from systemd socket activation",
-            logger: logger, clock: Date.init)
+        let daemon = makeDaemon(
+            store: store, notifier: LibNotifyNotifier(logger: logger), config: config,
+            socket: activationFD == nil ? paths.socket : "fd \(activationFD!) from systemd socket activation", logger: logger)
         let server = try await SocketServer(
             path: paths.socket, activationFD: activationFD, maximumConnections: maximumConnections,
-            requests: requests, hub: hub, logger: logger)
+            requests: daemon.requests, hub: daemon.hub, logger: logger)
 
         var services: [any Service] = [
-            server, SchedulerService(scheduler: scheduler),
-            ReloadService(configPath: paths.config, settings: settings, scheduler: scheduler, logLevel: level,
+            server, SchedulerService(scheduler: daemon.scheduler),
+            ReloadService(configPath: paths.config, settings: daemon.settings, scheduler: daemon.scheduler, logLevel: level,
                           levelFromFlag: flagLevel, logger: logger),
         ]
         if let interval = Systemd.watchdogPingInterval() {
-            services.append(WatchdogService(interval: interval, scheduler: scheduler))
+            services.append(WatchdogService(interval: interval, scheduler: daemon.scheduler))
         }
         let group = ServiceGroup(configuration: .init(
             services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
@@ -119,7 +114,7 @@ public struct BeautydCommand: AsyncParsableCommand {
         Systemd.notify("READY=1\nSTATUS=serving \(appointments) appointments\nMAINPID=\(getpid())")
         try await group.run()
         Systemd.notify("STOPPING=1\nSTATUS=stopping")
-        hub.finishAll()
+        daemon.hub.finishAll()
         logger.notice("beautyd stopped")
     }
 

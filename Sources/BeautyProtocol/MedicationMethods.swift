@@ -88,8 +88,11 @@ public struct Adherence: Codable, Sendable, Equatable {
 }
 
 public struct DoseParams: Codable, Sendable {
-    /// The dose's id (see `now` or `med show`).
-    public var id: Int64
+    /// The dose's id (see `now` or `med show`); or, for a dose further ahead than the stored rows
+    /// (an agenda entry with id 0), `medicationID` and `scheduledAt` instead.
+    public var id: Int64?
+    public var medicationID: Int64?
+    public var scheduledAt: Date?
     /// When it was really taken or skipped (default: now).
     public var at: Date?
     /// For `dose.snooze`: how long (default from the config).
@@ -98,6 +101,23 @@ public struct DoseParams: Codable, Sendable {
         self.id = id
         self.at = at
         self.forSeconds = forSeconds
+    }
+
+    public init(medicationID: Int64, scheduledAt: Date, at: Date? = nil) {
+        self.medicationID = medicationID
+        self.scheduledAt = scheduledAt
+        self.at = at
+    }
+}
+
+/// `dose.log`: a dose taken outside the schedule (as needed, or an extra one).
+public struct DoseLogParams: Codable, Sendable {
+    public var medicationID: Int64
+    /// When it was taken (default: now).
+    public var at: Date?
+    public init(medicationID: Int64, at: Date? = nil) {
+        self.medicationID = medicationID
+        self.at = at
     }
 }
 
@@ -182,9 +202,11 @@ public enum MedicationRPC {
     public static let doseTaken = RPC<DoseParams, DoseResult>(.doseTaken)
     public static let doseSkip = RPC<DoseParams, DoseResult>(.doseSkip)
     public static let doseSnooze = RPC<DoseParams, DoseResult>(.doseSnooze)
+    /// Records a dose taken outside the schedule: a new dose, taken.
+    public static let doseLog = RPC<DoseLogParams, DoseResult>(.doseLog)
     public static let history = RPC<HistoryParams, HistoryResult>(.history)
     public static let notifications = RPC<NotificationsParams, NotificationsResult>(.notifications)
 
     static let methods = [add.method, list.method, show.method, edit.method, remove.method, move.method, refill.method,
-                          doseTaken.method, doseSkip.method, doseSnooze.method, history.method, notifications.method]
+                          doseTaken.method, doseSkip.method, doseSnooze.method, doseLog.method, history.method, notifications.method]
 }

@@ -28,6 +28,7 @@ public enum Method: String, CaseIterable, Sendable {
     case doseTaken = "dose.taken"
     case doseSkip = "dose.skip"
     case doseSnooze = "dose.snooze"
+    case doseLog = "dose.log"
     case history
     case notifications
     // Body measurements (MeasurementRequests.swift)
@@ -43,12 +44,18 @@ public enum Method: String, CaseIterable, Sendable {
     case waterGoal = "water.goal"
     case waterRemind = "water.remind"
     case waterImport = "water.import"
+    case waterList = "water.list"
+    case waterEdit = "water.edit"
+    case waterRemove = "water.rm"
     // Budget and categories (BudgetRequests.swift)
     case budgetAdd = "budget.add"
     case budgetList = "budget.list"
     case budgetEdit = "budget.edit"
     case budgetRemove = "budget.rm"
     case budgetBalance = "budget.balance"
+    // Backup and restore (BackupRequests.swift)
+    case backup
+    case restore
     case categories
     case message
     case agenda

@@ -37,11 +37,15 @@ public struct AgendaEntry: Codable, Sendable, Equatable {
     public var color: String?
     public var address: String?
     public var contactName: String?
+    /// A dose's medication (an entry with `id` 0 is answered by this and its `start`).
+    public var medicationID: Int64?
 
-    /// A dose of a medication: `id` is the dose's id (for `beautyctl dose taken ID`).
+    /// A dose of a medication: `id` is the dose's id (for `beautyctl dose taken ID`), 0 for a dose
+    /// planned further ahead than the stored rows.
     public init(dose: Dose, medication: Medication) {
         kind = .medication
         id = dose.id ?? 0
+        medicationID = medication.id
         title = medication.name
         start = dose.scheduledAt
         end = dose.scheduledAt
@@ -159,10 +163,14 @@ public struct StatusResult: Codable, Sendable {
     /// Why the last reminder the scheduler tried is not shown yet ("the database … is locked by another
     /// program", "a notification server: …"); nil when its last try succeeded.
     public var waitingFor: String?
+    /// The `notifications` switch: false while everything is silenced (`beautyctl notifications off`).
+    public var notificationsEnabled: Bool?
 
     public init(version: String, pid: Int32, startedAt: Date, uptimeSeconds: Int, database: String, socket: String,
-                counts: Counts, nextTrigger: NextTrigger?, notificationServer: NotificationServer, waitingFor: String? = nil) {
+                counts: Counts, nextTrigger: NextTrigger?, notificationServer: NotificationServer, waitingFor: String? = nil,
+                notificationsEnabled: Bool? = nil) {
         self.waitingFor = waitingFor
+        self.notificationsEnabled = notificationsEnabled
         self.version = version
         self.pid = pid
         self.startedAt = startedAt

@@ -153,6 +153,34 @@ public struct WaterImportResult: Codable, Sendable {
     }
 }
 
+/// `water.edit`: fields given replace the record's; `clearUntil` removes its end. Its day's total
+/// changes, so the day's reminders are planned again.
+public struct WaterEditParams: Codable, Sendable {
+    public var id: Int64
+    public var amountMl: Int?
+    /// Not in the future.
+    public var at: Date?
+    public var until: Date?
+    public var clearUntil: Bool?
+    public init(id: Int64, amountMl: Int? = nil, at: Date? = nil, until: Date? = nil, clearUntil: Bool? = nil) {
+        self.id = id
+        self.amountMl = amountMl
+        self.at = at
+        self.until = until
+        self.clearUntil = clearUntil
+    }
+}
+
+/// `water.edit` and `water.rm`: the record (as changed, or as it was) and its day afterwards.
+public struct WaterRecordResult: Codable, Sendable {
+    public var record: WaterRecord
+    public var day: WaterDay
+    public init(record: WaterRecord, day: WaterDay) {
+        self.record = record
+        self.day = day
+    }
+}
+
 public enum WellbeingRPC {
     public static let tips = RPC<TipsParams, [Tip]>(.tips)
     public static let tipRandom = RPC<TipsParams, Tip>(.tipRandom)
@@ -161,7 +189,11 @@ public enum WellbeingRPC {
     public static let waterGoal = RPC<WaterGoalParams, WaterGoalResult>(.waterGoal)
     public static let waterRemind = RPC<WaterRemindParams, WaterRemindResult>(.waterRemind)
     public static let waterImport = RPC<WaterImportParams, WaterImportResult>(.waterImport)
+    /// Records that started in the range (default today), earliest first.
+    public static let waterList = RPC<WaterTotalParams, [WaterRecord]>(.waterList)
+    public static let waterEdit = RPC<WaterEditParams, WaterRecordResult>(.waterEdit)
+    public static let waterRemove = RPC<IDParams, WaterRecordResult>(.waterRemove)
 
     static let methods = [tips.method, tipRandom.method, waterAdd.method, waterTotal.method, waterGoal.method,
-                          waterRemind.method, waterImport.method]
+                          waterRemind.method, waterImport.method, waterList.method, waterEdit.method, waterRemove.method]
 }

@@ -28,7 +28,8 @@ public struct AdherenceRow: Codable, Sendable, Equatable {
 }
 
 extension AppDatabase {
-    /// Doses and reminder deliveries scheduled in [from, to), oldest first (future pending ones excluded).
+    /// Doses and reminder deliveries scheduled in [from, to], up to now, oldest first; and doses answered
+    /// in that range ahead of their time (taken early), which are history although not yet due.
     public func history(from: Date, to: Date, now: Date) throws -> [HistoryRow] {
         try writer.read { db in
             let end = min(to, now)
@@ -36,8 +37,9 @@ extension AppDatabase {
             let doses = try Row.fetchAll(db, sql: """
                 SELECT dose.id, dose.scheduledAt, dose.state, dose.confirmedAt, medication.name, medication.dose AS amount
                 FROM dose JOIN medication ON medication.id = dose.medicationId
-                WHERE dose.scheduledAt >= ? AND dose.scheduledAt <= ?
-                """, arguments: [from, end])
+                WHERE (dose.scheduledAt >= ? AND dose.scheduledAt <= ?)
+                   OR (dose.state IN ('taken', 'skipped') AND dose.confirmedAt >= ? AND dose.confirmedAt <= ?)
+                """, arguments: [from, end, from, end])
             for row in doses {
                 // A dose whose time passed without an answer is reported as missed, even before the nagging ends.
                 let state: String = row["state"]
@@ -58,7 +60,8 @@ extension AppDatabase {
         }
     }
 
-    /// Per medication: doses taken out of doses due in the last 7 and 30 days (up to `now`).
+    /// Per medication: doses taken out of doses due in the last 7 and 30 days (up to `now`); a dose
+    /// answered ahead of its time counts from the moment it was answered.
     public func adherence(now: Date) throws -> [AdherenceRow] {
         try writer.read { db in
             let week = now.addingTimeInterval(-7 * 86_400)
@@ -67,9 +70,10 @@ extension AppDatabase {
                 SELECT medication.id, medication.name,
                   SUM(dose.scheduledAt >= ? AND dose.state = 'taken') AS taken7, SUM(dose.scheduledAt >= ?) AS scheduled7,
                   SUM(dose.state = 'taken') AS taken30, COUNT(dose.id) AS scheduled30
-                FROM medication LEFT JOIN dose ON dose.medicationId = medication.id AND dose.scheduledAt >= ? AND dose.scheduledAt <= ?
+                FROM medication LEFT JOIN dose ON dose.medicationId = medication.id AND dose.scheduledAt >= ?
+                  AND (dose.scheduledAt <= ? OR (dose.state IN ('taken', 'skipped') AND dose.confirmedAt <= ?))
                 GROUP BY medication.id ORDER BY medication.position, medication.id
-                """, arguments: [week, week, month, now])
+                """, arguments: [week, week, month, now, now])
             return rows.map {
                 AdherenceRow(medicationID: $0["id"], name: $0["name"], taken7: $0["taken7"] ?? 0, scheduled7: $0["scheduled7"] ?? 0,
                           taken30: $0["taken30"] ?? 0, scheduled30: $0["scheduled30"] ?? 0)

@@ -97,7 +97,7 @@ extension AppDatabase {
     public func refillMedication(id: Int64, count: Double, now: Date) throws -> Medication {
         try writer.write { db in
             guard var record = try MedicationRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "medication", id: id) }
-            record.stock = (record.stock ?? 0) + count
+            record.stock = try Validation.refill(count, onto: record.stock)
             if record.stock! > (record.lowStock ?? -1) { record.lowStockWarned = false }
             record.updatedAt = now
             try record.update(db)
@@ -228,40 +228,83 @@ extension AppDatabase {
         }
     }
 
-    /// Records the user's answer. Only an open dose changes; pending re-notifications of it are dropped,
-    /// and the delivery of the notification on screen for it is settled with the answer.
+    /// Records the user's answer. An open dose takes any answer; a missed or skipped one can still be
+    /// answered late as taken (or a missed one as skipped): the user took it after all, and history,
+    /// adherence and stock must say so. Pending re-notifications are dropped, and the delivery of the
+    /// notification on screen for it is settled with the answer.
     /// Taking a dose uses up stock; the answer says whether the low-stock threshold was just reached.
     public func answerDose(id: Int64, _ state: Dose.State, confirmedAt: Date, now: Date, snoozeUntil: Date? = nil) throws -> DoseAnswer {
         try writer.write { db in
             guard var dose = try DoseRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "dose", id: id) }
-            guard let current = Dose.State(rawValue: dose.state), current.isOpen else {
-                return DoseAnswer(dose: dose.dose, changed: false, lowStock: nil, shownKey: nil)
-            }
-            try db.execute(sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND itemID = ? AND state = 'pending'", arguments: [id])
-            if let shown = dose.shownKey {
-                let settled: DeliveryState = state == .taken ? .taken : (state == .skipped ? .skipped : .snoozed)
-                try Self.transition(db, [shown], from: [.fired], to: settled, at: now, firedAt: nil)
-            }
-            dose.state = state.rawValue
-            dose.confirmedAt = state == .taken || state == .skipped ? confirmedAt : nil
-            if state == .snoozed, let snoozeUntil {
-                dose.nagCount = 0
-                try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: snoozeUntil, source: .snooze)).insert(db, onConflict: .ignore)
-            }
-            try dose.update(db)
-            var lowStock: Medication?
-            if state == .taken, var medication = try MedicationRecord.fetchOne(db, key: dose.medicationId), let stock = medication.stock {
-                medication.stock = max(0, stock - medication.medication.unitsPerDose)
-                if let threshold = medication.lowStock, medication.stock! <= threshold, !medication.lowStockWarned {
-                    medication.lowStockWarned = true
-                    lowStock = medication.medication
-                    // Through the ledger, so the warning waits for a notification server instead of being lost.
-                    try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: now, source: .lowStock)).insert(db, onConflict: .ignore)
-                }
-                try medication.update(db)
-            }
-            return DoseAnswer(dose: dose.dose, changed: true, lowStock: lowStock, shownKey: dose.shownKey)
+            return try answer(db, &dose, state, confirmedAt: confirmedAt, now: now, snoozeUntil: snoozeUntil)
         }
+    }
+
+    /// Answers the dose of a medication at `scheduledAt` that the schedule has but that may not be a row
+    /// yet (further ahead than the planned rows): the row is made and answered in one write, so no
+    /// unanswered row without its delivery is ever left for the planner to skip.
+    public func answerPlannedDose(medicationID: Int64, scheduledAt: Date, _ state: Dose.State, confirmedAt: Date, now: Date) throws -> DoseAnswer {
+        try writer.write { db in
+            guard try MedicationRecord.exists(db, key: medicationID) else { throw StoreError.notFound(kind: "medication", id: medicationID) }
+            var dose = DoseRecord(id: nil, medicationId: medicationID, scheduledAt: scheduledAt, state: Dose.State.pending.rawValue,
+                                  confirmedAt: nil, nagCount: 0, shownKey: nil)
+            try dose.insert(db, onConflict: .ignore)
+            guard var stored = try DoseRecord.filter(Column("medicationId") == medicationID && Column("scheduledAt") == scheduledAt).fetchOne(db)
+            else { throw StoreError.notFound(kind: "dose", id: 0) }
+            return try answer(db, &stored, state, confirmedAt: confirmedAt, now: now, snoozeUntil: nil)
+        }
+    }
+
+    /// A dose taken outside the schedule (as needed, or an extra one): a new dose, taken at `takenAt`,
+    /// using stock as any dose taken does. A dose already at that instant is refused: it is answered
+    /// by its id instead, so nothing is counted twice.
+    public func logDose(medicationID: Int64, takenAt: Date, now: Date) throws -> DoseAnswer {
+        try writer.write { db in
+            guard let medication = try MedicationRecord.fetchOne(db, key: medicationID) else {
+                throw StoreError.notFound(kind: "medication", id: medicationID)
+            }
+            var dose = DoseRecord(id: nil, medicationId: medicationID, scheduledAt: takenAt, state: Dose.State.pending.rawValue,
+                                  confirmedAt: nil, nagCount: 0, shownKey: nil)
+            try dose.insert(db, onConflict: .ignore)
+            guard db.changesCount > 0 else {
+                let existing = try Int64.fetchOne(db, sql: "SELECT id FROM dose WHERE medicationId = ? AND scheduledAt = ?",
+                                                  arguments: [medicationID, takenAt]) ?? 0
+                throw ValidationError(field: "at", "\(medication.name) already has dose \(existing) at that time: answer it with its id")
+            }
+            return try answer(db, &dose, .taken, confirmedAt: takenAt, now: now, snoozeUntil: nil)
+        }
+    }
+
+    private func answer(_ db: Database, _ dose: inout DoseRecord, _ state: Dose.State, confirmedAt: Date, now: Date,
+                        snoozeUntil: Date?) throws -> DoseAnswer {
+        let id = dose.id!
+        guard let current = Dose.State(rawValue: dose.state), current.accepts(state) else {
+            return DoseAnswer(dose: dose.dose, changed: false, lowStock: nil, shownKey: nil)
+        }
+        try db.execute(sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND itemID = ? AND state = 'pending'", arguments: [id])
+        if let shown = dose.shownKey {
+            let settled: DeliveryState = state == .taken ? .taken : (state == .skipped ? .skipped : .snoozed)
+            try Self.transition(db, [shown], from: [.fired], to: settled, at: now, firedAt: nil)
+        }
+        dose.state = state.rawValue
+        dose.confirmedAt = state == .taken || state == .skipped ? confirmedAt : nil
+        if state == .snoozed, let snoozeUntil {
+            dose.nagCount = 0
+            try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: snoozeUntil, source: .snooze)).insert(db, onConflict: .ignore)
+        }
+        try dose.update(db)
+        var lowStock: Medication?
+        if state == .taken, var medication = try MedicationRecord.fetchOne(db, key: dose.medicationId), let stock = medication.stock {
+            medication.stock = max(0, stock - medication.medication.unitsPerDose)
+            if let threshold = medication.lowStock, medication.stock! <= threshold, !medication.lowStockWarned {
+                medication.lowStockWarned = true
+                lowStock = medication.medication
+                // Through the ledger, so the warning waits for a notification server instead of being lost.
+                try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: now, source: .lowStock)).insert(db, onConflict: .ignore)
+            }
+            try medication.update(db)
+        }
+        return DoseAnswer(dose: dose.dose, changed: true, lowStock: lowStock, shownKey: dose.shownKey)
     }
 
     /// Gives up on a dose nobody answered.
@@ -306,4 +349,15 @@ public struct DoseAnswer: Sendable {
 extension Dose.State {
     /// Not yet answered by the user.
     public var isOpen: Bool { self == .pending || self == .fired || self == .snoozed }
+
+    /// Whether a dose in this state can still be given `answer`: an open one any answer, a missed one
+    /// taken or skipped late, a skipped one taken after all.
+    public func accepts(_ answer: Dose.State) -> Bool {
+        switch self {
+        case .pending, .fired, .snoozed: true
+        case .missed: answer == .taken || answer == .skipped
+        case .skipped: answer == .taken
+        case .taken: false
+        }
+    }
 }

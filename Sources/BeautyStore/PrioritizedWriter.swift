@@ -21,6 +21,12 @@ public final class PrioritizedWriter: Sendable {
     public func write<T>(_ updates: (Database) throws -> T) throws -> T {
         try gate.withTurn(urgent: WritePriority.urgent) { try database.write(updates) }
     }
+
+    /// The database itself for the length of `body`, with no other write through this writer in
+    /// between: for what reads and then replaces the whole file (a restore).
+    func exclusive<T>(_ body: (any DatabaseWriter) throws -> T) throws -> T {
+        try gate.withTurn(urgent: false) { try body(database) }
+    }
 }
 
 /// Set for the scheduler's task (and inherited by its child tasks): its writes overtake the

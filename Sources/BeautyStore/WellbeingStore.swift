@@ -63,6 +63,38 @@ extension AppDatabase {
         }
     }
 
+    public func waterRecord(id: Int64) throws -> WaterRecord {
+        try writer.read { db in try Self.fetchWater(db, id: id).record }
+    }
+
+    /// Reads the stored record, lets `change` edit it (its id and uuid stay) and saves it, in one transaction.
+    public func updateWater(id: Int64, _ change: (inout WaterRecord) throws -> Void) throws -> WaterRecord {
+        try writer.write { db in
+            let old = try Self.fetchWater(db, id: id)
+            var record = old.record
+            try change(&record)
+            var row = WaterRow(record)
+            row.id = id
+            row.uuid = old.uuid
+            try row.update(db)
+            return row.record
+        }
+    }
+
+    /// Deletes a record and answers it as it was.
+    public func removeWater(id: Int64) throws -> WaterRecord {
+        try writer.write { db in
+            let old = try Self.fetchWater(db, id: id)
+            _ = try WaterRow.deleteOne(db, key: id)
+            return old.record
+        }
+    }
+
+    private static func fetchWater(_ db: Database, id: Int64) throws -> WaterRow {
+        guard let row = try WaterRow.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "water record", id: id) }
+        return row
+    }
+
     public func waterCount() throws -> Int {
         try writer.read { db in try WaterRow.fetchCount(db) }
     }

@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -68,42 +69,88 @@ struct CalendarViewTests {
             Entry(title: "Next week", start: instant("2030-01-14 08:00"), end: instant("2030-01-14 09:00")),
         ]
         let days = CalendarView.week(containing: LocalDate(year: 2030, month: 1, day: 9), zone: warsaw)
+        // At 80 columns seven days side by side would get 9 characters each ("┏ F…"): two bands instead,
+        // Monday to Thursday and Friday to Sunday, the same hours and column widths, one under the other.
         let text = CalendarView.render(entries, days: days, zone: warsaw, now: instant("2030-01-09 16:05"), width: 80)
         #expect(text == """
             Mon 7 Jan 2030 – Sun 13 Jan 2030
-                   │Mon 7    │Tue 8    │*Wed 9   │Thu 10   │Fri 11   │Sat 12   │Sun 13
-            all-day│         │         │         │■ Confer…│■ Confer…│         │
-            ───────┼─────────┼─────────┼─────────┼─────────┼─────────┼─────────┼─────────
-            08:00  │         │         │         │         │         │■ 08:00 …│
-                   │         │         │         │         │         │         │
-            09:00  │         │         │         │         │         │         │
-                   │         │         │         │         │         │         │
-            10:00  │         │         │┏ F…     │         │         │         │
-                   │         │         │┗ 1… ┏ N…│         │         │         │
-            11:00  │         │         │     ┗ 1…│         │         │         │
-                   │         │         │         │         │         │         │
-            12:00  │         │         │         │         │         │         │
-                   │         │         │         │         │         │         │
-            13:00  │         │         │         │         │         │         │
-                   │         │         │         │         │         │         │
-            14:00  │         │         │         │         │         │         │
-                   │         │         │         │         │         │         │
-            15:00  │         │         │         │         │         │         │
-                   │         │         │         │         │         │         │
-            16:05 ▶│         │         │─────────│         │         │         │
-                   │         │         │         │         │         │         │
-            17:00  │         │         │         │         │         │         │
-                   │         │         │         │         │         │         │
-            18:00  │         │┏ Massage│         │         │         │         │
-                   │         │┃ 18:00–…│         │         │         │         │
-            19:00  │         │┗        │         │         │         │         │
-                   │         │         │         │         │         │         │
+                   │Mon 7             │Tue 8            │*Wed 9           │Thu 10
+            all-day│                  │                 │                 │■ Conference
+            ───────┼──────────────────┼─────────────────┼─────────────────┼─────────────────
+            08:00  │                  │                 │                 │
+                   │                  │                 │                 │
+            09:00  │                  │                 │                 │
+                   │                  │                 │                 │
+            10:00  │                  │                 │┏ Facial         │
+                   │                  │                 │┗ 10:00… ┏ Nails │
+            11:00  │                  │                 │         ┗ 10:30…│
+                   │                  │                 │                 │
+            12:00  │                  │                 │                 │
+                   │                  │                 │                 │
+            13:00  │                  │                 │                 │
+                   │                  │                 │                 │
+            14:00  │                  │                 │                 │
+                   │                  │                 │                 │
+            15:00  │                  │                 │                 │
+                   │                  │                 │                 │
+            16:05 ▶│                  │                 │─────────────────│
+                   │                  │                 │                 │
+            17:00  │                  │                 │                 │
+                   │                  │                 │                 │
+            18:00  │                  │┏ Massage        │                 │
+                   │                  │┃ 18:00–19:30    │                 │
+            19:00  │                  │┗                │                 │
+                   │                  │                 │                 │
+
+                   │Fri 11            │Sat 12           │Sun 13
+            all-day│■ Conference      │                 │
+            ───────┼──────────────────┼─────────────────┼─────────────────
+            08:00  │                  │■ 08:00 Pedicure │
+                   │                  │                 │
+            09:00  │                  │                 │
+                   │                  │                 │
+            10:00  │                  │                 │
+                   │                  │                 │
+            11:00  │                  │                 │
+                   │                  │                 │
+            12:00  │                  │                 │
+                   │                  │                 │
+            13:00  │                  │                 │
+                   │                  │                 │
+            14:00  │                  │                 │
+                   │                  │                 │
+            15:00  │                  │                 │
+                   │                  │                 │
+            16:00  │                  │                 │
+                   │                  │                 │
+            17:00  │                  │                 │
+                   │                  │                 │
+            18:00  │                  │                 │
+                   │                  │                 │
+            19:00  │                  │                 │
+                   │                  │                 │
 
             """)
-        // Wider, the same week has room for the titles and times.
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        // Wide enough (16 characters a day), the week is one band and fills the whole width.
         let wide = CalendarView.render(entries, days: days, zone: warsaw, now: instant("2030-01-09 16:05"), width: 160)
-        #expect(wide.contains("│┏ Facial ") && wide.contains("│┗ 10:00–… ┏ Nails"), "\(wide)")
+        let wideLines = wide.split(separator: "\n").map(String.init)
+        #expect(wideLines[1].hasSuffix("│Sat 12               │Sun 13") && wideLines.filter { $0.hasPrefix("───────┼") }.count == 1,
+                "one band:\n\(wide)")
+        #expect(wideLines.first { $0.hasPrefix("───────┼") }?.count == 160, "the rule spans the full width:\n\(wide)")
+        #expect(wide.contains("│┏ Facial ") && wide.contains("┏ Nails"), "\(wide)")
         #expect(wide.contains("■ Conference") && wide.contains("■ 08:00 Pedicure") && !wide.contains("Next week"), "\(wide)")
+    }
+
+    @Test func bandsHoldAsManyDaysAsFitEvenly() {
+        #expect(CalendarView.bandSize(days: 7, width: 80) == 4)
+        #expect(CalendarView.bandSize(days: 7, width: 125) == 4, "six fit, but 4 + 3 rather than 6 + 1")
+        #expect(CalendarView.bandSize(days: 7, width: 126) == 7)
+        #expect(CalendarView.bandSize(days: 7, width: 60) == 3)
+        #expect(CalendarView.bandSize(days: 7, width: 20) == 1)
+        #expect(CalendarView.bandSize(days: 1, width: 20) == 1)
+        #expect(CalendarView.columnWidths(7, width: 160) == [21, 21, 21, 21, 21, 21, 20])
+        #expect(CalendarView.columnWidths(1, width: 40) == [32])
     }
 
     @Test func coloursAreANSIBackgroundsAndTheNowLineIsRed() {

@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -176,11 +177,14 @@ struct DosePlannerTests {
         #expect(result.last == instant("2026-06-03 23:30"))
     }
 
-    @Test func aWindowStartingOnTheEndDateIsCutAtMidnight() {
+    @Test func aWindowStartingOnTheEndDateKeepsItsDosesAfterMidnight() {
+        // The window's doses belong to the day it starts on: the course's last night is whole.
         let m = med(every(2, "22:00-06:00"), start: "2026-06-01", end: "2026-06-03")
         let result = doses(m, "2026-06-03 12:00", "2026-06-10 00:00")
-        // 00:00 on June 4 is the start of the day after the end date: cut too.
-        #expect(result == [instant("2026-06-03 22:00")])
+        #expect(result == [
+            instant("2026-06-03 22:00"), instant("2026-06-04 00:00"), instant("2026-06-04 02:00"),
+            instant("2026-06-04 04:00"), instant("2026-06-04 06:00"),
+        ])
     }
 
     // MARK: time zones and DST
@@ -204,13 +208,13 @@ struct DosePlannerTests {
               expected: ["2026-10-24T06:00:00Z", "2026-10-25T07:00:00Z", "2026-10-26T07:00:00Z"],
               why: "08:00 stays 08:00 (CEST -> CET)"),
         .init(zone: "Europe/Warsaw", times: ["02:30"], from: "2026-03-29", days: 1,
-              expected: ["2026-03-29T01:00:00Z"], why: "02:00 CET jumps to 03:00 CEST: 02:30 fires at 03:00"),
+              expected: ["2026-03-29T01:30:00Z"], why: "02:00 CET jumps to 03:00 CEST: 02:30 is read in CET, 03:30 CEST"),
         .init(zone: "Europe/Warsaw", times: ["02:00", "02:30", "03:00"], from: "2026-03-29", days: 1,
-              expected: ["2026-03-29T01:00:00Z"], why: "three times landing on 03:00 CEST are one dose"),
+              expected: ["2026-03-29T01:00:00Z", "2026-03-29T01:30:00Z"], why: "02:00 and 03:00 are one instant, 02:30 another"),
         .init(zone: "Europe/Warsaw", times: ["02:30"], from: "2026-10-25", days: 1,
               expected: ["2026-10-25T00:30:00Z"], why: "03:00 CEST goes back to 02:00 CET: 02:30 fires once, the first time"),
         .init(zone: "America/New_York", times: ["02:30"], from: "2026-03-08", days: 1,
-              expected: ["2026-03-08T07:00:00Z"], why: "02:00 EST jumps to 03:00 EDT"),
+              expected: ["2026-03-08T07:30:00Z"], why: "02:00 EST jumps to 03:00 EDT: 02:30 is read in EST"),
         .init(zone: "America/New_York", times: ["01:30"], from: "2026-11-01", days: 1,
               expected: ["2026-11-01T05:30:00Z"], why: "02:00 EDT goes back to 01:00 EST: 01:30 once, in EDT"),
         .init(zone: "America/New_York", times: ["08:00"], from: "2026-03-07", days: 2,
@@ -218,7 +222,7 @@ struct DosePlannerTests {
         .init(zone: "America/New_York", times: ["08:00"], from: "2026-11-01", days: 2,
               expected: ["2026-11-01T13:00:00Z", "2026-11-02T13:00:00Z"], why: "08:00 stays 08:00 in November"),
         .init(zone: "Australia/Lord_Howe", times: ["02:15"], from: "2026-10-04", days: 1,
-              expected: ["2026-10-03T15:30:00Z"], why: "02:00 +10:30 jumps to 02:30 +11:00"),
+              expected: ["2026-10-03T15:45:00Z"], why: "02:00 +10:30 jumps to 02:30 +11:00: 02:15 is read at +10:30"),
         .init(zone: "Australia/Lord_Howe", times: ["02:00", "02:30"], from: "2026-10-04", days: 1,
               expected: ["2026-10-03T15:30:00Z"], why: "02:00 does not exist and becomes 02:30"),
         .init(zone: "Australia/Lord_Howe", times: ["01:45"], from: "2026-04-05", days: 1,
@@ -252,14 +256,14 @@ struct DosePlannerTests {
         ])
     }
 
-    @Test func every8HoursKeepsElapsedTimeAcrossFallBackWithoutAFourthDose() {
-        // The 25-hour day: 00:00 CEST, 07:00 and 15:00 CET; 23:00 CET would be 24 elapsed hours
-        // after the first dose and one hour before the next day's, so it is not added.
+    @Test func every8HoursFillsTheWholeFallBackDay() {
+        // The 25-hour day: 00:00 CEST, 07:00, 15:00 and 23:00 CET, the last 24 elapsed hours after
+        // the first and still inside the day (the window without bounds runs to the next midnight).
         #expect(doses(med(every(8)), "2026-10-25 00:00", "2026-10-26 00:00") == [
-            utc("2026-10-24T22:00:00Z"), utc("2026-10-25T06:00:00Z"), utc("2026-10-25T14:00:00Z"),
+            utc("2026-10-24T22:00:00Z"), utc("2026-10-25T06:00:00Z"), utc("2026-10-25T14:00:00Z"), utc("2026-10-25T22:00:00Z"),
         ])
         #expect(doses(med(every(8)), "2026-04-05 00:00", "2026-04-06 00:00", "Australia/Lord_Howe") == [
-            utc("2026-04-04T13:00:00Z"), utc("2026-04-04T21:00:00Z"), utc("2026-04-05T05:00:00Z"),
+            utc("2026-04-04T13:00:00Z"), utc("2026-04-04T21:00:00Z"), utc("2026-04-05T05:00:00Z"), utc("2026-04-05T13:00:00Z"),
         ])
     }
 

@@ -1,4 +1,5 @@
 @testable import BeautyCore
+import BeautyTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -104,5 +105,17 @@ struct TimeExpressionTests {
         let lordHowe = TimeZone(identifier: "Australia/Lord_Howe")!
         // Lord Howe springs forward 30 minutes at 02:00 on 2026-10-04: 02:15 does not exist.
         #expect(try TimeExpression.parse("2026-10-04 02:15", now: now, zone: lordHowe) == utc("2026-10-03T15:30:00Z"))
+    }
+
+    @Test func aPastTimeOfDayIsTheLastSuchTime() throws {
+        // `dose taken --at 08:00`: today's 08:00 if it has passed, else yesterday's, never tomorrow's.
+        #expect(try TimeExpression.parse("08:00", now: now, zone: warsaw, past: true) == instant("2026-11-23 08:00"))
+        #expect(try TimeExpression.parse("11:00", now: now, zone: warsaw, past: true) == instant("2026-11-22 11:00"))
+        #expect(try parse("08:00") == instant("2026-11-24 08:00"))
+        // The same instant is 04:00 in New York and 20:00 on Lord Howe (+11:00).
+        let york = TimeZone(identifier: "America/New_York")!, lordHowe = TimeZone(identifier: "Australia/Lord_Howe")!
+        #expect(try TimeExpression.parse("05:00", now: now, zone: york, past: true) == instant("2026-11-22 05:00", "America/New_York"))
+        #expect(try TimeExpression.parse("21:00", now: now, zone: lordHowe, past: true) == instant("2026-11-22 21:00", "Australia/Lord_Howe"))
+        #expect(try TimeExpression.parse("19:30", now: now, zone: lordHowe, past: true) == instant("2026-11-23 19:30", "Australia/Lord_Howe"))
     }
 }

@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyTestSupport
 import Foundation
 import Testing
 

@@ -1,9 +1,10 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
-extension EndToEnd {
+extension EndToEndBus {
     @Suite("All-day appointments' reminders: real beautyctl", .serialized)
     struct AllDayReminders {
         @Test("a timed appointment edited to all-day reminds from its midnight and lasts the day; a reminder after the start is warned of")

@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 // like control characters: by beautyctl before sending, by beautyd whatever the client, and no
 // notification ever carries one.
 
-extension EndToEnd {
+extension EndToEndServing {
     @Suite("Bidirectional controls in texts", .serialized)
     struct BidiText {
         static let override = "\u{202E}"

@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ extension Stack {
     }
 }
 
-extension EndToEnd {
+extension EndToEndServing {
     @Suite("Budget, search and browse, the calendar view: real beautyctl", .serialized)
     struct BudgetAndBrowse {
         @Test("budget add/list/edit/rm/balance: cents and currencies, a negative balance, confirmation")

@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Glibc
 // The session bus dying and coming back, and a notification server that stops answering for longer
 // than the D-Bus timeout: beautyd keeps running and shows every reminder exactly once.
 
-extension EndToEnd {
+extension EndToEndBus {
     @Suite("Faults: the session bus going away, a notification server stopped past the D-Bus timeout", .serialized)
     struct BusFaults {
         @Test("started with no session bus, then the bus dies under it: beautyd stays up and each reminder is shown once on the new bus")

@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-extension EndToEnd {
+extension EndToEndTiming {
     @Suite("Reminders due while beautyd was down", .serialized)
     struct CatchUp {
         @Test("kill -9, reminders fall due, restart: one grouped notification, none after another restart")

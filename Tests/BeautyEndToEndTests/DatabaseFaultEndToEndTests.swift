@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -52,7 +53,7 @@ private func fileSize(_ path: String) -> Int? {
     return stat(path, &info) == 0 ? Int(info.st_size) : nil
 }
 
-extension EndToEnd {
+extension EndToEndServing {
     @Suite("Database faults: refused files, a lock, a full disk, a row that cannot be read", .serialized)
     struct DatabaseFaults {
         @Test("an empty database file stops beautyd with a message naming it, and the file is left as it was")

@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -42,7 +43,7 @@ extension Stack {
     }
 }
 
-extension EndToEnd {
+extension EndToEndBus {
     @Suite("Faults: other users, hostile text, a missing, hung or restarting notification server", .serialized)
     struct Faults {
         // MARK: - Other users

@@ -1,3 +1,4 @@
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Glibc
 // minutes; see their docstrings), plus the backpressure of a client that never reads its answers.
 // No timing assertions: everything here is counted, not clocked.
 
-extension EndToEnd {
+extension EndToEndServing {
     @Suite("Hardening: kill -9 under load, hostile clients", .serialized)
     struct Hardening {
         @Test("kill -9 twice during 500 concurrent adds: every answered add is stored, the database is intact, no reminder twice")

@@ -1,3 +1,4 @@
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Glibc
 // (libdispatch's global pool starts a 1 Hz monitor for the rest of the process the first time it
 // runs a job; these tests fail if any Task, actor hop or Task.sleep ever lands there again.)
 
-extension EndToEnd {
+extension EndToEndTiming {
     @Suite("Idle: with nothing due, beautyd does not wake", .serialized)
     struct Idle {
         @Test("after a reminder fired, requests were answered and the configuration reloaded, no thread wakes for 3 s")

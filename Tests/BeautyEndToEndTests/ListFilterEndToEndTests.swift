@@ -1,9 +1,10 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
-extension EndToEnd {
+extension EndToEndBus {
     @Suite("List filters given several times: real beautyctl", .serialized)
     struct RepeatedFilters {
         @Test("agenda --category, --kind, --search and tips --category, --search given twice keep what matches any of them; --from, --limit, --at twice exit 2 naming the option")

@@ -1,9 +1,10 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
-extension EndToEnd {
+extension EndToEndBus {
     @Suite("Lists sorted by title, time, category or price: real beautyctl", .serialized)
     struct SortedLists {
         @Test("--sort and --reverse on agenda (paged after the sort) and the record lists; no price or category last; a key a list lacks refused")

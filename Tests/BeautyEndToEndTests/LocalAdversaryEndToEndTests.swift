@@ -1,3 +1,4 @@
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Glibc
 // server on the socket path, text meant to take over the terminal. The attacker runs as uid 65534
 // (setpriv); the tests run as root, whom file modes do not stop, so ownership is what is checked.
 
-extension EndToEnd {
+extension EndToEndServing {
     @Suite("A local adversary: planted directories and lock files, fake servers", .serialized)
     struct LocalAdversary {
         static let attacker = ["--reuid=65534", "--regid=65534", "--clear-groups"]

@@ -1,9 +1,10 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
-extension EndToEnd {
+extension EndToEndBus {
     @Suite("Measurements: BMI, weight log, charts", .serialized)
     struct Measurements {
         @Test("bmi is computed by beautyctl alone, with its class; bad numbers exit 2")

@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-extension EndToEnd {
+extension EndToEndBus {
     @Suite("A real notification daemon (dunst under Xvfb)", .serialized)
     struct RealNotificationDaemon {
         @Test("dunst shows the reminder with its summary, body and category")
@@ -19,24 +20,8 @@ extension EndToEnd {
 
             let stack = try await Stack.start(server: false, daemon: false)
             defer { stack.shutdown() }
-            // -displayfd 1: Xvfb picks a free display and prints its number once it accepts clients.
-            let x = try stack.spawn("Xvfb", xvfb, ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24"])
-            let display = await eventually(timeout: .seconds(10)) { () -> String? in
-                let out = x.stdout
-                guard out.hasSuffix("\n"), let number = Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
-                return ":\(number)"
-            }
-            let shownOn = try #require(display, "Xvfb did not start\n\(x.outputTail)")
-            let notifier = try stack.spawn("dunst", dunst, [], environment: ["DISPLAY": shownOn])
-            var owned = false
-            for _ in 0..<100 where notifier.isRunning {
-                if try await stack.busNameHasOwner("org.freedesktop.Notifications") {
-                    owned = true
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            try #require(owned, "dunst did not take org.freedesktop.Notifications\n\(stack.logs)")
+            let shownOn = try await stack.startXvfb(xvfb)
+            try await stack.startNotificationServer("dunst", dunst, display: shownOn)
             try await stack.startDaemon()
 
             let start = tomorrowOnTheHour()

@@ -1,3 +1,4 @@
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Glibc
 // it never reports ready and then spins, crashes or stops answering. CPU time is read from
 // /proc/PID/stat: a spinning loop burns a whole core, an idle daemon next to nothing.
 
-extension EndToEnd {
+extension EndToEndServing {
     @Suite("Resource limits: descriptors and address space", .serialized)
     struct ResourceLimits {
         private func limited(_ stack: Stack, _ limits: [String], arguments: [String] = []) throws -> ChildProcess {

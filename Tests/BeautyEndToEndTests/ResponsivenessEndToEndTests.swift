@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 // answer took ~13 ms with connections on their own queues, up to 400 ms (a third of the agenda)
 // when they shared the event loops the agenda occupied.
 
-extension EndToEnd {
+extension EndToEndServing {
     @Suite("Responsiveness: a long request does not hold back other clients", .serialized)
     struct Responsiveness {
         @Test("while a 10,000-entry agenda is built, other clients are answered, none waiting a fifth of it")

@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-extension EndToEnd {
+extension EndToEndServing {
     @Suite("The daemon's socket", .serialized)
     struct Socket {
         @Test("bad input gets a JSON-RPC error and hurts nobody")

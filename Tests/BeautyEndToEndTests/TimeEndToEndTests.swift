@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -33,85 +34,6 @@ extension Stack {
         try await beautyctl(["import", path] + (json ? ["--json"] : []))
     }
 }
-
-/// A calendar as Google Calendar exports it (CRLF, a VTIMEZONE, folded lines, escapes): a six-weekly
-/// colouring series in Warsaw time with a 30-minute alarm, a manicure in UTC, and an all-day spa day.
-let googleCalendarICS = #"""
-BEGIN:VCALENDAR
-PRODID:-//Google Inc//Google Calendar 70.9054//EN
-VERSION:2.0
-CALSCALE:GREGORIAN
-METHOD:PUBLISH
-X-WR-CALNAME:Uroda
-X-WR-TIMEZONE:Europe/Warsaw
-BEGIN:VTIMEZONE
-TZID:Europe/Warsaw
-X-LIC-LOCATION:Europe/Warsaw
-BEGIN:DAYLIGHT
-TZOFFSETFROM:+0100
-TZOFFSETTO:+0200
-TZNAME:CEST
-DTSTART:19700329T020000
-RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU
-END:DAYLIGHT
-BEGIN:STANDARD
-TZOFFSETFROM:+0200
-TZOFFSETTO:+0100
-TZNAME:CET
-DTSTART:19701025T030000
-RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU
-END:STANDARD
-END:VTIMEZONE
-BEGIN:VEVENT
-DTSTART;TZID=Europe/Warsaw:20270112T150000
-DTEND;TZID=Europe/Warsaw:20270112T163000
-RRULE:FREQ=WEEKLY;WKST=MO;COUNT=6;INTERVAL=6;BYDAY=TU
-DTSTAMP:20261120T101500Z
-UID:4k2h7c9q1v3m5n8p0r6s2t4u6w@google.com
-CREATED:20261101T090000Z
-DESCRIPTION:Farbowanie + strzyżenie\, zapytać o Olaplex.\nKod do bramy: 12
- 34\; parking od podwórza.
-LAST-MODIFIED:20261120T101500Z
-LOCATION:Salon Anna\, ul. Długa 5\, Kraków
-SEQUENCE:0
-STATUS:CONFIRMED
-SUMMARY:Fryzjer – koloryzacja
-TRANSP:OPAQUE
-BEGIN:VALARM
-ACTION:DISPLAY
-DESCRIPTION:This is an event reminder
-TRIGGER:-PT30M
-END:VALARM
-END:VEVENT
-BEGIN:VEVENT
-DTSTART:20261215T093000Z
-DTEND:20261215T103000Z
-DTSTAMP:20261120T101500Z
-UID:7f3a9b2c5d8e1f4a6b0c@google.com
-CREATED:20261110T120000Z
-LAST-MODIFIED:20261110T120000Z
-SEQUENCE:1
-STATUS:CONFIRMED
-SUMMARY:Manicure hybrydowy
-TRANSP:OPAQUE
-BEGIN:VALARM
-ACTION:DISPLAY
-DESCRIPTION:This is an event reminder
-TRIGGER:-P0DT0H30M0S
-END:VALARM
-END:VEVENT
-BEGIN:VEVENT
-DTSTART;VALUE=DATE:20261224
-DTEND;VALUE=DATE:20261225
-DTSTAMP:20261120T101500Z
-UID:0a1b2c3d4e5f6a7b8c9d@google.com
-SEQUENCE:0
-STATUS:CONFIRMED
-SUMMARY:Spa day
-TRANSP:TRANSPARENT
-END:VEVENT
-END:VCALENDAR
-"""#.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n"
 
 /// Line 9 has a month 13.
 let malformedICS = """
@@ -153,55 +75,9 @@ func refusedICS(_ bad: String) -> String {
     """
 }
 
-extension EndToEnd {
+extension EndToEndTiming {
     @Suite("Time: series, cycles, the user's zone, iCalendar", .serialized)
     struct TimeEndToEnd {
-        @Test("a series reminder fires at each occurrence, on time, and not again after a restart")
-        func seriesFiresEveryOccurrence() async throws {
-            let stack = try await Stack.start()
-            defer { stack.shutdown() }
-            let first = wholeSecond(after: 2.5)
-            let added = try await stack.beautyctl([
-                "appointment", "add", "Serum", "--at", iso(first),
-                "--repeat", "FREQ=SECONDLY;INTERVAL=2;COUNT=3", "--remind", "0s", "--json",
-            ])
-            try #require(added.status == .exited(0), "\(added)")
-            let detail = try WireJSON.decoder().decode(AppointmentDetail.self, from: Data(added.stdout.utf8))
-            let id = try #require(detail.appointment.id)
-            let due = (0..<3).map { first.addingTimeInterval(Double($0) * 2) }
-            #expect(detail.appointment.recurrence?.rule == "FREQ=SECONDLY;INTERVAL=2;COUNT=3")
-            #expect(detail.nextOccurrences == due, "\(String(describing: detail.nextOccurrences))")
-            #expect(detail.deliveries.map(\.trigger.fireAt) == due && detail.deliveries.allSatisfy { $0.state == .pending },
-                    "\(detail.deliveries)")
-            try #require(Date() < first, "setting up took too long for this test to mean anything")
-
-            let calls = await stack.waitForNotifications(3, timeout: .seconds(due[2].timeIntervalSinceNow + 5))
-            try await Task.sleep(for: .seconds(1))  // a fourth would be here by now
-            let all = stack.notifications()
-            try #require(all.count == 3, "expected exactly three Notify calls, got \(all)\n\(stack.logs)")
-            var worst = 0.0
-            for (call, instant) in zip(calls, due) {
-                #expect(call.summary == "Serum", "\(call)")
-                #expect(call.hints.category == "x-beautyd.appointment")
-                let lateness = call.time - instant.timeIntervalSince1970
-                worst = max(worst, lateness)
-                #expect(lateness >= 0, "occurrence \(iso(instant)) was announced \(-lateness) s early")
-                #expect(lateness < 1, "occurrence \(iso(instant)) was announced \(lateness) s late")
-            }
-            report(String(format: "series of 3 (2 s apart): lateness %@ ms",
-                          zip(calls, due).map { String(format: "%.1f", ($0.time - $1.timeIntervalSince1970) * 1000) }.joined(separator: ", ")))
-            #expect(worst < 1)
-            let fired = try stack.client().show(id).deliveries
-            #expect(fired.map(\.state) == [.fired, .fired, .fired] && fired.map(\.trigger.occurrence) == due, "\(fired)")
-
-            #expect(await stack.stopDaemon() == .exited(0), "\(stack.logs)")
-            try await stack.startDaemon()
-            try await Task.sleep(for: .seconds(1.5))
-            #expect(stack.notifications().count == 3, "a restart announced the series again: \(stack.notifications())\n\(stack.logs)")
-            #expect(try stack.client().show(id).deliveries.map(\.state) == [.fired, .fired, .fired])
-            #expect(try stack.client().status().counts.pendingDeliveries == 0)
-        }
-
         @Test("--every 1d --after-done: done schedules the next visit a day after today, same time of day")
         func cycleAfterDone() async throws {
             let stack = try await Stack.start(server: false)
@@ -241,6 +117,19 @@ extension EndToEnd {
             let repeated = try WireJSON.decoder().decode(AppointmentDetail.self, from: Data(again.stdout.utf8))
             #expect(repeated.followUp == nil, "marking a done visit done again must not add another")
             #expect(try stack.appointmentCount == 3)
+
+            // A series through beautyctl: its rule, occurrences and reminders (when they fire: BeautyDaemonTests).
+            let first = tomorrowOnTheHour()
+            let series = try await stack.beautyctl([
+                "appointment", "add", "Serum", "--at", iso(first),
+                "--repeat", "FREQ=SECONDLY;INTERVAL=2;COUNT=3", "--remind", "0s", "--json",
+            ])
+            try #require(series.status == .exited(0), "\(series)")
+            let seriesDetail = try WireJSON.decoder().decode(AppointmentDetail.self, from: Data(series.stdout.utf8))
+            let due = (0..<3).map { first.addingTimeInterval(Double($0) * 2) }
+            #expect(seriesDetail.appointment.recurrence?.rule == "FREQ=SECONDLY;INTERVAL=2;COUNT=3")
+            #expect(seriesDetail.nextOccurrences == due, "\(String(describing: seriesDetail.nextOccurrences))")
+            #expect(seriesDetail.deliveries.map(\.trigger.fireAt) == due, "\(seriesDetail.deliveries)")
         }
 
         @Test("the zone link changes: a daily 08:00 dose moves to 08:00 in the new zone within a second or two")
@@ -317,7 +206,7 @@ extension EndToEnd {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
             let google = stack.directory + "/google.ics"
-            try googleCalendarICS.write(toFile: google, atomically: true, encoding: .utf8)
+            try ICalendarFixtures.googleSeries.write(toFile: google, atomically: true, encoding: .utf8)
 
             let first = try await stack.importICS(google)
             #expect(first.status == .exited(0) && first.stdout.contains("Imported 3 new, 0 updated, 0 unchanged"), "\(first)")

@@ -1,7 +1,6 @@
 import BeautyCore
-@testable import BeautyDaemon
 import BeautyProtocol
-import BeautyStore
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-extension EndToEnd {
+extension EndToEndTiming {
     @Suite("Tips and water: beautyctl, the goal in `now`, import, hydration reminders", .serialized)
     struct Wellbeing {
         @Test("tips search ignores case; water add/total/goal/now; import twice adds nothing; bad input stores nothing")
@@ -129,127 +128,13 @@ extension EndToEnd {
             #expect(off.status == .exited(0) && off.stdout.contains("No daily water goal"), "\(off)")
             let after: NowResult = try await stack.beautyctlJSON(["now"])
             #expect(after.water?.totalMl == 501 && after.water?.goalMl == nil && after.water?.goalReached == nil)
-        }
 
-        @Test("a hydration reminder fires on the second; once the goal is reached the day's next one is skipped")
-        func hydrationReminders() async throws {
-            let stack = try await Stack.start()
-            defer { stack.shutdown() }
-            let goal = try await stack.beautyctl(["water", "goal", "500"])
-            #expect(goal.status == .exited(0), "\(goal)")
-
-            // Every N seconds in a window of whole minutes, so that exactly one reminder is due a few seconds from now.
-            func remind(_ soon: DueSoon) async throws -> WaterRemindResult {
-                let schedule = soon.schedule
-                return try await stack.beautyctlJSON([
-                    "water", "remind", "--every", "\(schedule.intervalSeconds!)s",
-                    "--between", "\(schedule.windowStart!)-\(schedule.windowEnd!)",
-                ])
-            }
-            let soon = await DueSoon.after(4)
-            let settings = try await remind(soon)
-            #expect(settings.enabled && settings.upcoming.first == soon.due, "upcoming \(settings.upcoming), due \(iso(soon.due))")
-            let next = try stack.client().status().nextTrigger
-            #expect(next?.itemKind == .water && next?.fireAt == soon.due, "\(String(describing: next))")
-            try #require(Date() < soon.due, "setting up took too long for this test to mean anything")
-
-            let shown = await stack.waitForNotifications(1, timeout: .seconds(soon.due.timeIntervalSinceNow + 5))
-            try #require(shown.count == 1, "expected one water reminder, got \(shown)\n\(stack.logs)")
-            let call = shown[0]
-            #expect(call.summary == "Time for a glass of water", "\(call)")
-            #expect(call.hints.category == "x-beautyd.water", "\(call)")
-            #expect(call.appName == "beautyd")
-            #expect(call.body.contains("0 of 500 ml"), "\(call.body)")
-            let lateness = call.time - soon.due.timeIntervalSince1970
-            report(String(format: "water reminder lateness (due -> Notify received): %.1f ms", lateness * 1000))
-            #expect(lateness >= 0 && lateness < 1, "shown \(lateness) s after it was due")
-
-            // The next reminder a few seconds away; then the goal is reached: it must not be shown.
-            let later = await DueSoon.after(4)
-            let again = try await remind(later)
-            #expect(again.upcoming.first == later.due, "upcoming \(again.upcoming), due \(iso(later.due))")
-            let drunk: WaterAddResult = try await stack.beautyctlJSON(["water", "add", "500"])
-            #expect(drunk.day.goalReached == true, "\(drunk)")
-            let settled: WaterRemindResult = try await stack.beautyctlJSON(["water", "remind"])
-            let tomorrow = LocalDate(Date(), in: testTimeZone).adding(days: 1).start(in: testTimeZone)
-            #expect(settled.upcoming.allSatisfy { $0 >= tomorrow }, "today's reminders should be gone: \(settled.upcoming)")
-            try #require(Date() < later.due, "setting up took too long for this test to mean anything")
-            await sleep(until: later.due.addingTimeInterval(1.5))
-            #expect(stack.notifications().count == 1, "a reminder was shown after the goal was reached: \(stack.notifications())")
-            let now: NowResult = try await stack.beautyctlJSON(["now"])
-            #expect(now.water?.goalReached == true && now.water?.totalMl == 500, "\(String(describing: now.water))")
-
-            // Switched off: nothing planned any more.
-            let off: WaterRemindResult = try await stack.beautyctlJSON(["water", "remind", "off"])
-            #expect(!off.enabled && off.upcoming.isEmpty, "\(off)")
-            #expect(try stack.client().status().nextTrigger?.itemKind != .water)
-        }
-    }
-}
-
-/// What the scheduler shows for a water reminder or the daily tip (NotificationContent), with an injected `now`.
-@Suite("Planner notices: water reminders stop at the goal, the daily tip")
-struct PlannerNoticeTests {
-    let zone = testTimeZone
-
-    func at(_ day: LocalDate, _ hour: Int, _ minute: Int = 0) -> Date {
-        LocalTime.instant(year: day.year, month: day.month, day: day.day, hour: hour, minute: minute, in: zone)!
-    }
-
-    func withStore(_ body: (AppDatabase) throws -> Void) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beautyd-notice-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try body(try AppDatabase.open(path: directory.appendingPathComponent("db.sqlite").path))
-    }
-
-    @Test func aWaterReminderShowsProgressAndIsSkippedOnceTheGoalIsReached() throws {
-        try withStore { store in
-            let content = NotificationContent(store: store, zone: zone)
-            let day = LocalDate(year: 2030, month: 1, day: 15)
-            try store.setWaterReminder(WaterReminder(enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
-                                                     windowEnd: ClockTime(hour: 21, minute: 0)))
-            try store.setWaterGoal(1000)
-            func trigger(_ day: LocalDate, _ hour: Int) -> Trigger {
-                Trigger(key: "water/\(Int64(day.start(in: zone).timeIntervalSince1970))/\(Int64(at(day, hour).timeIntervalSince1970))",
-                        itemKind: .water, itemID: 0, occurrence: day.start(in: zone), fireAt: at(day, hour))
-            }
-            let now = at(day, 15).addingTimeInterval(0.2)
-            let first = try #require(try content.plannerNotice(trigger(day, 15), now: now))
-            #expect(first.summary == "Time for a glass of water")
-            #expect(first.body.hasPrefix("Today so far: 0 of 1000 ml (0%)."), "\(first.body)")
-            #expect(first.category == "x-beautyd.water" && first.key == trigger(day, 15).key && first.urgency == .normal)
-
-            _ = try store.addWater(WaterRecord(uuid: "a", amountMl: 600, start: at(day, 10)))
-            #expect(try content.plannerNotice(trigger(day, 17), now: at(day, 17))?.body.hasPrefix("Today so far: 600 of 1000 ml (60%).") == true)
-            _ = try store.addWater(WaterRecord(uuid: "b", amountMl: 400, start: at(day, 17, 30)))
-            #expect(try content.plannerNotice(trigger(day, 19), now: at(day, 19)) == nil, "the goal is reached: skipped")
-            let tomorrow = day.adding(days: 1)
-            #expect(try content.plannerNotice(trigger(tomorrow, 9), now: at(tomorrow, 9)) != nil, "a new day starts from zero")
-            // Late delivery of yesterday's reminder: not worth showing.
-            #expect(try content.plannerNotice(trigger(day, 21), now: at(tomorrow, 8)) == nil)
-            // Without a goal: the amount alone.
-            try store.setWaterGoal(nil)
-            #expect(try content.plannerNotice(trigger(day, 19), now: at(day, 19))?.body.hasPrefix("Today so far: 1000 ml.") == true)
-            // Switched off meanwhile: skipped.
-            var off = try store.waterReminder()
-            off.enabled = false
-            try store.setWaterReminder(off)
-            #expect(try content.plannerNotice(trigger(tomorrow, 11), now: at(tomorrow, 11)) == nil)
-        }
-    }
-
-    @Test func theDailyTipShowsTheTipOfItsDay() throws {
-        try withStore { store in
-            let content = NotificationContent(store: store, zone: zone)
-            let day = LocalDate(year: 2030, month: 1, day: 15)
-            let trigger = Trigger(key: "tip/1/2", itemKind: .tip, itemID: 13, occurrence: day.start(in: zone), fireAt: at(day, 9))
-            let notice = try #require(try content.plannerNotice(trigger, now: at(day, 9)))
-            #expect(notice.summary == "Beauty tip: Sleep on silk")
-            #expect(notice.body.contains("silk or satin pillowcase") && notice.body.contains("beautyctl tips --category hair"), "\(notice.body)")
-            #expect(notice.category == ItemKind.tip.notificationCategory && notice.urgency == .low)
-            var unknown = trigger
-            unknown.itemID = 9999
-            #expect(try content.plannerNotice(unknown, now: at(day, 9))?.summary == "Beauty tip: \(Tips.ofTheDay(day).title)")
+            // Hydration reminders set and switched off through beautyctl (when they fire: BeautyDaemonTests).
+            let remind: WaterRemindResult = try await stack.beautyctlJSON(["water", "remind", "--every", "2h", "--between", "09:00-21:00"])
+            #expect(remind.enabled && remind.everySeconds == 7200 && remind.windowStart == ClockTime(hour: 9, minute: 0)
+                    && remind.windowEnd == ClockTime(hour: 21, minute: 0) && !remind.upcoming.isEmpty, "\(remind)")
+            let remindOff: WaterRemindResult = try await stack.beautyctlJSON(["water", "remind", "off"])
+            #expect(!remindOff.enabled && remindOff.upcoming.isEmpty, "\(remindOff)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -48,7 +49,7 @@ extension Stack {
     }
 }
 
-extension EndToEnd {
+extension EndToEndTiming {
     @Suite("Zone changes beautyd cannot watch live", .serialized)
     struct ZoneChanges {
         static let utc = TimeZone(identifier: "UTC")!, warsaw = TimeZone(identifier: "Europe/Warsaw")!

@@ -131,9 +131,11 @@ struct DoseLedgerTests: WarsawJanuary2027 {
         #expect(try db.dose(id: dose.id!).state == .missed)
         #expect(try pending(db, dose: dose).isEmpty)
         #expect(try db.markDoseMissed(id: dose.id!) == false)
-        // A missed dose can no longer be answered.
-        let late = try db.answerDose(id: dose.id!, .taken, confirmedAt: now, now: now)
-        #expect(!late.changed && late.dose.state == .missed)
+        // A missed dose cannot be snoozed, but it can still be taken late, at the time given.
+        #expect(try !db.answerDose(id: dose.id!, .snoozed, confirmedAt: now, now: now, snoozeUntil: now).changed)
+        let late = try db.answerDose(id: dose.id!, .taken, confirmedAt: now.addingTimeInterval(-60), now: now)
+        #expect(late.changed && late.dose.state == .taken && late.dose.confirmedAt == now.addingTimeInterval(-60))
+        #expect(try pending(db, dose: dose).isEmpty, "a late answer schedules nothing")
     }
 
     @Test func anAnswerDropsPendingNagsAndCountsOnce() throws {
@@ -165,8 +167,11 @@ struct DoseLedgerTests: WarsawJanuary2027 {
                                        now: dose.scheduledAt.addingTimeInterval(60))
         #expect(answer.changed && answer.shownKey == shown.key, "the caller closes this notification")
         #expect(try db.delivery(key: shown.key)?.state == .skipped)
-        let again = try db.answerDose(id: dose.id!, .taken, confirmedAt: now, now: now)
+        let again = try db.answerDose(id: dose.id!, .skipped, confirmedAt: now, now: now)
         #expect(try !again.changed && again.shownKey == nil && db.delivery(key: shown.key)?.state == .skipped)
+        // Taken after all: the dose changes, the delivery keeps what the notification was answered with.
+        let taken = try db.answerDose(id: dose.id!, .taken, confirmedAt: now, now: now)
+        #expect(try taken.changed && taken.dose.state == .taken && db.delivery(key: shown.key)?.state == .skipped)
     }
 
     @Test func aSnoozeReplacesTheNagsWithOneRepeatAndResetsTheCount() throws {

@@ -1,12 +1,13 @@
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
 /// The committed `systemd/beautyd.service` and `systemd/beautyd.socket`: what they say, and that
 /// `systemd-analyze --user verify` accepts them without a single warning.
 @Suite struct SystemdUnitTests {
-    static let service = Package.file("systemd/beautyd.service")
-    static let socket = Package.file("systemd/beautyd.socket")
+    static let service = Locations.file("systemd/beautyd.service")
+    static let socket = Locations.file("systemd/beautyd.socket")
 
     /// `[Section]` -> key -> every value given for it (keys such as After= may repeat).
     typealias UnitFile = [String: [String: [String]]]
@@ -32,8 +33,8 @@ import Testing
 
     /// Runs `systemd-analyze --user --man=no verify` on `files` with a temporary HOME holding
     /// ~/.local/bin/beautyd (verify checks that ExecStart= exists) and a temporary runtime dir.
-    static func verify(_ files: [String], in scratch: ScratchDirectory) async throws -> (status: Int32?, output: String) {
-        let analyze = try Package.system("systemd-analyze", package: "systemd")
+    static func verify(_ files: [String], in scratch: ScratchDirectory) async throws -> (status: ChildExit?, output: String) {
+        let analyze = try Locations.system("systemd-analyze", package: "systemd")
         let bin = try scratch.sub("home/.local/bin", create: true)
         _ = FileManager.default.createFile(atPath: bin + "/beautyd", contents: Data("#!/bin/sh\nexit 0\n".utf8),
                                        attributes: [.posixPermissions: 0o755])
@@ -41,15 +42,15 @@ import Testing
             "PATH": "/usr/bin:/bin", "HOME": try scratch.sub("home"),
             "XDG_RUNTIME_DIR": try scratch.sub("rt", create: true),
         ]
-        let run = try await runToCompletion(analyze, ["--user", "--man=no", "verify"] + files,
-                                            environment: environment, in: scratch)
+        let run = try await scratch.run(analyze, ["--user", "--man=no", "verify"] + files,
+                                            environment: environment)
         return (run.status, run.stdout + run.stderr)
     }
 
     @Test func unitFilesVerifyWithoutAnyWarning() async throws {
         let scratch = try ScratchDirectory()
         let result = try await Self.verify([Self.service, Self.socket], in: scratch)
-        #expect(result.status == 0)
+        #expect(result.status == .exited(0))
         // Warnings still exit 0: any output at all is a failure.
         #expect(result.output == "", "systemd-analyze verify said:\n\(result.output)")
     }

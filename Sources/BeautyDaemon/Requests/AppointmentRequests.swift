@@ -29,7 +29,7 @@ extension RequestHandler {
 
     private func addAppointment(_ p: AppointmentAddParams) throws -> AppointmentDetail {
         let config = settings.config
-        let zone = LocalZone.shared.current
+        let zone = self.zone.current
         let reminders = p.reminders ?? config.defaultReminderSeconds.map(Reminder.before)
         let asked = Appointment(
             title: p.title, start: p.start, allDay: p.allDay ?? false, address: p.address, notes: p.notes,
@@ -49,7 +49,7 @@ extension RequestHandler {
     }
 
     private func editAppointment(_ p: AppointmentEditParams) throws -> AppointmentDetail {
-        let zone = LocalZone.shared.current
+        let zone = self.zone.current
         let series = AppointmentDraft.Series(recurrence: p.recurrence, everySeconds: p.everySeconds,
                                              repeatAfterDoneSeconds: p.repeatAfterDoneSeconds, exdates: p.exdates ?? [])
         let saved = try store.updateAppointment(id: p.id, now: clock(), zone: zone) { a in
@@ -112,7 +112,7 @@ extension RequestHandler {
                 throw ValidationError(field: "appointments[\(index)].\(error.field)", "\(error.message) (\(Validation.quotable(a.title)))")
             }
         }
-        let counts = try store.importAppointments(appointments, now: clock(), zone: LocalZone.shared.current)
+        let counts = try store.importAppointments(appointments, now: clock(), zone: zone.current)
         logger.info("imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments")
         scheduler.wake(.edited)
         return AppointmentImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged)
@@ -126,7 +126,7 @@ extension RequestHandler {
     }
 
     private func setStatus(_ id: Int64, _ status: Appointment.Status) throws -> AppointmentDetail {
-        let change = try store.setAppointmentStatus(id: id, status, now: clock(), zone: LocalZone.shared.current)
+        let change = try store.setAppointmentStatus(id: id, status, now: clock(), zone: zone.current)
         if let followUp = change.followUp {
             logger.info("next visit of the cycle scheduled for \(Timestamps().short(followUp.start))", metadata: ["item_id": "\(followUp.id ?? 0)"])
         }
@@ -145,7 +145,7 @@ extension RequestHandler {
         let a = try store.appointment(id: id)
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
         let next = a.recurrence == nil ? nil
-            : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: LocalZone.shared.current, limit: 5)
+            : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: self.zone.current, limit: 5)
         let deliveries = try store.deliveries(itemKind: .appointment, itemID: id)
         let warnings = zone.map { AppointmentDraft.warnings(for: a, deliveries: deliveries, zone: $0) } ?? []
         return AppointmentDetail(appointment: a, contact: contact, deliveries: deliveries, nextOccurrences: next,

@@ -48,7 +48,7 @@ extension RequestHandler {
     private func message(_ p: MessageParams) throws -> MessageResult {
         let a = try store.appointment(id: p.id)
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
-        let text = p.template.text(for: a, contact: contact, zone: LocalZone.shared.current)
+        let text = p.template.text(for: a, contact: contact, zone: zone.current)
         return MessageResult(template: p.template, text: text, phone: contact?.phone,
                              smsURI: contact.map { MessageTemplate.smsURI(phone: $0.phone, body: text) })
     }

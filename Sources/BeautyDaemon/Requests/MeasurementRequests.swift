@@ -27,7 +27,7 @@ extension RequestHandler {
     func addMeasurement(_ p: MeasureAddParams) throws -> MeasureAddResult {
         let weight = try BMI.checkWeight(p.weightKg, field: "weightKg")
         let height = try p.heightCm.map { try BMI.checkHeight($0, field: "heightCm") }
-        let today = LocalDate(clock(), in: LocalZone.shared.current)
+        let today = LocalDate(clock(), in: zone.current)
         let day = p.day ?? today
         // A day after tomorrow is a typo (a day of slack for a client in a zone ahead of the daemon's).
         guard day <= today.adding(days: 1) else { throw ValidationError(field: "day", "\(day) is in the future") }

@@ -23,6 +23,7 @@ extension RequestHandler {
         router.register(MedicationRPC.doseTaken) { try await $0.answerDose($1, .taken) }
         router.register(MedicationRPC.doseSkip) { try await $0.answerDose($1, .skipped) }
         router.register(MedicationRPC.doseSnooze) { try await $0.answerDose($1, .snoozed) }
+        router.register(MedicationRPC.doseLog) { try await $0.logDose($1) }
         router.register(MedicationRPC.history) { try $0.history($1) }
         router.register(MedicationRPC.notifications) { try $0.notifications($1) }
     }
@@ -31,14 +32,14 @@ extension RequestHandler {
         let medication = try Validation.medication(Medication(
             name: p.name, dose: p.dose, notes: p.notes, startDate: p.startDate, endDate: p.endDate,
             schedule: p.schedule ?? .none, stock: p.stock, lowStock: p.lowStock, timeZone: p.timeZone))
-        let saved = try store.addMedication(medication, now: clock(), planningIn: LocalZone.shared.current)
+        let saved = try store.addMedication(medication, now: clock(), planningIn: zone.current)
         logger.info("medication added: \(saved.name)", metadata: ["item_id": "\(saved.id ?? 0)", "item_kind": "medication"])
         scheduler.wake(.edited)
         return try medicationDetail(saved.id!)
     }
 
     func editMedication(_ p: MedEditParams) throws -> MedDetail {
-        _ = try store.updateMedication(id: p.id, now: clock(), planningIn: LocalZone.shared.current) { m in
+        _ = try store.updateMedication(id: p.id, now: clock(), planningIn: zone.current) { m in
             m = try Validation.medication(edited(m, p))
         }
         scheduler.wake(.edited)
@@ -71,19 +72,22 @@ extension RequestHandler {
     }
 
     func refill(_ p: MedRefillParams) throws -> Medication {
-        guard p.count > 0, p.count <= 100_000 else { throw ValidationError(field: "count", "must be more than 0") }
+        _ = try Validation.refill(p.count, onto: nil)
         return try store.refillMedication(id: p.id, count: p.count, now: clock())
     }
 
     func medicationDetail(_ id: Int64) throws -> MedDetail {
         let m = try store.medication(id: id)
         let now = clock()
-        let cal = LocalTime.calendar(LocalZone.shared.current)
+        let cal = LocalTime.calendar(zone.current)
         let today = cal.startOfDay(for: now)
         let tomorrow = cal.date(byAdding: .day, value: 1, to: today)!
         // A medication pinned with --tz keeps its own wall clock (as the store plans it).
-        let zone = m.zone(default: LocalZone.shared.current)
-        let upcoming = DosePlanner.doses(for: m, from: now, to: now.addingTimeInterval(14 * 86_400), zone: zone)
+        let zone = m.zone(default: self.zone.current)
+        let horizon = now.addingTimeInterval(14 * 86_400)
+        // A dose already answered (taken early, skipped ahead) is not next.
+        let answered = Set(try store.doses(from: now, to: horizon, medicationID: id).filter { !$0.state.isOpen }.map(\.scheduledAt))
+        let upcoming = DosePlanner.doses(for: m, from: now, to: horizon, zone: zone).filter { !answered.contains($0) }
         let adherence = try store.adherence(now: now).first { $0.medicationID == id }.map(Self.wire)
         return MedDetail(
             medication: m, activeToday: DosePlanner.isActive(m, on: LocalDate(now, in: zone), zone: zone),
@@ -97,11 +101,36 @@ extension RequestHandler {
         }
         let now = clock()
         if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", "must not be in the future") }
-        let answer = try await scheduler.answerDose(id: p.id, state, at: p.at ?? now, snoozeSeconds: p.forSeconds)
+        let answer: DoseAnswer
+        switch (p.id, p.medicationID, p.scheduledAt) {
+        case let (id?, nil, nil):
+            answer = try await scheduler.answerDose(id: id, state, at: p.at ?? now, snoozeSeconds: p.forSeconds)
+        case let (nil, medicationID?, scheduledAt?):
+            try checkPlannedDose(medicationID: medicationID, at: scheduledAt)
+            answer = try await scheduler.answerPlannedDose(medicationID: medicationID, scheduledAt: scheduledAt, state, at: p.at ?? now)
+        default:
+            throw ValidationError(field: "id", "give a dose id, or (for a dose with none yet) medicationID and scheduledAt")
+        }
         let medication = try store.medication(id: answer.dose.medicationID)
         let until = state == .snoozed && answer.changed
-            ? try store.deliveries(itemKind: .medication, itemID: p.id).last { $0.state == .pending }?.trigger.fireAt : nil
+            ? try store.deliveries(itemKind: .medication, itemID: answer.dose.id ?? 0).last { $0.state == .pending }?.trigger.fireAt : nil
         return DoseResult(dose: answer.dose, medication: medication, changed: answer.changed, snoozedUntil: until)
+    }
+
+    func logDose(_ p: DoseLogParams) async throws -> DoseResult {
+        let now = clock()
+        if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", "must not be in the future") }
+        let answer = try await scheduler.logDose(medicationID: p.medicationID, at: p.at ?? now)
+        return DoseResult(dose: answer.dose, medication: try store.medication(id: p.medicationID), changed: true, snoozedUntil: nil)
+    }
+
+    /// A dose answered by its medication and time must be one the schedule has.
+    private func checkPlannedDose(medicationID: Int64, at scheduledAt: Date) throws {
+        let medication = try store.medication(id: medicationID)
+        let zone = medication.zone(default: self.zone.current)
+        guard DosePlanner.doses(for: medication, from: scheduledAt, to: scheduledAt.addingTimeInterval(1), zone: zone) == [scheduledAt] else {
+            throw ValidationError(field: "scheduledAt", "\(medication.name) has no dose at \(Timestamps(zone: zone).short(scheduledAt))")
+        }
     }
 
     func history(_ p: HistoryParams) throws -> HistoryResult {
@@ -125,14 +154,20 @@ extension RequestHandler {
         return NotificationsResult(enabled: try store.setting(Scheduler.notificationsSetting) != "off")
     }
 
-    /// Doses of today: still to come, and those whose time passed without an answer.
-    func doseEntries(now: Date, dayStart: Date, dayEnd: Date) throws -> (later: [AgendaEntry], overdue: [AgendaEntry]) {
+    /// Doses still to come today, and those that should have been taken: every dose of yesterday and
+    /// today whose time passed and that is not taken (missed and skipped too, so one answered late
+    /// stays in view until the end of the day after its own).
+    func doseEntries(now: Date, dayStart: Date, dayEnd: Date, yesterday: Date) throws -> (later: [AgendaEntry], overdue: [AgendaEntry]) {
         let medications = Dictionary(uniqueKeysWithValues: try store.medications().map { ($0.id!, $0) })
         var later: [AgendaEntry] = [], overdue: [AgendaEntry] = []
-        for dose in try store.doses(from: dayStart, to: dayEnd) where dose.state.isOpen {
+        for dose in try store.doses(from: yesterday, to: dayEnd) where dose.state != .taken {
             guard let medication = medications[dose.medicationID] else { continue }
             let entry = AgendaEntry(dose: dose, medication: medication)
-            if dose.scheduledAt > now { later.append(entry) } else { overdue.append(entry) }
+            if dose.scheduledAt > now {
+                if dose.state.isOpen, dose.scheduledAt >= dayStart { later.append(entry) }
+            } else {
+                overdue.append(entry)
+            }
         }
         return (later, overdue)
     }
@@ -145,7 +180,7 @@ extension RequestHandler {
         let byKey = Dictionary(stored.map { ("\($0.medicationID)/\($0.scheduledAt.timeIntervalSince1970)", $0) }) { a, _ in a }
         for medication in try store.medications() {
             guard ListFilter.text([medication.name, medication.notes ?? "", medication.dose ?? ""], containsAnyOf: searches) else { continue }
-            for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: medication.zone(default: LocalZone.shared.current)) {
+            for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: medication.zone(default: zone.current)) {
                 let dose = byKey["\(medication.id!)/\(instant.timeIntervalSince1970)"]
                     ?? Dose(id: 0, medicationID: medication.id!, scheduledAt: instant)
                 entries.append(AgendaEntry(dose: dose, medication: medication))

@@ -27,6 +27,7 @@ extension RequestHandler {
             nextTrigger: next,
             notificationServer: .init(reachable: server.reachable, name: server.name, vendor: server.vendor,
                                       version: server.version, capabilities: server.capabilities, lastError: server.lastError),
-            waitingFor: scheduler.hold()?.waitingFor)
+            waitingFor: scheduler.hold()?.waitingFor,
+            notificationsEnabled: try store.setting(Scheduler.notificationsSetting) != "off")
     }
 }

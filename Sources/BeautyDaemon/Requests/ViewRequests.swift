@@ -42,7 +42,7 @@ extension RequestHandler {
         // covers [from, that instant) for everything, and says where to go on.
         var nextFrom: Date?
         var matching = matchingAppointments.flatMap { a in
-            let starts = AppointmentOccurrences.starts(of: a, from: from, to: to, zone: LocalZone.shared.current)
+            let starts = AppointmentOccurrences.starts(of: a, from: from, to: to, zone: zone.current)
             if starts.count == AppointmentOccurrences.limit, let last = starts.last { nextFrom = min(nextFrom ?? last, last) }
             return starts.map {
                 AgendaEntry(appointment: a, contactName: a.contactID.flatMap { contacts[$0]?.name }, occurrence: $0)
@@ -63,16 +63,17 @@ extension RequestHandler {
 
     private func nowView() throws -> NowResult {
         let now = clock()
-        let cal = LocalTime.calendar(LocalZone.shared.current)
+        let cal = LocalTime.calendar(zone.current)
         let startOfDay = cal.startOfDay(for: now)
         let endOfDay = cal.date(byAdding: .day, value: 1, to: startOfDay)!
         let appointments = try store.appointmentsForRange(from: now, to: endOfDay).filter { $0.status == .scheduled }
             .flatMap { a in
-                AppointmentOccurrences.starts(of: a, from: now, to: endOfDay, zone: LocalZone.shared.current).map {
+                AppointmentOccurrences.starts(of: a, from: now, to: endOfDay, zone: zone.current).map {
                     AgendaEntry(appointment: a, contactName: nil, occurrence: $0)
                 }
             }
-        let doses = try doseEntries(now: now, dayStart: startOfDay, dayEnd: endOfDay)
+        let doses = try doseEntries(now: now, dayStart: startOfDay, dayEnd: endOfDay,
+                                    yesterday: cal.date(byAdding: .day, value: -1, to: startOfDay)!)
         let later = (appointments + doses.later).sorted { ($0.start, $0.title) < ($1.start, $1.title) }
         return NowResult(now: now, laterToday: later, overdue: doses.overdue, water: try waterToday(now: now))
     }

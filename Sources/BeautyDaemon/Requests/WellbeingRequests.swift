@@ -16,6 +16,7 @@ extension RequestHandler {
         router.register(WellbeingRPC.waterGoal) { try $0.waterGoal($1) }
         router.register(WellbeingRPC.waterRemind) { try $0.waterRemind($1) }
         router.register(WellbeingRPC.waterImport) { try $0.importWater($1) }
+        waterRecordRoutes(&router)
     }
 
     // MARK: - Tips
@@ -43,7 +44,7 @@ extension RequestHandler {
     // MARK: - Water
 
     /// The daemon's zone: days of water intake are its local days.
-    private var waterZone: TimeZone { LocalZone.shared.current }
+    var waterZone: TimeZone { zone.current }
 
     func addWater(_ p: WaterAddParams) throws -> WaterAddResult {
         let now = clock()
@@ -62,6 +63,16 @@ extension RequestHandler {
     }
 
     func waterTotal(_ p: WaterTotalParams) throws -> WaterTotalResult {
+        let (from, to) = try waterRange(p)
+        let goal = try store.waterGoal()
+        let days = try store.waterDays(from: from, to: to, zone: waterZone).map { WaterDay(day: $0.day, totalMl: $0.totalMl, count: $0.count, goalMl: goal) }
+        return WaterTotalResult(from: from, to: to, totalMl: days.reduce(0) { $0 + $1.totalMl }, count: days.reduce(0) { $0 + $1.count },
+                                goalMl: goal, days: days)
+    }
+
+    /// The range a water request asks about: both ends as given, the missing ones to their day's
+    /// bounds, today when neither is given.
+    func waterRange(_ p: WaterTotalParams) throws -> (from: Date, to: Date) {
         let now = clock()
         let from: Date
         let to: Date
@@ -77,10 +88,7 @@ extension RequestHandler {
         guard LocalDate(from, in: waterZone).days(until: LocalDate(to, in: waterZone)) <= Self.maxWaterDays else {
             throw ValidationError(field: "to", "the range is too long: at most \(Self.maxWaterDays) days")
         }
-        let goal = try store.waterGoal()
-        let days = try store.waterDays(from: from, to: to, zone: waterZone).map { WaterDay(day: $0.day, totalMl: $0.totalMl, count: $0.count, goalMl: goal) }
-        return WaterTotalResult(from: from, to: to, totalMl: days.reduce(0) { $0 + $1.totalMl }, count: days.reduce(0) { $0 + $1.count },
-                                goalMl: goal, days: days)
+        return (from, to)
     }
 
     func waterGoal(_ p: WaterGoalParams) throws -> WaterGoalResult {
@@ -132,13 +140,13 @@ extension RequestHandler {
         return day.goalMl == nil && day.count == 0 ? nil : day
     }
 
-    private func waterDay(_ day: LocalDate) throws -> WaterDay {
+    func waterDay(_ day: LocalDate) throws -> WaterDay {
         let total = try store.waterTotal(on: day, zone: waterZone)
         return WaterDay(day: day, totalMl: total.totalMl, count: total.count, goalMl: try store.waterGoal())
     }
 
     /// Intake, goal or reminder settings changed: today's reminders may stop or start again.
-    private func replanWater() throws {
+    func replanWater() throws {
         try store.planWater(now: clock(), zone: waterZone)
         scheduler.wake(.edited)
     }

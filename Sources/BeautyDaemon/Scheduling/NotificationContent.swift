@@ -26,11 +26,14 @@ struct NotificationContent {
         if trigger.source == .nag { lines.append("Reminder \(dose.nagCount + 1) of \(nagCount): not confirmed yet") }
         if let notes = medication.notes { lines.append(notes) }
         let id = dose.id ?? 0
+        // Always, buttons or not: a server may list actions it never lets the user reach (a stock dunst
+        // without a menu program shows only "(A)").
+        lines.append("Not now: beautyctl dose skip \(id) or dose snooze \(id)")
+        lines.append("Taken: \(NotificationText.doseCommand(id))")
         return DesktopNotification(
             key: trigger.key, summary: "Time for \(medication.name)", body: lines.joined(separator: "\n"),
             category: ItemKind.medication.notificationCategory, urgency: .critical,
             actions: [NotificationAction.taken, .snooze, .skip].map(\.button),
-            noActionsHint: "Confirm in a terminal: beautyctl dose taken \(id) (or: dose skip \(id), dose snooze \(id))",
             replacesKey: replacesKey)
     }
 
@@ -68,8 +71,5 @@ struct NotificationContent {
             category: ItemKind.medication.notificationCategory, urgency: .normal)
     }
 
-    /// 30 -> "30", 2.5 -> "2.5"
-    static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
+    static func number(_ value: Double) -> String { Medication.formatUnits(value) }
 }

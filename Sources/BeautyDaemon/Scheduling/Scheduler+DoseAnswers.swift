@@ -12,11 +12,31 @@ extension Scheduler {
         let now = clock()
         if state == .snoozed, let dose = try? store.dose(id: id), dose.scheduledAt > now {
             // Snoozing a dose before it is due would show it earlier than planned.
-            throw ValidationError(field: "id", "dose \(id) is not due yet (scheduled \(Timestamps(zone: LocalZone.shared.current).short(dose.scheduledAt))); snooze a dose once it is due")
+            throw ValidationError(field: "id", "dose \(id) is not due yet (scheduled \(Timestamps(zone: zone.current).short(dose.scheduledAt))); snooze a dose once it is due")
         }
         let until = state == .snoozed ? now.addingTimeInterval(TimeInterval(snoozeSeconds ?? config.snoozeSeconds)) : nil
-        let answer = try store.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until)
-        guard answer.changed else { return answer }
+        return settled(try store.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until), state, now: now, until: until)
+    }
+
+    /// Taken or skipped ahead for a dose the schedule has beyond the stored rows (the agenda's id 0).
+    public func answerPlannedDose(medicationID: Int64, scheduledAt: Date, _ state: Dose.State, at confirmedAt: Date) async throws -> DoseAnswer {
+        guard state == .taken || state == .skipped else {
+            throw ValidationError(field: "scheduledAt", "a dose this far ahead can be taken or skipped; snooze it by its id once it is due")
+        }
+        let now = clock()
+        let answer = try store.answerPlannedDose(medicationID: medicationID, scheduledAt: scheduledAt, state, confirmedAt: confirmedAt, now: now)
+        return settled(answer, state, now: now, until: nil)
+    }
+
+    /// A dose taken outside the schedule, logged by hand.
+    public func logDose(medicationID: Int64, at takenAt: Date) async throws -> DoseAnswer {
+        let now = clock()
+        return settled(try store.logDose(medicationID: medicationID, takenAt: takenAt, now: now), .taken, now: now, until: nil)
+    }
+
+    /// After an answer is stored: its notification closed, the event published, a low stock logged.
+    private func settled(_ answer: DoseAnswer, _ state: Dose.State, now: Date, until: Date?) -> DoseAnswer {
+        guard answer.changed, let id = answer.dose.id else { return answer }
         let shown = answer.shownKey
         if let shown {
             // Not awaited: this runs for `beautyctl dose`, and a close queued behind a hung Notify on the

@@ -18,11 +18,14 @@ public actor Scheduler {
     let notifier: any Notifier
     let hub: EventHub
     let clock: @Sendable () -> Date
+    /// The user's zone: local-time schedules are planned in it and re-planned when it changes.
+    let zone: any ZoneSource
+    private let makeTimer: DeadlineTimerFactory
     private(set) var config: DaemonConfig
     let logger: Logger
     private let wakes: AsyncStream<WakeReason>
     private let wakeContinuation: AsyncStream<WakeReason>.Continuation
-    private var timer: WallClockTimer?
+    private var timer: (any DeadlineTimer)?
     private let zoneChanged = Flag()
     /// Keys that failed last time: logged loudly once, then quietly until they succeed.
     var failingKeys = Set<String>()
@@ -42,13 +45,15 @@ public actor Scheduler {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     public init(store: AppDatabase, notifier: any Notifier, hub: EventHub, config: DaemonConfig, logger: Logger,
-                clock: @escaping @Sendable () -> Date = Date.init) {
+                clock: @escaping @Sendable () -> Date, zone: any ZoneSource, timer: @escaping DeadlineTimerFactory) {
         self.store = store
         self.notifier = notifier
         self.hub = hub
         self.config = config
         self.logger = logger
         self.clock = clock
+        self.zone = zone
+        makeTimer = timer
         (wakes, wakeContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(16))
     }
 
@@ -82,7 +87,7 @@ public actor Scheduler {
     }
 
     private func loop() async throws {
-        let timer = try WallClockTimer(queue: DispatchQueue(label: "beautyd.timer")) { [wakeContinuation] wake in
+        let timer = try makeTimer { [wakeContinuation] wake in
             wakeContinuation.yield(wake == .deadline ? .timer : .clockChanged)
         }
         self.timer = timer
@@ -90,7 +95,7 @@ public actor Scheduler {
         for key in try store.settleInterruptedDeliveries(at: clock()) {
             logger.warning("a delivery was interrupted by a crash while being shown; counted as shown", metadata: ["delivery_key": "\(key)"])
         }
-        LocalZone.shared.watch(queue: DispatchQueue(label: "beautyd.zone")) { [wakeContinuation, zoneChanged] _ in
+        zone.watch(queue: DispatchQueue(label: "beautyd.zone")) { [wakeContinuation, zoneChanged] _ in
             // A flag, not only a wake reason: wakes are coalesced and one must never be lost.
             zoneChanged.set()
             wakeContinuation.yield(.zoneChanged)
@@ -122,16 +127,16 @@ public actor Scheduler {
             // planned in this one: re-planning it would drop and re-make every coming dose, racing the
             // first client's adds and changing the dose ids it was just given.
             if plannedIn == nil {
-                try store.recordPlannedZone(LocalZone.shared.current)
+                try store.recordPlannedZone(zone.current)
             }
-            if zoneChanged.take() || (plannedIn != nil && plannedIn != LocalZone.shared.current.identifier) {
-                logger.notice("time zone is now \(LocalZone.shared.current.identifier): re-planning local-time schedules")
-                try store.replanForZoneChange(now: now, zone: LocalZone.shared.current)
+            if zoneChanged.take() || (plannedIn != nil && plannedIn != zone.current.identifier) {
+                logger.notice("time zone is now \(zone.current.identifier): re-planning local-time schedules")
+                try store.replanForZoneChange(now: now, zone: zone.current)
             }
-            try store.planDoses(now: now, zone: LocalZone.shared.current)
-            try store.planSeries(now: now, zone: LocalZone.shared.current)
-            try store.planWater(now: now, zone: LocalZone.shared.current)
-            try store.planDailyTip(now: now, zone: LocalZone.shared.current, at: config.dailyTipAt)
+            try store.planDoses(now: now, zone: zone.current)
+            try store.planSeries(now: now, zone: zone.current)
+            try store.planWater(now: now, zone: zone.current)
+            try store.planDailyTip(now: now, zone: zone.current, at: config.dailyTipAt)
             var pending = try store.dueTriggers(at: now)
             if let next = try store.nextTrigger(after: now) { pending.append(next) }
             let plan = SchedulePlanner.plan(
@@ -198,5 +203,5 @@ public actor Scheduler {
 
     static let notificationsSetting = "notifications"
 
-    var content: NotificationContent { NotificationContent(store: store, zone: LocalZone.shared.current) }
+    var content: NotificationContent { NotificationContent(store: store, zone: zone.current) }
 }

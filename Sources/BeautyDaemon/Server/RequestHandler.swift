@@ -16,6 +16,8 @@ public struct RequestHandler: Sendable {
     let socketPath: String
     let logger: Logger
     let clock: @Sendable () -> Date
+    /// The user's zone: local days, local-time texts, plans made at an add or an edit.
+    let zone: any ZoneSource
 
     /// What to do with a request line.
     public enum Outcome: Sendable {
@@ -131,6 +133,7 @@ public struct RequestHandler: Sendable {
         measurementRoutes(&router)
         wellbeingRoutes(&router)
         budgetRoutes(&router)
+        backupRoutes(&router)
         return router
     }()
 }

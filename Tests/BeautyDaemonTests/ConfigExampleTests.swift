@@ -1,11 +1,12 @@
 import BeautyDaemon
+import BeautyTestSupport
 import Foundation
 import Testing
 
 /// `config/beautyd.toml` is the documented example with every default: it must parse to exactly
 /// `DaemonConfig()`, set every setting there is, and bad files must be reported with their line.
 @Suite struct ConfigExampleTests {
-    static let examplePath = Package.file("config/beautyd.toml")
+    static let examplePath = Locations.file("config/beautyd.toml")
 
     static func example() throws -> String { try String(contentsOfFile: examplePath, encoding: .utf8) }
 

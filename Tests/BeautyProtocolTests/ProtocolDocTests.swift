@@ -1,5 +1,6 @@
 import BeautyDaemon
 import BeautyProtocol
+import BeautyTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Glibc
 /// docs/PROTOCOL.md must stay true: every method and error code is documented, and the
 /// `->`/`<-` examples, replayed in order against a fresh daemon, get the answers shown.
 @Suite(.serialized) struct ProtocolDocTests {
-    static let path = Package.file("docs/PROTOCOL.md")
+    static let path = Locations.file("docs/PROTOCOL.md")
 
     /// One example request and the answer line the document shows for it (nil: none expected).
     struct Step {
@@ -91,25 +92,25 @@ import Glibc
     @Test func examplesGetTheAnswersShown() async throws {
         let steps = Self.steps(try String(contentsOfFile: Self.path, encoding: .utf8))
         #expect(steps.count > 30)
-        let beautyd = try Package.beautyd()
+        let beautyd = try Locations.built("beautyd")
         let scratch = try ScratchDirectory()
         var environment = try scratch.xdgEnvironment()
         environment["TZ"] = "Europe/Warsaw"  // the zone the examples' texts were written in
         let socketPath = try scratch.sub("b.sock")
-        let child = try Child(beautyd, ["--socket", socketPath, "--database", try scratch.sub("db.sqlite")],
-                              environment: environment, output: try scratch.sub("daemon.log"))
-        let client = try LineClient(path: socketPath)
+        let child = try scratch.spawn("daemon", beautyd, ["--socket", socketPath, "--database", try scratch.sub("db.sqlite")],
+                                      environment: environment)
+        let client = try await RPCClient.connected(to: socketPath, within: .seconds(10))
         for step in steps {
-            try client.send(step.request)
+            try client.send(line: step.request)
             guard let shown = step.answer else { continue }
-            let line = try #require(client.readLine(), "no answer to \(step.request)\nlog:\n\(child.output)")
+            let line = try #require(client.nextLine(), "no answer to \(step.request)\nlog:\n\(child.output)")
             let expected = try #require(Self.json(shown), "the document's answer is not JSON: \(shown)")
             let actual = try #require(Self.json(line), "the daemon's answer is not JSON: \(line)")
             let found = Self.differences(expected, actual)
             #expect(found.isEmpty, "\(step.request)\n  documented: \(shown)\n  daemon:     \(line)\n  \(found.joined(separator: "\n  "))")
         }
-        // (A step that fails early leaves the child to `Child.deinit`, which kills and reaps it.)
+        // (A step that fails early leaves the child to `ChildProcess.deinit`, which kills and reaps it.)
         child.signal(SIGINT)
-        #expect(await child.waitForExit() == 0, "log:\n\(child.output)")
+        #expect(await child.waitForExit() == .exited(0), "log:\n\(child.output)")
     }
 }

@@ -2,12 +2,11 @@
 // (hand-made, in each program's own order and style; folded at 75 octets like the originals).
 // Kept with LF line ends in the source; `crlf` gives the CRLF the programs really write.
 
-func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n" }
+package func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n" }
 
-enum ICalendarFixtures {
-    /// Google Calendar export: X-WR-* headers, VTIMEZONE, a weekly-by-6 series with one moved
-    /// occurrence (RECURRENCE-ID), DISPLAY and EMAIL alarms, an all-day day off.
-    static let google = crlf(#"""
+package enum ICalendarFixtures {
+    /// How a Google Calendar export begins, up to its zone.
+    private static let googleHeader = """
 BEGIN:VCALENDAR
 PRODID:-//Google Inc//Google Calendar 70.9054//EN
 VERSION:2.0
@@ -15,7 +14,10 @@ CALSCALE:GREGORIAN
 METHOD:PUBLISH
 X-WR-CALNAME:Uroda
 X-WR-TIMEZONE:Europe/Warsaw
-X-WR-CALDESC:Fryzjer\, manicure\, kosmetyczka – wszystko w jednym miejscu
+"""
+
+    /// Google's VTIMEZONE for Europe/Warsaw (the RRULE parts in its order).
+    private static let googleWarsawZone = #"""
 BEGIN:VTIMEZONE
 TZID:Europe/Warsaw
 X-LIC-LOCATION:Europe/Warsaw
@@ -34,6 +36,14 @@ DTSTART:19701025T030000
 RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU
 END:STANDARD
 END:VTIMEZONE
+"""#
+
+    /// Google Calendar export: X-WR-* headers, VTIMEZONE, a weekly-by-6 series with one moved
+    /// occurrence (RECURRENCE-ID), DISPLAY and EMAIL alarms, an all-day day off.
+    package static let google = crlf(#"""
+\#(googleHeader)
+X-WR-CALDESC:Fryzjer\, manicure\, kosmetyczka – wszystko w jednym miejscu
+\#(googleWarsawZone)
 BEGIN:VEVENT
 DTSTART;TZID=Europe/Warsaw:20261201T140000
 DTEND;TZID=Europe/Warsaw:20261201T153000
@@ -122,7 +132,7 @@ END:VCALENDAR
 
     /// Thunderbird / Lightning: X-MOZ-* properties, five VALARMs (relative, absolute, RELATED=END,
     /// one after the start), EXDATE lists with TZID, an all-day weekend across the DST change, a VTODO.
-    static let thunderbird = crlf(#"""
+    package static let thunderbird = crlf(#"""
 BEGIN:VCALENDAR
 PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN
 VERSION:2.0
@@ -216,7 +226,7 @@ END:VCALENDAR
 
     /// Apple Calendar (macOS): X-APPLE-* properties with quoted parameters, an AUDIO alarm with
     /// X-WR-ALARMUID, Apple's ACTION:NONE placeholder alarm, and a UTC event.
-    static let apple = crlf(#"""
+    package static let apple = crlf(#"""
 BEGIN:VCALENDAR
 METHOD:PUBLISH
 VERSION:2.0
@@ -300,7 +310,7 @@ END:VCALENDAR
 
     /// Outlook 16: Windows zone name in TZID with its VTIMEZONE, a very long folded UID, an
     /// all-day event.
-    static let outlook = crlf(#"""
+    package static let outlook = crlf(#"""
 BEGIN:VCALENDAR
 PRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN
 VERSION:2.0
@@ -377,4 +387,59 @@ END:VEVENT
 END:VCALENDAR
 """#)
 
+    /// Google Calendar export the end-to-end import reads: a six-weekly colouring series in Warsaw time
+    /// from January 2027 with a 30-minute alarm, a manicure in UTC, and an all-day spa day.
+    package static let googleSeries = crlf(#"""
+\#(googleHeader)
+\#(googleWarsawZone)
+BEGIN:VEVENT
+DTSTART;TZID=Europe/Warsaw:20270112T150000
+DTEND;TZID=Europe/Warsaw:20270112T163000
+RRULE:FREQ=WEEKLY;WKST=MO;COUNT=6;INTERVAL=6;BYDAY=TU
+DTSTAMP:20261120T101500Z
+UID:4k2h7c9q1v3m5n8p0r6s2t4u6w@google.com
+CREATED:20261101T090000Z
+DESCRIPTION:Farbowanie + strzyżenie\, zapytać o Olaplex.\nKod do bramy: 12
+ 34\; parking od podwórza.
+LAST-MODIFIED:20261120T101500Z
+LOCATION:Salon Anna\, ul. Długa 5\, Kraków
+SEQUENCE:0
+STATUS:CONFIRMED
+SUMMARY:Fryzjer – koloryzacja
+TRANSP:OPAQUE
+BEGIN:VALARM
+ACTION:DISPLAY
+DESCRIPTION:This is an event reminder
+TRIGGER:-PT30M
+END:VALARM
+END:VEVENT
+BEGIN:VEVENT
+DTSTART:20261215T093000Z
+DTEND:20261215T103000Z
+DTSTAMP:20261120T101500Z
+UID:7f3a9b2c5d8e1f4a6b0c@google.com
+CREATED:20261110T120000Z
+LAST-MODIFIED:20261110T120000Z
+SEQUENCE:1
+STATUS:CONFIRMED
+SUMMARY:Manicure hybrydowy
+TRANSP:OPAQUE
+BEGIN:VALARM
+ACTION:DISPLAY
+DESCRIPTION:This is an event reminder
+TRIGGER:-P0DT0H30M0S
+END:VALARM
+END:VEVENT
+BEGIN:VEVENT
+DTSTART;VALUE=DATE:20261224
+DTEND;VALUE=DATE:20261225
+DTSTAMP:20261120T101500Z
+UID:0a1b2c3d4e5f6a7b8c9d@google.com
+SEQUENCE:0
+STATUS:CONFIRMED
+SUMMARY:Spa day
+TRANSP:TRANSPARENT
+END:VEVENT
+END:VCALENDAR
+"""#)
 }

@@ -7,13 +7,25 @@ import Glibc
 
 /// A deliberately plain JSON-RPC client: a blocking POSIX Unix socket with a timeout, so tests can
 /// send anything (broken JSON, huge lines, half lines) and read exactly what comes back.
-final class RPCClient {
-    let path: String
+package final class RPCClient {
+    package let path: String
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var nextID: Int64 = 1
 
-    init(path: String, timeout: TimeInterval = 5) throws {
+    /// Connects, trying again while the socket is not there or refuses (a daemon starting), up to `within`.
+    package static func connected(to path: String, within: Duration, timeout: TimeInterval = 10) async throws -> RPCClient {
+        let deadline = ContinuousClock.now + within
+        while true {
+            do {
+                return try RPCClient(path: path, timeout: timeout)
+            } catch where ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+
+    package init(path: String, timeout: TimeInterval = 5) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket(): \(String(cString: strerror(errno)))") }
@@ -43,7 +55,7 @@ final class RPCClient {
     deinit { Glibc.close(fd) }
 
     /// Writes these bytes as they are (no newline added).
-    func send(bytes: [UInt8]) throws {
+    package func send(bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -52,12 +64,12 @@ final class RPCClient {
         }
     }
 
-    func send(line: String) throws {
+    package func send(line: String) throws {
         try send(bytes: Array((line + "\n").utf8))
     }
 
     /// The next `\n`-terminated line, without the newline; throws on timeout or EOF.
-    func readLine() throws -> Data {
+    package func readLine() throws -> Data {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Data(buffer[..<newline])
@@ -75,8 +87,14 @@ final class RPCClient {
         }
     }
 
+    /// Shuts down the write side, as `echo ... | socat` does at the end of its input.
+    package func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// The next line as text, nil at the end of the stream or on timeout.
+    package func nextLine() -> String? { (try? readLine()).map { String(decoding: $0, as: UTF8.self) } }
+
     /// Sends one line and parses the answer line as a JSON object.
-    func roundTrip(_ line: String) throws -> [String: Any] {
+    package func roundTrip(_ line: String) throws -> [String: Any] {
         try send(line: line)
         let answer = try readLine()
         guard let object = try JSONSerialization.jsonObject(with: answer) as? [String: Any] else {
@@ -86,7 +104,7 @@ final class RPCClient {
     }
 
     /// A well-formed request; the answer's `result` decoded as `R`, or its `error` thrown.
-    func call<P: Encodable & Sendable, R: Decodable>(_ method: String, _ params: P, as: R.Type = R.self) throws -> R {
+    package func call<P: Encodable & Sendable, R: Decodable>(_ method: String, _ params: P, as: R.Type = R.self) throws -> R {
         let id = nextID
         nextID += 1
         let request = RPCRequest(id: .number(id), method: method, params: params)
@@ -101,13 +119,13 @@ final class RPCClient {
         return result
     }
 
-    func status() throws -> StatusResult { try call("status", NoParams()) }
+    package func status() throws -> StatusResult { try call("status", NoParams()) }
 
-    func show(_ id: Int64) throws -> AppointmentDetail { try call("appointment.show", IDParams(id: id)) }
+    package func show(_ id: Int64) throws -> AppointmentDetail { try call("appointment.show", IDParams(id: id)) }
 }
 
 extension [String: Any] {
     /// `error.code` of a JSON-RPC answer.
-    var errorCode: Int? { (self["error"] as? [String: Any])?["code"] as? Int }
-    var errorMessage: String? { (self["error"] as? [String: Any])?["message"] as? String }
+    package var errorCode: Int? { (self["error"] as? [String: Any])?["code"] as? Int }
+    package var errorMessage: String? { (self["error"] as? [String: Any])?["message"] as? String }
 }

@@ -2,38 +2,16 @@ import BeautyCore
 import BeautyDaemon
 import BeautyNotify
 import BeautyStore
+import BeautyTestSupport
 import Foundation
-import Logging
 import Testing
 
-/// The scheduler with a real database and a notifier that plays a server which has already shown one
+/// The scheduler in process with a notifier that plays a server which has already shown one
 /// member of a missed-while-away group (it answered that member's Notify late).
 @Suite struct CatchUpGroupTests {
-    /// Answers the first notification with "already shown" for its first covered key, shows the rest.
-    final class LateAnsweringNotifier: Notifier, @unchecked Sendable {
-        let events: AsyncStream<NotifierEvent>
-        private let lock = NSLock()
-        private var requests: [DesktopNotification] = []
-
-        init() { events = AsyncStream { _ in } }
-
-        var shown: [DesktopNotification] { lock.withLock { requests } }
-
-        func show(_ notification: DesktopNotification) async throws -> ShowOutcome {
-            lock.withLock {
-                requests.append(notification)
-                return requests.count == 1 ? .shownEarlier([notification.covers[0]]) : .shown(id: UInt32(requests.count))
-            }
-        }
-
-        func close(key: String) async {}
-        func serverInfo() -> NotificationServerInfo { NotificationServerInfo(reachable: true) }
-    }
-
     @Test("a group member the server showed late is recorded as shown and left out of the group sent after it")
     func memberShownLateIsLeftOut() async throws {
-        let scratch = try ScratchDirectory()
-        let store = try AppDatabase.open(path: try scratch.sub("db.sqlite"))
+        let store = try AppDatabase.inMemory()
         let now = Date()
         var ids: [Int64] = []
         for (title, late) in [("Manicure", 300.0), ("Pedicure", 200.0)] {
@@ -43,11 +21,12 @@ import Testing
             ids.append(try #require(added.id))
         }
         let keys = try ids.map { try #require(try store.deliveries(itemKind: .appointment, itemID: $0).first?.trigger.key) }
-        let notifier = LateAnsweringNotifier()
-        let scheduler = Scheduler(store: store, notifier: notifier, hub: EventHub(), config: DaemonConfig(),
-                                  logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let running = Task { try await scheduler.run() }
-        defer { running.cancel() }
+        // A server that answers the first notification's Notify late: it has shown its first member already.
+        let notifier = RecordingNotifier { index, notification in
+            index == 0 ? .shownEarlier([notification.covers[0]]) : .shown(id: UInt32(index + 1))
+        }
+        let daemon = try await InProcessDaemon(now: now, notifier: notifier, store: store)
+        defer { withExtendedLifetime(daemon) {} }
 
         var states: [DeliveryState] = []
         for _ in 0..<100 where states != [.fired, .fired] {

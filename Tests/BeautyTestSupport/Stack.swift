@@ -17,25 +17,25 @@ import Glibc
 ///     *.out, *.err   every child's output
 ///
 /// Set BEAUTYD_E2E_KEEP=1 to keep the directory after the test.
-final class Stack: @unchecked Sendable {
-    let directory: String
-    let busAddress: String
-    private(set) var children: [ChildProcess] = []
-    private(set) var bus: ChildProcess
-    private(set) var server: ChildProcess?
-    private(set) var daemon: ChildProcess?
+package final class Stack: @unchecked Sendable {
+    package let directory: String
+    package let busAddress: String
+    package private(set) var children: [ChildProcess] = []
+    package private(set) var bus: ChildProcess
+    package private(set) var server: ChildProcess?
+    package private(set) var daemon: ChildProcess?
     private var names: [String: Int] = [:]
     private var busRestarts = 0
     private var finished = false
 
-    var runtimeDirectory: String { directory + "/run" }
-    var socketPath: String { runtimeDirectory + "/beautyd/beautyd.sock" }
-    var databasePath: String { directory + "/data/beautyd/beautyd.sqlite" }
-    var configPath: String { directory + "/config/beautyd/config.toml" }
-    var notifyLog: String { directory + "/notify.log" }
+    package var runtimeDirectory: String { directory + "/run" }
+    package var socketPath: String { runtimeDirectory + "/beautyd/beautyd.sock" }
+    package var databasePath: String { directory + "/data/beautyd/beautyd.sqlite" }
+    package var configPath: String { directory + "/config/beautyd/config.toml" }
+    package var notifyLog: String { directory + "/notify.log" }
 
     /// Bus first, then (optionally) the test notification server, then (optionally) beautyd.
-    static func start(server: Bool = true, serverFlags: [String] = [], daemon: Bool = true,
+    package static func start(server: Bool = true, serverFlags: [String] = [], daemon: Bool = true,
                       config: String? = nil) async throws -> Stack {
         let stack = try await Stack()
         do {
@@ -50,11 +50,7 @@ final class Stack: @unchecked Sendable {
     }
 
     private init() async throws {
-        var template = Array("/tmp/bd-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw HarnessError("mkdtemp: \(String(cString: strerror(errno)))")
-        }
-        directory = String(cString: made)
+        directory = try makeShortTemporaryDirectory()
         for sub in ["run", "data", "config", "home"] {
             try FileManager.default.createDirectory(atPath: "\(directory)/\(sub)", withIntermediateDirectories: true)
         }
@@ -92,13 +88,13 @@ final class Stack: @unchecked Sendable {
     }
 
     /// Kills the session bus (and with it every connection to it), as when the user's bus dies.
-    func killBus() {
+    package func killBus() {
         bus.killNow()
         unlink(directory + "/bus")  // a dbus-daemon does not remove its socket file when killed
     }
 
     /// Starts a new session bus at the same address, as a socket-activated user bus comes back.
-    func restartBus() async throws {
+    package func restartBus() async throws {
         busRestarts += 1
         bus = try await Self.launchBus(in: directory, name: "dbus-daemon-\(busRestarts + 1)")
         children.append(bus)
@@ -110,7 +106,7 @@ final class Stack: @unchecked Sendable {
 
     /// The environment of every child: the bus, the XDG directories and the zone of this stack, and
     /// nothing of the developer's desktop session.
-    var environment: [String: String] {
+    package var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment
         for key in env.keys where key.hasPrefix("XDG_") || key.hasPrefix("LISTEN_") || key.hasPrefix("WATCHDOG_")
             || ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "NOTIFY_SOCKET", "JOURNAL_STREAM",
@@ -129,7 +125,7 @@ final class Stack: @unchecked Sendable {
     }
 
     /// Starts a child whose files are named after it (a second one of the same name gets "-2").
-    func spawn(_ name: String, _ executable: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+    package func spawn(_ name: String, _ executable: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
         let count = (names[name] ?? 0) + 1
         names[name] = count
         let child = try ChildProcess(
@@ -140,23 +136,18 @@ final class Stack: @unchecked Sendable {
     }
 
     /// Runs a short command to its end (killed after `timeout`).
-    func run(_ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
+    package func run(_ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
              timeout: Duration = .seconds(10)) async throws -> CommandResult {
-        let child = try spawn((executable as NSString).lastPathComponent, executable, arguments, environment: extra)
-        guard let status = await child.wait(timeout: timeout) else {
-            child.killNow()
-            throw HarnessError("\(executable) \(arguments.joined(separator: " ")) did not finish within \(timeout)\n\(child.outputTail)")
-        }
-        return CommandResult(status: status, stdout: child.stdout, stderr: child.stderr)
+        try await spawn((executable as NSString).lastPathComponent, executable, arguments, environment: extra).result(within: timeout)
     }
 
     /// `beautyctl --socket <this stack's socket> ARGS...`
-    func beautyctl(_ arguments: [String], socket: Bool = true) async throws -> CommandResult {
+    package func beautyctl(_ arguments: [String], socket: Bool = true) async throws -> CommandResult {
         let binary = try Locations.built("beautyctl")
         return try await run(binary, (socket ? ["--socket", socketPath] : []) + arguments)
     }
 
-    func writeConfig(_ text: String) throws {
+    package func writeConfig(_ text: String) throws {
         try FileManager.default.createDirectory(atPath: (configPath as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         try text.write(toFile: configPath, atomically: true, encoding: .utf8)
@@ -164,7 +155,7 @@ final class Stack: @unchecked Sendable {
 
     /// Starts the Python test server (Fixtures/notification_server.py); returns when it owned its bus name.
     @discardableResult
-    func startServer(flags: [String] = []) async throws -> Date {
+    package func startServer(flags: [String] = []) async throws -> Date {
         let script = try Locations.fixture("notification_server.py")
         let child = try spawn("notification-server", Locations.python, [script, notifyLog] + flags)
         server = child
@@ -178,7 +169,7 @@ final class Stack: @unchecked Sendable {
         return owned
     }
 
-    func stopServer() async {
+    package func stopServer() async {
         await server?.stop(SIGKILL)
         server = nil
     }
@@ -186,7 +177,7 @@ final class Stack: @unchecked Sendable {
     /// Starts the real beautyd and waits until its socket answers `status`. `environment` is added to
     /// (and overrides) the stack's, e.g. `["TZ": "", "BEAUTYD_LOCALTIME": link]` to follow a zone link.
     @discardableResult
-    func startDaemon(arguments: [String] = ["--log-level", "debug"], environment: [String: String] = [:]) async throws -> ChildProcess {
+    package func startDaemon(arguments: [String] = ["--log-level", "debug"], environment: [String: String] = [:]) async throws -> ChildProcess {
         let child = try spawn("beautyd", try Locations.built("beautyd"), arguments, environment: environment)
         daemon = child
         let socketPath = self.socketPath
@@ -201,14 +192,14 @@ final class Stack: @unchecked Sendable {
 
     /// Stops beautyd gracefully (SIGINT) and returns how it ended.
     @discardableResult
-    func stopDaemon(signal: Int32 = SIGINT) async -> ExitStatus? {
+    package func stopDaemon(signal: Int32 = SIGINT) async -> ChildExit? {
         let status = await daemon?.stop(signal, grace: .seconds(10))
         daemon = nil
         return status
     }
 
     /// Kills everything still running (daemon first, gracefully), reaps it, removes the directory.
-    func shutdown() {
+    package func shutdown() {
         guard !finished else { return }
         finished = true
         if let daemon, daemon.isRunning {
@@ -223,24 +214,24 @@ final class Stack: @unchecked Sendable {
 
     // MARK: - Talking to it
 
-    func client(timeout: TimeInterval = 5) throws -> RPCClient { try RPCClient(path: socketPath, timeout: timeout) }
+    package func client(timeout: TimeInterval = 5) throws -> RPCClient { try RPCClient(path: socketPath, timeout: timeout) }
 
     /// Adds an appointment over the socket with absolute reminders.
-    func addAppointment(_ title: String, start: Date, remindAt: [Date]) throws -> AppointmentDetail {
+    package func addAppointment(_ title: String, start: Date, remindAt: [Date]) throws -> AppointmentDetail {
         var params = AppointmentAddParams(title: title, start: start)
         params.reminders = remindAt.map(Reminder.at)
         return try client().call("appointment.add", params)
     }
 
     /// Every Notify the test server has logged so far.
-    func notifications() -> [NotifyCall] {
+    package func notifications() -> [NotifyCall] {
         guard let text = try? String(contentsOfFile: notifyLog, encoding: .utf8) else { return [] }
         let decoder = JSONDecoder()
         return text.split(separator: "\n").compactMap { try? decoder.decode(NotifyCall.self, from: Data($0.utf8)) }
     }
 
     /// Waits until at least `count` notifications were logged; returns all of them (maybe fewer on timeout).
-    func waitForNotifications(_ count: Int, timeout: Duration) async -> [NotifyCall] {
+    package func waitForNotifications(_ count: Int, timeout: Duration) async -> [NotifyCall] {
         await eventually(timeout: timeout, interval: .milliseconds(10)) { () -> [NotifyCall]? in
             let calls = notifications()
             return calls.count >= count ? calls : nil
@@ -248,7 +239,7 @@ final class Stack: @unchecked Sendable {
     }
 
     /// Makes the test server emit ActionInvoked(id, key) as if the user clicked a button.
-    func click(_ action: String, on id: UInt32) async throws {
+    package func click(_ action: String, on id: UInt32) async throws {
         try await callTestServer("Invoke", ["uint32:\(id)", "string:\(action)"])
     }
 
@@ -263,12 +254,12 @@ final class Stack: @unchecked Sendable {
     }
 
     /// Makes the test server emit NotificationClosed(id, reason) (1 expired, 2 dismissed by the user, 3 closed by a call).
-    func close(_ id: UInt32, reason: UInt32) async throws {
+    package func close(_ id: UInt32, reason: UInt32) async throws {
         try await callTestServer("Close", ["uint32:\(id)", "uint32:\(reason)"])
     }
 
     /// Whether a bus name has an owner on this stack's bus.
-    func busNameHasOwner(_ name: String) async throws -> Bool {
+    package func busNameHasOwner(_ name: String) async throws -> Bool {
         let dbusSend = try Locations.system("dbus-send", package: "dbus-bin")
         let result = try await run(dbusSend, [
             "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
@@ -278,5 +269,5 @@ final class Stack: @unchecked Sendable {
     }
 
     /// Every child's output, for failure messages.
-    var logs: String { children.map(\.outputTail).joined(separator: "\n") }
+    package var logs: String { children.map(\.outputTail).joined(separator: "\n") }
 }

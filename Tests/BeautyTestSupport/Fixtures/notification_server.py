@@ -3,7 +3,7 @@
 
 Run with the system interpreter (it needs python3-dbus and python3-gi):
 
-    /usr/bin/python3 notification_server.py LOG_FILE [--no-actions] [--name NAME] [--hang]
+    /usr/bin/python3 notification_server.py LOG_FILE [--no-actions] [--markup] [--name NAME] [--hang]
                                             [--before-first-reply COMMAND]
 
 It owns org.freedesktop.Notifications on the session bus named by
@@ -12,7 +12,8 @@ DBUS_SESSION_BUS_ADDRESS and serves /org/freedesktop/Notifications:
   org.freedesktop.Notifications
     Notify(susssasa{sv}i) -> u     ids count up from 1; a non-zero replaces_id that is
                                    still open is kept and returned
-    GetCapabilities() -> as        ["actions", "body"], or ["body"] with --no-actions
+    GetCapabilities() -> as        ["actions", "body"], or ["body"] with --no-actions; "body-markup"
+                                   added with --markup (bodies are then read as markup, as dunst does)
     GetServerInformation() -> ssss ("beautyd-test-server", "beautyd", "1.0", "1.2")
     CloseNotification(u)           emits NotificationClosed(id, 3)
     signals ActionInvoked(us), NotificationClosed(uu)
@@ -164,7 +165,7 @@ class Server(dbus.service.Object):
 def main(argv):
     args = argv[1:]
     if not args or args[0].startswith("-"):
-        sys.stderr.write("usage: notification_server.py LOG_FILE [--no-actions] [--name NAME] [--hang]"
+        sys.stderr.write("usage: notification_server.py LOG_FILE [--no-actions] [--markup] [--name NAME] [--hang]"
                          " [--before-first-reply COMMAND]\n")
         return 64
     log_path = args.pop(0)
@@ -175,7 +176,9 @@ def main(argv):
     while args:
         flag = args.pop(0)
         if flag == "--no-actions":
-            capabilities = ["body"]
+            capabilities = [c for c in capabilities if c != "actions"]
+        elif flag == "--markup":
+            capabilities.append("body-markup")
         elif flag == "--hang":
             hang = True
         elif flag == "--name" and args:

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Income against expenses per currency, as bars: in the terminal (`beautyctl budget balance`) and as
+/// an SVG file (`--svg`). Currencies are never drawn on one scale: each has its own, its larger side
+/// the full bar, since 100 EUR and 100 PLN are not the same length of money.
+public enum BudgetChart {
+    public struct Row: Sendable, Equatable {
+        public var currency: String
+        public var incomeCents: Int64
+        public var expenseCents: Int64
+        public init(currency: String, incomeCents: Int64, expenseCents: Int64) {
+            self.currency = currency
+            self.incomeCents = incomeCents
+            self.expenseCents = expenseCents
+        }
+
+        public var balanceCents: Int64 { incomeCents - expenseCents }
+    }
+
+    /// "1200.00", "-9.50".
+    static func amount(_ cents: Int64) -> String {
+        let sign = cents < 0 ? "-" : ""
+        let size = cents.magnitude
+        return "\(sign)\(size / 100).\(String(format: "%02d", Int(size % 100)))"
+    }
+
+    /// How many of `width` cells `cents` fills against `largest`: rounded, at least one for anything above zero.
+    static func cells(_ cents: Int64, of largest: Int64, width: Int) -> Int {
+        guard cents > 0, largest > 0 else { return 0 }
+        return max(1, Int((Double(cents) / Double(largest) * Double(width)).rounded()))
+    }
+
+    /// Two bars a currency, `width` characters at most; lines end in "\n".
+    ///
+    ///     PLN  income   ██████████████████████████████           1200.00
+    ///          expense  ████████████████████████████████████████ 1500.00
+    ///          balance  -300.00
+    public static func text(_ rows: [Row], width: Int = 80) -> String {
+        let codeWidth = rows.map(\.currency.count).max() ?? 3
+        let amountWidth = rows.flatMap { [amount($0.incomeCents), amount($0.expenseCents)] }.map(\.count).max() ?? 4
+        let barWidth = max(10, width - codeWidth - 2 - 9 - 1 - amountWidth)
+        var out = ""
+        for row in rows {
+            let largest = max(row.incomeCents, row.expenseCents)
+            let indent = String(repeating: " ", count: codeWidth)
+            for (index, (label, cents)) in [("income ", row.incomeCents), ("expense", row.expenseCents)].enumerated() {
+                let filled = cells(cents, of: largest, width: barWidth)
+                let bar = String(repeating: "█", count: filled) + String(repeating: " ", count: barWidth - filled)
+                let value = amount(cents)
+                let code = index == 0 ? row.currency.padding(toLength: codeWidth, withPad: " ", startingAt: 0) : indent
+                out += "\(code)  \(label)  \(bar) \(String(repeating: " ", count: amountWidth - value.count))\(value)\n"
+            }
+            out += "\(indent)  balance  \(row.balanceCents > 0 ? "+" : "")\(amount(row.balanceCents))\n"
+        }
+        return out
+    }
+
+    public static let svgWidth = 760.0
+    static let incomeColor = "#2e7d32"
+    static let expenseColor = "#c62828"
+    static let black = "#000000"
+
+    /// An SVG image: a title, then per currency a bar for income and one for expenses (each with its
+    /// amount, and a `<title>` shown on hover) and the balance.
+    public static func svg(_ rows: [Row], title: String) -> String {
+        let left = 150.0, right = 110.0, top = 56.0, rowHeight = 96.0, barHeight = 24.0
+        let height = top + rowHeight * Double(max(rows.count, 1)) + 16
+        let plotWidth = svgWidth - left - right
+        func n(_ value: Double) -> String { String(format: "%.1f", value) }
+        let escape = MeasurementChart.escape
+        var out = MeasurementChart.svgOpening(width: svgWidth, height: height, title: title)
+        if rows.isEmpty {
+            out.append(#"<text class="no-data" x="\#(n(svgWidth / 2))" y="\#(n(top + 30))" text-anchor="middle">No budget entries</text>"#)
+        }
+        for (index, row) in rows.enumerated() {
+            let y = top + rowHeight * Double(index)
+            let largest = max(row.incomeCents, row.expenseCents)
+            let currency = escape(row.currency)
+            out.append(#"<g class="currency" data-currency="\#(currency)">"#)
+            out.append(#"  <text class="currency-label" x="16" y="\#(n(y + barHeight))" font-weight="bold">\#(currency)</text>"#)
+            for (offset, (kind, cents, color)) in [("income", row.incomeCents, incomeColor), ("expense", row.expenseCents, expenseColor)].enumerated() {
+                let barY = y + Double(offset) * (barHeight + 6)
+                let length = largest > 0 ? plotWidth * Double(cents) / Double(largest) : 0
+                let label = "\(kind == "income" ? "Income" : "Expenses"): \(amount(cents)) \(row.currency)"
+                out.append(#"  <text class="bar-label" x="\#(n(left - 8))" y="\#(n(barY + barHeight * 0.7))" text-anchor="end">\#(kind == "income" ? "Income" : "Expenses")</text>"#)
+                out.append(#"  <rect class="\#(kind)" x="\#(n(left))" y="\#(n(barY))" width="\#(n(length))" height="\#(n(barHeight))" fill="\#(color)" data-cents="\#(cents)"><title>\#(escape(label))</title></rect>"#)
+                out.append(#"  <text class="amount" x="\#(n(left + length + 6))" y="\#(n(barY + barHeight * 0.7))">\#(amount(cents))</text>"#)
+            }
+            let balance = (row.balanceCents > 0 ? "+" : "") + amount(row.balanceCents)
+            out.append(#"  <text class="balance" x="\#(n(left))" y="\#(n(y + 2 * (barHeight + 6) + 14))" fill="\#(row.balanceCents < 0 ? expenseColor : black)">Balance: \#(balance) \#(currency)</text>"#)
+            out.append("</g>")
+        }
+        out.append("</svg>")
+        return out.joined(separator: "\n") + "\n"
+    }
+}

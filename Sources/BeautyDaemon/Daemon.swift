@@ -1,0 +1,34 @@
+import BeautyNotify
+import BeautyStore
+import Foundation
+import Logging
+
+/// The daemon's parts wired together: the store, the notifier, the event hub, the live settings, the
+/// scheduler and the request handler. beautyd serves it on a socket with signals and systemd around it;
+/// the in-process tests call its request handler and drive its scheduler's clock.
+public struct Daemon: Sendable {
+    public let store: AppDatabase
+    public let notifier: any Notifier
+    public let hub: EventHub
+    public let settings: SettingsBox
+    public let scheduler: Scheduler
+    public let requests: RequestHandler
+}
+
+/// Wires the daemon's parts. beautyd passes the wall clock, the zone it follows live and the timerfd
+/// (the defaults); a test passes a clock and zone it sets and a timer that fires when it moves its clock.
+/// `socket` is what `status` reports as the socket.
+public func makeDaemon(
+    store: AppDatabase, notifier: any Notifier, config: DaemonConfig, socket: String, logger: Logger,
+    clock: @escaping @Sendable () -> Date = Date.init, zone: any ZoneSource = LocalZone.shared,
+    timer: @escaping DeadlineTimerFactory = WallClockTimer.factory
+) -> Daemon {
+    let hub = EventHub()
+    let settings = SettingsBox(config)
+    let scheduler = Scheduler(store: store, notifier: notifier, hub: hub, config: config, logger: logger,
+                              clock: clock, zone: zone, timer: timer)
+    let requests = RequestHandler(
+        store: store, scheduler: scheduler, notifier: notifier, settings: settings, startedAt: clock(),
+        socketPath: socket, logger: logger, clock: clock, zone: zone)
+    return Daemon(store: store, notifier: notifier, hub: hub, settings: settings, scheduler: scheduler, requests: requests)
+}

@@ -1,0 +1,48 @@
+import BeautyCore
+import BeautyProtocol
+import BeautyStore
+import Foundation
+
+/// backup / restore: a consistent copy of the whole database while beautyd runs, and putting one back.
+extension RequestHandler {
+    static func backupRoutes(_ router: inout RequestRouter) {
+        router.register(BackupRPC.backup) { try $0.backup($1) }
+        router.register(BackupRPC.restore) { try $0.restore($1) }
+    }
+
+    func backup(_ p: BackupParams) throws -> BackupResult {
+        let path = try backupPath(p.path)
+        do {
+            let bytes = try store.backup(to: path)
+            logger.notice("database backed up to \(path) (\(bytes) bytes)")
+            return BackupResult(path: path, bytes: bytes, schema: try store.appliedMigrations().last ?? "")
+        } catch let refusal as RestoreRefusal {
+            throw ValidationError(field: "path", refusal.description)
+        }
+    }
+
+    func restore(_ p: BackupParams) throws -> RestoreResult {
+        let path = try backupPath(p.path)
+        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError(field: "path", "there is no file \(path)") }
+        let stamp = Timestamps(zone: zone.current).isoDay(clock())
+        let kept = "\(store.path).before-restore-\(stamp)-\(Int(clock().timeIntervalSince1970))"
+        do {
+            let outcome = try store.restore(from: path, keepingOldAt: kept)
+            logger.notice("database restored from \(path); the one it replaced is kept as \(kept); \(outcome.deliveriesKept) reminder(s) already shown stay shown")
+            // Everything may differ now: the pass plans doses, series, water and the tip again from the restored rows.
+            scheduler.wake(.edited)
+            return RestoreResult(path: path, kept: outcome.kept, restoredSchema: outcome.restoredSchema, deliveriesKept: outcome.deliveriesKept)
+        } catch let refusal as RestoreRefusal {
+            throw ValidationError(field: "path", refusal.description)
+        }
+    }
+
+    /// An absolute path that is not the live database or one of its side files.
+    private func backupPath(_ raw: String) throws -> String {
+        guard raw.hasPrefix("/") else { throw ValidationError(field: "path", "must be an absolute path") }
+        let path = (raw as NSString).standardizingPath
+        let live = DatabaseOpening.files(of: (store.path as NSString).standardizingPath)
+        guard !live.contains(path) else { throw ValidationError(field: "path", "\(path) is the database beautyd uses") }
+        return path
+    }
+}

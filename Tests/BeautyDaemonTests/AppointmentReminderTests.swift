@@ -1,0 +1,80 @@
+import BeautyCore
+import BeautyProtocol
+import BeautyTestSupport
+import Foundation
+import Testing
+
+/// Which appointment reminders the scheduler shows, and when, with the clock moved by the test.
+@Suite("Appointment reminders in process: which fire, and at which instants")
+struct AppointmentReminderTests {
+    static let now = instant("2030-01-15 09:00")
+
+    func add(_ daemon: InProcessDaemon, _ title: String, start: Date, remindAt: [Date]) async throws -> AppointmentDetail {
+        var params = AppointmentAddParams(title: title, start: start)
+        params.reminders = remindAt.map(Reminder.at)
+        return try await daemon.call(AppointmentRPC.add, params)
+    }
+
+    @Test("cancelled, completed and removed appointments never fire")
+    func onlyScheduledAppointmentsFire() async throws {
+        let daemon = try await InProcessDaemon(now: Self.now)
+        let due = Self.now.addingTimeInterval(90)
+        var ids: [String: Int64] = [:]
+        for title in ["Cancelled", "Done", "Removed", "Kept"] {
+            ids[title] = try #require(try await add(daemon, title, start: Self.now.addingTimeInterval(86_400), remindAt: [due]).appointment.id)
+        }
+        _ = try await daemon.call(AppointmentRPC.cancel, IDParams(id: ids["Cancelled"]!))
+        _ = try await daemon.call(AppointmentRPC.done, IDParams(id: ids["Done"]!))
+        _ = try await daemon.call(AppointmentRPC.remove, IDParams(id: ids["Removed"]!))
+        #expect(await daemon.armed(for: due), "next wake \(String(describing: daemon.timer.deadline)), due \(due)")
+        try await daemon.run(until: due.addingTimeInterval(60))
+        #expect(daemon.notifier.shown.map(\.summary) == ["Kept"], "\(daemon.notifier.shown)")
+        #expect(try await daemon.call(ViewRPC.status).counts.pendingDeliveries == 0)
+    }
+
+    @Test("a series reminder fires at each occurrence, on time, and not again after a restart")
+    func seriesFiresEveryOccurrence() async throws {
+        let daemon = try await InProcessDaemon(now: Self.now)
+        let first = Self.now.addingTimeInterval(2.5).rounded()
+        var params = AppointmentAddParams(title: "Serum", start: first)
+        params.recurrence = AppointmentRecurrence(rule: "FREQ=SECONDLY;INTERVAL=2;COUNT=3")
+        params.reminders = [.before(0)]
+        let detail = try await daemon.call(AppointmentRPC.add, params)
+        let id = try #require(detail.appointment.id)
+        let due = (0..<3).map { first.addingTimeInterval(Double($0) * 2) }
+        #expect(detail.appointment.recurrence?.rule == "FREQ=SECONDLY;INTERVAL=2;COUNT=3")
+        #expect(detail.nextOccurrences == due, "\(String(describing: detail.nextOccurrences))")
+        #expect(detail.deliveries.map(\.trigger.fireAt) == due && detail.deliveries.allSatisfy { $0.state == .pending },
+                "\(detail.deliveries)")
+
+        // Each occurrence is the next wake, nothing is shown before it, and it is shown when it comes.
+        for (index, instant) in due.enumerated() {
+            #expect(await daemon.armed(for: instant), "occurrence \(index): next wake \(String(describing: daemon.timer.deadline))")
+            try await daemon.advance(to: instant.addingTimeInterval(-0.5))
+            #expect(daemon.notifier.shown.count == index, "occurrence \(iso(instant)) was announced early")
+            try await daemon.advance(to: instant)
+            #expect(await daemon.notifier.waitForShown(index + 1).count == index + 1, "occurrence \(iso(instant)) was not announced")
+        }
+        try await daemon.run(until: due[2].addingTimeInterval(60))  // a fourth would be here by now
+        let all = daemon.notifier.shown
+        try #require(all.count == 3, "expected exactly three notifications, got \(all)")
+        for notification in all {
+            #expect(notification.summary == "Serum", "\(notification)")
+            #expect(notification.category == "x-beautyd.appointment")
+        }
+        let fired = try await daemon.call(AppointmentRPC.show, IDParams(id: id)).deliveries
+        #expect(fired.map(\.state) == [.fired, .fired, .fired] && fired.map(\.trigger.occurrence) == due, "\(fired)")
+
+        // A restart on the same store shows none of it again.
+        await daemon.stop()
+        let restarted = try await InProcessDaemon(now: daemon.clock.now.addingTimeInterval(1.5), store: daemon.store)
+        #expect(restarted.notifier.shown.isEmpty, "a restart announced the series again: \(restarted.notifier.shown)")
+        #expect(try await restarted.call(AppointmentRPC.show, IDParams(id: id)).deliveries.map(\.state) == [.fired, .fired, .fired])
+        #expect(try await restarted.call(ViewRPC.status).counts.pendingDeliveries == 0)
+    }
+}
+
+extension Date {
+    /// To the whole second (reminders are due on whole seconds).
+    func rounded() -> Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.up)) }
+}
