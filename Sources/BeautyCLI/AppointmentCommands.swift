@@ -173,6 +173,7 @@ extension AppointmentCommand {
         @Option(help: ArgumentHelp("Only those starting before this time.", valueName: "time")) var to: String?
         @Option(help: ArgumentHelp("Only this status: scheduled, done or cancelled; may repeat.", valueName: "status"))
         var status: [String] = []
+        @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -183,10 +184,11 @@ extension AppointmentCommand {
                 }
                 return s
             }
-            let params = AppointmentListParams(
+            var params = AppointmentListParams(
                 from: try from.map { try Input.time($0, option: "--from") },
                 to: try to.map { try Input.time($0, option: "--to") },
                 status: statuses.isEmpty ? nil : statuses)
+            (params.sort, params.reverse) = order.wire
             var client = global.client
             let list = try client.call(AppointmentRPC.list, params)
             if try output.printed(list, csv: ["id", "title", "start", "end", "all_day", "status", "category", "color", "contact_id",

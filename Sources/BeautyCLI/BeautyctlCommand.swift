@@ -32,6 +32,7 @@ public struct BeautyctlCommand: ParsableCommand {
     public static func runAsMain() -> Never {
         do {
             var command = try parseAsRoot()
+            try SingleValueOptions.check(type(of: command), CommandLine.arguments.dropFirst())
             try command.run()
             Foundation.exit(0)
         } catch let failure as CLIFailure {

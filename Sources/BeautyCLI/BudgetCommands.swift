@@ -118,11 +118,13 @@ extension BudgetCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List income and expenses, oldest first.")
         @OptionGroup var range: BudgetRangeOptions
+        @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let range = try self.range.params()
+            var range = try self.range.params()
+            (range.sort, range.reverse) = order.wire
             var client = global.client
             let list = try client.call(BudgetRPC.list, range)
             if try output.printed(list, csv: ["id", "at", "kind", "amount", "currency", "name", "appointment_id"], {

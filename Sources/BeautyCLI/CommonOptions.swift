@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeautyCore
 import BeautyProtocol
 import Foundation
 
@@ -12,6 +13,29 @@ struct GlobalOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         return DaemonClient(socketPath: socket ?? environment["BEAUTYD_SOCKET"] ?? SocketLocation.defaultPath())
     }
+}
+
+/// `--sort` and `--reverse` of the lists. The daemon sorts, so paging (`--limit`/`--offset`) comes after the sort.
+struct SortOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Sort by title, time, category or price (those this list has); equal ones keep the list's order, ones without a value come last.",
+        valueName: "key"))
+    var sort: String?
+
+    @Flag(help: "Reverse the order: descending (--sort) or the list's own order turned round.")
+    var reverse = false
+
+    func validate() throws {
+        if let sort, ListSortKey(rawValue: sort.lowercased()) == nil {
+            let keys = ListSortKey.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ArgumentParser.ValidationError("--sort: '\(sort)' is not one of \(keys)")
+        }
+    }
+
+    /// The wire's `sort` and `reverse` (absent when not asked for).
+    var wire: (sort: String?, reverse: Bool?) { (sort?.lowercased(), reverse ? true : nil) }
+
+    var params: ListOrderParams { ListOrderParams(sort: wire.sort, reverse: wire.reverse) }
 }
 
 /// `--json` or `--csv` for the record lists (CSV opens in a spreadsheet).
@@ -37,4 +61,12 @@ struct ListOutputOptions: ParsableArguments {
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print machine-readable JSON instead of text.")
     var json = false
+}
+
+/// A filter given several times, as the wire has it.
+enum WireList {
+    /// One value goes in the single field, which an older beautyd reads too; several in the list field.
+    static func oneOrList<T>(_ values: [T]) -> (T?, [T]?) {
+        values.count == 1 ? (values[0], nil) : (nil, values.isEmpty ? nil : values)
+    }
 }

@@ -8,7 +8,7 @@ enum ContactInput {
     /// The id of the one contact `text` means. Several: a usage error listing them. None: on a terminal,
     /// an offer to add it; otherwise "no such item" listing the contacts there are.
     static func resolve(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
-        let contacts = try client.call(ContactRPC.list)
+        let contacts = try client.call(ContactRPC.list, ListOrderParams())
         switch ContactLookup.find(text, in: contacts) {
         case let .found(contact):
             return contact.id ?? 0
@@ -83,12 +83,13 @@ extension ContactCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List contacts by name.")
+        @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
-            let contacts = try client.call(ContactRPC.list)
+            let contacts = try client.call(ContactRPC.list, order.params)
             if try output.printed(contacts, csv: ["id", "name", "phone", "email", "first_name", "last_name", "address"], {
                 contacts.map { [String($0.id ?? 0), $0.name, $0.phone, $0.email ?? "", $0.firstName ?? "", $0.lastName ?? "", $0.address ?? ""] }
             }) { return }

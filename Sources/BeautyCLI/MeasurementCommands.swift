@@ -109,13 +109,16 @@ extension MeasureCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List your measurements, oldest first.")
         @Option(help: ArgumentHelp("Only this month (YYYY-MM).", valueName: "month")) var month: String?
+        @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let month = try month.map { text in try Input.check("--month") { try CalendarMonth(parsing: text, field: "--month") } }
+            var params = MeasureListParams(from: month?.first, to: month?.last)
+            (params.sort, params.reverse) = order.wire
             var client = global.client
-            let list = try client.call(MeasurementRPC.list, MeasureListParams(from: month?.first, to: month?.last))
+            let list = try client.call(MeasurementRPC.list, params)
             if try output.printed(list, csv: ["day", "weight_kg", "height_cm", "bmi", "class"], { list.map(MeasureOutput.row) }) { return }
             if list.isEmpty { return Output.line(month.map { "No measurements in \($0.name)." } ?? "No measurements.") }
             Output.table(["DAY", "KG", "CM", "BMI", "CLASS"], list.map(MeasureOutput.row))

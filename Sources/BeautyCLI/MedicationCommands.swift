@@ -169,12 +169,13 @@ extension MedCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List medications in your order.")
+        @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
-            let list = try client.call(MedicationRPC.list)
+            let list = try client.call(MedicationRPC.list, order.params)
             if try output.printed(list, csv: ["position", "id", "name", "dose", "schedule", "stock", "low_stock", "notes"], {
                 list.map { m in
                     [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
@@ -371,7 +372,7 @@ struct DoseCommand: ParsableCommand {
         /// The one medication with this name, in any case.
         static func medication(named name: String, client: inout DaemonClient) throws -> Int64 {
             let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
-            let matches = try client.call(MedicationRPC.list).filter { $0.name.lowercased() == wanted }
+            let matches = try client.call(MedicationRPC.list, ListOrderParams()).filter { $0.name.lowercased() == wanted }
             guard let only = matches.first, matches.count == 1, let id = only.id else {
                 throw CLIFailure(matches.isEmpty ? .notFound : .usage,
                                  matches.isEmpty ? "no medication named '\(name)' (see beautyctl med list)"

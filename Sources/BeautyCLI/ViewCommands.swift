@@ -16,13 +16,17 @@ struct AgendaCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Days to show from the start of today.", valueName: "n")) var days: Int?
     @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
     @Option(help: ArgumentHelp("End of the range, exclusive.", valueName: "time")) var to: String?
-    @Option(help: ArgumentHelp("Only this kind: appointment, medication or water.", valueName: "kind")) var kind: String?
-    @Option(help: ArgumentHelp("Only this category (a parent includes its sub-categories).", valueName: "name")) var category: String?
-    @Option(help: ArgumentHelp("Only entries whose title, notes or address contain this text.", valueName: "text")) var search: String?
+    @Option(help: ArgumentHelp("Only this kind: appointment, medication or water; may repeat (any of them).", valueName: "kind"))
+    var kind: [String] = []
+    @Option(help: ArgumentHelp("Only this category (a parent includes its sub-categories); may repeat (any of them).", valueName: "name"))
+    var category: [String] = []
+    @Option(help: ArgumentHelp("Only entries whose title, notes or address contain this text; may repeat (any of them).", valueName: "text"))
+    var search: [String] = []
     @Option(help: ArgumentHelp("Only this status (scheduled, done, cancelled; doses: pending, taken, skipped, missed...); may repeat.", valueName: "status"))
     var status: [String] = []
     @Option(parsing: .unconditional, help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
     @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
+    @OptionGroup var order: SortOptions
     @OptionGroup var output: ListOutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -45,19 +49,24 @@ struct AgendaCommand: ParsableCommand {
             ?? LocalTime.calendar(.current).date(byAdding: .day, value: days ?? 7, to: start)!
         try Input.check("--to") { try Validation.range(from: start, to: end, .halfOpen, toField: "--to", fromName: "--from") }
         var params = AgendaParams(from: start, to: end)
-        if let kind {
+        let kinds = try kind.map { kind in
             guard let k = ItemKind(rawValue: kind.lowercased()) else {
                 throw CLIFailure(.usage, "--kind: '\(kind)' is not one of appointment, medication, water")
             }
-            params.kind = k
+            return k
         }
-        params.category = try Input.check("--category") { try Validation.category(category, field: "--category") }
-        params.search = search
+        let categories = try category.compactMap { name in
+            try Input.check("--category") { try Validation.category(name, field: "--category") }
+        }
+        (params.kind, params.kinds) = WireList.oneOrList(kinds)
+        (params.category, params.categories) = WireList.oneOrList(categories)
+        (params.search, params.searches) = WireList.oneOrList(search)
         params.status = status.isEmpty ? nil : status.map { $0.lowercased() }
         params.limit = limit
         params.offset = offset
+        (params.sort, params.reverse) = order.wire
         var client = global.client
-        CategoriesCommand.warnIfUnknown(params.category, client: &client)
+        for category in categories { CategoriesCommand.warnIfUnknown(category, client: &client) }
         let result = try client.call(ViewRPC.agenda, params)
         // Where a capped answer stopped, and the same range's rest: --to is given too, so a default or
         // --days range does not move along with --from.

@@ -5,17 +5,20 @@ import Foundation
 
 /// `--category` and `--search`, shared by `tips` and `tip random`.
 struct TipFilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only this category: face, hair, nails or body.", valueName: "category"))
-    var category: String?
+    @Option(help: ArgumentHelp("Only this category: face, hair, nails or body; may repeat (any of them).", valueName: "category"))
+    var category: [String] = []
 
-    @Option(help: ArgumentHelp("Only tips whose title or text contains this (any case).", valueName: "text"))
-    var search: String?
+    @Option(help: ArgumentHelp("Only tips whose title or text contains this (any case); may repeat (any of them).", valueName: "text"))
+    var search: [String] = []
 
     /// Checked here too, so a typo is a usage error (exit 2) without a round trip.
     func params() throws -> TipsParams {
-        let name = try category.map { text in try Input.check("--category") { try TipCategory(parsing: text, field: "--category").rawValue } }
-        let text = try Input.check("--search") { try Tips.searchText(search, field: "--search") }
-        return TipsParams(category: name, search: text)
+        let names = try category.map { text in try Input.check("--category") { try TipCategory(parsing: text, field: "--category").rawValue } }
+        let texts = try search.compactMap { text in try Input.check("--search") { try Tips.searchText(text, field: "--search") } }
+        var params = TipsParams()
+        (params.category, params.categories) = WireList.oneOrList(names)
+        (params.search, params.searches) = WireList.oneOrList(texts)
+        return params
     }
 }
 
@@ -47,7 +50,9 @@ struct TipsCommand: ParsableCommand {
         let tips = try client.call(WellbeingRPC.tips, params)
         if output.json { return try Output.json(tips) }
         guard !tips.isEmpty else {
-            let what = [params.category.map { "in \($0)" }, params.search.map { "mentioning '\($0)'" }].compactMap { $0 }
+            let categories = filter.category.map { $0.lowercased() }.joined(separator: " or ")
+            let what = [categories.isEmpty ? nil : "in \(categories)",
+                        filter.search.isEmpty ? nil : "mentioning '\(filter.search.joined(separator: "' or '"))'"].compactMap { $0 }
             return Output.line("No tips \(what.joined(separator: " ")).")
         }
         for (index, tip) in tips.enumerated() {

@@ -82,6 +82,17 @@ public struct AppointmentDraft: Sendable {
         return AppointmentDraft(appointment: a, series: series, placesStart: true)
     }
 
+    /// The stored appointment with a request's changes made (`edited`): one the edit makes all-day lasts a
+    /// day unless the request gives a duration, as a new one does, so it ends at the next midnight and not
+    /// its old length after this one; the edit sets all-day, so its start moves to the day's midnight and
+    /// lead-time reminders count from there.
+    public static func editing(_ stored: Appointment, to edited: Appointment, durationGiven: Bool,
+                               series: Series = Series(), placesStart: Bool) -> AppointmentDraft {
+        var a = edited
+        if edited.allDay, !stored.allDay, !durationGiven { a.durationSeconds = allDayDurationSeconds }
+        return AppointmentDraft(appointment: a, series: series, placesStart: placesStart)
+    }
+
     public init(appointment: Appointment, series: Series = Series(), placesStart: Bool) {
         self.appointment = appointment
         self.series = series

@@ -122,16 +122,26 @@ public enum Tips {
     /// Tips of `category` (all when nil) whose title or text contains `search`, ignoring case and
     /// accents ("SILK" and "silk" match alike); by id.
     public static func matching(category: TipCategory?, search: String?) -> [Tip] {
+        matching(categories: category.map { [$0] } ?? [], searches: search.map { [$0] } ?? [])
+    }
+
+    /// Tips of any of `categories` containing any of `searches`; an empty list filters nothing.
+    public static func matching(categories: [TipCategory], searches: [String]) -> [Tip] {
         all.filter { tip in
-            if let category, tip.category != category { return false }
-            guard let search else { return true }
-            return [tip.title, tip.text].contains { $0.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+            guard categories.isEmpty || categories.contains(tip.category) else { return false }
+            return searches.isEmpty || searches.contains { search in
+                [tip.title, tip.text].contains { $0.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+            }
         }
     }
 
     /// One of the matching tips, picked at random; nil when none matches.
     public static func random<G: RandomNumberGenerator>(category: TipCategory?, search: String?, using generator: inout G) -> Tip? {
-        matching(category: category, search: search).randomElement(using: &generator)
+        random(categories: category.map { [$0] } ?? [], searches: search.map { [$0] } ?? [], using: &generator)
+    }
+
+    public static func random<G: RandomNumberGenerator>(categories: [TipCategory], searches: [String], using generator: inout G) -> Tip? {
+        matching(categories: categories, searches: searches).randomElement(using: &generator)
     }
 
     /// The tip shown on `day`: the categories take turns (face, hair, nails, body, face...), and the

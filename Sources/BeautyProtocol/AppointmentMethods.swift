@@ -74,6 +74,9 @@ public struct AppointmentListParams: Codable, Sendable {
     public var from: Date?
     public var to: Date?
     public var status: [Appointment.Status]?
+    /// The order: `sort` one of the list's keys (title, time, category, price), `reverse` descending.
+    public var sort: String?
+    public var reverse: Bool?
     public init(from: Date? = nil, to: Date? = nil, status: [Appointment.Status]? = nil) {
         self.from = from
         self.to = to

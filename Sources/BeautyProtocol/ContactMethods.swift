@@ -55,7 +55,7 @@ public struct MessageResult: Codable, Sendable {
 
 public enum ContactRPC {
     public static let add = RPC<ContactAddParams, Contact>(.contactAdd)
-    public static let list = RPC<NoParams, [Contact]>(.contactList)
+    public static let list = RPC<ListOrderParams, [Contact]>(.contactList)
     public static let show = RPC<IDParams, Contact>(.contactShow)
     public static let edit = RPC<ContactEditParams, Contact>(.contactEdit)
     /// Answers the contact as it was.

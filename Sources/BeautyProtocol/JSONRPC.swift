@@ -45,6 +45,16 @@ public struct NoParams: Codable, Sendable {
     public init() {}
 }
 
+/// The params of a list with nothing to filter: only its order (`sort` a key the list has, `reverse`).
+public struct ListOrderParams: Codable, Sendable {
+    public var sort: String?
+    public var reverse: Bool?
+    public init(sort: String? = nil, reverse: Bool? = nil) {
+        self.sort = sort
+        self.reverse = reverse
+    }
+}
+
 public struct RPCErrorObject: Codable, Sendable, Error, Equatable {
     public var code: Int
     public var message: String

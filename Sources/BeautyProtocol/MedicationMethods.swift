@@ -191,7 +191,7 @@ public struct NotificationsResult: Codable, Sendable {
 
 public enum MedicationRPC {
     public static let add = RPC<MedAddParams, MedDetail>(.medAdd)
-    public static let list = RPC<NoParams, [Medication]>(.medList)
+    public static let list = RPC<ListOrderParams, [Medication]>(.medList)
     public static let show = RPC<IDParams, MedDetail>(.medShow)
     public static let edit = RPC<MedEditParams, MedDetail>(.medEdit)
     /// Answers the medication as it was.

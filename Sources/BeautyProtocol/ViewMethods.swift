@@ -7,10 +7,17 @@ public struct AgendaParams: Codable, Sendable {
     public var kind: ItemKind?
     public var category: String?
     public var search: String?
+    /// Several values of a filter (with the single field, if given, too): an entry matching any of them.
+    public var kinds: [ItemKind]?
+    public var categories: [String]?
+    public var searches: [String]?
     /// Only entries with this status (appointment status or dose state).
     public var status: [String]?
     public var limit: Int?
     public var offset: Int?
+    /// The order: `sort` one of the list's keys (title, time, category, price), `reverse` descending.
+    public var sort: String?
+    public var reverse: Bool?
     public init(from: Date? = nil, to: Date? = nil) {
         self.from = from
         self.to = to

@@ -6,6 +6,9 @@ import Foundation
 public struct TipsParams: Codable, Sendable {
     public var category: String?
     public var search: String?
+    /// Several values (with the single field, if given, too): a tip matching any of them.
+    public var categories: [String]?
+    public var searches: [String]?
     public init(category: String? = nil, search: String? = nil) {
         self.category = category
         self.search = search

@@ -8,7 +8,10 @@ extension RequestHandler {
     static func appointmentRoutes(_ router: inout RequestRouter) {
         router.register(AppointmentRPC.add) { try $0.addAppointment($1) }
         router.register(AppointmentRPC.list) { requests, p in
-            try requests.store.appointments(from: p.from, to: p.to, statuses: p.status.map(Set.init))
+            try ListSort.sorted(try requests.store.appointments(from: p.from, to: p.to, statuses: p.status.map(Set.init)),
+                                sort: p.sort, reverse: p.reverse, supported: ListSortKey.allCases) { a, key in
+                SortValue(key, title: a.title, time: a.start, category: a.category, price: a.price)
+            }
         }
         router.register(AppointmentRPC.show) { try $0.detail($1.id) }
         router.register(AppointmentRPC.edit) { try $0.editAppointment($1) }
@@ -50,8 +53,8 @@ extension RequestHandler {
         let series = AppointmentDraft.Series(recurrence: p.recurrence, everySeconds: p.everySeconds,
                                              repeatAfterDoneSeconds: p.repeatAfterDoneSeconds, exdates: p.exdates ?? [])
         let saved = try store.updateAppointment(id: p.id, now: clock(), zone: zone) { a in
-            a = try AppointmentDraft(appointment: edited(a, p), series: series, placesStart: p.start != nil || p.allDay != nil)
-                .resolved(zone: zone)
+            a = try AppointmentDraft.editing(a, to: edited(a, p), durationGiven: p.durationSeconds != nil, series: series,
+                                             placesStart: p.start != nil || p.allDay != nil).resolved(zone: zone)
         }
         scheduler.wake(.edited)
         return try detail(saved.id!, warningsIn: zone)

@@ -9,7 +9,14 @@ extension RequestHandler {
         router.register(BudgetRPC.add) { try $0.addBudgetEntry($1) }
         router.register(BudgetRPC.list) { requests, p in
             try Validation.range(from: p.from, to: p.to, .halfOpen)
-            return try requests.store.budgetEntries(from: p.from, to: p.to).map(wire)
+            return try ListSort.sorted(try requests.store.budgetEntries(from: p.from, to: p.to).map(wire), sort: p.sort,
+                                       reverse: p.reverse, supported: [.title, .time, .price]) { e, key in
+                switch key {
+                case .title: .text(e.name)
+                case .price: .money(e.amount)
+                case .time, .category: .time(e.at)
+                }
+            }
         }
         router.register(BudgetRPC.edit) { try $0.editBudgetEntry($1) }
         router.register(BudgetRPC.remove) { requests, p in

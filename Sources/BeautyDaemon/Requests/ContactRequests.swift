@@ -7,7 +7,9 @@ import Foundation
 extension RequestHandler {
     static func contactRoutes(_ router: inout RequestRouter) {
         router.register(ContactRPC.add) { try $0.addContact($1) }
-        router.register(ContactRPC.list) { requests, _ in try requests.store.contacts() }
+        router.register(ContactRPC.list) { requests, p in
+            try ListSort.sorted(try requests.store.contacts(), sort: p.sort, reverse: p.reverse, supported: [.title]) { c, _ in .text(c.name) }
+        }
         router.register(ContactRPC.show) { try $0.store.contact(id: $1.id) }
         router.register(ContactRPC.edit) { try $0.editContact($1) }
         router.register(ContactRPC.remove) { requests, p in

@@ -9,7 +9,8 @@ extension RequestHandler {
         router.register(MeasurementRPC.add) { try $0.addMeasurement($1) }
         router.register(MeasurementRPC.list) { requests, p in
             try Validation.range(from: p.from, to: p.to, .closed)
-            return try requests.store.measurements(from: p.from, to: p.to)
+            return try ListSort.sorted(try requests.store.measurements(from: p.from, to: p.to), sort: p.sort, reverse: p.reverse,
+                                       supported: [.time]) { m, _ in .time(m.day.start(in: .gmt)) }
         }
         router.register(MeasurementRPC.clear) { requests, _ in
             let removed = try requests.store.clearMeasurements()

@@ -7,7 +7,9 @@ import Foundation
 extension RequestHandler {
     static func medicationRoutes(_ router: inout RequestRouter) {
         router.register(MedicationRPC.add) { try $0.addMedication($1) }
-        router.register(MedicationRPC.list) { requests, _ in try requests.store.medications() }
+        router.register(MedicationRPC.list) { requests, p in
+            try ListSort.sorted(try requests.store.medications(), sort: p.sort, reverse: p.reverse, supported: [.title]) { m, _ in .text(m.name) }
+        }
         router.register(MedicationRPC.show) { try $0.medicationDetail($1.id) }
         router.register(MedicationRPC.edit) { try $0.editMedication($1) }
         router.register(MedicationRPC.remove) { requests, p in
@@ -171,15 +173,13 @@ extension RequestHandler {
     }
 
     /// Doses in an agenda range: stored rows where they exist, the plan beyond them.
-    func agendaDoses(from: Date, to: Date, search: String?) throws -> [AgendaEntry] {
+    /// `searches` as `ListFilter.needles` gives them: a medication matching any of them.
+    func agendaDoses(from: Date, to: Date, searches: [String]) throws -> [AgendaEntry] {
         var entries: [AgendaEntry] = []
         let stored = try store.doses(from: from, to: to)
         let byKey = Dictionary(stored.map { ("\($0.medicationID)/\($0.scheduledAt.timeIntervalSince1970)", $0) }) { a, _ in a }
         for medication in try store.medications() {
-            if let search, !search.isEmpty,
-               !([medication.name, medication.notes ?? "", medication.dose ?? ""].joined(separator: "\n").lowercased().contains(search)) {
-                continue
-            }
+            guard ListFilter.text([medication.name, medication.notes ?? "", medication.dose ?? ""], containsAnyOf: searches) else { continue }
             for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: medication.zone(default: zone.current)) {
                 let dose = byKey["\(medication.id!)/\(instant.timeIntervalSince1970)"]
                     ?? Dose(id: 0, medicationID: medication.id!, scheduledAt: instant)

@@ -17,7 +17,8 @@ extension RequestHandler {
         try Validation.range(from: from, to: to, .halfOpen)
         if let limit = p.limit, limit < 0 { throw ValidationError(field: "limit", "must not be negative") }
         if let offset = p.offset, offset < 0 { throw ValidationError(field: "offset", "must not be negative") }
-        let category = try Validation.category(p.category)
+        let categories = try ListFilter.values(p.category, p.categories).compactMap { try Validation.category($0) }
+        let kinds = ListFilter.values(p.kind, p.kinds)
         // Appointment statuses and dose states; an empty list filters nothing.
         let knownStatuses = Set(Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue))
         let statuses = try Set((p.status ?? []).map { raw in
@@ -27,19 +28,15 @@ extension RequestHandler {
             }
             return value
         })
-        let needle = p.search?.trimmingCharacters(in: .whitespaces).lowercased()
+        let needles = ListFilter.needles(ListFilter.values(p.search, p.searches))
         let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.id!, $0) })
-        let wantsAppointments = p.kind == nil || p.kind == .appointment
+        let wantsAppointments = kinds.isEmpty || kinds.contains(.appointment)
         // Medications have no category, so a category filter leaves them out.
-        let wantsDoses = (p.kind == nil || p.kind == .medication) && category == nil
+        let wantsDoses = (kinds.isEmpty || kinds.contains(.medication)) && categories.isEmpty
         let appointments = wantsAppointments ? try store.appointmentsForRange(from: from, to: to) : []
         let matchingAppointments = appointments.filter { a in
-            if let category, !(a.category == category || a.category?.hasPrefix(category + "/") == true) { return false }
-            if let needle, !needle.isEmpty {
-                let haystack = [a.title, a.notes ?? "", a.address ?? ""].joined(separator: "\n").lowercased()
-                if !haystack.contains(needle) { return false }
-            }
-            return true
+            ListFilter.category(a.category, matchesAnyOf: categories)
+                && ListFilter.text([a.title, a.notes ?? "", a.address ?? ""], containsAnyOf: needles)
         }
         // A series with more occurrences than one expansion gives stops at its last one: the answer
         // covers [from, that instant) for everything, and says where to go on.
@@ -51,11 +48,15 @@ extension RequestHandler {
                 AgendaEntry(appointment: a, contactName: a.contactID.flatMap { contacts[$0]?.name }, occurrence: $0)
             }
         }
-        if wantsDoses { matching += try agendaDoses(from: from, to: to, search: needle) }
+        if wantsDoses { matching += try agendaDoses(from: from, to: to, searches: needles) }
         if let nextFrom { matching.removeAll { $0.start >= nextFrom } }
         if !statuses.isEmpty { matching.removeAll { !statuses.contains($0.status) } }
-        // Stable order: time, then title, then kind and id.
+        // Stable order: time, then title, then kind and id; a sort asked for keeps it for equal keys.
         matching.sort { ($0.start, $0.title, $0.kind.rawValue, $0.id) < ($1.start, $1.title, $1.kind.rawValue, $1.id) }
+        let prices = Dictionary(matchingAppointments.compactMap { a in a.price.map { (a.id ?? 0, $0) } }) { first, _ in first }
+        matching = try ListSort.sorted(matching, sort: p.sort, reverse: p.reverse, supported: ListSortKey.allCases) { e, key in
+            SortValue(key, title: e.title, time: e.start, category: e.category, price: e.kind == .appointment ? prices[e.id] : nil)
+        }
         let entries = Array(matching.dropFirst(p.offset ?? 0).prefix(p.limit ?? Int.max))
         return AgendaResult(from: from, to: to, total: matching.count, entries: entries, nextFrom: nextFrom)
     }

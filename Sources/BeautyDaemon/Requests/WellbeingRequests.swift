@@ -21,21 +21,22 @@ extension RequestHandler {
 
     // MARK: - Tips
 
-    private func tipFilter(_ p: TipsParams) throws -> (category: TipCategory?, search: String?) {
-        (try p.category.map { try TipCategory(parsing: $0) }, try Tips.searchText(p.search))
+    private func tipFilter(_ p: TipsParams) throws -> (categories: [TipCategory], searches: [String]) {
+        (try ListFilter.values(p.category, p.categories).map { try TipCategory(parsing: $0) },
+         try ListFilter.values(p.search, p.searches).compactMap { try Tips.searchText($0) })
     }
 
     func tips(_ p: TipsParams) throws -> [Tip] {
         let filter = try tipFilter(p)
-        return Tips.matching(category: filter.category, search: filter.search)
+        return Tips.matching(categories: filter.categories, searches: filter.searches)
     }
 
     func randomTip(_ p: TipsParams) throws -> Tip {
         let filter = try tipFilter(p)
         var generator = SystemRandomNumberGenerator()
-        guard let tip = Tips.random(category: filter.category, search: filter.search, using: &generator) else {
-            let within = filter.category.map { " in \($0.rawValue)" } ?? ""
-            throw ValidationError(field: "search", "no tip\(within) mentions '\(filter.search ?? "")'")
+        guard let tip = Tips.random(categories: filter.categories, searches: filter.searches, using: &generator) else {
+            let within = filter.categories.isEmpty ? "" : " in " + filter.categories.map(\.rawValue).joined(separator: " or ")
+            throw ValidationError(field: "search", "no tip\(within) mentions '\(filter.searches.joined(separator: "' or '"))'")
         }
         return tip
     }
