@@ -117,7 +117,8 @@ extension EndToEndBus {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
             _ = try stack.addAppointment("Before", start: tomorrowOnTheHour(), remindAt: [])
-            #expect(await stack.stopDaemon() == .exited(0))
+            let stopped = await stack.stopDaemon()
+            #expect(stopped == .exited(0), "beautyd did not stop cleanly: \(String(describing: stopped))\n\(stack.logs)")
             // As if restored from a backup with a umask of 022: SQLite would give -wal and -shm the same mode.
             #expect(chmod(stack.databasePath, 0o644) == 0)
             try await stack.startDaemon()
