@@ -207,13 +207,16 @@ extension WaterCommand {
                 Examples:
                   beautyctl water list
                   beautyctl water list --days 7 --json
+                  beautyctl water list --days 7 --reverse      # latest first
                 """)
         @OptionGroup var range: WaterRangeOptions
+        @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let params = try range.params(now: Date())
+            var params = try range.params(now: Date())
+            (params.sort, params.reverse) = order.wire
             var client = global.client
             let list = try client.call(WellbeingRPC.waterList, params)
             if try output.printed(list, csv: ["id", "uuid", "amount_ml", "start", "end"], {

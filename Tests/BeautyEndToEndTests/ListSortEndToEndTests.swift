@@ -51,6 +51,13 @@ extension EndToEndBus {
             }
             let newestFirst = try await stack.beautyctlJSON(["measure", "list", "--sort", "time", "--reverse"], as: [BodyMeasurement].self)
             #expect(newestFirst.map(\.day.description) == ["2025-03-02", "2025-03-01"])
+            for (amount, hoursAgo) in [("250", 3.0), ("300", 2.0), ("200", 1.0)] {
+                _ = try await stack.beautyctlOK(["water", "add", amount, "--at", iso(Date().addingTimeInterval(-hoursAgo * 3600))])
+            }
+            let latestDrinkFirst = try await stack.beautyctlJSON(["water", "list", "--days", "2", "--sort", "time", "--reverse"], as: [WaterRecord].self)
+            #expect(latestDrinkFirst.map(\.amountMl) == [200, 300, 250], "\(latestDrinkFirst)")
+            let drinksByPrice = try await stack.beautyctl(["water", "list", "--sort", "price"])
+            #expect(drinksByPrice.status == .exited(1) && drinksByPrice.stderr.contains("'price' is not one of time"), "\(drinksByPrice)")
 
             let lacking = try await stack.beautyctl(["contact", "list", "--sort", "price"])
             #expect(lacking.status == .exited(1) && lacking.stderr.contains("'price' is not one of title"), "\(lacking)")

@@ -13,7 +13,8 @@ extension RequestHandler {
 
     func listWater(_ p: WaterTotalParams) throws -> [WaterRecord] {
         let (from, to) = try waterRange(p)
-        return try store.waterRecords(from: from, to: to)
+        return try ListSort.sorted(try store.waterRecords(from: from, to: to), sort: p.sort, reverse: p.reverse,
+                                   supported: [.time]) { record, _ in .time(record.start) }
     }
 
     func editWater(_ p: WaterEditParams) throws -> WaterRecordResult {
