@@ -6,7 +6,8 @@ enum BackupInput {
     /// FILE as an absolute path: the daemon reads and writes it, from its own working directory.
     static func absolute(_ file: String) -> String {
         let path = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
-        return (path as NSString).standardizingPath
+        // Lexically only: resolving symlinks here would hand the daemon a link's target.
+        return URL(fileURLWithPath: path).standardized.path
     }
 }
 

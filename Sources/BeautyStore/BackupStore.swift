@@ -75,8 +75,9 @@ extension AppDatabase {
         try source.close()
         try Self.migrator.migrate(work)
 
-        _ = try backup(to: kept)
         let carried = try writer.exclusive { database -> Int in
+            // Kept under the gate, so no write lands between the copy that is kept and the swap.
+            _ = try backup(to: kept)
             let settled = try database.read { db in
                 try Row.fetchAll(db, sql: "SELECT \(Self.deliveryColumns.joined(separator: ", ")) FROM delivery WHERE state <> 'pending'")
             }

@@ -81,6 +81,13 @@ extension EndToEndServing {
             }
             let live = try await stack.beautyctl(["backup", stack.databasePath])
             #expect(live.status == .exited(1) && live.stderr.contains("the database beautyd uses"), "\(live)")
+            // A link (say one another user planted in /tmp) is refused, and its target left as it was.
+            let precious = stack.directory + "/precious.txt"
+            try "mine\n".write(toFile: precious, atomically: false, encoding: .utf8)
+            #expect(symlink(precious, stack.directory + "/linked.sqlite") == 0)
+            let linked = try await stack.beautyctl(["backup", stack.directory + "/linked.sqlite"])
+            #expect(linked.status == .exited(1) && linked.stderr.contains("is a symbolic link"), "\(linked)")
+            #expect(try String(contentsOfFile: precious, encoding: .utf8) == "mine\n")
             #expect(try await Self.snapshot(stack) == before, "a refused restore changed something")
         }
     }

@@ -37,12 +37,22 @@ extension RequestHandler {
         }
     }
 
-    /// An absolute path that is not the live database or one of its side files.
+    /// An absolute path that is not the live database or one of its side files (compared by device and
+    /// inode, whatever the spelling), and, if it exists, a file of the user's and not a symlink: a link
+    /// planted by another user in a shared directory must not make beautyd overwrite or read its target.
     private func backupPath(_ raw: String) throws -> String {
         guard raw.hasPrefix("/") else { throw ValidationError(field: "path", "must be an absolute path") }
-        let path = (raw as NSString).standardizingPath
-        let live = DatabaseOpening.files(of: (store.path as NSString).standardizingPath)
-        guard !live.contains(path) else { throw ValidationError(field: "path", "\(path) is the database beautyd uses") }
+        let path = URL(fileURLWithPath: raw).standardized.path
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return path }
+        if info.st_mode & S_IFMT == S_IFLNK { throw ValidationError(field: "path", "\(path) is a symbolic link; give the file itself") }
+        if info.st_uid != geteuid() { throw ValidationError(field: "path", "\(path) belongs to uid \(info.st_uid), not to you") }
+        for file in DatabaseOpening.files(of: store.path) {
+            var live = stat()
+            if stat(file, &live) == 0, live.st_dev == info.st_dev, live.st_ino == info.st_ino {
+                throw ValidationError(field: "path", "\(path) is the database beautyd uses")
+            }
+        }
         return path
     }
 }

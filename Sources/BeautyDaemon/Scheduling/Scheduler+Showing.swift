@@ -14,6 +14,8 @@ extension Scheduler {
     /// shown at the next start. The grace is there because a stop usually meets a server that answers
     /// in milliseconds: abandoning its Notify at once would show that reminder a second time.
     func show(_ notification: DesktopNotification, for keys: [String]) async throws -> ShowOutcome {
+        // A stop under way sends nothing new: the grace below is for a Notify already sent.
+        try Task.checkCancellation()
         // Durably "delivering" before the server hears of it: a crash from here on never repeats it.
         try store.markDelivering(keys, at: clock())
         let notifier = self.notifier
