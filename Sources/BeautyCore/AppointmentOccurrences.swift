@@ -7,13 +7,31 @@ public enum AppointmentOccurrences {
 
     /// Starts of the appointment's occurrences in [from, to), ascending. A series expands in the wall-clock
     /// time of its pinned zone (or `zone`), so a weekly 10:00 visit stays at 10:00 across DST.
+    /// Several RRULEs give the union of their occurrences; occurrences changed on their own
+    /// (`recurrence.changed`) are left out, as their own appointments stand for them.
     public static func starts(of appointment: Appointment, from: Date, to: Date, zone: TimeZone, limit: Int = limit) -> [Date] {
-        guard let recurrence = appointment.recurrence, let rule = try? RecurrenceRule.parse(recurrence.rule) else {
+        guard let recurrence = appointment.recurrence else {
             return appointment.start >= from && appointment.start < to ? [appointment.start] : []
         }
-        return Recurrence.occurrences(
-            of: rule, start: appointment.start, zone: appointment.zone(default: zone), from: from, to: to,
-            exdates: recurrence.exdates, rdates: recurrence.rdates, limit: limit)
+        let rules = ([recurrence.rule] + recurrence.moreRules).compactMap { try? RecurrenceRule.parse($0) }
+        let excluded = recurrence.exdates + recurrence.changed
+        let zone = appointment.zone(default: zone)
+        guard let first = rules.first else {
+            // RDATEs only: DTSTART and the extra dates.
+            let extra = Set(excluded.map(Recurrence.key))
+            let all = Set(([appointment.start] + recurrence.rdates).filter { $0 >= from && $0 < to && !extra.contains(Recurrence.key($0)) })
+            return Array(all.sorted().prefix(limit))
+        }
+        var result = Recurrence.occurrences(
+            of: first, start: appointment.start, zone: zone, from: from, to: to,
+            exdates: excluded, rdates: recurrence.rdates, limit: limit)
+        for rule in rules.dropFirst() {
+            let more = Recurrence.occurrences(of: rule, start: appointment.start, zone: zone, from: from, to: to,
+                                              exdates: excluded, limit: limit)
+            let seen = Set(result.map(Recurrence.key))
+            result = Array((result + more.filter { !seen.contains(Recurrence.key($0)) }).sorted().prefix(limit))
+        }
+        return result
     }
 
     /// The next visit of a treatment cycle done on `doneAt`: `repeatAfterDoneSeconds` (whole days) after

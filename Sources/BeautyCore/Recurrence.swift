@@ -54,7 +54,7 @@ public enum Recurrence {
     }
 
     /// Whole seconds since 1970, rounded down; the identity of an occurrence.
-    static func key(_ date: Date) -> Int { seconds(date, rounding: .down) }
+    public static func key(_ date: Date) -> Int { seconds(date, rounding: .down) }
 
     /// The year-10000 bound, in seconds either way.
     static let maxSeconds = 253_402_300_800

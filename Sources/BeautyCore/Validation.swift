@@ -137,7 +137,11 @@ public enum Validation {
         if let id = a.contactID, id <= 0 { throw ValidationError(field: "contact", "\(id) is not a contact id") }
         a.timeZone = try timeZone(a.timeZone)
         if let recurrence = a.recurrence {
-            a.recurrence?.rule = try RecurrenceRule.parse(recurrence.rule).text
+            // An empty rule is a series of RDATEs only.
+            if !(recurrence.rule.isEmpty && !recurrence.rdates.isEmpty) {
+                a.recurrence?.rule = try RecurrenceRule.parse(recurrence.rule).text
+            }
+            a.recurrence?.moreRules = try recurrence.moreRules.map { try RecurrenceRule.parse($0).text }
             if a.repeatAfterDoneSeconds != nil {
                 throw ValidationError(field: "repeat", "a rule (--repeat) and a cycle after done (--every --after-done) do not mix")
             }

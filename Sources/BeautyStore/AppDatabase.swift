@@ -221,6 +221,19 @@ public final class AppDatabase: Sendable {
             // without this both scan the whole appointment table (12-25 ms at 100,000 appointments).
             try db.execute(sql: "CREATE INDEX appointment_series_planning ON appointment(plannedUntil) WHERE recurrence IS NOT NULL")
         }
+        migrator.registerMigration("v6: changed occurrences, free tags, kept iCalendar properties") { db in
+            try db.alter(table: "appointment") { t in
+                // A changed occurrence of a series: the series and the start it had there (RECURRENCE-ID).
+                t.add(column: "seriesId", .integer).references("appointment", onDelete: .cascade)
+                t.add(column: "recurrenceId", .datetime)
+                t.add(column: "tags", .jsonText)
+                t.add(column: "extraProperties", .jsonText)
+            }
+            // A series and its changed occurrences share a UID; each occurrence once.
+            try db.execute(sql: "DROP INDEX appointment_on_uid")
+            try db.execute(sql: "CREATE UNIQUE INDEX appointment_on_uid ON appointment(uid, IFNULL(recurrenceId, ''))")
+            try db.execute(sql: "CREATE INDEX appointment_on_series ON appointment(seriesId) WHERE seriesId IS NOT NULL")
+        }
         return migrator
     }
 

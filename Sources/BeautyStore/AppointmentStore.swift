@@ -164,7 +164,7 @@ extension AppDatabase {
     }
 
     func fetchAppointment(_ db: Database, uid: String) throws -> Appointment? {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM appointment WHERE uid = ?", arguments: [uid]) {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM appointment WHERE uid = ? AND recurrenceId IS NULL", arguments: [uid]) {
             return try fetchAppointment(db, id: id)
         }
         let prefix = "appointment-", suffix = "@beautyd"

@@ -45,6 +45,10 @@ struct AppointmentRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var recurrence: AppointmentRecurrence?
     var repeatAfterDoneSeconds: Int?
     var uid: String?
+    var seriesId: Int64?
+    var recurrenceId: Date?
+    var tags: [String]?
+    var extraProperties: [String]?
     var plannedUntil: Date?
     var createdAt: Date
     var updatedAt: Date
@@ -54,6 +58,8 @@ struct AppointmentRecord: Codable, FetchableRecord, MutablePersistableRecord {
         address = a.address; notes = a.notes; contactId = a.contactID; category = a.category; color = a.color
         priceCents = a.price?.cents; currency = a.price?.currency; status = a.status.rawValue
         timeZone = a.timeZone; recurrence = a.recurrence; repeatAfterDoneSeconds = a.repeatAfterDoneSeconds; uid = a.uid
+        seriesId = a.seriesID; recurrenceId = a.recurrenceID
+        tags = a.tags.isEmpty ? nil : a.tags; extraProperties = a.extraProperties.isEmpty ? nil : a.extraProperties
         createdAt = a.createdAt; updatedAt = a.updatedAt
     }
 
@@ -64,6 +70,7 @@ struct AppointmentRecord: Codable, FetchableRecord, MutablePersistableRecord {
             price: priceCents.map { Money(cents: $0, currency: currency ?? "EUR") },
             status: Appointment.Status(rawValue: status) ?? .scheduled, reminders: reminders,
             timeZone: timeZone, recurrence: recurrence, repeatAfterDoneSeconds: repeatAfterDoneSeconds, uid: uid,
+            seriesID: seriesId, recurrenceID: recurrenceId, tags: tags ?? [], extraProperties: extraProperties ?? [],
             createdAt: createdAt, updatedAt: updatedAt)
     }
 

@@ -113,16 +113,16 @@ extension EndToEndServing {
             defer { stack.shutdown() }
             await stack.stopDaemon()
             try await stack.sqlite(stack.databasePath, """
-                INSERT INTO grdb_migrations(identifier) VALUES ('v6: reminders by e-mail');
+                INSERT INTO grdb_migrations(identifier) VALUES ('v7: reminders by e-mail');
                 UPDATE setting SET value = '0.3.0' WHERE key = 'beautydVersion';
                 """)
             let refused = try await stack.refusedStart()
             #expect(refused.status == .exited(65), "\(refused)")
-            for part in [stack.databasePath, "newer beautyd 0.3.0", "v6: reminders by e-mail", "beautyd \(BeautyVersion.current) knows"] {
+            for part in [stack.databasePath, "newer beautyd 0.3.0", "v7: reminders by e-mail", "beautyd \(BeautyVersion.current) knows"] {
                 #expect(refused.stderr.contains(part), "\(part) missing: \(refused)")
             }
             let migrations = try await stack.sqlite(stack.databasePath, "SELECT count(*) FROM grdb_migrations")
-            #expect(migrations.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "6", "the file was changed")
+            #expect(migrations.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "7", "the file was changed")
         }
 
         @Test("a read-only database: the message names the file and the fix, and the start after the fix works")
