@@ -100,7 +100,11 @@ public struct BeautydCommand: AsyncParsableCommand {
         var services: [any Service] = [
             server, SchedulerService(scheduler: daemon.scheduler),
             ReloadService(configPath: paths.config, settings: daemon.settings, scheduler: daemon.scheduler, logLevel: level,
-                          levelFromFlag: flagLevel, logger: logger),
+                          levelFromFlag: flagLevel, logger: logger) {
+                let appointments = (try? store.appointmentCount()) ?? 0
+                logger.notice("beautyd \(BeautyVersion.current) ready: \(appointments) appointments, database \(paths.database)")
+                Systemd.notify("READY=1\nSTATUS=serving \(appointments) appointments\nMAINPID=\(getpid())")
+            },
         ]
         if let interval = Systemd.watchdogPingInterval() {
             services.append(WatchdogService(interval: interval, scheduler: daemon.scheduler))
@@ -108,10 +112,6 @@ public struct BeautydCommand: AsyncParsableCommand {
         let group = ServiceGroup(configuration: .init(
             services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-
-        let appointments = (try? store.appointmentCount()) ?? 0
-        logger.notice("beautyd \(BeautyVersion.current) ready: \(appointments) appointments, database \(paths.database)")
-        Systemd.notify("READY=1\nSTATUS=serving \(appointments) appointments\nMAINPID=\(getpid())")
         try await group.run()
         Systemd.notify("STOPPING=1\nSTATUS=stopping")
         daemon.hub.finishAll()

@@ -89,6 +89,27 @@ import Glibc
         #expect(status == .exited(0), "log:\n\(child.output)")
     }
 
+    /// systemd may send ExecReload's SIGHUP, or a stop, the moment READY=1 arrives: beautyd must
+    /// have trapped every signal by then, or the default action kills it with the database open.
+    @Test func aReloadAndAStopSentTheMomentItIsReadyAreHandled() async throws {
+        let beautyd = try Locations.built("beautyd")
+        for round in 1...8 {
+            let scratch = try ScratchDirectory()
+            let listener = try NotifyListener(path: try scratch.sub("notify.sock"))
+            var environment = try scratch.xdgEnvironment()
+            environment["NOTIFY_SOCKET"] = listener.path
+            let child = try scratch.spawn("daemon", beautyd, ["--socket", try scratch.sub("b.sock"), "--database", try scratch.sub("db.sqlite"),
+                                            "--config", try scratch.sub("config.toml")], environment: environment)
+            try #require(listener.next { $0.split(separator: "\n").contains("READY=1") } != nil,
+                         "round \(round): no READY=1; got \(listener.messages)\nlog:\n\(child.output)")
+            child.signal(SIGHUP)
+            #expect(listener.next { $0.hasPrefix("RELOADING=1") } != nil, "round \(round): got \(listener.messages)\nlog:\n\(child.output)")
+            child.signal(SIGINT)
+            let status = await child.waitForExit()
+            #expect(status == .exited(0), "round \(round): \(status)\nlog:\n\(child.output)")
+        }
+    }
+
     /// SO_PEERCRED: a process of another uid that reaches the socket (here the permissions are
     /// opened up on purpose) gets one -32001 line and is disconnected. Needs root to switch uid.
     @Test(.enabled(if: getuid() == 0, "switching to another uid needs root"))

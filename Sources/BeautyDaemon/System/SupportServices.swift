@@ -33,6 +33,9 @@ struct WatchdogService: Service {
 }
 
 /// SIGHUP re-reads the configuration file; a bad file is reported and the old settings stay.
+/// It also announces readiness: services start after the group traps SIGTERM and SIGINT, and this
+/// one announces only once SIGHUP is trapped too, so no signal sent after "ready" meets the default
+/// action (which would kill beautyd without closing the database).
 struct ReloadService: Service {
     let configPath: String
     let settings: SettingsBox
@@ -40,9 +43,11 @@ struct ReloadService: Service {
     let logLevel: LogLevelBox
     let levelFromFlag: Logger.Level?
     let logger: Logger
+    let announceReady: @Sendable () -> Void
 
     func run() async throws {
         let signals = await UnixSignalsSequence(trapping: [.sighup])
+        announceReady()
         await cancelWhenGracefulShutdown {
             for await _ in signals {
                 Systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())")
