@@ -13,7 +13,9 @@ over the JSON-RPC socket (appointment.import, 2,000 per request), then measures:
   3. start-up exec -> READY=1 (NOTIFY_SOCKET), VmRSS idle (by kind of page, next to a program
      that only links Foundation) and after a full-range agenda;
   4. `beautyctl agenda --days 7` at 10,000 and all items vs `remind` and `calcurse -d 7`;
-  5. appointment.add throughput over one connection and over 8 concurrent connections.
+  5. appointment.add throughput over one connection and over 8 concurrent connections;
+  6. bulk (benchmarks/bulk.py, on a fresh daemon): `beautyctl import` of a generated --items-event
+     .ics end to end, `beautyctl export --ics` of them all, and a full-range `agenda --json`.
 
 Prints a report and writes benchmarks/RESULTS.md. Not part of `swift test`.
 """
@@ -32,6 +34,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bulk import bench_bulk, summary_rows as bulk_summary_rows  # noqa: E402
 from harness import (ROOT, RPC, Session, memory_breakdown, process_cpu_seconds, summary, thread_counters,  # noqa: E402
                      vm_rss_kib, wait_for)
 
@@ -496,6 +499,18 @@ def report(m, args, r):
         for k, v in r["throughput"].items():
             L.append(f"| {k} | {v:.0f} |")
         L.append("")
+    if "bulk" in r:
+        b = r["bulk"]
+        L.append("## 6. Bulk: import, export and a full-range agenda\n")
+        L.append(f"A fresh daemon and an empty store; a generated .ics of {b['items']:,} events "
+                 f"({b['ics_bytes'] / 1e6:.1f} MB: single events, 1 in 200 a weekly or monthly series, a third with "
+                 "a TZID, a fifth with VALARMs), timed with the release `beautyctl` end to end "
+                 "(benchmarks/bulk.py):\n")
+        L.append("| Command | Wall time | Goal | Met |")
+        L.append("|---|---|---|---|")
+        for row in bulk_summary_rows(b):
+            L.append("| " + " | ".join(row) + " |")
+        L.append("")
     for note in r.get("notes", []):
         L.append(f"- {note}")
     return "\n".join(L) + "\n"
@@ -541,6 +556,8 @@ def build_summary(r):
         rows.append([f"agenda --days 7 at {a['items']:,} items (median)", "; ".join(parts), "—", "—"])
     for k, v in r.get("throughput", {}).items():
         rows.append([f"Durable adds/s, {k}", f"{v:.0f}", "—", "—"])
+    if "bulk" in r:
+        rows += bulk_summary_rows(r["bulk"])
     return rows
 
 
@@ -608,6 +625,11 @@ def main():
         log(f"lateness under write load: {reminders // 5} reminders over {spread / 4:.0f} s, 4 clients adding ...")
         r["lateness_load"] = bench_lateness_under_load(session, 4, reminders // 5, spread / 4)
         log(f"  {r['lateness_load']}")
+
+        session.close()  # the bulk measures start their own daemon on an empty store
+        log(f"bulk: import, export and full-range agenda of {args.items:,} ...")
+        r["bulk"] = bench_bulk(args.bin, args.items, log=log)
+        log(f"  {r['bulk']}")
     finally:
         r["summary"] = build_summary(r)
         text = report(m, args, r)

@@ -41,6 +41,11 @@ struct DaemonClient {
         try call(rpc, NoParams())
     }
 
+    /// A connection for several requests (a staged import belongs to the connection that began it).
+    func session() throws -> DaemonSession {
+        DaemonSession(connection: try Connection(path: socketPath))
+    }
+
     /// Subscribes and hands every event to `body` until the daemon goes away.
     func watch(_ body: (DaemonEvent, Data) -> Void) throws {
         let connection = try Connection(path: socketPath, timeout: false)
@@ -72,8 +77,34 @@ struct DaemonClient {
     }
 }
 
+/// Requests on one connection; `send` and `receive` apart let a client send its next request while
+/// the daemon works on the previous one (answers come back in order).
+final class DaemonSession {
+    fileprivate let connection: Connection
+    private var nextID: Int64 = 1
+
+    fileprivate init(connection: Connection) { self.connection = connection }
+
+    deinit { connection.close() }
+
+    /// The request line `rpc` with `params` would be sent as (its size decides how a caller cuts chunks).
+    func line<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> Data {
+        defer { nextID += 1 }
+        return try WireJSON.encoder().encode(RPCRequest(id: .number(nextID), method: rpc.method.rawValue, params: params))
+    }
+
+    func send(_ line: Data) throws { try connection.send(line) }
+
+    func receive<R: Decodable>(_: R.Type) throws -> R { try DaemonClient.decode(try connection.readLine(), as: R.self) }
+
+    func call<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> R {
+        try send(try line(rpc, params))
+        return try receive(R.self)
+    }
+}
+
 /// One connected stream socket with a read buffer.
-private final class Connection {
+fileprivate final class Connection {
     let fd: Int32
     let path: String
     private var buffer: [UInt8] = []

@@ -21,9 +21,13 @@ struct ImportCommand: ParsableCommand {
         } catch let error as ICalendarError {
             throw CLIFailure(.usage, "\(file):\(error.line): \(error.message) (nothing was imported)")
         }
-        let params = AppointmentImportParams(appointments: events.map { $0.appointment() }, contactNames: events.map(\.contactName))
-        var client = global.client
-        let result = try client.call(AppointmentRPC.importCalendar, params)
+        let staged = StagedImport(appointments: events.map { $0.appointment() }, contactNames: events.map(\.contactName))
+        let progress = ImportProgress(total: events.count, quiet: output.json)
+        let result: AppointmentImportResult
+        do {
+            defer { progress.finish() }
+            result = try staged.run(global.client, progress: progress.update)
+        }
         if output.json { return try Output.json(result) }
         Output.line("Imported \(result.inserted) new, \(result.updated) updated, \(result.unchanged) unchanged appointment(s) from \(file).")
     }

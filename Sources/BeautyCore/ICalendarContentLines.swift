@@ -155,7 +155,7 @@ extension ICalendar {
         var calendars: [ICalComponent] = []
         for (bytes, number) in lines {
             let property = try property(bytes, line: number)
-            let kind = property.value.trimmingCharacters(in: .whitespaces).uppercased()
+            let kind = property.value.trimmingWhitespace().uppercased()
             switch property.name {
             case "BEGIN":
                 guard !kind.isEmpty else { throw ICalendarError(line: number, "BEGIN without a component name") }

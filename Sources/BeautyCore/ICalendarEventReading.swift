@@ -47,7 +47,7 @@ extension ICalendar {
 
         var event = CalendarEvent(uid: "", summary: text(c.first("SUMMARY")) ?? "", start: start, allDay: allDay,
                                   durationSeconds: durationSeconds, timeZone: allDay ? nil : zoneName)
-        event.uid = text(c.first("UID"))?.trimmingCharacters(in: .whitespaces) ?? ""
+        event.uid = text(c.first("UID"))?.trimmingWhitespace() ?? ""
         if event.uid.isEmpty {
             // RFC 5545 requires a UID and Google, Apple, Thunderbird and Outlook always write one.
             // For files that do not, the UID is a hash of the event's own lines, so importing
@@ -57,14 +57,14 @@ extension ICalendar {
         event.location = text(c.first("LOCATION"))
         event.notes = text(c.first("DESCRIPTION"))
         event.categories = c.all("CATEGORIES").flatMap { splitTextList($0.value).map(unescapeText) }.filter { !$0.isEmpty }
-        event.status = c.first("STATUS").map { $0.value.trimmingCharacters(in: .whitespaces).uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
-        event.rrule = c.first("RRULE").map { $0.value.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        event.status = c.first("STATUS").map { $0.value.trimmingWhitespace().uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
+        event.rrule = c.first("RRULE").map { $0.value.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
         event.exdates = try dateList(c.all("EXDATE"), floating: zone, zones: &zones)
         event.rdates = try dateList(c.all("RDATE"), floating: zone, zones: &zones)
         event.color = text(c.first("X-BEAUTYD-COLOR")) ?? text(c.first("COLOR"))
         event.contactName = text(c.first("X-BEAUTYD-CONTACT"))
         if let price = c.first("X-BEAUTYD-PRICE") {
-            let raw = unescapeText(price.value).trimmingCharacters(in: .whitespaces)
+            let raw = unescapeText(price.value).trimmingWhitespace()
             guard let money = try? MoneyParser.parse(raw, defaultCurrency: "EUR", allowNegative: true) else {
                 throw ICalendarError(line: price.line, "X-BEAUTYD-PRICE '\(raw)' is not an amount such as 45.50 EUR")
             }
@@ -73,7 +73,7 @@ extension ICalendar {
         }
         for alarm in c.children where alarm.name == "VALARM" {
             // Apple writes ACTION:NONE placeholders for "no alarm"; a VALARM without TRIGGER is skipped.
-            guard alarm.first("ACTION")?.value.trimmingCharacters(in: .whitespaces).uppercased() != "NONE",
+            guard alarm.first("ACTION")?.value.trimmingWhitespace().uppercased() != "NONE",
                   let trigger = alarm.first("TRIGGER"),
                   let reminder = try reminder(trigger, durationSeconds: durationSeconds, floating: zone, zones: &zones),
                   !event.alarms.contains(reminder)
@@ -91,7 +91,7 @@ extension ICalendar {
                 recurrenceID = (utcText(at), at)
             }
         }
-        let sequence = c.first("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let sequence = c.first("SEQUENCE").flatMap { Int($0.value.trimmingWhitespace()) } ?? 0
         return ParsedEvent(event: event, recurrenceID: recurrenceID, sequence: sequence)
     }
 
@@ -131,7 +131,7 @@ extension ICalendar {
         var dates: [Date] = []
         for property in properties {
             for item in property.value.split(separator: ",") {
-                let text = String(item.split(separator: "/", maxSplits: 1).first ?? item).trimmingCharacters(in: .whitespaces)
+                let text = String(item.split(separator: "/", maxSplits: 1).first ?? item).trimmingWhitespace()
                 guard !text.isEmpty else { continue }
                 guard let value = dateValue(text) else {
                     throw ICalendarError(line: property.line, "\(property.name) '\(text)' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)")

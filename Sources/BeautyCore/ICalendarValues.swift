@@ -16,7 +16,7 @@ extension ICalendar {
 
     /// YYYYMMDD or YYYYMMDDTHHMMSS[Z], with the day checked against the calendar.
     static func dateValue(_ raw: String) -> DateValue? {
-        let b = Array(raw.trimmingCharacters(in: .whitespaces).utf8)
+        let b = Array(raw.trimmingWhitespace().utf8)
         func number(_ from: Int, _ to: Int) -> Int? {
             guard b[from..<to].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
             return Int(String(decoding: b[from..<to], as: UTF8.self))
@@ -47,7 +47,7 @@ extension ICalendar {
     /// RFC 5545 DURATION: [+-]P[nW][nD][T[nH][nM][nS]], e.g. -PT15M, P1D, -P0DT0H30M0S.
     /// (Weeks and days together, which RFC 2445 did not allow, are accepted.)
     static func duration(_ raw: String) -> Duration? {
-        var rest = Substring(raw.trimmingCharacters(in: .whitespaces).uppercased())
+        var rest = Substring(raw.trimmingWhitespace().uppercased())
         var negative = false
         if let sign = rest.first, sign == "+" || sign == "-" {
             negative = sign == "-"
@@ -90,7 +90,7 @@ extension ICalendar {
 
     /// ±HHMM or ±HHMMSS, as in TZOFFSETTO.
     static func utcOffset(_ raw: String) -> Int? {
-        let text = raw.trimmingCharacters(in: .whitespaces)
+        let text = raw.trimmingWhitespace()
         guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
         let digits = text.dropFirst()
         guard digits.count == 4 || digits.count == 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }

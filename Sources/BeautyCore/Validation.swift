@@ -170,6 +170,8 @@ public enum Validation {
     /// are refused: the first can drive a terminal, the second reorder what a terminal or a
     /// notification shows (U+202E makes `gnp.exe` read `exe.png`).
     private static func refuseControls(in value: String, field: String, multiline: Bool) throws {
+        // Printable ASCII, most text, is neither: an import checks a hundred thousand titles.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return }
         for scalar in value.unicodeScalars {
             if isControl(scalar), !(multiline && (scalar == "\n" || scalar == "\t")) {
                 throw ValidationError(field: field, "contains a control character (U+\(hex(scalar)))")

@@ -153,5 +153,5 @@ public enum AppointmentRPC {
     public static let exportCalendar = RPC<NoParams, AppointmentExportResult>(.appointmentExport)
 
     static let methods = [add.method, list.method, show.method, edit.method, remove.method, done.method, cancel.method,
-                          importCalendar.method, exportCalendar.method]
+                          importCalendar.method, exportCalendar.method] + stageMethods
 }

@@ -18,6 +18,11 @@ public enum Method: String, CaseIterable, Sendable {
     case contactRemove = "contact.rm"
     case appointmentImport = "appointment.import"
     case appointmentExport = "appointment.export"
+    // A staged import in chunks (AppointmentImportStageMethods.swift)
+    case appointmentImportBegin = "appointment.importBegin"
+    case appointmentImportChunk = "appointment.importChunk"
+    case appointmentImportCommit = "appointment.importCommit"
+    case appointmentImportAbort = "appointment.importAbort"
     case medAdd = "med.add"
     case medList = "med.list"
     case medShow = "med.show"

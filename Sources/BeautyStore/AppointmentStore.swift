@@ -84,9 +84,10 @@ extension AppDatabase {
     public func importAppointments(_ incoming: [Appointment], now: Date, zone: TimeZone) throws -> (inserted: Int, updated: Int, unchanged: Int) {
         var counts = (inserted: 0, updated: 0, unchanged: 0)
         try writer.write { db in
-            let existing = try incoming.map { try $0.uid.flatMap { try fetchAppointment(db, uid: $0) } }
-            for (incomingAppointment, old) in zip(incoming, existing) {
+            let existing = try storedAppointments(db, uids: incoming.compactMap(\.uid))
+            for incomingAppointment in incoming {
                 var new = incomingAppointment
+                let old = new.uid.flatMap { existing[$0] }
                 if let old {
                     // iCalendar cannot say "done", a cycle after done, or which contact: keep what is stored.
                     if old.status == .done, new.status == .scheduled { new.status = .done }
@@ -111,11 +112,45 @@ extension AppDatabase {
                     counts.inserted += 1
                 }
                 let saved = record.appointment(reminders: new.reminders)
-                try saveReminders(db, saved)
-                try syncDeliveries(db, for: saved, now: now, zone: zone)
+                try saveReminders(db, saved, isNew: old == nil)
+                try syncDeliveries(db, for: saved, now: now, zone: zone, isNew: old == nil)
             }
         }
         return counts
+    }
+
+    /// The stored appointments these UIDs name (as `fetchAppointment(_:uid:)` finds them), in a few
+    /// queries whatever their number: an import looks up every one of its events.
+    private func storedAppointments(_ db: Database, uids: [String]) throws -> [String: Appointment] {
+        guard !uids.isEmpty else { return [:] }
+        var ids: [String: Int64] = [:]
+        let wanted = Set(uids)
+        let rows = try Row.fetchCursor(db, sql: "SELECT uid, id FROM appointment WHERE uid IS NOT NULL")
+        while let row = try rows.next() {
+            let uid: String = row[0]
+            if wanted.contains(uid) { ids[uid] = row[1] }
+        }
+        // `appointment-ID@beautyd` names the appointment exported under that name, while it has no UID of its own.
+        let prefix = "appointment-", suffix = "@beautyd"
+        let derived = wanted.filter { ids[$0] == nil && $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }
+            .compactMap { uid in Int64(uid.dropFirst(prefix.count).dropLast(suffix.count)).map { (uid, $0) } }
+        if !derived.isEmpty {
+            let withoutUID = Set(try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL"))
+            for (uid, id) in derived where withoutUID.contains(id) { ids[uid] = id }
+        }
+        guard !ids.isEmpty else { return [:] }
+        let byID = try appointments(db, ids: Array(Set(ids.values)))
+        return ids.compactMapValues { byID[$0] }
+    }
+
+    /// Appointments by id with their reminders, in chunks (SQLite limits bound variables per statement).
+    private func appointments(_ db: Database, ids: [Int64]) throws -> [Int64: Appointment] {
+        var records: [AppointmentRecord] = []
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+            records += try AppointmentRecord.filter(keys: chunk).fetchAll(db)
+        }
+        let reminders = try remindersByAppointment(db, ids: records.compactMap(\.id))
+        return Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0.appointment(reminders: reminders[$0.id!] ?? [])) })
     }
 
     public func deleteAppointment(id: Int64) throws {
@@ -210,12 +245,16 @@ extension AppDatabase {
         if let id, try !ContactRecord.exists(db, key: id) { throw StoreError.notFound(kind: "contact", id: id) }
     }
 
-    private func saveReminders(_ db: Database, _ appointment: Appointment) throws {
+    /// `isNew`: the appointment was just inserted, so it has no reminders to replace.
+    private func saveReminders(_ db: Database, _ appointment: Appointment, isNew: Bool = false) throws {
         let id = appointment.id!
-        try ReminderRecord.filter(Column("appointmentId") == id).deleteAll(db)
+        // Cached statements: an import saves the reminders of every one of its events.
+        if !isNew {
+            try db.cachedStatement(sql: "DELETE FROM appointmentReminder WHERE appointmentId = ?").execute(arguments: [id])
+        }
+        let insert = try db.cachedStatement(sql: "INSERT INTO appointmentReminder (appointmentId, beforeSeconds, at) VALUES (?, ?, ?)")
         for reminder in appointment.reminders {
-            var record = ReminderRecord(id: nil, appointmentId: id, beforeSeconds: reminder.beforeSeconds, at: reminder.at)
-            try record.insert(db)
+            try insert.execute(arguments: [id, reminder.beforeSeconds, reminder.at])
         }
     }
 
@@ -232,7 +271,9 @@ extension AppDatabase {
 
     /// Makes the pending deliveries of an appointment match its reminders: pending rows for instants
     /// that no longer exist go, new future instants come; fired/settled rows are history and stay.
-    func syncDeliveries(_ db: Database, for appointment: Appointment, now: Date, zone: TimeZone) throws {
+    /// `isNew`: the appointment was just inserted, so it has no deliveries yet. The statements are
+    /// cached: an import plans the deliveries of every one of its events.
+    func syncDeliveries(_ db: Database, for appointment: Appointment, now: Date, zone: TimeZone, isNew: Bool = false) throws {
         let id = appointment.id!
         var occurrences = [appointment.start]
         if appointment.recurrence != nil {
@@ -240,24 +281,29 @@ extension AppDatabase {
             let horizon = now.addingTimeInterval(Self.seriesHorizon)
             let lead = TimeInterval(appointment.reminders.compactMap(\.beforeSeconds).max() ?? 0)
             occurrences = AppointmentOccurrences.starts(of: appointment, from: now, to: horizon.addingTimeInterval(lead), zone: zone)
-            try db.execute(sql: "UPDATE appointment SET plannedUntil = ? WHERE id = ?", arguments: [horizon, id])
+            try db.cachedStatement(sql: "UPDATE appointment SET plannedUntil = ? WHERE id = ?").execute(arguments: [horizon, id])
         }
         let wanted = ReminderPlanner.triggers(for: appointment, occurrences: occurrences)
-        let wantedKeys = Set(wanted.map(\.key))
-        let pending = try DeliveryRecord
-            .filter(Column("itemKind") == ItemKind.appointment.rawValue && Column("itemID") == id
-                    && Column("state") == DeliveryState.pending.rawValue && Column("source") == "plan")
-            .fetchAll(db)
-        // A reminder already due but still waiting (no notification server) is kept: it will be shown.
-        for row in pending where !wantedKeys.contains(row.key) && row.fireAt > now { try row.delete(db) }
-        for trigger in wanted where trigger.fireAt > now {
-            try DeliveryRecord(trigger).insert(db, onConflict: .ignore)
+        if !isNew {
+            let wantedKeys = Set(wanted.map(\.key))
+            let pending = try DeliveryRecord.fetchAll(db.cachedStatement(sql: """
+                SELECT * FROM delivery WHERE itemKind = 'appointment' AND itemID = ? AND state = 'pending' AND source = 'plan'
+                """), arguments: [id])
+            // A reminder already due but still waiting (no notification server) is kept: it will be shown.
+            for row in pending where !wantedKeys.contains(row.key) && row.fireAt > now { try row.delete(db) }
         }
-        if appointment.status != .scheduled {
+        let insert = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO delivery (key, itemKind, itemID, occurrence, fireAt, state, source, attempts)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+            """)
+        for trigger in wanted where trigger.fireAt > now {
+            try insert.execute(arguments: [trigger.key, trigger.itemKind.rawValue, trigger.itemID, trigger.occurrence, trigger.fireAt,
+                                           DeliveryState.pending.rawValue, trigger.source.rawValue])
+        }
+        if !isNew, appointment.status != .scheduled {
             // A done or cancelled visit needs no more reminders, snoozed ones included.
-            try db.execute(
-                sql: "DELETE FROM delivery WHERE itemKind = 'appointment' AND itemID = ? AND state = 'pending'",
-                arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM delivery WHERE itemKind = 'appointment' AND itemID = ? AND state = 'pending'")
+                .execute(arguments: [id])
         }
     }
 }

@@ -22,6 +22,10 @@ extension RequestHandler {
             return gone
         }
         router.register(AppointmentRPC.importCalendar) { try $0.importAppointments($1) }
+        router.register(AppointmentRPC.importBegin) { requests, _ in try requests.beginImport() }
+        router.register(AppointmentRPC.importChunk) { try $0.stageImportChunk($1) }
+        router.register(AppointmentRPC.importCommit) { try $0.commitImport($1) }
+        router.register(AppointmentRPC.importAbort) { try $0.abortImport($1) }
         router.register(AppointmentRPC.exportCalendar) { requests, _ in try requests.exportAppointments() }
         router.register(AppointmentRPC.done) { try $0.setStatus($1.id, .done) }
         router.register(AppointmentRPC.cancel) { try $0.setStatus($1.id, .cancelled) }
@@ -91,31 +95,6 @@ extension RequestHandler {
         if let v = p.recurrence { a.recurrence = v }
         if let v = p.repeatAfterDoneSeconds { a.repeatAfterDoneSeconds = v }
         return a
-    }
-
-    private func importAppointments(_ p: AppointmentImportParams) throws -> AppointmentImportResult {
-        guard p.contactNames.isEmpty || p.contactNames.count == p.appointments.count else {
-            throw ValidationError(field: "contactNames", "must have one entry per appointment")
-        }
-        let contacts = Dictionary(try store.contacts().map { ($0.name.lowercased(), $0.id!) }) { first, _ in first }
-        let config = settings.config
-        let appointments = try p.appointments.enumerated().map { index, raw in
-            var a = raw
-            a.id = nil
-            guard a.uid != nil else { throw ValidationError(field: "appointments[\(index)].uid", "is required to import") }
-            if let name = p.contactNames.isEmpty ? nil : p.contactNames[index] { a.contactID = contacts[name.lowercased()] }
-            if let price = a.price, price.currency.isEmpty { a.price = Money(cents: price.cents, currency: config.currency) }
-            do {
-                return try Validation.appointment(a)
-            } catch let error as ValidationError {
-                // The title names the event; a control character in it (the likely error) must not reach a terminal.
-                throw ValidationError(field: "appointments[\(index)].\(error.field)", "\(error.message) (\(Validation.quotable(a.title)))")
-            }
-        }
-        let counts = try store.importAppointments(appointments, now: clock(), zone: zone.current)
-        logger.info("imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments")
-        scheduler.wake(.edited)
-        return AppointmentImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged)
     }
 
     private func exportAppointments() throws -> AppointmentExportResult {

@@ -9,6 +9,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias OutboundOut = ByteBuffer
 
     private let requests: RequestHandler
+    /// Numbers connections, so an import staged on one is visible to that one only.
+    private static let connections = ConnectionCounter()
     private let hub: EventHub
     private let logger: Logger
     private var lines: AsyncStream<BoundedLineDecoder.Frame>.Continuation?
@@ -33,7 +35,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let channel = context.channel
         let (stream, continuation) = AsyncStream<BoundedLineDecoder.Frame>.makeStream()
         lines = continuation
-        let requests = self.requests, hub = self.hub, logger = self.logger
+        var connectionRequests = self.requests
+        connectionRequests.connection = Self.connections.next()
+        let requests = connectionRequests, hub = self.hub, logger = self.logger
         PeerCredentials.of(channel).whenComplete { result in
             let peer = (try? result.get()) ?? nil
             // Each connection's jobs run on its own serial queue (see SerialQueueExecutor).
@@ -95,6 +99,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     /// Answers lines one after another, so replies come back in the order requests were sent.
     private static func serve(_ frames: AsyncStream<BoundedLineDecoder.Frame>, channel: Channel,
                               requests: RequestHandler, hub: EventHub, taken: @escaping @Sendable (Int) -> Void) async {
+        // Every way out (EOF, a hang-up, a subscription ending) drops what this connection staged.
+        defer { requests.importStages.discard(connection: requests.connection) }
         for await frame in frames {
             taken(frame.size)
             switch frame {

@@ -18,6 +18,10 @@ public struct RequestHandler: Sendable {
     let clock: @Sendable () -> Date
     /// The user's zone: local days, local-time texts, plans made at an add or an edit.
     let zone: any ZoneSource
+    /// Imports staged in chunks, daemon-wide; each belongs to the connection that began it.
+    var importStages = ImportStages()
+    /// Which connection the request came on (set per connection by ConnectionHandler; 0 in process).
+    var connection: UInt64 = 0
 
     /// What to do with a request line.
     public enum Outcome: Sendable {
@@ -70,6 +74,8 @@ public struct RequestHandler: Sendable {
             return RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params: \(Self.describe(error.underlying))")
         case let error as ValidationError:
             return RPCErrorObject(code: RPCErrorCode.invalidParams, message: error.description, data: RPCErrorData(field: error.field))
+        case let error as ImportStages.Busy:
+            return RPCErrorObject(code: RPCErrorCode.busy, message: error.message)
         case let StoreError.notFound(kind, itemID):
             return RPCErrorObject(code: RPCErrorCode.notFound, message: "no \(kind) with id \(itemID)", data: RPCErrorData(kind: kind, id: itemID))
         default:

@@ -1,0 +1,48 @@
+import BeautyCore
+import BeautyProtocol
+import Foundation
+
+/// Sends an import of any size as a staged import on one connection: importBegin, importChunk lines
+/// cut by their encoded size (each well under the daemon's 1 MiB line limit), importCommit. The daemon
+/// writes nothing before the commit, so a refused chunk or a lost connection imports nothing.
+struct StagedImport {
+    /// Lines aim at this size; one that comes out above `maximumLineBytes` is cut in two.
+    static let targetLineBytes = 512 << 10
+    static let maximumLineBytes = 1_000_000
+
+    let appointments: [Appointment]
+    let contactNames: [String?]
+
+    /// `progress` is told how many appointments the daemon has received so far.
+    func run(_ client: DaemonClient, progress: (Int) -> Void) throws -> AppointmentImportResult {
+        let session = try client.session()
+        let stage = try session.call(AppointmentRPC.importBegin, NoParams()).stage
+        var sent = 0, answered = 0
+        var perAppointment = 300  // bytes, refined from each chunk sent
+        var awaiting = false
+        while sent < appointments.count {
+            var count = max(1, min(appointments.count - sent, Self.targetLineBytes / max(1, perAppointment)))
+            var line = try chunkLine(session, stage: stage, from: sent, count: count)
+            while line.count > Self.maximumLineBytes, count > 1 {
+                count /= 2
+                line = try chunkLine(session, stage: stage, from: sent, count: count)
+            }
+            perAppointment = line.count / count + 1
+            try session.send(line)
+            sent += count
+            // One chunk in flight while the next is encoded: both sides work at once.
+            if awaiting { answered = try session.receive(AppointmentImportChunkResult.self).received }
+            awaiting = true
+            progress(answered)
+        }
+        if awaiting { answered = try session.receive(AppointmentImportChunkResult.self).received }
+        progress(answered)
+        return try session.call(AppointmentRPC.importCommit, AppointmentImportStageParams(stage: stage))
+    }
+
+    private func chunkLine(_ session: DaemonSession, stage: String, from first: Int, count: Int) throws -> Data {
+        let range = first..<(first + count)
+        return try session.line(AppointmentRPC.importChunk, AppointmentImportChunkParams(
+            stage: stage, firstIndex: first, appointments: Array(appointments[range]), contactNames: Array(contactNames[range])))
+    }
+}

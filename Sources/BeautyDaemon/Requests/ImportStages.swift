@@ -1,0 +1,105 @@
+import BeautyCore
+import BeautyProtocol
+import Foundation
+
+/// The staged imports open in the daemon (appointment.importBegin ... importCommit), each owned by the
+/// connection that began it: only that connection can add to, commit or abort it, and it is discarded
+/// when the connection closes. Bounded so that clients cannot exhaust the daemon's memory: each stage
+/// holds at most `limits.appointments` appointments and `limits.textBytes` of their text, and at most
+/// `limits.openStages` stages are open at once.
+final class ImportStages: @unchecked Sendable {
+    struct Limits: Sendable {
+        var appointments: Int
+        var textBytes: Int
+        var openStages: Int
+        /// Well above the largest calendars people keep (a 100,000-event file holds ~10 MiB of text),
+        /// and a few hundred MiB at worst for all open stages.
+        static let standard = Limits(appointments: 250_000, textBytes: 64 << 20, openStages: 4)
+    }
+
+    /// Appointments checked on arrival, waiting for the commit; contacts are linked at the commit.
+    struct Stage {
+        let connection: UInt64
+        var appointments: [Appointment] = []
+        var contactNames: [String?] = []
+        var textBytes = 0
+    }
+
+    /// Too many stages are open: the client should try again once another import has finished.
+    struct Busy: Error {
+        var message: String
+    }
+
+    let limits: Limits
+    private let lock = NSLock()
+    private var stages: [String: Stage] = [:]
+    private var lastNumber = 0
+
+    init(limits: Limits = .standard) { self.limits = limits }
+
+    func begin(connection: UInt64) throws -> String {
+        try lock.withLock {
+            guard stages.count < limits.openStages else {
+                throw Busy(message: "busy: \(limits.openStages) imports are already staged (the daemon's maximum); try again when one has finished")
+            }
+            if stages.values.contains(where: { $0.connection == connection }) {
+                throw ValidationError(field: "stage", "this connection already has an import staged; commit or abort it first")
+            }
+            lastNumber += 1
+            let name = "import-\(lastNumber)"
+            stages[name] = Stage(connection: connection)
+            return name
+        }
+    }
+
+    /// Adds checked appointments at `firstIndex`, which must be the number the stage holds. Past the
+    /// bound, the stage is discarded: the import cannot succeed, and its memory is freed at once.
+    func append(_ appointments: [Appointment], contactNames: [String?], firstIndex: Int,
+                to name: String, connection: UInt64) throws -> Int {
+        try lock.withLock {
+            var stage = try owned(name, connection)
+            guard firstIndex == stage.appointments.count else {
+                throw ValidationError(field: "firstIndex", "is \(firstIndex), but the stage holds \(stage.appointments.count) appointments: chunks must follow one another")
+            }
+            let text = appointments.reduce(0) { $0 + Self.textBytes(of: $1) } + contactNames.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+            guard stage.appointments.count + appointments.count <= limits.appointments, stage.textBytes + text <= limits.textBytes else {
+                stages[name] = nil
+                throw ValidationError(field: "appointments", "the import is larger than a stage holds (\(limits.appointments) appointments, \(limits.textBytes >> 20) MiB of text); it was discarded and nothing was imported")
+            }
+            stages[name] = nil  // so the arrays below are uniquely referenced and grow in place
+            stage.appointments += appointments
+            stage.contactNames += contactNames.isEmpty ? Array(repeating: nil, count: appointments.count) : contactNames
+            stage.textBytes += text
+            stages[name] = stage
+            return stage.appointments.count
+        }
+    }
+
+    /// Removes the stage and hands over what it holds (for a commit or an abort).
+    func take(_ name: String, connection: UInt64) throws -> Stage {
+        try lock.withLock {
+            let stage = try owned(name, connection)
+            stages[name] = nil
+            return stage
+        }
+    }
+
+    /// Drops what `connection` staged (it is closed, or a chunk of it was refused).
+    func discard(connection: UInt64) {
+        lock.withLock { stages = stages.filter { $0.value.connection != connection } }
+    }
+
+    var openCount: Int { lock.withLock { stages.count } }
+
+    private func owned(_ name: String, _ connection: UInt64) throws -> Stage {
+        guard let stage = stages[name], stage.connection == connection else {
+            throw ValidationError(field: "stage", "no import '\(name)' is staged on this connection (committed, aborted, refused, or begun on another connection)")
+        }
+        return stage
+    }
+
+    private static func textBytes(of a: Appointment) -> Int {
+        [a.title, a.address, a.notes, a.category, a.color, a.timeZone, a.uid, a.recurrence?.rule, a.price?.currency]
+            .reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+    }
+}

@@ -1,0 +1,52 @@
+@testable import BeautyDaemon
+import BeautyCore
+import BeautyProtocol
+import BeautyTestSupport
+import Foundation
+import Testing
+
+/// A staged import is bounded in appointments and in text: past either, the chunk is refused, the
+/// stage discarded and nothing written.
+@Suite struct ImportStageBoundTests {
+    static func line<P: Encodable & Sendable>(_ method: Method, _ params: P) throws -> Data {
+        try WireJSON.encoder().encode(RPCRequest(id: .number(1), method: method.rawValue, params: params))
+    }
+
+    static func answer<R: Decodable>(_ handler: RequestHandler, _ line: Data, as: R.Type) async throws -> RPCResponse<R> {
+        guard case let .reply(data?) = await handler.handle(line: line) else { throw HarnessError("no answer") }
+        return try WireJSON.decoder().decode(RPCResponse<R>.self, from: data)
+    }
+
+    static func appointments(_ count: Int, from first: Int, notes: String? = nil) -> [Appointment] {
+        (first..<(first + count)).map {
+            Appointment(title: "Visit \($0)", start: Date(timeIntervalSince1970: 1_924_992_000 + Double($0) * 86_400), notes: notes,
+                        uid: "bound-\($0)@example.org")
+        }
+    }
+
+    @Test("a chunk past the count or the text bound is refused, the stage discarded, nothing written",
+          arguments: [(count: 2, notes: nil as String?), (count: 1, notes: String(repeating: "n", count: 900))])
+    func boundRefusesAndDiscards(second: (count: Int, notes: String?)) async throws {
+        let daemon = try await InProcessDaemon(now: Date(timeIntervalSince1970: 1_900_000_000))
+        var handler = daemon.daemon.requests
+        handler.importStages = ImportStages(limits: .init(appointments: 3, textBytes: 800, openStages: 4))
+        let begun = try await Self.answer(handler, try Self.line(.appointmentImportBegin, NoParams()), as: AppointmentImportStage.self)
+        let stage = try #require(begun.result?.stage)
+        #expect(begun.result?.maxAppointments == 3)
+
+        let first = AppointmentImportChunkParams(stage: stage, firstIndex: 0, appointments: Self.appointments(2, from: 0), contactNames: [])
+        #expect(try await Self.answer(handler, try Self.line(.appointmentImportChunk, first), as: AppointmentImportChunkResult.self)
+            .result?.received == 2)
+        let over = AppointmentImportChunkParams(stage: stage, firstIndex: 2, appointments: Self.appointments(second.count, from: 2, notes: second.notes),
+                                                contactNames: [])
+        let refused = try await Self.answer(handler, try Self.line(.appointmentImportChunk, over), as: AppointmentImportChunkResult.self)
+        #expect(refused.error?.data?.field == "appointments", "\(String(describing: refused.error))")
+        #expect(refused.error?.message.contains("larger than a stage holds") == true)
+        #expect(handler.importStages.openCount == 0, "the refused stage still holds memory")
+
+        let commit = try await Self.answer(handler, try Self.line(.appointmentImportCommit, AppointmentImportStageParams(stage: stage)),
+                                           as: AppointmentImportResult.self)
+        #expect(commit.error?.data?.field == "stage")
+        #expect(try daemon.store.appointmentCount() == 0)
+    }
+}
