@@ -68,9 +68,11 @@ struct AppointmentFields: ParsableArguments {
         }
     }
 
-    /// The start as typed; the daemon moves an all-day one to its day's midnight.
-    func start(now: Date) throws -> Date? {
-        try at.map { try Input.time($0, option: "--at", now: now, zone: try zone) }
+    /// The start as typed, and its wall time when that is in a DST gap; the daemon moves an all-day
+    /// one to its day's midnight.
+    func start(now: Date) throws -> (instant: Date, skippedWall: String?)? {
+        let zone = try zone
+        return try at.map { text in try Input.check("--at") { try TimeExpression.parseGiven(text, now: now, zone: zone, field: "--at") } }
     }
 
     /// The series and the cycle as typed: --repeat, --every (a series, or with --after-done a cycle) and
@@ -143,7 +145,8 @@ extension AppointmentCommand {
             guard let start = try fields.start(now: now) else {
                 throw CLIFailure(.usage, "--at is required: when does it start? (e.g. --at 'tomorrow 9:30')")
             }
-            var params = AppointmentAddParams(title: try Input.name(title, option: "title"), start: start)
+            var params = AppointmentAddParams(title: try Input.name(title, option: "title"), start: start.instant)
+            params.startWall = start.skippedWall
             try fields.checkText()
             params.durationSeconds = try fields.durationSeconds()
             params.allDay = fields.allDay
@@ -244,7 +247,8 @@ extension AppointmentCommand {
             var params = AppointmentEditParams(id: id)
             params.title = try title.map { try Input.name($0, option: "--title") }
             try fields.checkText()
-            params.start = try fields.start(now: now)
+            let start = try fields.start(now: now)
+            (params.start, params.startWall) = (start?.instant, start?.skippedWall)
             params.durationSeconds = try fields.durationSeconds()
             params.allDay = fields.allDay
             params.address = fields.address

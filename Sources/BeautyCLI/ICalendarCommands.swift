@@ -46,9 +46,8 @@ struct ExportCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(AppointmentRPC.exportCalendar)
         let events = zip(result.appointments, result.contactNames).map { CalendarEvent($0, contactName: $1) }
-        // DTSTAMP comes from the data, not the clock, so exporting the same calendar twice gives the same bytes.
-        let stamp = result.appointments.map(\.start).max() ?? Date(timeIntervalSince1970: 0)
-        let text = ICalendar.serialize(events, stamp: stamp, defaultZone: .current)
+        // DTSTAMP is when the file is written, in UTC (RFC 5545 §3.8.7.2).
+        let text = ICalendar.serialize(events, stamp: Date(), defaultZone: .current)
         if ics == "-" { return FileHandle.standardOutput.write(Data(text.utf8)) }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: ics), options: .atomic)

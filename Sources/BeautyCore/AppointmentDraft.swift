@@ -23,6 +23,8 @@ public struct AppointmentDraft: Sendable {
         public var repeatAfterDoneSeconds: Int?
         /// Starts to leave out of the series the same request gives.
         public var exdates: [Date]
+        /// The wall time typed for the start when it is in a DST gap (`AppointmentRecurrence.startWall`).
+        public var startWall: String?
         public var fields: Fields
 
         public struct Fields: Sendable, Equatable {
@@ -42,8 +44,9 @@ public struct AppointmentDraft: Sendable {
         }
 
         public init(recurrence: AppointmentRecurrence? = nil, everySeconds: Int? = nil, repeatAfterDoneSeconds: Int? = nil,
-                    exdates: [Date] = [], fields: Fields = .wire) {
+                    exdates: [Date] = [], startWall: String? = nil, fields: Fields = .wire) {
             self.recurrence = recurrence
+            self.startWall = startWall
             self.everySeconds = everySeconds
             self.repeatAfterDoneSeconds = repeatAfterDoneSeconds
             self.exdates = exdates
@@ -106,7 +109,24 @@ public struct AppointmentDraft: Sendable {
         if placesStart, a.allDay {
             a.start = Self.allDayStart(a.start, zone: a.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone)
         }
+        if var recurrence = a.recurrence {
+            let given = placesStart ? series.startWall : recurrence.startWall
+            recurrence.startWall = a.allDay ? nil : Self.gapWall(given, start: a.start, zone: a.zone(default: zone))
+            a.recurrence = recurrence
+        }
         return try Validation.appointment(a)
+    }
+
+    /// The wall time a series keeps for a start in a DST gap: the one given, if it is in a gap of the
+    /// series' zone and reads (RFC 5545) as that start; nil otherwise, and the start's own wall time rules.
+    static func gapWall(_ given: String?, start: Date, zone: TimeZone) -> String? {
+        guard let c = given.flatMap(LocalTime.wallFields),
+              let wall = LocalTime.skippedWall(year: c.year!, month: c.month!, day: c.day!, hour: c.hour!,
+                                                minute: c.minute!, second: c.second!, in: zone),
+              LocalTime.instant(year: c.year!, month: c.month!, day: c.day!, hour: c.hour!, minute: c.minute!,
+                                second: c.second!, in: zone) == start
+        else { return nil }
+        return wall
     }
 
     public static let allDayDurationSeconds = 86_400

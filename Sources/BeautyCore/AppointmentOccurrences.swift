@@ -24,10 +24,10 @@ public enum AppointmentOccurrences {
         }
         var result = Recurrence.occurrences(
             of: first, start: appointment.start, zone: zone, from: from, to: to,
-            exdates: excluded, rdates: recurrence.rdates, limit: limit)
+            exdates: excluded, rdates: recurrence.rdates, limit: limit, startWall: recurrence.startWall)
         for rule in rules.dropFirst() {
             let more = Recurrence.occurrences(of: rule, start: appointment.start, zone: zone, from: from, to: to,
-                                              exdates: excluded, limit: limit)
+                                              exdates: excluded, limit: limit, startWall: recurrence.startWall)
             let seen = Set(result.map(Recurrence.key))
             result = Array((result + more.filter { !seen.contains(Recurrence.key($0)) }).sorted().prefix(limit))
         }

@@ -10,6 +10,7 @@ extension CalendarEvent {
             rrule: a.recurrence?.rule, exdates: a.recurrence?.exdates ?? [], rdates: a.recurrence?.rdates ?? [],
             alarms: a.reminders, color: a.color, priceCents: a.price?.cents, currency: a.price?.currency,
             contactName: contactName)
+        startWall = a.recurrence?.startWall
     }
 
     /// The appointment this event describes; currency may be empty (the daemon fills in its default).
@@ -21,7 +22,7 @@ extension CalendarEvent {
             price: priceCents.map { Money(cents: $0, currency: currency ?? "") },
             status: status?.uppercased() == "CANCELLED" ? .cancelled : .scheduled,
             reminders: alarms, timeZone: timeZone,
-            recurrence: rrule.map { AppointmentRecurrence(rule: $0, exdates: exdates, rdates: rdates) },
+            recurrence: rrule.map { AppointmentRecurrence(rule: $0, exdates: exdates, rdates: rdates, startWall: startWall) },
             uid: uid)
     }
 }

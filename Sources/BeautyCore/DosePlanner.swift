@@ -8,9 +8,9 @@ import Foundation
 /// night of a course keeps its doses after midnight. Without a start date the medication begins
 /// the instant it was added: earlier doses that day never existed.
 ///
-/// Times of day keep their wall-clock time across DST (`LocalTime.instantShiftingGap`: a time
-/// skipped by a spring-forward jump is read with the offset before it, as RFC 5545 does, so two
-/// times in one gap stay two doses; a repeated time is its first occurrence). Every N hours keeps
+/// Times of day keep their wall-clock time across DST (`LocalTime.instant`: a time skipped by a
+/// spring-forward jump is read with the offset before it, as RFC 5545 does, so two times in one
+/// gap stay two doses; a repeated time is its first occurrence). Every N hours keeps
 /// elapsed time from the day's first dose, restarting each day at the window start (00:00
 /// without a window) and filling the whole window, so a 25-hour day has its 25th hour of doses.
 public enum DosePlanner {
@@ -113,6 +113,6 @@ public enum DosePlanner {
     }
 
     private static func at(_ day: LocalDate, _ time: ClockTime, _ zone: TimeZone) -> Date? {
-        LocalTime.instantShiftingGap(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute, in: zone)
+        LocalTime.instant(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute, in: zone)
     }
 }

@@ -9,10 +9,13 @@ public enum ICalendar {
     /// - DTSTART/DTEND/EXDATE/RDATE/RECURRENCE-ID: UTC ("Z"), `TZID=` (IANA names, prefixed
     ///   forms such as `/mozilla.org/20070129_1/Europe/Warsaw`, common Windows names such as
     ///   Outlook's "Central European Standard Time", an `X-LIC-LOCATION` in the VTIMEZONE, or
-    ///   a VTIMEZONE that is one fixed offset), floating (in `defaultZone`; for properties
-    ///   other than DTSTART, in the event's zone) and DATE values (all-day, midnight in
-    ///   `defaultZone`). Wall times are resolved with `LocalTime.instant`: a time skipped by
-    ///   DST is the first instant after the gap, a repeated time is its first occurrence.
+    ///   a VTIMEZONE that is one fixed offset or whose rules are evaluated, `UTC+11`-style
+    ///   fixed offsets), floating (in `defaultZone`; for properties other than DTSTART, in the
+    ///   event's zone) and DATE values (all-day, midnight in `defaultZone`). Wall times are
+    ///   resolved with `LocalTime.instant`: a time skipped by DST is read with the offset before
+    ///   the gap (RFC 5545 §3.3.5), a repeated time is its first occurrence. A series whose
+    ///   DTSTART is in UTC repeats in UTC (`timeZone` "UTC"); one whose DTSTART is in a gap keeps
+    ///   that wall time (`startWall`).
     /// - Unknown properties and components (VTODO, VJOURNAL, X-...) are skipped.
     /// - A modified occurrence (a VEVENT with RECURRENCE-ID) becomes its own event with the
     ///   UID `<uid>#<recurrence-id in UTC, or the date>`, and its original instant is added
@@ -23,13 +26,22 @@ public enum ICalendar {
     /// Throws `ICalendarError` with the 1-based line of the file as given (folded) and
     /// returns nothing when any part of the file is malformed.
     public static func parse(_ text: String, defaultZone: TimeZone) throws -> [CalendarEvent] {
+        try parseWithWarnings(text, defaultZone: defaultZone).events
+    }
+
+    /// As `parse`, with what was read other than as written, for the import's summary: a
+    /// VTIMEZONE that is not an IANA zone, read as the IANA zone that agrees with its rules
+    /// ("time zone 'My Zone' read as Europe/Berlin, …") or approximated by its standard offset.
+    public static func parseWithWarnings(_ text: String, defaultZone: TimeZone) throws -> (events: [CalendarEvent], warnings: [String]) {
         var collected = EventCollector()
+        var warnings: [String] = []
         for calendar in try components(text) {
             var zones = ZoneResolver(calendar: calendar)
             for child in calendar.children where child.name == "VEVENT" {
                 collected.add(try event(from: child, zones: &zones, defaultZone: defaultZone))
             }
+            warnings += zones.warnings
         }
-        return collected.finish()
+        return (collected.finish(), warnings)
     }
 }

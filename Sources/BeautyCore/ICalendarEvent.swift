@@ -13,8 +13,12 @@ public struct CalendarEvent: Sendable, Equatable {
     /// start (RFC 5545 §3.6.1). Elapsed seconds, so a one-day all-day event on a DST day is
     /// 23 or 25 hours.
     public var durationSeconds: Int
-    /// The TZID as an IANA name if the event had one; nil for UTC and floating times.
+    /// The TZID as an IANA name if the event had one; "UTC" for a series whose DTSTART is in UTC
+    /// (it repeats in UTC); nil for floating times and a single UTC event.
     public var timeZone: String?
+    /// A series' DTSTART wall time when it does not exist in its zone (a DST gap), as
+    /// `AppointmentRecurrence.startWall`: `start` is the instant RFC 5545 reads it as.
+    public var startWall: String?
     public var location: String?
     /// DESCRIPTION.
     public var notes: String?

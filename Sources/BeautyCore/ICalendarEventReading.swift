@@ -47,6 +47,9 @@ extension ICalendar {
 
         var event = CalendarEvent(uid: "", summary: text(c.first("SUMMARY")) ?? "", start: start, allDay: allDay,
                                   durationSeconds: durationSeconds, timeZone: allDay ? nil : zoneName)
+        if c.first("RRULE") != nil || c.first("RDATE") != nil {
+            (event.timeZone, event.startWall) = seriesTime(startValue, zone: zone, zoneName: event.timeZone)
+        }
         event.uid = text(c.first("UID"))?.trimmingWhitespace() ?? ""
         if event.uid.isEmpty {
             // RFC 5545 requires a UID and Google, Apple, Thunderbird and Outlook always write one.
@@ -93,6 +96,15 @@ extension ICalendar {
         }
         let sequence = c.first("SEQUENCE").flatMap { Int($0.value.trimmingWhitespace()) } ?? 0
         return ParsedEvent(event: event, recurrenceID: recurrenceID, sequence: sequence)
+    }
+
+    /// A series' zone name and given wall time: a UTC DTSTART repeats in UTC; one in a DST gap keeps
+    /// its wall time for the later occurrences.
+    private static func seriesTime(_ value: DateValue, zone: TimeZone, zoneName: String?) -> (String?, String?) {
+        guard case .dateTime(let w, let utc) = value else { return (zoneName, nil) }
+        if utc { return ("UTC", nil) }
+        return (zoneName, LocalTime.skippedWall(year: w.year, month: w.month, day: w.day, hour: w.hour,
+                                                minute: w.minute, second: w.second, in: zone))
     }
 
     /// An unescaped TEXT value; nil when absent or empty.

@@ -3,13 +3,15 @@ import Foundation
 extension ICalendar {
     /// Writes a VCALENDAR: CRLF line ends, lines folded at 75 octets (never inside a UTF-8
     /// sequence), TEXT escaped, events in the given order and properties in a fixed order, so
-    /// the same events and `stamp` always give the same bytes.
+    /// the same events and `stamp` always give the same bytes. DTSTAMP is `stamp` in UTC: the
+    /// moment the file is written (RFC 5545 §3.8.7.2).
     ///
-    /// Timed events with a resolvable `timeZone` are written with `TZID=<IANA name>` and no
-    /// VTIMEZONE block: RFC 5545 asks for one, but Google Calendar, Apple Calendar,
-    /// Thunderbird and beautyd itself resolve IANA names from their own tz database, and a
-    /// hand-made VTIMEZONE would only be a stale copy of it. Other events are written in UTC.
-    /// All-day events are `VALUE=DATE` with an exclusive DTEND (the next day for one day).
+    /// Times: a timed event with a resolvable `timeZone` is written with `TZID=<IANA name>`, and
+    /// the file has a VTIMEZONE for every TZID it uses, built from the tz database
+    /// (`vtimezone`); a series in UTC with `Z`; an event without a zone floating (its wall time in
+    /// `defaultZone`), so it reads back as one that follows the reader's zone. A series' DTSTART
+    /// in a DST gap is written with the wall time it was given (`startWall`). All-day events are
+    /// `VALUE=DATE` with an exclusive DTEND (the next day for one day).
     public static func serialize(_ events: [CalendarEvent], stamp: Date, defaultZone: TimeZone) -> String {
         var out = ""
         func emit(_ line: String) { out += fold(line) }
@@ -18,11 +20,24 @@ extension ICalendar {
         emit("PRODID:-//beautyd//beautyd//EN")
         emit("CALSCALE:GREGORIAN")
         emit("X-WR-CALNAME:beautyd")
+        for (name, years) in zonesUsed(events) {
+            vtimezone(name, years: years).forEach(emit)
+        }
         for event in events {
             writeEvent(event, stamp: stamp, defaultZone: defaultZone, emit: emit)
         }
         emit("END:VCALENDAR")
         return out
+    }
+
+    /// Names that mean UTC itself: a series in them is written with `Z`, not a TZID.
+    static let utcNames: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Z"]
+
+    /// The zone a timed event's times are written in with a TZID; nil for UTC, floating and all-day.
+    static func tzidZone(_ event: CalendarEvent) -> (name: String, zone: TimeZone)? {
+        guard !event.allDay, let name = event.timeZone, !utcNames.contains(name), let zone = TimeZone(identifier: name)
+        else { return nil }
+        return (name, zone)
     }
 
     private static func writeEvent(
@@ -33,7 +48,7 @@ extension ICalendar {
         emit("BEGIN:VEVENT")
         emit("UID:\(escapeText(event.uid))")
         emit("DTSTAMP:\(utcText(stamp))")
-        // How every instant of this event is written: a DATE, a TZID wall time, or UTC.
+        // How every instant of this event is written: a DATE, a wall time (TZID or floating), or UTC.
         let instantText: (String, Date) -> String
         if event.allDay {
             let zone = named?.zone ?? defaultZone
@@ -42,19 +57,19 @@ extension ICalendar {
             emit("DTSTART;VALUE=DATE:\(dateText(first))")
             emit("DTEND;VALUE=DATE:\(dateText(dayAfter(first, days: days)))")
             instantText = { name, date in "\(name);VALUE=DATE:\(dateText(wall(wholeSeconds(date), zone)))" }
-        } else if let named {
-            emit("DTSTART;TZID=\(paramValue(named.name)):\(dateTimeText(wall(start, named.zone)))")
+        } else if event.timeZone == nil || tzidZone(event) != nil {
+            let (zone, tzid) = tzidZone(event).map { ($0.zone, ";TZID=\(paramValue($0.name))") } ?? (defaultZone, "")
             // A wall time in the repeated hour after a fall-back reads back as its first
             // occurrence; instants that would not survive that are written in UTC instead.
             instantText = { name, date in
                 let exact = wholeSeconds(date)
-                let w = wall(exact, named.zone)
+                let w = wall(exact, zone)
                 let back = LocalTime.instant(year: w.year, month: w.month, day: w.day, hour: w.hour,
-                                             minute: w.minute, second: w.second, in: named.zone)
-                return back == exact
-                    ? "\(name);TZID=\(paramValue(named.name)):\(dateTimeText(w))"
-                    : "\(name):\(utcText(exact))"
+                                             minute: w.minute, second: w.second, in: zone)
+                return back == exact ? "\(name)\(tzid):\(dateTimeText(w))" : "\(name):\(utcText(exact))"
             }
+            // DTSTART keeps its zone even in the repeated hour (it reads back as the first one).
+            emit("DTSTART\(tzid):\(dateTimeText(givenWall(event, zone: zone) ?? wall(start, zone)))")
             emit(instantText("DTEND", start.addingTimeInterval(TimeInterval(max(0, event.durationSeconds)))))
         } else {
             emit("DTSTART:\(utcText(start))")
@@ -97,6 +112,15 @@ extension ICalendar {
             emit("END:VALARM")
         }
         emit("END:VEVENT")
+    }
+
+    /// The DTSTART wall time a series was given in a DST gap, when it still reads as its start.
+    private static func givenWall(_ event: CalendarEvent, zone: TimeZone) -> Wall? {
+        guard let c = event.startWall.flatMap(LocalTime.wallFields),
+              LocalTime.instant(year: c.year!, month: c.month!, day: c.day!, hour: c.hour!, minute: c.minute!,
+                                second: c.second!, in: zone) == wholeSeconds(event.start)
+        else { return nil }
+        return Wall(year: c.year!, month: c.month!, day: c.day!, hour: c.hour!, minute: c.minute!, second: c.second!)
     }
 
     private static func emitText(_ name: String, _ value: String?, _ emit: (String) -> Void) {

@@ -2,15 +2,29 @@ import Foundation
 
 // TZID values resolved to zones: IANA names, Windows names, VTIMEZONE blocks.
 
-/// Turns TZID values into zones, once per name per calendar.
+/// Turns TZID values into zones, once per name per calendar. A VTIMEZONE that is not named for
+/// an IANA zone is evaluated: an IANA zone that agrees with its rules over the years the file
+/// uses stands for it, else its standard offset does; either way `warnings` says so.
 struct ZoneResolver {
     private var definitions: [String: ICalComponent] = [:]
     private var cache: [String: (zone: TimeZone, name: String?)] = [:]
+    /// The years of the DATE-TIME values that name each TZID.
+    private var yearsUsed: [String: ClosedRange<Int>] = [:]
+    /// What was read other than as written: "time zone 'X' read as Europe/Berlin …".
+    private(set) var warnings: [String] = []
 
     init(calendar: ICalComponent) {
         for child in calendar.children where child.name == "VTIMEZONE" {
             if let tzid = child.first("TZID")?.value.trimmingCharacters(in: .whitespaces), definitions[tzid] == nil {
                 definitions[tzid] = child
+            }
+        }
+        for event in calendar.children where event.name == "VEVENT" {
+            for property in event.properties {
+                guard let tzid = property.param("TZID")?.trimmingCharacters(in: .whitespaces),
+                      let year = Int(property.value.trimmingCharacters(in: .whitespaces).prefix(4)) else { continue }
+                let known = yearsUsed[tzid] ?? year...year
+                yearsUsed[tzid] = min(known.lowerBound, year)...max(known.upperBound, year)
             }
         }
     }
@@ -25,7 +39,8 @@ struct ZoneResolver {
         return resolved
     }
 
-    private func resolve(_ tzid: String, line: Int) throws -> (zone: TimeZone, name: String?) {
+    private mutating func resolve(_ tzid: String, line: Int) throws -> (zone: TimeZone, name: String?) {
+        if let offset = Self.namedOffset(tzid) { return Self.fixed(offset) }
         if let iana = Self.iana(tzid) { return (iana.zone, iana.name) }
         if let name = Self.windowsZones[tzid], let zone = TimeZone(identifier: name) { return (zone, name) }
         guard let definition = definitions[tzid] else {
@@ -35,23 +50,61 @@ struct ZoneResolver {
         if let location = definition.first("X-LIC-LOCATION"), let iana = Self.iana(location.value) {
             return (iana.zone, iana.name)
         }
-        let standard = definition.children.filter { $0.name == "STANDARD" }
-        if !standard.isEmpty, !definition.children.contains(where: { $0.name == "DAYLIGHT" }) {
-            var offsets = Set<Int>()
-            for part in standard {
-                guard let to = part.first("TZOFFSETTO") else {
-                    throw ICalendarError(line: part.line, "STANDARD of time zone '\(tzid)' has no TZOFFSETTO")
-                }
-                guard let offset = ICalendar.utcOffset(to.value) else {
-                    throw ICalendarError(line: to.line, "TZOFFSETTO '\(to.value)' is not an offset such as +0100")
-                }
-                offsets.insert(offset)
+        let rules = try VTimezoneRules(definition, tzid: tzid)
+        if let offset = rules.fixedOffset { return Self.fixed(offset) }
+        let latestStart = rules.observances.map(\.start.year).max()!
+        let used = yearsUsed[tzid] ?? latestStart...latestStart
+        let years = used.lowerBound...min(used.upperBound, used.lowerBound + 9)
+        let span = years.count == 1 ? "\(years.lowerBound)" : "\(years.lowerBound)–\(years.upperBound)"
+        if let match = Self.agreeingZone(rules, years: years) {
+            warnings.append("time zone '\(tzid)' read as \(match.name), whose offsets agree with its VTIMEZONE in \(span)")
+            return (match.zone, match.name)
+        }
+        let fixed = Self.fixed(rules.standardOffset)
+        warnings.append("time zone '\(tzid)' approximated as a fixed \(ICalendar.offsetText(rules.standardOffset)) (its standard time): no IANA zone follows its VTIMEZONE rules in \(span)")
+        return fixed
+    }
+
+    /// The IANA zone whose offsets and changes in `years` are the rules' own, preferring the zones
+    /// Windows names stand for (Europe/Berlin for the EU rules at +01:00), then by name.
+    private static func agreeingZone(_ rules: VTimezoneRules, years: ClosedRange<Int>) -> (zone: TimeZone, name: String)? {
+        let utc = TimeZone(identifier: "UTC")!
+        let from = LocalTime.instant(year: years.lowerBound, month: 1, day: 1, in: utc)!
+        let to = LocalTime.instant(year: years.upperBound + 1, month: 1, day: 1, in: utc)!
+        let wanted = rules.changes(from: from, to: to)
+        let preferred = Set(windowsZones.values).sorted()
+        let others = TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") && !$0.hasPrefix("Etc/") }.sorted()
+        for name in preferred + others {
+            guard let zone = TimeZone(identifier: name), zone.secondsFromGMT(for: from) == wanted.initial else { continue }
+            var changes: [(instant: Date, offset: Int)] = []
+            var t = from
+            while let next = zone.nextDaylightSavingTimeTransition(after: t), next < to, changes.count <= wanted.changes.count {
+                t = next
+                let offset = zone.secondsFromGMT(for: next)
+                if offset != (changes.last?.offset ?? wanted.initial) { changes.append((next, offset)) }
             }
-            if offsets.count == 1, let offset = offsets.first {
-                return Self.fixed(offset)
+            if changes.count == wanted.changes.count,
+               zip(changes, wanted.changes).allSatisfy({ $0.instant == $1.instant && $0.offset == $1.offset }) {
+                return (zone, name)
             }
         }
-        throw ICalendarError(line: line, "time zone '\(tzid)' is not an IANA or known Windows name, and its VTIMEZONE (line \(definition.line)) has rules beautyd cannot follow; use an IANA name such as Europe/Warsaw")
+        return nil
+    }
+
+    /// The offset of a TZID that is one: "UTC+11", "UTC-03:30", "GMT+1" (as written: UTC+11 is
+    /// eleven hours ahead, unlike IANA's Etc/GMT-11).
+    static func namedOffset(_ tzid: String) -> Int? {
+        let upper = tzid.uppercased()
+        guard upper.hasPrefix("UTC") || upper.hasPrefix("GMT") else { return nil }
+        let rest = upper.dropFirst(3).filter { $0 != " " }
+        guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
+        let digits = rest.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
+        var hoursText = digits.first ?? "", minutesText = digits.count > 1 ? digits[1] : ""
+        if digits.count == 1, hoursText.count == 4 { (hoursText, minutesText) = (hoursText.prefix(2), hoursText.suffix(2)) }
+        guard digits.count <= 2, (1...2).contains(hoursText.count), minutesText.isEmpty || minutesText.count == 2,
+              let hours = Int(hoursText), hours <= 14, let minutes = minutesText.isEmpty ? 0 : Int(minutesText), minutes < 60
+        else { return nil }
+        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 
     /// An IANA name as such, or at the end of a prefixed TZID such as

@@ -10,12 +10,17 @@ import Foundation
 /// stop at COUNT or UNTIL.
 ///
 /// - YEARLY, MONTHLY, WEEKLY and DAILY rules are expanded in the wall-clock time of the zone, so a
-///   daily 08:00 stays 08:00 across DST. A wall time that does not exist resolves to the first
-///   valid instant after it and a repeated one to its first occurrence (as `LocalTime.instant`);
-///   two wall times that land on one instant give one occurrence.
+///   daily 08:00 stays 08:00 across DST. A wall time that does not exist is read with the offset
+///   before the gap and a repeated one is its first occurrence (RFC 5545 §3.3.10 reads a computed
+///   local time as §3.3.5 reads a DATE-TIME; `LocalTime.instant`); two wall times that land on one
+///   instant give one occurrence. A series whose DTSTART is in a gap keeps the wall time it was
+///   given (`startWall`): daily from 02:30 on a spring-forward day is 03:30 that day, 02:30 after.
 /// - HOURLY, MINUTELY and SECONDLY rules step in elapsed time from DTSTART ("every 8 hours" is 8
-///   real hours across DST); their BYxxx limits (BYHOUR, BYDAY, …) are checked against the local
-///   wall-clock time of each instant.
+///   real hours across DST): RFC 5545 §3.3.6 makes hours, minutes and seconds exact durations and
+///   only days and weeks nominal. python-dateutil steps wall-clock hours instead, so
+///   FREQ=HOURLY;INTERVAL=769 from 2027-03-01 09:00 Warsaw is 2027-04-02 11:00 CEST here (769
+///   real hours) and 10:00 there. Their BYxxx limits (BYHOUR, BYDAY, …) are checked against the
+///   local wall-clock time of each instant.
 /// - DTSTART is always the first occurrence and counts towards COUNT, even when it does not match
 ///   the rule (RFC 5545 3.3.10); otherwise the results are those of python-dateutil, except where
 ///   it departs from RFC 5545: a WEEKLY BYSETPOS picks from the whole week (WKST-based) containing
@@ -27,14 +32,16 @@ public enum Recurrence {
     /// wall-clock time of `zone`, plus `rdates`, minus `exdates` (matched by instant, to the
     /// second), that fall in [from, to), ascending, unique, at most `limit`.
     /// COUNT counts from the first occurrence: DTSTART itself, even if it does not match the rule.
+    /// `startWall` (`AppointmentRecurrence.startWall`): the wall time DTSTART was given when it is
+    /// in a DST gap; the rule keeps its time of day.
     public static func occurrences(
         of rule: RecurrenceRule, start: Date, zone: TimeZone, from: Date, to: Date,
-        exdates: [Date] = [], rdates: [Date] = [], limit: Int = 10_000
+        exdates: [Date] = [], rdates: [Date] = [], limit: Int = 10_000, startWall: String? = nil
     ) -> [Date] {
         guard limit > 0, from < to, start.timeIntervalSince1970.isFinite else { return [] }
         let excluded = Set(exdates.map(key))
         let need = limit > Int.max - excluded.count - 1 ? Int.max : limit + excluded.count + 1
-        var expander = Expander(rule: rule, start: start, zone: zone, from: from, to: to, need: need)
+        var expander = Expander(rule: rule, start: start, startWall: startWall, zone: zone, from: from, to: to, need: need)
         expander.run()
 
         var all: [(key: Int, date: Date)] = []

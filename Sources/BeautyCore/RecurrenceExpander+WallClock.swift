@@ -134,8 +134,12 @@ extension Expander {
         guard wall > dtWall else { return }
         if afterUntil(wall: wall) { done = true; return }
         let t = instant(ofWall: wall)
-        guard t > lastInstant else { return }  // two wall times on one instant (a DST gap)
-        lastInstant = t
+        let day = CivilTime.floorDiv(wall, 86_400)
+        if day != emittedDay {
+            emittedDay = day
+            emittedOnDay = [startSec]
+        }
+        guard emittedOnDay.insert(t).inserted else { return }  // two wall times on one instant (a DST gap)
         accept(t)
     }
 

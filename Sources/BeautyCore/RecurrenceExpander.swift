@@ -36,7 +36,10 @@ struct Expander {
 
     // State.
     var countLeft: Int?
-    var lastInstant: Int
+    /// Instants given on the wall-clock day being expanded: in a DST gap, wall times read with the
+    /// offset before it repeat the instants of the hour after it, and count once.
+    var emittedDay = Int.min
+    var emittedOnDay: Set<Int> = []
     var found: [Int] = []
     var done = false
 
@@ -45,7 +48,7 @@ struct Expander {
     /// Elapsed-time rules: candidates examined without a match before giving up.
     static let emptyIterations = 5_000_000
 
-    init(rule: RecurrenceRule, start: Date, zone: TimeZone, from: Date, to: Date, need: Int) {
+    init(rule: RecurrenceRule, start: Date, startWall: String? = nil, zone: TimeZone, from: Date, to: Date, need: Int) {
         self.rule = rule
         self.zone = zone
         self.need = need
@@ -56,7 +59,6 @@ struct Expander {
         startSec = Recurrence.seconds(start, rounding: .down)
         fromSec = Recurrence.seconds(from, rounding: .up)
         toSec = Recurrence.seconds(to, rounding: .up)
-        lastInstant = startSec
         countLeft = rule.count.map { max($0, 1) - 1 }
         let until = rule.until.map { Recurrence.seconds($0, rounding: .down) }
         untilIsDate = rule.untilIsDate
@@ -65,7 +67,11 @@ struct Expander {
         untilInstant = floating ? nil : until
         var offset0 = 0
         if let fixedOffset { offset0 = fixedOffset } else { offset0 = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(startSec))) }
-        dtWall = startSec + offset0
+        if let given = startWall.flatMap(LocalTime.wallFields), let y = given.year, let m = given.month, let d = given.day {
+            dtWall = CivilTime.days(y, m, d) * 86_400 + given.hour! * 3600 + given.minute! * 60 + given.second!
+        } else {
+            dtWall = startSec + offset0
+        }
         dtDay = CivilTime.floorDiv(dtWall, 86_400)
 
         let freq = rule.frequency

@@ -9,16 +9,24 @@ public enum TimeExpression {
     /// `past`: the time is when something already happened (`dose taken --at 08:00`), so a bare clock
     /// time still to come today means the last such time, yesterday's, instead of tomorrow's.
     public static func parse(_ text: String, now: Date, zone: TimeZone, field: String = "time", past: Bool = false) throws -> Date {
+        try parseGiven(text, now: now, zone: zone, field: field, past: past).instant
+    }
+
+    /// As `parse`, with the wall time typed when it does not exist in `zone` (a DST gap, as
+    /// `LocalTime.skippedWall` writes it): a series starting then keeps that time of day.
+    public static func parseGiven(
+        _ text: String, now: Date, zone: TimeZone, field: String = "time", past: Bool = false
+    ) throws -> (instant: Date, skippedWall: String?) {
         let input = text.trimmingCharacters(in: .whitespaces)
         let lower = input.lowercased()
         let failure = ValidationError(field: field, "'\(text)' is not a time (try \(examples))")
         if lower.isEmpty { throw ValidationError(field: field, "must not be empty") }
-        if lower == "now" { return now }
+        if lower == "now" { return (now, nil) }
         if lower.hasPrefix("in ") {
             let amount = try DurationParser.seconds(String(lower.dropFirst(3)), field: field)
-            return now.addingTimeInterval(TimeInterval(amount))
+            return (now.addingTimeInterval(TimeInterval(amount)), nil)
         }
-        if let absolute = try isoWithOffset(input, field: field) { return absolute }
+        if let absolute = try isoWithOffset(input, field: field) { return (absolute, nil) }
 
         let words = lower.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let cal = LocalTime.calendar(zone)
@@ -64,18 +72,18 @@ public enum TimeExpression {
             var ahead = (weekday - current + 7) % 7
             if ahead == 0 {
                 let candidate = try resolve(components(cal, todayStart), hms, zone: zone, field: field)
-                if candidate <= now { ahead = 7 }
+                if candidate.instant <= now { ahead = 7 }
             }
             let day = cal.date(byAdding: .day, value: ahead, to: todayStart)!
             return try resolve(components(cal, day), hms, zone: zone, field: field)
         }
         let day = cal.date(byAdding: .day, value: dayOffset ?? 0, to: todayStart)!
         let candidate = try resolve(components(cal, day), hms, zone: zone, field: field)
-        if dayOffset == nil, past, candidate > now {
+        if dayOffset == nil, past, candidate.instant > now {
             let previous = cal.date(byAdding: .day, value: -1, to: todayStart)!
             return try resolve(components(cal, previous), hms, zone: zone, field: field)
         }
-        if dayOffset == nil, !past, candidate <= now {
+        if dayOffset == nil, !past, candidate.instant <= now {
             // A bare clock time that has passed means the next such time: tomorrow.
             let next = cal.date(byAdding: .day, value: 1, to: todayStart)!
             return try resolve(components(cal, next), hms, zone: zone, field: field)
@@ -96,11 +104,13 @@ public enum TimeExpression {
         return (c.year!, c.month!, c.day!)
     }
 
-    private static func resolve(_ ymd: (Int, Int, Int), _ hms: (Int, Int, Int), zone: TimeZone, field: String) throws -> Date {
+    private static func resolve(
+        _ ymd: (Int, Int, Int), _ hms: (Int, Int, Int), zone: TimeZone, field: String
+    ) throws -> (instant: Date, skippedWall: String?) {
         guard let date = LocalTime.instant(
             year: ymd.0, month: ymd.1, day: ymd.2, hour: hms.0, minute: hms.1, second: hms.2, in: zone)
         else { throw ValidationError(field: field, "cannot place that time in \(zone.identifier)") }
-        return date
+        return (date, LocalTime.skippedWall(year: ymd.0, month: ymd.1, day: ymd.2, hour: hms.0, minute: hms.1, second: hms.2, in: zone))
     }
 
     private static func parseDate(_ word: String, field: String) throws -> (Int, Int, Int)? {

@@ -24,6 +24,8 @@ public struct AppointmentAddParams: Codable, Sendable {
     public var everySeconds: Int?
     /// Starts to leave out of the series this request gives (`recurrence` or `everySeconds`).
     public var exdates: [Date]?
+    /// The wall time typed for `start` when it is in a DST gap ("2027-03-28T02:30:00"): a series keeps it.
+    public var startWall: String?
 
     public init(title: String, start: Date) {
         self.title = title
@@ -65,6 +67,8 @@ public struct AppointmentEditParams: Codable, Sendable {
     public var repeatAfterDoneSeconds: Int?
     public var everySeconds: Int?
     public var exdates: [Date]?
+    /// As in `AppointmentAddParams`, with `start`.
+    public var startWall: String?
     public var clear: [Clearable]?
 
     public init(id: Int64) { self.id = id }

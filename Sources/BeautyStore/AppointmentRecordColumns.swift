@@ -27,6 +27,10 @@ extension AppointmentRecord {
         }
         container["repeatAfterDoneSeconds"] = repeatAfterDoneSeconds
         container["uid"] = uid
+        container["seriesId"] = seriesId
+        container["recurrenceId"] = recurrenceId
+        container["tags"] = try tags.map(Self.jsonText)
+        container["extraProperties"] = try extraProperties.map(Self.jsonText)
         container["plannedUntil"] = plannedUntil
         container["createdAt"] = createdAt
         container["updatedAt"] = updatedAt
@@ -54,8 +58,21 @@ extension AppointmentRecord {
         }
         repeatAfterDoneSeconds = try row.decode(forColumn: "repeatAfterDoneSeconds")
         uid = try row.decode(forColumn: "uid")
+        seriesId = try row.decode(forColumn: "seriesId")
+        recurrenceId = try row.decode(forColumn: "recurrenceId")
+        tags = try Self.stringList(row, "tags")
+        extraProperties = try Self.stringList(row, "extraProperties")
         plannedUntil = try row.decode(forColumn: "plannedUntil")
         createdAt = try row.decode(forColumn: "createdAt")
         updatedAt = try row.decode(forColumn: "updatedAt")
+    }
+
+    private static func jsonText(_ list: [String]) throws -> String {
+        String(decoding: try JSONEncoder().encode(list), as: UTF8.self)
+    }
+
+    private static func stringList(_ row: Row, _ column: String) throws -> [String]? {
+        guard let json: String = try row.decode(forColumn: column) else { return nil }
+        return try JSONDecoder().decode([String].self, from: Data(json.utf8))
     }
 }

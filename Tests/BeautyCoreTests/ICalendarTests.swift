@@ -187,6 +187,24 @@ struct ICalendarWriterTests {
             "PRODID:-//beautyd//beautyd//EN",
             "CALSCALE:GREGORIAN",
             "X-WR-CALNAME:beautyd",
+            "BEGIN:VTIMEZONE",
+            "TZID:Europe/Warsaw",
+            "X-LIC-LOCATION:Europe/Warsaw",
+            "BEGIN:DAYLIGHT",
+            "DTSTART:20250330T020000",
+            "TZOFFSETFROM:+0100",
+            "TZOFFSETTO:+0200",
+            "TZNAME:GMT+2",
+            "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU",
+            "END:DAYLIGHT",
+            "BEGIN:STANDARD",
+            "DTSTART:20251026T030000",
+            "TZOFFSETFROM:+0200",
+            "TZOFFSETTO:+0100",
+            "TZNAME:GMT+1",
+            "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU",
+            "END:STANDARD",
+            "END:VTIMEZONE",
             "BEGIN:VEVENT",
             "UID:a1@beautyd",
             "DTSTAMP:20261123T100000Z",
@@ -230,8 +248,8 @@ struct ICalendarWriterTests {
             "BEGIN:VEVENT",
             "UID:a3@beautyd",
             "DTSTAMP:20261123T100000Z",
-            "DTSTART:20261115T170000Z",
-            "DTEND:20261115T173000Z",
+            "DTSTART:20261115T180000",  // no zone: floating, the wall time in the exporting zone
+            "DTEND:20261115T183000",
             "SUMMARY:Konsultacja online",
             "BEGIN:VALARM",
             "ACTION:DISPLAY",
@@ -387,9 +405,10 @@ struct ICalendarTimeTests {
     }
 
     // Expected instants checked with Python's zoneinfo.
-    @Test func aWallTimeSkippedBySpringForwardIsTheFirstInstantAfterTheGap() throws {
+    @Test func aWallTimeSkippedBySpringForwardIsReadWithTheOffsetBeforeTheGap() throws {
         let event = try only(oneEvent("UID:g", "DTSTART;TZID=Europe/Warsaw:20260329T023000"))
-        #expect(event.start == utc("2026-03-29T01:00:00Z"))
+        #expect(event.start == utc("2026-03-29T01:30:00Z"))  // 03:30 CEST (RFC 5545 §3.3.5)
+        #expect(event.startWall == nil)  // a single event: no series keeps the wall time
     }
 
     @Test func aRepeatedWallTimeIsItsFirstOccurrence() throws {
@@ -630,10 +649,10 @@ struct ICalendarErrorTests {
         ("unknown TZID without VTIMEZONE", oneEvent("UID:a", "SUMMARY:x", "DTSTART;TZID=Mars/Olympus_Mons:20261201T140000"), 6, "Mars/Olympus_Mons"),
         ("unknown TZID in an EXDATE",
          oneEvent("UID:a", "DTSTART:20261201T130000Z", "EXDATE;TZID=Nowhere:20261208T140000"), 6, "Nowhere"),
-        ("a VTIMEZONE with daylight rules and no known name",
+        ("a VTIMEZONE with daylight rules that do not say when they start",
          ics("BEGIN:VCALENDAR", "BEGIN:VTIMEZONE", "TZID:Moja strefa", "BEGIN:STANDARD", "TZOFFSETTO:+0100", "END:STANDARD",
              "BEGIN:DAYLIGHT", "TZOFFSETTO:+0200", "END:DAYLIGHT", "END:VTIMEZONE",
-             "BEGIN:VEVENT", "UID:a", "DTSTART;TZID=Moja strefa:20261201T140000", "END:VEVENT", "END:VCALENDAR"), 13, "Moja strefa"),
+             "BEGIN:VEVENT", "UID:a", "DTSTART;TZID=Moja strefa:20261201T140000", "END:VEVENT", "END:VCALENDAR"), 4, "Moja strefa"),
         ("a bad TZOFFSETTO",
          ics("BEGIN:VCALENDAR", "BEGIN:VTIMEZONE", "TZID:Fixed", "BEGIN:STANDARD", "TZOFFSETTO:1 hour", "END:STANDARD", "END:VTIMEZONE",
              "BEGIN:VEVENT", "UID:a", "DTSTART;TZID=Fixed:20261201T140000", "END:VEVENT", "END:VCALENDAR"), 5, "TZOFFSETTO"),

@@ -87,9 +87,10 @@ struct TimeExpressionTests {
         #expect(throws: ValidationError.self) { try parse(text) }
     }
 
-    @Test func springForwardGapResolvesToTheFirstValidInstantAfter() throws {
-        // 2026-03-29 02:30 does not exist in Warsaw: clocks jump 02:00 -> 03:00 (01:00 UTC).
-        #expect(try parse("2026-03-29 02:30") == utc("2026-03-29T01:00:00Z"))
+    @Test func springForwardGapIsReadWithTheOffsetBeforeIt() throws {
+        // 2026-03-29 02:30 does not exist in Warsaw: clocks jump 02:00 -> 03:00 (01:00 UTC); read
+        // with CET it is 01:30 UTC, 03:30 CEST (RFC 5545 §3.3.5).
+        #expect(try parse("2026-03-29 02:30") == utc("2026-03-29T01:30:00Z"))
     }
 
     @Test func repeatedHourResolvesToItsFirstOccurrence() throws {
@@ -99,12 +100,13 @@ struct TimeExpressionTests {
 
     @Test func otherZones() throws {
         let newYork = TimeZone(identifier: "America/New_York")!
-        #expect(try TimeExpression.parse("2026-03-08 02:30", now: now, zone: newYork) == utc("2026-03-08T07:00:00Z"))
+        #expect(try TimeExpression.parse("2026-03-08 02:30", now: now, zone: newYork) == utc("2026-03-08T07:30:00Z"))
         let kolkata = TimeZone(identifier: "Asia/Kolkata")!
         #expect(try TimeExpression.parse("2026-12-01 14:00", now: now, zone: kolkata) == utc("2026-12-01T08:30:00Z"))
         let lordHowe = TimeZone(identifier: "Australia/Lord_Howe")!
-        // Lord Howe springs forward 30 minutes at 02:00 on 2026-10-04: 02:15 does not exist.
-        #expect(try TimeExpression.parse("2026-10-04 02:15", now: now, zone: lordHowe) == utc("2026-10-03T15:30:00Z"))
+        // Lord Howe springs forward 30 minutes at 02:00 on 2026-10-04: 02:15 does not exist, and
+        // read with +10:30 it is 02:45 LHDT.
+        #expect(try TimeExpression.parse("2026-10-04 02:15", now: now, zone: lordHowe) == utc("2026-10-03T15:45:00Z"))
     }
 
     @Test func aPastTimeOfDayIsTheLastSuchTime() throws {

@@ -243,13 +243,13 @@ struct RecurrenceZoneTests {
             ["2026-10-23T06:00:00Z", "2026-10-24T06:00:00Z", "2026-10-25T07:00:00Z", "2026-10-26T07:00:00Z"].map(utc))
     }
 
-    @Test func warsawSkippedTimeResolvesToTheFirstValidInstantAfterIt() {
+    @Test func warsawSkippedTimeIsReadWithTheOffsetBeforeTheGap() {
         #expect(occurrences("FREQ=DAILY;COUNT=4", "2026-03-27 02:30", "Europe/Warsaw") ==
-            ["2026-03-27T01:30:00Z", "2026-03-28T01:30:00Z", "2026-03-29T01:00:00Z", "2026-03-30T00:30:00Z"].map(utc))
+            ["2026-03-27T01:30:00Z", "2026-03-28T01:30:00Z", "2026-03-29T01:30:00Z", "2026-03-30T00:30:00Z"].map(utc))
         // Yearly "last Sunday of March and October at 02:30": the spring one falls in the gap.
         #expect(occurrences("FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU;BYHOUR=2;BYMINUTE=30;COUNT=4", "2026-03-29 03:00",
                             "Europe/Warsaw", to: "2028-01-01 00:00") ==
-            ["2026-03-29T01:00:00Z", "2026-10-25T00:30:00Z", "2027-03-28T01:00:00Z", "2027-10-31T00:30:00Z"].map(utc))
+            ["2026-03-29T01:00:00Z", "2026-10-25T00:30:00Z", "2027-03-28T01:30:00Z", "2027-10-31T00:30:00Z"].map(utc))
     }
 
     @Test func warsawRepeatedTimeFiresOnce() {
@@ -257,12 +257,15 @@ struct RecurrenceZoneTests {
             ["2026-10-23T00:30:00Z", "2026-10-24T00:30:00Z", "2026-10-25T00:30:00Z", "2026-10-26T01:30:00Z"].map(utc))
     }
 
-    @Test func twoWallTimesInOneGapAreOneOccurrence() {
-        // 02:00 and 02:30 on the spring-forward day both resolve to 03:00 CEST: one occurrence,
-        // and COUNT counts it once.
+    @Test func twoWallTimesInOneGapStayTwoAndOneInstantCountsOnce() {
+        // 02:00 and 02:30 on the spring-forward day are 03:00 and 03:30 CEST: two occurrences.
         #expect(occurrences("FREQ=DAILY;BYHOUR=2;BYMINUTE=0,30;COUNT=5", "2026-03-28 02:00", "Europe/Warsaw") ==
-            ["2026-03-28T01:00:00Z", "2026-03-28T01:30:00Z", "2026-03-29T01:00:00Z", "2026-03-30T00:00:00Z",
-             "2026-03-30T00:30:00Z"].map(utc))
+            ["2026-03-28T01:00:00Z", "2026-03-28T01:30:00Z", "2026-03-29T01:00:00Z", "2026-03-29T01:30:00Z",
+             "2026-03-30T00:00:00Z"].map(utc))
+        // With 03:00 and 03:30 too, those are the same instants: one occurrence each, and COUNT counts it once.
+        #expect(occurrences("FREQ=DAILY;BYHOUR=2,3;BYMINUTE=0,30;COUNT=7", "2026-03-28 02:00", "Europe/Warsaw") ==
+            ["2026-03-28T01:00:00Z", "2026-03-28T01:30:00Z", "2026-03-28T02:00:00Z", "2026-03-28T02:30:00Z",
+             "2026-03-29T01:00:00Z", "2026-03-29T01:30:00Z", "2026-03-30T00:00:00Z"].map(utc))
     }
 
     @Test func warsawEvery8HoursKeepsElapsedTime() {
@@ -299,7 +302,7 @@ struct RecurrenceZoneTests {
         #expect(occurrences("FREQ=DAILY;COUNT=4", "2026-10-30 08:00", "America/New_York") ==
             ["2026-10-30T12:00:00Z", "2026-10-31T12:00:00Z", "2026-11-01T13:00:00Z", "2026-11-02T13:00:00Z"].map(utc))
         #expect(occurrences("FREQ=DAILY;COUNT=4", "2026-03-06 02:30", "America/New_York") ==
-            ["2026-03-06T07:30:00Z", "2026-03-07T07:30:00Z", "2026-03-08T07:00:00Z", "2026-03-09T06:30:00Z"].map(utc))
+            ["2026-03-06T07:30:00Z", "2026-03-07T07:30:00Z", "2026-03-08T07:30:00Z", "2026-03-09T06:30:00Z"].map(utc))
         #expect(occurrences("FREQ=DAILY;COUNT=4", "2026-10-30 01:30", "America/New_York") ==
             ["2026-10-30T05:30:00Z", "2026-10-31T05:30:00Z", "2026-11-01T05:30:00Z", "2026-11-02T06:30:00Z"].map(utc))
         #expect(occurrences("FREQ=DAILY;COUNT=4", "2026-10-30 02:30", "America/New_York") ==
@@ -317,7 +320,7 @@ struct RecurrenceZoneTests {
         #expect(occurrences("FREQ=DAILY;COUNT=4", "2026-10-02 08:00", "Australia/Lord_Howe") ==
             ["2026-10-01T21:30:00Z", "2026-10-02T21:30:00Z", "2026-10-03T21:00:00Z", "2026-10-04T21:00:00Z"].map(utc))
         #expect(occurrences("FREQ=DAILY;COUNT=4", "2026-10-02 02:15", "Australia/Lord_Howe") ==
-            ["2026-10-01T15:45:00Z", "2026-10-02T15:45:00Z", "2026-10-03T15:30:00Z", "2026-10-04T15:15:00Z"].map(utc))
+            ["2026-10-01T15:45:00Z", "2026-10-02T15:45:00Z", "2026-10-03T15:45:00Z", "2026-10-04T15:15:00Z"].map(utc))
         #expect(occurrences("FREQ=DAILY;COUNT=4", "2026-04-03 01:45", "Australia/Lord_Howe") ==
             ["2026-04-02T14:45:00Z", "2026-04-03T14:45:00Z", "2026-04-04T14:45:00Z", "2026-04-05T15:15:00Z"].map(utc))
         #expect(occurrences("FREQ=HOURLY;INTERVAL=8;COUNT=5", "2026-04-04 20:00", "Australia/Lord_Howe") ==

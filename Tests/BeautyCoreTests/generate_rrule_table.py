@@ -284,29 +284,14 @@ def first_difference(a, b):
 
 
 def zone_converter(name):
-    """Wall time -> UTC wall time (naive) in zone `name`, as LocalTime.instant: a skipped time is the
-    first valid instant after it (the transition), a repeated one its first occurrence."""
+    """Wall time -> UTC wall time (naive) in zone `name`, as LocalTime.instant (RFC 5545 §3.3.5): a
+    skipped time is read with the offset before the gap (zoneinfo's fold=0), a repeated one is its
+    first occurrence."""
     from zoneinfo import ZoneInfo
     zone, utc = ZoneInfo(name), dt.timezone.utc
 
     def convert(w):
-        found = []
-        for fold in (0, 1):
-            t = w.replace(tzinfo=zone, fold=fold).astimezone(utc)
-            if t.astimezone(zone).replace(tzinfo=None) == w:
-                found.append(t)
-        if not found:  # in a gap: the earliest instant whose wall time is after w
-            lo = (w - dt.timedelta(hours=30)).replace(tzinfo=utc)
-            hi = (w + dt.timedelta(hours=30)).replace(tzinfo=utc)
-            while hi - lo > dt.timedelta(seconds=1):
-                mid = lo + (hi - lo) / 2
-                mid = mid.replace(microsecond=0)
-                if mid.astimezone(zone).replace(tzinfo=None) > w:
-                    hi = mid
-                else:
-                    lo = mid
-            found.append(hi)
-        return min(found).replace(tzinfo=None)
+        return w.replace(tzinfo=zone, fold=0).astimezone(utc).replace(tzinfo=None)
 
     return convert
 

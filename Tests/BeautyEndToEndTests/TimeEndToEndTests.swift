@@ -243,7 +243,8 @@ extension EndToEndTiming {
             let back = try await stack.importICS(a)
             #expect(back.status == .exited(0) && back.stdout.contains("Imported 0 new, 0 updated, 3 unchanged"), "\(back)")
 
-            // A second, empty daemon: import a.ics, export b.ics: the same bytes.
+            // A second, empty daemon: import a.ics, export b.ics: the same bytes but DTSTAMP, the moment
+            // of each export in UTC.
             let other = try await Stack.start(server: false)
             defer { other.shutdown() }
             let intoOther = try await other.importICS(a)
@@ -251,8 +252,11 @@ extension EndToEndTiming {
             let b = other.directory + "/b.ics"
             let exportedAgain = try await other.beautyctl(["export", "--ics", b])
             #expect(exportedAgain.status == .exited(0), "\(exportedAgain)")
-            let bytesA = try Data(contentsOf: URL(fileURLWithPath: a)), bytesB = try Data(contentsOf: URL(fileURLWithPath: b))
-            #expect(bytesA == bytesB, "export -> import -> export changed the file:\n\(String(decoding: bytesA, as: UTF8.self))\n---\n\(String(decoding: bytesB, as: UTF8.self))")
+            let textA = try String(contentsOfFile: a, encoding: .utf8), textB = try String(contentsOfFile: b, encoding: .utf8)
+            let stamps = textA.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTAMP:") }
+            #expect(stamps.count == 3 && stamps.allSatisfy { $0.count == 24 && $0.hasSuffix("Z") }, "\(stamps)")
+            let unstamped = { (text: String) in text.components(separatedBy: "\r\n").filter { !$0.hasPrefix("DTSTAMP:") } }
+            #expect(unstamped(textA) == unstamped(textB), "export -> import -> export changed the file:\n\(textA)\n---\n\(textB)")
             other.shutdown()
 
             // A malformed file: exit 2, file:line, nothing imported.

@@ -44,7 +44,7 @@ extension RequestHandler {
         let appointment = try AppointmentDraft.adding(
             asked, durationSeconds: p.durationSeconds, defaultDurationSeconds: config.defaultDurationSeconds,
             series: .init(recurrence: p.recurrence, everySeconds: p.everySeconds, repeatAfterDoneSeconds: p.repeatAfterDoneSeconds,
-                          exdates: p.exdates ?? [])
+                          exdates: p.exdates ?? [], startWall: p.startWall)
         ).resolved(zone: zone)
         let saved = try store.addAppointment(appointment, now: clock(), zone: zone)
         logger.info("appointment added: \(saved.title)", metadata: ["item_id": "\(saved.id ?? 0)"])
@@ -55,7 +55,8 @@ extension RequestHandler {
     private func editAppointment(_ p: AppointmentEditParams) throws -> AppointmentDetail {
         let zone = self.zone.current
         let series = AppointmentDraft.Series(recurrence: p.recurrence, everySeconds: p.everySeconds,
-                                             repeatAfterDoneSeconds: p.repeatAfterDoneSeconds, exdates: p.exdates ?? [])
+                                             repeatAfterDoneSeconds: p.repeatAfterDoneSeconds, exdates: p.exdates ?? [],
+                                             startWall: p.startWall)
         let saved = try store.updateAppointment(id: p.id, now: clock(), zone: zone) { a in
             a = try AppointmentDraft.editing(a, to: edited(a, p), durationGiven: p.durationSeconds != nil, series: series,
                                              placesStart: p.start != nil || p.allDay != nil).resolved(zone: zone)
