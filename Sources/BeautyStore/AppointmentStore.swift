@@ -65,12 +65,17 @@ extension AppDatabase {
 
     /// Gives every appointment without a UID a random, permanent one (before an export): a UID derived
     /// from the row id could later be reused by another appointment in a database the file is imported into.
+    /// A changed occurrence takes its series' UID, as iCalendar writes it.
     public func assignMissingUIDs() throws {
         try writer.write { db in
-            for id in try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL") {
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL AND seriesId IS NULL") {
                 try db.execute(sql: "UPDATE appointment SET uid = ? WHERE id = ?",
                                arguments: ["\(UUID().uuidString.lowercased())@beautyd", id])
             }
+            try db.execute(sql: """
+                UPDATE appointment SET uid = (SELECT series.uid FROM appointment AS series WHERE series.id = appointment.seriesId)
+                WHERE uid IS NULL AND seriesId IS NOT NULL
+                """)
         }
     }
 
@@ -84,9 +89,11 @@ extension AppDatabase {
     public func importAppointments(_ incoming: [Appointment], now: Date, zone: TimeZone) throws -> (inserted: Int, updated: Int, unchanged: Int) {
         var counts = (inserted: 0, updated: 0, unchanged: 0)
         try writer.write { db in
-            let existing = try incoming.map { try $0.uid.flatMap { try fetchAppointment(db, uid: $0) } }
-            for (incomingAppointment, old) in zip(incoming, existing) {
-                var new = incomingAppointment
+            let existing = try incoming.map { try importedMatch(db, $0) }
+            for index in Self.seriesFirst(incoming) {
+                let old = existing[index]
+                var new = incoming[index]
+                try linkImported(db, &new, old: old, batch: incoming, now: now, zone: zone)
                 if let old {
                     // iCalendar cannot say "done", a cycle after done, or which contact: keep what is stored.
                     if old.status == .done, new.status == .scheduled { new.status = .done }
@@ -113,19 +120,25 @@ extension AppDatabase {
                 let saved = record.appointment(reminders: new.reminders)
                 try saveReminders(db, saved)
                 try syncDeliveries(db, for: saved, now: now, zone: zone)
+                try linkStoredOccurrences(db, of: saved)
             }
         }
         return counts
     }
 
-    public func deleteAppointment(id: Int64) throws {
+    /// Deletes an appointment and its pending deliveries. A series takes its changed occurrences
+    /// along; a changed occurrence leaves its series for good (an EXDATE there).
+    public func deleteAppointment(id: Int64, now: Date = Date(), zone: TimeZone = .current) throws {
         try writer.write { db in
-            guard try AppointmentRecord.deleteOne(db, key: id) else {
-                throw StoreError.notFound(kind: "appointment", id: id)
+            let gone = try fetchAppointment(db, id: id)
+            if gone.seriesID != nil, gone.recurrenceID != nil {
+                _ = try removeOccurrence(db, id: id, occurrence: nil, now: now, zone: zone)
+                return
             }
-            try db.execute(
-                sql: "DELETE FROM delivery WHERE itemKind = 'appointment' AND itemID = ? AND state = 'pending'",
-                arguments: [id])
+            let occurrences = try changedOccurrences(db, ofSeries: id).compactMap(\.id)
+            try deletePendingDeliveries(db, ids: [id] + occurrences)
+            // The changed occurrences go by ON DELETE CASCADE.
+            _ = try AppointmentRecord.deleteOne(db, key: id)
         }
     }
 
