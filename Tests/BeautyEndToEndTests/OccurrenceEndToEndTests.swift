@@ -126,6 +126,26 @@ extension EndToEndTiming {
             #expect(!text.contains("EXDATE") && !text.contains("#"), "\(text)")
             let back = try await stack.importICS(out)
             #expect(back.stdout.contains("Imported 0 new, 0 updated, 3 unchanged"), "\(back)")
+
+            // A changed occurrence alone, carrying its series' RRULE: one appointment, not a new series.
+            let alone = stack.directory + "/alone.ics"
+            try crlf("""
+                BEGIN:VCALENDAR
+                VERSION:2.0
+                BEGIN:VEVENT
+                UID:brows@example.org
+                RECURRENCE-ID:20301203T090000Z
+                DTSTART:20301203T100000Z
+                DURATION:PT30M
+                RRULE:FREQ=DAILY
+                SUMMARY:Brows
+                END:VEVENT
+                END:VCALENDAR
+                """).write(toFile: alone, atomically: true, encoding: .utf8)
+            let single = try await stack.importICS(alone)
+            #expect(single.stdout.contains("Imported 1 new") && single.stderr.contains("has an RRULE: the rule was ignored"), "\(single)")
+            let brows: AgendaResult = try await stack.beautyctlJSON(["agenda", "--from", "2030-12-01", "--to", "2031-12-01", "--search", "Brows"])
+            #expect(brows.entries.count == 1, "\(brows.entries.count) entries")
         }
     }
 }
