@@ -7,7 +7,7 @@ struct AppointmentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "appointment",
         abstract: "Add, list, change and complete appointments (hairdresser, manicure, facial...).",
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Done.self, Cancel.self],
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Split.self, Remove.self, Done.self, Cancel.self],
         aliases: ["appt"])
 }
 
@@ -229,49 +229,36 @@ extension AppointmentCommand {
             discussion: """
                 --remind/--remind-at replace the whole reminder list. Reminders already shown are never shown
                 again unless their time changes.
+                On a series, the changes apply to every occurrence; with --occurrence (the start that \
+                occurrence has in the series) only to that one, which then gets its own id (shown by \
+                'appointment show SERIES'). To change the series from one occurrence on, see 'appointment split'.
                 Examples:
                   beautyctl appointment edit 3 --at 'fri 16:00'
                   beautyctl appointment edit 3 --clear address --clear price
+                  beautyctl appointment edit 12 --occurrence '2026-12-04 15:00' --at '2026-12-04 16:00'
                 """)
 
         @Argument(help: "Appointment id.") var id: Int64
-        @Option(help: ArgumentHelp("New title.", valueName: "text")) var title: String?
-        @OptionGroup var fields: AppointmentFields
-        @Option(help: ArgumentHelp("Empty a field: \(AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")); may repeat.", valueName: "field"))
-        var clear: [String] = []
+        @OptionGroup var changes: AppointmentChanges
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let now = Date()
-            var params = AppointmentEditParams(id: id)
-            params.title = try title.map { try Input.name($0, option: "--title") }
-            try fields.checkText()
-            let start = try fields.start(now: now)
-            (params.start, params.startWall) = (start?.instant, start?.skippedWall)
-            params.durationSeconds = try fields.durationSeconds()
-            params.allDay = fields.allDay
-            params.address = fields.address
-            params.notes = fields.notes
-            params.category = fields.category
-            params.color = fields.color
-            params.price = try fields.priceParam()
-            params.reminders = try fields.reminders(now: now)
-            params.timeZone = fields.tz
-            (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) = try fields.repetition(now: now)
-            params.clear = try clear.map { raw in
-                guard let field = AppointmentEditParams.Clearable(rawValue: raw.lowercased()) else {
-                    let names = AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw CLIFailure(.usage, "--clear: '\(raw)' is not one of \(names)")
-                }
-                return field
-            }
             var client = global.client
-            params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
-            CategoriesCommand.warnIfUnknown(params.category, client: &client)
+            let params = try changes.params(id: id, client: &client)
+            let fields = changes.fields
+            if params.occurrence != nil, fields.repeat != nil || fields.every != nil || !fields.except.isEmpty
+                || params.clear?.contains(where: { $0 == .recurrence || $0 == .cycle }) == true {
+                throw CLIFailure(.usage, "--occurrence: one occurrence does not repeat; to change the rule from this occurrence on, "
+                                 + "use 'beautyctl appointment split \(id) --occurrence ... --repeat ...'")
+            }
             let detail = try client.call(AppointmentRPC.edit, params)
             if output.json { return try Output.json(detail) }
-            Output.line("Updated appointment \(id).")
+            if let original = params.occurrence {
+                Output.line("Updated the \(Output.times.short(original)) occurrence of series \(id): now appointment \(detail.appointment.id ?? 0).")
+            } else {
+                Output.line("Updated appointment \(id).")
+            }
             Output.describe(detail)
             Output.warnings(detail.warnings)
         }
@@ -279,37 +266,58 @@ extension AppointmentCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Delete an appointment (asks first on a terminal).")
+            commandName: "rm", abstract: "Delete an appointment, or one occurrence of a series (asks first on a terminal).",
+            discussion: """
+                Deleting a series deletes its changed occurrences too. Deleting a changed occurrence (its own id), \
+                or a series with --occurrence, takes that one occurrence out of the series for good (an EXDATE); \
+                the rest of the series stays.
+                Examples:
+                  beautyctl appointment rm 3 --yes
+                  beautyctl appointment rm 12 --occurrence '2026-12-11 15:00' --yes
+                """)
         @Argument(help: "Appointment id.") var id: Int64
+        @OptionGroup var occurrence: OccurrenceOption
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
-            let removed = try Input.confirmedRemoval(
-                of: "appointment", id: id, yes: yes, client: &client, remove: AppointmentRPC.remove
-            ) { client in
+            let params = AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date()))
+            if !yes {
                 let detail = try client.call(AppointmentRPC.show, IDParams(id: id))
-                return "Delete appointment \(id) '\(detail.appointment.title)' (\(Output.when(detail.appointment)))?"
+                let question = params.occurrence.map { "Delete the \(Output.times.short($0)) occurrence of series \(id) '\(detail.appointment.title)'?" }
+                    ?? "Delete appointment \(id) '\(detail.appointment.title)' (\(Output.when(detail.appointment)))?"
+                guard try Input.confirm(question, yes: false) else { return Output.line("Kept appointment \(id).") }
             }
-            guard let gone = removed else { return }
+            let gone = try client.call(AppointmentRPC.remove, params)
             if output.json { return try Output.json(gone) }
-            Output.line("Deleted appointment \(id): \(gone.appointment.title).")
+            if let original = params.occurrence {
+                Output.line("Deleted the \(Output.times.short(original)) occurrence of series \(id): \(gone.appointment.title).")
+            } else {
+                Output.line("Deleted appointment \(id): \(gone.appointment.title).")
+            }
         }
     }
 
     struct Done: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark an appointment done (its remaining reminders are dropped).")
+        static let configuration = CommandConfiguration(
+            abstract: "Mark an appointment, or one occurrence of a series, done (its remaining reminders are dropped).",
+            discussion: """
+                Examples:
+                  beautyctl appointment done 3
+                  beautyctl appointment done 12 --occurrence '2026-12-04 15:00'
+                """)
         @Argument(help: "Appointment id.") var id: Int64
+        @OptionGroup var occurrence: OccurrenceOption
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
-            let detail = try client.call(AppointmentRPC.done, IDParams(id: id))
+            let detail = try client.call(AppointmentRPC.done, AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
             if output.json { return try Output.json(detail) }
-            Output.line("Appointment \(id) '\(detail.appointment.title)' is done.")
+            Output.line("Appointment \(detail.appointment.id ?? id) '\(detail.appointment.title)' is done.")
             if let next = detail.followUp {
                 Output.line("Next visit of the cycle: appointment \(next.id ?? 0), \(Output.when(next)).")
             }
@@ -317,16 +325,62 @@ extension AppointmentCommand {
     }
 
     struct Cancel: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Cancel an appointment (kept in the list, no more reminders).")
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel an appointment, or one occurrence of a series (kept in the list and agenda, no more reminders).",
+            discussion: """
+                Examples:
+                  beautyctl appointment cancel 3
+                  beautyctl appointment cancel 12 --occurrence '2026-12-11 15:00'
+                """)
         @Argument(help: "Appointment id.") var id: Int64
+        @OptionGroup var occurrence: OccurrenceOption
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
-            let detail = try client.call(AppointmentRPC.cancel, IDParams(id: id))
+            let detail = try client.call(AppointmentRPC.cancel, AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
             if output.json { return try Output.json(detail) }
-            Output.line("Appointment \(id) '\(detail.appointment.title)' is cancelled.")
+            Output.line("Appointment \(detail.appointment.id ?? id) '\(detail.appointment.title)' is cancelled.")
         }
+    }
+}
+
+/// What `edit` and `split` change: the options of `add`, a new title, fields to empty, and the occurrence.
+struct AppointmentChanges: ParsableArguments {
+    @OptionGroup var occurrence: OccurrenceOption
+    @Option(help: ArgumentHelp("New title.", valueName: "text")) var title: String?
+    @OptionGroup var fields: AppointmentFields
+    @Option(help: ArgumentHelp("Empty a field: \(AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")); may repeat.", valueName: "field"))
+    var clear: [String] = []
+
+    /// The changes typed, as `appointment.edit` and `appointment.split` take them.
+    func params(id: Int64, client: inout DaemonClient) throws -> AppointmentEditParams {
+        let now = Date()
+        var params = AppointmentEditParams(id: id, occurrence: try occurrence.instant(now: now, zone: try fields.zone))
+        params.title = try title.map { try Input.name($0, option: "--title") }
+        try fields.checkText()
+        let start = try fields.start(now: now)
+        (params.start, params.startWall) = (start?.instant, start?.skippedWall)
+        params.durationSeconds = try fields.durationSeconds()
+        params.allDay = fields.allDay
+        params.address = fields.address
+        params.notes = fields.notes
+        params.category = fields.category
+        params.color = fields.color
+        params.price = try fields.priceParam()
+        params.reminders = try fields.reminders(now: now)
+        params.timeZone = fields.tz
+        (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) = try fields.repetition(now: now)
+        params.clear = try clear.map { raw in
+            guard let field = AppointmentEditParams.Clearable(rawValue: raw.lowercased()) else {
+                let names = AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")
+                throw CLIFailure(.usage, "--clear: '\(raw)' is not one of \(names)")
+            }
+            return field
+        }
+        params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
+        CategoriesCommand.warnIfUnknown(params.category, client: &client)
+        return params
     }
 }

@@ -45,7 +45,14 @@ enum Output {
             line("  repeats:   \(recurrence.rule)" + (recurrence.exdates.isEmpty ? "" : " except \(recurrence.exdates.map(times.short).joined(separator: ", "))"))
         }
         if let every = a.repeatAfterDoneSeconds { line("  cycle:     every \(DurationParser.format(every)) after it is done") }
+        if let series = a.seriesID, let original = a.recurrenceID {
+            line("  series:    one occurrence of appointment \(series), changed (in the series: \(times.short(original)))")
+        }
         for next in detail.nextOccurrences ?? [] { line("  next:      \(times.long(next))") }
+        for changed in detail.changedOccurrences ?? [] {
+            let moved = changed.recurrenceID.map { SeriesOccurrence.same($0, changed.start) } == false ? " → \(when(changed))" : ""
+            line("  changed:   \(changed.recurrenceID.map(times.short) ?? "?")\(moved) — \(changed.status.rawValue) (appointment \(changed.id ?? 0))")
+        }
         if let notes = a.notes {
             line("  notes:     " + notes.replacingOccurrences(of: "\n", with: "\n             "))
         }

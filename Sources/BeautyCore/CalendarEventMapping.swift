@@ -11,6 +11,8 @@ extension CalendarEvent {
             alarms: a.reminders, color: a.color, priceCents: a.price?.cents, currency: a.price?.currency,
             contactName: contactName)
         startWall = a.recurrence?.startWall
+        recurrenceID = a.recurrenceID
+        recurrenceIDIsDate = a.recurrenceID != nil && a.allDay
     }
 
     /// The appointment this event describes; currency may be empty (the daemon fills in its default).
@@ -22,7 +24,8 @@ extension CalendarEvent {
             price: priceCents.map { Money(cents: $0, currency: currency ?? "") },
             status: status?.uppercased() == "CANCELLED" ? .cancelled : .scheduled,
             reminders: alarms, timeZone: timeZone,
-            recurrence: rrule.map { AppointmentRecurrence(rule: $0, exdates: exdates, rdates: rdates, startWall: startWall) },
-            uid: uid)
+            // A changed occurrence is one occurrence, whatever RRULE it carries.
+            recurrence: recurrenceID != nil ? nil : rrule.map { AppointmentRecurrence(rule: $0, exdates: exdates, rdates: rdates, startWall: startWall) },
+            uid: uid, recurrenceID: recurrenceID)
     }
 }

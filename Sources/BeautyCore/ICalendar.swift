@@ -17,11 +17,11 @@ public enum ICalendar {
     ///   DTSTART is in UTC repeats in UTC (`timeZone` "UTC"); one whose DTSTART is in a gap keeps
     ///   that wall time (`startWall`).
     /// - Unknown properties and components (VTODO, VJOURNAL, X-...) are skipped.
-    /// - A modified occurrence (a VEVENT with RECURRENCE-ID) becomes its own event with the
-    ///   UID `<uid>#<recurrence-id in UTC, or the date>`, and its original instant is added
-    ///   to the series' EXDATEs, so UIDs stay unique and importing twice changes nothing.
-    /// - Several VEVENTs with one UID and no RECURRENCE-ID: the highest SEQUENCE wins (the
-    ///   later one on a tie), in the place of the first.
+    /// - A changed occurrence (a VEVENT with RECURRENCE-ID) keeps its series' UID and carries
+    ///   `recurrenceID` (and `thisAndFuture` for RANGE=THISANDFUTURE); the series is left as
+    ///   written (no EXDATE). `CalendarEvent.appointments` links them.
+    /// - Several VEVENTs with one UID and RECURRENCE-ID (or none): the highest SEQUENCE wins
+    ///   (the later one on a tie), in the place of the first.
     ///
     /// Throws `ICalendarError` with the 1-based line of the file as given (folded) and
     /// returns nothing when any part of the file is malformed.

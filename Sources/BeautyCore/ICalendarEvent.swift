@@ -38,6 +38,13 @@ public struct CalendarEvent: Sendable, Equatable {
     public var currency: String?
     /// X-BEAUTYD-CONTACT.
     public var contactName: String?
+    /// RECURRENCE-ID: this event changes the occurrence of the series with the same UID that started
+    /// here (the instant; for a DATE, its midnight like an all-day start).
+    public var recurrenceID: Date?
+    /// The RECURRENCE-ID was a DATE (the series is all-day).
+    public var recurrenceIDIsDate = false
+    /// RANGE=THISANDFUTURE on the RECURRENCE-ID: the change applies to this and every later occurrence.
+    public var thisAndFuture = false
 
     public init(
         uid: String, summary: String, start: Date, allDay: Bool = false, durationSeconds: Int = 0,

@@ -5,7 +5,6 @@ import Foundation
 extension ICalendar {
     struct ParsedEvent {
         var event: CalendarEvent
-        var recurrenceID: (key: String, instant: Date)?
         var sequence: Int
     }
 
@@ -84,18 +83,14 @@ extension ICalendar {
             event.alarms.append(reminder)
         }
 
-        var recurrenceID: (key: String, instant: Date)?
         if let rid = c.first("RECURRENCE-ID") {
             let value = try dateValue(of: rid)
-            let at = try instant(value, of: rid, floating: zone, zones: &zones)
-            if case .date(let w) = value {
-                recurrenceID = (dateText(w), at)
-            } else {
-                recurrenceID = (utcText(at), at)
-            }
+            event.recurrenceID = try instant(value, of: rid, floating: zone, zones: &zones)
+            if case .date = value { event.recurrenceIDIsDate = true }
+            event.thisAndFuture = rid.param("RANGE")?.uppercased() == "THISANDFUTURE"
         }
         let sequence = c.first("SEQUENCE").flatMap { Int($0.value.trimmingWhitespace()) } ?? 0
-        return ParsedEvent(event: event, recurrenceID: recurrenceID, sequence: sequence)
+        return ParsedEvent(event: event, sequence: sequence)
     }
 
     /// A series' zone name and given wall time: a UTC DTSTART repeats in UTC; one in a DST gap keeps
@@ -199,37 +194,25 @@ extension ICalendar {
         return "synthesized-\(String(repeating: "0", count: 16 - hex.count))\(hex)@beautyd"
     }
 
-    /// Keeps UIDs unique: modified occurrences get their own UID and leave an EXDATE in their
-    /// series; repeated UIDs keep the highest SEQUENCE.
+    /// One event per UID and RECURRENCE-ID: a repeated one keeps the highest SEQUENCE (the later on a
+    /// tie), in the place of the first. A changed occurrence keeps its series' UID and its RECURRENCE-ID.
     struct EventCollector {
         private var events: [CalendarEvent] = []
         private var slots: [String: (index: Int, sequence: Int)] = [:]
-        private var moved: [(uid: String, instant: Date)] = []
 
         mutating func add(_ parsed: ParsedEvent) {
-            var event = parsed.event
-            if let rid = parsed.recurrenceID {
-                moved.append((event.uid, rid.instant))
-                event.uid = "\(event.uid)#\(rid.key)"
-            }
-            if let slot = slots[event.uid] {
+            let event = parsed.event
+            let slotKey = event.recurrenceID.map { "\(event.uid)\u{0}\(Recurrence.key($0))" } ?? event.uid
+            if let slot = slots[slotKey] {
                 guard parsed.sequence >= slot.sequence else { return }
                 events[slot.index] = event
-                slots[event.uid] = (slot.index, parsed.sequence)
+                slots[slotKey] = (slot.index, parsed.sequence)
             } else {
-                slots[event.uid] = (events.count, parsed.sequence)
+                slots[slotKey] = (events.count, parsed.sequence)
                 events.append(event)
             }
         }
 
-        func finish() -> [CalendarEvent] {
-            var result = events
-            for (uid, instant) in moved {
-                if let index = slots[uid]?.index, !result[index].exdates.contains(instant) {
-                    result[index].exdates.append(instant)
-                }
-            }
-            return result
-        }
+        func finish() -> [CalendarEvent] { events }
     }
 }

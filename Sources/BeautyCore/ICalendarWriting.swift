@@ -76,6 +76,16 @@ extension ICalendar {
             instantText = { name, date in "\(name):\(utcText(date))" }
             emit(instantText("DTEND", start.addingTimeInterval(TimeInterval(max(0, event.durationSeconds)))))
         }
+        if let rid = event.recurrenceID {
+            // Written as the series' DTSTART is: a DATE for an all-day series, else like this event's instants.
+            if event.recurrenceIDIsDate {
+                emit("RECURRENCE-ID;VALUE=DATE:\(dateText(wall(wholeSeconds(rid), named?.zone ?? defaultZone)))")
+            } else if event.allDay {
+                emit("RECURRENCE-ID:\(utcText(rid))")
+            } else {
+                emit(instantText("RECURRENCE-ID", rid))
+            }
+        }
         if !event.summary.isEmpty { emit("SUMMARY:\(escapeText(event.summary))") }
         emitText("LOCATION", event.location, emit)
         emitText("DESCRIPTION", event.notes, emit)

@@ -70,8 +70,25 @@ public struct AppointmentEditParams: Codable, Sendable {
     /// As in `AppointmentAddParams`, with `start`.
     public var startWall: String?
     public var clear: [Clearable]?
+    /// Change only this occurrence of series `id` (its original start), or with `appointment.split`
+    /// the series from this occurrence on.
+    public var occurrence: Date?
 
-    public init(id: Int64) { self.id = id }
+    public init(id: Int64, occurrence: Date? = nil) {
+        self.id = id
+        self.occurrence = occurrence
+    }
+}
+
+/// `appointment.done`, `.cancel`, `.rm`: an appointment, or with `occurrence` one occurrence of series `id`.
+public struct AppointmentOccurrenceParams: Codable, Sendable {
+    public var id: Int64
+    /// The occurrence's original start in the series.
+    public var occurrence: Date?
+    public init(id: Int64, occurrence: Date? = nil) {
+        self.id = id
+        self.occurrence = occurrence
+    }
 }
 
 public struct AppointmentListParams: Codable, Sendable {
@@ -100,14 +117,17 @@ public struct AppointmentDetail: Codable, Sendable {
     /// After an add or an edit: what the user should know about the reminders (one already past, one
     /// after the start); nothing was refused.
     public var warnings: [String]?
+    /// For a series: the occurrences changed on their own (each its own appointment), by original start.
+    public var changedOccurrences: [Appointment]?
     public init(appointment: Appointment, contact: Contact?, deliveries: [Delivery], nextOccurrences: [Date]? = nil,
-                followUp: Appointment? = nil, warnings: [String]? = nil) {
+                followUp: Appointment? = nil, warnings: [String]? = nil, changedOccurrences: [Appointment]? = nil) {
         self.appointment = appointment
         self.contact = contact
         self.deliveries = deliveries
         self.nextOccurrences = nextOccurrences
         self.followUp = followUp
         self.warnings = warnings
+        self.changedOccurrences = changedOccurrences
     }
 }
 
@@ -149,13 +169,15 @@ public enum AppointmentRPC {
     public static let list = RPC<AppointmentListParams, [Appointment]>(.appointmentList)
     public static let show = RPC<IDParams, AppointmentDetail>(.appointmentShow)
     public static let edit = RPC<AppointmentEditParams, AppointmentDetail>(.appointmentEdit)
-    /// Answers the appointment as it was.
-    public static let remove = RPC<IDParams, AppointmentDetail>(.appointmentRemove)
-    public static let done = RPC<IDParams, AppointmentDetail>(.appointmentDone)
-    public static let cancel = RPC<IDParams, AppointmentDetail>(.appointmentCancel)
+    /// Answers the appointment as it was (with `occurrence`: the series as it is now).
+    public static let remove = RPC<AppointmentOccurrenceParams, AppointmentDetail>(.appointmentRemove)
+    public static let done = RPC<AppointmentOccurrenceParams, AppointmentDetail>(.appointmentDone)
+    public static let cancel = RPC<AppointmentOccurrenceParams, AppointmentDetail>(.appointmentCancel)
+    /// "This and following": answers the new series.
+    public static let split = RPC<AppointmentEditParams, AppointmentDetail>(.appointmentSplit)
     public static let importCalendar = RPC<AppointmentImportParams, AppointmentImportResult>(.appointmentImport)
     public static let exportCalendar = RPC<NoParams, AppointmentExportResult>(.appointmentExport)
 
     static let methods = [add.method, list.method, show.method, edit.method, remove.method, done.method, cancel.method,
-                          importCalendar.method, exportCalendar.method] + stageMethods
+                          split.method, importCalendar.method, exportCalendar.method] + stageMethods
 }

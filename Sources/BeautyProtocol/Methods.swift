@@ -11,6 +11,7 @@ public enum Method: String, CaseIterable, Sendable {
     case appointmentRemove = "appointment.rm"
     case appointmentDone = "appointment.done"
     case appointmentCancel = "appointment.cancel"
+    case appointmentSplit = "appointment.split"
     case contactAdd = "contact.add"
     case contactList = "contact.list"
     case contactShow = "contact.show"

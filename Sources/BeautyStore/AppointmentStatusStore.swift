@@ -17,23 +17,25 @@ extension AppDatabase {
     /// transaction: a failure or a crash leaves the status, the follow-up and the expense all as
     /// they were, so trying again never books a second follow-up.
     public func setAppointmentStatus(id: Int64, _ status: Appointment.Status, now: Date, zone: TimeZone) throws -> StatusChange {
-        try writer.write { db in
-            var appointment = try fetchAppointment(db, id: id)
-            var change = StatusChange(appointment: appointment)
-            if status == .done, appointment.status == .scheduled {
-                if let next = AppointmentOccurrences.nextAfterDone(appointment, doneAt: now, zone: zone) {
-                    var visit = appointment
-                    visit.id = nil
-                    visit.uid = nil
-                    visit.start = next
-                    visit.reminders = appointment.reminders.filter { $0.at == nil }
-                    change.followUp = try insertAppointment(db, visit, now: now, zone: zone)
-                }
-                change.expense = try Self.recordExpense(db, for: appointment, doneAt: now)
+        try writer.write { db in try setAppointmentStatus(db, id: id, status, now: now, zone: zone) }
+    }
+
+    func setAppointmentStatus(_ db: Database, id: Int64, _ status: Appointment.Status, now: Date, zone: TimeZone) throws -> StatusChange {
+        var appointment = try fetchAppointment(db, id: id)
+        var change = StatusChange(appointment: appointment)
+        if status == .done, appointment.status == .scheduled {
+            if let next = AppointmentOccurrences.nextAfterDone(appointment, doneAt: now, zone: zone) {
+                var visit = appointment
+                visit.id = nil
+                visit.uid = nil
+                visit.start = next
+                visit.reminders = appointment.reminders.filter { $0.at == nil }
+                change.followUp = try insertAppointment(db, visit, now: now, zone: zone)
             }
-            appointment.status = status
-            change.appointment = try saveAppointment(db, appointment, now: now, zone: zone)
-            return change
+            change.expense = try Self.recordExpense(db, for: appointment, doneAt: now)
         }
+        appointment.status = status
+        change.appointment = try saveAppointment(db, appointment, now: now, zone: zone)
+        return change
     }
 }

@@ -65,12 +65,17 @@ extension AppDatabase {
 
     /// Gives every appointment without a UID a random, permanent one (before an export): a UID derived
     /// from the row id could later be reused by another appointment in a database the file is imported into.
+    /// A changed occurrence takes its series' UID, as iCalendar writes it.
     public func assignMissingUIDs() throws {
         try writer.write { db in
-            for id in try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL") {
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL AND seriesId IS NULL") {
                 try db.execute(sql: "UPDATE appointment SET uid = ? WHERE id = ?",
                                arguments: ["\(UUID().uuidString.lowercased())@beautyd", id])
             }
+            try db.execute(sql: """
+                UPDATE appointment SET uid = (SELECT series.uid FROM appointment AS series WHERE series.id = appointment.seriesId)
+                WHERE uid IS NULL AND seriesId IS NOT NULL
+                """)
         }
     }
 
@@ -84,10 +89,14 @@ extension AppDatabase {
     public func importAppointments(_ incoming: [Appointment], now: Date, zone: TimeZone) throws -> (inserted: Int, updated: Int, unchanged: Int) {
         var counts = (inserted: 0, updated: 0, unchanged: 0)
         try writer.write { db in
-            let existing = try storedAppointments(db, uids: incoming.compactMap(\.uid))
-            for incomingAppointment in incoming {
-                var new = incomingAppointment
-                let old = new.uid.flatMap { existing[$0] }
+            // Series and single appointments are looked up in a few queries, whatever their number; the
+            // few changed occurrences one by one, by UID and original start.
+            let existing = try storedAppointments(db, uids: incoming.filter { $0.recurrenceID == nil }.compactMap(\.uid))
+            let brought = Self.changedOccurrencesByUID(incoming)
+            for index in Self.seriesFirst(incoming) {
+                var new = incoming[index]
+                let old = new.recurrenceID == nil ? new.uid.flatMap { existing[$0] } : try importedMatch(db, new)
+                try linkImported(db, &new, old: old, brought: brought, now: now, zone: zone)
                 if let old {
                     // iCalendar cannot say "done", a cycle after done, or which contact: keep what is stored.
                     if old.status == .done, new.status == .scheduled { new.status = .done }
@@ -114,6 +123,7 @@ extension AppDatabase {
                 let saved = record.appointment(reminders: new.reminders)
                 try saveReminders(db, saved, isNew: old == nil)
                 try syncDeliveries(db, for: saved, now: now, zone: zone, isNew: old == nil)
+                try linkStoredOccurrences(db, of: saved)
             }
         }
         return counts
@@ -125,7 +135,7 @@ extension AppDatabase {
         guard !uids.isEmpty else { return [:] }
         var ids: [String: Int64] = [:]
         let wanted = Set(uids)
-        let rows = try Row.fetchCursor(db, sql: "SELECT uid, id FROM appointment WHERE uid IS NOT NULL")
+        let rows = try Row.fetchCursor(db, sql: "SELECT uid, id FROM appointment WHERE uid IS NOT NULL AND recurrenceId IS NULL")
         while let row = try rows.next() {
             let uid: String = row[0]
             if wanted.contains(uid) { ids[uid] = row[1] }
@@ -153,14 +163,19 @@ extension AppDatabase {
         return Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0.appointment(reminders: reminders[$0.id!] ?? [])) })
     }
 
-    public func deleteAppointment(id: Int64) throws {
+    /// Deletes an appointment and its pending deliveries. A series takes its changed occurrences
+    /// along; a changed occurrence leaves its series for good (an EXDATE there).
+    public func deleteAppointment(id: Int64, now: Date = Date(), zone: TimeZone = .current) throws {
         try writer.write { db in
-            guard try AppointmentRecord.deleteOne(db, key: id) else {
-                throw StoreError.notFound(kind: "appointment", id: id)
+            let gone = try fetchAppointment(db, id: id)
+            if gone.seriesID != nil, gone.recurrenceID != nil {
+                _ = try removeOccurrence(db, id: id, occurrence: nil, now: now, zone: zone)
+                return
             }
-            try db.execute(
-                sql: "DELETE FROM delivery WHERE itemKind = 'appointment' AND itemID = ? AND state = 'pending'",
-                arguments: [id])
+            let occurrences = try changedOccurrences(db, ofSeries: id).compactMap(\.id)
+            try deletePendingDeliveries(db, ids: [id] + occurrences)
+            // The changed occurrences go by ON DELETE CASCADE.
+            _ = try AppointmentRecord.deleteOne(db, key: id)
         }
     }
 

@@ -23,9 +23,9 @@ struct AppointmentReminderTests {
         for title in ["Cancelled", "Done", "Removed", "Kept"] {
             ids[title] = try #require(try await add(daemon, title, start: Self.now.addingTimeInterval(86_400), remindAt: [due]).appointment.id)
         }
-        _ = try await daemon.call(AppointmentRPC.cancel, IDParams(id: ids["Cancelled"]!))
-        _ = try await daemon.call(AppointmentRPC.done, IDParams(id: ids["Done"]!))
-        _ = try await daemon.call(AppointmentRPC.remove, IDParams(id: ids["Removed"]!))
+        _ = try await daemon.call(AppointmentRPC.cancel, AppointmentOccurrenceParams(id: ids["Cancelled"]!))
+        _ = try await daemon.call(AppointmentRPC.done, AppointmentOccurrenceParams(id: ids["Done"]!))
+        _ = try await daemon.call(AppointmentRPC.remove, AppointmentOccurrenceParams(id: ids["Removed"]!))
         #expect(await daemon.armed(for: due), "next wake \(String(describing: daemon.timer.deadline)), due \(due)")
         try await daemon.run(until: due.addingTimeInterval(60))
         #expect(daemon.notifier.shown.map(\.summary) == ["Kept"], "\(daemon.notifier.shown)")

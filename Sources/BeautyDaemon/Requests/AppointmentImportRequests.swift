@@ -53,6 +53,7 @@ extension RequestHandler {
             let index = firstIndex + offset
             var a = raw
             a.id = nil
+            a.seriesID = nil  // the store links a changed occurrence to its series by UID
             // A named contact is linked at the write; what the client put in contactID then does not count.
             if offset < contactNames.count, contactNames[offset] != nil { a.contactID = nil }
             guard a.uid != nil else { throw ValidationError(field: "appointments[\(index)].uid", "is required to import") }

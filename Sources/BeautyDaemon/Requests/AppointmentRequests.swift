@@ -14,10 +14,13 @@ extension RequestHandler {
             }
         }
         router.register(AppointmentRPC.show) { try $0.detail($1.id) }
-        router.register(AppointmentRPC.edit) { try $0.editAppointment($1) }
+        router.register(AppointmentRPC.edit) { requests, p in
+            try p.occurrence == nil ? requests.editAppointment(p) : requests.editOccurrence(p)
+        }
         router.register(AppointmentRPC.remove) { requests, p in
+            if p.occurrence != nil { return try requests.removeOccurrence(p) }
             let gone = try requests.detail(p.id)
-            try requests.store.deleteAppointment(id: p.id)
+            try requests.store.deleteAppointment(id: p.id, now: requests.clock(), zone: requests.zone.current)
             requests.scheduler.wake(.edited)
             return gone
         }
@@ -27,8 +30,8 @@ extension RequestHandler {
         router.register(AppointmentRPC.importCommit) { try $0.commitImport($1) }
         router.register(AppointmentRPC.importAbort) { try $0.abortImport($1) }
         router.register(AppointmentRPC.exportCalendar) { requests, _ in try requests.exportAppointments() }
-        router.register(AppointmentRPC.done) { try $0.setStatus($1.id, .done) }
-        router.register(AppointmentRPC.cancel) { try $0.setStatus($1.id, .cancelled) }
+        router.register(AppointmentRPC.done) { try $0.setStatus($1, .done) }
+        router.register(AppointmentRPC.cancel) { try $0.setStatus($1, .cancelled) }
     }
 
     private func addAppointment(_ p: AppointmentAddParams) throws -> AppointmentDetail {
@@ -65,7 +68,7 @@ extension RequestHandler {
         return try detail(saved.id!, warningsIn: zone)
     }
 
-    private func edited(_ stored: Appointment, _ p: AppointmentEditParams) -> Appointment {
+    func edited(_ stored: Appointment, _ p: AppointmentEditParams) -> Appointment {
         var a = stored
         for field in p.clear ?? [] {
             switch field {
@@ -105,8 +108,10 @@ extension RequestHandler {
         return AppointmentExportResult(appointments: all, contactNames: names)
     }
 
-    private func setStatus(_ id: Int64, _ status: Appointment.Status) throws -> AppointmentDetail {
-        let change = try store.setAppointmentStatus(id: id, status, now: clock(), zone: zone.current)
+    private func setStatus(_ p: AppointmentOccurrenceParams, _ status: Appointment.Status) throws -> AppointmentDetail {
+        let change = try p.occurrence.map { try store.setOccurrenceStatus(seriesID: p.id, occurrence: $0, status, now: clock(), zone: zone.current) }
+            ?? store.setAppointmentStatus(id: p.id, status, now: clock(), zone: zone.current)
+        let id = change.appointment.id ?? p.id
         if let followUp = change.followUp {
             logger.info("next visit of the cycle scheduled for \(Timestamps().short(followUp.start))", metadata: ["item_id": "\(followUp.id ?? 0)"])
         }
@@ -121,14 +126,15 @@ extension RequestHandler {
     }
 
     /// `warningsIn`: after an add or an edit, the reminders' warnings written in this zone.
-    private func detail(_ id: Int64, warningsIn zone: TimeZone? = nil) throws -> AppointmentDetail {
+    func detail(_ id: Int64, warningsIn zone: TimeZone? = nil) throws -> AppointmentDetail {
         let a = try store.appointment(id: id)
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
         let next = a.recurrence == nil ? nil
             : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: self.zone.current, limit: 5)
         let deliveries = try store.deliveries(itemKind: .appointment, itemID: id)
         let warnings = zone.map { AppointmentDraft.warnings(for: a, deliveries: deliveries, zone: $0) } ?? []
+        let changed = a.recurrence == nil ? [] : try store.changedOccurrences(ofSeries: id)
         return AppointmentDetail(appointment: a, contact: contact, deliveries: deliveries, nextOccurrences: next,
-                                 warnings: warnings.isEmpty ? nil : warnings)
+                                 warnings: warnings.isEmpty ? nil : warnings, changedOccurrences: changed.isEmpty ? nil : changed)
     }
 }

@@ -134,6 +134,7 @@ public struct RequestHandler: Sendable {
         statusRoutes(&router)
         viewRoutes(&router)
         appointmentRoutes(&router)
+        occurrenceRoutes(&router)
         contactRoutes(&router)
         medicationRoutes(&router)
         measurementRoutes(&router)

@@ -1,0 +1,74 @@
+import Foundation
+
+/// A file's events as appointments and back, with series and their changed occurrences kept together.
+extension CalendarEvent {
+    /// The appointments a file's events describe, with their contact names. A changed occurrence
+    /// (RECURRENCE-ID) stays an appointment with its series' UID and `recurrenceID` (the daemon links
+    /// it to its series, or keeps it single when the series is nowhere). A RANGE=THISANDFUTURE one
+    /// whose series is in the file splits that series there: the series ends before it, and a new
+    /// one (UID `<uid>/from-<RECURRENCE-ID in UTC>`) starts with the event's fields, its start moved
+    /// as the event moved it; the file's later changed occurrences of the series go with the new one.
+    /// At the series' first occurrence it changes the whole series.
+    public static func importing(_ events: [CalendarEvent], zone: TimeZone) -> (appointments: [Appointment], contactNames: [String?]) {
+        var appointments = events.map { $0.appointment() }
+        var contactNames = events.map(\.contactName)
+        var gone = Set<Int>()
+        for (index, event) in events.enumerated() where event.thisAndFuture {
+            guard let rid = event.recurrenceID,
+                  let master = appointments.firstIndex(where: { $0.uid == event.uid && $0.recurrenceID == nil && $0.recurrence != nil })
+            else { continue }
+            let shift = event.start.timeIntervalSince(rid)
+            var changes = appointments[index]
+            changes.recurrenceID = nil
+            let later = appointments.indices.filter { other in
+                other != index && appointments[other].uid == event.uid
+                    && appointments[other].recurrenceID.map { Recurrence.key($0) > Recurrence.key(rid) } == true
+            }
+            let seriesUID: String
+            if Recurrence.key(rid) == Recurrence.key(appointments[master].start) {
+                // From the first occurrence on is the whole series.
+                seriesUID = event.uid
+                changes.recurrence = appointments[master].recurrence.map { SeriesSplit.shifted($0, by: shift) }
+                appointments[master] = changes
+                contactNames[master] = contactNames[index] ?? contactNames[master]
+                gone.insert(index)
+            } else {
+                seriesUID = "\(event.uid)/from-\(ICalendar.utcText(rid))"
+                guard let (head, tail) = try? SeriesSplit.split(appointments[master], at: rid, zone: zone, newUID: seriesUID) else { continue }
+                appointments[master] = head
+                changes.recurrence = tail.recurrence.map { SeriesSplit.shifted($0, by: shift) }
+                changes.uid = seriesUID
+                appointments[index] = changes
+            }
+            for other in later {
+                appointments[other].uid = seriesUID
+                appointments[other].recurrenceID = appointments[other].recurrenceID?.addingTimeInterval(shift)
+            }
+        }
+        let kept = appointments.indices.filter { !gone.contains($0) }
+        return (kept.map { appointments[$0] }, kept.map { contactNames[$0] })
+    }
+
+    /// The events to write for these appointments (`contactNames` index-aligned): each changed
+    /// occurrence right after its series, as a RECURRENCE-ID component with the series' UID (a
+    /// DATE for an all-day series), earliest first.
+    public static func exporting(_ appointments: [Appointment], contactNames: [String?]) -> [CalendarEvent] {
+        let rows = Array(zip(appointments, contactNames))
+        let byID = Dictionary(appointments.compactMap { a in a.id.map { ($0, a) } }) { first, _ in first }
+        var occurrences: [Int64: [(Appointment, String?)]] = [:]
+        for (a, name) in rows { if let series = a.seriesID, byID[series] != nil { occurrences[series, default: []].append((a, name)) } }
+        var events: [CalendarEvent] = []
+        for (a, name) in rows {
+            if let series = a.seriesID, byID[series] != nil { continue }
+            events.append(CalendarEvent(a, contactName: name))
+            let changed = (a.id.flatMap { occurrences[$0] } ?? []).sorted { ($0.0.recurrenceID ?? $0.0.start) < ($1.0.recurrenceID ?? $1.0.start) }
+            for (occurrence, occurrenceName) in changed {
+                var event = CalendarEvent(occurrence, contactName: occurrenceName)
+                event.uid = a.effectiveUID
+                event.recurrenceIDIsDate = a.allDay
+                events.append(event)
+            }
+        }
+        return events
+    }
+}
