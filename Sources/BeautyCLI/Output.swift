@@ -60,8 +60,9 @@ enum Output {
         for reminder in a.reminders.sorted(by: { $0.fireDate(forStart: a.start) < $1.fireDate(forStart: a.start) }) {
             let fireAt = reminder.fireDate(forStart: a.start)
             let key = Trigger.key(kind: .appointment, itemID: a.id ?? 0, occurrence: a.start, fireAt: fireAt)
+            let unplanned = a.recurrence != nil && fireAt > Date() ? "to be planned nearer the time" : "not scheduled (time already passed)"
             let state = detail.deliveries.first { $0.trigger.key == key }?.state.rawValue
-                ?? (a.status == .scheduled ? "not scheduled (time already passed)" : "off (\(a.status.rawValue))")
+                ?? (a.status == .scheduled ? unplanned : "off (\(a.status.rawValue))")
             let label = reminder.beforeSeconds.map { "\(DurationParser.format($0)) before" } ?? "at"
             line("  reminder:  \(times.short(fireAt)) (\(label)) — \(state)")
         }

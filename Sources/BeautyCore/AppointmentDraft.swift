@@ -157,12 +157,13 @@ public struct AppointmentDraft: Sendable {
 
     /// What a person should hear about a saved appointment's reminders (nothing here is refused): one
     /// that is already past and will not fire (it has no delivery), one set for after the start.
-    /// Times are written in `zone`.
-    public static func warnings(for appointment: Appointment, deliveries: [Delivery], zone: TimeZone) -> [String] {
+    /// Times are written in `zone`. A series plans its reminders two weeks ahead, so one of its
+    /// future reminders without a delivery yet is simply not planned yet.
+    public static func warnings(for appointment: Appointment, deliveries: [Delivery], zone: TimeZone, now: Date) -> [String] {
         let times = Timestamps(zone: zone)
         let recorded = Set(deliveries.map(\.trigger.key))
         return ReminderPlanner.triggers(for: appointment).compactMap { trigger in
-            if !recorded.contains(trigger.key) {
+            if !recorded.contains(trigger.key), appointment.recurrence == nil || trigger.fireAt <= now {
                 return "the reminder at \(times.short(trigger.fireAt)) is already in the past; it will not fire"
             }
             if trigger.fireAt > appointment.start {

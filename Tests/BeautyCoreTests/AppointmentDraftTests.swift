@@ -102,11 +102,23 @@ struct AppointmentDraftTests {
         let triggers = ReminderPlanner.triggers(for: a)
         // The day-before reminder was already past when it was saved: no delivery was planned for it.
         let planned = triggers.filter { $0.fireAt != instant("2026-11-30 10:00") }.map { Delivery(trigger: $0, state: .pending) }
-        #expect(AppointmentDraft.warnings(for: a, deliveries: planned, zone: warsaw) == [
+        #expect(AppointmentDraft.warnings(for: a, deliveries: planned, zone: warsaw, now: instant("2026-11-30 12:00")) == [
             "the reminder at 2026-11-30 10:00 is already in the past; it will not fire",
             "the reminder at 2026-12-01 12:00 comes after the start (2026-12-01 10:00)",
         ])
         a.status = .done
-        #expect(AppointmentDraft.warnings(for: a, deliveries: [], zone: warsaw).isEmpty, "only a scheduled appointment's reminders")
+        #expect(AppointmentDraft.warnings(for: a, deliveries: [], zone: warsaw, now: instant("2026-11-30 12:00")).isEmpty,
+                "only a scheduled appointment's reminders")
+    }
+
+    @Test func aSeriesReminderBeyondThePlanningHorizonIsNotCalledPast() {
+        var a = appointment(instant("2027-01-10 10:00"), reminders: [.before(3600)])
+        a.id = 8
+        a.recurrence = AppointmentRecurrence(rule: "FREQ=WEEKLY")
+        // Added on 25 November: the first reminder is six weeks away, past the two-week planning horizon.
+        #expect(AppointmentDraft.warnings(for: a, deliveries: [], zone: warsaw, now: instant("2026-11-25 09:00")).isEmpty)
+        #expect(AppointmentDraft.warnings(for: a, deliveries: [], zone: warsaw, now: instant("2027-01-10 09:30")) == [
+            "the reminder at 2027-01-10 09:00 is already in the past; it will not fire",
+        ])
     }
 }

@@ -132,7 +132,7 @@ extension RequestHandler {
         let next = a.recurrence == nil ? nil
             : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: self.zone.current, limit: 5)
         let deliveries = try store.deliveries(itemKind: .appointment, itemID: id)
-        let warnings = zone.map { AppointmentDraft.warnings(for: a, deliveries: deliveries, zone: $0) } ?? []
+        let warnings = zone.map { AppointmentDraft.warnings(for: a, deliveries: deliveries, zone: $0, now: clock()) } ?? []
         let changed = a.recurrence == nil ? [] : try store.changedOccurrences(ofSeries: id)
         return AppointmentDetail(appointment: a, contact: contact, deliveries: deliveries, nextOccurrences: next,
                                  warnings: warnings.isEmpty ? nil : warnings, changedOccurrences: changed.isEmpty ? nil : changed)
