@@ -7,7 +7,19 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import appointments from an iCalendar (.ics) file: Google, Thunderbird, Apple, Outlook, or beautyd's own export.",
-        discussion: "Events are matched by UID: importing the same file again creates nothing new, and changed events are updated. A malformed file is reported with its line number and nothing is imported.")
+        discussion: """
+            Events are matched by UID: importing the same file again creates nothing new, and changed events are updated.
+
+            Every valid file is imported. What beautyd cannot keep exactly is approximated and listed after the counts as \
+            FILE:LINE: warnings (an event without SUMMARY gets the title '(no title)', a LOCATION with line breaks is kept on \
+            one line, an alarm after the start is not a reminder...); to-dos, journal entries and other components that are \
+            not events are counted as not imported. Properties beautyd does not interpret are kept and written back by \
+            export. CATEGORIES naming beautyd's categories (hair/cut, "Manicure"...) set the category; the others are kept \
+            as tags. A contact named by the file (X-BEAUTYD-CONTACT) is linked, or created with its phone number.
+
+            A malformed file, or an event the daemon refuses, is reported as FILE:LINE and nothing is imported. \
+            --json prints the counts with `warnings` and `notImported`.
+            """)
 
     @Argument(help: "The .ics file ('-' reads standard input).") var file: String
     @OptionGroup var output: OutputOptions
@@ -15,24 +27,45 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let text = try CalendarFile.read(file)
-        let events: [CalendarEvent]
+        let read: ICalendar.Import
         do {
-            events = try ICalendar.parse(text, defaultZone: .current)
+            read = try ICalendar.read(text, defaultZone: .current)
         } catch let error as ICalendarError {
             throw CLIFailure(.usage, "\(file):\(error.line): \(error.message) (nothing was imported)")
         }
-        let params = AppointmentImportParams(appointments: events.map { $0.appointment() }, contactNames: events.map(\.contactName))
+        let events = read.events
+        let params = AppointmentImportParams(appointments: events.map { $0.appointment() }, contactNames: events.map(\.contactName),
+                                             contactPhones: events.map(\.contactPhone))
         var client = global.client
-        let result = try client.call(AppointmentRPC.importCalendar, params)
-        if output.json { return try Output.json(result) }
-        Output.line("Imported \(result.inserted) new, \(result.updated) updated, \(result.unchanged) unchanged appointment(s) from \(file).")
+        let result: AppointmentImportResult
+        do {
+            result = try client.call(AppointmentRPC.importCalendar, params)
+        } catch let failure as CLIFailure {
+            throw ImportSummary.located(failure, prefix: "appointments", file: file, lines: events.map(\.line))
+        }
+        var warnings = read.warnings
+        for index in result.unlinkedContacts ?? [] where events.indices.contains(index) {
+            warnings.append(ImportWarning(line: events[index].line ?? 1,
+                "contact '\(events[index].contactName ?? "")' does not exist and the file gives no phone number to create it: imported without a contact"))
+        }
+        let summary = ImportSummary(inserted: result.inserted, updated: result.updated, unchanged: result.unchanged,
+                                    contactsCreated: result.contactsCreated, file: file, warnings: warnings, skipped: read.skipped)
+        if output.json { return try Output.json(summary) }
+        summary.print("Imported \(result.inserted) new, \(result.updated) updated, \(result.unchanged) unchanged appointment(s) from \(file).")
     }
 }
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export every appointment as iCalendar (VEVENT with RRULE, EXDATE and a VALARM per reminder).")
+        abstract: "Export every appointment as iCalendar (VEVENT with RRULE, RDATE, EXDATE and a VALARM per reminder).",
+        discussion: """
+            Everything beautyd knows is written, so importing the file into another beautyd and exporting again gives the \
+            same file (but DTSTAMP): STATUS (CONFIRMED, CANCELLED) and X-BEAUTYD-STATUS:DONE, X-BEAUTYD-CYCLE (the cycle \
+            after done), X-BEAUTYD-CONTACT with its X-BEAUTYD-PHONE, X-BEAUTYD-PRICE, COLOR and X-BEAUTYD-COLOR, CATEGORIES \
+            (the category, then the tags), a VALARM per reminder, DESCRIPTION (notes), and the lines of imported events \
+            that beautyd does not interpret, as they came.
+            """)
 
     @Option(help: ArgumentHelp("The .ics file to write ('-' writes standard output).", valueName: "file"))
     var ics: String
@@ -41,7 +74,10 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         var client = global.client
         let result = try client.call(AppointmentRPC.exportCalendar)
-        let events = zip(result.appointments, result.contactNames).map { CalendarEvent($0, contactName: $1) }
+        let phones = result.contactPhones ?? Array(repeating: nil, count: result.appointments.count)
+        let events = result.appointments.indices.map {
+            CalendarEvent(result.appointments[$0], contactName: result.contactNames[$0], contactPhone: phones.indices.contains($0) ? phones[$0] : nil)
+        }
         // DTSTAMP comes from the data, not the clock, so exporting the same calendar twice gives the same bytes.
         let stamp = result.appointments.map(\.start).max() ?? Date(timeIntervalSince1970: 0)
         let text = ICalendar.serialize(events, stamp: stamp, defaultZone: .current)

@@ -97,32 +97,46 @@ extension RequestHandler {
         guard p.contactNames.isEmpty || p.contactNames.count == p.appointments.count else {
             throw ValidationError(field: "contactNames", "must have one entry per appointment")
         }
-        let contacts = Dictionary(try store.contacts().map { ($0.name.lowercased(), $0.id!) }) { first, _ in first }
+        let phones = p.contactPhones ?? []
+        guard phones.isEmpty || phones.count == p.contactNames.count else {
+            throw ValidationError(field: "contactPhones", "must have one entry per contact name")
+        }
+        let tree = try store.categories().map { (name: $0.name, title: $0.title) }
         let config = settings.config
+        var contacts: [Contact?] = []
         let appointments = try p.appointments.enumerated().map { index, raw in
             var a = raw
             a.id = nil
             guard a.uid != nil else { throw ValidationError(field: "appointments[\(index)].uid", "is required to import") }
-            if let name = p.contactNames.isEmpty ? nil : p.contactNames[index] { a.contactID = contacts[name.lowercased()] }
             if let price = a.price, price.currency.isEmpty { a.price = Money(cents: price.cents, currency: config.currency) }
+            // Calendar categories: the one naming a node of the tree is the category, the rest stay tags.
+            (a.category, a.tags) = CategoryAssignment.assign((a.category.map { [$0] } ?? []) + a.tags, tree: tree)
             do {
+                let name = p.contactNames.isEmpty ? nil : p.contactNames[index]
+                let phone = phones.isEmpty ? nil : phones[index]
+                contacts.append(try name.map { name in
+                    Contact(name: try Validation.name(name, field: "contact"),
+                            phone: try phone.map { try Validation.phone($0, field: "contactPhone") } ?? "")
+                })
                 return try Validation.appointment(a)
             } catch let error as ValidationError {
                 // The title names the event; a control character in it (the likely error) must not reach a terminal.
                 throw ValidationError(field: "appointments[\(index)].\(error.field)", "\(error.message) (\(Validation.quotable(a.title)))")
             }
         }
-        let counts = try store.importAppointments(appointments, now: clock(), zone: zone.current)
-        logger.info("imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments")
+        let counts = try store.importAppointments(appointments, contacts: contacts, now: clock(), zone: zone.current)
+        logger.info("imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments, \(counts.contactsCreated) new contacts")
         scheduler.wake(.edited)
-        return AppointmentImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged)
+        return AppointmentImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged,
+                                       contactsCreated: counts.contactsCreated == 0 ? nil : counts.contactsCreated,
+                                       unlinkedContacts: counts.unlinked.isEmpty ? nil : counts.unlinked)
     }
 
     private func exportAppointments() throws -> AppointmentExportResult {
         try store.assignMissingUIDs()
         let all = try store.appointments()
-        let names = try all.map { a in try a.contactID.map { try store.contact(id: $0).name } }
-        return AppointmentExportResult(appointments: all, contactNames: names)
+        let contacts = try all.map { a in try a.contactID.map { try store.contact(id: $0) } }
+        return AppointmentExportResult(appointments: all, contactNames: contacts.map { $0?.name }, contactPhones: contacts.map { $0?.phone })
     }
 
     private func setStatus(_ id: Int64, _ status: Appointment.Status) throws -> AppointmentDetail {
