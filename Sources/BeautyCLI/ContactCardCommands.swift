@@ -10,12 +10,12 @@ extension ContactCommand {
             commandName: "import",
             abstract: "Import contacts from a vCard (.vcf) file: a phone's or Google's export, or beautyd's own.",
             discussion: """
-                vCard 4.0 and 3.0 (RFC 6350, 2426): FN (or N) is the name, TEL the phone number (the preferred one, \\
-                else the mobile one), N the first and last name, EMAIL, ADR and UID. A contact is matched by UID, \\
+                vCard 4.0 and 3.0 (RFC 6350, 2426): FN (or N) is the name, TEL the phone number (the preferred one, \
+                else the mobile one), N the first and last name, EMAIL, ADR and UID. A contact is matched by UID, \
                 else by name, and updated: importing the same file again changes nothing.
 
-                What beautyd cannot keep is listed as FILE:LINE: warnings: a card without a phone number (beautyd needs \\
-                one) is not imported; further numbers, addresses and properties beautyd has no field for are not kept. \\
+                What beautyd cannot keep is listed as FILE:LINE: warnings: a card without a phone number (beautyd needs \
+                one) is not imported; further numbers, addresses and properties beautyd has no field for are not kept. \
                 A malformed file is reported with its line and nothing is imported. --json prints the counts and warnings.
 
                 Example:
@@ -53,7 +53,7 @@ extension ContactCommand {
             commandName: "export",
             abstract: "Export every contact as vCard 4.0 (FN, N, TEL, EMAIL, ADR, UID).",
             discussion: """
-                Each contact is written with a permanent UID (given on its first export), so importing the file \\
+                Each contact is written with a permanent UID (given on its first export), so importing the file \
                 again, here or into another beautyd, updates the same contacts rather than adding copies.
 
                 Example:

@@ -97,7 +97,13 @@ extension AppDatabase {
 
 /// What a contact import did.
 public struct ContactImportCounts: Sendable, Equatable {
-    public var inserted = 0
-    public var updated = 0
-    public var unchanged = 0
+    public var inserted: Int
+    public var updated: Int
+    public var unchanged: Int
+
+    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+    }
 }
