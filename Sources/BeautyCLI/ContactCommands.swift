@@ -48,7 +48,7 @@ struct ContactCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "contact",
         abstract: "Salons and people you book with.",
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self])
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Import.self, Export.self])
 }
 
 extension ContactCommand {

@@ -8,10 +8,23 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import appointments from an iCalendar (.ics) file: Google, Thunderbird, Apple, Outlook, or beautyd's own export.",
         discussion: """
-            Events are matched by UID: importing the same file again creates nothing new, and changed events are updated. \
-            A malformed file is reported with its line number and nothing is imported. An event with RECURRENCE-ID changes \
-            that occurrence of the series with its UID (in the file or already imported); without that series it is a single \
-            appointment. RANGE=THISANDFUTURE splits the series there, as 'appointment split' does.
+            Events are matched by UID: importing the same file again creates nothing new, and changed events are updated.
+
+            Every valid file is imported. What beautyd cannot keep exactly is approximated and listed after the counts as \
+            FILE:LINE: warnings (an event without SUMMARY gets the title '(no title)', a LOCATION with line breaks is kept on \
+            one line, an alarm after the start is not a reminder, a VTIMEZONE beautyd does not know is read as the IANA zone \
+            that follows its rules...); to-dos, journal entries and other components that are not events are counted as not \
+            imported. Properties beautyd does not interpret are kept and written back by export. CATEGORIES naming \
+            beautyd's categories (hair/cut, "Manicure"...) set the category; the others are kept as tags. A contact named by \
+            the file (X-BEAUTYD-CONTACT) is linked, or created with its phone number.
+
+            An event with RECURRENCE-ID changes that occurrence of the series with its UID (in the file or already \
+            imported); without that series it is a single appointment. RANGE=THISANDFUTURE splits the series there, as \
+            'appointment split' does.
+
+            A malformed file, or an event the daemon refuses, is reported as FILE:LINE and nothing is imported. Large \
+            files are sent in parts and written at the end, all or nothing, with progress on a terminal. \
+            --json prints the counts with `warnings` and `notImported`.
             """)
 
     @Argument(help: "The .ics file ('-' reads standard input).") var file: String
@@ -20,35 +33,56 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let text = try CalendarFile.read(file)
-        let events: [CalendarEvent]
+        let read: ICalendar.Import
         do {
-            events = try ICalendar.parse(text, defaultZone: .current)
+            read = try ICalendar.read(text, defaultZone: .current)
         } catch let error as ICalendarError {
             throw CLIFailure(.usage, "\(file):\(error.line): \(error.message) (nothing was imported)")
         }
+        let events = read.events
+        var warnings = read.warnings
         for event in events where event.recurrenceID != nil && event.rrule != nil {
             // A changed occurrence is one occurrence; some programs copy the series' rule into it.
-            Output.warn("\(file): '\(Validation.quotable(event.summary))' (UID \(Validation.quotable(event.uid))) changes one occurrence "
-                        + "but has an RRULE: the rule was ignored")
+            warnings.append(ImportWarning(line: event.line ?? 1, "'\(Validation.quotable(event.summary))' changes one occurrence "
+                                          + "of a series but has an RRULE: the rule was not imported"))
         }
-        let (appointments, contactNames) = CalendarEvent.importing(events, zone: .current)
-        let staged = StagedImport(appointments: appointments, contactNames: contactNames)
+        let (appointments, contactNames, sources) = CalendarEvent.importing(events, zone: .current)
+        let staged = StagedImport(appointments: appointments, contactNames: contactNames,
+                                  contactPhones: sources.map { events[$0].contactPhone })
         let progress = ImportProgress(total: appointments.count, quiet: output.json)
         let result: AppointmentImportResult
         do {
             defer { progress.finish() }
             result = try staged.run(global.client, progress: progress.update)
+        } catch let failure as CLIFailure {
+            throw ImportSummary.located(failure, prefix: "appointments", file: file, lines: sources.map { events[$0].line })
         }
-        if output.json { return try Output.json(result) }
-        Output.line("Imported \(result.inserted) new, \(result.updated) updated, \(result.unchanged) unchanged appointment(s) from \(file).")
+        for index in result.unlinkedContacts ?? [] where sources.indices.contains(index) {
+            let event = events[sources[index]]
+            warnings.append(ImportWarning(line: event.line ?? 1,
+                "contact '\(event.contactName ?? "")' does not exist and the file gives no phone number to create it: imported without a contact"))
+        }
+        warnings.sort { $0.line < $1.line }
+        let summary = ImportSummary(inserted: result.inserted, updated: result.updated, unchanged: result.unchanged,
+                                    contactsCreated: result.contactsCreated, file: file, warnings: warnings, skipped: read.skipped)
+        if output.json { return try Output.json(summary) }
+        summary.print("Imported \(result.inserted) new, \(result.updated) updated, \(result.unchanged) unchanged appointment(s) from \(file).")
     }
 }
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export every appointment as iCalendar (VEVENT with RRULE, EXDATE and a VALARM per reminder).",
-        discussion: "A changed occurrence of a series is written right after its series as a VEVENT with the series' UID and RECURRENCE-ID.")
+        abstract: "Export every appointment as iCalendar (VEVENT with RRULE, RDATE, EXDATE and a VALARM per reminder).",
+        discussion: """
+            Everything beautyd knows is written, so importing the file into another beautyd and exporting again gives the \
+            same file (but DTSTAMP, the time of the export): STATUS (CONFIRMED, CANCELLED) and X-BEAUTYD-STATUS:DONE, \
+            X-BEAUTYD-CYCLE (the cycle after done), X-BEAUTYD-CONTACT with its X-BEAUTYD-PHONE, X-BEAUTYD-PRICE, COLOR and \
+            X-BEAUTYD-COLOR, CATEGORIES (the category, then the tags), a VALARM per reminder, DESCRIPTION (notes), and the \
+            lines of imported events that beautyd does not interpret, as they came. A changed occurrence of a series is \
+            written right after its series as a VEVENT with the series' UID and RECURRENCE-ID. Every time zone used has \
+            its VTIMEZONE.
+            """)
 
     @Option(help: ArgumentHelp("The .ics file to write ('-' writes standard output).", valueName: "file"))
     var ics: String
@@ -57,7 +91,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         var client = global.client
         let result = try client.call(AppointmentRPC.exportCalendar)
-        let events = CalendarEvent.exporting(result.appointments, contactNames: result.contactNames)
+        let events = CalendarEvent.exporting(result.appointments, contactNames: result.contactNames, contactPhones: result.contactPhones)
         // DTSTAMP is when the file is written, in UTC (RFC 5545 §3.8.7.2).
         let text = ICalendar.serialize(events, stamp: Date(), defaultZone: .current)
         if ics == "-" { return FileHandle.standardOutput.write(Data(text.utf8)) }

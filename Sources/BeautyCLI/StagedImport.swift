@@ -12,6 +12,7 @@ struct StagedImport {
 
     let appointments: [Appointment]
     let contactNames: [String?]
+    let contactPhones: [String?]
 
     /// `progress` is told how many appointments the daemon has received so far.
     func run(_ client: DaemonClient, progress: (Int) -> Void) throws -> AppointmentImportResult {
@@ -43,6 +44,7 @@ struct StagedImport {
     private func chunkLine(_ session: DaemonSession, stage: String, from first: Int, count: Int) throws -> Data {
         let range = first..<(first + count)
         return try session.line(AppointmentRPC.importChunk, AppointmentImportChunkParams(
-            stage: stage, firstIndex: first, appointments: Array(appointments[range]), contactNames: Array(contactNames[range])))
+            stage: stage, firstIndex: first, appointments: Array(appointments[range]),
+            contactNames: Array(contactNames[range]), contactPhones: Array(contactPhones[range])))
     }
 }

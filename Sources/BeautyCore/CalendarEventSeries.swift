@@ -9,7 +9,9 @@ extension CalendarEvent {
     /// one (UID `<uid>/from-<RECURRENCE-ID in UTC>`) starts with the event's fields, its start moved
     /// as the event moved it; the file's later changed occurrences of the series go with the new one.
     /// At the series' first occurrence it changes the whole series.
-    public static func importing(_ events: [CalendarEvent], zone: TimeZone) -> (appointments: [Appointment], contactNames: [String?]) {
+    /// `events` gives, for each appointment, the index of the event it came from (for its line and contact phone).
+    public static func importing(_ events: [CalendarEvent], zone: TimeZone)
+        -> (appointments: [Appointment], contactNames: [String?], events: [Int]) {
         var appointments = events.map { $0.appointment() }
         var contactNames = events.map(\.contactName)
         var gone = Set<Int>()
@@ -46,24 +48,26 @@ extension CalendarEvent {
             }
         }
         let kept = appointments.indices.filter { !gone.contains($0) }
-        return (kept.map { appointments[$0] }, kept.map { contactNames[$0] })
+        return (kept.map { appointments[$0] }, kept.map { contactNames[$0] }, kept)
     }
 
     /// The events to write for these appointments (`contactNames` index-aligned): each changed
     /// occurrence right after its series, as a RECURRENCE-ID component with the series' UID (a
     /// DATE for an all-day series), earliest first.
-    public static func exporting(_ appointments: [Appointment], contactNames: [String?]) -> [CalendarEvent] {
-        let rows = Array(zip(appointments, contactNames))
+    /// `contactPhones`, when given, goes with `contactNames`.
+    public static func exporting(_ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]? = nil) -> [CalendarEvent] {
+        let phones = contactPhones ?? []
+        let rows = appointments.indices.map { (appointments[$0], contactNames[$0], $0 < phones.count ? phones[$0] : nil) }
         let byID = Dictionary(appointments.compactMap { a in a.id.map { ($0, a) } }) { first, _ in first }
-        var occurrences: [Int64: [(Appointment, String?)]] = [:]
-        for (a, name) in rows { if let series = a.seriesID, byID[series] != nil { occurrences[series, default: []].append((a, name)) } }
+        var occurrences: [Int64: [(Appointment, String?, String?)]] = [:]
+        for row in rows { if let series = row.0.seriesID, byID[series] != nil { occurrences[series, default: []].append(row) } }
         var events: [CalendarEvent] = []
-        for (a, name) in rows {
+        for (a, name, phone) in rows {
             if let series = a.seriesID, byID[series] != nil { continue }
-            events.append(CalendarEvent(a, contactName: name))
+            events.append(CalendarEvent(a, contactName: name, contactPhone: phone))
             let changed = (a.id.flatMap { occurrences[$0] } ?? []).sorted { ($0.0.recurrenceID ?? $0.0.start) < ($1.0.recurrenceID ?? $1.0.start) }
-            for (occurrence, occurrenceName) in changed {
-                var event = CalendarEvent(occurrence, contactName: occurrenceName)
+            for (occurrence, occurrenceName, occurrencePhone) in changed {
+                var event = CalendarEvent(occurrence, contactName: occurrenceName, contactPhone: occurrencePhone)
                 event.uid = a.effectiveUID
                 event.recurrenceIDIsDate = a.allDay
                 events.append(event)

@@ -9,10 +9,12 @@ public struct Contact: Codable, Sendable, Equatable {
     public var firstName: String?
     public var lastName: String?
     public var address: String?
+    /// vCard UID: set by `contact import`, or a random `urn:uuid:` given by the first `contact export`.
+    public var uid: String?
 
     public init(
         id: Int64? = nil, name: String, phone: String, email: String? = nil,
-        firstName: String? = nil, lastName: String? = nil, address: String? = nil
+        firstName: String? = nil, lastName: String? = nil, address: String? = nil, uid: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -21,6 +23,7 @@ public struct Contact: Codable, Sendable, Equatable {
         self.firstName = firstName
         self.lastName = lastName
         self.address = address
+        self.uid = uid
     }
 
     /// "Salon Anna (Anna Nowak)" when a person is named, else just the name.

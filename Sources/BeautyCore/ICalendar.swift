@@ -16,7 +16,9 @@ public enum ICalendar {
     ///   the gap (RFC 5545 §3.3.5), a repeated time is its first occurrence. A series whose
     ///   DTSTART is in UTC repeats in UTC (`timeZone` "UTC"); one whose DTSTART is in a gap keeps
     ///   that wall time (`startWall`).
-    /// - Unknown properties and components (VTODO, VJOURNAL, X-...) are skipped.
+    /// - Properties and subcomponents of a VEVENT that beautyd does not interpret are kept as
+    ///   they came (`extraLines`) and written back on export. Components that are not events
+    ///   (VTODO, VJOURNAL, X-...) are counted in the summary (`read`).
     /// - A changed occurrence (a VEVENT with RECURRENCE-ID) keeps its series' UID and carries
     ///   `recurrenceID` (and `thisAndFuture` for RANGE=THISANDFUTURE); the series is left as
     ///   written (no EXDATE). `CalendarEvent.appointments` links them.
@@ -26,22 +28,26 @@ public enum ICalendar {
     /// Throws `ICalendarError` with the 1-based line of the file as given (folded) and
     /// returns nothing when any part of the file is malformed.
     public static func parse(_ text: String, defaultZone: TimeZone) throws -> [CalendarEvent] {
-        try parseWithWarnings(text, defaultZone: defaultZone).events
+        try read(text, defaultZone: defaultZone).events
     }
 
-    /// As `parse`, with what was read other than as written, for the import's summary: a
-    /// VTIMEZONE that is not an IANA zone, read as the IANA zone that agrees with its rules
-    /// ("time zone 'My Zone' read as Europe/Berlin, …") or approximated by its standard offset.
-    public static func parseWithWarnings(_ text: String, defaultZone: TimeZone) throws -> (events: [CalendarEvent], warnings: [String]) {
+    /// `parse`, with the summary of what was approximated (warnings with their lines) and what
+    /// was not imported. Valid files are read whole: only what is truly malformed throws.
+    public static func read(_ text: String, defaultZone: TimeZone) throws -> Import {
         var collected = EventCollector()
-        var warnings: [String] = []
+        var warnings: [ImportWarning] = []
+        var skipped = SkippedComponents()
         for calendar in try components(text) {
             var zones = ZoneResolver(calendar: calendar)
-            for child in calendar.children where child.name == "VEVENT" {
-                collected.add(try event(from: child, zones: &zones, defaultZone: defaultZone))
+            for child in calendar.children {
+                switch child.name {
+                case "VEVENT": collected.add(try event(from: child, zones: &zones, defaultZone: defaultZone, warnings: &warnings))
+                case "VTIMEZONE": continue
+                default: skipped.add(child.name, line: child.line)
+                }
             }
             warnings += zones.warnings
         }
-        return (collected.finish(), warnings)
+        return Import(events: collected.finish(), warnings: warnings.sorted { $0.line < $1.line }, skipped: skipped)
     }
 }

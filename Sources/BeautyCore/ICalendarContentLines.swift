@@ -8,6 +8,8 @@ struct ICalProperty {
     var params: [(name: String, values: [String])]
     var value: String  // raw: TEXT is not yet unescaped
     var line: Int
+    /// The whole unfolded line as it came, for properties kept without being interpreted.
+    var raw = ""
 
     func param(_ key: String) -> String? { params.first { $0.name == key }?.values.first }
 }
@@ -20,6 +22,11 @@ struct ICalComponent {
 
     func first(_ name: String) -> ICalProperty? { properties.first { $0.name == name } }
     func all(_ name: String) -> [ICalProperty] { properties.filter { $0.name == name } }
+
+    /// The component as unfolded content lines, its own properties as they came.
+    var rawLines: [String] {
+        ["BEGIN:\(name)"] + properties.map(\.raw) + children.flatMap(\.rawLines) + ["END:\(name)"]
+    }
 }
 
 extension ICalendar {
@@ -103,7 +110,8 @@ extension ICalendar {
             }
             params.append((paramName, values))
         }
-        return ICalProperty(name: name, params: params, value: text((i + 1)..<bytes.count), line: line)
+        return ICalProperty(name: name, params: params, value: text((i + 1)..<bytes.count), line: line,
+                            raw: String(decoding: bytes, as: UTF8.self))
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -27,6 +27,8 @@ public struct CalendarEvent: Sendable, Equatable {
     public var status: String?
     /// The RRULE value text as found, e.g. "FREQ=WEEKLY;INTERVAL=6".
     public var rrule: String?
+    /// Further RRULEs of the same event (RFC 5545 allows several; the series is their union).
+    public var moreRules: [String]
     public var exdates: [Date]
     public var rdates: [Date]
     /// VALARMs: lead times before the start, or absolute instants.
@@ -45,13 +47,32 @@ public struct CalendarEvent: Sendable, Equatable {
     public var recurrenceIDIsDate = false
     /// RANGE=THISANDFUTURE on the RECURRENCE-ID: the change applies to this and every later occurrence.
     public var thisAndFuture = false
+    /// The contact's phone: X-BEAUTYD-CONTACT's X-BEAUTYD-PHONE parameter, so that importing into
+    /// another daemon can create the contact.
+    public var contactPhone: String?
+    /// X-BEAUTYD-STATUS:DONE (STATUS itself has no "done" for events).
+    public var done: Bool
+    /// X-BEAUTYD-CYCLE: the treatment cycle after done, in seconds (written as a DURATION such as P42D).
+    public var cycleSeconds: Int?
+    /// Content lines (unfolded, as they came) beautyd does not interpret: unknown properties and
+    /// whole unknown subcomponents, written back unchanged on export.
+    public var extraLines: [String]
+    /// Where the event began in the file it was read from (its BEGIN:VEVENT line), for messages;
+    /// nil for events beautyd made. Not part of the event's value: the same event read from
+    /// another place in another file is equal.
+    public var line: Int? {
+        get { source.line }
+        set { source.line = newValue }
+    }
+    private var source = SourceLine()
 
     public init(
         uid: String, summary: String, start: Date, allDay: Bool = false, durationSeconds: Int = 0,
         timeZone: String? = nil, location: String? = nil, notes: String? = nil, categories: [String] = [],
         status: String? = nil, rrule: String? = nil, exdates: [Date] = [], rdates: [Date] = [],
         alarms: [Reminder] = [], color: String? = nil, priceCents: Int64? = nil, currency: String? = nil,
-        contactName: String? = nil
+        contactName: String? = nil, moreRules: [String] = [], contactPhone: String? = nil, done: Bool = false,
+        cycleSeconds: Int? = nil, extraLines: [String] = []
     ) {
         self.uid = uid
         self.summary = summary
@@ -71,7 +92,18 @@ public struct CalendarEvent: Sendable, Equatable {
         self.priceCents = priceCents
         self.currency = currency
         self.contactName = contactName
+        self.moreRules = moreRules
+        self.contactPhone = contactPhone
+        self.done = done
+        self.cycleSeconds = cycleSeconds
+        self.extraLines = extraLines
     }
+}
+
+/// A line number that every other compares equal to, so it can ride along in a value type.
+private struct SourceLine: Sendable, Equatable {
+    var line: Int?
+    static func == (_: SourceLine, _: SourceLine) -> Bool { true }
 }
 
 /// A calendar file beautyd cannot read, with the 1-based line (of the file as given, folded)

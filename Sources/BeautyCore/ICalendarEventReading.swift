@@ -8,7 +8,22 @@ extension ICalendar {
         var sequence: Int
     }
 
-    static func event(from c: ICalComponent, zones: inout ZoneResolver, defaultZone: TimeZone) throws -> ParsedEvent {
+    /// Properties beautyd reads into an event's fields; every other one is kept as it came.
+    /// DTSTAMP is not kept either: an export writes its own.
+    static let understoodProperties: Set<String> = [
+        "UID", "DTSTAMP", "DTSTART", "DTEND", "DURATION", "SUMMARY", "LOCATION", "DESCRIPTION", "CATEGORIES",
+        "STATUS", "RRULE", "EXDATE", "RDATE", "COLOR", "RECURRENCE-ID",
+        "X-BEAUTYD-COLOR", "X-BEAUTYD-PRICE", "X-BEAUTYD-CONTACT", "X-BEAUTYD-STATUS", "X-BEAUTYD-CYCLE",
+    ]
+    /// Of those, the ones an event has at most once (RFC 5545 §3.6.1); a second one is reported.
+    private static let singleProperties: Set<String> = understoodProperties.subtracting(["CATEGORIES", "RRULE", "EXDATE", "RDATE"])
+    /// How much of what beautyd does not interpret one event may carry (UTF-8 bytes of the unfolded
+    /// lines): enough for any calendar program's own properties, not for attached files.
+    public static let maxExtraBytes = 32_768
+
+    static func event(
+        from c: ICalComponent, zones: inout ZoneResolver, defaultZone: TimeZone, warnings: inout [ImportWarning]
+    ) throws -> ParsedEvent {
         guard let dtstart = c.first("DTSTART") else {
             throw ICalendarError(line: c.line, "VEVENT has no DTSTART")
         }
@@ -40,15 +55,20 @@ extension ICalendar {
             guard !value.negative else { throw ICalendarError(line: property.line, "DURATION '\(property.value)' is negative") }
             let end = adding(days: value.days, seconds: value.seconds, to: start, in: dayZone)
             durationSeconds = Int(end.timeIntervalSince(start).rounded())
-        } else if allDay {
+        }
+        // An all-day event without an end, or (as Apple and Outlook write it) ending on its own
+        // day, lasts that day.
+        if allDay, durationSeconds == 0, c.first("DURATION") == nil {
             durationSeconds = Int(adding(days: 1, seconds: 0, to: start, in: dayZone).timeIntervalSince(start).rounded())
         }
 
+        var kept = KeptLines(line: c.line)
         var event = CalendarEvent(uid: "", summary: text(c.first("SUMMARY")) ?? "", start: start, allDay: allDay,
                                   durationSeconds: durationSeconds, timeZone: allDay ? nil : zoneName)
         if c.first("RRULE") != nil || c.first("RDATE") != nil {
             (event.timeZone, event.startWall) = seriesTime(startValue, zone: zone, zoneName: event.timeZone)
         }
+        event.line = c.line
         event.uid = text(c.first("UID"))?.trimmingWhitespace() ?? ""
         if event.uid.isEmpty {
             // RFC 5545 requires a UID and Google, Apple, Thunderbird and Outlook always write one.
@@ -56,32 +76,79 @@ extension ICalendar {
             // the same file twice still finds the same event.
             event.uid = synthesizedUID(c)
         }
+        if event.summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            event.summary = ""
+            warnings.append(ImportWarning(line: c.line, "VEVENT has no SUMMARY: imported with the title '\(CalendarEvent.untitled)'"))
+        } else if event.summary.contains(where: \.isNewline), let summary = c.first("SUMMARY") {
+            event.summary = oneLine(event.summary, separator: " ")
+            warnings.append(ImportWarning(line: summary.line, "SUMMARY has line breaks: the title is kept on one line"))
+        }
         event.location = text(c.first("LOCATION"))
+        if let location = event.location, location.contains(where: \.isNewline), let property = c.first("LOCATION") {
+            // An address is shown on one line (lists, reminders, messages to the salon).
+            event.location = oneLine(location, separator: ", ")
+            warnings.append(ImportWarning(line: property.line,
+                                          "LOCATION has line breaks: kept on one line as '\(Validation.quotable(event.location ?? ""))'"))
+        }
         event.notes = text(c.first("DESCRIPTION"))
-        event.categories = c.all("CATEGORIES").flatMap { splitTextList($0.value).map(unescapeText) }.filter { !$0.isEmpty }
-        event.status = c.first("STATUS").map { $0.value.trimmingWhitespace().uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
-        event.rrule = c.first("RRULE").map { $0.value.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
-        event.exdates = try dateList(c.all("EXDATE"), floating: zone, zones: &zones)
-        event.rdates = try dateList(c.all("RDATE"), floating: zone, zones: &zones)
-        event.color = text(c.first("X-BEAUTYD-COLOR")) ?? text(c.first("COLOR"))
-        event.contactName = text(c.first("X-BEAUTYD-CONTACT"))
+        event.categories = c.all("CATEGORIES").flatMap { splitTextList($0.value).map(unescapeText) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        event.status = c.first("STATUS").map { $0.value.trimmingCharacters(in: .whitespaces).uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
+        if let status = event.status, status != "CONFIRMED", status != "CANCELLED", let property = c.first("STATUS") {
+            warnings.append(ImportWarning(line: property.line, "STATUS:\(status) is imported as a scheduled appointment"))
+        }
+        let rules = c.all("RRULE").map { $0.value.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        event.rrule = rules.first
+        event.moreRules = Array(rules.dropFirst())
+        event.exdates = try dateList(c.all("EXDATE"), allDay: allDay, floating: zone, zones: &zones, warnings: &warnings)
+        event.rdates = try dateList(c.all("RDATE"), allDay: allDay, floating: zone, zones: &zones, warnings: &warnings)
+        readColour(c, into: &event, kept: &kept, warnings: &warnings)
+        if let contact = c.first("X-BEAUTYD-CONTACT") {
+            event.contactName = text(contact)
+            event.contactPhone = contact.param("X-BEAUTYD-PHONE").flatMap { $0.isEmpty ? nil : $0 }
+        }
         if let price = c.first("X-BEAUTYD-PRICE") {
-            let raw = unescapeText(price.value).trimmingWhitespace()
-            guard let money = try? MoneyParser.parse(raw, defaultCurrency: "EUR", allowNegative: true) else {
-                throw ICalendarError(line: price.line, "X-BEAUTYD-PRICE '\(raw)' is not an amount such as 45.50 EUR")
+            let raw = unescapeText(price.value).trimmingCharacters(in: .whitespaces)
+            if let money = try? MoneyParser.parse(raw, defaultCurrency: "EUR", allowNegative: true) {
+                event.priceCents = money.cents
+                event.currency = raw.contains(" ") ? money.currency : nil
+            } else {
+                kept.keep(price, &warnings, "X-BEAUTYD-PRICE '\(Validation.quotable(raw))' is not an amount such as 45.50 EUR: no price imported; the line is kept as it came")
             }
-            event.priceCents = money.cents
-            event.currency = raw.contains(" ") ? money.currency : nil
         }
-        for alarm in c.children where alarm.name == "VALARM" {
-            // Apple writes ACTION:NONE placeholders for "no alarm"; a VALARM without TRIGGER is skipped.
-            guard alarm.first("ACTION")?.value.trimmingWhitespace().uppercased() != "NONE",
-                  let trigger = alarm.first("TRIGGER"),
-                  let reminder = try reminder(trigger, durationSeconds: durationSeconds, floating: zone, zones: &zones),
-                  !event.alarms.contains(reminder)
-            else { continue }
-            event.alarms.append(reminder)
+        if let status = c.first("X-BEAUTYD-STATUS") {
+            if status.value.trimmingCharacters(in: .whitespaces).uppercased() == "DONE" {
+                event.done = true
+            } else {
+                kept.keep(status, &warnings, "X-BEAUTYD-STATUS '\(Validation.quotable(status.value))' is not DONE: the line is kept as it came")
+            }
         }
+        if let cycle = c.first("X-BEAUTYD-CYCLE") {
+            if let value = duration(cycle.value), !value.negative, value.exactSeconds > 0 {
+                event.cycleSeconds = value.exactSeconds
+            } else {
+                kept.keep(cycle, &warnings, "X-BEAUTYD-CYCLE '\(Validation.quotable(cycle.value))' is not a duration such as P42D: no cycle imported; the line is kept as it came")
+            }
+        }
+        var seen = Set<String>()
+        for property in c.properties {
+            guard Self.understoodProperties.contains(property.name) else {
+                kept.keep(property, &warnings)
+                continue
+            }
+            if Self.singleProperties.contains(property.name), !seen.insert(property.name).inserted {
+                warnings.append(ImportWarning(line: property.line, "a second \(property.name) in one VEVENT is not imported (the first one is)"))
+            }
+        }
+        for child in c.children {
+            guard child.name == "VALARM" else {
+                kept.keep(child, &warnings, nil)
+                continue
+            }
+            try readAlarm(child, into: &event, kept: &kept, floating: zone, zones: &zones, warnings: &warnings)
+        }
+        event.extraLines = kept.lines
+        kept.reportOverflow(&warnings)
 
         if let rid = c.first("RECURRENCE-ID") {
             let value = try dateValue(of: rid)
@@ -100,6 +167,88 @@ extension ICalendar {
         if utc { return ("UTC", nil) }
         return (zoneName, LocalTime.skippedWall(year: w.year, month: w.month, day: w.day, hour: w.hour,
                                                 minute: w.minute, second: w.second, in: zone))
+    }
+
+    /// X-BEAUTYD-COLOR, else COLOR (RFC 7986), when it is a colour beautyd shows; one it does not
+    /// (CSS has 148 names) is kept as it came.
+    private static func readColour(_ c: ICalComponent, into event: inout CalendarEvent, kept: inout KeptLines,
+                                   warnings: inout [ImportWarning]) {
+        for property in [c.first("X-BEAUTYD-COLOR"), c.first("COLOR")].compactMap({ $0 }) {
+            guard let value = text(property) else { continue }
+            if event.color == nil, let colour = try? Validation.color(value) {
+                event.color = colour
+            } else if event.color == nil || property.name == "X-BEAUTYD-COLOR" {
+                kept.keep(property, &warnings, "\(property.name) '\(Validation.quotable(value))' is not a colour beautyd shows (#rrggbb or \(TerminalColor.allCases.map(\.rawValue).joined(separator: ", "))): kept in the export, not shown")
+            }
+            // A COLOR next to beautyd's own colour is its CSS shadow, written with it.
+        }
+    }
+
+    /// A VALARM as a reminder when it reminds before the start; otherwise kept as it came.
+    private static func readAlarm(
+        _ alarm: ICalComponent, into event: inout CalendarEvent, kept: inout KeptLines, floating: TimeZone,
+        zones: inout ZoneResolver, warnings: inout [ImportWarning]
+    ) throws {
+        // Apple writes ACTION:NONE placeholders for "no alarm": kept, nothing to remind.
+        if alarm.first("ACTION")?.value.trimmingCharacters(in: .whitespaces).uppercased() == "NONE" {
+            return kept.keep(alarm, &warnings, nil)
+        }
+        guard let trigger = alarm.first("TRIGGER") else {
+            return kept.keep(alarm, &warnings, "VALARM has no TRIGGER: no reminder; kept in the export as it came")
+        }
+        guard let reminder = try reminder(trigger, durationSeconds: event.durationSeconds, floating: floating, zones: &zones) else {
+            return kept.keep(alarm, &warnings, "VALARM fires after the start (TRIGGER \(Validation.quotable(trigger.value))): beautyd reminds only before; kept in the export as it came")
+        }
+        if event.alarms.contains(reminder) {
+            warnings.append(ImportWarning(line: alarm.line, "VALARM repeats an earlier reminder of the event: imported once"))
+        } else {
+            event.alarms.append(reminder)
+        }
+    }
+
+    /// Text with its line breaks joined by `separator`, blank lines left out.
+    private static func oneLine(_ text: String, separator: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: separator)
+    }
+
+    /// The lines of one event that beautyd keeps without interpreting, up to `maxExtraBytes`.
+    struct KeptLines {
+        let line: Int
+        private(set) var lines: [String] = []
+        private var bytes = 0
+        private var dropped: (count: Int, bytes: Int, firstLine: Int)?
+
+        init(line: Int) { self.line = line }
+
+        /// Keeps a property; `why`, when given, is a warning (the line is kept but not used).
+        mutating func keep(_ property: ICalProperty, _ warnings: inout [ImportWarning], _ why: String? = nil) {
+            if let why { warnings.append(ImportWarning(line: property.line, why)) }
+            add([property.raw], line: property.line)
+        }
+
+        /// Keeps a whole subcomponent.
+        mutating func keep(_ component: ICalComponent, _ warnings: inout [ImportWarning], _ why: String?) {
+            if let why { warnings.append(ImportWarning(line: component.line, why)) }
+            add(component.rawLines, line: component.line)
+        }
+
+        private mutating func add(_ new: [String], line: Int) {
+            let size = new.reduce(0) { $0 + $1.utf8.count + 2 }
+            guard bytes + size <= ICalendar.maxExtraBytes else {
+                let before = dropped ?? (0, 0, line)
+                dropped = (before.count + 1, before.bytes + size, before.firstLine)
+                return
+            }
+            lines += new
+            bytes += size
+        }
+
+        func reportOverflow(_ warnings: inout [ImportWarning]) {
+            guard let dropped else { return }
+            warnings.append(ImportWarning(line: dropped.firstLine,
+                "\(dropped.count) propert\(dropped.count == 1 ? "y or component" : "ies or components") beautyd does not interpret (\((dropped.bytes + 1023) / 1024) KiB) not kept: an event keeps at most \(ICalendar.maxExtraBytes / 1024) KiB of them"))
+        }
     }
 
     /// An unescaped TEXT value; nil when absent or empty.
@@ -133,18 +282,31 @@ extension ICalendar {
     }
 
     /// EXDATE / RDATE: comma-separated values over one or more properties (a PERIOD counts
-    /// by its start); duplicates are dropped.
-    private static func dateList(_ properties: [ICalProperty], floating: TimeZone, zones: inout ZoneResolver) throws -> [Date] {
+    /// by its start); duplicates are dropped. On an all-day event a date-time names its day as
+    /// written, whatever its TZID (Outlook writes EXDATEs of all-day series that way).
+    private static func dateList(
+        _ properties: [ICalProperty], allDay: Bool, floating: TimeZone, zones: inout ZoneResolver, warnings: inout [ImportWarning]
+    ) throws -> [Date] {
         var dates: [Date] = []
         for property in properties {
+            var periods = 0
             for item in property.value.split(separator: ",") {
-                let text = String(item.split(separator: "/", maxSplits: 1).first ?? item).trimmingWhitespace()
+                let parts = item.split(separator: "/", maxSplits: 1)
+                if parts.count > 1 { periods += 1 }
+                let text = String(parts.first ?? item).trimmingCharacters(in: .whitespaces)
                 guard !text.isEmpty else { continue }
                 guard let value = dateValue(text) else {
                     throw ICalendarError(line: property.line, "\(property.name) '\(text)' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)")
                 }
-                let date = try instant(value, of: property, floating: floating, zones: &zones)
+                let date = allDay
+                    ? try instant(.date(Wall(year: value.wall.year, month: value.wall.month, day: value.wall.day, hour: 0, minute: 0, second: 0)),
+                                  of: property, floating: floating, zones: &zones)
+                    : try instant(value, of: property, floating: floating, zones: &zones)
                 if !dates.contains(date) { dates.append(date) }
+            }
+            if periods > 0 {
+                warnings.append(ImportWarning(line: property.line,
+                    "\(property.name) has \(periods) period\(periods == 1 ? "" : "s"): each is kept by its start and lasts as long as the event"))
             }
         }
         return dates

@@ -92,7 +92,9 @@ extension ICalendar {
         let categories = event.categories.filter { !$0.isEmpty }
         if !categories.isEmpty { emit("CATEGORIES:\(categories.map(escapeText).joined(separator: ","))") }
         if let status = event.status.map(stripControls), !status.isEmpty { emit("STATUS:\(status)") }
-        if let rule = event.rrule.map(stripControls), !rule.isEmpty { emit("RRULE:\(rule)") }
+        for rule in ([event.rrule].compactMap { $0 } + event.moreRules).map(stripControls) where !rule.isEmpty {
+            emit("RRULE:\(rule)")
+        }
         for date in event.exdates { emit(instantText("EXDATE", date)) }
         for date in event.rdates { emit(instantText("RDATE", date)) }
         if let color = event.color, !color.isEmpty {
@@ -105,7 +107,14 @@ extension ICalendar {
             let amount = Money(cents: cents, currency: currency).formatted.trimmingCharacters(in: .whitespaces)
             emit("X-BEAUTYD-PRICE:\(escapeText(amount))")
         }
-        emitText("X-BEAUTYD-CONTACT", event.contactName, emit)
+        if let name = event.contactName, !name.isEmpty {
+            let phone = event.contactPhone.map { ";X-BEAUTYD-PHONE=\(paramValue(stripControls($0)))" } ?? ""
+            emit("X-BEAUTYD-CONTACT\(phone):\(escapeText(name))")
+        }
+        if event.done { emit("X-BEAUTYD-STATUS:DONE") }
+        if let cycle = event.cycleSeconds, cycle > 0 { emit("X-BEAUTYD-CYCLE:\(cycleText(cycle))") }
+        // Lines beautyd does not interpret go back as they came (whole subcomponents included).
+        for line in event.extraLines { emit(line) }
         for alarm in event.alarms {
             let trigger: String
             if let at = alarm.at {
@@ -183,6 +192,12 @@ extension ICalendar {
     /// A parameter value, quoted when it holds a character that would end it.
     private static func paramValue(_ value: String) -> String {
         value.contains(where: { $0 == ":" || $0 == ";" || $0 == "," }) ? "\"\(value.filter { $0 != "\"" })\"" : value
+    }
+
+    /// A positive DURATION: P6W, P42D... whole weeks as weeks.
+    static func cycleText(_ seconds: Int) -> String {
+        let lead = leadText(seconds)
+        return lead.hasPrefix("-") ? String(lead.dropFirst()) : lead
     }
 
     /// A lead time as a negative DURATION: -P1W, -P1D, -PT2H, -P1DT1H30M; PT0S for zero.

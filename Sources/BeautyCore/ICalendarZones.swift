@@ -11,7 +11,7 @@ struct ZoneResolver {
     /// The years of the DATE-TIME values that name each TZID.
     private var yearsUsed: [String: ClosedRange<Int>] = [:]
     /// What was read other than as written: "time zone 'X' read as Europe/Berlin …".
-    private(set) var warnings: [String] = []
+    private(set) var warnings: [ImportWarning] = []
 
     init(calendar: ICalComponent) {
         for child in calendar.children where child.name == "VTIMEZONE" {
@@ -57,11 +57,11 @@ struct ZoneResolver {
         let years = used.lowerBound...min(used.upperBound, used.lowerBound + 9)
         let span = years.count == 1 ? "\(years.lowerBound)" : "\(years.lowerBound)–\(years.upperBound)"
         if let match = Self.agreeingZone(rules, years: years) {
-            warnings.append("time zone '\(tzid)' read as \(match.name), whose offsets agree with its VTIMEZONE in \(span)")
+            warnings.append(ImportWarning(line: definition.line, "time zone '\(tzid)' read as \(match.name), whose offsets agree with its VTIMEZONE in \(span)"))
             return (match.zone, match.name)
         }
         let fixed = Self.fixed(rules.standardOffset)
-        warnings.append("time zone '\(tzid)' approximated as a fixed \(ICalendar.offsetText(rules.standardOffset)) (its standard time): no IANA zone follows its VTIMEZONE rules in \(span)")
+        warnings.append(ImportWarning(line: definition.line, "time zone '\(tzid)' approximated as a fixed \(ICalendar.offsetText(rules.standardOffset)) (its standard time): no IANA zone follows its VTIMEZONE rules in \(span)"))
         return fixed
     }
 

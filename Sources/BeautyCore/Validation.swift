@@ -114,6 +114,25 @@ public enum Validation {
         return reminders.filter { seen.insert($0).inserted }
     }
 
+    /// Free tags (calendar categories outside the tree): single-line names, kept as given.
+    public static func tags(_ tags: [String], field: String = "tags") throws -> [String] {
+        guard tags.count <= 50 else { throw ValidationError(field: field, "at most 50 tags") }
+        return try tags.enumerated().map { index, tag in try name(tag, field: "\(field)[\(index)]") }
+    }
+
+    /// iCalendar lines kept for export: each one line (no line breaks), at most 64 KiB in all.
+    public static func extraProperties(_ lines: [String], field: String = "extraProperties") throws -> [String] {
+        var bytes = 0
+        for (index, line) in lines.enumerated() {
+            if line.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+                throw ValidationError(field: "\(field)[\(index)]", "must be one unfolded content line (it has a line break)")
+            }
+            bytes += line.utf8.count + 2
+        }
+        guard bytes <= 65_536 else { throw ValidationError(field: field, "are more than 64 KiB") }
+        return lines
+    }
+
     /// An IANA zone name such as Europe/Warsaw.
     public static func timeZone(_ raw: String?, field: String = "tz") throws -> String? {
         guard let value = try optionalText(raw, field: field) else { return nil }
@@ -134,6 +153,8 @@ public enum Validation {
         a.color = try color(a.color)
         a.price = try money(a.price)
         a.reminders = try reminders(a.reminders)
+        a.tags = try tags(a.tags)
+        a.extraProperties = try extraProperties(a.extraProperties)
         if let id = a.contactID, id <= 0 { throw ValidationError(field: "contact", "\(id) is not a contact id") }
         a.timeZone = try timeZone(a.timeZone)
         if let recurrence = a.recurrence {

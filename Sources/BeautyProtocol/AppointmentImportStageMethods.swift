@@ -26,11 +26,14 @@ public struct AppointmentImportChunkParams: Codable, Sendable {
     public var appointments: [Appointment]
     /// As in `appointment.import`: index-aligned with `appointments`, or empty.
     public var contactNames: [String?]
-    public init(stage: String, firstIndex: Int, appointments: [Appointment], contactNames: [String?]) {
+    /// As in `appointment.import`: the phones that go with `contactNames`; may be absent.
+    public var contactPhones: [String?]?
+    public init(stage: String, firstIndex: Int, appointments: [Appointment], contactNames: [String?], contactPhones: [String?]? = nil) {
         self.stage = stage
         self.firstIndex = firstIndex
         self.appointments = appointments
         self.contactNames = contactNames
+        self.contactPhones = contactPhones
     }
 }
 

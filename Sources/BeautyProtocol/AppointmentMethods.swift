@@ -136,9 +136,13 @@ public struct AppointmentImportParams: Codable, Sendable {
     public var appointments: [Appointment]
     /// Contact names from the file, linked to existing contacts of the same name (index-aligned, nil = none).
     public var contactNames: [String?]
-    public init(appointments: [Appointment], contactNames: [String?]) {
+    /// The phone numbers that go with `contactNames` (index-aligned; may be absent): a contact that
+    /// does not exist is created with its number.
+    public var contactPhones: [String?]?
+    public init(appointments: [Appointment], contactNames: [String?], contactPhones: [String?]? = nil) {
         self.appointments = appointments
         self.contactNames = contactNames
+        self.contactPhones = contactPhones
     }
 }
 
@@ -146,10 +150,17 @@ public struct AppointmentImportResult: Codable, Sendable {
     public var inserted: Int
     public var updated: Int
     public var unchanged: Int
-    public init(inserted: Int, updated: Int, unchanged: Int) {
+    /// Contacts created from the file's names and phone numbers; absent when none.
+    public var contactsCreated: Int?
+    /// Indexes of appointments whose contact does not exist and came without a phone number, so
+    /// they were imported without one; absent when none.
+    public var unlinkedContacts: [Int]?
+    public init(inserted: Int, updated: Int, unchanged: Int, contactsCreated: Int? = nil, unlinkedContacts: [Int]? = nil) {
         self.inserted = inserted
         self.updated = updated
         self.unchanged = unchanged
+        self.contactsCreated = contactsCreated
+        self.unlinkedContacts = unlinkedContacts
     }
 }
 
@@ -158,9 +169,12 @@ public struct AppointmentExportResult: Codable, Sendable {
     public var appointments: [Appointment]
     /// Contact names, index-aligned with `appointments`.
     public var contactNames: [String?]
-    public init(appointments: [Appointment], contactNames: [String?]) {
+    /// Their phone numbers, index-aligned (absent from older daemons).
+    public var contactPhones: [String?]?
+    public init(appointments: [Appointment], contactNames: [String?], contactPhones: [String?]? = nil) {
         self.appointments = appointments
         self.contactNames = contactNames
+        self.contactPhones = contactPhones
     }
 }
 

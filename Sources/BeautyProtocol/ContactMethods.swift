@@ -53,6 +53,23 @@ public struct MessageResult: Codable, Sendable {
     }
 }
 
+/// Contacts read from a vCard file (`beautyctl contact import`), each with its UID if it had one.
+public struct ContactImportParams: Codable, Sendable {
+    public var contacts: [Contact]
+    public init(contacts: [Contact]) { self.contacts = contacts }
+}
+
+public struct ContactImportResult: Codable, Sendable, Equatable {
+    public var inserted: Int
+    public var updated: Int
+    public var unchanged: Int
+    public init(inserted: Int, updated: Int, unchanged: Int) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+    }
+}
+
 public enum ContactRPC {
     public static let add = RPC<ContactAddParams, Contact>(.contactAdd)
     public static let list = RPC<ListOrderParams, [Contact]>(.contactList)
@@ -62,6 +79,11 @@ public enum ContactRPC {
     public static let remove = RPC<IDParams, Contact>(.contactRemove)
     /// A text for an appointment's contact.
     public static let message = RPC<MessageParams, MessageResult>(.message)
+    /// Inserts or updates contacts by UID, else by name; all or nothing.
+    public static let importCards = RPC<ContactImportParams, ContactImportResult>(.contactImport)
+    /// Every contact by name, each with a UID (contacts without one are given a permanent one).
+    public static let exportCards = RPC<NoParams, [Contact]>(.contactExport)
 
-    static let methods = [add.method, list.method, show.method, edit.method, remove.method, message.method]
+    static let methods = [add.method, list.method, show.method, edit.method, remove.method, message.method,
+                          importCards.method, exportCards.method]
 }

@@ -17,6 +17,8 @@ public enum Method: String, CaseIterable, Sendable {
     case contactShow = "contact.show"
     case contactEdit = "contact.edit"
     case contactRemove = "contact.rm"
+    case contactImport = "contact.import"
+    case contactExport = "contact.export"
     case appointmentImport = "appointment.import"
     case appointmentExport = "appointment.export"
     // A staged import in chunks (AppointmentImportStageMethods.swift)

@@ -234,6 +234,10 @@ public final class AppDatabase: Sendable {
             try db.execute(sql: "CREATE UNIQUE INDEX appointment_on_uid ON appointment(uid, IFNULL(recurrenceId, ''))")
             try db.execute(sql: "CREATE INDEX appointment_on_series ON appointment(seriesId) WHERE seriesId IS NOT NULL")
         }
+        migrator.registerMigration("v7: contact UIDs (vCard)") { db in
+            try db.alter(table: "contact") { t in t.add(column: "uid", .text) }
+            try db.execute(sql: "CREATE UNIQUE INDEX contact_on_uid ON contact(uid) WHERE uid IS NOT NULL")
+        }
         return migrator
     }
 

@@ -86,19 +86,41 @@ extension AppDatabase {
 
     /// Inserts or updates appointments by UID in one transaction: all or nothing. An appointment equal
     /// to the stored one is left alone, so importing the same file again changes nothing.
-    public func importAppointments(_ incoming: [Appointment], now: Date, zone: TimeZone) throws -> (inserted: Int, updated: Int, unchanged: Int) {
-        var counts = (inserted: 0, updated: 0, unchanged: 0)
+    /// `contacts` (index-aligned, may be empty): the contact each appointment names. One of the same
+    /// name (any case) is linked; else one with a phone number is created, in the same transaction;
+    /// else the appointment stays without a contact and its index is listed in `unlinked`.
+    public func importAppointments(
+        _ incoming: [Appointment], contacts: [Contact?] = [], now: Date, zone: TimeZone
+    ) throws -> AppointmentImportCounts {
+        var counts = AppointmentImportCounts()
         try writer.write { db in
             // Series and single appointments are looked up in a few queries, whatever their number; the
             // few changed occurrences one by one, by UID and original start.
             let existing = try storedAppointments(db, uids: incoming.filter { $0.recurrenceID == nil }.compactMap(\.uid))
             let brought = Self.changedOccurrencesByUID(incoming)
+            var linked: [String: Int64] = [:]
             for index in Self.seriesFirst(incoming) {
                 var new = incoming[index]
                 let old = new.recurrenceID == nil ? new.uid.flatMap { existing[$0] } : try importedMatch(db, new)
                 try linkImported(db, &new, old: old, brought: brought, now: now, zone: zone)
+                if index < contacts.count, let wanted = contacts[index] {
+                    let key = wanted.name.lowercased()
+                    if let id = try linked[key] ?? Int64.fetchOne(db, sql: "SELECT id FROM contact WHERE name = ? COLLATE NOCASE ORDER BY id",
+                                                                     arguments: [wanted.name]) {
+                        new.contactID = id
+                    } else if !wanted.phone.isEmpty {
+                        var record = ContactRecord(wanted)
+                        record.id = nil
+                        try record.insert(db)
+                        new.contactID = record.id
+                        counts.contactsCreated += 1
+                    } else {
+                        counts.unlinked.append(index)
+                    }
+                    if let id = new.contactID { linked[key] = id }
+                }
                 if let old {
-                    // iCalendar cannot say "done", a cycle after done, or which contact: keep what is stored.
+                    // A file from another program cannot say "done", a cycle after done, or which contact: keep what is stored.
                     if old.status == .done, new.status == .scheduled { new.status = .done }
                     new.repeatAfterDoneSeconds = new.repeatAfterDoneSeconds ?? old.repeatAfterDoneSeconds
                     new.contactID = new.contactID ?? old.contactID
@@ -321,4 +343,15 @@ extension AppDatabase {
                 .execute(arguments: [id])
         }
     }
+}
+
+/// What an import did.
+public struct AppointmentImportCounts: Sendable, Equatable {
+    public var inserted = 0
+    public var updated = 0
+    public var unchanged = 0
+    /// Contacts named by the file that did not exist and were created with the phone it gave.
+    public var contactsCreated = 0
+    /// Indexes of appointments whose contact does not exist and came without a phone number.
+    public var unlinked: [Int] = []
 }

@@ -45,3 +45,65 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// Gives every contact without a UID a random, permanent `urn:uuid:` one, so that an export
+    /// names each contact the same way every time and an import of it finds the contact again.
+    public func assignMissingContactUIDs() throws {
+        try writer.write { db in
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM contact WHERE uid IS NULL") {
+                try db.execute(sql: "UPDATE contact SET uid = ? WHERE id = ?", arguments: ["urn:uuid:\(UUID().uuidString.lowercased())", id])
+            }
+        }
+    }
+
+    /// Inserts or updates contacts in one transaction: all or nothing. A contact is matched by its
+    /// UID, else by name (any case) when the stored one has no other UID; fields the incoming
+    /// contact lacks keep their stored values, so importing the same file again changes nothing.
+    public func importContacts(_ incoming: [Contact]) throws -> ContactImportCounts {
+        var counts = ContactImportCounts()
+        try writer.write { db in
+            for contact in incoming {
+                var match = try contact.uid.flatMap { try ContactRecord.filter(Column("uid") == $0).fetchOne(db) }
+                if match == nil {
+                    match = try ContactRecord.filter(sql: "name = ? COLLATE NOCASE", arguments: [contact.name]).order(Column("id"))
+                        .fetchAll(db).first { $0.uid == nil || contact.uid == nil }
+                }
+                guard let old = match else {
+                    var record = ContactRecord(contact)
+                    record.id = nil
+                    try record.insert(db)
+                    counts.inserted += 1
+                    continue
+                }
+                var merged = ContactRecord(contact)
+                merged.id = old.id
+                merged.email = contact.email ?? old.email
+                merged.firstName = contact.firstName ?? old.firstName
+                merged.lastName = contact.lastName ?? old.lastName
+                merged.address = contact.address ?? old.address
+                merged.uid = contact.uid ?? old.uid
+                if merged.contact == old.contact {
+                    counts.unchanged += 1
+                } else {
+                    try merged.update(db)
+                    counts.updated += 1
+                }
+            }
+        }
+        return counts
+    }
+}
+
+/// What a contact import did.
+public struct ContactImportCounts: Sendable, Equatable {
+    public var inserted: Int
+    public var updated: Int
+    public var unchanged: Int
+
+    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+    }
+}

@@ -13,14 +13,15 @@ struct ContactRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var firstName: String?
     var lastName: String?
     var address: String?
+    var uid: String?
 
     init(_ c: Contact) {
         id = c.id; name = c.name; phone = c.phone; email = c.email
-        firstName = c.firstName; lastName = c.lastName; address = c.address
+        firstName = c.firstName; lastName = c.lastName; address = c.address; uid = c.uid
     }
 
     var contact: Contact {
-        Contact(id: id, name: name, phone: phone, email: email, firstName: firstName, lastName: lastName, address: address)
+        Contact(id: id, name: name, phone: phone, email: email, firstName: firstName, lastName: lastName, address: address, uid: uid)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -30,7 +30,7 @@ struct RecurrenceIDTests {
         #expect(events.map(\.uid) == ["nails@example.org", "nails@example.org", "nails@example.org"])
         #expect(events.map(\.recurrenceID) == [nil, w(11, 15), w(18, 15)])
         #expect(events[0].exdates.isEmpty)
-        let (appointments, names) = CalendarEvent.importing(events, zone: warsaw)
+        let (appointments, names, _) = CalendarEvent.importing(events, zone: warsaw)
         #expect(names.count == 3)
         #expect(appointments.map(\.recurrenceID) == [nil, w(11, 15), w(18, 15)])
         #expect(appointments[1].start == w(11, 16) && appointments[1].recurrence == nil && appointments[1].title == "Manicure (later)")

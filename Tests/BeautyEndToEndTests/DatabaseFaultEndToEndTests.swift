@@ -113,12 +113,12 @@ extension EndToEndServing {
             defer { stack.shutdown() }
             await stack.stopDaemon()
             try await stack.sqlite(stack.databasePath, """
-                INSERT INTO grdb_migrations(identifier) VALUES ('v7: reminders by e-mail');
+                INSERT INTO grdb_migrations(identifier) VALUES ('v8: reminders by e-mail');
                 UPDATE setting SET value = '0.3.0' WHERE key = 'beautydVersion';
                 """)
             let refused = try await stack.refusedStart()
             #expect(refused.status == .exited(65), "\(refused)")
-            for part in [stack.databasePath, "newer beautyd 0.3.0", "v7: reminders by e-mail", "beautyd \(BeautyVersion.current) knows"] {
+            for part in [stack.databasePath, "newer beautyd 0.3.0", "v8: reminders by e-mail", "beautyd \(BeautyVersion.current) knows"] {
                 #expect(refused.stderr.contains(part), "\(part) missing: \(refused)")
             }
             let migrations = try await stack.sqlite(stack.databasePath, "SELECT count(*) FROM grdb_migrations")

@@ -270,9 +270,10 @@ extension EndToEndTiming {
             // Well-formed, but beautyd refuses one event: the whole file is refused (exit 1), the other
             // event is neither added nor is the existing one changed.
             let refusals = [
-                ("control", "SUMMARY:Manicure\u{1B}[31mhybrydowy", "appointments[1].title: contains a control character (U+001B) (Manicure?[31mhybrydowy)"),
-                ("rrule", "SUMMARY:Manicure hybrydowy\r\nRRULE:FREQ=FORTNIGHTLY", "appointments[1].repeat"),
-                ("bidi", "SUMMARY:Invoice \u{202E}gnp.exe", "appointments[1].title: contains a bidirectional control character (U+202E)"),
+                // The daemon's appointments[1] is named by the file and the line of its BEGIN:VEVENT.
+                ("control", "SUMMARY:Manicure\u{1B}[31mhybrydowy", "control.ics:9: title: contains a control character (U+001B) (Manicure?[31mhybrydowy)"),
+                ("rrule", "SUMMARY:Manicure hybrydowy\r\nRRULE:FREQ=FORTNIGHTLY", "rrule.ics:9: repeat"),
+                ("bidi", "SUMMARY:Invoice \u{202E}gnp.exe", "bidi.ics:9: title: contains a bidirectional control character (U+202E)"),
             ]
             for (name, bad, message) in refusals {
                 let path = stack.directory + "/\(name).ics"

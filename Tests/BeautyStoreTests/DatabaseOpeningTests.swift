@@ -80,13 +80,13 @@ struct DatabaseOpeningTests {
         do {
             let newer = try DatabaseQueue(path: temp.path)
             try newer.write { db in
-                try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v7: reminders by e-mail')")
+                try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v8: reminders by e-mail')")
                 try db.execute(sql: "UPDATE setting SET value = '0.3.0' WHERE key = 'beautydVersion'")
             }
         }
         let refused = try #require(refusal { _ = try AppDatabase.open(path: temp.path, version: "0.1.0") })
         #expect(refused.reason == .newerSchema)
-        for part in [temp.path, "0.3.0", "v7: reminders by e-mail", "0.1.0", "v6: changed occurrences, free tags, kept iCalendar properties"] {
+        for part in [temp.path, "0.3.0", "v8: reminders by e-mail", "0.1.0", "v7: contact UIDs (vCard)"] {
             #expect(refused.description.contains(part), "\(part) missing from: \(refused.description)")
         }
         let stored = try DatabaseQueue(path: temp.path).read { db in

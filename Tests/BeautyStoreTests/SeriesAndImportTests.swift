@@ -252,9 +252,10 @@ struct SeriesAndImportTests {
         done.status = .done
         _ = try db.updateAppointment(done, now: now, zone: warsaw)
 
-        // What the export writes and the import reads back: no id, no contact id, no cycle, "scheduled".
+        // What the export writes and the import reads back: no id, no contact id (a name), done, the cycle.
         let exported = CalendarEvent(try db.appointment(id: saved.id!), contactName: "Salon Anna").appointment()
-        #expect(exported.uid == saved.effectiveUID && exported.status == .scheduled && exported.contactID == nil)
+        #expect(exported.uid == saved.effectiveUID && exported.status == .done && exported.contactID == nil)
+        #expect(exported.repeatAfterDoneSeconds == 42 * 86_400)
         let unchanged = try db.importAppointments([exported], now: now.addingTimeInterval(60), zone: warsaw)
         #expect(unchanged.inserted == 0 && unchanged.updated == 0 && unchanged.unchanged == 1, "\(unchanged)")
         let row = try db.appointment(id: saved.id!)
@@ -268,5 +269,37 @@ struct SeriesAndImportTests {
         let after = try db.appointment(id: saved.id!)
         #expect(after.title == "Henna brwi" && after.uid == nil && after.status == .done && after.contactID == salon.id)
         #expect(try db.appointmentCount() == 1)
+    }
+
+    @Test func aContactNamedByTheFileIsLinkedOrCreatedWithItsPhoneInTheSameTransaction() throws {
+        let db = try AppDatabase.inMemory()
+        let now = local(15, 10, 30)
+        let anna = try db.addContact(Contact(name: "Salon Anna", phone: "+48 600 100 200"))
+        let appointments = (1...4).map { Appointment(title: "Visit \($0)", start: local(19, 10 + $0), uid: "v\($0)@example.org") }
+        let contacts: [Contact?] = [Contact(name: "salon anna", phone: ""), Contact(name: "Spa Ewa", phone: "22 123 45 67"),
+                                    Contact(name: "spa ewa", phone: "22 123 45 67"), Contact(name: "Nobody", phone: "")]
+        let counts = try db.importAppointments(appointments, contacts: contacts, now: now, zone: warsaw)
+        #expect(counts.inserted == 4 && counts.contactsCreated == 1 && counts.unlinked == [3], "\(counts)")
+        let ewa = try #require(try db.contacts().first { $0.name == "Spa Ewa" })
+        #expect(ewa.phone == "22 123 45 67")
+        let linked = try db.appointments().map(\.contactID)
+        #expect(linked == [anna.id, ewa.id, ewa.id, nil])
+        #expect(try db.contactCount() == 2)
+    }
+
+    @Test func contactImportMatchesByUIDThenNameAndIsIdempotent() throws {
+        let db = try AppDatabase.inMemory()
+        let anna = try db.addContact(Contact(name: "Salon Anna", phone: "+48 600 100 200", email: "anna@example.com"))
+        let cards = [Contact(name: "SALON ANNA", phone: "+48 600 100 201", uid: "urn:uuid:a"),
+                     Contact(name: "Spa Ewa", phone: "22 123 45 67", uid: "urn:uuid:e")]
+        #expect(try db.importContacts(cards) == ContactImportCounts(inserted: 1, updated: 1, unchanged: 0))
+        let updated = try db.contact(id: anna.id!)
+        #expect(updated.phone == "+48 600 100 201" && updated.email == "anna@example.com" && updated.uid == "urn:uuid:a")
+        #expect(try db.importContacts(cards) == ContactImportCounts(inserted: 0, updated: 0, unchanged: 2))
+        #expect(try db.contactCount() == 2)
+        // Another contact of the same name but another UID is another contact.
+        #expect(try db.importContacts([Contact(name: "Salon Anna", phone: "1 2 3", uid: "urn:uuid:other")]).inserted == 1)
+        try db.assignMissingContactUIDs()
+        #expect(try db.contacts().allSatisfy { $0.uid != nil })
     }
 }

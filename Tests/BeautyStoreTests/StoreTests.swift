@@ -36,7 +36,8 @@ struct StoreTests {
         #expect(try db.appliedMigrations() == ["v1: contacts, appointments, reminders, deliveries", "v2: medications and doses",
                                                "v3: zones, recurrence, cycles after done, iCalendar UIDs",
                                                "v4: measurements, water, budget, categories", "v5: series planning index",
-                                               "v6: changed occurrences, free tags, kept iCalendar properties"])
+                                               "v6: changed occurrences, free tags, kept iCalendar properties",
+                                               "v7: contact UIDs (vCard)"])
         let mode = try db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let permissions = try FileManager.default.attributesOfItem(atPath: temp.path)[.posixPermissions] as? Int
@@ -67,7 +68,7 @@ struct StoreTests {
         let reopened = try temp.open()
         #expect(try reopened.appointment(id: id).title == "Strzyżenie")
         #expect(try reopened.contacts().map(\.name) == ["Nails Studio"])
-        #expect(try reopened.appliedMigrations().count == 6)
+        #expect(try reopened.appliedMigrations().count == 7)
     }
 
     @Test func missingRowsAreNotFound() throws {

@@ -8,8 +8,8 @@ import Foundation
 /// and write them in one transaction.
 extension RequestHandler {
     func importAppointments(_ p: AppointmentImportParams) throws -> AppointmentImportResult {
-        let checked = try checkedImports(p.appointments, contactNames: p.contactNames, firstIndex: 0)
-        return try writeImport(checked, contactNames: p.contactNames)
+        let checked = try checkedImports(p.appointments, contactNames: p.contactNames, contactPhones: p.contactPhones, firstIndex: 0)
+        return try writeImport(checked.appointments, contacts: checked.contacts)
     }
 
     func beginImport() throws -> AppointmentImportStage {
@@ -21,35 +21,44 @@ extension RequestHandler {
     /// Checks the chunk on arrival, so a bad event is reported before the rest is sent; a refused
     /// chunk discards the whole stage (the import is all or nothing).
     func stageImportChunk(_ p: AppointmentImportChunkParams) throws -> AppointmentImportChunkResult {
-        let checked: [Appointment]
+        let checked: (appointments: [Appointment], contacts: [Contact?])
         do {
-            checked = try checkedImports(p.appointments, contactNames: p.contactNames, firstIndex: p.firstIndex)
+            checked = try checkedImports(p.appointments, contactNames: p.contactNames, contactPhones: p.contactPhones,
+                                         firstIndex: p.firstIndex)
         } catch {
             _ = try? importStages.take(p.stage, connection: connection)
             throw error
         }
-        let received = try importStages.append(checked, contactNames: p.contactNames, firstIndex: p.firstIndex,
+        let received = try importStages.append(checked.appointments, contacts: checked.contacts, firstIndex: p.firstIndex,
                                                to: p.stage, connection: connection)
         return AppointmentImportChunkResult(received: received)
     }
 
     func commitImport(_ p: AppointmentImportStageParams) throws -> AppointmentImportResult {
         let stage = try importStages.take(p.stage, connection: connection)
-        return try writeImport(stage.appointments, contactNames: stage.contactNames)
+        return try writeImport(stage.appointments, contacts: stage.contacts)
     }
 
     func abortImport(_ p: AppointmentImportStageParams) throws -> AppointmentImportAbortResult {
         AppointmentImportAbortResult(discarded: try importStages.take(p.stage, connection: connection).appointments.count)
     }
 
-    /// The appointments as they will be stored (contacts still unlinked), or the first one refused,
-    /// named by its index in the whole import (`appointments[7012].title`).
-    private func checkedImports(_ appointments: [Appointment], contactNames: [String?], firstIndex: Int) throws -> [Appointment] {
+    /// The appointments as they will be stored (contacts still unlinked) with the contacts they name, or
+    /// the first one refused, named by its index in the whole import (`appointments[7012].title`).
+    private func checkedImports(_ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]?,
+                                firstIndex: Int) throws -> (appointments: [Appointment], contacts: [Contact?]) {
         guard contactNames.isEmpty || contactNames.count == appointments.count else {
             throw ValidationError(field: "contactNames", "must have one entry per appointment")
         }
+        let phones = contactPhones ?? []
+        guard phones.isEmpty || phones.count == contactNames.count else {
+            throw ValidationError(field: "contactPhones", "must have one entry per contact name")
+        }
+        let tree = try store.categories().map { (name: $0.name, title: $0.title) }
         let currency = settings.config.currency
-        return try appointments.enumerated().map { offset, raw in
+        var contacts: [Contact?] = []
+        contacts.reserveCapacity(appointments.count)
+        let checked = try appointments.enumerated().map { offset, raw in
             let index = firstIndex + offset
             var a = raw
             a.id = nil
@@ -58,27 +67,31 @@ extension RequestHandler {
             if offset < contactNames.count, contactNames[offset] != nil { a.contactID = nil }
             guard a.uid != nil else { throw ValidationError(field: "appointments[\(index)].uid", "is required to import") }
             if let price = a.price, price.currency.isEmpty { a.price = Money(cents: price.cents, currency: currency) }
+            // Calendar categories: the one naming a node of the tree is the category, the rest stay tags.
+            (a.category, a.tags) = CategoryAssignment.assign((a.category.map { [$0] } ?? []) + a.tags, tree: tree)
             do {
+                let name = offset < contactNames.count ? contactNames[offset] : nil
+                let phone = offset < phones.count ? phones[offset] : nil
+                contacts.append(try name.map { name in
+                    Contact(name: try Validation.name(name, field: "contact"),
+                            phone: try phone.map { try Validation.phone($0, field: "contactPhone") } ?? "")
+                })
                 return try Validation.appointment(a)
             } catch let error as ValidationError {
                 // The title names the event; a control character in it (the likely error) must not reach a terminal.
                 throw ValidationError(field: "appointments[\(index)].\(error.field)", "\(error.message) (\(Validation.quotable(a.title)))")
             }
         }
+        return (checked, contacts)
     }
 
-    /// Links contact names to existing contacts of that name and writes everything in one transaction.
-    private func writeImport(_ checked: [Appointment], contactNames: [String?]) throws -> AppointmentImportResult {
-        var appointments = checked
-        if contactNames.contains(where: { $0 != nil }) {
-            let contacts = Dictionary(try store.contacts().map { ($0.name.lowercased(), $0.id!) }) { first, _ in first }
-            for (index, name) in contactNames.enumerated() {
-                if let name { appointments[index].contactID = contacts[name.lowercased()] }
-            }
-        }
-        let counts = try store.importAppointments(appointments, now: clock(), zone: zone.current)
-        logger.info("imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments")
+    /// Writes everything in one transaction, linking (or creating) the contacts the appointments name.
+    private func writeImport(_ appointments: [Appointment], contacts: [Contact?]) throws -> AppointmentImportResult {
+        let counts = try store.importAppointments(appointments, contacts: contacts, now: clock(), zone: zone.current)
+        logger.info("imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments, \(counts.contactsCreated) new contacts")
         scheduler.wake(.edited)
-        return AppointmentImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged)
+        return AppointmentImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged,
+                                       contactsCreated: counts.contactsCreated == 0 ? nil : counts.contactsCreated,
+                                       unlinkedContacts: counts.unlinked.isEmpty ? nil : counts.unlinked)
     }
 }

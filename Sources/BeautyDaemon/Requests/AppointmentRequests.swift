@@ -104,8 +104,8 @@ extension RequestHandler {
     private func exportAppointments() throws -> AppointmentExportResult {
         try store.assignMissingUIDs()
         let all = try store.appointments()
-        let names = try all.map { a in try a.contactID.map { try store.contact(id: $0).name } }
-        return AppointmentExportResult(appointments: all, contactNames: names)
+        let contacts = try all.map { a in try a.contactID.map { try store.contact(id: $0) } }
+        return AppointmentExportResult(appointments: all, contactNames: contacts.map { $0?.name }, contactPhones: contacts.map { $0?.phone })
     }
 
     private func setStatus(_ p: AppointmentOccurrenceParams, _ status: Appointment.Status) throws -> AppointmentDetail {

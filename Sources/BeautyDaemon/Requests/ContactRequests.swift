@@ -18,6 +18,28 @@ extension RequestHandler {
             return gone
         }
         router.register(ContactRPC.message) { try $0.message($1) }
+        router.register(ContactRPC.importCards) { try $0.importContacts($1) }
+        router.register(ContactRPC.exportCards) { requests, _ in
+            try requests.store.assignMissingContactUIDs()
+            return try requests.store.contacts()
+        }
+    }
+
+    private func importContacts(_ p: ContactImportParams) throws -> ContactImportResult {
+        let contacts = try p.contacts.enumerated().map { index, raw in
+            var c = raw
+            c.id = nil
+            do {
+                c = try Validation.contact(c)
+                if let uid = c.uid { c.uid = try Validation.name(uid, field: "uid") }
+                return c
+            } catch let error as ValidationError {
+                throw ValidationError(field: "contacts[\(index)].\(error.field)", "\(error.message) (\(Validation.quotable(c.name)))")
+            }
+        }
+        let counts = try store.importContacts(contacts)
+        logger.info("contact import: \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged")
+        return ContactImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged)
     }
 
     private func addContact(_ p: ContactAddParams) throws -> Contact {

@@ -21,7 +21,8 @@ final class ImportStages: @unchecked Sendable {
     struct Stage {
         let connection: UInt64
         var appointments: [Appointment] = []
-        var contactNames: [String?] = []
+        /// The contact each appointment names (index-aligned), to link or create at the commit.
+        var contacts: [Contact?] = []
         var textBytes = 0
     }
 
@@ -54,21 +55,21 @@ final class ImportStages: @unchecked Sendable {
 
     /// Adds checked appointments at `firstIndex`, which must be the number the stage holds. Past the
     /// bound, the stage is discarded: the import cannot succeed, and its memory is freed at once.
-    func append(_ appointments: [Appointment], contactNames: [String?], firstIndex: Int,
+    func append(_ appointments: [Appointment], contacts: [Contact?], firstIndex: Int,
                 to name: String, connection: UInt64) throws -> Int {
         try lock.withLock {
             var stage = try owned(name, connection)
             guard firstIndex == stage.appointments.count else {
                 throw ValidationError(field: "firstIndex", "is \(firstIndex), but the stage holds \(stage.appointments.count) appointments: chunks must follow one another")
             }
-            let text = appointments.reduce(0) { $0 + Self.textBytes(of: $1) } + contactNames.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+            let text = appointments.reduce(0) { $0 + Self.textBytes(of: $1) } + contacts.reduce(0) { $0 + ($1.map { $0.name.utf8.count + $0.phone.utf8.count } ?? 0) }
             guard stage.appointments.count + appointments.count <= limits.appointments, stage.textBytes + text <= limits.textBytes else {
                 stages[name] = nil
                 throw ValidationError(field: "appointments", "the import is larger than a stage holds (\(limits.appointments) appointments, \(limits.textBytes >> 20) MiB of text); it was discarded and nothing was imported")
             }
             stages[name] = nil  // so the arrays below are uniquely referenced and grow in place
             stage.appointments += appointments
-            stage.contactNames += contactNames.isEmpty ? Array(repeating: nil, count: appointments.count) : contactNames
+            stage.contacts += contacts.isEmpty ? Array(repeating: nil, count: appointments.count) : contacts
             stage.textBytes += text
             stages[name] = stage
             return stage.appointments.count

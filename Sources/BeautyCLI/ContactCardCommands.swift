@@ -1,0 +1,80 @@
+import ArgumentParser
+import BeautyCore
+import BeautyProtocol
+import Foundation
+
+// `contact import` / `contact export`: contacts as vCard files.
+extension ContactCommand {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Import contacts from a vCard (.vcf) file: a phone's or Google's export, or beautyd's own.",
+            discussion: """
+                vCard 4.0 and 3.0 (RFC 6350, 2426): FN (or N) is the name, TEL the phone number (the preferred one, \
+                else the mobile one), N the first and last name, EMAIL, ADR and UID. A contact is matched by UID, \
+                else by name, and updated: importing the same file again changes nothing.
+
+                What beautyd cannot keep is listed as FILE:LINE: warnings: a card without a phone number (beautyd needs \
+                one) is not imported; further numbers, addresses and properties beautyd has no field for are not kept. \
+                A malformed file is reported with its line and nothing is imported. --json prints the counts and warnings.
+
+                Example:
+                  beautyctl contact import ~/contacts.vcf
+                """)
+
+        @Argument(help: "The .vcf file ('-' reads standard input).") var file: String
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let text = try CalendarFile.read(file)
+            let read: VCard.Import
+            do {
+                read = try VCard.read(text)
+            } catch let error as LineError {
+                throw CLIFailure(.usage, "\(file):\(error.line): \(error.message) (nothing was imported)")
+            }
+            var client = global.client
+            let result: ContactImportResult
+            do {
+                result = try client.call(ContactRPC.importCards, ContactImportParams(contacts: read.cards.map(\.contact)))
+            } catch let failure as CLIFailure {
+                throw ImportSummary.located(failure, prefix: "contacts", file: file, lines: read.cards.map(\.line))
+            }
+            let summary = ImportSummary(inserted: result.inserted, updated: result.updated, unchanged: result.unchanged,
+                                        file: file, warnings: read.warnings)
+            if output.json { return try Output.json(summary) }
+            summary.print("Imported \(result.inserted) new, \(result.updated) updated, \(result.unchanged) unchanged contact(s) from \(file).")
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Export every contact as vCard 4.0 (FN, N, TEL, EMAIL, ADR, UID).",
+            discussion: """
+                Each contact is written with a permanent UID (given on its first export), so importing the file \
+                again, here or into another beautyd, updates the same contacts rather than adding copies.
+
+                Example:
+                  beautyctl contact export --vcf contacts.vcf
+                """)
+
+        @Option(help: ArgumentHelp("The .vcf file to write ('-' writes standard output).", valueName: "file"))
+        var vcf: String
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            var client = global.client
+            let contacts = try client.call(ContactRPC.exportCards)
+            let text = VCard.serialize(contacts)
+            if vcf == "-" { return FileHandle.standardOutput.write(Data(text.utf8)) }
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: vcf), options: .atomic)
+            } catch {
+                throw CLIFailure(.usage, "--vcf: cannot write \(vcf): \(error.localizedDescription)")
+            }
+            FileHandle.standardError.write(Data("Exported \(contacts.count) contact(s) to \(vcf).\n".utf8))
+        }
+    }
+}

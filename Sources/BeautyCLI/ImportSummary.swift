@@ -1,0 +1,60 @@
+import BeautyCore
+import Foundation
+
+/// A warning of an import, named by file and line as compilers do (`FILE:LINE: message`).
+struct LocatedWarning: Encodable {
+    var file: String
+    var line: Int
+    var message: String
+
+    var text: String { "\(file):\(line): \(Validation.quotable(message))" }
+}
+
+/// What `beautyctl import` and `contact import` report: the daemon's counts, what was approximated,
+/// and what was not imported. `--json` prints this object.
+struct ImportSummary: Encodable {
+    var inserted: Int
+    var updated: Int
+    var unchanged: Int
+    var contactsCreated: Int?
+    var warnings: [LocatedWarning]
+    /// Components that are not appointments (VTODO, VJOURNAL...), by kind, with the line of the first.
+    var notImported: [SkippedComponents.Kind]
+
+    init(inserted: Int, updated: Int, unchanged: Int, contactsCreated: Int? = nil,
+         file: String, warnings: [ImportWarning], skipped: SkippedComponents = SkippedComponents()) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+        self.contactsCreated = contactsCreated
+        self.warnings = warnings.sorted { $0.line < $1.line }.map { LocatedWarning(file: file, line: $0.line, message: $0.message) }
+        self.notImported = skipped.kinds
+    }
+
+    /// `counts` such as "Imported 3 new, 0 updated, 1 unchanged appointment(s) from a.ics.", then
+    /// what was created, left out and approximated.
+    func print(_ counts: String) {
+        Output.line(counts)
+        if let created = contactsCreated { Output.line("Created \(created) contact(s) named in the file, with their phone numbers.") }
+        if !notImported.isEmpty {
+            let kinds = notImported.map { "\($0.count) \($0.name) (first at line \($0.firstLine))" }.joined(separator: ", ")
+            Output.line("Not imported: \(kinds); beautyd keeps appointments only.")
+        }
+        guard !warnings.isEmpty else { return }
+        Output.line("\(warnings.count) warning(s): imported with a change or left out:")
+        for warning in warnings { Output.line("  \(warning.text)") }
+    }
+
+    /// A daemon refusal naming `prefix[N].field` as the file and line of item N (the line of its
+    /// BEGIN), e.g. `a.ics:671: title: must not be empty`; other failures unchanged.
+    static func located(_ failure: CLIFailure, prefix: String, file: String, lines: [Int?]) -> CLIFailure {
+        let message = failure.message
+        guard message.hasPrefix(prefix + "["), let close = message.firstIndex(of: "]"),
+              let index = Int(message[message.index(message.startIndex, offsetBy: prefix.count + 1)..<close]),
+              lines.indices.contains(index), let line = lines[index]
+        else { return failure }
+        var rest = message[message.index(after: close)...]
+        if rest.hasPrefix(".") { rest = rest.dropFirst() }
+        return CLIFailure(failure.code, "\(file):\(line): \(rest) (nothing was imported)")
+    }
+}

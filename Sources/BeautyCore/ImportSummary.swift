@@ -1,0 +1,60 @@
+import Foundation
+
+/// Something an import approximated or left out, at a 1-based line of the file as given.
+public struct ImportWarning: Codable, Sendable, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+
+    public init(line: Int, _ message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "line \(line): \(message)" }
+}
+
+/// Components of a file that beautyd does not import (to-dos, journal entries, contacts groups...),
+/// counted by kind, so the summary says what was left out.
+public struct SkippedComponents: Codable, Sendable, Equatable {
+    public struct Kind: Codable, Sendable, Equatable {
+        public var name: String
+        public var count: Int
+        /// The line of the first one.
+        public var firstLine: Int
+    }
+
+    public private(set) var kinds: [Kind] = []
+
+    public init() {}
+
+    public mutating func add(_ name: String, line: Int) {
+        if let index = kinds.firstIndex(where: { $0.name == name }) {
+            kinds[index].count += 1
+        } else {
+            kinds.append(Kind(name: name, count: 1, firstLine: line))
+        }
+    }
+
+    public var isEmpty: Bool { kinds.isEmpty }
+    public var total: Int { kinds.reduce(0) { $0 + $1.count } }
+
+    /// "2 VTODO, 1 VJOURNAL"
+    public var description: String { kinds.map { "\($0.count) \($0.name)" }.joined(separator: ", ") }
+}
+
+extension ICalendar {
+    /// What reading a calendar file gives: its events, and what was approximated or left out.
+    public struct Import: Sendable {
+        public var events: [CalendarEvent]
+        /// By line, in file order.
+        public var warnings: [ImportWarning]
+        /// Top-level components other than VEVENT and VTIMEZONE (VTODO, VJOURNAL, VFREEBUSY, X-...).
+        public var skipped: SkippedComponents
+
+        public init(events: [CalendarEvent], warnings: [ImportWarning], skipped: SkippedComponents) {
+            self.events = events
+            self.warnings = warnings
+            self.skipped = skipped
+        }
+    }
+}
