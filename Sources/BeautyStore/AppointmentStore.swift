@@ -23,9 +23,11 @@ extension AppDatabase {
     public func updateAppointment(id: Int64, now: Date, zone: TimeZone = .current,
                                   _ change: (inout Appointment) throws -> Void) throws -> Appointment {
         try writer.write { db in
-            var appointment = try fetchAppointment(db, id: id)
+            let stored = try fetchAppointment(db, id: id)
+            var appointment = stored
             try change(&appointment)
             appointment.id = id
+            try followSeriesMove(db, from: stored, to: &appointment)
             return try saveAppointment(db, appointment, now: now, zone: zone)
         }
     }

@@ -93,6 +93,24 @@ extension AppDatabase {
 
     // MARK: - Helpers inside a transaction
 
+    /// A whole series moved (its start changed by some amount): the dates that name its occurrences
+    /// move with it, or they would name none and a changed (or excluded) occurrence would come back at
+    /// the new time beside its own row. Extra dates and exceptions the edit itself brought stay as given.
+    func followSeriesMove(_ db: Database, from stored: Appointment, to edited: inout Appointment) throws {
+        guard let id = stored.id, stored.recurrenceID == nil, let before = stored.recurrence, var after = edited.recurrence else { return }
+        let shift = edited.start.timeIntervalSince(stored.start)
+        guard shift != 0 else { return }
+        let moved = { (dates: [Date], old: [Date]) in dates.map { old.contains($0) ? $0.addingTimeInterval(shift) : $0 } }
+        after.exdates = moved(after.exdates, before.exdates)
+        after.rdates = moved(after.rdates, before.rdates)
+        after.changed = before.changed.map { $0.addingTimeInterval(shift) }
+        edited.recurrence = after
+        for var row in try changedOccurrences(db, ofSeries: id) {
+            row.recurrenceID = row.recurrenceID?.addingTimeInterval(shift)
+            try AppointmentRecord(row).update(db)
+        }
+    }
+
     func changedOccurrences(_ db: Database, ofSeries id: Int64) throws -> [Appointment] {
         try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE seriesId = ? ORDER BY recurrenceId, id", arguments: [id])
             .map { try fetchAppointment(db, id: $0) }

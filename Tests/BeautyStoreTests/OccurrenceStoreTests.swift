@@ -57,6 +57,22 @@ struct OccurrenceStoreTests {
         #expect(try db.changedOccurrences(ofSeries: series.id!).map(\.id) == [moved.id])
     }
 
+    @Test func movingTheWholeSeriesMovesItsChangedAndExcludedOccurrencesAlong() throws {
+        let db = try AppDatabase.inMemory()
+        var weekly = fridays()
+        weekly.recurrence?.exdates = [local(22, 15)]
+        let series = try db.addAppointment(weekly, now: now, zone: warsaw)
+        _ = try db.setOccurrenceStatus(seriesID: series.id!, occurrence: local(15, 15), .cancelled, now: now, zone: warsaw)
+
+        // Every visit an hour later: the cancelled one and the excluded one go along, none comes back.
+        let moved = try db.updateAppointment(id: series.id!, now: now, zone: warsaw) { $0.start = local(1, 16) }
+        #expect(moved.recurrence?.changed == [local(15, 16)] && moved.recurrence?.exdates == [local(22, 16)])
+        #expect(try db.changedOccurrences(ofSeries: series.id!).map(\.recurrenceID) == [local(15, 16)])
+        let agenda = try january(db)
+        #expect(agenda.map(\.0) == [local(1, 16), local(8, 16), local(15, 15), local(29, 16)], "\(agenda)")
+        #expect(agenda.filter { $0.2 == .cancelled }.map(\.0) == [local(15, 15)])
+    }
+
     @Test func cancellingOneOccurrenceDropsItsRemindersAndTheAgendaMarksIt() throws {
         let db = try AppDatabase.inMemory()
         let series = try db.addAppointment(fridays(), now: now, zone: warsaw)
