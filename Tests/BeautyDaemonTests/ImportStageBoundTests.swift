@@ -17,15 +17,19 @@ import Testing
         return try WireJSON.decoder().decode(RPCResponse<R>.self, from: data)
     }
 
+    /// `notes` starting "kept:" are given as a kept iCalendar line instead (it counts like text).
     static func appointments(_ count: Int, from first: Int, notes: String? = nil) -> [Appointment] {
         (first..<(first + count)).map {
-            Appointment(title: "Visit \($0)", start: Date(timeIntervalSince1970: 1_924_992_000 + Double($0) * 86_400), notes: notes,
-                        uid: "bound-\($0)@example.org")
+            let kept = notes?.hasPrefix("kept:") == true ? notes : nil
+            return Appointment(title: "Visit \($0)", start: Date(timeIntervalSince1970: 1_924_992_000 + Double($0) * 86_400),
+                               notes: kept == nil ? notes : nil, uid: "bound-\($0)@example.org",
+                               extraProperties: kept.map { ["X-KEPT:\($0)"] } ?? [])
         }
     }
 
     @Test("a chunk past the count or the text bound is refused, the stage discarded, nothing written",
-          arguments: [(count: 2, notes: nil as String?), (count: 1, notes: String(repeating: "n", count: 900))])
+          arguments: [(count: 2, notes: nil as String?), (count: 1, notes: "kept:" + String(repeating: "n", count: 900)),
+                      (count: 1, notes: String(repeating: "n", count: 900))])
     func boundRefusesAndDiscards(second: (count: Int, notes: String?)) async throws {
         let daemon = try await InProcessDaemon(now: Date(timeIntervalSince1970: 1_900_000_000))
         var handler = daemon.daemon.requests

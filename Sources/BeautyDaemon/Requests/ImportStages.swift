@@ -100,7 +100,10 @@ final class ImportStages: @unchecked Sendable {
     }
 
     private static func textBytes(of a: Appointment) -> Int {
-        [a.title, a.address, a.notes, a.category, a.color, a.timeZone, a.uid, a.recurrence?.rule, a.price?.currency]
+        let fields = [a.title, a.address, a.notes, a.category, a.color, a.timeZone, a.uid, a.recurrence?.rule, a.price?.currency]
             .reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+        // Kept iCalendar lines may be 32 KiB an event: they count like any other text.
+        let lists = (a.tags + a.extraProperties + (a.recurrence?.moreRules ?? [])).reduce(0) { $0 + $1.utf8.count }
+        return fields + lists
     }
 }
