@@ -214,7 +214,11 @@ extension ICalendar {
     }
 
     /// Splits a list of TEXT values at commas that are not escaped.
-    static func splitTextList(_ raw: String) -> [String] {
+    static func splitTextList(_ raw: String) -> [String] { splitUnescaped(raw, at: ",") }
+
+    /// Splits at `separator` where it is not escaped by a backslash; the parts keep their escapes
+    /// (TEXT lists at ',', vCard's structured values at ';').
+    static func splitUnescaped(_ raw: String, at separator: Unicode.Scalar) -> [String] {
         var items: [String] = []
         var current = ""
         var escaped = false
@@ -223,7 +227,7 @@ extension ICalendar {
                 escaped = false
             } else if scalar == "\\" {
                 escaped = true
-            } else if scalar == "," {
+            } else if scalar == separator {
                 items.append(current)
                 current = ""
                 continue

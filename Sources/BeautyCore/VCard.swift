@@ -126,23 +126,7 @@ public enum VCard {
     /// The components of a structured value (N, ADR), split at unescaped ';' and unescaped;
     /// a component's own list (',') is kept as text.
     private static func components(_ raw: String) -> [String] {
-        var parts: [String] = []
-        var current = ""
-        var escaped = false
-        for scalar in raw.unicodeScalars {
-            if escaped {
-                escaped = false
-            } else if scalar == "\\" {
-                escaped = true
-            } else if scalar == ";" {
-                parts.append(current)
-                current = ""
-                continue
-            }
-            current.unicodeScalars.append(scalar)
-        }
-        parts.append(current)
-        return parts.map { ICalendar.unescapeText($0).trimmingCharacters(in: .whitespaces) }
+        ICalendar.splitUnescaped(raw, at: ";").map { ICalendar.unescapeText($0).trimmingCharacters(in: .whitespaces) }
     }
 
     /// `item1.TEL:...` (Apple's groups) as `TEL:...`.
