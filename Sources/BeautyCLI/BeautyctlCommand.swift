@@ -20,7 +20,7 @@ public struct BeautyctlCommand: ParsableCommand {
             AgendaCommand.self, HistoryCommand.self, ContactCommand.self, MessageCommand.self,
             CalendarCommand.self, CategoriesCommand.self, BMICommand.self, MeasureCommand.self, TipsCommand.self,
             TipCommand.self, WaterCommand.self, BudgetCommand.self,
-            NotificationsCommand.self, ImportCommand.self, ExportCommand.self, WatchCommand.self, BackupCommand.self, RestoreCommand.self,
+            NotificationsCommand.self, ImportCommand.self, ExportCommand.self, WatchCommand.self, BackupCommand.self, RestoreCommand.self, SyncCommand.self,
         ])
 
     /// Lets `--socket` come before the subcommand too; subcommands read the same option group.

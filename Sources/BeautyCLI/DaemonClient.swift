@@ -27,8 +27,9 @@ struct DaemonClient {
     init(socketPath: String) { self.socketPath = socketPath }
 
     /// Sends `rpc` with `params` and decodes its result, mapping errors to exit codes.
-    mutating func call<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> R {
-        let connection = try Connection(path: socketPath)
+    /// `waiting`: the answer may take longer than the usual 30 s (a first sync of a large calendar).
+    mutating func call<P, R>(_ rpc: RPC<P, R>, _ params: P, waiting: Bool = false) throws -> R {
+        let connection = try Connection(path: socketPath, timeout: !waiting)
         defer { connection.close() }
         let request = RPCRequest(id: .number(nextID), method: rpc.method.rawValue, params: params)
         nextID += 1

@@ -98,8 +98,8 @@ public struct BeautydCommand: AsyncParsableCommand {
             requests: daemon.requests, hub: daemon.hub, logger: logger)
 
         var services: [any Service] = [
-            server, SchedulerService(scheduler: daemon.scheduler),
-            ReloadService(configPath: paths.config, settings: daemon.settings, scheduler: daemon.scheduler, logLevel: level,
+            server, SchedulerService(scheduler: daemon.scheduler), SyncService(sync: daemon.sync),
+            ReloadService(configPath: paths.config, settings: daemon.settings, scheduler: daemon.scheduler, sync: daemon.sync, logLevel: level,
                           levelFromFlag: flagLevel, logger: logger) {
                 let appointments = (try? store.appointmentCount()) ?? 0
                 logger.notice("beautyd \(BeautyVersion.current) ready: \(appointments) appointments, database \(paths.database)")

@@ -12,6 +12,7 @@ public struct Daemon: Sendable {
     public let hub: EventHub
     public let settings: SettingsBox
     public let scheduler: Scheduler
+    public let sync: SyncCoordinator
     public let requests: RequestHandler
 }
 
@@ -27,8 +28,9 @@ public func makeDaemon(
     let settings = SettingsBox(config)
     let scheduler = Scheduler(store: store, notifier: notifier, hub: hub, config: config, logger: logger,
                               clock: clock, zone: zone, timer: timer)
+    let sync = SyncCoordinator(store: store, settings: settings, logger: logger, clock: clock, zone: zone)
     let requests = RequestHandler(
-        store: store, scheduler: scheduler, notifier: notifier, settings: settings, startedAt: clock(),
+        store: store, scheduler: scheduler, sync: sync, notifier: notifier, settings: settings, startedAt: clock(),
         socketPath: socket, logger: logger, clock: clock, zone: zone)
-    return Daemon(store: store, notifier: notifier, hub: hub, settings: settings, scheduler: scheduler, requests: requests)
+    return Daemon(store: store, notifier: notifier, hub: hub, settings: settings, scheduler: scheduler, sync: sync, requests: requests)
 }

@@ -64,6 +64,12 @@ public enum Method: String, CaseIterable, Sendable {
     // Backup and restore (BackupRequests.swift)
     case backup
     case restore
+    // CalDAV sync (SyncRequests.swift)
+    case syncAdd = "sync.add"
+    case syncList = "sync.list"
+    case syncStatus = "sync.status"
+    case syncNow = "sync.now"
+    case syncRemove = "sync.rm"
     case categories
     case message
     case agenda

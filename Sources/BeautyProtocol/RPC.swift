@@ -11,4 +11,5 @@ public struct RPC<Params: Codable & Sendable, Result: Codable & Sendable>: Senda
 public enum RPCTable {
     public static let methods: [Method] = ViewRPC.methods + AppointmentRPC.methods + ContactRPC.methods + MedicationRPC.methods
         + MeasurementRPC.methods + WellbeingRPC.methods + BudgetRPC.methods + BackupRPC.methods
+        + SyncRPC.methods
 }

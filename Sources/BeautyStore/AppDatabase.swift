@@ -238,6 +238,7 @@ public final class AppDatabase: Sendable {
             try db.alter(table: "contact") { t in t.add(column: "uid", .text) }
             try db.execute(sql: "CREATE UNIQUE INDEX contact_on_uid ON contact(uid) WHERE uid IS NOT NULL")
         }
+        SyncSchema.register(&migrator)
         return migrator
     }
 

@@ -94,61 +94,66 @@ extension AppDatabase {
     public func importAppointments(
         _ incoming: [Appointment], contacts: [Contact?] = [], now: Date, zone: TimeZone
     ) throws -> AppointmentImportCounts {
+        try writer.write { db in try importAppointments(db, incoming, contacts: contacts, now: now, zone: zone) }
+    }
+
+    /// `importAppointments` inside a transaction (sync applies a server's changes in one of its own).
+    func importAppointments(
+        _ db: Database, _ incoming: [Appointment], contacts: [Contact?] = [], now: Date, zone: TimeZone
+    ) throws -> AppointmentImportCounts {
         var counts = AppointmentImportCounts()
-        try writer.write { db in
-            // Series and single appointments are looked up in a few queries, whatever their number; the
-            // few changed occurrences one by one, by UID and original start.
-            let existing = try storedAppointments(db, uids: incoming.filter { $0.recurrenceID == nil }.compactMap(\.uid))
-            let brought = Self.changedOccurrencesByUID(incoming)
-            var linked: [String: Int64] = [:]
-            for index in Self.seriesFirst(incoming) {
-                var new = incoming[index]
-                let old = new.recurrenceID == nil ? new.uid.flatMap { existing[$0] } : try importedMatch(db, new)
-                try linkImported(db, &new, old: old, brought: brought, now: now, zone: zone)
-                if index < contacts.count, let wanted = contacts[index] {
-                    let key = wanted.name.lowercased()
-                    if let id = try linked[key] ?? Int64.fetchOne(db, sql: "SELECT id FROM contact WHERE name = ? COLLATE NOCASE ORDER BY id",
-                                                                     arguments: [wanted.name]) {
-                        new.contactID = id
-                    } else if !wanted.phone.isEmpty {
-                        var record = ContactRecord(wanted)
-                        record.id = nil
-                        try record.insert(db)
-                        new.contactID = record.id
-                        counts.contactsCreated += 1
-                    } else {
-                        counts.unlinked.append(index)
-                    }
-                    if let id = new.contactID { linked[key] = id }
-                }
-                if let old {
-                    // A file from another program cannot say "done", a cycle after done, or which contact: keep what is stored.
-                    if old.status == .done, new.status == .scheduled { new.status = .done }
-                    new.repeatAfterDoneSeconds = new.repeatAfterDoneSeconds ?? old.repeatAfterDoneSeconds
-                    new.contactID = new.contactID ?? old.contactID
-                }
-                var record = AppointmentRecord(new)
-                if let old {
-                    record.id = old.id
-                    record.uid = old.uid ?? (new.uid == old.effectiveUID ? nil : new.uid)
-                    record.createdAt = old.createdAt
-                    record.updatedAt = old.updatedAt
-                    if record.appointment(reminders: new.reminders) == old { counts.unchanged += 1; continue }
-                    record.updatedAt = now
-                    try record.update(db)
-                    counts.updated += 1
-                } else {
+        // Series and single appointments are looked up in a few queries, whatever their number; the
+        // few changed occurrences one by one, by UID and original start.
+        let existing = try storedAppointments(db, uids: incoming.filter { $0.recurrenceID == nil }.compactMap(\.uid))
+        let brought = Self.changedOccurrencesByUID(incoming)
+        var linked: [String: Int64] = [:]
+        for index in Self.seriesFirst(incoming) {
+            var new = incoming[index]
+            let old = new.recurrenceID == nil ? new.uid.flatMap { existing[$0] } : try importedMatch(db, new)
+            try linkImported(db, &new, old: old, brought: brought, now: now, zone: zone)
+            if index < contacts.count, let wanted = contacts[index] {
+                let key = wanted.name.lowercased()
+                if let id = try linked[key] ?? Int64.fetchOne(db, sql: "SELECT id FROM contact WHERE name = ? COLLATE NOCASE ORDER BY id",
+                                                                 arguments: [wanted.name]) {
+                    new.contactID = id
+                } else if !wanted.phone.isEmpty {
+                    var record = ContactRecord(wanted)
                     record.id = nil
-                    record.createdAt = now
-                    record.updatedAt = now
                     try record.insert(db)
-                    counts.inserted += 1
+                    new.contactID = record.id
+                    counts.contactsCreated += 1
+                } else {
+                    counts.unlinked.append(index)
                 }
-                let saved = record.appointment(reminders: new.reminders)
-                try saveReminders(db, saved, isNew: old == nil)
-                try syncDeliveries(db, for: saved, now: now, zone: zone, isNew: old == nil)
-                try linkStoredOccurrences(db, of: saved)
+                if let id = new.contactID { linked[key] = id }
             }
+            if let old {
+                // A file from another program cannot say "done", a cycle after done, or which contact: keep what is stored.
+                if old.status == .done, new.status == .scheduled { new.status = .done }
+                new.repeatAfterDoneSeconds = new.repeatAfterDoneSeconds ?? old.repeatAfterDoneSeconds
+                new.contactID = new.contactID ?? old.contactID
+            }
+            var record = AppointmentRecord(new)
+            if let old {
+                record.id = old.id
+                record.uid = old.uid ?? (new.uid == old.effectiveUID ? nil : new.uid)
+                record.createdAt = old.createdAt
+                record.updatedAt = old.updatedAt
+                if record.appointment(reminders: new.reminders) == old { counts.unchanged += 1; continue }
+                record.updatedAt = now
+                try record.update(db)
+                counts.updated += 1
+            } else {
+                record.id = nil
+                record.createdAt = now
+                record.updatedAt = now
+                try record.insert(db)
+                counts.inserted += 1
+            }
+            let saved = record.appointment(reminders: new.reminders)
+            try saveReminders(db, saved, isNew: old == nil)
+            try syncDeliveries(db, for: saved, now: now, zone: zone, isNew: old == nil)
+            try linkStoredOccurrences(db, of: saved)
         }
         return counts
     }

@@ -37,7 +37,8 @@ struct StoreTests {
                                                "v3: zones, recurrence, cycles after done, iCalendar UIDs",
                                                "v4: measurements, water, budget, categories", "v5: series planning index",
                                                "v6: changed occurrences, free tags, kept iCalendar properties",
-                                               "v7: contact UIDs (vCard)"])
+                                               "v7: contact UIDs (vCard)",
+                                               "v8-sync: CalDAV accounts, resources, outbox, conflict copies"])
         let mode = try db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let permissions = try FileManager.default.attributesOfItem(atPath: temp.path)[.posixPermissions] as? Int

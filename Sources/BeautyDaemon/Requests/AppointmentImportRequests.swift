@@ -47,6 +47,13 @@ extension RequestHandler {
     /// the first one refused, named by its index in the whole import (`appointments[7012].title`).
     private func checkedImports(_ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]?,
                                 firstIndex: Int) throws -> (appointments: [Appointment], contacts: [Contact?]) {
+        try Self.checkedImports(appointments, contactNames: contactNames, contactPhones: contactPhones, firstIndex: firstIndex,
+                                tree: try store.categories().map { (name: $0.name, title: $0.title) }, currency: settings.config.currency)
+    }
+
+    /// `checkedImports` with the category tree and the default currency given (sync checks what a server sends the same way).
+    static func checkedImports(_ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]?, firstIndex: Int,
+                               tree: [(name: String, title: String)], currency: String) throws -> (appointments: [Appointment], contacts: [Contact?]) {
         guard contactNames.isEmpty || contactNames.count == appointments.count else {
             throw ValidationError(field: "contactNames", "must have one entry per appointment")
         }
@@ -54,8 +61,6 @@ extension RequestHandler {
         guard phones.isEmpty || phones.count == contactNames.count else {
             throw ValidationError(field: "contactPhones", "must have one entry per contact name")
         }
-        let tree = try store.categories().map { (name: $0.name, title: $0.title) }
-        let currency = settings.config.currency
         var contacts: [Contact?] = []
         contacts.reserveCapacity(appointments.count)
         let checked = try appointments.enumerated().map { offset, raw in

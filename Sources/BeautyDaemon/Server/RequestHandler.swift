@@ -10,6 +10,7 @@ import Logging
 public struct RequestHandler: Sendable {
     let store: AppDatabase
     let scheduler: Scheduler
+    let sync: SyncCoordinator
     let notifier: any Notifier
     let settings: SettingsBox
     let startedAt: Date
@@ -141,6 +142,7 @@ public struct RequestHandler: Sendable {
         wellbeingRoutes(&router)
         budgetRoutes(&router)
         backupRoutes(&router)
+        syncRoutes(&router)
         return router
     }()
 }

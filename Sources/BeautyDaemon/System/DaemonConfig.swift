@@ -22,6 +22,10 @@ public struct DaemonConfig: Sendable, Equatable {
     public var nagCount = 3
     /// When to show the daily beauty tip; nil = never.
     public var dailyTipAt: ClockTime?
+    /// How often each CalDAV account syncs by itself (local changes go at once).
+    public var syncIntervalSeconds = 15 * 60
+    /// Accounts of `[sync.NAME]` tables, added at start and reload when not stored yet.
+    public var syncAccounts: [SyncAccountConfig] = []
 
     public init() {}
 
@@ -64,6 +68,10 @@ public struct DaemonConfig: Sendable, Equatable {
             "tips": ["daily_at"],
         ]
         for section in table.keys {
+            if section == "sync" {
+                try parseSync(table[section], text: text, path: path, into: &config, warnings: &warnings)
+                continue
+            }
             guard let keys = known[section] else {
                 warnings.append("\(path):\(lineOf(key: section, in: text) ?? 0): unknown section [\(section)] ignored")
                 continue
@@ -137,7 +145,7 @@ public struct DaemonConfig: Sendable, Equatable {
         return (config, warnings)
     }
 
-    private static func lineOf(key: String, in text: String) -> Int? {
+    static func lineOf(key: String, in text: String) -> Int? {
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed == "[\(key)]" { return index + 1 }

@@ -40,6 +40,7 @@ struct ReloadService: Service {
     let configPath: String
     let settings: SettingsBox
     let scheduler: Scheduler
+    let sync: SyncCoordinator
     let logLevel: LogLevelBox
     let levelFromFlag: Logger.Level?
     let logger: Logger
@@ -57,6 +58,8 @@ struct ReloadService: Service {
                     settings.config = config
                     logLevel.level = levelFromFlag ?? config.logLevel
                     await scheduler.update(config: config)
+                    await sync.adoptConfiguredAccounts()
+                    sync.notice()
                     logger.notice("configuration reloaded from \(configPath)")
                 } catch {
                     logger.error("configuration not reloaded, keeping the old one: \(error)")

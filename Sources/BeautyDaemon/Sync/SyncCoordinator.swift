@@ -1,0 +1,169 @@
+import BeautyCalDAV
+import BeautyCore
+import BeautyProtocol
+import BeautyStore
+import Foundation
+import Logging
+
+/// The daemon's sync: one CalDAV client per account, syncs run one at a time, and the loop that
+/// starts them at the interval, right after local changes (debounced), and after failures with a
+/// growing back-off. With no account it waits for a notice alone and never wakes.
+public actor SyncCoordinator {
+    let store: AppDatabase
+    let settings: SettingsBox
+    let logger: Logger
+    let clock: @Sendable () -> Date
+    let zone: any ZoneSource
+    let wakeups = SyncWakeups()
+    private var clients: [String: CalDAVClient] = [:]
+    /// The sync in progress and those waiting: each waits for the one before.
+    private var tail: Task<Void, Never>?
+    private var outboxObservation: OutboxObservation?
+
+    /// Local changes are pushed once no other change came for this long (an import, several edits).
+    static let debounce: Duration = .seconds(2)
+
+    init(store: AppDatabase, settings: SettingsBox, logger: Logger, clock: @escaping @Sendable () -> Date, zone: any ZoneSource) {
+        self.store = store
+        self.settings = settings
+        self.logger = logger
+        self.clock = clock
+        self.zone = zone
+    }
+
+    // MARK: - Syncing
+
+    /// Syncs `name` (every account when nil) now, whatever the back-off, after any sync under way.
+    func syncNow(name: String?) async throws -> [SyncReport] {
+        let accounts = try store.syncAccounts()
+        if let name, !accounts.contains(where: { $0.name == name }) { throw SyncSetup.unknown(name, accounts) }
+        var reports: [SyncReport] = []
+        for account in accounts where name == nil || account.name == name {
+            reports.append(await serially { await self.sync(account.name) })
+        }
+        return reports
+    }
+
+    private func serially<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+        let previous = tail
+        let task = Task { () -> T in
+            await previous?.value
+            return await body()
+        }
+        tail = Task { _ = await task.value }
+        return await task.value
+    }
+
+    private func sync(_ name: String) async -> SyncReport {
+        // Read again: the sync before this one moved the token on.
+        guard let account = try? store.syncAccount(named: name) else {
+            var report = SyncReport(account: name)
+            report.error = "no sync account named '\(name)'"
+            return report
+        }
+        do {
+            let first = try store.syncAccounts().first?.name == name
+            let config = settings.config
+            let tree = try store.categories().map { (name: $0.name, title: $0.title) }
+            let engine = SyncEngine(
+                store: store, server: try client(for: account), account: account, takesNewEvents: first, zone: zone.current,
+                now: clock,
+                check: { appointments, names, phones in
+                    try RequestHandler.checkedImports(appointments, contactNames: names, contactPhones: phones, firstIndex: 0,
+                                                      tree: tree, currency: config.currency)
+                },
+                logger: logger)
+            let report = try await engine.run()
+            try store.recordSyncOutcome(account: name, at: clock(), error: nil, nextAttemptAt: nil)
+            logger.info("sync \(name): fetched \(report.fetched), pushed \(report.pushed), removed \(report.removed), conflicts \(report.conflicts), \(report.requests) requests")
+            return report
+        } catch {
+            let message = SyncSetup.describe(error)
+            let wait = SyncDecision.backOff(failures: account.failures + 1, cap: TimeInterval(settings.config.syncIntervalSeconds))
+            try? store.recordSyncOutcome(account: name, at: clock(), error: message, nextAttemptAt: clock().addingTimeInterval(wait))
+            logger.warning("sync \(name) failed (next attempt in \(Int(wait)) s): \(message)")
+            var report = SyncReport(account: name)
+            report.error = message
+            return report
+        }
+    }
+
+    func client(for account: SyncAccount) throws -> CalDAVClient {
+        if let client = clients[account.name] { return client }
+        guard let url = URL(string: account.calendarURL) else { throw CalDAVError.malformed("calendar URL \(account.calendarURL)") }
+        guard let file = account.passwordFile else { throw CalDAVError.unauthorized }
+        let credentials = try PasswordFileCredentials(user: account.user, passwordFile: file)
+        let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: account.insecure))
+        clients[account.name] = client
+        return client
+    }
+
+    /// Forgets the account's client (removed, or its settings changed).
+    func dropClient(_ name: String) async {
+        guard let client = clients.removeValue(forKey: name) else { return }
+        try? await client.shutdown()
+    }
+
+    func shutdown() async {
+        outboxObservation?.cancel()
+        outboxObservation = nil
+        for name in clients.keys { await dropClient(name) }
+    }
+
+    // MARK: - The loop
+
+    /// A local change or a new account: sync soon.
+    nonisolated func notice() { wakeups.notify() }
+
+    func run() async {
+        do {
+            let wakeups = self.wakeups
+            outboxObservation = try store.observeOutbox { wakeups.notify() }
+        } catch {
+            logger.error("sync: cannot watch for local changes, they go at the interval: \(error)")
+        }
+        await adoptConfiguredAccounts()
+        while !Task.isCancelled {
+            let accounts = (try? store.syncAccounts()) ?? []
+            let now = clock()
+            let next = accounts.map { due($0) }.min()
+            let timeout = next.map { Duration.milliseconds(max(0, Int64($0.timeIntervalSince(now) * 1000))) }
+            let changed = await wakeups.wait(timeout: timeout)
+            if Task.isCancelled { break }
+            if changed {
+                // More changes may follow (an import, a burst of edits): go once they pause.
+                while await wakeups.wait(timeout: Self.debounce) { if Task.isCancelled { return } }
+            }
+            let current = clock(), started = Date()
+            for account in (try? store.syncAccounts()) ?? [] {
+                let backingOff = account.nextAttemptAt.map { $0 > current } ?? false
+                guard due(account) <= current || (changed && !backingOff) else { continue }
+                _ = await serially { await self.sync(account.name) }
+            }
+            // The syncs' own writes to the outbox are no reason to sync again; a change made meanwhile is.
+            wakeups.clear()
+            if (try? store.outbox())?.contains(where: { $0.queuedAt > started }) == true { wakeups.notify() }
+        }
+    }
+
+    /// When `account` should next sync by itself: after a failure its back-off, else the interval.
+    private func due(_ account: SyncAccount) -> Date {
+        if account.failures > 0, let next = account.nextAttemptAt { return next }
+        return (account.lastSyncAt ?? account.createdAt).addingTimeInterval(TimeInterval(settings.config.syncIntervalSeconds))
+    }
+
+    /// Accounts of `[sync.NAME]` tables not yet stored are set up (discovery) and added.
+    func adoptConfiguredAccounts() async {
+        for wanted in settings.config.syncAccounts {
+            guard (try? store.syncAccount(named: wanted.name)) == nil else { continue }
+            do {
+                let params = SyncAddParams(name: wanted.name, url: wanted.url, user: wanted.user, passwordFile: wanted.passwordFile,
+                                           calendar: wanted.calendar, insecure: wanted.insecure)
+                _ = try await SyncSetup(store: store, clock: clock).add(params)
+                logger.notice("sync: added account \(wanted.name) from the configuration")
+            } catch {
+                logger.error("sync: account \(wanted.name) of the configuration not added: \(SyncSetup.describe(error))")
+            }
+        }
+    }
+}

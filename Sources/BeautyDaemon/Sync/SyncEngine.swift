@@ -1,0 +1,251 @@
+import BeautyCalDAV
+import BeautyCore
+import BeautyProtocol
+import BeautyStore
+import Foundation
+import Logging
+
+/// What the sync engine asks of a CalDAV server: `CalDAVClient`'s calls on one calendar.
+protocol CalendarServer: Sendable {
+    func calendar(at url: URL) async throws -> CalDAVCalendar
+    func syncCollection(_ calendar: URL, token: String?) async throws -> CalDAVChanges
+    func etags(in calendar: URL) async throws -> [CalDAVResourceTag]
+    func fetch(_ calendar: URL, hrefs: [String]) async throws -> [CalDAVResource]
+    func put(_ href: String, ics: String, _ precondition: CalDAVWritePrecondition) async throws -> String?
+    func delete(_ href: String, _ precondition: CalDAVWritePrecondition) async throws
+    func href(forUID uid: String, in calendar: URL) -> String
+    var statistics: CalDAVStatistics { get }
+}
+
+extension CalDAVClient: CalendarServer {}
+
+/// One sync of one account: pull what changed on the server (sync-collection, or CTag and ETags),
+/// apply it through the import path, then push the outbox with If-None-Match/If-Match. A conflict
+/// (changed on both sides) keeps the server's version in place and the local one as a conflict copy.
+struct SyncEngine {
+    let store: AppDatabase
+    let server: any CalendarServer
+    let account: SyncAccount
+    /// Whether local appointments no account has yet go to this one (the first account added).
+    let takesNewEvents: Bool
+    let zone: TimeZone
+    let now: @Sendable () -> Date
+    /// Checks what a server sends as an import is checked (category tree, default currency).
+    let check: @Sendable ([Appointment], [String?], [String?]) throws -> (appointments: [Appointment], contacts: [Contact?])
+    let logger: Logger
+
+    /// Hrefs fetched per calendar-multiget.
+    static let fetchBatch = 250
+
+    var calendarURL: URL { URL(string: account.calendarURL)! }
+
+    func run() async throws -> SyncReport {
+        var report = SyncReport(account: account.name)
+        let before = server.statistics
+        let started = ContinuousClock.now
+        defer {}
+        try store.assignMissingUIDs()
+        try await pull(&report)
+        try await push(&report)
+        let after = server.statistics
+        report.requests = after.requests - before.requests
+        report.bytesSent = after.bytesSent - before.bytesSent
+        report.bytesReceived = after.bytesReceived - before.bytesReceived
+        let elapsed = ContinuousClock.now - started
+        report.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return report
+    }
+
+    // MARK: - Pull
+
+    private func pull(_ report: inout SyncReport) async throws {
+        let known = try store.syncedResources(account: account.name)
+        let knownByHref = Dictionary(known.map { (Self.key($0.href), $0) }) { first, _ in first }
+        var tags: [CalDAVResourceTag] = []
+        var removed: [String] = []
+        var changes = ServerChanges()
+        changes.syncToken = account.syncToken
+        changes.ctag = account.ctag
+        if account.supportsSyncCollection {
+            var listing: CalDAVChanges
+            var whole = account.syncToken == nil
+            do {
+                listing = try await server.syncCollection(calendarURL, token: account.syncToken)
+            } catch CalDAVError.syncTokenInvalid {
+                // The server forgot the token: list everything again; ETags spare unchanged events a fetch.
+                logger.notice("sync \(account.name): the server no longer knows the sync token; listing the whole calendar")
+                listing = try await server.syncCollection(calendarURL, token: nil)
+                whole = true
+            }
+            tags = listing.changed
+            removed = listing.removed
+            if whole {
+                let listed = Set(tags.map { Self.key($0.href) })
+                removed += known.filter { !listed.contains(Self.key($0.href)) }.map(\.href)
+            }
+            changes.syncToken = listing.token
+        } else {
+            let calendar = try await server.calendar(at: calendarURL)
+            if calendar.ctag == nil || calendar.ctag != account.ctag {
+                tags = try await server.etags(in: calendarURL)
+                let listed = Set(tags.map { Self.key($0.href) })
+                removed = known.filter { !listed.contains(Self.key($0.href)) }.map(\.href)
+            }
+            changes.ctag = calendar.ctag
+        }
+        let wanted = tags.filter { tag in knownByHref[Self.key(tag.href)].map { $0.etag != tag.etag || tag.etag.isEmpty } ?? true }
+            .map(\.href)
+        let pending = Set(try store.outbox().map(\.uid))
+        for start in stride(from: 0, to: wanted.count, by: Self.fetchBatch) {
+            let batch = Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
+            for resource in try await server.fetch(calendarURL, hrefs: batch) {
+                report.fetched += 1
+                guard let event = serverEvent(resource) else { continue }
+                if pending.contains(event.resource.uid) {
+                    try conflictCheck(uid: event.resource.uid, server: event.appointments, into: &changes)
+                }
+                changes.changed.append(event)
+            }
+        }
+        for href in removed {
+            guard let resource = knownByHref[Self.key(href)] else { continue }
+            if pending.contains(resource.uid) { try conflictCheck(uid: resource.uid, server: nil, into: &changes) }
+            changes.removed.append(resource.href)
+        }
+        report.removed = changes.removed.count
+        report.conflicts += changes.conflicts.count
+        try store.applyServerChanges(changes, account: account.name, now: now(), zone: zone)
+    }
+
+    /// The server's resource as appointments ready to store; nil (logged) when it holds no event
+    /// beautyd can read: one bad event must not stop the others.
+    private func serverEvent(_ resource: CalDAVResource) -> ServerEvent? {
+        do {
+            let events = try ICalendar.parse(resource.ics, defaultZone: zone)
+            guard let uid = events.first?.uid else { return nil }
+            let imported = CalendarEvent.importing(events, zone: zone)
+            let phones = imported.events.map { events[$0].contactPhone }
+            let checked = try check(imported.appointments, imported.contactNames, phones)
+            let stored = SyncedResource(account: account.name, uid: uid, href: resource.href, etag: resource.etag, ics: resource.ics)
+            return ServerEvent(resource: stored, appointments: checked.appointments, contacts: checked.contacts)
+        } catch {
+            logger.warning("sync \(account.name): skipped \(resource.href): \(error)")
+            return nil
+        }
+    }
+
+    /// A local change of `uid` waits while the server changed it too: keep the local version as a
+    /// conflict copy unless both say the same.
+    private func conflictCheck(uid: String, server: [Appointment]?, into changes: inout ServerChanges) throws {
+        let local = try store.localEvent(uid: uid)
+        guard case let .serverWins(reason) = SyncDecision.resolve(local: local?.appointments, server: server) else { return }
+        logger.notice("sync \(account.name): conflict on \(uid): \(reason)")
+        changes.conflicts.append(SyncConflict(
+            account: account.name, uid: uid, title: local?.appointments.first?.title ?? server?.first?.title ?? uid,
+            reason: reason, ics: local.map(ics), detectedAt: now()))
+    }
+
+    // MARK: - Push
+
+    private func push(_ report: inout SyncReport) async throws {
+        let others = Set(try store.syncAccounts().filter { $0.name != account.name }.map(\.name))
+        for entry in try store.outbox() {
+            let known = try store.syncedResource(account: account.name, uid: entry.uid)
+            if known == nil {
+                // Another account's event, or a new one that goes to the first account.
+                let elsewhere = try others.contains { try store.syncedResource(account: $0, uid: entry.uid) != nil }
+                if elsewhere || !takesNewEvents { continue }
+            }
+            let local = try store.localEvent(uid: entry.uid)
+            if let local {
+                try await put(local, uid: entry.uid, known: known, queuedAt: entry.queuedAt, report: &report)
+            } else if let known {
+                try await delete(known, queuedAt: entry.queuedAt, report: &report)
+            } else {
+                try store.dropFromOutbox(uid: entry.uid, queuedBefore: entry.queuedAt)
+            }
+        }
+    }
+
+    private func put(_ local: LocalEvent, uid: String, known: SyncedResource?, queuedAt: Date, report: inout SyncReport) async throws {
+        if let known, let server = try? appointments(of: known.ics), SyncDecision.same(local.appointments, server) {
+            try store.dropFromOutbox(uid: uid, queuedBefore: queuedAt)
+            return
+        }
+        let text = ics(local)
+        let href = known?.href ?? server.href(forUID: uid, in: calendarURL)
+        do {
+            let precondition: CalDAVWritePrecondition = try await known.map { .mustMatch(etag: try await etag(of: $0)) } ?? .mustNotExist
+            let etag = try await server.put(href, ics: text, precondition)
+            try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: etag, ics: text), queuedBefore: queuedAt)
+            report.pushed += 1
+        } catch CalDAVError.preconditionFailed {
+            // Changed (or created, or deleted) on the server since the last pull: decide now.
+            try await settle(uid: uid, href: href, local: local, queuedAt: queuedAt, report: &report)
+        }
+    }
+
+    private func delete(_ known: SyncedResource, queuedAt: Date, report: inout SyncReport) async throws {
+        do {
+            try await server.delete(known.href, .mustMatch(etag: try await etag(of: known)))
+            report.pushed += 1
+        } catch CalDAVError.notFound {
+            // Already gone: what the deletion wanted.
+        } catch CalDAVError.preconditionFailed {
+            try await settle(uid: known.uid, href: known.href, local: nil, queuedAt: queuedAt, report: &report)
+            return
+        }
+        try store.recordDeleted(account: account.name, uid: known.uid, queuedBefore: queuedAt)
+    }
+
+    /// A write was refused because the server's version is not the one last seen: fetch it and let the
+    /// server's version win in place, keeping the local one as a conflict copy unless both agree.
+    private func settle(uid: String, href: String, local: LocalEvent?, queuedAt: Date, report: inout SyncReport) async throws {
+        let current = try await server.fetch(calendarURL, hrefs: [href]).first
+        report.fetched += current == nil ? 0 : 1
+        var changes = ServerChanges()
+        changes.syncToken = account.syncToken
+        changes.ctag = account.ctag
+        if let fresh = try store.syncAccount(named: account.name) {
+            changes.syncToken = fresh.syncToken
+            changes.ctag = fresh.ctag
+        }
+        let event = current.flatMap(serverEvent)
+        switch SyncDecision.resolve(local: local?.appointments, server: event?.appointments) {
+        case .agree:
+            break
+        case let .serverWins(reason):
+            report.conflicts += 1
+            logger.notice("sync \(account.name): conflict on \(uid): \(reason)")
+            changes.conflicts.append(SyncConflict(
+                account: account.name, uid: uid, title: local?.appointments.first?.title ?? event?.appointments.first?.title ?? uid,
+                reason: reason, ics: local.map(ics), detectedAt: now()))
+        }
+        if let event { changes.changed.append(event) } else if try store.syncedResource(account: account.name, uid: uid) != nil { changes.removed.append(href) }
+        try store.applyServerChanges(changes, account: account.name, now: now(), zone: zone)
+        try store.dropFromOutbox(uid: uid, queuedBefore: queuedAt)
+    }
+
+    /// The ETag to match: the one recorded, or (when the server gave none with the write) the current one.
+    private func etag(of known: SyncedResource) async throws -> String {
+        if let etag = known.etag, !etag.isEmpty { return etag }
+        guard let current = try await server.fetch(calendarURL, hrefs: [known.href]).first else { throw CalDAVError.notFound(known.href) }
+        return current.etag
+    }
+
+    // MARK: - Text
+
+    private func ics(_ local: LocalEvent) -> String {
+        let events = CalendarEvent.exporting(local.appointments, contactNames: local.contactNames, contactPhones: local.contactPhones)
+        return ICalendar.serialize(events, stamp: now(), defaultZone: zone)
+    }
+
+    private func appointments(of text: String) throws -> [Appointment] {
+        let events = try ICalendar.parse(text, defaultZone: zone)
+        let imported = CalendarEvent.importing(events, zone: zone)
+        return try check(imported.appointments, imported.contactNames, imported.events.map { events[$0].contactPhone }).appointments
+    }
+
+    /// Servers differ in how they escape an href (`@` or `%40`): compare them unescaped.
+    static func key(_ href: String) -> String { href.removingPercentEncoding ?? href }
+}

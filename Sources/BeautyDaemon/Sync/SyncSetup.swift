@@ -1,0 +1,85 @@
+import BeautyCalDAV
+import BeautyCore
+import BeautyProtocol
+import BeautyStore
+import Foundation
+
+/// `sync add`: checks the password file, finds the calendar to follow (the URL's own, one chosen
+/// among those discovery finds, or a new one) and stores the account.
+struct SyncSetup {
+    let store: AppDatabase
+    let clock: @Sendable () -> Date
+
+    func add(_ p: SyncAddParams) async throws -> SyncAccount {
+        let name = p.name.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw ValidationError(field: "name", "must be 1 to 64 letters, digits, '-', '_' or '.'")
+        }
+        if try store.syncAccount(named: name) != nil {
+            throw ValidationError(field: "name", "a sync account named '\(name)' exists already (remove it first: beautyctl sync rm \(name))")
+        }
+        guard let url = URL(string: p.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+            throw ValidationError(field: "url", "'\(p.url)' is not an http:// or https:// URL")
+        }
+        guard p.passwordFile.hasPrefix("/") else { throw ValidationError(field: "passwordFile", "must be an absolute path") }
+        let credentials = try PasswordFileCredentials(user: p.user, passwordFile: p.passwordFile)
+        let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: p.insecure ?? false))
+        defer { Task { try? await client.shutdown() } }
+        let calendar = try await chooseCalendar(client, url: url, p)
+        let account = SyncAccount(
+            name: name, url: p.url, user: p.user, passwordFile: p.passwordFile, calendarURL: calendar.url.absoluteString,
+            calendarName: calendar.displayName, insecure: p.insecure ?? false,
+            supportsSyncCollection: calendar.supportsSyncCollection, createdAt: clock())
+        try store.addSyncAccount(account)
+        return account
+    }
+
+    private func chooseCalendar(_ client: CalDAVClient, url: URL, _ p: SyncAddParams) async throws -> CalDAVCalendar {
+        if let create = p.create { return try await client.makeCalendar(named: create) }
+        if p.calendar == nil, let own = try? await client.calendar(at: url), own.supportsEvents { return own }
+        let found = try await client.discoverCalendars().filter(\.supportsEvents)
+        if let wanted = p.calendar {
+            let key = SyncEngine.key(wanted).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            let match = found.first { $0.displayName == wanted }
+                ?? found.first { SyncEngine.key($0.url.absoluteString).hasSuffix(key) || SyncEngine.key($0.url.path).trimmingCharacters(in: CharacterSet(charactersIn: "/")).hasSuffix(key) }
+            guard let match else {
+                throw ValidationError(field: "calendar", "no calendar '\(wanted)' on the server; it has: \(Self.listing(found))")
+            }
+            return match
+        }
+        switch found.count {
+        case 0: throw ValidationError(field: "calendar", "the server has no calendar for events here; make one with --create NAME")
+        case 1: return found[0]
+        default:
+            throw ValidationError(field: "calendar", "the server has \(found.count) calendars; choose one with --calendar NAME or URL: \(Self.listing(found))")
+        }
+    }
+
+    static func listing(_ calendars: [CalDAVCalendar]) -> String {
+        calendars.isEmpty ? "none" : calendars.map { "\"\($0.displayName ?? "(no name)")\" \($0.url.absoluteString)" }.joined(separator: ", ")
+    }
+
+    static func unknown(_ name: String, _ accounts: [SyncAccount]) -> ValidationError {
+        ValidationError(field: "name", "no sync account named '\(name)' (accounts: \(accounts.isEmpty ? "none" : accounts.map(\.name).joined(separator: ", ")))")
+    }
+
+    /// A sync error as the user reads it in `sync status` and the log.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as CalDAVError:
+            switch error {
+            case let .insecureURL(url): return "\(url) is plain HTTP to another machine: use https://, or --insecure if you really mean it"
+            case .unauthorized: return "the server refused the user name or password (HTTP 401)"
+            case let .notFound(what): return "not found on the server: \(what)"
+            case let .preconditionFailed(href): return "the server's version of \(href) changed meanwhile"
+            case .syncTokenInvalid: return "the server no longer knows the sync token"
+            case let .passwordFileNotPrivate(file): return "the password file \(file) may be read by others: chmod 600 it"
+            case let .server(status, detail): return "the server answered HTTP \(status): \(detail)"
+            case let .unreachable(detail): return "the server cannot be reached: \(detail)"
+            case let .malformed(detail): return "the server's answer could not be read: \(detail)"
+            }
+        case let error as ValidationError: return error.description
+        default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import BeautyCore
+import Foundation
+import TOMLKit
+
+/// A `[sync.NAME]` table: a CalDAV calendar to follow (as `beautyctl sync add NAME ...` would).
+public struct SyncAccountConfig: Sendable, Equatable {
+    public var name: String
+    public var url: String
+    public var user: String
+    public var passwordFile: String
+    public var calendar: String?
+    public var insecure = false
+}
+
+extension DaemonConfig {
+    /// `[sync]`: `interval`; each sub-table `[sync.NAME]`: `url`, `user`, `password_file`, `calendar`, `insecure`.
+    static func parseSync(_ value: TOMLValueConvertible?, text: String, path: String, into config: inout DaemonConfig,
+                          warnings: inout [String]) throws {
+        let fail = { (key: String, expected: String) in
+            LoadError(path: path, line: lineOf(key: key, in: text), message: "\(key): expected \(expected)")
+        }
+        guard let table = value?.table else { throw fail("sync", "a [sync] table") }
+        for key in table.keys {
+            if key == "interval" {
+                guard let raw = table[key]?.string, let seconds = try? DurationParser.seconds(raw), seconds >= 60 else {
+                    throw fail("interval", "a duration of at least a minute, such as \"15m\"")
+                }
+                config.syncIntervalSeconds = seconds
+                continue
+            }
+            guard let account = table[key]?.table else {
+                warnings.append("\(path):\(lineOf(key: key, in: text) ?? 0): unknown key sync.\(key) ignored")
+                continue
+            }
+            let known: Set<String> = ["url", "user", "password_file", "calendar", "insecure"]
+            for unknown in account.keys where !known.contains(unknown) {
+                warnings.append("\(path):\(lineOf(key: unknown, in: text) ?? 0): unknown key sync.\(key).\(unknown) ignored")
+            }
+            func string(_ name: String) throws -> String {
+                guard let value = account[name]?.string, !value.isEmpty else { throw fail(name, "a string in [sync.\(key)]") }
+                return value
+            }
+            var entry = SyncAccountConfig(name: key, url: try string("url"), user: try string("user"),
+                                          passwordFile: (try string("password_file") as NSString).expandingTildeInPath)
+            entry.calendar = account["calendar"]?.string
+            if let raw = account["insecure"] {
+                guard let flag = raw.bool else { throw fail("insecure", "true or false") }
+                entry.insecure = flag
+            }
+            config.syncAccounts.append(entry)
+        }
+    }
+}

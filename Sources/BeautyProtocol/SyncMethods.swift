@@ -1,0 +1,142 @@
+import Foundation
+
+/// `sync.add`: follow a CalDAV calendar. `url` is the calendar's own URL or the server's base URL
+/// (then discovery finds the user's calendars: `calendar` names one, or `create` makes one).
+public struct SyncAddParams: Codable, Sendable {
+    public var name: String
+    public var url: String
+    public var user: String
+    /// A file only its owner may read, holding the password (an app password for iCloud, Fastmail...).
+    public var passwordFile: String
+    /// The display name or URL of the calendar to follow, when discovery finds several.
+    public var calendar: String?
+    /// Create a calendar with this display name and follow it.
+    public var create: String?
+    /// Allow plain HTTP to a host other than loopback.
+    public var insecure: Bool?
+
+    public init(name: String, url: String, user: String, passwordFile: String, calendar: String? = nil,
+                create: String? = nil, insecure: Bool? = nil) {
+        self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile
+        self.calendar = calendar; self.create = create; self.insecure = insecure
+    }
+}
+
+/// `sync.status`, `sync.now`: one account, or every account when `name` is missing.
+public struct SyncNameParams: Codable, Sendable {
+    public var name: String?
+    public init(name: String? = nil) { self.name = name }
+}
+
+/// `sync.rm`.
+public struct SyncRemoveParams: Codable, Sendable {
+    public var name: String
+    public init(name: String) { self.name = name }
+}
+
+/// A local version that lost to the server's: kept as iCalendar text (`ics`, nil for a deletion).
+public struct SyncConflictInfo: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var uid: String
+    public var title: String
+    public var reason: String
+    public var detectedAt: Date
+    public var ics: String?
+    public init(id: Int64, uid: String, title: String, reason: String, detectedAt: Date, ics: String?) {
+        self.id = id; self.uid = uid; self.title = title; self.reason = reason; self.detectedAt = detectedAt; self.ics = ics
+    }
+}
+
+/// One followed calendar and where its sync stands.
+public struct SyncAccountInfo: Codable, Sendable, Equatable {
+    public var name: String
+    public var url: String
+    public var user: String
+    public var passwordFile: String?
+    public var calendarURL: String
+    public var calendarName: String?
+    public var insecure: Bool
+    /// The server offers sync-collection (RFC 6578): only changes are listed.
+    public var incremental: Bool
+    public var lastSyncAt: Date?
+    public var lastError: String?
+    /// After failures: no automatic attempt before this.
+    public var nextAttemptAt: Date?
+    /// Local changes waiting to go to the server.
+    public var pending: Int
+    public var conflicts: [SyncConflictInfo]
+
+    public init(name: String, url: String, user: String, passwordFile: String?, calendarURL: String, calendarName: String?,
+                insecure: Bool, incremental: Bool, lastSyncAt: Date?, lastError: String?, nextAttemptAt: Date?,
+                pending: Int, conflicts: [SyncConflictInfo]) {
+        self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile
+        self.calendarURL = calendarURL; self.calendarName = calendarName; self.insecure = insecure
+        self.incremental = incremental; self.lastSyncAt = lastSyncAt; self.lastError = lastError
+        self.nextAttemptAt = nextAttemptAt; self.pending = pending; self.conflicts = conflicts
+    }
+}
+
+public struct SyncAccountsResult: Codable, Sendable {
+    public var accounts: [SyncAccountInfo]
+    public init(accounts: [SyncAccountInfo]) { self.accounts = accounts }
+}
+
+/// What one sync of one account did and cost.
+public struct SyncReport: Codable, Sendable, Equatable {
+    public var account: String
+    public var requests = 0
+    public var bytesSent = 0
+    public var bytesReceived = 0
+    public var seconds = 0.0
+    /// Events fetched from the server.
+    public var fetched = 0
+    /// Local changes sent (creations, changes, deletions).
+    public var pushed = 0
+    /// Events deleted here because they were deleted on the server.
+    public var removed = 0
+    public var conflicts = 0
+    /// Why the sync failed (nil: it succeeded).
+    public var error: String?
+
+    public init(account: String) { self.account = account }
+}
+
+/// `sync.now`: the totals over the accounts synced, and each account's report.
+public struct SyncNowResult: Codable, Sendable {
+    public var requests: Int
+    public var bytesSent: Int
+    public var bytesReceived: Int
+    public var seconds: Double
+    public var fetched: Int
+    public var pushed: Int
+    public var removed: Int
+    public var conflicts: Int
+    public var accounts: [SyncReport]
+
+    public init(accounts: [SyncReport]) {
+        self.accounts = accounts
+        requests = accounts.reduce(0) { $0 + $1.requests }
+        bytesSent = accounts.reduce(0) { $0 + $1.bytesSent }
+        bytesReceived = accounts.reduce(0) { $0 + $1.bytesReceived }
+        seconds = accounts.reduce(0) { $0 + $1.seconds }
+        fetched = accounts.reduce(0) { $0 + $1.fetched }
+        pushed = accounts.reduce(0) { $0 + $1.pushed }
+        removed = accounts.reduce(0) { $0 + $1.removed }
+        conflicts = accounts.reduce(0) { $0 + $1.conflicts }
+    }
+}
+
+public struct SyncRemoveResult: Codable, Sendable {
+    public var name: String
+    public init(name: String) { self.name = name }
+}
+
+public enum SyncRPC {
+    public static let add = RPC<SyncAddParams, SyncAccountInfo>(.syncAdd)
+    public static let list = RPC<NoParams, SyncAccountsResult>(.syncList)
+    public static let status = RPC<SyncNameParams, SyncAccountsResult>(.syncStatus)
+    public static let now = RPC<SyncNameParams, SyncNowResult>(.syncNow)
+    public static let remove = RPC<SyncRemoveParams, SyncRemoveResult>(.syncRemove)
+
+    static let methods = [add.method, list.method, status.method, now.method, remove.method]
+}

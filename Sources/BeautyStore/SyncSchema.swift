@@ -1,0 +1,90 @@
+import GRDB
+
+/// The tables of CalDAV sync, in a migration of their own: accounts, which server resource each
+/// appointment UID is, the outbox of local changes and the conflict copies.
+///
+/// The outbox is filled by triggers on `appointment` and `appointmentReminder`, so every local
+/// change (an RPC, an import, a restore, a series split) queues its UID in the very transaction
+/// that makes it, and none can be forgotten by a code path. While sync applies the server's
+/// changes it holds a row in `syncQuiet` (inside its own transaction, never committed), and the
+/// triggers stay silent: what came from the server is not sent back to it.
+enum SyncSchema {
+    /// The name of the UID an appointment stands under on a server: its own, its series', or the
+    /// `appointment-ID@beautyd` beautyd exports for one without a UID (a push gives it a real one).
+    static func resourceUID(_ row: String) -> String {
+        "COALESCE(\(row).uid, 'appointment-' || COALESCE(\(row).seriesId, \(row).id) || '@beautyd')"
+    }
+
+    static let enabled = "EXISTS (SELECT 1 FROM syncAccount) AND NOT EXISTS (SELECT 1 FROM syncQuiet)"
+    static let now = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+
+    /// The columns that travel to a server; `plannedUntil` and `updatedAt` change without the event changing.
+    static let syncedColumns = ["title", "start", "durationSeconds", "allDay", "address", "notes", "contactId", "category",
+                                "color", "priceCents", "currency", "status", "timeZone", "recurrence", "repeatAfterDoneSeconds",
+                                "uid", "seriesId", "recurrenceId", "tags", "extraProperties"]
+
+    static func register(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v8-sync: CalDAV accounts, resources, outbox, conflict copies") { db in
+            try db.create(table: "syncAccount") { t in
+                t.primaryKey("name", .text)
+                t.column("url", .text).notNull()
+                t.column("user", .text).notNull()
+                t.column("passwordFile", .text)
+                t.column("calendarURL", .text).notNull()
+                t.column("calendarName", .text)
+                t.column("insecure", .boolean).notNull().defaults(to: false)
+                t.column("supportsSyncCollection", .boolean).notNull().defaults(to: false)
+                t.column("syncToken", .text)
+                t.column("ctag", .text)
+                t.column("lastSyncAt", .datetime)
+                t.column("lastError", .text)
+                t.column("failures", .integer).notNull().defaults(to: 0)
+                t.column("nextAttemptAt", .datetime)
+                t.column("createdAt", .datetime).notNull()
+            }
+            // One row per (account, UID): where the event is on the server and the text it had at the last sync.
+            try db.create(table: "syncResource") { t in
+                t.column("account", .text).notNull().references("syncAccount", onDelete: .cascade)
+                t.column("uid", .text).notNull()
+                t.column("href", .text).notNull()
+                t.column("etag", .text)
+                t.column("ics", .text).notNull()
+                t.primaryKey(["account", "uid"])
+            }
+            try db.create(index: "syncResource_on_href", on: "syncResource", columns: ["account", "href"], unique: true)
+            try db.create(table: "syncOutbox") { t in
+                t.primaryKey("uid", .text)
+                t.column("queuedAt", .datetime).notNull()
+            }
+            try db.create(table: "syncConflict") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("account", .text).notNull()
+                t.column("uid", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("reason", .text).notNull()
+                // The local version as iCalendar text, so nothing is lost (`beautyctl import` takes it back).
+                t.column("ics", .text)
+                t.column("detectedAt", .datetime).notNull()
+            }
+            try db.create(table: "syncQuiet") { t in t.column("since", .datetime) }
+            let queue = { (row: String) in
+                "INSERT INTO syncOutbox(uid, queuedAt) VALUES (\(resourceUID(row)), \(now)) ON CONFLICT(uid) DO NOTHING;"
+            }
+            let changed = syncedColumns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+            try db.execute(sql: """
+                CREATE TRIGGER syncQueueInsert AFTER INSERT ON appointment WHEN \(enabled)
+                BEGIN \(queue("NEW")) END;
+                CREATE TRIGGER syncQueueDelete AFTER DELETE ON appointment WHEN \(enabled)
+                BEGIN \(queue("OLD")) END;
+                CREATE TRIGGER syncQueueUpdate AFTER UPDATE ON appointment WHEN (\(enabled)) AND (\(changed))
+                BEGIN \(queue("OLD")) \(queue("NEW")) END;
+                CREATE TRIGGER syncQueueReminderInsert AFTER INSERT ON appointmentReminder WHEN \(enabled)
+                BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
+                      FROM appointment WHERE appointment.id = NEW.appointmentId ON CONFLICT(uid) DO NOTHING; END;
+                CREATE TRIGGER syncQueueReminderDelete AFTER DELETE ON appointmentReminder WHEN \(enabled)
+                BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
+                      FROM appointment WHERE appointment.id = OLD.appointmentId ON CONFLICT(uid) DO NOTHING; END;
+                """)
+        }
+    }
+}

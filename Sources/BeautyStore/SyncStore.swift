@@ -1,0 +1,298 @@
+import BeautyCore
+import Foundation
+import GRDB
+
+/// A CalDAV calendar beautyd keeps in sync with its store, and where its sync stands.
+public struct SyncAccount: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "syncAccount"
+    public var name: String
+    /// The URL the user gave (a server's base URL or the calendar's own).
+    public var url: String
+    public var user: String
+    public var passwordFile: String?
+    /// The calendar followed (found by discovery, or `url` itself).
+    public var calendarURL: String
+    public var calendarName: String?
+    /// Plain HTTP to a host other than loopback, allowed by the user.
+    public var insecure: Bool
+    public var supportsSyncCollection: Bool
+    public var syncToken: String?
+    public var ctag: String?
+    public var lastSyncAt: Date?
+    public var lastError: String?
+    /// Failed syncs in a row (back-off grows with them).
+    public var failures: Int
+    /// No automatic sync before this (back-off after failures).
+    public var nextAttemptAt: Date?
+    public var createdAt: Date
+
+    public init(name: String, url: String, user: String, passwordFile: String?, calendarURL: String, calendarName: String?,
+                insecure: Bool, supportsSyncCollection: Bool, createdAt: Date) {
+        self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile
+        self.calendarURL = calendarURL; self.calendarName = calendarName; self.insecure = insecure
+        self.supportsSyncCollection = supportsSyncCollection; self.createdAt = createdAt
+        failures = 0
+    }
+}
+
+/// An event as it was on the server at the last sync.
+public struct SyncedResource: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "syncResource"
+    public var account: String
+    public var uid: String
+    public var href: String
+    public var etag: String?
+    /// The server's iCalendar text of it.
+    public var ics: String
+
+    public init(account: String, uid: String, href: String, etag: String?, ics: String) {
+        self.account = account; self.uid = uid; self.href = href; self.etag = etag; self.ics = ics
+    }
+}
+
+/// A local version that lost to the server's (see README, "conflicts"): kept whole, as iCalendar text.
+public struct SyncConflict: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "syncConflict"
+    public var id: Int64?
+    public var account: String
+    public var uid: String
+    public var title: String
+    public var reason: String
+    /// The local version, nil when the local change was a deletion.
+    public var ics: String?
+    public var detectedAt: Date
+
+    public init(account: String, uid: String, title: String, reason: String, ics: String?, detectedAt: Date) {
+        self.account = account; self.uid = uid; self.title = title; self.reason = reason; self.ics = ics; self.detectedAt = detectedAt
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A local change waiting to go to the servers: the UID of the event it touched.
+public struct OutboxEntry: Sendable, Equatable {
+    public var uid: String
+    public var queuedAt: Date
+}
+
+/// An event (one server resource: a series with its changed occurrences) as the server has it now,
+/// ready to be stored: the appointments it describes, checked, and the contacts they name.
+public struct ServerEvent: Sendable {
+    public var resource: SyncedResource
+    public var appointments: [Appointment]
+    public var contacts: [Contact?]
+
+    public init(resource: SyncedResource, appointments: [Appointment], contacts: [Contact?]) {
+        self.resource = resource; self.appointments = appointments; self.contacts = contacts
+    }
+}
+
+/// What a pull brings to the store, applied in one transaction.
+public struct ServerChanges: Sendable {
+    public var changed: [ServerEvent] = []
+    /// Hrefs of events deleted on the server.
+    public var removed: [String] = []
+    /// Local versions that lost to the server's.
+    public var conflicts: [SyncConflict] = []
+    public var syncToken: String?
+    public var ctag: String?
+
+    public init() {}
+}
+
+/// A local event as it goes to a server: the series (or single appointment) first, then its changed occurrences.
+public struct LocalEvent: Sendable {
+    public var appointments: [Appointment]
+    public var contactNames: [String?]
+    public var contactPhones: [String?]
+}
+
+extension AppDatabase {
+    // MARK: - Accounts
+
+    /// Adds an account. The first one also takes every appointment already stored to its server.
+    public func addSyncAccount(_ account: SyncAccount) throws {
+        try writer.write { db in
+            let first = try SyncAccount.fetchCount(db) == 0
+            guard try SyncAccount.fetchOne(db, key: account.name) == nil else {
+                throw ValidationError(field: "name", "a sync account named '\(account.name)' exists already")
+            }
+            try account.insert(db)
+            if first {
+                try db.execute(sql: """
+                    INSERT INTO syncOutbox(uid, queuedAt) SELECT DISTINCT \(SyncSchema.resourceUID("appointment")), ? FROM appointment
+                    WHERE true ON CONFLICT(uid) DO NOTHING
+                    """, arguments: [account.createdAt])
+            }
+        }
+    }
+
+    public func syncAccounts() throws -> [SyncAccount] {
+        try writer.read { db in try SyncAccount.order(Column("createdAt"), Column("name")).fetchAll(db) }
+    }
+
+    public func syncAccount(named name: String) throws -> SyncAccount? {
+        try writer.read { db in try SyncAccount.fetchOne(db, key: name) }
+    }
+
+    /// Forgets an account, what it knew of its server and its conflict copies; the appointments stay.
+    /// With no account left, the outbox is emptied (nothing is waiting to go anywhere).
+    @discardableResult
+    public func removeSyncAccount(named name: String) throws -> Bool {
+        try writer.write { db in
+            let removed = try SyncAccount.deleteOne(db, key: name)
+            try db.execute(sql: "DELETE FROM syncConflict WHERE account = ?", arguments: [name])
+            if try SyncAccount.fetchCount(db) == 0 { try db.execute(sql: "DELETE FROM syncOutbox") }
+            return removed
+        }
+    }
+
+    /// A sync ended (well or not): where it stands now, for `sync status` and the back-off.
+    public func recordSyncOutcome(account name: String, at: Date, error: String?, nextAttemptAt: Date?) throws {
+        try writer.write { db in
+            guard var account = try SyncAccount.fetchOne(db, key: name) else { return }
+            if let error {
+                account.lastError = error
+                account.failures += 1
+            } else {
+                account.lastError = nil
+                account.failures = 0
+                account.lastSyncAt = at
+            }
+            account.nextAttemptAt = nextAttemptAt
+            try account.update(db)
+        }
+    }
+
+    // MARK: - Outbox and resources
+
+    public func outbox() throws -> [OutboxEntry] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT uid, queuedAt FROM syncOutbox ORDER BY queuedAt, uid")
+                .map { OutboxEntry(uid: $0["uid"], queuedAt: $0["queuedAt"]) }
+        }
+    }
+
+    public func syncedResources(account: String) throws -> [SyncedResource] {
+        try writer.read { db in try SyncedResource.filter(Column("account") == account).fetchAll(db) }
+    }
+
+    public func syncedResource(account: String, uid: String) throws -> SyncedResource? {
+        try writer.read { db in try SyncedResource.fetchOne(db, key: ["account": account, "uid": uid]) }
+    }
+
+    public func syncConflicts(account: String? = nil) throws -> [SyncConflict] {
+        try writer.read { db in
+            var request = SyncConflict.order(Column("detectedAt"), Column("id"))
+            if let account { request = request.filter(Column("account") == account) }
+            return try request.fetchAll(db)
+        }
+    }
+
+    /// The event stored under this UID with its changed occurrences and contacts; nil when there is none.
+    public func localEvent(uid: String) throws -> LocalEvent? {
+        try writer.read { db in
+            guard let root = try fetchAppointment(db, uid: uid) else { return nil }
+            let all = [root] + (try changedOccurrences(db, ofSeries: root.id!))
+            let contacts = try all.map { a in try a.contactID.flatMap { try ContactRecord.fetchOne(db, key: $0)?.contact } }
+            return LocalEvent(appointments: all, contactNames: contacts.map { $0?.name }, contactPhones: contacts.map { $0?.phone })
+        }
+    }
+
+    /// A push went through: the server has `resource` now. The UID leaves the outbox unless it was
+    /// queued again after `queuedBefore` (changed while the push was under way).
+    public func recordPushed(_ resource: SyncedResource, queuedBefore: Date) throws {
+        try writer.write { db in
+            try resource.save(db)
+            try dropFromOutbox(db, uid: resource.uid, queuedBefore: queuedBefore)
+        }
+    }
+
+    /// A deletion reached the server (or there was nothing there to delete).
+    public func recordDeleted(account: String, uid: String, queuedBefore: Date) throws {
+        try writer.write { db in
+            _ = try SyncedResource.deleteOne(db, key: ["account": account, "uid": uid])
+            try dropFromOutbox(db, uid: uid, queuedBefore: queuedBefore)
+        }
+    }
+
+    /// Nothing to send for this UID (the server already has what is stored).
+    public func dropFromOutbox(uid: String, queuedBefore: Date) throws {
+        try writer.write { db in try dropFromOutbox(db, uid: uid, queuedBefore: queuedBefore) }
+    }
+
+    private func dropFromOutbox(_ db: Database, uid: String, queuedBefore: Date) throws {
+        try db.execute(sql: "DELETE FROM syncOutbox WHERE uid = ? AND queuedAt <= ?", arguments: [uid, queuedBefore])
+    }
+
+    /// Stores what a pull brought, in one transaction, without queueing any of it to go back:
+    /// changed events are imported by UID (rows keep their ids, so a reminder already shown keeps
+    /// its delivery and is not shown again), deleted ones go, conflict copies are kept, and the
+    /// account's sync token or CTag moves on.
+    @discardableResult
+    public func applyServerChanges(_ changes: ServerChanges, account name: String, now: Date, zone: TimeZone) throws -> AppointmentImportCounts {
+        try writer.write { db in
+            try db.execute(sql: "INSERT INTO syncQuiet(since) VALUES (?)", arguments: [now])
+            for var conflict in changes.conflicts { try conflict.insert(db) }
+            for href in changes.removed {
+                guard let resource = try SyncedResource.filter(Column("account") == name && Column("href") == href).fetchOne(db) else { continue }
+                if let root = try fetchAppointment(db, uid: resource.uid) {
+                    let occurrences = try changedOccurrences(db, ofSeries: root.id!).compactMap(\.id)
+                    try deletePendingDeliveries(db, ids: [root.id!] + occurrences)
+                    _ = try AppointmentRecord.deleteOne(db, key: root.id!)
+                }
+                try resource.delete(db)
+                try db.execute(sql: "DELETE FROM syncOutbox WHERE uid = ?", arguments: [resource.uid])
+            }
+            var incoming: [Appointment] = [], contacts: [Contact?] = []
+            for event in changes.changed {
+                try dropStaleOccurrences(db, uid: event.resource.uid, kept: event.appointments.compactMap(\.recurrenceID))
+                incoming += event.appointments
+                contacts += event.contacts.count == event.appointments.count
+                    ? event.contacts : Array(repeating: nil, count: event.appointments.count)
+                try event.resource.save(db)
+                try db.execute(sql: "DELETE FROM syncOutbox WHERE uid = ?", arguments: [event.resource.uid])
+            }
+            let counts = try importAppointments(db, incoming, contacts: contacts, now: now, zone: zone)
+            try db.execute(sql: "UPDATE syncAccount SET syncToken = ?, ctag = ? WHERE name = ?",
+                           arguments: [changes.syncToken, changes.ctag, name])
+            try db.execute(sql: "DELETE FROM syncQuiet")
+            return counts
+        }
+    }
+
+    /// Changed occurrences the server no longer has: their rows go (the series plans those
+    /// occurrences again, or its EXDATEs leave them out).
+    private func dropStaleOccurrences(_ db: Database, uid: String, kept: [Date]) throws {
+        guard let root = try fetchAppointment(db, uid: uid), root.recurrenceID == nil else { return }
+        var stale: [Int64] = []
+        for row in try changedOccurrences(db, ofSeries: root.id!) {
+            guard let rid = row.recurrenceID, !kept.contains(where: { SeriesOccurrence.same($0, rid) }) else { continue }
+            stale.append(row.id!)
+        }
+        guard !stale.isEmpty else { return }
+        try deletePendingDeliveries(db, ids: stale)
+        for id in stale { _ = try AppointmentRecord.deleteOne(db, key: id) }
+        var series = try fetchAppointment(db, id: root.id!)
+        series.recurrence?.changed.removeAll { date in !kept.contains { SeriesOccurrence.same($0, date) } }
+        try AppointmentRecord(series).update(db)
+    }
+}
+
+extension AppDatabase {
+    /// Calls `onChange` after each committed transaction that touched the outbox (a local change was
+    /// queued, or a sync sent one). Keep the answer: the observation ends when it is released.
+    public func observeOutbox(_ onChange: @escaping @Sendable () -> Void) throws -> OutboxObservation {
+        let observation = DatabaseRegionObservation(tracking: Table("syncOutbox"))
+        return OutboxObservation(try observation.start(in: writer.database, onError: { _ in }, onChange: { _ in onChange() }))
+    }
+}
+
+/// A running watch of the outbox; it ends when cancelled or released.
+public final class OutboxObservation: @unchecked Sendable {
+    private let cancellable: AnyDatabaseCancellable
+
+    init(_ cancellable: AnyDatabaseCancellable) { self.cancellable = cancellable }
+
+    public func cancel() { cancellable.cancel() }
+}

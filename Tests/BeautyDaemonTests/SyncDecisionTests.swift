@@ -1,0 +1,64 @@
+@testable import BeautyDaemon
+import BeautyCore
+import Foundation
+import Testing
+
+/// The sync engine's rules that need no server: when two versions agree, who wins a conflict, the
+/// back-off, and the `[sync]` configuration.
+@Suite struct SyncDecisionTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func local(_ title: String = "Haircut") -> Appointment {
+        Appointment(id: 7, title: title, start: start, contactID: 3, reminders: [.before(3600)], uid: "cut@x", tags: ["b", "a"],
+                    createdAt: start, updatedAt: start)
+    }
+
+    @Test("row ids, contact rows, bookkeeping times and tag order do not make two versions differ; a field does")
+    func sameEvent() {
+        var server = local()
+        server.id = nil
+        server.contactID = nil
+        server.tags = ["a", "b"]
+        server.createdAt = Date()
+        #expect(SyncDecision.same([local()], [server]))
+        server.reminders = [.before(7200)]
+        #expect(!SyncDecision.same([local()], [server]))
+    }
+
+    @Test("a conflict: the server wins and the local version is kept, unless both say the same")
+    func conflicts() {
+        #expect(SyncDecision.resolve(local: [local()], server: [local()]) == .agree)
+        guard case let .serverWins(reason) = SyncDecision.resolve(local: [local("Haircut at 5")], server: [local()]) else {
+            Issue.record("both changed: expected the server to win")
+            return
+        }
+        #expect(reason.contains("both sides"))
+        guard case .serverWins = SyncDecision.resolve(local: nil, server: [local()]) else { Issue.record("deleted here"); return }
+        guard case .serverWins = SyncDecision.resolve(local: [local()], server: nil) else { Issue.record("deleted there"); return }
+    }
+
+    @Test("back-off doubles from a minute and stops at the interval")
+    func backOff() {
+        #expect(SyncDecision.backOff(failures: 0, cap: 900) == 0)
+        #expect((1...6).map { SyncDecision.backOff(failures: $0, cap: 900) } == [60, 120, 240, 480, 900, 900])
+        #expect(SyncDecision.backOff(failures: 500, cap: 900) == 900)
+    }
+
+    @Test("[sync] interval and [sync.NAME] accounts; a bad interval names its line")
+    func configuration() throws {
+        let (config, warnings) = try DaemonConfig.parse("""
+            [sync]
+            interval = "5m"
+            [sync.phone]
+            url = "https://cloud.example.org/remote.php/dav"
+            user = "anna"
+            password_file = "/home/anna/.nextcloud.pw"
+            calendar = "Beauty"
+            """)
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(config.syncIntervalSeconds == 300)
+        #expect(config.syncAccounts == [SyncAccountConfig(name: "phone", url: "https://cloud.example.org/remote.php/dav", user: "anna",
+                                                          passwordFile: "/home/anna/.nextcloud.pw", calendar: "Beauty")])
+        #expect(throws: DaemonConfig.LoadError.self) { try DaemonConfig.parse("[sync]\ninterval = \"10s\"\n") }
+    }
+}

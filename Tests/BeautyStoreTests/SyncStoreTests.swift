@@ -1,0 +1,88 @@
+import BeautyCore
+import BeautyStore
+import Foundation
+import Testing
+
+/// The sync tables: local changes queue their UID in the same transaction, what sync applies from a
+/// server does not, and an event updated from the server keeps its row (and so its reminders' ledger).
+@Suite("Store: sync outbox, server changes, accounts")
+struct SyncStoreTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+
+    func account(_ name: String = "phone") -> SyncAccount {
+        SyncAccount(name: name, url: "http://127.0.0.1:5232/anna/", user: "anna", passwordFile: "/tmp/pw",
+                    calendarURL: "http://127.0.0.1:5232/anna/beauty/", calendarName: "Beauty", insecure: false,
+                    supportsSyncCollection: true, createdAt: now)
+    }
+
+    func visit(_ title: String, uid: String? = nil, hours: Double = 30) -> Appointment {
+        Appointment(title: title, start: now.addingTimeInterval(hours * 3600), reminders: [.before(3600)], uid: uid)
+    }
+
+    @Test("without an account nothing is queued; the first account takes what is stored; edits, reminder changes and deletes queue the UID once")
+    func localChangesQueue() throws {
+        let db = try AppDatabase.inMemory()
+        let early = try db.addAppointment(visit("Early", uid: "early@x"), now: now, zone: zone)
+        #expect(try db.outbox().isEmpty)
+        try db.addSyncAccount(account())
+        #expect(try db.outbox().map(\.uid) == ["early@x"])
+        try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
+
+        let added = try db.addAppointment(visit("Nails"), now: now, zone: zone)
+        #expect(try db.outbox().map(\.uid) == ["appointment-\(added.id!)@beautyd"])
+        _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.reminders = [.before(7200)] }
+        _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.title = "Early visit" }
+        #expect(Set(try db.outbox().map(\.uid)) == ["appointment-\(added.id!)@beautyd", "early@x"])
+        try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
+
+        // Planning deliveries further ahead touches the row without changing the event.
+        _ = try db.addAppointment(Appointment(title: "Weekly", start: now, recurrence: AppointmentRecurrence(rule: "FREQ=WEEKLY"), uid: "weekly@x"),
+                                  now: now, zone: zone)
+        try db.dropFromOutbox(uid: "weekly@x", queuedBefore: Date().addingTimeInterval(60))
+        try db.planSeries(now: now.addingTimeInterval(20 * 86_400), zone: zone)
+        #expect(!(try db.outbox().map(\.uid)).contains("weekly@x"))
+
+        try db.deleteAppointment(id: early.id!)
+        #expect(try db.outbox().map(\.uid).contains("early@x"))
+        // A change made after the push began stays queued.
+        let queued = try #require(try db.outbox().first { $0.uid == "early@x" })
+        try db.dropFromOutbox(uid: "early@x", queuedBefore: queued.queuedAt.addingTimeInterval(-1))
+        #expect(try db.outbox().map(\.uid).contains("early@x"))
+        try db.removeSyncAccount(named: "phone")
+        #expect(try db.outbox().isEmpty)
+    }
+
+    @Test("a server change updates the row in place without queueing it; a server deletion removes it; conflict copies are kept")
+    func serverChangesApplyQuietly() throws {
+        let db = try AppDatabase.inMemory()
+        try db.addSyncAccount(account())
+        let stored = try db.addAppointment(visit("Haircut", uid: "cut@phone"), now: now, zone: zone)
+        try db.dropFromOutbox(uid: "cut@phone", queuedBefore: Date().addingTimeInterval(60))
+
+        var changes = ServerChanges()
+        var moved = visit("Haircut", uid: "cut@phone", hours: 31)
+        moved.extraProperties = ["X-PHONE-APP:kept"]
+        let resource = SyncedResource(account: "phone", uid: "cut@phone", href: "/anna/beauty/cut.ics", etag: "\"1\"", ics: "BEGIN:VCALENDAR")
+        changes.changed = [ServerEvent(resource: resource, appointments: [moved], contacts: [nil]),
+                           ServerEvent(resource: SyncedResource(account: "phone", uid: "new@phone", href: "/anna/beauty/new.ics", etag: "\"2\"", ics: "x"),
+                                       appointments: [visit("Brows", uid: "new@phone")], contacts: [nil])]
+        changes.conflicts = [SyncConflict(account: "phone", uid: "cut@phone", title: "Haircut", reason: "changed on both sides", ics: "local", detectedAt: now)]
+        changes.syncToken = "token-1"
+        let counts = try db.applyServerChanges(changes, account: "phone", now: now, zone: zone)
+        #expect(counts.updated == 1 && counts.inserted == 1)
+        #expect(try db.outbox().isEmpty, "what came from the server is not sent back")
+        let updated = try #require(try db.appointment(uid: "cut@phone"))
+        #expect(updated.id == stored.id && updated.start == now.addingTimeInterval(31 * 3600) && updated.extraProperties == ["X-PHONE-APP:kept"])
+        #expect(try db.syncAccount(named: "phone")?.syncToken == "token-1")
+        #expect(try db.syncedResource(account: "phone", uid: "cut@phone")?.etag == "\"1\"")
+        #expect(try db.syncConflicts(account: "phone").map(\.ics) == ["local"])
+
+        var removal = ServerChanges()
+        removal.removed = ["/anna/beauty/new.ics"]
+        try db.applyServerChanges(removal, account: "phone", now: now, zone: zone)
+        #expect(try db.appointment(uid: "new@phone") == nil)
+        #expect(try db.syncedResource(account: "phone", uid: "new@phone") == nil)
+        #expect(try db.outbox().isEmpty)
+    }
+}
