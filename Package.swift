@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Domain types, validation, parsing and the pure schedule planner: Foundation only.
@@ -40,6 +41,17 @@ let package = Package(
         .target(
             name: "BeautyNotify",
             dependencies: ["BeautyCore", "CLibNotify", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The CalDAV client: discovery, sync-collection, multiget and conditional writes over HTTPS.
+        .target(
+            name: "BeautyCalDAV",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // JSON-RPC wire types shared by daemon and client.
         .target(name: "BeautyProtocol", dependencies: ["BeautyCore"]),
@@ -78,6 +90,8 @@ let package = Package(
         ),
         .testTarget(name: "BeautyCoreTests", dependencies: ["BeautyCore", "BeautyTestSupport"]),
         .testTarget(name: "BeautyStoreTests", dependencies: ["BeautyCore", "BeautyStore"]),
+        // The CalDAV client against real Radicale and Xandikos servers on loopback.
+        .testTarget(name: "BeautyCalDAVTests", dependencies: ["BeautyCalDAV", "BeautyTestSupport"]),
         .testTarget(
             name: "BeautyNotifyTests",
             dependencies: ["BeautyNotify", "CLibNotify", .product(name: "Logging", package: "swift-log")]

@@ -1,0 +1,140 @@
+import AsyncHTTPClient
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// One HTTP exchange as the client sees it: status, headers and the whole body.
+struct HTTPAnswer {
+    var status: Int
+    var headers: HTTPHeaders
+    var body: Data
+    /// Where the answer came from, after redirects.
+    var url: URL
+}
+
+/// Sends requests with the account's Authorization, follows redirects itself (so that each hop is
+/// counted and checked against the plain-HTTP rule, and PROPFIND stays PROPFIND), counts requests and
+/// bytes, and turns transport failures into `CalDAVError.unreachable`.
+final class HTTPTransport: Sendable {
+    /// One process-wide client: connections are pooled across accounts, and an AsyncHTTPClient that
+    /// lives as long as the process never needs the shutdown its deinit would otherwise demand.
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10), read: .seconds(60))
+        )
+        configuration.httpVersion = .automatic
+        // A refused connection fails the request at once instead of being retried until the connect
+        // timeout: the sync engine has its own back-off, and "offline" must be known quickly.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    /// Large enough for a multiget batch of big events; a bound so a broken server cannot exhaust memory.
+    static let maximumBodySize = 64 << 20
+    private static let maximumRedirects = 5
+    private static let requestDeadline: TimeAmount = .seconds(120)
+
+    let credentials: any CalDAVCredentialSource
+    let allowInsecure: Bool
+    private let counters = NIOLockedValueBox(CalDAVStatistics())
+
+    init(credentials: any CalDAVCredentialSource, allowInsecure: Bool) {
+        self.credentials = credentials
+        self.allowInsecure = allowInsecure
+    }
+
+    var statistics: CalDAVStatistics { counters.withLockedValue { $0 } }
+
+    /// Throws `insecureURL` for plain HTTP to anything but loopback, unless the account allows it.
+    static func checkTransport(_ url: URL, allowInsecure: Bool) throws {
+        switch url.scheme?.lowercased() {
+        case "https":
+            return
+        case "http":
+            if allowInsecure || isLoopback(url.host) { return }
+            throw CalDAVError.insecureURL(url.absoluteString)
+        default:
+            throw CalDAVError.malformed("\(url.absoluteString) is not an http(s) URL")
+        }
+    }
+
+    static func isLoopback(_ host: String?) -> Bool {
+        guard var host = host?.lowercased() else { return false }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
+    }
+
+    func send(_ method: String, _ url: URL, headers extra: [(String, String)] = [], body: String? = nil) async throws -> HTTPAnswer {
+        var target = url
+        for _ in 0...Self.maximumRedirects {
+            let answer = try await sendOnce(method, target, headers: extra, body: body)
+            guard [301, 302, 303, 307, 308].contains(answer.status), let location = answer.headers.first(name: "Location"),
+                  let next = URL(string: location, relativeTo: target)?.absoluteURL
+            else { return answer }
+            target = next
+        }
+        throw CalDAVError.server(status: 310, detail: "too many redirects from \(url.absoluteString)")
+    }
+
+    private func sendOnce(_ method: String, _ url: URL, headers extra: [(String, String)], body: String?) async throws -> HTTPAnswer {
+        try Self.checkTransport(url, allowInsecure: allowInsecure)
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = HTTPMethod(rawValue: method)
+        request.headers.add(name: "Authorization", value: try await credentials.authorization())
+        request.headers.add(name: "User-Agent", value: "beautyd")
+        for (name, value) in extra { request.headers.add(name: name, value: value) }
+        var sent = 0
+        if let body {
+            let bytes = ByteBuffer(string: body)
+            sent += bytes.readableBytes
+            request.body = .bytes(bytes)
+            request.headers.add(name: "Content-Length", value: String(bytes.readableBytes))
+        }
+        sent += Self.headerSize("\(method) \(url.path) HTTP/1.1", request.headers) + "Host: \(url.host ?? "")\r\n".utf8.count
+        counters.withLockedValue { $0.requests += 1; $0.bytesSent += sent }
+
+        let status: Int
+        let headers: HTTPHeaders
+        var buffer: ByteBuffer
+        do {
+            let response = try await Self.client.execute(request, deadline: .now() + Self.requestDeadline)
+            status = Int(response.status.code)
+            headers = response.headers
+            buffer = try await response.body.collect(upTo: Self.maximumBodySize)
+        } catch let error as NIOTooManyBytesError {
+            throw CalDAVError.malformed("an answer from \(url.absoluteString) is larger than \(Self.maximumBodySize) bytes (\(error))")
+        } catch let error as CalDAVError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw CalDAVError.unreachable("\(url.host ?? url.absoluteString): \(Self.reason(error))")
+        }
+        let received = buffer.readableBytes + Self.headerSize("HTTP/1.1 \(status)", headers)
+        counters.withLockedValue { $0.bytesReceived += received }
+        let data = buffer.readData(length: buffer.readableBytes) ?? Data()
+        return HTTPAnswer(status: status, headers: headers, body: data, url: url)
+    }
+
+    /// The bytes of a start line and headers as HTTP/1.1 puts them on the wire.
+    private static func headerSize(_ startLine: String, _ headers: HTTPHeaders) -> Int {
+        headers.reduce(startLine.utf8.count + 4) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+    }
+
+    /// A short reason for a transport failure that a user can act on.
+    private static func reason(_ error: Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout: return "connection timed out"
+            case .readTimeout: return "no answer within 60 s"
+            case .deadlineExceeded: return "the request took longer than \(requestDeadline)"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            default: return "\(error)"
+            }
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,87 @@
+import BeautyCalDAV
+import BeautyTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the client refuses before it sends anything: plain HTTP off this machine, a password file
+/// others could read, and how it fails when nobody answers.
+@Suite struct CalDAVAccountRulesTests {
+    private struct Fixed: CalDAVCredentialSource {
+        func authorization() async throws -> String { "Basic eDp5" }
+    }
+
+    @Test func plainHTTPToAnotherHostIsRefusedUnlessAllowed() throws {
+        let remote = URL(string: "http://calendar.example.com/dav/")!
+        #expect(throws: CalDAVError.insecureURL(remote.absoluteString)) {
+            try CalDAVClient(account: CalDAVAccount(url: remote, credentials: Fixed()))
+        }
+        _ = try CalDAVClient(account: CalDAVAccount(url: remote, credentials: Fixed(), allowInsecure: true))
+        _ = try CalDAVClient(account: CalDAVAccount(url: URL(string: "https://calendar.example.com/dav/")!, credentials: Fixed()))
+        for loopback in ["http://127.0.0.1:5232/", "http://localhost/dav/", "http://[::1]:8080/"] {
+            _ = try CalDAVClient(account: CalDAVAccount(url: URL(string: loopback)!, credentials: Fixed()))
+        }
+    }
+
+    @Test func aPasswordFileOthersCanReadIsRefused() throws {
+        let scratch = try ScratchDirectory()
+        let file = scratch.path + "/password"
+        _ = FileManager.default.createFile(atPath: file, contents: Data("secret\n".utf8), attributes: [.posixPermissions: 0o644])
+        #expect(throws: CalDAVError.passwordFileNotPrivate(file)) {
+            try PasswordFileCredentials(user: "alice", passwordFile: file)
+        }
+        chmod(file, 0o620)
+        #expect(throws: CalDAVError.passwordFileNotPrivate(file)) {
+            try PasswordFileCredentials(user: "alice", passwordFile: file)
+        }
+        chmod(file, 0o600)
+        _ = try PasswordFileCredentials(user: "alice", passwordFile: file)
+        #expect("\(CalDAVError.passwordFileNotPrivate(file))".contains("chmod 600"))
+    }
+
+    @Test func theFilesFirstLineIsThePasswordAndNeverPrinted() async throws {
+        let scratch = try ScratchDirectory()
+        let file = scratch.path + "/password"
+        _ = FileManager.default.createFile(atPath: file, contents: Data("pa:ss wörd\r\nsecond line\n".utf8), attributes: [.posixPermissions: 0o600])
+        let credentials = try PasswordFileCredentials(user: "alice", passwordFile: file)
+        #expect(try await credentials.authorization() == "Basic " + Data("alice:pa:ss wörd".utf8).base64EncodedString())
+        #expect(!"\(credentials)".contains("wörd"))
+    }
+
+    @Test func aMissingPasswordFileSaysWhichFile() {
+        #expect {
+            try PasswordFileCredentials(user: "alice", passwordFile: "/nonexistent/beautyd-password")
+        } throws: { error in
+            "\(error)".contains("/nonexistent/beautyd-password") && (error as? CalDAVError) != nil
+        }
+    }
+
+    @Test func nobodyListeningIsUnreachableQuickly() async throws {
+        let port = try CalDAVTestServer.freePort()
+        let client = try CalDAVClient(account: CalDAVAccount(url: URL(string: "http://127.0.0.1:\(port)/")!, credentials: Fixed()))
+        let started = ContinuousClock.now
+        await #expect {
+            try await client.discoverCalendars()
+        } throws: { error in
+            if case .unreachable = error as? CalDAVError { return true }
+            return false
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(client.statistics.requests >= 1)
+    }
+
+    @Test func newEventNamesComeFromTheUIDAndStayInsideTheCalendar() throws {
+        let client = try CalDAVClient(account: CalDAVAccount(url: URL(string: "https://dav.example.com/")!, credentials: Fixed()))
+        let calendar = URL(string: "https://dav.example.com/alice/my%20cal/")!
+        #expect(client.href(forUID: "abc-123_X.y", in: calendar) == "/alice/my%20cal/abc-123_X.y.ics")
+        let odd = client.href(forUID: "../../etc/passwd@x y", in: calendar)
+        #expect(odd.hasPrefix("/alice/my%20cal/") && odd.hasSuffix(".ics"))
+        #expect(!odd.dropFirst("/alice/my%20cal/".count).contains("/"))
+        #expect(odd == client.href(forUID: "../../etc/passwd@x y", in: calendar))
+        #expect(odd != client.href(forUID: "../../etc/passwd@x z", in: calendar))
+        #expect(client.href(forUID: "a", in: URL(string: "https://dav.example.com/cal")!) == "/cal/a.ics")
+    }
+}
