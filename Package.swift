@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "BeautyDaemon",
             dependencies: [
-                "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyProtocol", "CSystemd", "CTimerFD", "CMalloc",
+                "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyProtocol", "BeautyCalDAV", "CSystemd", "CTimerFD", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

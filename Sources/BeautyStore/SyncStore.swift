@@ -120,9 +120,9 @@ extension AppDatabase {
             try account.insert(db)
             if first {
                 try db.execute(sql: """
-                    INSERT INTO syncOutbox(uid, queuedAt) SELECT DISTINCT \(SyncSchema.resourceUID("appointment")), ? FROM appointment
-                    WHERE true ON CONFLICT(uid) DO NOTHING
-                    """, arguments: [account.createdAt])
+                    INSERT INTO syncOutbox(uid, queuedAt) SELECT DISTINCT \(SyncSchema.resourceUID("appointment")), \(SyncSchema.now)
+                    FROM appointment WHERE true ON CONFLICT(uid) DO NOTHING
+                    """)
             }
         }
     }

@@ -69,7 +69,7 @@ struct StoreTests {
         let reopened = try temp.open()
         #expect(try reopened.appointment(id: id).title == "Strzyżenie")
         #expect(try reopened.contacts().map(\.name) == ["Nails Studio"])
-        #expect(try reopened.appliedMigrations().count == 7)
+        #expect(try reopened.appliedMigrations().count == 8)
     }
 
     @Test func missingRowsAreNotFound() throws {

@@ -30,7 +30,7 @@ struct SyncStoreTests {
         try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
 
         let added = try db.addAppointment(visit("Nails"), now: now, zone: zone)
-        #expect(try db.outbox().map(\.uid) == ["appointment-\(added.id!)@beautyd"])
+        #expect(try db.outbox().map(\.uid) == ["appointment-\(added.id!)@beautyd"], "\((try? db.outbox()) ?? [])")
         _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.reminders = [.before(7200)] }
         _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.title = "Early visit" }
         #expect(Set(try db.outbox().map(\.uid)) == ["appointment-\(added.id!)@beautyd", "early@x"])

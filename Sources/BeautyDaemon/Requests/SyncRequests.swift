@@ -19,13 +19,9 @@ extension RequestHandler {
         do {
             account = try await SyncSetup(store: store, clock: clock).add(p)
         } catch let error as CalDAVError {
-            let field: String
-            switch error {
-            case .passwordFileNotPrivate: field = "passwordFile"
-            case .insecureURL, .notFound, .malformed: field = "url"
-            default: field = "url"
-            }
-            throw ValidationError(field: field, SyncSetup.describe(error))
+            // The file, or else what the URL led to (refused, unreachable, not a calendar).
+            if case .passwordFileNotPrivate = error { throw ValidationError(field: "passwordFile", "\(error)") }
+            throw ValidationError(field: "url", "\(error)")
         }
         logger.notice("sync: added account \(account.name), calendar \(account.calendarURL)")
         sync.notice()

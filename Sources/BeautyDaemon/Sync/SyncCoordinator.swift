@@ -78,7 +78,7 @@ public actor SyncCoordinator {
             logger.info("sync \(name): fetched \(report.fetched), pushed \(report.pushed), removed \(report.removed), conflicts \(report.conflicts), \(report.requests) requests")
             return report
         } catch {
-            let message = SyncSetup.describe(error)
+            let message = "\(error)"
             let wait = SyncDecision.backOff(failures: account.failures + 1, cap: TimeInterval(settings.config.syncIntervalSeconds))
             try? store.recordSyncOutcome(account: name, at: clock(), error: message, nextAttemptAt: clock().addingTimeInterval(wait))
             logger.warning("sync \(name) failed (next attempt in \(Int(wait)) s): \(message)")
@@ -127,7 +127,8 @@ public actor SyncCoordinator {
             let accounts = (try? store.syncAccounts()) ?? []
             let now = clock()
             let next = accounts.map { due($0) }.min()
-            let timeout = next.map { Duration.milliseconds(max(0, Int64($0.timeIntervalSince(now) * 1000))) }
+            // At least a second apart, even if the store could not record the last outcome.
+            let timeout = next.map { Duration.milliseconds(max(1000, Int64($0.timeIntervalSince(now) * 1000))) }
             let changed = await wakeups.wait(timeout: timeout)
             if Task.isCancelled { break }
             if changed {
@@ -135,9 +136,11 @@ public actor SyncCoordinator {
                 while await wakeups.wait(timeout: Self.debounce) { if Task.isCancelled { return } }
             }
             let current = clock(), started = Date()
+            // A notice with nothing queued (an account added, a reload) only sets the next deadline.
+            let queued = changed && !((try? store.outbox().isEmpty) ?? true)
             for account in (try? store.syncAccounts()) ?? [] {
                 let backingOff = account.nextAttemptAt.map { $0 > current } ?? false
-                guard due(account) <= current || (changed && !backingOff) else { continue }
+                guard due(account) <= current || (queued && !backingOff) else { continue }
                 _ = await serially { await self.sync(account.name) }
             }
             // The syncs' own writes to the outbox are no reason to sync again; a change made meanwhile is.
@@ -162,7 +165,7 @@ public actor SyncCoordinator {
                 _ = try await SyncSetup(store: store, clock: clock).add(params)
                 logger.notice("sync: added account \(wanted.name) from the configuration")
             } catch {
-                logger.error("sync: account \(wanted.name) of the configuration not added: \(SyncSetup.describe(error))")
+                logger.error("sync: account \(wanted.name) of the configuration not added: \("\(error)")")
             }
         }
     }

@@ -34,8 +34,8 @@ struct SyncEngine {
     let check: @Sendable ([Appointment], [String?], [String?]) throws -> (appointments: [Appointment], contacts: [Contact?])
     let logger: Logger
 
-    /// Hrefs fetched per calendar-multiget.
-    static let fetchBatch = 250
+    /// Hrefs fetched and parsed at a time (the client splits them into multiget requests).
+    static let fetchBatch = 1000
 
     var calendarURL: URL { URL(string: account.calendarURL)! }
 
@@ -43,7 +43,6 @@ struct SyncEngine {
         var report = SyncReport(account: account.name)
         let before = server.statistics
         let started = ContinuousClock.now
-        defer {}
         try store.assignMissingUIDs()
         try await pull(&report)
         try await push(&report)
@@ -142,7 +141,7 @@ struct SyncEngine {
         logger.notice("sync \(account.name): conflict on \(uid): \(reason)")
         changes.conflicts.append(SyncConflict(
             account: account.name, uid: uid, title: local?.appointments.first?.title ?? server?.first?.title ?? uid,
-            reason: reason, ics: local.map(ics), detectedAt: now()))
+            reason: reason, ics: local.map { ics($0) }, detectedAt: now()))
     }
 
     // MARK: - Push
@@ -175,9 +174,10 @@ struct SyncEngine {
         let text = ics(local)
         let href = known?.href ?? server.href(forUID: uid, in: calendarURL)
         do {
-            let precondition: CalDAVWritePrecondition = try await known.map { .mustMatch(etag: try await etag(of: $0)) } ?? .mustNotExist
-            let etag = try await server.put(href, ics: text, precondition)
-            try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: etag, ics: text), queuedBefore: queuedAt)
+            var precondition = CalDAVWritePrecondition.mustNotExist
+            if let known { precondition = .mustMatch(etag: try await etag(of: known)) }
+            let newETag = try await server.put(href, ics: text, precondition)
+            try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text), queuedBefore: queuedAt)
             report.pushed += 1
         } catch CalDAVError.preconditionFailed {
             // Changed (or created, or deleted) on the server since the last pull: decide now.
@@ -210,7 +210,7 @@ struct SyncEngine {
             changes.syncToken = fresh.syncToken
             changes.ctag = fresh.ctag
         }
-        let event = current.flatMap(serverEvent)
+        let event = current.flatMap { serverEvent($0) }
         switch SyncDecision.resolve(local: local?.appointments, server: event?.appointments) {
         case .agree:
             break
@@ -219,7 +219,7 @@ struct SyncEngine {
             logger.notice("sync \(account.name): conflict on \(uid): \(reason)")
             changes.conflicts.append(SyncConflict(
                 account: account.name, uid: uid, title: local?.appointments.first?.title ?? event?.appointments.first?.title ?? uid,
-                reason: reason, ics: local.map(ics), detectedAt: now()))
+                reason: reason, ics: local.map { ics($0) }, detectedAt: now()))
         }
         if let event { changes.changed.append(event) } else if try store.syncedResource(account: account.name, uid: uid) != nil { changes.removed.append(href) }
         try store.applyServerChanges(changes, account: account.name, now: now(), zone: zone)

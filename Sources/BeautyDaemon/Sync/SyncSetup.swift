@@ -62,24 +62,4 @@ struct SyncSetup {
     static func unknown(_ name: String, _ accounts: [SyncAccount]) -> ValidationError {
         ValidationError(field: "name", "no sync account named '\(name)' (accounts: \(accounts.isEmpty ? "none" : accounts.map(\.name).joined(separator: ", ")))")
     }
-
-    /// A sync error as the user reads it in `sync status` and the log.
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case let error as CalDAVError:
-            switch error {
-            case let .insecureURL(url): return "\(url) is plain HTTP to another machine: use https://, or --insecure if you really mean it"
-            case .unauthorized: return "the server refused the user name or password (HTTP 401)"
-            case let .notFound(what): return "not found on the server: \(what)"
-            case let .preconditionFailed(href): return "the server's version of \(href) changed meanwhile"
-            case .syncTokenInvalid: return "the server no longer knows the sync token"
-            case let .passwordFileNotPrivate(file): return "the password file \(file) may be read by others: chmod 600 it"
-            case let .server(status, detail): return "the server answered HTTP \(status): \(detail)"
-            case let .unreachable(detail): return "the server cannot be reached: \(detail)"
-            case let .malformed(detail): return "the server's answer could not be read: \(detail)"
-            }
-        case let error as ValidationError: return error.description
-        default: return "\(error)"
-        }
-    }
 }
