@@ -28,7 +28,7 @@ public func makeDaemon(
     let settings = SettingsBox(config)
     let scheduler = Scheduler(store: store, notifier: notifier, hub: hub, config: config, logger: logger,
                               clock: clock, zone: zone, timer: timer)
-    let sync = SyncCoordinator(store: store, settings: settings, logger: logger, clock: clock, zone: zone)
+    let sync = SyncCoordinator(store: store, settings: settings, scheduler: scheduler, logger: logger, clock: clock, zone: zone)
     let requests = RequestHandler(
         store: store, scheduler: scheduler, sync: sync, notifier: notifier, settings: settings, startedAt: clock(),
         socketPath: socket, logger: logger, clock: clock, zone: zone)

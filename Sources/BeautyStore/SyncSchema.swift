@@ -10,7 +10,8 @@ import GRDB
 /// triggers stay silent: what came from the server is not sent back to it.
 enum SyncSchema {
     /// The name of the UID an appointment stands under on a server: its own, its series', or the
-    /// `appointment-ID@beautyd` beautyd exports for one without a UID (a push gives it a real one).
+    /// `appointment-ID@beautyd` beautyd exports for one without a UID (a push gives it a real one,
+    /// which then takes its place in the outbox).
     static func resourceUID(_ row: String) -> String {
         "COALESCE(\(row).uid, 'appointment-' || COALESCE(\(row).seriesId, \(row).id) || '@beautyd')"
     }
@@ -77,7 +78,8 @@ enum SyncSchema {
                 CREATE TRIGGER syncQueueDelete AFTER DELETE ON appointment WHEN \(enabled)
                 BEGIN \(queue("OLD")) END;
                 CREATE TRIGGER syncQueueUpdate AFTER UPDATE ON appointment WHEN (\(enabled)) AND (\(changed))
-                BEGIN \(queue("OLD")) \(queue("NEW")) END;
+                BEGIN \(queue("OLD")) \(queue("NEW"))
+                      DELETE FROM syncOutbox WHERE OLD.uid IS NULL AND NEW.uid IS NOT NULL AND uid = \(resourceUID("OLD")); END;
                 CREATE TRIGGER syncQueueReminderInsert AFTER INSERT ON appointmentReminder WHEN \(enabled)
                 BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
                       FROM appointment WHERE appointment.id = NEW.appointmentId ON CONFLICT(uid) DO NOTHING; END;

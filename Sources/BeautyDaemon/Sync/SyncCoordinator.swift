@@ -11,6 +11,8 @@ import Logging
 public actor SyncCoordinator {
     let store: AppDatabase
     let settings: SettingsBox
+    /// Woken when a sync changed appointments, so their reminders are armed at once.
+    let scheduler: Scheduler
     let logger: Logger
     let clock: @Sendable () -> Date
     let zone: any ZoneSource
@@ -23,9 +25,11 @@ public actor SyncCoordinator {
     /// Local changes are pushed once no other change came for this long (an import, several edits).
     static let debounce: Duration = .seconds(2)
 
-    init(store: AppDatabase, settings: SettingsBox, logger: Logger, clock: @escaping @Sendable () -> Date, zone: any ZoneSource) {
+    init(store: AppDatabase, settings: SettingsBox, scheduler: Scheduler, logger: Logger, clock: @escaping @Sendable () -> Date,
+         zone: any ZoneSource) {
         self.store = store
         self.settings = settings
+        self.scheduler = scheduler
         self.logger = logger
         self.clock = clock
         self.zone = zone
@@ -74,6 +78,7 @@ public actor SyncCoordinator {
                 },
                 logger: logger)
             let report = try await engine.run()
+            if report.fetched + report.removed + report.conflicts > 0 { scheduler.wake(.edited) }
             try store.recordSyncOutcome(account: name, at: clock(), error: nil, nextAttemptAt: nil)
             logger.info("sync \(name): fetched \(report.fetched), pushed \(report.pushed), removed \(report.removed), conflicts \(report.conflicts), \(report.requests) requests")
             return report
