@@ -111,8 +111,8 @@ public final class CalDAVClient: Sendable {
 
     // MARK: - Reading and writing resources
 
-    /// The resources at `hrefs` (calendar-multiget REPORT, `multigetBatchSize` a request). An href the
-    /// server no longer has is left out.
+    /// The resources at `hrefs` (calendar-multiget REPORT, `multigetBatchSize` a request), their text
+    /// with CRLF line ends. An href the server no longer has is left out.
     public func fetch(_ calendar: URL, hrefs: [String]) async throws -> [CalDAVResource] {
         var resources: [CalDAVResource] = []
         resources.reserveCapacity(hrefs.count)
@@ -125,11 +125,26 @@ public final class CalDAVClient: Sendable {
             try expect(answer, [207], calendar.path)
             for response in try Multistatus(parsing: answer.body).responses {
                 guard let ics = response.property(DAVNamespace.caldav, "calendar-data")?.text, !ics.isEmpty else { continue }
-                resources.append(CalDAVResource(href: response.href, etag: response.text(DAVNamespace.dav, "getetag") ?? "", ics: ics))
+                resources.append(CalDAVResource(href: response.href, etag: response.text(DAVNamespace.dav, "getetag") ?? "",
+                                                ics: Self.withCRLF(ics)))
             }
             start = end
         }
         return resources
+    }
+
+    /// iCalendar lines end in CRLF (RFC 5545 §3.1), but an XML parser hands text over with every
+    /// line break made LF (XML 1.0 §2.11): put the CRs back so the text is as the server stores it.
+    static func withCRLF(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.reserveCapacity(text.unicodeScalars.count + text.unicodeScalars.count / 40)
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            if scalar == "\n", previous != "\r" { scalars.append("\r") }
+            scalars.append(scalar)
+            previous = scalar
+        }
+        return String(scalars)
     }
 
     /// Writes `ics` at `href` under `precondition`; the new ETag when the server gives one.

@@ -11,6 +11,11 @@ public protocol CalDAVCredentialSource: Sendable {
     func authorization() async throws -> String
 }
 
+/// The Authorization value of HTTP Basic (RFC 7617), UTF-8 as every server in scope expects.
+func basicAuthorization(user: String, password: String) -> String {
+    "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+}
+
 /// HTTP Basic with a password (or an app password) read from a file that only its owner can read.
 public struct PasswordFileCredentials: CalDAVCredentialSource {
     public let user: String
@@ -41,7 +46,7 @@ public struct PasswordFileCredentials: CalDAVCredentialSource {
     }
 
     public func authorization() async throws -> String {
-        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        basicAuthorization(user: user, password: password)
     }
 }
 

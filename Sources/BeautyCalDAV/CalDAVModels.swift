@@ -68,7 +68,8 @@ public enum CalDAVWritePrecondition: Sendable, Equatable {
 }
 
 /// What a client has sent and received over its life: requests (each redirect hop counts), and bytes
-/// of request and response lines, headers and bodies as they travel (before TLS).
+/// of request and response lines, headers and bodies as they travel (compressed bodies at their
+/// compressed size; TLS framing not counted).
 public struct CalDAVStatistics: Sendable, Codable, Equatable {
     public var requests: Int
     public var bytesSent: Int

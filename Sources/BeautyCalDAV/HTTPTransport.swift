@@ -26,6 +26,8 @@ final class HTTPTransport: Sendable {
             timeout: .init(connect: .seconds(10), read: .seconds(60))
         )
         configuration.httpVersion = .automatic
+        // Listings and multiget answers are repetitive XML: gzip makes them several times smaller.
+        configuration.decompression = .enabled(limit: .size(HTTPTransport.maximumBodySize))
         // A refused connection fails the request at once instead of being retried until the connect
         // timeout: the sync engine has its own back-off, and "offline" must be known quickly.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -85,6 +87,7 @@ final class HTTPTransport: Sendable {
         request.method = HTTPMethod(rawValue: method)
         request.headers.add(name: "Authorization", value: try await credentials.authorization())
         request.headers.add(name: "User-Agent", value: "beautyd")
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         for (name, value) in extra { request.headers.add(name: name, value: value) }
         var sent = 0
         if let body {
@@ -113,7 +116,9 @@ final class HTTPTransport: Sendable {
         } catch {
             throw CalDAVError.unreachable("\(url.host ?? url.absoluteString): \(Self.reason(error))")
         }
-        let received = buffer.readableBytes + Self.headerSize("HTTP/1.1 \(status)", headers)
+        // A compressed body arrives decompressed: its Content-Length is what travelled.
+        let travelled = headers.contains(name: "Content-Encoding") ? headers.first(name: "Content-Length").flatMap(Int.init) : nil
+        let received = (travelled ?? buffer.readableBytes) + Self.headerSize("HTTP/1.1 \(status)", headers)
         counters.withLockedValue { $0.bytesReceived += received }
         let data = buffer.readData(length: buffer.readableBytes) ?? Data()
         return HTTPAnswer(status: status, headers: headers, body: data, url: url)

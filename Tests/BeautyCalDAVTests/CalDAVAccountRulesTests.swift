@@ -73,6 +73,38 @@ import Glibc
         #expect(client.statistics.requests >= 1)
     }
 
+    /// HTTPS goes through the system's trust store: a self-signed certificate is a failure to
+    /// connect, never a silent acceptance.
+    @Test func anHTTPSServerWithAnUntrustedCertificateIsRefused() async throws {
+        let scratch = try ScratchDirectory()
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": scratch.path]
+        let made = try await scratch.run(try Locations.system("openssl", package: "openssl"), [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", scratch.path + "/key.pem", "-out", scratch.path + "/cert.pem",
+        ], environment: environment)
+        #expect(made.status == .exited(0), "\(made)")
+        let port = try CalDAVTestServer.freePort()
+        let server = try scratch.spawn("https", Locations.python, ["-c", """
+            import http.server, ssl, sys
+            server = http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), http.server.BaseHTTPRequestHandler)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[2], sys.argv[3])
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+            server.serve_forever()
+            """, String(port), scratch.path + "/cert.pem", scratch.path + "/key.pem"], environment: environment)
+        defer { server.killNow() }
+        let listening = await eventually(timeout: .seconds(10)) { CalDAVTestServer.answers(port: port) ? true : nil }
+        try #require(listening == true, "\(server.outputTail)")
+
+        let client = try CalDAVClient(account: CalDAVAccount(url: URL(string: "https://127.0.0.1:\(port)/")!, credentials: Fixed()))
+        await #expect {
+            try await client.discoverCalendars()
+        } throws: { error in
+            guard case let .unreachable(reason) = error as? CalDAVError else { return false }
+            return reason.lowercased().contains("certificate")
+        }
+    }
+
     @Test func newEventNamesComeFromTheUIDAndStayInsideTheCalendar() throws {
         let client = try CalDAVClient(account: CalDAVAccount(url: URL(string: "https://dav.example.com/")!, credentials: Fixed()))
         let calendar = URL(string: "https://dav.example.com/alice/my%20cal/")!

@@ -95,7 +95,9 @@ import Testing
         #expect(resources.count == count)
         #expect(Set(resources.map(\.href)) == Set(hrefs))
         let visit7 = try #require(resources.first { $0.href == server.path("e7.ics") })
-        #expect(visit7.ics.contains("SUMMARY:Visit 7"))
+        #expect(visit7.ics.contains("SUMMARY:Visit 7\r\n"))
+        #expect(visit7.ics.hasSuffix("END:VCALENDAR\r\n"))
+        #expect(!visit7.ics.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "a line break without CR")
         #expect(!visit7.etag.isEmpty)
         let tags = try await client.etags(in: server.calendarURL)
         #expect(Set(tags.map(\.href)) == Set(hrefs))
@@ -189,5 +191,36 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(5))
         try await server.restart()
         #expect(try await client.etags(in: server.calendarURL).map(\.href) == [server.path("kept.ics")])
+    }
+}
+
+/// A calendar of phone size: a first sync lists and fetches it in a handful of requests, and a sync
+/// after one change fetches that one event.
+@Suite struct CalDAVLargeCalendarTests {
+    @Test func aSyncAfterOneChangeIn2000EventsFetchesOneEvent() async throws {
+        let server = try await CalDAVTestServer.start(.radicale)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        try server.seedDirectly((0..<2000).map { index in
+            (name: "big-\(index).ics", ics: CalDAVTestServer.event(
+                uid: "big-\(index)", summary: "Visit \(index)", start: start.addingTimeInterval(Double(index) * 3600),
+                extra: index % 5 == 0 ? ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT1H", "END:VALARM"] : []))
+        })
+        let credentials = try PasswordFileCredentials(user: server.user, passwordFile: server.passwordFile)
+        let client = try CalDAVClient(account: CalDAVAccount(url: server.calendarURL, credentials: credentials))
+
+        let first = try await client.syncCollection(server.calendarURL, token: nil)
+        let everything = try await client.fetch(server.calendarURL, hrefs: first.changed.map(\.href))
+        #expect(everything.count == 2000)
+        #expect(client.statistics.requests == 1 + 2000 / CalDAVClient.multigetBatchSize)
+        #expect(everything.filter { $0.ics.contains("BEGIN:VALARM") }.count == 400)
+
+        try await server.put(server.path("big-1234.ics"), ics: CalDAVTestServer.event(uid: "big-1234", summary: "Moved", start: start))
+        let before = client.statistics
+        let changes = try await client.syncCollection(server.calendarURL, token: first.token)
+        let fetched = try await client.fetch(server.calendarURL, hrefs: changes.changed.map(\.href))
+        #expect(fetched.map(\.href) == [server.path("big-1234.ics")])
+        #expect(fetched.first?.ics.contains("SUMMARY:Moved") == true)
+        #expect(client.statistics.requests - before.requests == 2)
+        #expect(client.statistics.bytesReceived - before.bytesReceived < 5_000)
     }
 }
