@@ -68,17 +68,17 @@ extension CalDAVTestServer {
     /// Puts `count` events straight into the server's storage, as a large calendar already there
     /// (thousands of PUTs would take minutes): Radicale reads its folder, Xandikos its git tree.
     func load(_ count: Int, start: Date, stack: Stack) async throws {
-        let folder = directory + (kind == .radicale ? "/data/collection-root/\(user)/calendar" : "/data/\(user)/calendars/calendar")
-        for index in 0..<count {
-            let text = Self.event(uid: "bulk-\(index)@phone", summary: "Visit \(index)", start: start.addingTimeInterval(Double(index) * 3600),
-                                  extra: ["LOCATION:Salon \(index % 7)", "DESCRIPTION:bulk event \(index)"])
-            try text.write(toFile: "\(folder)/bulk-\(index).ics", atomically: false, encoding: .utf8)
+        let events = (0..<count).map { index in
+            (name: "bulk-\(index).ics", ics: Self.event(uid: "bulk-\(index)@phone", summary: "Visit \(index)",
+                                                     start: start.addingTimeInterval(Double(index) * 3600),
+                                                     extra: ["LOCATION:Salon \(index % 7)", "DESCRIPTION:bulk event \(index)"]))
         }
-        if kind == .xandikos {
-            _ = try await stack.run("/usr/bin/git", ["-C", folder, "add", "-A"])
-            let commit = try await stack.run("/usr/bin/git", ["-C", folder, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "bulk"])
-            guard commit.status == .exited(0) else { throw HarnessError("git commit: \(commit)") }
-        }
+        guard kind == .xandikos else { return try seedDirectly(events) }
+        let folder = directory + "/data" + calendarURL.path
+        for event in events { try event.ics.write(toFile: directory + "/data" + path(event.name), atomically: false, encoding: .utf8) }
+        _ = try await stack.run("/usr/bin/git", ["-C", folder, "add", "-A"])
+        let commit = try await stack.run("/usr/bin/git", ["-C", folder, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "bulk"])
+        guard commit.status == .exited(0) else { throw HarnessError("git commit: \(commit)") }
     }
 }
 
