@@ -265,3 +265,46 @@ extension EndToEndServing {
         }
     }
 }
+
+extension EndToEndServing {
+    @Suite("CalDAV sync: setting up an account", .serialized)
+    struct SyncSetUp {
+        @Test("sync add from the base URL discovers the calendar; a readable password file is refused; several calendars are listed until one is chosen; list and rm",
+              arguments: CalDAVTestServer.Kind.allCases)
+        func discoveryAndChoice(_ kind: CalDAVTestServer.Kind) async throws {
+            let server = try await CalDAVTestServer.start(kind)
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let base = server.baseURL.absoluteString
+            let login = ["--url", base, "--user", server.user]
+
+            let readable = stack.directory + "/readable.pw"
+            try server.password.write(toFile: readable, atomically: true, encoding: .utf8)
+            chmod(readable, 0o644)
+            let refused = try await stack.beautyctl(["sync", "add", "phone"] + login + ["--password-file", readable])
+            #expect(refused.status == .exited(1) && refused.stderr.contains("chmod 600"), "\(refused)")
+
+            let found: SyncAccountInfo = try await stack.beautyctlJSON(["sync", "add", "phone"] + login + ["--password-file", server.passwordFile])
+            #expect(URL(string: found.calendarURL)?.path == server.calendarURL.path, "\(found)")
+            let made: SyncAccountInfo = try await stack.beautyctlJSON(["sync", "add", "salon"] + login
+                                                                      + ["--password-file", server.passwordFile, "--create", "Salon"])
+            #expect(made.calendarName == "Salon" && made.calendarURL != found.calendarURL, "\(made)")
+
+            let several = try await stack.beautyctl(["sync", "add", "third"] + login + ["--password-file", server.passwordFile])
+            #expect(several.status == .exited(1) && several.stderr.contains("--calendar") && several.stderr.contains("\"Salon\"")
+                    && several.stderr.contains(found.calendarURL), "\(several)")
+            let chosen: SyncAccountInfo = try await stack.beautyctlJSON(["sync", "add", "third"] + login
+                                                                        + ["--password-file", server.passwordFile, "--calendar", "Salon"])
+            #expect(chosen.calendarURL == made.calendarURL)
+            let again = try await stack.beautyctl(["sync", "add", "third"] + login + ["--password-file", server.passwordFile])
+            #expect(again.status == .exited(1) && again.stderr.contains("exists already"), "\(again)")
+
+            _ = try await stack.beautyctlOK(["sync", "rm", "third"])
+            let listed: SyncAccountsResult = try await stack.beautyctlJSON(["sync", "list"])
+            #expect(listed.accounts.map(\.name) == ["phone", "salon"])
+            let unknown = try await stack.beautyctl(["sync", "now", "third"])
+            #expect(unknown.status == .exited(1) && unknown.stderr.contains("no sync account named 'third'"), "\(unknown)")
+            await server.stop()
+        }
+    }
+}
