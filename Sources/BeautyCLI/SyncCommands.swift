@@ -37,11 +37,15 @@ struct SyncAddCommand: ParsableCommand {
               beautyctl sync add phone --url https://cloud.example.org/remote.php/dav --user anna --password-file ~/.nextcloud.pw
               beautyctl sync add fastmail --url https://caldav.fastmail.com/dav/ --user anna@fastmail.com --password-file ~/.fm.pw --calendar Personal
               beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --create Beauty
+              secret-tool store --label beautyd service beautyd account icloud
+              beautyctl sync add icloud --url https://caldav.icloud.com/ --user anna@icloud.com --keyring
             """)
     @Argument(help: ArgumentHelp("A name for the account.", valueName: "name")) var name: String
     @Option(help: ArgumentHelp("The server's base URL or the calendar's URL.", valueName: "url")) var url: String
     @Option(help: ArgumentHelp("The user name.", valueName: "user")) var user: String
-    @Option(help: ArgumentHelp("A file readable by you alone holding the password.", valueName: "file")) var passwordFile: String
+    @Option(help: ArgumentHelp("A file readable by you alone holding the password.", valueName: "file")) var passwordFile: String?
+    @Flag(help: "Take the password from the desktop's keyring (Secret Service), stored with: secret-tool store --label beautyd service beautyd account NAME")
+    var keyring = false
     @Option(help: ArgumentHelp("Which calendar to follow: its display name or URL.", valueName: "name|url")) var calendar: String?
     @Option(help: ArgumentHelp("Create a calendar with this name and follow it.", valueName: "name")) var create: String?
     @Flag(help: "Allow plain HTTP to another machine (the password travels readable).") var insecure = false
@@ -50,12 +54,13 @@ struct SyncAddCommand: ParsableCommand {
 
     func validate() throws {
         if calendar != nil, create != nil { throw ValidationError("--calendar and --create: choose one") }
+        if (passwordFile == nil) == !keyring { throw ValidationError("give --password-file FILE or --keyring") }
     }
 
     func run() throws {
         var client = global.client
-        let params = SyncAddParams(name: name, url: url, user: user, passwordFile: BackupInput.absolute(passwordFile),
-                                   calendar: calendar, create: create, insecure: insecure ? true : nil)
+        let params = SyncAddParams(name: name, url: url, user: user, passwordFile: passwordFile.map(BackupInput.absolute),
+                                   keyring: keyring ? true : nil, calendar: calendar, create: create, insecure: insecure ? true : nil)
         let account = try client.call(SyncRPC.add, params, waiting: true)
         if output.json { return try Output.json(account) }
         Output.line("Added sync account '\(account.name)': calendar \(account.calendarName.map { "\"\($0)\" " } ?? "")\(account.calendarURL).")

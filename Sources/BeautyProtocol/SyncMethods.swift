@@ -7,7 +7,10 @@ public struct SyncAddParams: Codable, Sendable {
     public var url: String
     public var user: String
     /// A file only its owner may read, holding the password (an app password for iCloud, Fastmail...).
-    public var passwordFile: String
+    public var passwordFile: String?
+    /// Take the password from the desktop's Secret Service instead (stored with
+    /// `secret-tool store --label beautyd service beautyd account NAME`).
+    public var keyring: Bool?
     /// The display name or URL of the calendar to follow, when discovery finds several.
     public var calendar: String?
     /// Create a calendar with this display name and follow it.
@@ -15,9 +18,9 @@ public struct SyncAddParams: Codable, Sendable {
     /// Allow plain HTTP to a host other than loopback.
     public var insecure: Bool?
 
-    public init(name: String, url: String, user: String, passwordFile: String, calendar: String? = nil,
+    public init(name: String, url: String, user: String, passwordFile: String?, keyring: Bool? = nil, calendar: String? = nil,
                 create: String? = nil, insecure: Bool? = nil) {
-        self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile
+        self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile; self.keyring = keyring
         self.calendar = calendar; self.create = create; self.insecure = insecure
     }
 }

@@ -44,7 +44,7 @@ import Testing
         #expect(SyncDecision.backOff(failures: 500, cap: 900) == 900)
     }
 
-    @Test("[sync] interval and [sync.NAME] accounts; a bad interval names its line")
+    @Test("[sync] interval and [sync.NAME] accounts (a password file or the keyring); a bad interval names its line")
     func configuration() throws {
         let (config, warnings) = try DaemonConfig.parse("""
             [sync]
@@ -54,10 +54,16 @@ import Testing
             user = "anna"
             password_file = "/home/anna/.nextcloud.pw"
             calendar = "Beauty"
+            [sync.icloud]
+            url = "https://caldav.icloud.com/"
+            user = "anna@icloud.com"
+            keyring = true
             """)
         #expect(warnings.isEmpty, "\(warnings)")
         #expect(config.syncIntervalSeconds == 300)
-        #expect(config.syncAccounts == [SyncAccountConfig(name: "phone", url: "https://cloud.example.org/remote.php/dav", user: "anna",
+        #expect(config.syncAccounts == [SyncAccountConfig(name: "icloud", url: "https://caldav.icloud.com/", user: "anna@icloud.com",
+                                                          passwordFile: nil),
+                                        SyncAccountConfig(name: "phone", url: "https://cloud.example.org/remote.php/dav", user: "anna",
                                                           passwordFile: "/home/anna/.nextcloud.pw", calendar: "Beauty")])
         #expect(throws: DaemonConfig.LoadError.self) { try DaemonConfig.parse("[sync]\ninterval = \"10s\"\n") }
     }

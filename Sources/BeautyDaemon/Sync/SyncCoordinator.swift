@@ -96,8 +96,8 @@ public actor SyncCoordinator {
     func client(for account: SyncAccount) throws -> CalDAVClient {
         if let client = clients[account.name] { return client }
         guard let url = URL(string: account.calendarURL) else { throw CalDAVError.malformed("calendar URL \(account.calendarURL)") }
-        guard let file = account.passwordFile else { throw CalDAVError.unauthorized }
-        let credentials = try PasswordFileCredentials(user: account.user, passwordFile: file)
+        let credentials: any CalDAVCredentialSource = try account.passwordFile.map { try PasswordFileCredentials(user: account.user, passwordFile: $0) }
+            ?? SyncSetup.keyring(user: account.user, account: account.name)
         let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: account.insecure))
         clients[account.name] = client
         return client
@@ -165,7 +165,7 @@ public actor SyncCoordinator {
         for wanted in settings.config.syncAccounts {
             guard (try? store.syncAccount(named: wanted.name)) == nil else { continue }
             do {
-                let params = SyncAddParams(name: wanted.name, url: wanted.url, user: wanted.user, passwordFile: wanted.passwordFile,
+                let params = SyncAddParams(name: wanted.name, url: wanted.url, user: wanted.user, passwordFile: wanted.passwordFile, keyring: wanted.passwordFile == nil ? true : nil,
                                            calendar: wanted.calendar, insecure: wanted.insecure)
                 _ = try await SyncSetup(store: store, clock: clock).add(params)
                 logger.notice("sync: added account \(wanted.name) from the configuration")

@@ -21,8 +21,16 @@ struct SyncSetup {
         guard let url = URL(string: p.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError(field: "url", "'\(p.url)' is not an http:// or https:// URL")
         }
-        guard p.passwordFile.hasPrefix("/") else { throw ValidationError(field: "passwordFile", "must be an absolute path") }
-        let credentials = try PasswordFileCredentials(user: p.user, passwordFile: p.passwordFile)
+        let credentials: any CalDAVCredentialSource
+        switch (p.passwordFile, p.keyring ?? false) {
+        case let (file?, false):
+            guard file.hasPrefix("/") else { throw ValidationError(field: "passwordFile", "must be an absolute path") }
+            credentials = try PasswordFileCredentials(user: p.user, passwordFile: file)
+        case (nil, true):
+            credentials = Self.keyring(user: p.user, account: name)
+        default:
+            throw ValidationError(field: "passwordFile", "give either a password file or keyring (the desktop's Secret Service)")
+        }
         let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: p.insecure ?? false))
         defer { Task { try? await client.shutdown() } }
         let calendar = try await chooseCalendar(client, url: url, p)
@@ -53,6 +61,11 @@ struct SyncSetup {
         default:
             throw ValidationError(field: "calendar", "the server has \(found.count) calendars; choose one with --calendar NAME or URL: \(Self.listing(found))")
         }
+    }
+
+    /// The password the desktop's Secret Service keeps for account `account`.
+    static func keyring(user: String, account: String) -> SecretServiceCredentials {
+        SecretServiceCredentials(user: user, attributes: ["service": "beautyd", "account": account])
     }
 
     static func listing(_ calendars: [CalDAVCalendar]) -> String {

@@ -7,13 +7,15 @@ public struct SyncAccountConfig: Sendable, Equatable {
     public var name: String
     public var url: String
     public var user: String
-    public var passwordFile: String
+    /// Nil: the password is in the desktop's keyring (`keyring = true`).
+    public var passwordFile: String?
     public var calendar: String?
     public var insecure = false
 }
 
 extension DaemonConfig {
-    /// `[sync]`: `interval`; each sub-table `[sync.NAME]`: `url`, `user`, `password_file`, `calendar`, `insecure`.
+    /// `[sync]`: `interval`; each sub-table `[sync.NAME]`: `url`, `user`, `password_file` (or `keyring = true`),
+    /// `calendar`, `insecure`.
     static func parseSync(_ value: TOMLValueConvertible?, text: String, path: String, into config: inout DaemonConfig,
                           warnings: inout [String]) throws {
         let fail = { (key: String, expected: String) in
@@ -32,7 +34,7 @@ extension DaemonConfig {
                 warnings.append("\(path):\(lineOf(key: key, in: text) ?? 0): unknown key sync.\(key) ignored")
                 continue
             }
-            let known: Set<String> = ["url", "user", "password_file", "calendar", "insecure"]
+            let known: Set<String> = ["url", "user", "password_file", "keyring", "calendar", "insecure"]
             for unknown in account.keys where !known.contains(unknown) {
                 warnings.append("\(path):\(lineOf(key: unknown, in: text) ?? 0): unknown key sync.\(key).\(unknown) ignored")
             }
@@ -40,8 +42,9 @@ extension DaemonConfig {
                 guard let value = account[name]?.string, !value.isEmpty else { throw fail(name, "a string in [sync.\(key)]") }
                 return value
             }
+            let keyring = account["keyring"]?.bool ?? false
             var entry = SyncAccountConfig(name: key, url: try string("url"), user: try string("user"),
-                                          passwordFile: (try string("password_file") as NSString).expandingTildeInPath)
+                                          passwordFile: keyring ? nil : (try string("password_file") as NSString).expandingTildeInPath)
             entry.calendar = account["calendar"]?.string
             if let raw = account["insecure"] {
                 guard let flag = raw.bool else { throw fail("insecure", "true or false") }
@@ -49,5 +52,6 @@ extension DaemonConfig {
             }
             config.syncAccounts.append(entry)
         }
+        config.syncAccounts.sort { $0.name < $1.name }
     }
 }
