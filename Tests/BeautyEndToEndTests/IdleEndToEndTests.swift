@@ -42,6 +42,28 @@ extension EndToEndTiming {
             #expect(others.isEmpty, "threads other than the event loops woke: \(others)\n\(stack.logs)")
         }
 
+        @Test("with a CalDAV account, after syncs both ways no thread wakes for 3 s: the next wake is the interval's")
+        func noWakeUpsWithSyncConfigured() async throws {
+            try await Stack.withSync(.radicale) { server, stack in
+                let daemon = try #require(stack.daemon)
+                try await server.put(server.path("nails.ics"), ics: CalDAVTestServer.event(uid: "nails@phone", summary: "Nails",
+                                                                                          start: tomorrowOnTheHour()))
+                _ = try await stack.syncNow()
+                // A local change goes by itself after the debounce; then sync has nothing to wait for.
+                _ = try await stack.beautyctlOK(["appointment", "add", "Brows", "--at", iso(tomorrowOnTheHour())])
+                let pushed = await eventually(timeout: .seconds(15), interval: .milliseconds(200)) {
+                    daemon.stderr.contains("pushed 1") ? true : nil
+                }
+                #expect(pushed == true, "the local change was not pushed by itself\n\(stack.logs)")
+                // An HTTP connection's 10 s connect timeout is cancelled once connected, but the event loop's
+                // timer stays armed for it: one last wake 10 s after each sync. (And as in `exercise`,
+                // libdispatch retires the connections' worker threads 5 s after their last job.)
+                try await Task.sleep(for: .seconds(11))
+                let wakeUps = try await Self.wakeUps(of: daemon.pid, over: .seconds(3))
+                #expect(wakeUps.values.reduce(0, +) == 0, "context switches per thread while idle with sync: \(wakeUps)\n\(stack.logs)")
+            }
+        }
+
         /// Fires a reminder, answers requests and reloads, so every path has run once before the quiet window.
         private static func exercise(_ stack: Stack) async throws -> ChildProcess {
             let daemon = try #require(stack.daemon)
