@@ -3,7 +3,8 @@ import GRDB
 /// The tables of CalDAV sync, in a migration of their own: accounts, which server resource each
 /// appointment UID is, the outbox of local changes and the conflict copies.
 ///
-/// The outbox is filled by triggers on `appointment` and `appointmentReminder`, so every local
+/// The outbox is filled by triggers on `appointment`, `appointmentReminder` and `contact` (whose name
+/// and phone events carry), so every local
 /// change (an RPC, an import, a restore, a series split) queues its UID in the very transaction
 /// that makes it, and none can be forgotten by a code path. While sync applies the server's
 /// changes it holds a row in `syncQuiet` (inside its own transaction, never committed), and the
@@ -83,6 +84,10 @@ enum SyncSchema {
                 CREATE TRIGGER syncQueueReminderInsert AFTER INSERT ON appointmentReminder WHEN \(enabled)
                 BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
                       FROM appointment WHERE appointment.id = NEW.appointmentId ON CONFLICT(uid) DO NOTHING; END;
+                CREATE TRIGGER syncQueueContact AFTER UPDATE OF name, phone ON contact
+                WHEN (\(enabled)) AND (OLD.name IS NOT NEW.name OR OLD.phone IS NOT NEW.phone)
+                BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
+                      FROM appointment WHERE appointment.contactId = NEW.id ON CONFLICT(uid) DO NOTHING; END;
                 CREATE TRIGGER syncQueueReminderDelete AFTER DELETE ON appointmentReminder WHEN \(enabled)
                 BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
                       FROM appointment WHERE appointment.id = OLD.appointmentId ON CONFLICT(uid) DO NOTHING; END;

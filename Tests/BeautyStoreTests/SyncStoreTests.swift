@@ -20,7 +20,7 @@ struct SyncStoreTests {
         Appointment(title: title, start: now.addingTimeInterval(hours * 3600), reminders: [.before(3600)], uid: uid)
     }
 
-    @Test("without an account nothing is queued; the first account takes what is stored; edits, reminder changes and deletes queue the UID once")
+    @Test("without an account nothing is queued; the first account takes what is stored; edits, reminder and contact changes and deletes queue the UID once")
     func localChangesQueue() throws {
         let db = try AppDatabase.inMemory()
         let early = try db.addAppointment(visit("Early", uid: "early@x"), now: now, zone: zone)
@@ -42,6 +42,16 @@ struct SyncStoreTests {
         try db.dropFromOutbox(uid: "weekly@x", queuedBefore: Date().addingTimeInterval(60))
         try db.planSeries(now: now.addingTimeInterval(20 * 86_400), zone: zone)
         #expect(!(try db.outbox().map(\.uid)).contains("weekly@x"))
+
+        // A contact's new phone number travels with the events that name it.
+        let contact = try db.addContact(Contact(name: "Ola", phone: "600 100 200"))
+        _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.contactID = contact.id }
+        try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
+        var renumbered = contact
+        renumbered.phone = "600 100 300"
+        _ = try db.updateContact(renumbered)
+        #expect(try db.outbox().map(\.uid).contains("early@x"))
+        try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
 
         try db.deleteAppointment(id: early.id!)
         #expect(try db.outbox().map(\.uid).contains("early@x"))
