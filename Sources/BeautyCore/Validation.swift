@@ -139,7 +139,8 @@ public enum Validation {
         guard let zone = TimeZone(identifier: value), value.contains("/") || value == "UTC" else {
             throw ValidationError(field: field, "'\(value)' is not a time zone (use an IANA name such as Europe/Warsaw)")
         }
-        return zone.identifier
+        // Foundation on Linux names UTC "GMT", which this check would then refuse: keep "UTC" as it is.
+        return value == "UTC" ? value : zone.identifier
     }
 
     /// Normalises every field of an appointment or says which one is wrong.

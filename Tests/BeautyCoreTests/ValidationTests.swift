@@ -15,6 +15,15 @@ struct ValidationTests {
         #expect(throws: ValidationError.self) { try Validation.name(title, field: "title") }
     }
 
+    @Test("a zone checked twice stays valid: UTC (a series imported with a UTC start) is kept as UTC")
+    func zonesAreCheckedIdempotently() throws {
+        for zone in ["UTC", "Europe/Warsaw", "America/Argentina/Buenos_Aires"] {
+            let once = try Validation.timeZone(zone)
+            #expect(once == zone)
+            #expect(try Validation.timeZone(once) == once)
+        }
+    }
+
     @Test func notesMayHaveSeveralLinesButNoOtherControls() throws {
         #expect(try Validation.optionalText("a\nb", field: "notes", multiline: true) == "a\nb")
         #expect(throws: ValidationError.self) { try Validation.optionalText("a\u{1B}[31m", field: "notes", multiline: true) }

@@ -166,7 +166,7 @@ extension EndToEndServing {
             }
         }
 
-        @Test("one occurrence moved on the server moves in beautyd", arguments: CalDAVTestServer.Kind.allCases)
+        @Test("one occurrence moved on the server moves in beautyd; one moved here goes to the server", arguments: CalDAVTestServer.Kind.allCases)
         func occurrenceMoved(_ kind: CalDAVTestServer.Kind) async throws {
             try await Stack.withSync(kind) { server, stack in
                 let first = try #require(LocalTime.instant(year: 2030, month: 3, day: 4, hour: 9, in: testTimeZone))
@@ -191,6 +191,20 @@ extension EndToEndServing {
                 let starts = agenda.entries.filter { $0.title.hasPrefix("Massage") }.map(\.start)
                 #expect(starts == [first, moved, second.addingTimeInterval(7 * 86_400)], "\(agenda.entries.map { ($0.title, iso($0.start)) })")
                 #expect(agenda.entries.contains { $0.title == "Massage (later)" && $0.start == moved })
+
+                // And back: the third occurrence moved here goes to the server as one more RECURRENCE-ID.
+                let third = second.addingTimeInterval(7 * 86_400)
+                let seriesID = try #require(agenda.entries.first { $0.start == first }?.id)
+                let local = DateFormatter()
+                local.locale = Locale(identifier: "en_US_POSIX")
+                local.timeZone = testTimeZone
+                local.dateFormat = "yyyy-MM-dd HH:mm"
+                let edited = try await stack.beautyctl(["appointment", "edit", "\(seriesID)", "--occurrence", local.string(from: third),
+                                                        "--at", local.string(from: third.addingTimeInterval(3600))])
+                #expect(edited.status == .exited(0), "\(edited)")
+                _ = try await stack.syncNow()
+                let text = try #require(try await server.eventsByUID()["yoga@phone"])
+                #expect(text.components(separatedBy: "RECURRENCE-ID").count == 3 && text.contains("SUMMARY:Massage (later)"), "\(text)")
             }
         }
 
