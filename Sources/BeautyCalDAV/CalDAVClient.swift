@@ -55,9 +55,11 @@ public final class CalDAVClient: Sendable {
     public func syncCollection(_ calendar: URL, token: String?) async throws -> CalDAVChanges {
         var changed: [String: String] = [:]
         var order: [String] = []
+        var listed = Set<String>()
         var removed: [String] = []
         var current = token
         while true {
+            let previous = current
             let answer = try await transport.send(
                 "REPORT", calendar, headers: [("Depth", "0"), Self.xmlContent], body: DAVRequestBodies.syncCollection(token: current)
             )
@@ -75,12 +77,14 @@ public final class CalDAVClient: Sendable {
                     changed[response.href] = nil
                     removed.append(response.href)
                 } else if let etag = response.text(DAVNamespace.dav, "getetag") {
-                    if changed.updateValue(etag, forKey: response.href) == nil { order.append(response.href) }
-                    removed.removeAll { $0 == response.href }
+                    changed[response.href] = etag
+                    if listed.insert(response.href).inserted { order.append(response.href) }
+                    if !removed.isEmpty { removed.removeAll { $0 == response.href } }
                 }
             }
             current = next
-            if !truncated || next == token { break }
+            // A server that answers 507 without moving its token would otherwise be asked forever.
+            if !truncated || next == previous { break }
         }
         let tags = order.compactMap { href in changed[href].map { CalDAVResourceTag(href: href, etag: $0) } }
         return CalDAVChanges(changed: tags, removed: removed, token: current ?? "")

@@ -67,7 +67,7 @@ extension CalDAVClient {
         return homes
     }
 
-    private func hrefs(_ property: XMLElement) -> [URL] {
+    private func hrefs(_ property: DAVElement) -> [URL] {
         property.children(DAVNamespace.dav, "href").map(\.trimmedText).filter { !$0.isEmpty }.map(resolve)
     }
 }

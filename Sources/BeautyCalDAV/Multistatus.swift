@@ -8,9 +8,9 @@ struct Multistatus {
         /// The response's own status code, when it has one instead of propstats.
         var status: Int?
         /// The properties the server found (propstat with a 2xx status).
-        var found: [XMLElement]
+        var found: [DAVElement]
 
-        func property(_ namespace: String, _ name: String) -> XMLElement? {
+        func property(_ namespace: String, _ name: String) -> DAVElement? {
             found.first { $0.namespace == namespace && $0.name == name }
         }
 

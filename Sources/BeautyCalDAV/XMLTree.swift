@@ -5,20 +5,20 @@ import FoundationXML
 
 /// A parsed XML element with namespace-qualified names: DAV answers use any prefix for a namespace
 /// (Radicale none, Xandikos "ns0:"), so lookups go by namespace URI and local name only.
-struct XMLElement: Sendable {
+struct DAVElement: Sendable {
     var namespace: String
     var name: String
     var attributes: [String: String]
-    var children: [XMLElement]
+    var children: [DAVElement]
     var text: String
 
     /// The direct children named so.
-    func children(_ namespace: String, _ name: String) -> [XMLElement] {
+    func children(_ namespace: String, _ name: String) -> [DAVElement] {
         children.filter { $0.namespace == namespace && $0.name == name }
     }
 
     /// The first direct child named so.
-    func child(_ namespace: String, _ name: String) -> XMLElement? {
+    func child(_ namespace: String, _ name: String) -> DAVElement? {
         children.first { $0.namespace == namespace && $0.name == name }
     }
 
@@ -28,7 +28,7 @@ struct XMLElement: Sendable {
     }
 
     /// Every element so named anywhere below, in document order.
-    func descendants(_ namespace: String, _ name: String) -> [XMLElement] {
+    func descendants(_ namespace: String, _ name: String) -> [DAVElement] {
         children.flatMap { ($0.namespace == namespace && $0.name == name ? [$0] : []) + $0.descendants(namespace, name) }
     }
 
@@ -42,14 +42,14 @@ enum DAVNamespace {
     static let calendarServer = "http://calendarserver.org/ns/"
 }
 
-/// FoundationXML's SAX parser (namespace processing on) building an `XMLElement` tree. Chosen over a
+/// FoundationXML's SAX parser (namespace processing on) building an `DAVElement` tree. Chosen over a
 /// package: it ships with the toolchain, resolves prefixes to URIs, and the answers are small trees.
 final class XMLTreeBuilder: NSObject, XMLParserDelegate {
-    private var stack: [XMLElement] = []
-    private var root: XMLElement?
+    private var stack: [DAVElement] = []
+    private var root: DAVElement?
     private var failure: Error?
 
-    static func parse(_ data: Data) throws -> XMLElement {
+    static func parse(_ data: Data) throws -> DAVElement {
         let builder = XMLTreeBuilder()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -64,7 +64,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        stack.append(XMLElement(namespace: namespaceURI ?? "", name: elementName, attributes: attributeDict, children: [], text: ""))
+        stack.append(DAVElement(namespace: namespaceURI ?? "", name: elementName, attributes: attributeDict, children: [], text: ""))
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
