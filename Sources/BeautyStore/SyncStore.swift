@@ -203,7 +203,7 @@ extension AppDatabase {
     /// queued again after `queuedBefore` (changed while the push was under way).
     public func recordPushed(_ resource: SyncedResource, queuedBefore: Date) throws {
         try writer.write { db in
-            try resource.save(db)
+            try remember(db, resource)
             try dropFromOutbox(db, uid: resource.uid, queuedBefore: queuedBefore)
         }
     }
@@ -219,6 +219,14 @@ extension AppDatabase {
     /// Nothing to send for this UID (the server already has what is stored).
     public func dropFromOutbox(uid: String, queuedBefore: Date) throws {
         try writer.write { db in try dropFromOutbox(db, uid: uid, queuedBefore: queuedBefore) }
+    }
+
+    /// Records where an event is on the server; an href that held another UID before (deleted and
+    /// made again on the server) now names this one.
+    private func remember(_ db: Database, _ resource: SyncedResource) throws {
+        try db.execute(sql: "DELETE FROM syncResource WHERE account = ? AND href = ? AND uid <> ?",
+                       arguments: [resource.account, resource.href, resource.uid])
+        try resource.save(db)
     }
 
     private func dropFromOutbox(_ db: Database, uid: String, queuedBefore: Date) throws {
@@ -250,7 +258,7 @@ extension AppDatabase {
                 incoming += event.appointments
                 contacts += event.contacts.count == event.appointments.count
                     ? event.contacts : Array(repeating: nil, count: event.appointments.count)
-                try event.resource.save(db)
+                try remember(db, event.resource)
                 try db.execute(sql: "DELETE FROM syncOutbox WHERE uid = ?", arguments: [event.resource.uid])
             }
             let counts = try importAppointments(db, incoming, contacts: contacts, now: now, zone: zone)

@@ -88,6 +88,14 @@ struct SyncStoreTests {
         #expect(try db.syncedResource(account: "phone", uid: "cut@phone")?.etag == "\"1\"")
         #expect(try db.syncConflicts(account: "phone").map(\.ics) == ["local"])
 
+        // The server made another event at the same href: that href names the new UID now.
+        var reused = ServerChanges()
+        reused.changed = [ServerEvent(resource: SyncedResource(account: "phone", uid: "other@phone", href: "/anna/beauty/cut.ics", etag: "\"3\"", ics: "y"),
+                                      appointments: [visit("Waxing", uid: "other@phone")], contacts: [nil])]
+        try db.applyServerChanges(reused, account: "phone", now: now, zone: zone)
+        #expect(try db.syncedResource(account: "phone", uid: "cut@phone") == nil)
+        #expect(try db.syncedResource(account: "phone", uid: "other@phone")?.href == "/anna/beauty/cut.ics")
+
         var removal = ServerChanges()
         removal.removed = ["/anna/beauty/new.ics"]
         try db.applyServerChanges(removal, account: "phone", now: now, zone: zone)
