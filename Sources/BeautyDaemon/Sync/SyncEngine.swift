@@ -148,6 +148,7 @@ struct SyncEngine {
 
     private func push(_ report: inout SyncReport) async throws {
         let others = Set(try store.syncAccounts().filter { $0.name != account.name }.map(\.name))
+        var refused: CalDAVError?
         for entry in try store.outbox() {
             let known = try store.syncedResource(account: account.name, uid: entry.uid)
             if known == nil {
@@ -156,14 +157,22 @@ struct SyncEngine {
                 if elsewhere || !takesNewEvents { continue }
             }
             let local = try store.localEvent(uid: entry.uid)
-            if let local {
-                try await put(local, uid: entry.uid, known: known, queuedAt: entry.queuedAt, report: &report)
-            } else if let known {
-                try await delete(known, queuedAt: entry.queuedAt, report: &report)
-            } else {
-                try store.dropFromOutbox(uid: entry.uid, queuedBefore: entry.queuedAt)
+            do {
+                if let local {
+                    try await put(local, uid: entry.uid, known: known, queuedAt: entry.queuedAt, report: &report)
+                } else if let known {
+                    try await delete(known, queuedAt: entry.queuedAt, report: &report)
+                } else {
+                    try store.dropFromOutbox(uid: entry.uid, queuedBefore: entry.queuedAt)
+                }
+            } catch let CalDAVError.server(status, detail) {
+                // One event the server refuses must not hold back the others: it stays queued, and the
+                // sync ends as failed (with back-off) once the rest went.
+                logger.warning("sync \(account.name): the server refused \(entry.uid) (HTTP \(status)): \(detail)")
+                refused = refused ?? CalDAVError.server(status: status, detail: "\(entry.uid): \(detail)")
             }
         }
+        if let refused { throw refused }
     }
 
     private func put(_ local: LocalEvent, uid: String, known: SyncedResource?, queuedAt: Date, report: inout SyncReport) async throws {
