@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(
             name: "BeautyDaemonTests",
             dependencies: [
-                "BeautyDaemon", "BeautyProtocol", "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyTestSupport",
+                "BeautyDaemon", "BeautyProtocol", "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyCalDAV", "BeautyTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
