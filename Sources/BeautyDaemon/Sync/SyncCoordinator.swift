@@ -83,6 +83,8 @@ public actor SyncCoordinator {
             logger.info("sync \(name): fetched \(report.fetched), pushed \(report.pushed), removed \(report.removed), conflicts \(report.conflicts), \(report.requests) requests")
             return report
         } catch {
+            // What the pull stored before the failure has reminders to arm too.
+            scheduler.wake(.edited)
             let message = "\(error)"
             let wait = SyncDecision.backOff(failures: account.failures + 1, cap: TimeInterval(settings.config.syncIntervalSeconds))
             try? store.recordSyncOutcome(account: name, at: clock(), error: message, nextAttemptAt: clock().addingTimeInterval(wait))
@@ -165,12 +167,13 @@ public actor SyncCoordinator {
         for wanted in settings.config.syncAccounts {
             guard (try? store.syncAccount(named: wanted.name)) == nil else { continue }
             do {
-                let params = SyncAddParams(name: wanted.name, url: wanted.url, user: wanted.user, passwordFile: wanted.passwordFile, keyring: wanted.passwordFile == nil ? true : nil,
-                                           calendar: wanted.calendar, insecure: wanted.insecure)
+                let params = SyncAddParams(name: wanted.name, url: wanted.url, user: wanted.user, passwordFile: wanted.passwordFile,
+                                           keyring: wanted.passwordFile == nil ? true : nil, calendar: wanted.calendar,
+                                           insecure: wanted.insecure)
                 _ = try await SyncSetup(store: store, clock: clock).add(params)
                 logger.notice("sync: added account \(wanted.name) from the configuration")
             } catch {
-                logger.error("sync: account \(wanted.name) of the configuration not added: \("\(error)")")
+                logger.error("sync: account \(wanted.name) of the configuration not added: \(error)")
             }
         }
     }

@@ -136,12 +136,15 @@ struct SyncEngine {
     /// A local change of `uid` waits while the server changed it too: keep the local version as a
     /// conflict copy unless both say the same.
     private func conflictCheck(uid: String, server: [Appointment]?, into changes: inout ServerChanges) throws {
-        let local = try store.localEvent(uid: uid)
-        guard case let .serverWins(reason) = SyncDecision.resolve(local: local?.appointments, server: server) else { return }
+        if let copy = conflictCopy(uid: uid, local: try store.localEvent(uid: uid), server: server) { changes.conflicts.append(copy) }
+    }
+
+    /// The local version as a conflict copy when it loses to the server's; nil when both agree.
+    private func conflictCopy(uid: String, local: LocalEvent?, server: [Appointment]?) -> SyncConflict? {
+        guard case let .serverWins(reason) = SyncDecision.resolve(local: local?.appointments, server: server) else { return nil }
         logger.notice("sync \(account.name): conflict on \(uid): \(reason)")
-        changes.conflicts.append(SyncConflict(
-            account: account.name, uid: uid, title: local?.appointments.first?.title ?? server?.first?.title ?? uid,
-            reason: reason, ics: local.map { ics($0) }, detectedAt: now()))
+        return SyncConflict(account: account.name, uid: uid, title: local?.appointments.first?.title ?? server?.first?.title ?? uid,
+                            reason: reason, ics: local.map { ics($0) }, detectedAt: now())
     }
 
     // MARK: - Push
@@ -212,25 +215,21 @@ struct SyncEngine {
     private func settle(uid: String, href: String, local: LocalEvent?, queuedAt: Date, report: inout SyncReport) async throws {
         let current = try await server.fetch(calendarURL, hrefs: [href]).first
         report.fetched += current == nil ? 0 : 1
+        // The pull of this sync moved the token on: keep it.
+        let fresh = try store.syncAccount(named: account.name) ?? account
         var changes = ServerChanges()
-        changes.syncToken = account.syncToken
-        changes.ctag = account.ctag
-        if let fresh = try store.syncAccount(named: account.name) {
-            changes.syncToken = fresh.syncToken
-            changes.ctag = fresh.ctag
-        }
+        changes.syncToken = fresh.syncToken
+        changes.ctag = fresh.ctag
         let event = current.flatMap { serverEvent($0) }
-        switch SyncDecision.resolve(local: local?.appointments, server: event?.appointments) {
-        case .agree:
-            break
-        case let .serverWins(reason):
+        if let copy = conflictCopy(uid: uid, local: local, server: event?.appointments) {
             report.conflicts += 1
-            logger.notice("sync \(account.name): conflict on \(uid): \(reason)")
-            changes.conflicts.append(SyncConflict(
-                account: account.name, uid: uid, title: local?.appointments.first?.title ?? event?.appointments.first?.title ?? uid,
-                reason: reason, ics: local.map { ics($0) }, detectedAt: now()))
+            changes.conflicts.append(copy)
         }
-        if let event { changes.changed.append(event) } else if try store.syncedResource(account: account.name, uid: uid) != nil { changes.removed.append(href) }
+        if let event {
+            changes.changed.append(event)
+        } else if try store.syncedResource(account: account.name, uid: uid) != nil {
+            changes.removed.append(href)
+        }
         try store.applyServerChanges(changes, account: account.name, now: now(), zone: zone)
         try store.dropFromOutbox(uid: uid, queuedBefore: queuedAt)
     }
