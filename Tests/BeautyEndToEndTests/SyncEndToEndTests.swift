@@ -320,5 +320,30 @@ extension EndToEndServing {
             #expect(unknown.status == .exited(1) && unknown.stderr.contains("no sync account named 'third'"), "\(unknown)")
             await server.stop()
         }
+
+        @Test("a [sync.NAME] table in config.toml is added at start and syncs like one added with beautyctl")
+        func accountFromTheConfiguration() async throws {
+            let server = try await CalDAVTestServer.start(.radicale)
+            let stack = try await Stack.start(server: false, config: """
+                [sync]
+                interval = "1h"
+                [sync.salon]
+                url = "\(server.calendarURL.absoluteString)"
+                user = "\(server.user)"
+                password_file = "\(server.passwordFile)"
+                """)
+            defer { stack.shutdown() }
+            let start = try #require(LocalTime.instant(year: 2030, month: 4, day: 2, hour: 11, in: testTimeZone))
+            try await server.put(server.path("cut.ics"), ics: CalDAVTestServer.event(uid: "cut@phone", summary: "Haircut", start: start))
+            let added = await eventually(timeout: .seconds(20), interval: .milliseconds(100)) { () -> SyncAccountsResult? in
+                guard let result = try? stack.client().call("sync.list", NoParams(), as: SyncAccountsResult.self), !result.accounts.isEmpty else { return nil }
+                return result
+            }
+            #expect(added?.accounts.map(\.name) == ["salon"], "\(stack.logs)")
+            let report = try await stack.syncNow("salon")
+            #expect(report.fetched == 1 && report.accounts.first?.error == nil, "\(report.accounts)")
+            #expect(try await stack.agenda(around: start).entries.map(\.title) == ["Haircut"])
+            await server.stop()
+        }
     }
 }
