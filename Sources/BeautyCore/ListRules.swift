@@ -29,8 +29,7 @@ public enum ListFilter {
     /// (`krakow` finds "Kraków"); no needle matches everything.
     public static func text(_ fields: [String], containsAnyOf needles: [String]) -> Bool {
         guard !needles.isEmpty else { return true }
-        let haystack = fields.joined(separator: "\n")
-        return needles.contains { TextFolding.contains(haystack, folded: $0) }
+        return needles.contains { needle in fields.contains { TextFolding.contains($0, folded: needle) } }
     }
 }
 

@@ -10,30 +10,50 @@ import Foundation
 public enum TextFolding {
     /// `text` lower-cased, without diacritics, with the letters above spelled in plain Latin.
     public static func fold(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        var folded = String.UnicodeScalarView()
-        for scalar in text.lowercased().unicodeScalars {
-            if scalar.isASCII {
-                folded.append(scalar)
-            } else if let plain = latinLetters[scalar] {
-                folded.append(contentsOf: plain.unicodeScalars)
-            } else if scalar.properties.generalCategory != .nonspacingMark {
-                folded.append(scalar)
-            }
-        }
-        return String(folded)
+        String(decoding: foldedUTF8(text), as: UTF8.self)
     }
 
     /// Whether `needle`, folded already, occurs in `text` once folded. An empty needle occurs everywhere.
     public static func contains(_ text: String, folded needle: String) -> Bool {
-        guard !needle.isEmpty else { return true }
-        let haystack = Array(fold(text).utf8), wanted = Array(needle.utf8)
-        guard haystack.count >= wanted.count else { return false }
-        // Both sides are folded, so equal text is equal bytes; a byte search is exact here.
-        for start in 0...(haystack.count - wanted.count) where haystack[start] == wanted[0] {
-            if haystack[start..<(start + wanted.count)].elementsEqual(wanted) { return true }
+        var wanted = needle
+        return wanted.withUTF8 { wanted in
+            guard let first = wanted.first else { return true }
+            let haystack = foldedUTF8(text)
+            guard haystack.count >= wanted.count else { return false }
+            // Both sides are folded, so equal text is equal bytes.
+            return haystack.withUnsafeBufferPointer { haystack in
+                for start in 0...(haystack.count - wanted.count) where haystack[start] == first {
+                    var at = 1
+                    while at < wanted.count, haystack[start + at] == wanted[at] { at += 1 }
+                    if at == wanted.count { return true }
+                }
+                return false
+            }
         }
-        return false
+    }
+
+    /// The UTF-8 of the folded text, built without intermediate strings: searches fold every title,
+    /// note and address of the agenda's range.
+    static func foldedUTF8(_ text: String) -> [UInt8] {
+        var folded: [UInt8] = []
+        folded.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                folded.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+                continue
+            }
+            for lower in scalar.properties.lowercaseMapping.unicodeScalars {
+                if lower.isASCII {
+                    folded.append(UInt8(lower.value))
+                } else if let plain = latinLetters[lower] {
+                    folded.append(contentsOf: plain.utf8)
+                } else if lower.properties.generalCategory != .nonspacingMark {
+                    folded.append(contentsOf: String(lower).utf8)
+                }
+            }
+        }
+        return folded
     }
 
     /// Whether two texts are the same once folded.
