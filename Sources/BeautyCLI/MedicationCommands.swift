@@ -369,10 +369,10 @@ struct DoseCommand: ParsableCommand {
             if let stock = result.medication.stock { Output.line("\(MedOutput.format(stock)) left.") }
         }
 
-        /// The one medication with this name, in any case.
+        /// The one medication with this name, in any case, with or without diacritics.
         static func medication(named name: String, client: inout DaemonClient) throws -> Int64 {
-            let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
-            let matches = try client.call(MedicationRPC.list, ListOrderParams()).filter { $0.name.lowercased() == wanted }
+            let wanted = TextFolding.fold(name.trimmingCharacters(in: .whitespaces))
+            let matches = try client.call(MedicationRPC.list, ListOrderParams()).filter { TextFolding.fold($0.name) == wanted }
             guard let only = matches.first, matches.count == 1, let id = only.id else {
                 throw CLIFailure(matches.isEmpty ? .notFound : .usage,
                                  matches.isEmpty ? "no medication named '\(name)' (see beautyctl med list)"

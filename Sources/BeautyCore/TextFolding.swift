@@ -56,11 +56,6 @@ public enum TextFolding {
         return folded
     }
 
-    /// Whether two texts are the same once folded.
-    public static func equal(_ a: String, _ b: String) -> Bool {
-        fold(a) == fold(b)
-    }
-
     /// Letters Unicode does not decompose, by their lower-case form (the text is lower-cased first).
     static let undecomposable: [Unicode.Scalar: String] = [
         "ł": "l", "ø": "o", "đ": "d", "ð": "d", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
