@@ -8,7 +8,7 @@ import Foundation
 ///
 /// A dotted pair is a time when its minutes have two digits (`14.30`, `10.10`); a date without a
 /// year ends with a dot (`10.10.`). Next to a day word it is a time, next to a time a date (`1.2 10:00`
-/// is 1 February). `1.2` alone, `25.11` alone and a day without a time where one is needed are
+/// is 1 February; of two pairs, `25.11 14.30`, the first is the date). `1.2` alone, `25.11` alone and a day without a time where one is needed are
 /// refused, saying what they could mean.
 public enum TimeExpression {
     public static let examples = "'2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'pt 15:00', 'in 2h'"
@@ -77,8 +77,15 @@ public enum TimeExpression {
                 guard !taken else { throw failure }
                 date = dotted
             } else if let found = DottedPair(word) {
-                guard pair == nil else { throw failure }
-                pair = found
+                if let first = pair {
+                    // Two pairs are written date first, then time: "25.11 14.30".
+                    guard !taken, clock == nil, let time = found.time else { throw failure }
+                    date = try first.yearlessDate(today: today, past: past, field: field)
+                    clock = time
+                    pair = nil
+                } else {
+                    pair = found
+                }
             } else if clock == nil, let found = try parseClock(word, field: field) {
                 clock = found
             } else {
