@@ -15,21 +15,31 @@ public enum TextFolding {
 
     /// Whether `needle`, folded already, occurs in `text` once folded. An empty needle occurs everywhere.
     public static func contains(_ text: String, folded needle: String) -> Bool {
-        var wanted = needle
+        var wanted = needle, contiguous = text
         return wanted.withUTF8 { wanted in
-            guard let first = wanted.first else { return true }
-            let haystack = foldedUTF8(text)
-            guard haystack.count >= wanted.count else { return false }
-            // Both sides are folded, so equal text is equal bytes.
-            return haystack.withUnsafeBufferPointer { haystack in
-                for start in 0...(haystack.count - wanted.count) where haystack[start] == first {
-                    var at = 1
-                    while at < wanted.count, haystack[start + at] == wanted[at] { at += 1 }
-                    if at == wanted.count { return true }
-                }
-                return false
+            guard !wanted.isEmpty else { return true }
+            return contiguous.withUTF8 { bytes in
+                // Most titles and addresses are ASCII: lower-cased on the fly, nothing is copied.
+                if bytes.allSatisfy({ $0 < 0x80 }) { return find(wanted, in: bytes, lowercasing: true) }
+                return foldedUTF8(text).withUnsafeBufferPointer { find(wanted, in: $0, lowercasing: false) }
             }
         }
+    }
+
+    /// Whether `wanted` occurs in `haystack` (its ASCII capitals lower-cased when `lowercasing`).
+    /// Both sides are folded, so equal text is equal bytes.
+    private static func find(_ wanted: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> Bool {
+        guard haystack.count >= wanted.count else { return false }
+        func byte(_ index: Int) -> UInt8 {
+            let byte = haystack[index]
+            return lowercasing && byte >= 65 && byte <= 90 ? byte + 32 : byte
+        }
+        for start in 0...(haystack.count - wanted.count) where byte(start) == wanted[0] {
+            var at = 1
+            while at < wanted.count, byte(start + at) == wanted[at] { at += 1 }
+            if at == wanted.count { return true }
+        }
+        return false
     }
 
     /// The UTF-8 of the folded text, built without intermediate strings: searches fold every title,
@@ -41,6 +51,11 @@ public enum TextFolding {
             if scalar.isASCII {
                 let byte = UInt8(scalar.value)
                 folded.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+                continue
+            }
+            // Latin letters of either case are in the table; other scripts are lower-cased first.
+            if let plain = latinLetters[scalar] {
+                folded.append(contentsOf: plain.utf8)
                 continue
             }
             for lower in scalar.properties.lowercaseMapping.unicodeScalars {
@@ -56,7 +71,7 @@ public enum TextFolding {
         return folded
     }
 
-    /// Letters Unicode does not decompose, by their lower-case form (the text is lower-cased first).
+    /// Letters Unicode does not decompose, in lower case (Foundation folds their capitals to these).
     static let undecomposable: [Unicode.Scalar: String] = [
         "ł": "l", "ø": "o", "đ": "d", "ð": "d", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
         "ħ": "h", "ı": "i", "ŧ": "t", "ŀ": "l", "ĸ": "k", "ŋ": "n", "ƒ": "f", "ɨ": "i", "ƶ": "z",

@@ -194,6 +194,12 @@ struct TextFoldingTests {
         #expect(!ListFilter.category("włosy", matchesAnyOf: ["twarz"]))
     }
 
+    @Test func calendarCategoriesNameTreeNodesWithoutDiacritics() {
+        let tree = [(name: "hair", title: "Włosy"), (name: "face/facial", title: "Zabieg na twarz")]
+        #expect(CategoryAssignment.assign(["WLOSY", "Salon"], tree: tree) == ("hair", ["Salon"]))
+        #expect(CategoryAssignment.assign(["zabieg na TWARZ"], tree: tree).category == "face/facial")
+    }
+
     @Test func tipsAreFoundWithoutCaseOrDiacritics() {
         let plain = Tips.matching(categories: [], searches: ["sunscreen"]).map(\.id)
         #expect(!plain.isEmpty)
