@@ -9,7 +9,11 @@ and times, with the release beautyctl:
 
   1. `beautyctl import FILE.ics` into the empty store (end to end: parse, staged import, commit);
   2. `beautyctl export --ics FILE` of everything;
-  3. `beautyctl agenda --from 2000-01-01 --to 2100-01-01 --json` with everything in the store.
+  3. `beautyctl agenda --from 2000-01-01 --to 2100-01-01 --json` with everything in the store;
+  4. the full-range agenda paged to one entry (`--limit 1`: all 100,000 are read, filtered, sorted
+     and counted, little is sent) without a search and with `--search krakow`, which finds "Kraków"
+     in a location by folding every title, note and address for case and diacritics: the
+     difference is the search's cost.
 
 Run by benchmarks/run.py (its results go into RESULTS.md's summary); alone it prints them.
 """
@@ -26,7 +30,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import ROOT, Session  # noqa: E402
 
 UTC = datetime.timezone.utc
-TITLES = ["Haircut", "Manicure", "Pedicure", "Facial", "Brows", "Massage", "Colour", "Lashes", "Waxing", "Spa"]
+TITLES = ["Haircut", "Manicure", "Pedicure", "Facial", "Brows", "Massage", "Colour", "Lashes", "Waxing", "Spa",
+          "Strzyżenie", "Masáž tváre"]
+CITIES = ["Kraków", "Łódź", "Žilina", "Main Street"]
 ZONES = ["Europe/Paris", "America/New_York", "Asia/Tokyo"]
 GOALS = {"import_s": 5.0, "export_s": 1.0, "agenda_s": 1.0}
 
@@ -49,7 +55,7 @@ def write_ics(path, n, seed=7):
             lines += [f"DTSTART:{start:%Y%m%dT%H%M%SZ}", f"DTEND:{end:%Y%m%dT%H%M%SZ}"]
         lines.append(f"SUMMARY:{rng.choice(TITLES)} {i}")
         if i % 4 == 0:
-            lines.append(f"LOCATION:Salon {i % 17}\\, Main Street {i % 90}")
+            lines.append(f"LOCATION:Salon {i % 17}\\, {CITIES[i // 4 % len(CITIES)]} {i % 90}")
         if i % 200 == 0:
             lines.append("RRULE:" + ("FREQ=WEEKLY;INTERVAL=6;COUNT=10" if i % 400 == 0 else "FREQ=MONTHLY;COUNT=12"))
         if i % 5 == 0:
@@ -90,7 +96,12 @@ def bench_bulk(bin_dir, items, log=print):
         log("full-range agenda --json ...")
         agenda_s, out = timed(session, "agenda", "--from", "2000-01-01", "--to", "2100-01-01", "--json")
         agenda = json.loads(out.stdout)
-        return {"items": items, "ics_bytes": size, "import_s": import_s, "import_rate": items / import_s,
+        log("full-range agenda --limit 1, without and with --search krakow ...")
+        full_range = ["agenda", "--from", "2000-01-01", "--to", "2100-01-01", "--limit", "1", "--json"]
+        unsearched_s, _ = timed(session, *full_range)
+        search_s, found = timed(session, *full_range, "--search", "krakow")
+        return {"unsearched_s": unsearched_s, "search_s": search_s, "search_entries": json.loads(found.stdout)["total"],
+                "items": items, "ics_bytes": size, "import_s": import_s, "import_rate": items / import_s,
                 "export_s": export_s, "export_bytes": os.path.getsize(exported), "agenda_s": agenda_s,
                 "agenda_bytes": len(out.stdout), "agenda_entries": agenda["total"]}
     finally:
@@ -110,6 +121,9 @@ def summary_rows(b):
         [f"`beautyctl agenda --from 2000-01-01 --to 2100-01-01 --json` at {n} "
          f"({b['agenda_entries']:,} entries, {b['agenda_bytes'] / 1e6:.1f} MB)",
          f"{b['agenda_s']:.2f} s", "< 1 s", met("agenda_s")],
+        [f"`beautyctl agenda` of the full range at {n}, `--limit 1`, without / with `--search krakow` "
+         f"(case and diacritics folded; {b['search_entries']:,} found)",
+         f"{b['unsearched_s']:.2f} / {b['search_s']:.2f} s", "—", "—"],
     ]
 
 

@@ -13,7 +13,7 @@ struct AppointmentCommand: ParsableCommand {
 
 /// The fields `add` and `edit` share.
 struct AppointmentFields: ParsableArguments {
-    @Option(help: ArgumentHelp("Start: '2026-12-01 14:00', '14:00', 'tomorrow 9:30', 'fri 10:00', 'in 2h', or ISO 8601 with an offset.", valueName: "time"))
+    @Option(help: ArgumentHelp("Start: '2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'fri 10:00', 'pt 15:00', 'in 2h', or ISO 8601 with an offset; a day alone only with --all-day.", valueName: "time"))
     var at: String?
 
     @Option(help: ArgumentHelp("How long it lasts, e.g. 45m, 1h30m (default 60m; all-day: 1d).", valueName: "duration"))
@@ -37,7 +37,7 @@ struct AppointmentFields: ParsableArguments {
     @Option(help: ArgumentHelp("Colour in calendar views: \(TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")) or #rrggbb.", valueName: "name"))
     var color: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Price, e.g. 45.00, 45,50 or '120 PLN' (default currency from the config; not negative).", valueName: "amount"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Price, e.g. 45.00, 45,50, '1 234,50 zł', '120 PLN', '10 €' (default currency from the config; not negative).", valueName: "amount"))
     var price: String?
 
     @Option(help: ArgumentHelp("Remind this long before the start; repeat for several (e.g. --remind 1d --remind 2h).", valueName: "duration"))
@@ -69,10 +69,16 @@ struct AppointmentFields: ParsableArguments {
     }
 
     /// The start as typed, and its wall time when that is in a DST gap; the daemon moves an all-day
-    /// one to its day's midnight.
-    func start(now: Date) throws -> (instant: Date, skippedWall: String?)? {
+    /// one to its day's midnight. `dayNeedsTime`: a day without a time (`--at pt`) is refused rather
+    /// than read as its midnight.
+    func start(now: Date, dayNeedsTime: Bool) throws -> (instant: Date, skippedWall: String?)? {
         let zone = try zone
-        return try at.map { text in try Input.check("--at") { try TimeExpression.parseGiven(text, now: now, zone: zone, field: "--at") } }
+        return try at.map { text in
+            try Input.check("--at") {
+                try TimeExpression.parseGiven(text, now: now, zone: zone, field: "--at", language: Input.language,
+                                              dayAlone: dayNeedsTime ? .refused : .midnight)
+            }
+        }
     }
 
     /// The series and the cycle as typed: --repeat, --every (a series, or with --after-done a cycle) and
@@ -142,7 +148,7 @@ extension AppointmentCommand {
 
         func run() throws {
             let now = Date()
-            guard let start = try fields.start(now: now) else {
+            guard let start = try fields.start(now: now, dayNeedsTime: fields.allDay != true) else {
                 throw CLIFailure(.usage, "--at is required: when does it start? (e.g. --at 'tomorrow 9:30')")
             }
             var params = AppointmentAddParams(title: try Input.name(title, option: "title"), start: start.instant)
@@ -360,7 +366,7 @@ struct AppointmentChanges: ParsableArguments {
         var params = AppointmentEditParams(id: id, occurrence: try occurrence.instant(now: now, zone: try fields.zone))
         params.title = try title.map { try Input.name($0, option: "--title") }
         try fields.checkText()
-        let start = try fields.start(now: now)
+        let start = try fields.start(now: now, dayNeedsTime: fields.allDay == false)
         (params.start, params.startWall) = (start?.instant, start?.skippedWall)
         params.durationSeconds = try fields.durationSeconds()
         params.allDay = fields.allDay

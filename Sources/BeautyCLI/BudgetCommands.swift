@@ -93,7 +93,7 @@ extension BudgetCommand {
 
         @Argument(help: "What it was.") var name: String
         @Argument(parsing: .allUnrecognized,
-                  help: ArgumentHelp("How much: 45, 45.50, 45,50, -20 or '120 PLN' (a negative amount is an expense too).", valueName: "amount"))
+                  help: ArgumentHelp("How much: 45, 45.50, 45,50, -20, '120 PLN', '10 zł', '10,50 €' (a negative amount is an expense too).", valueName: "amount"))
         var amount: [String] = []
         @Flag(help: "It is an income (default: an expense).") var income = false
         @Option(help: ArgumentHelp("When (default now).", valueName: "time")) var at: String?
@@ -152,7 +152,7 @@ extension BudgetCommand {
                 """)
         @Argument(help: "Budget entry id.") var id: Int64
         @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
-        @Option(parsing: .unconditional, help: ArgumentHelp("New amount (45.50, -20, '120 PLN'); a negative one makes it an expense.", valueName: "amount"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("New amount (45.50, -20, '120 PLN', '10 zł'); a negative one makes it an expense.", valueName: "amount"))
         var amount: String?
         @Flag(help: "Make it an income.") var income = false
         @Flag(help: "Make it an expense.") var expense = false

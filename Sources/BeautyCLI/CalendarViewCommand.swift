@@ -20,7 +20,7 @@ struct CalendarCommand: ParsableCommand {
               beautyctl calendar --week 2026-12-01 --width 120
             """)
 
-    @Option(help: ArgumentHelp("The day to draw (default today): a date such as 2026-12-01, today, tomorrow, fri.", valueName: "date"))
+    @Option(help: ArgumentHelp("The day to draw (default today): a date such as 2026-12-01 or 1.12.2026, today, tomorrow, jutro, fri, pt.", valueName: "date"))
     var day: String?
     @Option(help: ArgumentHelp("Draw the Monday-to-Sunday week containing this date.", valueName: "date"))
     var week: String?

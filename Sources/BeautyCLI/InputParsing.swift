@@ -4,8 +4,11 @@ import Foundation
 
 /// Turns what a user typed into values, or a usage error (exit 2) naming the option.
 enum Input {
+    /// Whose forms win where two languages read typed input differently.
+    static let language = InputLanguage.of(environment: ProcessInfo.processInfo.environment)
+
     static func time(_ text: String, option: String, now: Date = Date(), zone: TimeZone = .current, past: Bool = false) throws -> Date {
-        try wrap(option) { try TimeExpression.parse(text, now: now, zone: zone, field: option, past: past) }
+        try wrap(option) { try TimeExpression.parse(text, now: now, zone: zone, field: option, past: past, language: language) }
     }
 
     static func duration(_ text: String, option: String) throws -> Int {

@@ -15,10 +15,10 @@ struct MedicationFields: ParsableArguments {
     @Option(help: ArgumentHelp("What one dose is, e.g. '1 tablet' or '2,5 ml' (its number is what a dose takes from the stock).", valueName: "text"))
     var dose: String?
 
-    @Option(help: ArgumentHelp("A time of day to take it; repeat for several (--at 08:00 --at 20:00).", valueName: "HH:MM"))
+    @Option(help: ArgumentHelp("A time of day to take it (08:00 or 8.00); repeat for several (--at 08:00 --at 20:00).", valueName: "HH:MM"))
     var at: [String] = []
 
-    @Option(help: ArgumentHelp("Only on these weekdays, e.g. mon,wed,fri (with --at or --every).", valueName: "days"))
+    @Option(help: ArgumentHelp("Only on these weekdays, e.g. mon,wed,fri, pon,śr,pt or po-pi (with --at or --every).", valueName: "days"))
     var days: String?
 
     @Option(help: ArgumentHelp("Every N hours (elapsed time) inside the --between window, e.g. 8h.", valueName: "duration"))
@@ -69,7 +69,7 @@ struct MedicationFields: ParsableArguments {
             schedule.windowStart = window.0
             schedule.windowEnd = window.1
         }
-        if let days { schedule.weekdays = try Input.check("--days") { try Validation.parseWeekdays(days) } }
+        if let days { schedule.weekdays = try Input.check("--days") { try Validation.parseWeekdays(days, language: Input.language) } }
         if let cycle { schedule.cycle = try Input.check("--cycle") { try Validation.parseCycle(cycle) } }
         return schedule
     }
@@ -369,10 +369,10 @@ struct DoseCommand: ParsableCommand {
             if let stock = result.medication.stock { Output.line("\(MedOutput.format(stock)) left.") }
         }
 
-        /// The one medication with this name, in any case.
+        /// The one medication with this name, in any case, with or without diacritics.
         static func medication(named name: String, client: inout DaemonClient) throws -> Int64 {
-            let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
-            let matches = try client.call(MedicationRPC.list, ListOrderParams()).filter { $0.name.lowercased() == wanted }
+            let wanted = TextFolding.fold(name.trimmingCharacters(in: .whitespaces))
+            let matches = try client.call(MedicationRPC.list, ListOrderParams()).filter { TextFolding.fold($0.name) == wanted }
             guard let only = matches.first, matches.count == 1, let id = only.id else {
                 throw CLIFailure(matches.isEmpty ? .notFound : .usage,
                                  matches.isEmpty ? "no medication named '\(name)' (see beautyctl med list)"

@@ -68,10 +68,10 @@ public enum ContactLookup {
             let person = [c.firstName, c.lastName].compactMap { $0 }.joined(separator: " ")
             return [c.name, c.displayName] + (person.isEmpty ? [] : [person])
         }
-        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
-        let whole = contacts.filter { names($0).contains { $0.compare(text, options: options) == .orderedSame } }
+        let folded = TextFolding.fold(text)
+        let whole = contacts.filter { names($0).contains { TextFolding.fold($0) == folded } }
         if let outcome = outcome(whole) { return outcome }
-        let part = contacts.filter { names($0).contains { $0.range(of: text, options: options) != nil } }
+        let part = contacts.filter { names($0).contains { TextFolding.contains($0, folded: folded) } }
         return outcome(part) ?? .none
     }
 

@@ -11,24 +11,25 @@ public enum ListFilter {
         return result
     }
 
-    /// Whether `category` is one of `wanted` or a sub-category of one (`face` matches `face/facial`);
-    /// no wanted category matches everything.
+    /// Whether `category` is one of `wanted` or a sub-category of one (`face` matches `face/facial`),
+    /// ignoring case and diacritics (`wlosy` matches `włosy`); no wanted category matches everything.
     public static func category(_ category: String?, matchesAnyOf wanted: [String]) -> Bool {
         guard !wanted.isEmpty else { return true }
         guard let category else { return false }
-        return wanted.contains { category == $0 || category.hasPrefix($0 + "/") }
+        let folded = TextFolding.fold(category)
+        return wanted.map(TextFolding.fold).contains { folded == $0 || folded.hasPrefix($0 + "/") }
     }
 
-    /// Search texts as compared: trimmed and lower-cased, empty ones dropped.
+    /// Search texts as compared: trimmed and folded (`TextFolding`), empty ones dropped.
     public static func needles(_ texts: [String]) -> [String] {
-        texts.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        texts.map { TextFolding.fold($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
     }
 
-    /// Whether any of `needles` (from `needles(_:)`) is in one of `fields`, ignoring case; no needle matches everything.
+    /// Whether any of `needles` (from `needles(_:)`) is in one of `fields`, ignoring case and diacritics
+    /// (`krakow` finds "Kraków"); no needle matches everything.
     public static func text(_ fields: [String], containsAnyOf needles: [String]) -> Bool {
         guard !needles.isEmpty else { return true }
-        let haystack = fields.joined(separator: "\n").lowercased()
-        return needles.contains { haystack.contains($0) }
+        return needles.contains { needle in fields.contains { TextFolding.contains($0, folded: needle) } }
     }
 }
 
@@ -84,7 +85,7 @@ public enum ListSort {
     public static func order(_ a: SortValue, _ b: SortValue) -> Bool? {
         switch (a, b) {
         case let (.text(x), .text(y)):
-            let (fx, fy) = (fold(x), fold(y))
+            let (fx, fy) = (TextFolding.fold(x), TextFolding.fold(y))
             return fx == fy ? nil : fx < fy
         case let (.time(x), .time(y)):
             return x == y ? nil : x < y
@@ -93,9 +94,5 @@ public enum ListSort {
         default:
             return nil
         }
-    }
-
-    static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }

@@ -75,11 +75,14 @@ public struct ClockTime: Codable, Sendable, Hashable, Comparable, CustomStringCo
 
     public init(hour: Int, minute: Int) { minutes = hour * 60 + minute }
 
+    /// `08:00`, `8:00`, or `8.00` as Poles and Slovaks write it (minutes in two digits after a dot).
     public init(parsing text: String, field: String = "time") throws {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let dotted = !trimmed.contains(":")
+        let parts = trimmed.split(separator: dotted ? "." : ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isNumber) }),
-              let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60
-        else { throw ValidationError(field: field, "'\(text)' is not a time of day (HH:MM, 00:00 to 23:59)") }
+              !dotted || parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60
+        else { throw ValidationError(field: field, "'\(text)' is not a time of day (HH:MM or HH.MM, 00:00 to 23:59)") }
         self.init(hour: h, minute: m)
     }
 
@@ -109,15 +112,13 @@ public enum Weekday: String, Codable, Sendable, CaseIterable, Comparable {
     /// 1 = Sunday ... 7 = Saturday, as Foundation's Calendar counts.
     public var number: Int { Weekday.allCases.firstIndex(of: self)! + 1 }
 
-    public init(parsing text: String, field: String = "days") throws {
-        let lower = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let day = Weekday.allCases.first(where: { lower == $0.rawValue || (lower.count >= 3 && Weekday.fullName($0).hasPrefix(lower)) })
-        else { throw ValidationError(field: field, "'\(text)' is not a weekday (mon, tue, wed, thu, fri, sat, sun)") }
-        self = day
-    }
-
-    static func fullName(_ day: Weekday) -> String {
-        ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"][day.number - 1]
+    /// A weekday in any language `DayWords` knows (`fri`, `pt`, `piatok`, `środa`, `sr`).
+    public init(parsing text: String, field: String = "days", language: InputLanguage = .english) throws {
+        let word = text.trimmingCharacters(in: .whitespaces)
+        guard case .weekday(let number)? = try DayWords.parse(word, language: language, field: field) else {
+            throw ValidationError(field: field, "'\(text)' is not a weekday (\(DayWords.weekdayExamples))")
+        }
+        self = Weekday.allCases[number - 1]
     }
 
     public static func < (a: Weekday, b: Weekday) -> Bool { a.number < b.number }

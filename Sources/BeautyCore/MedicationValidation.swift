@@ -81,9 +81,9 @@ extension Validation {
         return (start, end)
     }
 
-    /// "mon,wed,fri" or a range "mon-fri" (wrapping: "fri-mon"); full names work too.
+    /// "mon,wed,fri", "pon,śr,pt" or a range "mon-fri" (wrapping: "fri-mon"); full names work too.
     /// Sorted Sunday first, without repeats.
-    public static func parseWeekdays(_ text: String, field: String = "days") throws -> [Weekday] {
+    public static func parseWeekdays(_ text: String, field: String = "days", language: InputLanguage = .english) throws -> [Weekday] {
         var days = Set<Weekday>()
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let word = item.trimmingCharacters(in: .whitespaces)
@@ -92,12 +92,12 @@ extension Validation {
             }
             let ends = word.split(separator: "-", omittingEmptySubsequences: false)
             if ends.count == 2 {
-                let first = try Weekday(parsing: String(ends[0]), field: field)
-                let last = try Weekday(parsing: String(ends[1]), field: field)
+                let first = try Weekday(parsing: String(ends[0]), field: field, language: language)
+                let last = try Weekday(parsing: String(ends[1]), field: field, language: language)
                 let span = (last.number - first.number + 7) % 7
                 for step in 0...span { days.insert(Weekday.allCases[(first.number - 1 + step) % 7]) }
             } else {
-                days.insert(try Weekday(parsing: word, field: field))
+                days.insert(try Weekday(parsing: word, field: field, language: language))
             }
         }
         return days.sorted()

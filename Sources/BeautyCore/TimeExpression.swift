@@ -1,21 +1,40 @@
 import Foundation
 
 /// Parses the times the CLI accepts, relative to an injected `now` and zone:
-/// `2026-12-01 14:00`, ISO 8601 with an offset, `14:00` (today, or tomorrow if passed),
-/// `today 14:00`, `tomorrow 9:30`, `monday 10:00`, `in 2h`, `now`, and a bare date `2026-12-01`.
+/// `2026-12-01 14:00`, ISO 8601 with an offset, `14:00` or `14.30` (today, or tomorrow if passed),
+/// `today 14:00`, `tomorrow 9:30`, `monday 10:00`, `in 2h`, `now`, and a bare date `2026-12-01`;
+/// as Poles and Slovaks write them: `25.11.2026 14.30`, `25.11. 10:00` (the next 25 November),
+/// `jutro 10:00`, `pt 15:00`, `zajtra 9.15`, `piatok` (day words: `DayWords`).
+///
+/// A dotted pair is a time when its minutes have two digits (`14.30`, `10.10`); a date without a
+/// year ends with a dot (`10.10.`). Next to a day word it is a time, next to a time a date (`1.2 10:00`
+/// is 1 February; of two pairs, `25.11 14.30`, the first is the date). `1.2` alone, `25.11` alone and a day without a time where one is needed are
+/// refused, saying what they could mean.
 public enum TimeExpression {
-    public static let examples = "'2026-12-01 14:00', '2026-12-01T14:00+01:00', '14:00', 'tomorrow 9:30', 'in 2h'"
+    public static let examples = "'2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'pt 15:00', 'in 2h'"
+
+    /// What a bare day without a time of day means.
+    public enum DayAlone: Sendable {
+        /// Its midnight (`--from tomorrow`, `--day pt`).
+        case midnight
+        /// Refused: a start was asked for (`appointment add --at pt` would otherwise start at midnight).
+        case refused
+    }
 
     /// `past`: the time is when something already happened (`dose taken --at 08:00`), so a bare clock
     /// time still to come today means the last such time, yesterday's, instead of tomorrow's.
-    public static func parse(_ text: String, now: Date, zone: TimeZone, field: String = "time", past: Bool = false) throws -> Date {
-        try parseGiven(text, now: now, zone: zone, field: field, past: past).instant
+    public static func parse(
+        _ text: String, now: Date, zone: TimeZone, field: String = "time", past: Bool = false,
+        language: InputLanguage = .english, dayAlone: DayAlone = .midnight
+    ) throws -> Date {
+        try parseGiven(text, now: now, zone: zone, field: field, past: past, language: language, dayAlone: dayAlone).instant
     }
 
     /// As `parse`, with the wall time typed when it does not exist in `zone` (a DST gap, as
     /// `LocalTime.skippedWall` writes it): a series starting then keeps that time of day.
     public static func parseGiven(
-        _ text: String, now: Date, zone: TimeZone, field: String = "time", past: Bool = false
+        _ text: String, now: Date, zone: TimeZone, field: String = "time", past: Bool = false,
+        language: InputLanguage = .english, dayAlone: DayAlone = .midnight
     ) throws -> (instant: Date, skippedWall: String?) {
         let input = text.trimmingCharacters(in: .whitespaces)
         let lower = input.lowercased()
@@ -31,6 +50,7 @@ public enum TimeExpression {
         let words = lower.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let cal = LocalTime.calendar(zone)
         let today = cal.dateComponents([.year, .month, .day], from: now)
+        guard let todayStart = cal.date(from: today) else { throw failure }
 
         // "2026-12-01", "2026-12-01 14:00", "2026-12-01T14:00"
         let dateTimeWords = words.count == 1 && lower.contains("t") && lower.first!.isNumber
@@ -39,46 +59,72 @@ public enum TimeExpression {
             guard dateTimeWords.count <= 2 else { throw failure }
             let hms = try dateTimeWords.count == 2 ? parseClock(dateTimeWords[1], field: field) : (0, 0, 0)
             guard let hms else { throw failure }
+            if dateTimeWords.count == 1, dayAlone == .refused { throw withoutTime(text, ymd, field: field) }
             return try resolve(ymd, hms, zone: zone, field: field)
         }
 
-        // "14:00", "today 14:00", "tomorrow 9:30", "tomorrow", "monday 10:00"
-        var dayOffset: Int?
-        var weekday: Int?
-        var clockWord: String?
+        // "14:00", "14.30", "today 14:00", "jutro 9.30", "pt", "monday 10:00", "25.11.2026 14.30", "25.11. 9:00"
+        var day: DayWord?
+        var date: (Int, Int, Int)?
+        var clock: (Int, Int, Int)?
+        var pair: DottedPair?
         for word in words {
-            if word == "today" || word == "tomorrow" {
-                guard dayOffset == nil else { throw failure }
-                dayOffset = word == "today" ? 0 : 1
-            } else if let w = weekdayNumber(word) {
-                guard weekday == nil else { throw failure }
-                weekday = w
+            let taken = day != nil || date != nil
+            if let named = try DayWords.parse(word, language: language, field: field) {
+                guard !taken else { throw failure }
+                day = named
+            } else if let dotted = try dottedDate(word, today: today, past: past, field: field) {
+                guard !taken else { throw failure }
+                date = dotted
+            } else if let found = DottedPair(word) {
+                if let first = pair {
+                    // Two pairs are written date first, then time: "25.11 14.30".
+                    guard !taken, clock == nil, let time = found.time else { throw failure }
+                    date = try first.yearlessDate(today: today, past: past, field: field)
+                    clock = time
+                    pair = nil
+                } else {
+                    pair = found
+                }
+            } else if clock == nil, let found = try parseClock(word, field: field) {
+                clock = found
+            } else {
+                throw failure
             }
-            else if clockWord == nil { clockWord = word }
-            else { throw failure }
         }
-        if dayOffset != nil && weekday != nil { throw failure }
-        let hms: (Int, Int, Int)
-        if let clockWord {
-            guard let clock = try parseClock(clockWord, field: field) else { throw failure }
-            hms = clock
-        } else {
-            guard dayOffset != nil || weekday != nil else { throw failure }
-            hms = (0, 0, 0)
+        if let pair {
+            // Next to a time it is the date, next to a day the time; alone a time when it can be one.
+            if clock != nil {
+                guard day == nil, date == nil else { throw failure }
+                date = try pair.yearlessDate(today: today, past: past, field: field)
+            } else if day != nil || date != nil || pair.time != nil {
+                guard let time = pair.time else { throw pair.notATime(field: field) }
+                clock = time
+            } else {
+                throw pair.ambiguous(field: field)
+            }
         }
-        guard let todayStart = cal.date(from: today) else { throw failure }
-        if let weekday {
+        if let date {
+            if clock == nil, dayAlone == .refused { throw withoutTime(text, date, field: field) }
+            return try resolve(date, clock ?? (0, 0, 0), zone: zone, field: field)
+        }
+        guard clock != nil || day != nil else { throw failure }
+        let hms = clock ?? (0, 0, 0)
+        if case .weekday(let weekday)? = day {
             let current = cal.component(.weekday, from: now)
             var ahead = (weekday - current + 7) % 7
             if ahead == 0 {
                 let candidate = try resolve(components(cal, todayStart), hms, zone: zone, field: field)
                 if candidate.instant <= now { ahead = 7 }
             }
-            let day = cal.date(byAdding: .day, value: ahead, to: todayStart)!
-            return try resolve(components(cal, day), hms, zone: zone, field: field)
+            let found = components(cal, cal.date(byAdding: .day, value: ahead, to: todayStart)!)
+            if clock == nil, dayAlone == .refused { throw withoutTime(text, found, field: field) }
+            return try resolve(found, hms, zone: zone, field: field)
         }
-        let day = cal.date(byAdding: .day, value: dayOffset ?? 0, to: todayStart)!
-        let candidate = try resolve(components(cal, day), hms, zone: zone, field: field)
+        let dayOffset: Int? = if case .relative(let n)? = day { n } else { nil }
+        let chosen = components(cal, cal.date(byAdding: .day, value: dayOffset ?? 0, to: todayStart)!)
+        if clock == nil, dayAlone == .refused { throw withoutTime(text, chosen, field: field) }
+        let candidate = try resolve(chosen, hms, zone: zone, field: field)
         if dayOffset == nil, past, candidate.instant > now {
             let previous = cal.date(byAdding: .day, value: -1, to: todayStart)!
             return try resolve(components(cal, previous), hms, zone: zone, field: field)
@@ -89,6 +135,96 @@ public enum TimeExpression {
             return try resolve(components(cal, next), hms, zone: zone, field: field)
         }
         return candidate
+    }
+
+    /// A day typed where a start is needed, with what it was understood as.
+    private static func withoutTime(_ text: String, _ ymd: (Int, Int, Int), field: String) -> ValidationError {
+        ValidationError(field: field, "'\(text)' names a day (\(describe(ymd))) but no time: add one, e.g. '\(text) 15:00'")
+    }
+
+    /// "Friday 27 November 2026": a day as understood, for messages.
+    static func describe(_ ymd: (Int, Int, Int)) -> String {
+        let weekday = LocalDate(year: ymd.0, month: ymd.1, day: ymd.2).weekday
+        return "\(DayWords.describe(.weekday(weekday))) \(ymd.2) \(monthNames[ymd.1 - 1]) \(ymd.0)"
+    }
+
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
+                             "September", "October", "November", "December"]
+
+    /// `25.11.2026`, `5.1.2027`, or `25.11.` (the next 25 November from today; with `past`, the last).
+    private static func dottedDate(_ word: String, today: DateComponents, past: Bool, field: String) throws -> (Int, Int, Int)? {
+        let parts = word.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              (1...2).contains(parts[0].count), (1...2).contains(parts[1].count), parts[2].isEmpty || parts[2].count == 4,
+              let d = Int(parts[0]), let m = Int(parts[1])
+        else { return nil }
+        guard let y = Int(parts[2]) else {
+            return try DottedPair(day: d, month: m, word: word).yearlessDate(today: today, past: past, field: field)
+        }
+        guard LocalTime.isValidDay(year: y, month: m, day: d) else {
+            throw ValidationError(field: field, "'\(word)' is not a day of the calendar")
+        }
+        return (y, m, d)
+    }
+
+    /// Two numbers joined by a dot, `14.30` or `1.2`: a time, or a day and month without a year.
+    struct DottedPair {
+        let first: Int, second: Int, word: String
+        let secondDigits: Int
+
+        init?(_ word: String) {
+            let parts = word.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+                  let first = Int(parts[0]), let second = Int(parts[1])
+            else { return nil }
+            (self.first, self.second, self.word, secondDigits) = (first, second, word, parts[1].count)
+        }
+
+        init(day: Int, month: Int, word: String) {
+            (first, second, self.word, secondDigits) = (day, month, word, 2)
+        }
+
+        /// As a time: minutes in two digits, as clocks show them.
+        var time: (Int, Int, Int)? {
+            secondDigits == 2 && first < 24 && second < 60 ? (first, second, 0) : nil
+        }
+
+        func yearlessDate(today: DateComponents, past: Bool, field: String) throws -> (Int, Int, Int) {
+            let (day, month) = (first, second)
+            guard (1...12).contains(month), (1...31).contains(day) else {
+                throw ValidationError(field: field, "'\(word)' is not a day and month (DD.MM.)")
+            }
+            // This year's unless it is gone (or, for `past`, still to come): then next (last) year's.
+            let thisYear = today.year!
+            let passed = (month, day) < (today.month!, today.day!), coming = (month, day) > (today.month!, today.day!)
+            let year = past ? (coming ? thisYear - 1 : thisYear) : (passed ? thisYear + 1 : thisYear)
+            guard LocalTime.isValidDay(year: year, month: month, day: day) else {
+                throw ValidationError(field: field, "'\(word)' is not a day of \(year)")
+            }
+            return (year, month, day)
+        }
+
+        /// What a pair alone could mean, and how to write each meaning so it can mean nothing else.
+        func ambiguous(field: String) -> ValidationError {
+            var readings: [String] = [], forms: [String] = []
+            if first < 24, second < 60 {
+                let clock = String(format: "%02d:%02d", first, second)
+                readings.append("the time \(clock)")
+                forms.append("'\(clock)' for the time")
+            }
+            if (1...12).contains(second), (1...31).contains(first) {
+                readings.append("the date \(first) \(monthNames[second - 1])")
+                forms.append("'\(word).' or '\(word).YYYY' for the date")
+            }
+            let understood = readings.count > 1 ? "is ambiguous: \(readings.joined(separator: " or "))?"
+                : readings.first.map { "could only be \($0)" } ?? "is neither a time nor a date"
+            let hint = forms.isEmpty ? "try \(examples)" : "write \(forms.joined(separator: ", "))"
+            return ValidationError(field: field, "'\(word)' \(understood) (\(hint))")
+        }
+
+        func notATime(field: String) -> ValidationError {
+            ValidationError(field: field, "'\(word)' is not a time of day (write HH:MM or HH.MM, e.g. 09:05 or 9.05)")
+        }
     }
 
     /// Parses a bare calendar date `YYYY-MM-DD` (used by `--from`/`--until` style options).
@@ -155,10 +291,4 @@ public enum TimeExpression {
         }
     }
 
-    private static func weekdayNumber(_ word: String) -> Int? {
-        let names = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
-        let full = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-        if let i = names.firstIndex(of: word) ?? full.firstIndex(of: word) { return i + 1 }
-        return nil
-    }
 }

@@ -129,9 +129,7 @@ public enum Tips {
     public static func matching(categories: [TipCategory], searches: [String]) -> [Tip] {
         all.filter { tip in
             guard categories.isEmpty || categories.contains(tip.category) else { return false }
-            return searches.isEmpty || searches.contains { search in
-                [tip.title, tip.text].contains { $0.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
-            }
+            return ListFilter.text([tip.title, tip.text], containsAnyOf: ListFilter.needles(searches))
         }
     }
 

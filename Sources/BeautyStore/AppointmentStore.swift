@@ -113,7 +113,7 @@ extension AppDatabase {
             try linkImported(db, &new, old: old, brought: brought, now: now, zone: zone)
             if index < contacts.count, let wanted = contacts[index] {
                 let key = wanted.name.lowercased()
-                if let id = try linked[key] ?? Int64.fetchOne(db, sql: "SELECT id FROM contact WHERE name = ? COLLATE NOCASE ORDER BY id",
+                if let id = try linked[key] ?? Int64.fetchOne(db, sql: "SELECT id FROM contact WHERE name = ? COLLATE swiftCaseInsensitiveCompare ORDER BY id",
                                                                  arguments: [wanted.name]) {
                     new.contactID = id
                 } else if !wanted.phone.isEmpty {

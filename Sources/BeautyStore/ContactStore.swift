@@ -66,7 +66,8 @@ extension AppDatabase {
             for contact in incoming {
                 var match = try contact.uid.flatMap { try ContactRecord.filter(Column("uid") == $0).fetchOne(db) }
                 if match == nil {
-                    match = try ContactRecord.filter(sql: "name = ? COLLATE NOCASE", arguments: [contact.name]).order(Column("id"))
+                    // SQLite's NOCASE folds ASCII only: "ŁUCJA" must find "Łucja" too.
+                    match = try ContactRecord.filter(sql: "name = ? COLLATE swiftCaseInsensitiveCompare", arguments: [contact.name]).order(Column("id"))
                         .fetchAll(db).first { $0.uid == nil || contact.uid == nil }
                 }
                 guard let old = match else {

@@ -130,7 +130,7 @@ struct MedicationValidationTests {
         #expect(try Validation.parseWeekdays("Friday, mon ,MON") == [.mon, .fri])
         #expect(try Validation.parseWeekdays("mon-fri") == [.mon, .tue, .wed, .thu, .fri])
         #expect(try Validation.parseWeekdays("fri-mon") == [.sun, .mon, .fri, .sat])
-        #expect(throws: ValidationError(field: "days", "'xyz' is not a weekday (mon, tue, wed, thu, fri, sat, sun)")) {
+        #expect(throws: ValidationError(field: "days", "'xyz' is not a weekday (mon…sun, pon wt śr czw pt sob nd, po ut st št pi so ne)")) {
             try Validation.parseWeekdays("mon,xyz")
         }
         #expect(throws: ValidationError.self) { try Validation.parseWeekdays("mon,,fri") }

@@ -302,4 +302,17 @@ struct SeriesAndImportTests {
         try db.assignMissingContactUIDs()
         #expect(try db.contacts().allSatisfy { $0.uid != nil })
     }
+
+    @Test func contactNamesMatchInAnyCaseOfAnyAlphabet() throws {
+        let db = try AppDatabase.inMemory()
+        let lucja = try db.addContact(Contact(name: "Salon Łucja", phone: "+48 600 100 200"))
+        #expect(try db.importContacts([Contact(name: "SALON ŁUCJA", phone: "+48 600 100 201")]) == ContactImportCounts(inserted: 0, updated: 1, unchanged: 0))
+        #expect(try db.contact(id: lucja.id!).phone == "+48 600 100 201")
+        // A name is an identity here: without its diacritics it is another contact.
+        #expect(try db.importContacts([Contact(name: "Salon Lucja", phone: "+48 600 100 202")]).inserted == 1)
+        let counts = try db.importAppointments([Appointment(title: "Strzyżenie", start: local(19, 10), uid: "s@example.org")],
+                                               contacts: [Contact(name: "salon łucja", phone: "")], now: local(15, 10), zone: warsaw)
+        #expect(counts.contactsCreated == 0 && counts.unlinked.isEmpty, "\(counts)")
+        #expect(try db.appointments().map(\.contactID) == [lucja.id])
+    }
 }

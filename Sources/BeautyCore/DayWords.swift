@@ -1,0 +1,103 @@
+/// A day as a word names it: relative to today, or a weekday.
+public enum DayWord: Equatable, Sendable {
+    /// Days after today: 0 today, 1 tomorrow, 2 the day after.
+    case relative(Int)
+    /// 1 = Sunday ... 7 = Saturday, as Foundation's Calendar counts.
+    case weekday(Int)
+}
+
+/// The words for days in English, Polish and Slovak: `today`, `jutro`, `pozajtra`, `fri`, `pt`, `piatok`...
+/// Typed in any case, with or without diacritics, full names also shortened to three letters or more.
+///
+/// One spelling could mean two things: Slovak `st` (streda, Wednesday) and `št` (štvrtok, Thursday)
+/// are one word without diacritics, so the spelling as typed decides first (`st` is Wednesday, the
+/// Thursday without diacritics is `stv`); Slovak `po` (Monday) is "after" in Polish, so a Polish user's
+/// `po` is refused. Where languages disagree the user's language decides; no other spelling collides.
+public enum DayWords {
+    struct Entry {
+        let spelling: String
+        let meaning: DayWord
+        let language: InputLanguage
+        /// A full name, which may be shortened.
+        let full: Bool
+    }
+
+    static let entries: [Entry] = {
+        var entries: [Entry] = []
+        func add(_ language: InputLanguage, _ meaning: DayWord, full: [String], short: [String]) {
+            entries += full.map { Entry(spelling: $0, meaning: meaning, language: language, full: true) }
+            entries += short.map { Entry(spelling: $0, meaning: meaning, language: language, full: false) }
+        }
+        add(.english, .relative(0), full: [], short: ["today"])
+        add(.english, .relative(1), full: [], short: ["tomorrow"])
+        add(.polish, .relative(0), full: [], short: ["dziś", "dzisiaj"])
+        add(.polish, .relative(1), full: [], short: ["jutro"])
+        add(.polish, .relative(2), full: [], short: ["pojutrze"])
+        add(.slovak, .relative(0), full: [], short: ["dnes"])
+        add(.slovak, .relative(1), full: [], short: ["zajtra"])
+        add(.slovak, .relative(2), full: [], short: ["pozajtra"])
+        let english = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+        let polish = ["niedziela", "poniedziałek", "wtorek", "środa", "czwartek", "piątek", "sobota"]
+        let polishShort = [["nd", "ndz"], ["pon", "pn"], ["wt"], ["śr"], ["czw", "cz"], ["pt"], ["sob", "sb"]]
+        let slovak = ["nedeľa", "pondelok", "utorok", "streda", "štvrtok", "piatok", "sobota"]
+        let slovakShort = [["ne"], ["po"], ["ut"], ["st"], ["št"], ["pi"], ["so"]]
+        for day in 0..<7 {
+            add(.english, .weekday(day + 1), full: [english[day]], short: [String(english[day].prefix(3))])
+            add(.polish, .weekday(day + 1), full: [polish[day]], short: polishShort[day])
+            add(.slovak, .weekday(day + 1), full: [slovak[day]], short: slovakShort[day])
+        }
+        return entries
+    }()
+
+    /// Words of one language that another language uses for a day: the user's language reads them its way.
+    static let otherMeanings: [(spelling: String, language: InputLanguage, meaning: String)] = [
+        ("po", .polish, "\"after\" in Polish"),
+    ]
+
+    /// What `word` names, nil when it is not a day word. Throws when it names a day only in a language
+    /// other than the user's, where it means something else.
+    public static func parse(_ word: String, language: InputLanguage, field: String) throws -> DayWord? {
+        let lower = word.lowercased(), folded = TextFolding.fold(word)
+        if let other = otherMeanings.first(where: { $0.language == language && TextFolding.fold($0.spelling) == folded }) {
+            let day = meanings(lower: lower, folded: folded).first.map(describe) ?? "a day"
+            throw ValidationError(field: field, "'\(word)' is \(other.meaning), not \(day) (\(unambiguous(for: other.spelling)))")
+        }
+        let found = meanings(lower: lower, folded: folded)
+        guard found.count <= 1 else {
+            throw ValidationError(field: field, "'\(word)' could be \(found.map(describe).joined(separator: " or ")): write more of the name")
+        }
+        return found.first
+    }
+
+    /// The distinct meanings of a word: by its spelling as typed; failing that without diacritics;
+    /// failing that as the start (three letters or more) of a full name.
+    static func meanings(lower: String, folded: String) -> [DayWord] {
+        let exact = entries.filter { $0.spelling == lower }
+        let plain = exact.isEmpty ? entries.filter { TextFolding.fold($0.spelling) == folded } : exact
+        let start = plain.isEmpty && folded.count >= 3
+            ? entries.filter { $0.full && TextFolding.fold($0.spelling).hasPrefix(folded) } : plain
+        var meanings: [DayWord] = []
+        for entry in start where !meanings.contains(entry.meaning) { meanings.append(entry.meaning) }
+        return meanings
+    }
+
+    /// "Friday", "tomorrow": what was understood, for messages.
+    public static func describe(_ day: DayWord) -> String {
+        switch day {
+        case .relative(0): "today"
+        case .relative(1): "tomorrow"
+        case .relative(let n): "in \(n) days"
+        case .weekday(let n): ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][n - 1]
+        }
+    }
+
+    /// The other spellings of the day `spelling` names, for an error's suggestion.
+    static func unambiguous(for spelling: String) -> String {
+        guard let meaning = entries.first(where: { $0.spelling == spelling })?.meaning else { return "" }
+        let others = entries.filter { $0.meaning == meaning && $0.spelling != spelling && !$0.full }.map(\.spelling)
+        return "for \(describe(meaning)) write " + others.map { "'\($0)'" }.joined(separator: ", ")
+    }
+
+    /// The weekday spellings each language accepts, for help and error texts.
+    public static let weekdayExamples = "mon…sun, pon wt śr czw pt sob nd, po ut st št pi so ne"
+}
