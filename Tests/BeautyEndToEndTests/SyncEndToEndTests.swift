@@ -12,16 +12,16 @@ extension Stack {
         try await Stack.start(server: server, config: "[sync]\ninterval = \"1h\"\n")
     }
 
-    /// Runs `body` with a `kind` server, a stack (with a notification server when `notifications`) and
-    /// `beautyctl sync add phone` following the server's ready calendar; stops both afterwards.
-    static func withSync(_ kind: CalDAVTestServer.Kind, notifications: Bool = false,
+    /// Runs `body` with a `kind` server, a stack (with a notification server when `notifications`) and,
+    /// when `follow`, `beautyctl sync add phone` following the server's ready calendar; stops both afterwards.
+    static func withSync(_ kind: CalDAVTestServer.Kind, notifications: Bool = false, follow: Bool = true,
                          _ body: (CalDAVTestServer, Stack) async throws -> Void) async throws {
         let server = try await CalDAVTestServer.start(kind)
         let stack: Stack
         do { stack = try await startForSync(server: notifications) } catch { await server.stop(); throw error }
         defer { stack.shutdown() }
         do {
-            try await stack.followCalendar(of: server)
+            if follow { try await stack.followCalendar(of: server) }
             try await body(server, stack)
         } catch {
             await server.stop()
@@ -166,6 +166,26 @@ extension EndToEndServing {
             }
         }
 
+        @Test("appointments stored before the first account go to its server, a series with its changed occurrence in one event",
+              arguments: CalDAVTestServer.Kind.allCases)
+        func storedAppointmentsGoUp(_ kind: CalDAVTestServer.Kind) async throws {
+            try await Stack.withSync(kind, follow: false) { server, stack in
+                _ = try await stack.beautyctlOK(["appointment", "add", "Pedicure", "--at", "2030-05-02 10:00", "--remind", "1d"])
+                let series: AppointmentDetail = try await stack.beautyctlJSON(["appointment", "add", "Lashes", "--at", "2030-05-06 12:00",
+                                                                               "--repeat", "FREQ=WEEKLY;COUNT=4"])
+                _ = try await stack.beautyctlOK(["appointment", "cancel", "\(series.appointment.id!)", "--occurrence", "2030-05-13 12:00"])
+                try await stack.followCalendar(of: server)
+                // (The daemon may have begun this by itself: a new account with appointments to send syncs soon.)
+                let report = try await stack.syncNow()
+                #expect(report.accounts.first?.error == nil, "\(report.accounts)")
+                let events = try await server.events()
+                #expect(events.count == 2, "\(events.keys)")
+                let lashes = try #require(events.values.first { $0.contains("SUMMARY:Lashes") })
+                #expect(lashes.contains("RRULE:FREQ=WEEKLY;COUNT=4") && lashes.contains("RECURRENCE-ID") && lashes.contains("STATUS:CANCELLED"), "\(lashes)")
+                #expect(events.values.contains { $0.contains("SUMMARY:Pedicure") && $0.contains("TRIGGER:-P1D") })
+            }
+        }
+
         @Test("one occurrence moved on the server moves in beautyd; one moved here goes to the server", arguments: CalDAVTestServer.Kind.allCases)
         func occurrenceMoved(_ kind: CalDAVTestServer.Kind) async throws {
             try await Stack.withSync(kind) { server, stack in
@@ -286,39 +306,37 @@ extension EndToEndServing {
         @Test("sync add from the base URL discovers the calendar; a readable password file is refused; several calendars are listed until one is chosen; list and rm",
               arguments: CalDAVTestServer.Kind.allCases)
         func discoveryAndChoice(_ kind: CalDAVTestServer.Kind) async throws {
-            let server = try await CalDAVTestServer.start(kind)
-            let stack = try await Stack.startForSync()
-            defer { stack.shutdown() }
-            let base = server.baseURL.absoluteString
-            let login = ["--url", base, "--user", server.user]
+            try await Stack.withSync(kind, follow: false) { server, stack in
+                let base = server.baseURL.absoluteString
+                let login = ["--url", base, "--user", server.user]
 
-            let readable = stack.directory + "/readable.pw"
-            try server.password.write(toFile: readable, atomically: true, encoding: .utf8)
-            chmod(readable, 0o644)
-            let refused = try await stack.beautyctl(["sync", "add", "phone"] + login + ["--password-file", readable])
-            #expect(refused.status == .exited(1) && refused.stderr.contains("chmod 600"), "\(refused)")
+                let readable = stack.directory + "/readable.pw"
+                try server.password.write(toFile: readable, atomically: true, encoding: .utf8)
+                chmod(readable, 0o644)
+                let refused = try await stack.beautyctl(["sync", "add", "phone"] + login + ["--password-file", readable])
+                #expect(refused.status == .exited(1) && refused.stderr.contains("chmod 600"), "\(refused)")
 
-            let found: SyncAccountInfo = try await stack.beautyctlJSON(["sync", "add", "phone"] + login + ["--password-file", server.passwordFile])
-            #expect(URL(string: found.calendarURL)?.path == server.calendarURL.path, "\(found)")
-            let made: SyncAccountInfo = try await stack.beautyctlJSON(["sync", "add", "salon"] + login
-                                                                      + ["--password-file", server.passwordFile, "--create", "Salon"])
-            #expect(made.calendarName == "Salon" && made.calendarURL != found.calendarURL, "\(made)")
+                let found: SyncAccountInfo = try await stack.beautyctlJSON(["sync", "add", "phone"] + login + ["--password-file", server.passwordFile])
+                #expect(URL(string: found.calendarURL)?.path == server.calendarURL.path, "\(found)")
+                let made: SyncAccountInfo = try await stack.beautyctlJSON(["sync", "add", "salon"] + login
+                                                                          + ["--password-file", server.passwordFile, "--create", "Salon"])
+                #expect(made.calendarName == "Salon" && made.calendarURL != found.calendarURL, "\(made)")
 
-            let several = try await stack.beautyctl(["sync", "add", "third"] + login + ["--password-file", server.passwordFile])
-            #expect(several.status == .exited(1) && several.stderr.contains("--calendar") && several.stderr.contains("\"Salon\"")
-                    && several.stderr.contains(found.calendarURL), "\(several)")
-            let chosen: SyncAccountInfo = try await stack.beautyctlJSON(["sync", "add", "third"] + login
-                                                                        + ["--password-file", server.passwordFile, "--calendar", "Salon"])
-            #expect(chosen.calendarURL == made.calendarURL)
-            let again = try await stack.beautyctl(["sync", "add", "third"] + login + ["--password-file", server.passwordFile])
-            #expect(again.status == .exited(1) && again.stderr.contains("exists already"), "\(again)")
+                let several = try await stack.beautyctl(["sync", "add", "third"] + login + ["--password-file", server.passwordFile])
+                #expect(several.status == .exited(1) && several.stderr.contains("--calendar") && several.stderr.contains("\"Salon\"")
+                        && several.stderr.contains(found.calendarURL), "\(several)")
+                let chosen: SyncAccountInfo = try await stack.beautyctlJSON(["sync", "add", "third"] + login
+                                                                            + ["--password-file", server.passwordFile, "--calendar", "Salon"])
+                #expect(chosen.calendarURL == made.calendarURL)
+                let again = try await stack.beautyctl(["sync", "add", "third"] + login + ["--password-file", server.passwordFile])
+                #expect(again.status == .exited(1) && again.stderr.contains("exists already"), "\(again)")
 
-            _ = try await stack.beautyctlOK(["sync", "rm", "third"])
-            let listed: SyncAccountsResult = try await stack.beautyctlJSON(["sync", "list"])
-            #expect(listed.accounts.map(\.name) == ["phone", "salon"])
-            let unknown = try await stack.beautyctl(["sync", "now", "third"])
-            #expect(unknown.status == .exited(1) && unknown.stderr.contains("no sync account named 'third'"), "\(unknown)")
-            await server.stop()
+                _ = try await stack.beautyctlOK(["sync", "rm", "third"])
+                let listed: SyncAccountsResult = try await stack.beautyctlJSON(["sync", "list"])
+                #expect(listed.accounts.map(\.name) == ["phone", "salon"])
+                let unknown = try await stack.beautyctl(["sync", "now", "third"])
+                #expect(unknown.status == .exited(1) && unknown.stderr.contains("no sync account named 'third'"), "\(unknown)")
+            }
         }
 
         @Test("a [sync.NAME] table in config.toml is added at start and syncs like one added with beautyctl")
