@@ -28,12 +28,26 @@ struct DaemonClient {
 
     /// Sends `rpc` with `params` and decodes its result, mapping errors to exit codes.
     mutating func call<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> R {
+        try Self.decode(try answerLine(rpc, params), as: R.self)
+    }
+
+    /// Sends `rpc` with `params` and gives its result as the daemon wrote it (compact JSON, made safe
+    /// to print), for `--json` to print without decoding and encoding it again; errors as `call`.
+    mutating func resultJSON<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> [UInt8] {
+        let line = try answerLine(rpc, params)
+        let bytes = [UInt8](line)
+        if let result = WireJSON.member("result", in: bytes) { return Array(bytes[result]) }
+        _ = try Self.decode(line, as: R.self)  // throws the error the answer carries, or says what is wrong with it
+        throw CLIFailure(.refused, "beautyd sent an answer without a result")
+    }
+
+    private mutating func answerLine<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> Data {
         let connection = try Connection(path: socketPath)
         defer { connection.close() }
         let request = RPCRequest(id: .number(nextID), method: rpc.method.rawValue, params: params)
         nextID += 1
         try connection.send(try WireJSON.encoder().encode(request))
-        return try Self.decode(try connection.readLine(), as: R.self)
+        return try connection.readLine()
     }
 
     /// A method without params.

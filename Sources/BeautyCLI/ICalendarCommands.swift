@@ -90,17 +90,16 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         var client = global.client
-        let result = try client.call(AppointmentRPC.exportCalendar)
-        let events = CalendarEvent.exporting(result.appointments, contactNames: result.contactNames, contactPhones: result.contactPhones)
-        // DTSTAMP is when the file is written, in UTC (RFC 5545 §3.8.7.2).
-        let text = ICalendar.serialize(events, stamp: Date(), defaultZone: .current)
-        if ics == "-" { return FileHandle.standardOutput.write(Data(text.utf8)) }
+        // The daemon writes the text; floating times are written in this terminal's zone, as import reads them.
+        let result = try client.call(AppointmentRPC.exportICS, AppointmentExportICSParams(zone: TimeZone.current.identifier))
+        let text = Data(result.ics.utf8)
+        if ics == "-" { return FileHandle.standardOutput.write(text) }
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: ics), options: .atomic)
+            try text.write(to: URL(fileURLWithPath: ics), options: .atomic)
         } catch {
             throw CLIFailure(.usage, "--ics: cannot write \(ics): \(error.localizedDescription)")
         }
-        FileHandle.standardError.write(Data("Exported \(events.count) appointment(s) to \(ics).\n".utf8))
+        FileHandle.standardError.write(Data("Exported \(result.count) appointment(s) to \(ics).\n".utf8))
     }
 }
 

@@ -3,8 +3,9 @@ import BeautyCore
 /// Makes a JSON line from the server safe to print: every control character and bidirectional
 /// formatting character inside its strings becomes visible text (`\u001b`), so a server, even a
 /// planted one, cannot move the cursor, retitle the terminal or reorder what the user reads.
-/// Newlines and tabs stay: notes are multi-line. Works on the raw bytes, before decoding, so every
-/// string beautyctl prints from an answer has passed through here.
+/// Newlines (LF, or CR right before LF) and tabs stay: notes are multi-line, an exported .ics ends its
+/// lines with CRLF. Works on the raw bytes, before decoding, so every string beautyctl prints from an
+/// answer has passed through here.
 enum ServerText {
     /// Code points shown as escapes: what the daemon's validation calls unsafe to show, but newline
     /// and tab (notes are multi-line).
@@ -56,7 +57,12 @@ enum ServerText {
                 index += 1
             case UInt8(ascii: "\\") where index + 1 < line.count:
                 let next = line[index + 1]
-                if next == UInt8(ascii: "u"), index + 5 < line.count,
+                if next == UInt8(ascii: "r"), index + 3 < line.count, line[index + 2] == UInt8(ascii: "\\"),
+                   line[index + 3] == UInt8(ascii: "n") {
+                    // CRLF ends a line as LF does (an exported .ics has them): it moves nothing on a terminal.
+                    out.append(contentsOf: line[index...(index + 3)])
+                    index += 4
+                } else if next == UInt8(ascii: "u"), index + 5 < line.count,
                    let value = UInt32(String(decoding: line[(index + 2)...(index + 5)], as: UTF8.self), radix: 16),
                    mustEscape(value) {
                     emitEscaped(value)

@@ -149,6 +149,7 @@ extension ICalendar {
     /// Folds one content line at 75 octets (continuation lines start with a space, which
     /// counts) without cutting a UTF-8 sequence, and ends it with CRLF.
     static func fold(_ line: String) -> String {
+        if line.utf8.count <= 75 { return line + "\r\n" }  // most lines: nothing to fold
         var out = ""
         var octets = 0
         for scalar in line.unicodeScalars {
@@ -226,10 +227,15 @@ extension ICalendar {
     }
 
     static func wall(_ date: Date, _ zone: TimeZone) -> Wall {
+        if let f = LocalTime.fields(of: date, in: zone) {
+            return Wall(year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute, second: f.second)
+        }
         let c = LocalTime.calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         return Wall(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1,
                     hour: c.hour ?? 0, minute: c.minute ?? 0, second: c.second ?? 0)
     }
+
+    private static let utc = TimeZone(identifier: "UTC")!
 
     private static func dayAfter(_ w: Wall, days: Int) -> Wall {
         let utc = TimeZone(identifier: "UTC")!
@@ -251,6 +257,6 @@ extension ICalendar {
     }
 
     static func utcText(_ date: Date) -> String {
-        dateTimeText(wall(wholeSeconds(date), TimeZone(identifier: "UTC")!)) + "Z"
+        dateTimeText(wall(wholeSeconds(date), utc)) + "Z"
     }
 }

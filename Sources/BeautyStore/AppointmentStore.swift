@@ -60,9 +60,11 @@ extension AppDatabase {
     public func appointmentsForRange(from: Date, to: Date) throws -> [Appointment] {
         let singles = try appointments(from: from, to: to).filter { $0.recurrence == nil }
         let series = try writer.read { db in
-            try AppointmentRecord.filter(sql: "recurrence IS NOT NULL AND start < ?", arguments: [to]).fetchAll(db).map(\.id!)
+            let records = try AppointmentRecord.filter(sql: "recurrence IS NOT NULL AND start < ?", arguments: [to]).fetchAll(db)
+            let reminders = try remindersByAppointment(db, ids: records.compactMap(\.id))
+            return records.map { $0.appointment(reminders: reminders[$0.id!] ?? []) }
         }
-        return singles + (try series.map { try appointment(id: $0) })
+        return singles + series
     }
 
     /// Gives every appointment without a UID a random, permanent one (before an export): a UID derived
@@ -180,7 +182,7 @@ extension AppDatabase {
     /// Appointments by id with their reminders, in chunks (SQLite limits bound variables per statement).
     private func appointments(_ db: Database, ids: [Int64]) throws -> [Int64: Appointment] {
         var records: [AppointmentRecord] = []
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+        for chunk in stride(from: 0, to: ids.count, by: Self.reminderChunk).map({ Array(ids[$0..<min($0 + Self.reminderChunk, ids.count)]) }) {
             records += try AppointmentRecord.filter(keys: chunk).fetchAll(db)
         }
         let reminders = try remindersByAppointment(db, ids: records.compactMap(\.id))
@@ -297,11 +299,25 @@ extension AppDatabase {
         }
     }
 
+    private static let reminderChunk = 500
+
     private func remindersByAppointment(_ db: Database, ids: [Int64]) throws -> [Int64: [Reminder]] {
         guard !ids.isEmpty else { return [:] }
         var result: [Int64: [Reminder]] = [:]
+        if ids.count > Self.reminderChunk {
+            // Many appointments (a full-range agenda, an export): one pass over the table costs less
+            // than an IN list per chunk, each built, prepared and decoded through Codable.
+            let wanted = Set(ids)
+            let rows = try Row.fetchCursor(db, sql: "SELECT appointmentId, beforeSeconds, at FROM appointmentReminder ORDER BY id")
+            while let row = try rows.next() {
+                let id: Int64 = try row.decode(atIndex: 0)
+                guard wanted.contains(id) else { continue }
+                result[id, default: []].append(Reminder(beforeSeconds: try row.decode(atIndex: 1), at: try row.decode(atIndex: 2)))
+            }
+            return result
+        }
         // Chunk the IN list: SQLite limits bound variables per statement.
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+        for chunk in stride(from: 0, to: ids.count, by: Self.reminderChunk).map({ Array(ids[$0..<min($0 + Self.reminderChunk, ids.count)]) }) {
             let rows = try ReminderRecord.filter(chunk.contains(Column("appointmentId"))).order(Column("id")).fetchAll(db)
             for row in rows { result[row.appointmentId, default: []].append(row.reminder) }
         }
