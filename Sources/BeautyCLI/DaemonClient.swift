@@ -189,7 +189,7 @@ fileprivate final class Connection {
     }
 
     func readLine() throws -> Data {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)  // an export's answer is tens of megabytes
         while true {
             if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Data(ServerText.sanitize(Array(buffer[..<newline])))

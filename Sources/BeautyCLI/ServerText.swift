@@ -29,6 +29,11 @@ enum ServerText {
         (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte >= 0x7F
     }
 
+    /// Bytes a string's text may hold as they are: printable ASCII but its quote and backslash.
+    private static func isPlainInString(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+
     static func sanitize(_ line: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(line.count)
@@ -87,8 +92,11 @@ enum ServerText {
                 }
                 index += count
             default:
-                out.append(byte)
-                index += 1
+                // Printable ASCII, copied a run at a time (an answer may be tens of megabytes).
+                var end = index + 1
+                while end < line.count, Self.isPlainInString(line[end]) { end += 1 }
+                out.append(contentsOf: line[index..<end])
+                index = end
             }
         }
         return out

@@ -73,6 +73,66 @@ extension WireJSON {
         }
     }
 
+    /// The UTF-8 bytes of the JSON string literal `literal` (quotes included) stands for, as
+    /// JSONDecoder decodes it; nil when it is not one. For a member as large as an exported calendar.
+    public static func stringValue(_ literal: ArraySlice<UInt8>) -> [UInt8]? {
+        guard literal.count >= 2, literal.first == UInt8(ascii: "\""), literal.last == UInt8(ascii: "\"") else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(literal.count)
+        var index = literal.startIndex + 1
+        let end = literal.endIndex - 1
+        var run = index
+        while index < end {
+            let byte = literal[index]
+            if byte == UInt8(ascii: "\"") || byte < 0x20 { return nil }
+            guard byte == UInt8(ascii: "\\") else { index += 1; continue }
+            out.append(contentsOf: literal[run..<index])
+            guard index + 1 < end else { return nil }
+            let letter = literal[index + 1]
+            index += 2
+            switch letter {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(letter)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                guard var scalar = hexQuad(literal, at: index, end: end) else { return nil }
+                index += 4
+                if (0xD800..<0xDC00).contains(scalar) {
+                    // A surrogate pair: the low half follows as another \u escape.
+                    guard index + 6 <= end, literal[index] == UInt8(ascii: "\\"), literal[index + 1] == UInt8(ascii: "u"),
+                          let low = hexQuad(literal, at: index + 2, end: end), (0xDC00..<0xE000).contains(low)
+                    else { return nil }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    index += 6
+                }
+                guard let value = Unicode.Scalar(scalar) else { return nil }
+                out.append(contentsOf: UTF8.encode(value)!)
+            default:
+                return nil
+            }
+            run = index
+        }
+        out.append(contentsOf: literal[run..<end])
+        return out
+    }
+
+    private static func hexQuad(_ json: ArraySlice<UInt8>, at index: Int, end: Int) -> UInt32? {
+        guard index + 4 <= end else { return nil }
+        var value: UInt32 = 0
+        for byte in json[index..<(index + 4)] {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | UInt32(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+        }
+        return value
+    }
+
     /// Just past the string that starts (with its quote) at `start`.
     private static func stringEnd(_ json: [UInt8], from start: Int) -> Int? {
         var index = start + 1

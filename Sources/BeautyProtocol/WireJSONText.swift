@@ -1,3 +1,4 @@
+import BeautyCore
 import Foundation
 
 /// Compact JSON written byte by byte, exactly as `WireJSON.encoder()` writes the same values: strings
@@ -34,27 +35,41 @@ public struct WireJSONText {
 
     public mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
 
-    public mutating func instant(_ date: Date) { string(WireJSON.formatInstant(date)) }
+    public mutating func instant(_ date: Date) {
+        bytes.append(UInt8(ascii: "\""))
+        RFC3339.write(date, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
 
     public mutating func string(_ text: String) {
+        var text = text
+        text.withUTF8 { string(utf8: $0) }
+    }
+
+    /// A string given as UTF-8 bytes (an exported .ics): bytes that need no escape are copied in runs.
+    public mutating func string(utf8 text: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        var run = 0
+        for index in 0..<text.count {
+            let byte = text[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run..<index]))
+            run = index + 1
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape(byte)
             case 0x08: escape(UInt8(ascii: "b"))
             case 0x0C: escape(UInt8(ascii: "f"))
             case 0x0A: escape(UInt8(ascii: "n"))
             case 0x0D: escape(UInt8(ascii: "r"))
             case 0x09: escape(UInt8(ascii: "t"))
-            case 0x00..<0x20:
+            default:
                 let hex = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: Array("\\u00".utf8))
                 bytes.append(hex[Int(byte >> 4)])
                 bytes.append(hex[Int(byte & 0x0F)])
-            default: bytes.append(byte)
             }
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run...]))
         bytes.append(UInt8(ascii: "\""))
     }
 

@@ -10,7 +10,7 @@ extension AppointmentRecord {
     func encode(to container: inout PersistenceContainer) throws {
         container["id"] = id
         container["title"] = title
-        container["start"] = start
+        container["start"] = StoredDate.databaseValue(start)
         container["durationSeconds"] = durationSeconds
         container["allDay"] = allDay
         container["address"] = address
@@ -28,12 +28,12 @@ extension AppointmentRecord {
         container["repeatAfterDoneSeconds"] = repeatAfterDoneSeconds
         container["uid"] = uid
         container["seriesId"] = seriesId
-        container["recurrenceId"] = recurrenceId
+        container["recurrenceId"] = StoredDate.databaseValue(recurrenceId)
         container["tags"] = try tags.map(Self.jsonText)
         container["extraProperties"] = try extraProperties.map(Self.jsonText)
-        container["plannedUntil"] = plannedUntil
-        container["createdAt"] = createdAt
-        container["updatedAt"] = updatedAt
+        container["plannedUntil"] = StoredDate.databaseValue(plannedUntil)
+        container["createdAt"] = StoredDate.databaseValue(createdAt)
+        container["updatedAt"] = StoredDate.databaseValue(updatedAt)
     }
 
     /// Every column, in the order `init(row:)` reads them. The record is fetched only through GRDB
@@ -44,6 +44,9 @@ extension AppointmentRecord {
                           "uid", "seriesId", "recurrenceId", "tags", "extraProperties", "plannedUntil", "createdAt", "updatedAt"]
 
     static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
+
+    /// `columns` for a SELECT written as SQL, which must name them in this order too.
+    static let columnList = columns.joined(separator: ", ")
 
     init(row: Row) throws {
         assert(Array(row.columnNames) == Self.columns, "an appointment row not selected by databaseSelection: \(Array(row.columnNames))")

@@ -56,15 +56,19 @@ extension AppDatabase {
         }
     }
 
-    /// Single appointments starting in [from, to) plus every series that began before `to` (to expand).
-    public func appointmentsForRange(from: Date, to: Date) throws -> [Appointment] {
-        let singles = try appointments(from: from, to: to).filter { $0.recurrence == nil }
-        let series = try writer.read { db in
-            let records = try AppointmentRecord.filter(sql: "recurrence IS NOT NULL AND start < ?", arguments: [to]).fetchAll(db)
+    /// Single appointments starting in [from, to) plus every series that began before `to` (to expand);
+    /// `ordered` as `appointments(from:to:)` orders them, else in no particular order (for a caller
+    /// that sorts them itself: a full-range agenda spares SQLite's sort of every row).
+    public func appointmentsForRange(from: Date, to: Date, ordered: Bool = true) throws -> [Appointment] {
+        try writer.read { db in
+            let singles = try fetchAppointments(db, from: from, to: to, ordered: ordered).filter { $0.recurrence == nil }
+            let records = try AppointmentRecord.fetchAll(db, sql: """
+                SELECT \(AppointmentRecord.columnList) FROM appointment \(try indexUse(db, from: nil, to: to))
+                WHERE recurrence IS NOT NULL AND start < ?
+                """, arguments: [to])
             let reminders = try remindersByAppointment(db, ids: records.compactMap(\.id))
-            return records.map { $0.appointment(reminders: reminders[$0.id!] ?? []) }
+            return singles + records.map { $0.appointment(reminders: reminders[$0.id!] ?? []) }
         }
-        return singles + series
     }
 
     /// Gives every appointment without a UID a random, permanent one (before an export): a UID derived
@@ -212,15 +216,44 @@ extension AppDatabase {
     /// Appointments starting in [from, to) (either bound optional), by start time, then title, then id.
     public func appointments(from: Date? = nil, to: Date? = nil, statuses: Set<Appointment.Status>? = nil) throws -> [Appointment] {
         try writer.read { db in
-            var request = AppointmentRecord.all()
-            if let from { request = request.filter(Column("start") >= from) }
-            if let to { request = request.filter(Column("start") < to) }
-            if let statuses { request = request.filter(statuses.map(\.rawValue).contains(Column("status"))) }
-            let records = try request.order(Column("start"), Column("title").collating(.nocase), Column("id")).fetchAll(db)
-            let reminders = try remindersByAppointment(db, ids: records.compactMap(\.id))
-            return records.map { $0.appointment(reminders: reminders[$0.id!] ?? []) }
+            try fetchAppointments(db, from: from, to: to, statuses: statuses, ordered: true)
         }
     }
+
+    private func fetchAppointments(_ db: Database, from: Date?, to: Date?, statuses: Set<Appointment.Status>? = nil,
+                                   ordered: Bool) throws -> [Appointment] {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let from { conditions.append("start >= ?"); arguments += [from] }
+        if let to { conditions.append("start < ?"); arguments += [to] }
+        if let statuses {
+            conditions.append("status IN (\(statuses.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += StatementArguments(statuses.map(\.rawValue).sorted())
+        }
+        let records = try AppointmentRecord.fetchAll(db, sql: """
+            SELECT \(AppointmentRecord.columnList) FROM appointment \(try indexUse(db, from: from, to: to))
+            \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+            \(ordered ? "ORDER BY start, title COLLATE NOCASE, id" : "")
+            """, arguments: arguments)
+        let reminders = try remindersByAppointment(db, ids: records.compactMap(\.id))
+        return records.map { $0.appointment(reminders: reminders[$0.id!] ?? []) }
+    }
+
+    /// `NOT INDEXED` when most of the table starts in [from, to): through the `start` index SQLite
+    /// reads a table page for every row, which for most of the table costs several times reading the
+    /// table in storage order (100,000 appointments: 95 against 15 ms). The two counts read the index only.
+    private func indexUse(_ db: Database, from: Date?, to: Date?) throws -> String {
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM appointment") ?? 0
+        guard total > Self.rowsWorthAnIndex else { return "" }
+        let bounds = [from.map { ("start >= ?", $0) }, to.map { ("start < ?", $0) }].compactMap { $0 }
+        let inRange = bounds.isEmpty ? total : try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM appointment WHERE " + bounds.map(\.0).joined(separator: " AND "),
+            arguments: StatementArguments(bounds.map(\.1))) ?? 0
+        return inRange > total / 4 ? "NOT INDEXED" : ""
+    }
+
+    /// Below this many rows the table is read either way in well under a millisecond.
+    private static let rowsWorthAnIndex = 2_000
 
     public func appointmentCount() throws -> Int {
         try writer.read { db in try AppointmentRecord.fetchCount(db) }

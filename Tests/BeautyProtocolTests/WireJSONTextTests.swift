@@ -58,6 +58,31 @@ import Testing
         }
     }
 
+    @Test("the export's answer, CRLF line ends and every awkward character included, is written as JSONEncoder writes it")
+    func exportAsJSONEncoder() throws {
+        for ics in ["", "BEGIN:VCALENDAR\r\nSUMMARY:\(Self.awkward)\r\nEND:VCALENDAR\r\n", String(repeating: "X-LONG:ab\\,c\r\n", count: 5000)] {
+            let result = AppointmentExportICSResult(ics: ics, count: 7)
+            var json = WireJSONText()
+            result.write(to: &json)
+            #expect(json.bytes == (try Self.encoded(result)))
+        }
+    }
+
+    @Test("a string member's value is decoded as JSONDecoder decodes it; a malformed literal gives nil")
+    func stringValueAsJSONDecoder() throws {
+        let texts = ["", Self.awkward, "CRLF\r\nends\r\n", "a\\u0041 not an escape", "\u{1F642}\u{10FFFF} and \u{E000}"]
+        for text in texts {
+            let literal = try Self.encoded([text]).dropFirst().dropLast()
+            #expect(WireJSON.stringValue(literal).map { String(decoding: $0, as: UTF8.self) } == text)
+        }
+        let escapes = Array(#""\/ \" \\ \b\f\n\r\t \u0041\u00e9\u202E \ud83d\ude42""#.utf8)
+        let decoded = try JSONDecoder().decode(String.self, from: Data(escapes))
+        #expect(WireJSON.stringValue(escapes[...]).map { String(decoding: $0, as: UTF8.self) } == decoded)
+        for broken in [#""\x""#, #""\u12""#, #""\u+123""#, #""\ud83d alone""#, #""\ude42""#, "\"raw \n newline\"", #""unclosed"#, #"""#, #""\""#] {
+            #expect(WireJSON.stringValue(Array(broken.utf8)[...]) == nil, "\(broken.debugDescription)")
+        }
+    }
+
     @Test("compact JSON is laid out as .prettyPrinted lays it out, empty lists and objects included")
     func prettyAsJSONEncoder() throws {
         struct Nested: Encodable {

@@ -121,7 +121,8 @@ extension RequestHandler {
         let exported = try exportAppointments()
         let events = CalendarEvent.exporting(exported.appointments, contactNames: exported.contactNames, contactPhones: exported.contactPhones)
         // DTSTAMP is when the file is written, in UTC (RFC 5545 §3.8.7.2).
-        return AppointmentExportICSResult(ics: ICalendar.serialize(events, stamp: clock(), defaultZone: defaultZone), count: events.count)
+        let text = ICalendar.serializedBytes(events, stamp: clock(), defaultZone: defaultZone)
+        return AppointmentExportICSResult(ics: String(decoding: text, as: UTF8.self), count: events.count)
     }
 
     private func setStatus(_ p: AppointmentOccurrenceParams, _ status: Appointment.Status) throws -> AppointmentDetail {

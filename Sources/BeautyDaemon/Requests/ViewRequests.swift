@@ -33,7 +33,7 @@ extension RequestHandler {
         let wantsAppointments = kinds.isEmpty || kinds.contains(.appointment)
         // Medications have no category, so a category filter leaves them out.
         let wantsDoses = (kinds.isEmpty || kinds.contains(.medication)) && categories.isEmpty
-        let appointments = wantsAppointments ? try store.appointmentsForRange(from: from, to: to) : []
+        let appointments = wantsAppointments ? try store.appointmentsForRange(from: from, to: to, ordered: false) : []
         let matchingAppointments = appointments.filter { a in
             ListFilter.category(a.category, matchesAnyOf: categories)
                 && ListFilter.text([a.title, a.notes ?? "", a.address ?? ""], containsAnyOf: needles)
