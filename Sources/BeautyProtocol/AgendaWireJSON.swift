@@ -4,25 +4,13 @@ import Foundation
 /// entries. Members in sorted key order, nil optionals left out, as `WireJSON.encoder()` writes them.
 extension AgendaResult: WireJSONWritable {
     public func write(to json: inout WireJSONText) {
-        json.open("{")
-        json.member("entries", first: true)
-        json.open("[")
-        for (index, entry) in entries.enumerated() {
-            json.element(first: index == 0)
-            entry.write(to: &json)
-        }
-        json.close("]")
-        json.member("from")
-        json.instant(from)
-        if let nextFrom {
-            json.member("nextFrom")
-            json.instant(nextFrom)
-        }
-        json.member("to")
-        json.instant(to)
-        json.member("total")
-        json.int(total)
-        json.close("}")
+        json.beginObject()
+        json.add("entries", entries) { json, entries in json.array(entries) { json, entry in entry.write(to: &json) } }
+        json.add("from", from) { $0.instant($1) }
+        json.add("nextFrom", nextFrom) { $0.instant($1) }
+        json.add("to", to) { $0.instant($1) }
+        json.add("total", total) { $0.int($1) }
+        json.endObject()
     }
 
     public var estimatedJSONBytes: Int { 256 + entries.count * 300 }
@@ -30,38 +18,20 @@ extension AgendaResult: WireJSONWritable {
 
 extension AgendaEntry: WireJSONWritable {
     public func write(to json: inout WireJSONText) {
-        json.open("{")
-        var first = true
-        func optional(_ key: String, _ value: String?) {
-            guard let value else { return }
-            json.member(key, first: first)
-            json.string(value)
-            first = false
-        }
-        optional("address", address)
-        json.member("allDay", first: first)
-        json.bool(allDay)
-        first = false
-        optional("category", category)
-        optional("color", color)
-        optional("contactName", contactName)
-        json.member("end")
-        json.instant(end)
-        json.member("id")
-        json.int(id)
-        json.member("kind")
-        json.string(kind.rawValue)
-        if let medicationID {
-            json.member("medicationID")
-            json.int(medicationID)
-        }
-        json.member("start")
-        json.instant(start)
-        json.member("status")
-        json.string(status)
-        json.member("title")
-        json.string(title)
-        json.close("}")
+        json.beginObject()
+        json.add("address", address) { $0.string($1) }
+        json.add("allDay", allDay) { $0.bool($1) }
+        json.add("category", category) { $0.string($1) }
+        json.add("color", color) { $0.string($1) }
+        json.add("contactName", contactName) { $0.string($1) }
+        json.add("end", end) { $0.instant($1) }
+        json.add("id", id) { $0.int($1) }
+        json.add("kind", kind.rawValue) { $0.string($1) }
+        json.add("medicationID", medicationID) { $0.int($1) }
+        json.add("start", start) { $0.instant($1) }
+        json.add("status", status) { $0.string($1) }
+        json.add("title", title) { $0.string($1) }
+        json.endObject()
     }
 
     public var estimatedJSONBytes: Int { 300 }

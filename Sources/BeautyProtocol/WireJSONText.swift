@@ -11,7 +11,30 @@ import Foundation
 public struct WireJSONText {
     public private(set) var bytes: [UInt8] = []
 
+    /// For each object opened by `beginObject`, innermost last: whether no member was added yet.
+    private var awaitingFirstMember: [Bool] = []
+
     public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    /// Opens an object whose members `add` writes, with their commas; `endObject` closes it.
+    public mutating func beginObject() {
+        open("{")
+        awaitingFirstMember.append(true)
+    }
+
+    public mutating func endObject() {
+        awaitingFirstMember.removeLast()
+        close("}")
+    }
+
+    /// The member `key` of the object `beginObject` opened, written by `write`; none when `value` is nil.
+    /// Keys are added in sorted order by the caller, as the encoder sorts them.
+    public mutating func add<Value>(_ key: String, _ value: Value?, _ write: (inout WireJSONText, Value) -> Void) {
+        guard let value else { return }
+        member(key, first: awaitingFirstMember[awaitingFirstMember.count - 1])
+        awaitingFirstMember[awaitingFirstMember.count - 1] = false
+        write(&self, value)
+    }
 
     /// Opens an object or array; `member` and `element` add the commas.
     public mutating func open(_ bracket: Character) { bytes.append(bracket == "{" ? UInt8(ascii: "{") : UInt8(ascii: "[")) }

@@ -83,6 +83,35 @@ import Testing
         }
     }
 
+    @Test("an import chunk's request, every appointment field set or left out, is written as JSONEncoder writes it")
+    func importChunkAsJSONEncoder() throws {
+        let at = Date(timeIntervalSince1970: 1_800_000_000.25)
+        let full = Appointment(
+            id: 42, title: "Haircut \(Self.awkward)", start: at, durationSeconds: 5400, allDay: true, address: "ul. Piękna 1\nII",
+            notes: "a\tb", contactID: -3, category: "hair/cut", color: "#ff00aa", price: Money(cents: -4550, currency: "PLN"),
+            status: .cancelled, reminders: [.before(3600), .at(at), Reminder(beforeSeconds: 60, at: at)], timeZone: "Europe/Warsaw",
+            recurrence: AppointmentRecurrence(rule: "FREQ=WEEKLY;COUNT=3", moreRules: ["FREQ=DAILY"], exdates: [at], rdates: [at, at],
+                                              changed: [at], startWall: "2027-03-28T02:30:00"),
+            repeatAfterDoneSeconds: 86_400, uid: "u-1@x", seriesID: 7, recurrenceID: at.addingTimeInterval(-0.5),
+            tags: ["a", "b,c"], extraProperties: ["X-A:1"], createdAt: at, updatedAt: at.addingTimeInterval(1))
+        let bare = Appointment(title: "Brows", start: Date(timeIntervalSince1970: -86_400), createdAt: at, updatedAt: at)
+        var emptyLists = full
+        emptyLists.recurrence = AppointmentRecurrence(rule: "FREQ=DAILY")
+        emptyLists.reminders = []
+        let chunks = [
+            AppointmentImportChunkParams(stage: "s-1", firstIndex: 2000, appointments: [full, bare, emptyLists],
+                                         contactNames: ["Salon \"Anna\"", nil, "B"], contactPhones: [nil, "+48 600", nil]),
+            AppointmentImportChunkParams(stage: "s\n2", firstIndex: 0, appointments: [], contactNames: []),
+        ]
+        for chunk in chunks {
+            for id in [RPCID.number(7), .string("seven")] {
+                let line = WireJSON.request(id: id, method: "appointment.importChunk", params: chunk)
+                let expected = try Self.encoded(RPCRequest(id: id, method: "appointment.importChunk", params: chunk))
+                #expect([UInt8](line) == expected, "\(String(decoding: line, as: UTF8.self))\n\(String(decoding: expected, as: UTF8.self))")
+            }
+        }
+    }
+
     @Test("compact JSON is laid out as .prettyPrinted lays it out, empty lists and objects included")
     func prettyAsJSONEncoder() throws {
         struct Nested: Encodable {
