@@ -120,17 +120,7 @@ extension WireJSON {
     }
 
     private static func hexQuad(_ json: ArraySlice<UInt8>, at index: Int, end: Int) -> UInt32? {
-        guard index + 4 <= end else { return nil }
-        var value: UInt32 = 0
-        for byte in json[index..<(index + 4)] {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | UInt32(byte - UInt8(ascii: "A") + 10)
-            default: return nil
-            }
-        }
-        return value
+        index + 4 <= end ? hexQuad(json[index..<(index + 4)]) : nil
     }
 
     /// Just past the string that starts (with its quote) at `start`.

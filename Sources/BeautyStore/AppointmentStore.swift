@@ -147,7 +147,7 @@ extension AppDatabase {
                     record.id = nil
                     record.createdAt = now
                     record.updatedAt = now
-                    try record.insert(db)
+                    try record.insertRow(db)
                     counts.inserted += 1
                 }
                 let saved = record.appointment(reminders: new.reminders)

@@ -34,7 +34,7 @@ public struct RequestHandler: Sendable {
     public func handle(line: Data) async -> Outcome {
         // A syntax check only: JSONDecoder reads lazily and accepts a malformed value it never reads
         // (`"x":01`, a raw tab in a string), which JSON-RPC answers with a parse error.
-        guard (try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed])) != nil else {
+        guard WireJSON.isWellFormed(line) else {
             return .reply(failure(nil, RPCErrorObject(code: RPCErrorCode.parseError, message: "parse error: the line is not valid JSON")))
         }
         guard let request = try? WireJSON.decoder().decode(RequestLine.self, from: line) else {
