@@ -18,6 +18,12 @@ extension ICalendar {
 
     /// `serialize`'s text as UTF-8, built as bytes: an export of a hundred thousand events is 22 MB.
     public static func serializedBytes(_ events: [CalendarEvent], stamp: Date, defaultZone: TimeZone) -> [UInt8] {
+        serializedBytes(events, stamp: stamp, defaultZone: defaultZone,
+                        parts: events.count < 2_000 ? 1 : max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)))
+    }
+
+    /// `parts`: how many parts of the list are written at once.
+    static func serializedBytes(_ events: [CalendarEvent], stamp: Date, defaultZone: TimeZone, parts: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64 * 1024 + events.count * 256)
         func emit(_ line: String) { appendFolded(line, to: &out) }
@@ -31,11 +37,46 @@ extension ICalendar {
             vtimezone(name, years: years).forEach(emit)
         }
         let stampText = utcText(stamp)
-        for event in events {
-            writeEvent(event, stamp: stampText, defaultZone: defaultZone, zones: zones, emit: emit)
-        }
+        for part in written(events, inParts: parts, stamp: stampText, defaultZone: defaultZone) { out.append(contentsOf: part) }
         emit("END:VCALENDAR")
         return out
+    }
+
+    /// The events' VEVENTs, `count` parts of the list written at once, one per processor (each event's
+    /// text depends on that event alone): a hundred thousand take a fifth of a second on one.
+    private static func written(_ events: [CalendarEvent], inParts count: Int, stamp: String, defaultZone: TimeZone) -> [[UInt8]] {
+        let parts = PartResults(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { part in
+            let range = (events.count * part / count)..<(events.count * (part + 1) / count)
+            var out: [UInt8] = []
+            out.reserveCapacity(range.count * 256)
+            let zones = ZoneCache()
+            for index in range {
+                writeEvent(events[index], stamp: stamp, defaultZone: defaultZone, zones: zones) { appendFolded($0, to: &out) }
+            }
+            parts.set(part, out)
+        }
+        return parts.all
+    }
+
+    /// Where the parts written at once are put, each by its own iteration.
+    private final class PartResults: @unchecked Sendable {
+        private var parts: [[UInt8]]
+        private let lock = NSLock()
+
+        init(count: Int) { parts = Array(repeating: [], count: count) }
+
+        func set(_ index: Int, _ bytes: [UInt8]) {
+            lock.lock()
+            defer { lock.unlock() }
+            parts[index] = bytes
+        }
+
+        var all: [[UInt8]] {
+            lock.lock()
+            defer { lock.unlock() }
+            return parts
+        }
     }
 
     /// Time zones by name, each looked up once per file rather than once per event that names it.
