@@ -239,24 +239,23 @@ extension AppDatabase {
             \(ordered && !wide ? "ORDER BY start, title COLLATE NOCASE, id" : "")
             """, arguments: arguments)
         let reminders = try remindersByAppointment(db, ids: records.compactMap(\.id))
-        let appointments = records.map { $0.appointment(reminders: reminders[$0.id!] ?? []) }
-        return ordered && wide ? Self.inStoredOrder(appointments) : appointments
+        let order = ordered && wide ? Self.storedOrder(records) : Array(records.indices)
+        return order.map { records[$0].appointment(reminders: reminders[records[$0].id!] ?? []) }
     }
 
-    /// By start, then title as SQLite's NOCASE compares it (ASCII letters folded, then bytes), then id:
-    /// the order of `ORDER BY start, title COLLATE NOCASE, id`.
-    static func inStoredOrder(_ appointments: [Appointment]) -> [Appointment] {
+    /// The rows' indices by start, then title as SQLite's NOCASE compares it (ASCII letters folded,
+    /// then bytes), then id: the order of `ORDER BY start, title COLLATE NOCASE, id`.
+    private static func storedOrder(_ records: [AppointmentRecord]) -> [Int] {
         func folded(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte }
-        let starts = appointments.map(\.start)
-        let order = appointments.indices.sorted { i, j in
+        let starts = records.map(\.start)
+        return records.indices.sorted { i, j in
             if starts[i] != starts[j] { return starts[i] < starts[j] }
-            let a = appointments[i].title.utf8, b = appointments[j].title.utf8
+            let a = records[i].title.utf8, b = records[j].title.utf8
             if !a.elementsEqual(b, by: { folded($0) == folded($1) }) {
                 return a.lazy.map(folded).lexicographicallyPrecedes(b.lazy.map(folded))
             }
-            return (appointments[i].id ?? 0) < (appointments[j].id ?? 0)
+            return (records[i].id ?? 0) < (records[j].id ?? 0)
         }
-        return order.map { appointments[$0] }
     }
 
     /// Whether most of the table starts in [from, to), to be read `NOT INDEXED`: through the `start` index SQLite
