@@ -400,7 +400,7 @@ public enum CivilTime {
     static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
     static func yearLength(_ y: Int) -> Int { isLeap(y) ? 366 : 365 }
 
-    static func daysInMonth(_ y: Int, _ m: Int) -> Int {
+    public static func daysInMonth(_ y: Int, _ m: Int) -> Int {
         switch m {
         case 2: return isLeap(y) ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -69,7 +69,7 @@ extension AppointmentRecord {
         assert(Array(row.columnNames) == Self.columns, "an appointment row not selected by databaseSelection: \(Array(row.columnNames))")
         id = try row.decode(atIndex: 0)
         title = try row.decode(atIndex: 1)
-        start = try row.decode(atIndex: 2)
+        start = try Self.storedDate(row, 2)
         durationSeconds = try row.decode(atIndex: 3)
         allDay = try row.decode(atIndex: 4)
         address = try row.decode(atIndex: 5)
@@ -89,16 +89,27 @@ extension AppointmentRecord {
         repeatAfterDoneSeconds = try row.decode(atIndex: 15)
         uid = try row.decode(atIndex: 16)
         seriesId = try row.decode(atIndex: 17)
-        recurrenceId = try row.decode(atIndex: 18)
+        recurrenceId = try Self.storedDateIfAny(row, 18)
         tags = try Self.stringList(row, 19)
         extraProperties = try Self.stringList(row, 20)
-        plannedUntil = try row.decode(atIndex: 21)
-        createdAt = try row.decode(atIndex: 22)
-        updatedAt = try row.decode(atIndex: 23)
+        plannedUntil = try Self.storedDateIfAny(row, 21)
+        createdAt = try Self.storedDate(row, 22)
+        updatedAt = try Self.storedDate(row, 23)
     }
 
     private static func jsonText(_ list: [String]) throws -> String {
         String(decoding: try JSONEncoder().encode(list), as: UTF8.self)
+    }
+
+    /// A date column read by `StoredDate` when it holds the text GRDB writes, else by GRDB.
+    private static func storedDate(_ row: Row, _ index: Int) throws -> Date {
+        if let text = try? row.decode(String?.self, atIndex: index), let date = StoredDate.date(text) { return date }
+        return try row.decode(atIndex: index)
+    }
+
+    private static func storedDateIfAny(_ row: Row, _ index: Int) throws -> Date? {
+        if row.hasNull(atIndex: index) { return nil }
+        return try storedDate(row, index)
     }
 
     private static func stringList(_ row: Row, _ index: Int) throws -> [String]? {

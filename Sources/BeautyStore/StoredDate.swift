@@ -49,6 +49,37 @@ enum StoredDate {
         }
     }
 
+    /// The date stored as `text` in exactly the form `text(_:)` writes, read by arithmetic (GRDB parses
+    /// into date components and asks a Calendar, several times the cost of the rest of an appointment
+    /// row); nil for any other form or a year before 1583, which GRDB reads instead.
+    static func date(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { bytes -> Date? in
+            guard bytes.count == 23, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: ".")
+            else { return nil }
+            func number(_ start: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in start..<(start + count) {
+                    let byte = bytes[index]
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                }
+                return value
+            }
+            guard let year = number(0, 4), year >= 1583, let month = number(5, 2), (1...12).contains(month),
+                  let day = number(8, 2), (1...CivilTime.daysInMonth(year, month)).contains(day),
+                  let hour = number(11, 2), hour < 24, let minute = number(14, 2), minute < 60,
+                  let second = number(17, 2), second < 60, let milliseconds = number(20, 3)
+            else { return nil }
+            // Summed as Foundation's calendar sums them (the day's start, then the time of day with its
+            // fraction), so the result is GRDB's to the last bit.
+            let dayStart = CivilTime.days(year, month, day) * 86_400 - 978_307_200
+            let timeOfDay = Double(hour * 3600 + minute * 60 + second) + Double(milliseconds * 1_000_000) / 1e9
+            return Date(timeIntervalSinceReferenceDate: Double(dayStart) + timeOfDay)
+        }
+    }
+
     /// 1583-01-01T00:00Z in milliseconds since 1970, and 2^47 (in 6429), below which a millisecond
     /// count's rounding error stays under a sixtieth of a millisecond.
     private static let firstMillisecond = -12_212_553_600_000.0

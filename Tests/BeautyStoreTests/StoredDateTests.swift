@@ -24,4 +24,22 @@ import Testing
         #expect(StoredDate.text(Date(timeIntervalSince1970: -12_212_553_600.001)) == nil)
         #expect(StoredDate.databaseValue(nil as Date?) == .null)
     }
+    @Test("stored dates are read as GRDB reads them, to the bit; other forms are left to GRDB")
+    func readAsGRDBReadsThem() {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["1970-01-01 00:00:00.000", "2026-12-31 23:59:59.999", "2028-02-29 12:00:00.500", "1583-01-01 00:00:00.001"]
+        for _ in 0..<100_000 {
+            let date = Date(timeIntervalSince1970: Double(Int.random(in: -12_000_000_000_000...140_000_000_000_000, using: &generator)) / 1000)
+            texts.append(StoredDate.text(date) ?? String.fromDatabaseValue(date.databaseValue)!)
+        }
+        for text in texts {
+            let grdb = Date.fromDatabaseValue(text.databaseValue)!
+            #expect(StoredDate.date(text)?.timeIntervalSinceReferenceDate.bitPattern == grdb.timeIntervalSinceReferenceDate.bitPattern, "\(text)")
+        }
+        for other in ["2026-12-01 13:00:00", "2026-12-01T13:00:00.000", "2026-02-30 13:00:00.000", "1582-12-31 23:59:59.999",
+                      "2026-12-01 24:00:00.000", "2026-12-01 13:00:00.0000", "２026-12-01 13:00:00.000"] {
+            #expect(StoredDate.date(other) == nil, "\(other)")
+        }
+    }
 }
+
