@@ -34,20 +34,23 @@ struct DaemonClient {
     /// Sends `rpc` with `params` and gives its result as the daemon wrote it (compact JSON, made safe
     /// to print), for `--json` to print without decoding and encoding it again; errors as `call`.
     mutating func resultJSON<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> [UInt8] {
-        let line = try answerLine(rpc, params)
-        let bytes = [UInt8](line)
+        let bytes = try answerBytes(rpc, params)
         if let result = WireJSON.member("result", in: bytes) { return Array(bytes[result]) }
-        _ = try Self.decode(line, as: R.self)  // throws the error the answer carries, or says what is wrong with it
+        _ = try Self.decode(Data(bytes), as: R.self)  // throws the error the answer carries, or says what is wrong with it
         throw CLIFailure(.refused, "beautyd sent an answer without a result")
     }
 
     private mutating func answerLine<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> Data {
+        Data(try answerBytes(rpc, params))
+    }
+
+    private mutating func answerBytes<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> [UInt8] {
         let connection = try Connection(path: socketPath)
         defer { connection.close() }
         let request = RPCRequest(id: .number(nextID), method: rpc.method.rawValue, params: params)
         nextID += 1
         try connection.send(try WireJSON.encoder().encode(request))
-        return try connection.readLine()
+        return try connection.readLineBytes()
     }
 
     /// A method without params.
@@ -192,14 +195,25 @@ fileprivate final class Connection {
         }
     }
 
-    func readLine() throws -> Data {
+    func readLine() throws -> Data { Data(try readLineBytes()) }
+
+    /// The next line, made safe to print (ServerText), without its newline.
+    func readLineBytes() throws -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: 1 << 20)  // an export's answer is tens of megabytes
         while true {
             if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Data(ServerText.sanitize(Array(buffer[..<newline])))
-                buffer.removeSubrange(...newline)
+                var line: [UInt8]
+                if newline == buffer.count - 1 {
+                    // The buffer holds this line alone (as an answer usually arrives): handed over, not copied.
+                    line = buffer
+                    buffer = []
+                    line.removeLast()
+                } else {
+                    line = Array(buffer[..<newline])
+                    buffer.removeSubrange(...newline)
+                }
                 scanned = 0
-                return line
+                return ServerText.sanitize(line)
             }
             scanned = buffer.count
             let n = recv(fd, &chunk, chunk.count, 0)

@@ -16,7 +16,7 @@ enum ServerText {
 
     /// The scalar a UTF-8 sequence of `count` bytes starting at `index` encodes (its lead byte's
     /// length), or nil when the bytes are cut short.
-    private static func scalar(in line: [UInt8], at index: Int, count: Int) -> UInt32? {
+    private static func scalar(in line: UnsafeBufferPointer<UInt8>, at index: Int, count: Int) -> UInt32? {
         guard count > 1, index + count <= line.count else { return nil }
         var value = UInt32(line[index]) & (0xFF >> (count + 1))
         for offset in 1..<count { value = value << 6 | UInt32(line[index + offset] & 0x3F) }
@@ -35,6 +35,11 @@ enum ServerText {
     }
 
     static func sanitize(_ line: [UInt8]) -> [UInt8] {
+        // Through a buffer pointer: an answer may be tens of megabytes, and an array's bounds checks cost more than the scan.
+        line.withUnsafeBufferPointer(sanitize)
+    }
+
+    private static func sanitize(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(line.count)
         var inString = false

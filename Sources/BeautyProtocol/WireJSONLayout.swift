@@ -5,6 +5,12 @@ extension WireJSON {
     /// Compact JSON laid out as JSONEncoder's `.prettyPrinted` does: two spaces per level, `"key" : value`,
     /// an empty array or object as `[`, a blank line, and `]` at the level's indentation. Strings are copied as they are.
     public static func prettyPrinted(_ compact: [UInt8]) -> [UInt8] {
+        compact.withUnsafeBufferPointer { prettyPrinted(text: $0) }
+    }
+
+    // The scans below read through buffer pointers: answers are tens of megabytes, and an array's
+    // bounds checks and a slice's retains cost more than the scan itself.
+    private static func prettyPrinted(text compact: Bytes) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(compact.count * 2)
         var depth = 0
@@ -54,6 +60,10 @@ extension WireJSON {
     /// Where the value of the top-level object's member `name` lies; nil when the text is not an
     /// object, has no such member, or is cut short.
     public static func member(_ name: String, in json: [UInt8]) -> Range<Int>? {
+        json.withUnsafeBufferPointer { member(name, inText: $0) }
+    }
+
+    private static func member(_ name: String, inText json: Bytes) -> Range<Int>? {
         let key = Array("\"\(name)\"".utf8)
         var index = skipSpace(json, from: 0)
         guard index < json.count, json[index] == UInt8(ascii: "{") else { return nil }
@@ -76,6 +86,10 @@ extension WireJSON {
     /// The UTF-8 bytes of the JSON string literal `literal` (quotes included) stands for, as
     /// JSONDecoder decodes it; nil when it is not one. For a member as large as an exported calendar.
     public static func stringValue(_ literal: ArraySlice<UInt8>) -> [UInt8]? {
+        literal.withUnsafeBufferPointer { stringValue(literal: $0) }
+    }
+
+    private static func stringValue(literal: Bytes) -> [UInt8]? {
         guard literal.count >= 2, literal.first == UInt8(ascii: "\""), literal.last == UInt8(ascii: "\"") else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(literal.count)
@@ -119,12 +133,12 @@ extension WireJSON {
         return out
     }
 
-    private static func hexQuad(_ json: ArraySlice<UInt8>, at index: Int, end: Int) -> UInt32? {
+    private static func hexQuad(_ json: Bytes, at index: Int, end: Int) -> UInt32? {
         index + 4 <= end ? hexQuad(json[index..<(index + 4)]) : nil
     }
 
     /// Just past the string that starts (with its quote) at `start`.
-    private static func stringEnd(_ json: [UInt8], from start: Int) -> Int? {
+    private static func stringEnd(_ json: Bytes, from start: Int) -> Int? {
         var index = start + 1
         while index < json.count {
             switch json[index] {
@@ -137,7 +151,7 @@ extension WireJSON {
     }
 
     /// Just past the value (string, object, array, number, literal) that starts at `start`.
-    private static func valueEnd(_ json: [UInt8], from start: Int) -> Int? {
+    private static func valueEnd(_ json: Bytes, from start: Int) -> Int? {
         guard start < json.count else { return nil }
         switch json[start] {
         case UInt8(ascii: "\""):
@@ -176,9 +190,11 @@ extension WireJSON {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
     }
 
-    private static func skipSpace(_ json: [UInt8], from start: Int) -> Int {
+    private static func skipSpace(_ json: Bytes, from start: Int) -> Int {
         var index = start
         while index < json.count, isSpace(json[index]) { index += 1 }
         return index
     }
 }
+
+private typealias Bytes = UnsafeBufferPointer<UInt8>
