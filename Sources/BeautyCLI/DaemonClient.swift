@@ -29,12 +29,25 @@ struct DaemonClient {
     /// Sends `rpc` with `params` and decodes its result, mapping errors to exit codes.
     /// `waiting`: the answer may take longer than the usual 30 s (a first sync of a large calendar).
     mutating func call<P, R>(_ rpc: RPC<P, R>, _ params: P, waiting: Bool = false) throws -> R {
+        try Self.decode(Data(try answerBytes(rpc, params, waiting: waiting)), as: R.self)
+    }
+
+    /// Sends `rpc` with `params` and gives its result as the daemon wrote it (compact JSON, made safe
+    /// to print), for `--json` to print without decoding and encoding it again; errors as `call`.
+    mutating func resultJSON<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> [UInt8] {
+        let bytes = try answerBytes(rpc, params)
+        if let result = WireJSON.member("result", in: bytes) { return Array(bytes[result]) }
+        _ = try Self.decode(Data(bytes), as: R.self)  // throws the error the answer carries, or says what is wrong with it
+        throw CLIFailure(.refused, "beautyd sent an answer without a result")
+    }
+
+    private mutating func answerBytes<P, R>(_ rpc: RPC<P, R>, _ params: P, waiting: Bool = false) throws -> [UInt8] {
         let connection = try Connection(path: socketPath, timeout: !waiting)
         defer { connection.close() }
         let request = RPCRequest(id: .number(nextID), method: rpc.method.rawValue, params: params)
         nextID += 1
         try connection.send(try WireJSON.encoder().encode(request))
-        return try Self.decode(try connection.readLine(), as: R.self)
+        return try connection.readLineBytes()
     }
 
     /// A method without params.
@@ -91,6 +104,10 @@ final class DaemonSession {
     /// The request line `rpc` with `params` would be sent as (its size decides how a caller cuts chunks).
     func line<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> Data {
         defer { nextID += 1 }
+        // An import's chunks write their own JSON (the same bytes, without JSONEncoder's cost per value).
+        if let writable = params as? any WireJSONWritable {
+            return WireJSON.request(id: .number(nextID), method: rpc.method.rawValue, params: writable)
+        }
         return try WireJSON.encoder().encode(RPCRequest(id: .number(nextID), method: rpc.method.rawValue, params: params))
     }
 
@@ -175,14 +192,25 @@ fileprivate final class Connection {
         }
     }
 
-    func readLine() throws -> Data {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    func readLine() throws -> Data { Data(try readLineBytes()) }
+
+    /// The next line, made safe to print (ServerText), without its newline.
+    func readLineBytes() throws -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)  // an export's answer is tens of megabytes
         while true {
             if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Data(ServerText.sanitize(Array(buffer[..<newline])))
-                buffer.removeSubrange(...newline)
+                var line: [UInt8]
+                if newline == buffer.count - 1 {
+                    // The buffer holds this line alone (as an answer usually arrives): handed over, not copied.
+                    line = buffer
+                    buffer = []
+                    line.removeLast()
+                } else {
+                    line = Array(buffer[..<newline])
+                    buffer.removeSubrange(...newline)
+                }
                 scanned = 0
-                return line
+                return ServerText.sanitize(line)
             }
             scanned = buffer.count
             let n = recv(fd, &chunk, chunk.count, 0)

@@ -21,6 +21,13 @@ enum Output {
         line(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
+    /// A result as the daemon wrote it, laid out as `json` lays out the same value.
+    static func json(wire: [UInt8]) {
+        var text = WireJSON.prettyPrinted(wire)
+        text.append(UInt8(ascii: "\n"))
+        FileHandle.standardOutput.write(Data(text))
+    }
+
     /// "Tue 1 Dec 2026, 14:00–15:00 (1h)" or "Tue 1 Dec 2026, all day".
     static func when(_ a: Appointment) -> String {
         if a.allDay {

@@ -3,8 +3,9 @@ import BeautyCore
 /// Makes a JSON line from the server safe to print: every control character and bidirectional
 /// formatting character inside its strings becomes visible text (`\u001b`), so a server, even a
 /// planted one, cannot move the cursor, retitle the terminal or reorder what the user reads.
-/// Newlines and tabs stay: notes are multi-line. Works on the raw bytes, before decoding, so every
-/// string beautyctl prints from an answer has passed through here.
+/// Newlines (LF, or CR right before LF) and tabs stay: notes are multi-line, an exported .ics ends its
+/// lines with CRLF. Works on the raw bytes, before decoding, so every string beautyctl prints from an
+/// answer has passed through here.
 enum ServerText {
     /// Code points shown as escapes: what the daemon's validation calls unsafe to show, but newline
     /// and tab (notes are multi-line).
@@ -15,7 +16,7 @@ enum ServerText {
 
     /// The scalar a UTF-8 sequence of `count` bytes starting at `index` encodes (its lead byte's
     /// length), or nil when the bytes are cut short.
-    private static func scalar(in line: [UInt8], at index: Int, count: Int) -> UInt32? {
+    private static func scalar(in line: UnsafeBufferPointer<UInt8>, at index: Int, count: Int) -> UInt32? {
         guard count > 1, index + count <= line.count else { return nil }
         var value = UInt32(line[index]) & (0xFF >> (count + 1))
         for offset in 1..<count { value = value << 6 | UInt32(line[index + offset] & 0x3F) }
@@ -28,7 +29,17 @@ enum ServerText {
         (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte >= 0x7F
     }
 
+    /// Bytes a string's text may hold as they are: printable ASCII but its quote and backslash.
+    private static func isPlainInString(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+
     static func sanitize(_ line: [UInt8]) -> [UInt8] {
+        // Through a buffer pointer: an answer may be tens of megabytes, and an array's bounds checks cost more than the scan.
+        line.withUnsafeBufferPointer(sanitize)
+    }
+
+    private static func sanitize(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(line.count)
         var inString = false
@@ -56,7 +67,12 @@ enum ServerText {
                 index += 1
             case UInt8(ascii: "\\") where index + 1 < line.count:
                 let next = line[index + 1]
-                if next == UInt8(ascii: "u"), index + 5 < line.count,
+                if next == UInt8(ascii: "r"), index + 3 < line.count, line[index + 2] == UInt8(ascii: "\\"),
+                   line[index + 3] == UInt8(ascii: "n") {
+                    // CRLF ends a line as LF does (an exported .ics has them): it moves nothing on a terminal.
+                    out.append(contentsOf: line[index...(index + 3)])
+                    index += 4
+                } else if next == UInt8(ascii: "u"), index + 5 < line.count,
                    let value = UInt32(String(decoding: line[(index + 2)...(index + 5)], as: UTF8.self), radix: 16),
                    mustEscape(value) {
                     emitEscaped(value)
@@ -81,8 +97,11 @@ enum ServerText {
                 }
                 index += count
             default:
-                out.append(byte)
-                index += 1
+                // Printable ASCII, copied a run at a time (an answer may be tens of megabytes).
+                var end = index + 1
+                while end < line.count, Self.isPlainInString(line[end]) { end += 1 }
+                out.append(contentsOf: line[index..<end])
+                index = end
             }
         }
         return out

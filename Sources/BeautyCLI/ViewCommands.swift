@@ -67,6 +67,8 @@ struct AgendaCommand: ParsableCommand {
         (params.sort, params.reverse) = order.wire
         var client = global.client
         for category in categories { CategoriesCommand.warnIfUnknown(category, client: &client) }
+        // JSON is printed as the daemon wrote it: a full-range agenda is tens of megabytes.
+        if output.json { return Output.json(wire: try client.resultJSON(ViewRPC.agenda, params)) }
         let result = try client.call(ViewRPC.agenda, params)
         // Where a capped answer stopped, and the same range's rest: --to is given too, so a default or
         // --days range does not move along with --from.

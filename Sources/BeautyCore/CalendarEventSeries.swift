@@ -56,21 +56,28 @@ extension CalendarEvent {
     /// DATE for an all-day series), earliest first.
     /// `contactPhones`, when given, goes with `contactNames`.
     public static func exporting(_ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]? = nil) -> [CalendarEvent] {
+        // Indices rather than copies of the appointments: an export has a hundred thousand.
         let phones = contactPhones ?? []
-        let rows = appointments.indices.map { (appointments[$0], contactNames[$0], $0 < phones.count ? phones[$0] : nil) }
-        let byID = Dictionary(appointments.compactMap { a in a.id.map { ($0, a) } }) { first, _ in first }
-        var occurrences: [Int64: [(Appointment, String?, String?)]] = [:]
-        for row in rows { if let series = row.0.seriesID, byID[series] != nil { occurrences[series, default: []].append(row) } }
+        let ids = Set(appointments.compactMap(\.id))
+        var occurrences: [Int64: [Int]] = [:]
+        for index in appointments.indices {
+            if let series = appointments[index].seriesID, ids.contains(series) { occurrences[series, default: []].append(index) }
+        }
+        func event(_ index: Int) -> CalendarEvent {
+            CalendarEvent(appointments[index], contactName: contactNames[index], contactPhone: index < phones.count ? phones[index] : nil)
+        }
         var events: [CalendarEvent] = []
-        for (a, name, phone) in rows {
-            if let series = a.seriesID, byID[series] != nil { continue }
-            events.append(CalendarEvent(a, contactName: name, contactPhone: phone))
-            let changed = (a.id.flatMap { occurrences[$0] } ?? []).sorted { ($0.0.recurrenceID ?? $0.0.start) < ($1.0.recurrenceID ?? $1.0.start) }
-            for (occurrence, occurrenceName, occurrencePhone) in changed {
-                var event = CalendarEvent(occurrence, contactName: occurrenceName, contactPhone: occurrencePhone)
-                event.uid = a.effectiveUID
-                event.recurrenceIDIsDate = a.allDay
-                events.append(event)
+        events.reserveCapacity(appointments.count)
+        for index in appointments.indices {
+            if let series = appointments[index].seriesID, ids.contains(series) { continue }
+            events.append(event(index))
+            guard let id = appointments[index].id, let changed = occurrences[id] else { continue }
+            func original(_ occurrence: Int) -> Date { appointments[occurrence].recurrenceID ?? appointments[occurrence].start }
+            for occurrence in changed.sorted(by: { original($0) < original($1) }) {
+                var changedEvent = event(occurrence)
+                changedEvent.uid = appointments[index].effectiveUID
+                changedEvent.recurrenceIDIsDate = appointments[index].allDay
+                events.append(changedEvent)
             }
         }
         return events

@@ -76,7 +76,9 @@ extension ICalendar {
             // the same file twice still finds the same event.
             event.uid = synthesizedUID(c)
         }
-        if event.summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        // A visible ASCII character settles it without Foundation's trim (every event of a large file asks).
+        if !event.summary.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }),
+           event.summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             event.summary = ""
             warnings.append(ImportWarning(line: c.line, "VEVENT has no SUMMARY: imported with the title '\(CalendarEvent.untitled)'"))
         } else if event.summary.contains(where: \.isNewline), let summary = c.first("SUMMARY") {
@@ -92,12 +94,12 @@ extension ICalendar {
         }
         event.notes = text(c.first("DESCRIPTION"))
         event.categories = c.all("CATEGORIES").flatMap { splitTextList($0.value).map(unescapeText) }
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        event.status = c.first("STATUS").map { $0.value.trimmingCharacters(in: .whitespaces).uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
+            .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        event.status = c.first("STATUS").map { $0.value.trimmingWhitespace().uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
         if let status = event.status, status != "CONFIRMED", status != "CANCELLED", let property = c.first("STATUS") {
             warnings.append(ImportWarning(line: property.line, "STATUS:\(status) is imported as a scheduled appointment"))
         }
-        let rules = c.all("RRULE").map { $0.value.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let rules = c.all("RRULE").map { $0.value.trimmingWhitespace() }.filter { !$0.isEmpty }
         event.rrule = rules.first
         event.moreRules = Array(rules.dropFirst())
         event.exdates = try dateList(c.all("EXDATE"), allDay: allDay, floating: zone, zones: &zones, warnings: &warnings)
@@ -108,7 +110,7 @@ extension ICalendar {
             event.contactPhone = contact.param("X-BEAUTYD-PHONE").flatMap { $0.isEmpty ? nil : $0 }
         }
         if let price = c.first("X-BEAUTYD-PRICE") {
-            let raw = unescapeText(price.value).trimmingCharacters(in: .whitespaces)
+            let raw = unescapeText(price.value).trimmingWhitespace()
             if let money = try? MoneyParser.parse(raw, defaultCurrency: "EUR", allowNegative: true) {
                 event.priceCents = money.cents
                 event.currency = raw.contains(" ") ? money.currency : nil
@@ -117,7 +119,7 @@ extension ICalendar {
             }
         }
         if let status = c.first("X-BEAUTYD-STATUS") {
-            if status.value.trimmingCharacters(in: .whitespaces).uppercased() == "DONE" {
+            if status.value.trimmingWhitespace().uppercased() == "DONE" {
                 event.done = true
             } else {
                 kept.keep(status, &warnings, "X-BEAUTYD-STATUS '\(Validation.quotable(status.value))' is not DONE: the line is kept as it came")
@@ -190,7 +192,7 @@ extension ICalendar {
         zones: inout ZoneResolver, warnings: inout [ImportWarning]
     ) throws {
         // Apple writes ACTION:NONE placeholders for "no alarm": kept, nothing to remind.
-        if alarm.first("ACTION")?.value.trimmingCharacters(in: .whitespaces).uppercased() == "NONE" {
+        if alarm.first("ACTION")?.value.trimmingWhitespace().uppercased() == "NONE" {
             return kept.keep(alarm, &warnings, nil)
         }
         guard let trigger = alarm.first("TRIGGER") else {
@@ -208,7 +210,7 @@ extension ICalendar {
 
     /// Text with its line breaks joined by `separator`, blank lines left out.
     private static func oneLine(_ text: String, separator: String) -> String {
-        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        text.split(whereSeparator: \.isNewline).map { String($0).trimmingWhitespace() }
             .filter { !$0.isEmpty }.joined(separator: separator)
     }
 
@@ -293,7 +295,7 @@ extension ICalendar {
             for item in property.value.split(separator: ",") {
                 let parts = item.split(separator: "/", maxSplits: 1)
                 if parts.count > 1 { periods += 1 }
-                let text = String(parts.first ?? item).trimmingCharacters(in: .whitespaces)
+                let text = String(parts.first ?? item).trimmingWhitespace()
                 guard !text.isEmpty else { continue }
                 guard let value = dateValue(text) else {
                     throw ICalendarError(line: property.line, "\(property.name) '\(text)' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)")

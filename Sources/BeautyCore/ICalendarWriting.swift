@@ -13,41 +13,103 @@ extension ICalendar {
     /// in a DST gap is written with the wall time it was given (`startWall`). All-day events are
     /// `VALUE=DATE` with an exclusive DTEND (the next day for one day).
     public static func serialize(_ events: [CalendarEvent], stamp: Date, defaultZone: TimeZone) -> String {
-        var out = ""
-        func emit(_ line: String) { out += fold(line) }
+        String(decoding: serializedBytes(events, stamp: stamp, defaultZone: defaultZone), as: UTF8.self)
+    }
+
+    /// `serialize`'s text as UTF-8, built as bytes: an export of a hundred thousand events is 22 MB.
+    public static func serializedBytes(_ events: [CalendarEvent], stamp: Date, defaultZone: TimeZone) -> [UInt8] {
+        serializedBytes(events, stamp: stamp, defaultZone: defaultZone,
+                        parts: events.count < 2_000 ? 1 : max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)))
+    }
+
+    /// `parts`: how many parts of the list are written at once.
+    static func serializedBytes(_ events: [CalendarEvent], stamp: Date, defaultZone: TimeZone, parts: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 * 1024 + events.count * 256)
+        func emit(_ line: String) { appendFolded(line, to: &out) }
         emit("BEGIN:VCALENDAR")
         emit("VERSION:2.0")
         emit("PRODID:-//beautyd//beautyd//EN")
         emit("CALSCALE:GREGORIAN")
         emit("X-WR-CALNAME:beautyd")
-        for (name, years) in zonesUsed(events) {
+        let zones = ZoneCache()
+        for (name, years) in zonesUsed(events, zones: zones) {
             vtimezone(name, years: years).forEach(emit)
         }
-        for event in events {
-            writeEvent(event, stamp: stamp, defaultZone: defaultZone, emit: emit)
-        }
+        let stampText = utcText(stamp)
+        for part in written(events, inParts: parts, stamp: stampText, defaultZone: defaultZone) { out.append(contentsOf: part) }
         emit("END:VCALENDAR")
         return out
+    }
+
+    /// The events' VEVENTs, `count` parts of the list written at once, one per processor (each event's
+    /// text depends on that event alone): a hundred thousand take a fifth of a second on one.
+    private static func written(_ events: [CalendarEvent], inParts count: Int, stamp: String, defaultZone: TimeZone) -> [[UInt8]] {
+        let parts = PartResults(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { part in
+            let range = (events.count * part / count)..<(events.count * (part + 1) / count)
+            var out: [UInt8] = []
+            out.reserveCapacity(range.count * 256)
+            let zones = ZoneCache()
+            for index in range {
+                writeEvent(events[index], stamp: stamp, defaultZone: defaultZone, zones: zones) { appendFolded($0, to: &out) }
+            }
+            parts.set(part, out)
+        }
+        return parts.all
+    }
+
+    /// Where the parts written at once are put, each by its own iteration.
+    private final class PartResults: @unchecked Sendable {
+        private var parts: [[UInt8]]
+        private let lock = NSLock()
+
+        init(count: Int) { parts = Array(repeating: [], count: count) }
+
+        func set(_ index: Int, _ bytes: [UInt8]) {
+            lock.lock()
+            defer { lock.unlock() }
+            parts[index] = bytes
+        }
+
+        var all: [[UInt8]] {
+            lock.lock()
+            defer { lock.unlock() }
+            return parts
+        }
+    }
+
+    /// Time zones by name, each looked up once per file rather than once per event that names it.
+    final class ZoneCache {
+        private var zones: [String: TimeZone?] = [:]
+
+        func zone(_ name: String) -> TimeZone? {
+            if let known = zones[name] { return known }
+            let zone = TimeZone(identifier: name)
+            zones[name] = zone
+            return zone
+        }
     }
 
     /// Names that mean UTC itself: a series in them is written with `Z`, not a TZID.
     static let utcNames: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Z"]
 
     /// The zone a timed event's times are written in with a TZID; nil for UTC, floating and all-day.
-    static func tzidZone(_ event: CalendarEvent) -> (name: String, zone: TimeZone)? {
-        guard !event.allDay, let name = event.timeZone, !utcNames.contains(name), let zone = TimeZone(identifier: name)
+    static func tzidZone(_ event: CalendarEvent, zones: ZoneCache) -> (name: String, zone: TimeZone)? {
+        guard !event.allDay, let name = event.timeZone, !utcNames.contains(name), let zone = zones.zone(name)
         else { return nil }
         return (name, zone)
     }
 
     private static func writeEvent(
-        _ event: CalendarEvent, stamp: Date, defaultZone: TimeZone, emit: (String) -> Void
+        _ event: CalendarEvent, stamp: String, defaultZone: TimeZone, zones: ZoneCache, emit: (String) -> Void
     ) {
-        let named = event.timeZone.flatMap { name in TimeZone(identifier: name).map { (name: name, zone: $0) } }
+        let named = event.timeZone.flatMap { name in zones.zone(name).map { (name: name, zone: $0) } }
+        let tzidZone = tzidZone(event, zones: zones)
         let start = wholeSeconds(event.start)
         emit("BEGIN:VEVENT")
         emit("UID:\(escapeText(event.uid))")
-        emit("DTSTAMP:\(utcText(stamp))")
+        emit("DTSTAMP:\(stamp)")
         // How every instant of this event is written: a DATE, a wall time (TZID or floating), or UTC.
         let instantText: (String, Date) -> String
         if event.allDay {
@@ -57,8 +119,8 @@ extension ICalendar {
             emit("DTSTART;VALUE=DATE:\(dateText(first))")
             emit("DTEND;VALUE=DATE:\(dateText(dayAfter(first, days: days)))")
             instantText = { name, date in "\(name);VALUE=DATE:\(dateText(wall(wholeSeconds(date), zone)))" }
-        } else if event.timeZone == nil || tzidZone(event) != nil {
-            let (zone, tzid) = tzidZone(event).map { ($0.zone, ";TZID=\(paramValue($0.name))") } ?? (defaultZone, "")
+        } else if event.timeZone == nil || tzidZone != nil {
+            let (zone, tzid) = tzidZone.map { ($0.zone, ";TZID=\(paramValue($0.name))") } ?? (defaultZone, "")
             // A wall time in the repeated hour after a fall-back reads back as its first
             // occurrence; instants that would not survive that are written in UTC instead.
             instantText = { name, date in
@@ -149,23 +211,45 @@ extension ICalendar {
     /// Folds one content line at 75 octets (continuation lines start with a space, which
     /// counts) without cutting a UTF-8 sequence, and ends it with CRLF.
     static func fold(_ line: String) -> String {
-        var out = ""
-        var octets = 0
-        for scalar in line.unicodeScalars {
-            let width = UTF8.width(scalar)
-            if octets + width > 75 {
-                out += "\r\n "
-                octets = 1
+        var out: [UInt8] = []
+        appendFolded(line, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `fold` appending to bytes.
+    static func appendFolded(_ line: String, to out: inout [UInt8]) {
+        var line = line
+        line.withUTF8 { utf8 in
+            if utf8.count <= 75 {
+                out.append(contentsOf: utf8)  // most lines: nothing to fold
+            } else {
+                var octets = 0
+                var index = 0
+                while index < utf8.count {
+                    let lead = utf8[index]
+                    // A scalar's width from its lead byte (the text is valid UTF-8).
+                    let width = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                    if octets + width > 75 {
+                        out.append(contentsOf: [0x0D, 0x0A, UInt8(ascii: " ")])
+                        octets = 1
+                    }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<min(index + width, utf8.count)]))
+                    octets += width
+                    index += width
+                }
             }
-            out.unicodeScalars.append(scalar)
-            octets += width
         }
-        return out + "\r\n"
+        out.append(0x0D)
+        out.append(0x0A)
     }
 
     /// TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and newlines; other
     /// control characters (not allowed in TEXT) are dropped.
     static func escapeText(_ text: String) -> String {
+        // Most texts (titles, UIDs) need nothing: returned as they are, without building a copy.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") }) {
+            return text
+        }
         var out = ""
         var previousCR = false
         for scalar in text.unicodeScalars {
@@ -226,10 +310,15 @@ extension ICalendar {
     }
 
     static func wall(_ date: Date, _ zone: TimeZone) -> Wall {
+        if let f = LocalTime.fields(of: date, in: zone) {
+            return Wall(year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute, second: f.second)
+        }
         let c = LocalTime.calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         return Wall(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1,
                     hour: c.hour ?? 0, minute: c.minute ?? 0, second: c.second ?? 0)
     }
+
+    private static let utc = TimeZone(identifier: "UTC")!
 
     private static func dayAfter(_ w: Wall, days: Int) -> Wall {
         let utc = TimeZone(identifier: "UTC")!
@@ -243,14 +332,47 @@ extension ICalendar {
     }
 
     static func dateText(_ w: Wall) -> String {
-        digits(w.year, 4) + digits(w.month, 2) + digits(w.day, 2)
+        guard (0...9999).contains(w.year), (0...99).contains(w.month), (0...99).contains(w.day) else {
+            return digits(w.year, 4) + digits(w.month, 2) + digits(w.day, 2)
+        }
+        return String(unsafeUninitializedCapacity: 8) { buffer in
+            putDate(w, buffer)
+            return 8
+        }
     }
 
     static func dateTimeText(_ w: Wall) -> String {
-        dateText(w) + "T" + digits(w.hour, 2) + digits(w.minute, 2) + digits(w.second, 2)
+        guard (0...9999).contains(w.year), (0...99).contains(w.month), (0...99).contains(w.day),
+              (0...99).contains(w.hour), (0...99).contains(w.minute), (0...99).contains(w.second) else {
+            return dateText(w) + "T" + digits(w.hour, 2) + digits(w.minute, 2) + digits(w.second, 2)
+        }
+        // 15 bytes: stored inline, no allocation (every instant of an export is written so).
+        return String(unsafeUninitializedCapacity: 15) { buffer in
+            putDate(w, buffer)
+            buffer[8] = UInt8(ascii: "T")
+            put(w.hour, width: 2, buffer, at: 9)
+            put(w.minute, width: 2, buffer, at: 11)
+            put(w.second, width: 2, buffer, at: 13)
+            return 15
+        }
+    }
+
+    private static func putDate(_ w: Wall, _ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        put(w.year, width: 4, buffer, at: 0)
+        put(w.month, width: 2, buffer, at: 4)
+        put(w.day, width: 2, buffer, at: 6)
+    }
+
+    /// `value`'s last `width` decimal digits, zero-padded, at `start`.
+    private static func put(_ value: Int, width: Int, _ buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        var rest = value
+        for index in stride(from: start + width - 1, through: start, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
     }
 
     static func utcText(_ date: Date) -> String {
-        dateTimeText(wall(wholeSeconds(date), TimeZone(identifier: "UTC")!)) + "Z"
+        dateTimeText(wall(wholeSeconds(date), utc)) + "Z"
     }
 }

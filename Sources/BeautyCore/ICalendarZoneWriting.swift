@@ -6,14 +6,13 @@ import Foundation
 extension ICalendar {
     /// The TZIDs the events use, in order of first use, with the years their times fall in
     /// (a series reaches ten years further, for zones written with explicit onsets).
-    static func zonesUsed(_ events: [CalendarEvent]) -> [(name: String, years: ClosedRange<Int>)] {
+    static func zonesUsed(_ events: [CalendarEvent], zones: ZoneCache) -> [(name: String, years: ClosedRange<Int>)] {
         var order: [String] = []
         var years: [String: ClosedRange<Int>] = [:]
         for event in events {
-            guard let (name, zone) = tzidZone(event) else { continue }
-            let cal = LocalTime.calendar(zone)
+            guard let (name, zone) = tzidZone(event, zones: zones) else { continue }
             let instants = [event.start] + event.exdates + event.rdates
-            let used = instants.map { cal.component(.year, from: $0) }
+            let used = instants.map { LocalTime.fields(of: $0, in: zone)?.year ?? LocalTime.calendar(zone).component(.year, from: $0) }
             let low = used.min()!, high = used.max()! + (event.rrule == nil ? 0 : 10)
             if let known = years[name] {
                 years[name] = min(known.lowerBound, low)...max(known.upperBound, high)

@@ -15,14 +15,14 @@ struct ZoneResolver {
 
     init(calendar: ICalComponent) {
         for child in calendar.children where child.name == "VTIMEZONE" {
-            if let tzid = child.first("TZID")?.value.trimmingCharacters(in: .whitespaces), definitions[tzid] == nil {
+            if let tzid = child.first("TZID")?.value.trimmingWhitespace(), definitions[tzid] == nil {
                 definitions[tzid] = child
             }
         }
         for event in calendar.children where event.name == "VEVENT" {
             for property in event.properties {
-                guard let tzid = property.param("TZID")?.trimmingCharacters(in: .whitespaces),
-                      let year = Int(property.value.trimmingCharacters(in: .whitespaces).prefix(4)) else { continue }
+                guard let tzid = property.param("TZID")?.trimmingWhitespace(),
+                      let year = Int(property.value.trimmingWhitespace().prefix(4)) else { continue }
                 let known = yearsUsed[tzid] ?? year...year
                 yearsUsed[tzid] = min(known.lowerBound, year)...max(known.upperBound, year)
             }
@@ -32,7 +32,7 @@ struct ZoneResolver {
     /// The zone for a TZID and the IANA name to keep for it (nil for a bare fixed offset that
     /// has no Etc/GMT name). `line` is the line of the property that uses the TZID.
     mutating func zone(_ rawTZID: String, line: Int) throws -> (zone: TimeZone, name: String?) {
-        let tzid = rawTZID.trimmingCharacters(in: .whitespaces)
+        let tzid = rawTZID.trimmingWhitespace()
         if let known = cache[tzid] { return known }
         let resolved = try resolve(tzid, line: line)
         cache[tzid] = resolved
@@ -110,7 +110,7 @@ struct ZoneResolver {
     /// An IANA name as such, or at the end of a prefixed TZID such as
     /// `/mozilla.org/20070129_1/Europe/Warsaw` or `/freeassociation.sourceforge.net/Tzfile/Europe/Warsaw`.
     private static func iana(_ raw: String) -> (zone: TimeZone, name: String)? {
-        let tzid = raw.trimmingCharacters(in: .whitespaces)
+        let tzid = raw.trimmingWhitespace()
         guard !tzid.isEmpty else { return nil }
         if let zone = TimeZone(identifier: tzid) { return (zone, tzid) }
         let parts = tzid.split(separator: "/")

@@ -15,6 +15,9 @@ public enum LocalTime {
     public static func instant(
         year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, in zone: TimeZone
     ) -> Date? {
+        if let date = arithmeticInstant(Fields(year: year, month: month, day: day, hour: hour, minute: minute, second: second), in: zone) {
+            return date
+        }
         let cal = calendar(zone)
         let wanted = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         guard let guess = cal.date(from: wanted) else { return nil }
@@ -46,6 +49,9 @@ public enum LocalTime {
     ) -> Bool {
         guard let date = instant(year: year, month: month, day: day, hour: hour, minute: minute, second: second, in: zone)
         else { return false }
+        if let shown = fields(of: date, in: zone) {
+            return shown == Fields(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        }
         let shown = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         return shown.year == year && shown.month == month && shown.day == day && shown.hour == hour
             && shown.minute == minute && shown.second == second
@@ -81,6 +87,7 @@ public enum LocalTime {
 
     /// Checks a wall-clock day exists (rejects 2026-02-30).
     public static func isValidDay(year: Int, month: Int, day: Int) -> Bool {
+        if year >= 1583 { return (1...12).contains(month) && (1...CivilTime.daysInMonth(year, month)).contains(day) }
         let cal = calendar(TimeZone(identifier: "UTC")!)
         guard let date = cal.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) else { return false }
         let c = cal.dateComponents([.year, .month, .day], from: date)

@@ -22,15 +22,52 @@ public enum RFC3339 {
     /// "2026-12-01T13:00:00Z", or "...13:00:00.250Z" when the instant is not on a whole second
     /// (rounded to the millisecond).
     public static func format(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        write(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `format`'s text appended as UTF-8, for JSON written byte by byte (an answer with a hundred
+    /// thousand instants spent a tenth of its time building their strings).
+    public static func write(_ date: Date, to bytes: inout [UInt8]) {
         let millis = Int((date.timeIntervalSince1970 * 1000).rounded())
         let seconds = CivilTime.floorDiv(millis, 1000), fraction = millis - seconds * 1000
         let days = CivilTime.floorDiv(seconds, 86_400), secondOfDay = seconds - days * 86_400
         let (year, month, day) = CivilTime.civil(days)
-        var text = year >= 0 ? padded(year, 4) : "-" + padded(-year, 4)
-        text += "-" + padded(month, 2) + "-" + padded(day, 2) + "T" + padded(secondOfDay / 3600, 2)
-        text += ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
-        if fraction != 0 { text += "." + padded(fraction, 3) }
-        return text + "Z"
+        if year < 0 { bytes.append(UInt8(ascii: "-")) }
+        digits(abs(year), 4, &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2, &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2, &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2, &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2, &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2, &bytes)
+        if fraction != 0 {
+            bytes.append(UInt8(ascii: "."))
+            digits(fraction, 3, &bytes)
+        }
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// `value` (not negative) in decimal, zero-padded to `width` digits.
+    private static func digits(_ value: Int, _ width: Int, _ bytes: inout [UInt8]) {
+        var count = 1
+        var rest = value
+        while rest >= 10 { rest /= 10; count += 1 }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(width, count)))
+        var index = bytes.count - 1
+        rest = value
+        while index >= start, rest > 0 {
+            bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            index -= 1
+        }
     }
 
     /// The instant `text` names, or nil if it is not strictly RFC 3339.
@@ -79,11 +116,6 @@ public enum RFC3339 {
         let seconds = CivilTime.days(year, month, day) * 86_400
             + hour * 3600 + minute * 60 + second - offsetMinutes * 60
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
-    }
-
-    private static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
     /// Reads ASCII digits and punctuation off the front of the text.

@@ -365,8 +365,8 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
 
 /// Proleptic Gregorian arithmetic on day numbers (days since 1970-01-01) and wall-clock seconds
 /// written as if they were UTC. Exact and fast; no Calendar, no zone.
-enum CivilTime {
-    @inline(__always) static func floorDiv(_ a: Int, _ b: Int) -> Int {
+public enum CivilTime {
+    @inline(__always) public static func floorDiv(_ a: Int, _ b: Int) -> Int {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
@@ -374,7 +374,7 @@ enum CivilTime {
     @inline(__always) static func floorMod(_ a: Int, _ b: Int) -> Int { a - floorDiv(a, b) * b }
 
     /// Days since 1970-01-01 of a civil date (month 1...12; day may overflow the month).
-    static func days(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    public static func days(_ year: Int, _ month: Int, _ day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = floorDiv(y, 400)
         let yoe = y - era * 400
@@ -384,7 +384,7 @@ enum CivilTime {
         return era * 146_097 + doe - 719_468
     }
 
-    static func civil(_ dayNumber: Int) -> (year: Int, month: Int, day: Int) {
+    public static func civil(_ dayNumber: Int) -> (year: Int, month: Int, day: Int) {
         let z = dayNumber + 719_468
         let era = floorDiv(z, 146_097)
         let doe = z - era * 146_097
@@ -400,7 +400,7 @@ enum CivilTime {
     static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
     static func yearLength(_ y: Int) -> Int { isLeap(y) ? 366 : 365 }
 
-    static func daysInMonth(_ y: Int, _ m: Int) -> Int {
+    public static func daysInMonth(_ y: Int, _ m: Int) -> Int {
         switch m {
         case 2: return isLeap(y) ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -178,6 +178,25 @@ public struct AppointmentExportResult: Codable, Sendable {
     }
 }
 
+/// What `appointment.exportICS` writes a floating appointment (one without a zone) in.
+public struct AppointmentExportICSParams: Codable, Sendable {
+    /// A tz database name (the client's zone); the daemon's zone when absent.
+    public var zone: String?
+    public init(zone: String? = nil) { self.zone = zone }
+}
+
+/// Every appointment as the iCalendar text `export --ics` writes, written by the daemon, which has them:
+/// a hundred thousand appointments are not sent as JSON to be written by the client.
+public struct AppointmentExportICSResult: Codable, Sendable {
+    public var ics: String
+    /// How many VEVENTs it has.
+    public var count: Int
+    public init(ics: String, count: Int) {
+        self.ics = ics
+        self.count = count
+    }
+}
+
 public enum AppointmentRPC {
     public static let add = RPC<AppointmentAddParams, AppointmentDetail>(.appointmentAdd)
     public static let list = RPC<AppointmentListParams, [Appointment]>(.appointmentList)
@@ -191,7 +210,8 @@ public enum AppointmentRPC {
     public static let split = RPC<AppointmentEditParams, AppointmentDetail>(.appointmentSplit)
     public static let importCalendar = RPC<AppointmentImportParams, AppointmentImportResult>(.appointmentImport)
     public static let exportCalendar = RPC<NoParams, AppointmentExportResult>(.appointmentExport)
+    public static let exportICS = RPC<AppointmentExportICSParams, AppointmentExportICSResult>(.appointmentExportICS)
 
     static let methods = [add.method, list.method, show.method, edit.method, remove.method, done.method, cancel.method,
-                          split.method, importCalendar.method, exportCalendar.method] + stageMethods
+                          split.method, importCalendar.method, exportCalendar.method, exportICS.method] + stageMethods
 }

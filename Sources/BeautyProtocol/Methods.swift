@@ -21,6 +21,7 @@ public enum Method: String, CaseIterable, Sendable {
     case contactExport = "contact.export"
     case appointmentImport = "appointment.import"
     case appointmentExport = "appointment.export"
+    case appointmentExportICS = "appointment.exportICS"
     // A staged import in chunks (AppointmentImportStageMethods.swift)
     case appointmentImportBegin = "appointment.importBegin"
     case appointmentImportChunk = "appointment.importChunk"

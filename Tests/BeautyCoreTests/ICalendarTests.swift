@@ -54,6 +54,28 @@ private func physicalLines(_ text: String) -> [[UInt8]] {
     return lines.last == [] ? Array(lines.dropLast()) : lines
 }
 
+@Suite("iCalendar: a large export written in parts")
+struct ICalendarPartsTests {
+    @Test("written in parts at once, a large export has the bytes written in one part")
+    func partsMakeTheSameFile() throws {
+        var events: [CalendarEvent] = []
+        for fixture in [ICalendarFixtures.google, ICalendarFixtures.thunderbird] { events += try parse(fixture) }
+        let many = (0..<2_500).map { n in
+            var event = events[n % events.count]
+            event.uid += "-\(n)"
+            event.start = event.start.addingTimeInterval(Double(n) * 3600)
+            return event
+        }
+        let stamp = Date(timeIntervalSince1970: 1_800_000_000), zone = TimeZone(identifier: "Europe/Warsaw")!
+        let whole = ICalendar.serializedBytes(many, stamp: stamp, defaultZone: zone, parts: 1)
+        for parts in [2, 3, 7] {
+            #expect(ICalendar.serializedBytes(many, stamp: stamp, defaultZone: zone, parts: parts) == whole, "\(parts) parts")
+        }
+        #expect(ICalendar.serializedBytes(many, stamp: stamp, defaultZone: zone) == whole)
+        #expect(String(decoding: whole, as: UTF8.self).components(separatedBy: "BEGIN:VEVENT").count == 2_501)
+    }
+}
+
 @Suite("iCalendar: files from other programs")
 struct ICalendarFixtureTests {
     @Test func googleCalendarExport() throws {

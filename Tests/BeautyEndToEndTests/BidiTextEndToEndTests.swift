@@ -82,5 +82,41 @@ extension EndToEndServing {
             #expect(call.summary == "Invoice ?gnp.exe", "\(call.summary.debugDescription)")
             #expect(call.body.contains("ul. D?uga?]0;x?"), "\(call.body.debugDescription)")
         }
+
+        @Test("export --ics writes the daemon's text byte for byte: CRLF line ends, folds, tabs, non-ASCII; no escape text")
+        func exportIsByteExact() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let client = try stack.client()
+            var first = AppointmentAddParams(title: "Zażółć gęślą jaźń 🙂 — a title long enough to be folded at seventy-five octets",
+                                             start: wholeSecond(after: 86_400))
+            first.notes = "line one\nline two\nthird\twith a tab"
+            first.address = "ul. Piękna 1; II piętro, Warszawa"
+            first.timeZone = "Europe/Warsaw"
+            _ = try client.call("appointment.add", first, as: AppointmentDetail.self)
+            var second = AppointmentAddParams(title: "Brows", start: wholeSecond(after: 2 * 86_400))
+            second.timeZone = "UTC"
+            _ = try client.call("appointment.add", second, as: AppointmentDetail.self)
+
+            let file = stack.directory + "/exact.ics"
+            _ = try await stack.beautyctlOK(["export", "--ics", file])
+            let written = try #require(FileManager.default.contents(atPath: file))
+            // The daemon's own text, decoded by JSONDecoder straight off the socket (no ServerText on the way).
+            let daemon = try client.call("appointment.exportICS", AppointmentExportICSParams(zone: "UTC"), as: AppointmentExportICSResult.self)
+            func withoutStamp(_ text: String) -> String {
+                text.components(separatedBy: "\r\n").filter { !$0.hasPrefix("DTSTAMP:") }.joined(separator: "\r\n")
+            }
+            let text = String(decoding: written, as: UTF8.self)
+            #expect(withoutStamp(text) == withoutStamp(daemon.ics), "the file is not the daemon's text:\n\(text.debugDescription)")
+            #expect(daemon.count == 2 && text.contains("Zażółć gęślą jaźń 🙂") && text.contains("\\nthird\twith a tab"), "\(text.debugDescription)")
+            #expect(text.contains("\r\n "), "no folded line: \(text.debugDescription)")
+            #expect(!text.contains("\\u00"), "escape text in the file: \(text.debugDescription)")
+            let bytes = [UInt8](written)
+            for index in bytes.indices where bytes[index] == 0x0D || bytes[index] == 0x0A {
+                let ok = bytes[index] == 0x0D ? index + 1 < bytes.count && bytes[index + 1] == 0x0A : index > 0 && bytes[index - 1] == 0x0D
+                #expect(ok, "a line break that is not CRLF at byte \(index): \(text.debugDescription)")
+            }
+            #expect(text.hasSuffix("END:VCALENDAR\r\n"))
+        }
     }
 }

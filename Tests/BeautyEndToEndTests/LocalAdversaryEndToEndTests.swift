@@ -225,6 +225,29 @@ extension EndToEndServing {
             }
         }
 
+        @Test("a carriage return from the server reaches the terminal only as the first half of a CRLF line end")
+        func carriageReturnsFromTheServer() async throws {
+            let (stack, shared, _) = try await scene()
+            defer { stack.shutdown() }
+            let socket = shared + "/cr.sock"
+            // CRLF passes (it moves nothing a LF does not); a lone CR would move the cursor back over what was
+            // printed: in the middle, before another CR, before an escaped backslash and n, before \u000a, at the end.
+            let message = #"paid\r\nin full \rNOT PAID \r\r\n x\r\\n y\r\u000a z\r"#
+            let answer = #"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":""# + message + #""}}"#
+            let fake = try stack.spawn("fake-server", Locations.python, ["-c", Self.fakeServer, socket, shared + "/received-cr", answer])
+            let listening = await eventually(timeout: .seconds(10)) { fake.stdout.contains("ready") ? true : nil }
+            #expect(listening == true, "\(fake.outputTail)")
+
+            let result = try await stack.run(try Locations.built("beautyctl"), ["--socket", socket, "status"])
+            #expect(result.status == .exited(1), "\(result)")
+            let printed = Array(result.stderr.utf8)
+            for index in printed.indices where printed[index] == 0x0D {
+                #expect(index + 1 < printed.count && printed[index + 1] == 0x0A, "a lone CR printed at byte \(index): \(result.stderr.debugDescription)")
+            }
+            #expect(result.stderr.contains(#"paid\#r\#nin full \u000dNOT PAID \u000d\#r\#n x\u000d\n y\u000d\#n z\u000d"#),
+                    "\(result.stderr.debugDescription)")
+        }
+
         @Test("a second daemon on the same database, even on another socket, refuses and names the first's pid")
         func oneDaemonPerDatabase() async throws {
             let stack = try await Stack.start(server: false)

@@ -39,7 +39,8 @@ import Glibc
     /// Values that depend on the machine, the clock or the run; their presence still counts.
     /// (Doses are planned relative to the day the examples run: their instants are clock values too.)
     static let volatile: Set<String> = ["uid", "createdAt", "updatedAt", "startedAt", "uptimeSeconds", "pid", "database", "socket", "now",
-                                        "scheduledAt", "confirmedAt", "snoozedUntil"]
+                                        "scheduledAt", "confirmedAt", "snoozedUntil",
+                                        "ics"]  // an export's text has its UIDs and DTSTAMP
     /// Lists that depend on today's date (reminders already past are not planned, a medication's next
     /// doses follow the day it was added): compared by shape.
     static let dateDependent: Set<String> = ["deliveries", "laterToday", "upcoming"]

@@ -30,6 +30,7 @@ extension RequestHandler {
         router.register(AppointmentRPC.importCommit) { try $0.commitImport($1) }
         router.register(AppointmentRPC.importAbort) { try $0.abortImport($1) }
         router.register(AppointmentRPC.exportCalendar) { requests, _ in try requests.exportAppointments() }
+        router.register(AppointmentRPC.exportICS) { try $0.exportICS($1) }
         router.register(AppointmentRPC.done) { try $0.setStatus($1, .done) }
         router.register(AppointmentRPC.cancel) { try $0.setStatus($1, .cancelled) }
     }
@@ -104,8 +105,24 @@ extension RequestHandler {
     private func exportAppointments() throws -> AppointmentExportResult {
         try store.assignMissingUIDs()
         let all = try store.appointments()
-        let contacts = try all.map { a in try a.contactID.map { try store.contact(id: $0) } }
-        return AppointmentExportResult(appointments: all, contactNames: contacts.map { $0?.name }, contactPhones: contacts.map { $0?.phone })
+        // One read of the contacts, not one per appointment (an export has a hundred thousand).
+        let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.id!, $0) })
+        let linked = try all.map { a in try a.contactID.map { try contacts[$0] ?? store.contact(id: $0) } }
+        return AppointmentExportResult(appointments: all, contactNames: linked.map { $0?.name }, contactPhones: linked.map { $0?.phone })
+    }
+
+    private func exportICS(_ p: AppointmentExportICSParams) throws -> AppointmentExportICSResult {
+        let defaultZone = try p.zone.map { name in
+            guard let zone = TimeZone(identifier: name) else {
+                throw ValidationError(field: "zone", "'\(Validation.quotable(name))' is not a time zone of the tz database (such as Europe/Warsaw)")
+            }
+            return zone
+        } ?? zone.current
+        let exported = try exportAppointments()
+        let events = CalendarEvent.exporting(exported.appointments, contactNames: exported.contactNames, contactPhones: exported.contactPhones)
+        // DTSTAMP is when the file is written, in UTC (RFC 5545 §3.8.7.2).
+        let text = ICalendar.serializedBytes(events, stamp: clock(), defaultZone: defaultZone)
+        return AppointmentExportICSResult(ics: String(decoding: text, as: UTF8.self), count: events.count)
     }
 
     private func setStatus(_ p: AppointmentOccurrenceParams, _ status: Appointment.Status) throws -> AppointmentDetail {

@@ -33,8 +33,9 @@ extension RequestHandler {
         let wantsAppointments = kinds.isEmpty || kinds.contains(.appointment)
         // Medications have no category, so a category filter leaves them out.
         let wantsDoses = (kinds.isEmpty || kinds.contains(.medication)) && categories.isEmpty
-        let appointments = wantsAppointments ? try store.appointmentsForRange(from: from, to: to) : []
-        let matchingAppointments = appointments.filter { a in
+        let appointments = wantsAppointments ? try store.appointmentsForRange(from: from, to: to, ordered: false) : []
+        // Unfiltered, the list is shared rather than copied (a full-range agenda has every appointment).
+        let matchingAppointments = categories.isEmpty && needles.isEmpty ? appointments : appointments.filter { a in
             ListFilter.category(a.category, matchesAnyOf: categories)
                 && ListFilter.text([a.title, a.notes ?? "", a.address ?? ""], containsAnyOf: needles)
         }
@@ -52,13 +53,24 @@ extension RequestHandler {
         if let nextFrom { matching.removeAll { $0.start >= nextFrom } }
         if !statuses.isEmpty { matching.removeAll { !statuses.contains($0.status) } }
         // Stable order: time, then title, then kind and id; a sort asked for keeps it for equal keys.
-        matching.sort { ($0.start, $0.title, $0.kind.rawValue, $0.id) < ($1.start, $1.title, $1.kind.rawValue, $1.id) }
+        matching = Self.inAgendaOrder(matching)
         let prices = Dictionary(matchingAppointments.compactMap { a in a.price.map { (a.id ?? 0, $0) } }) { first, _ in first }
         matching = try ListSort.sorted(matching, sort: p.sort, reverse: p.reverse, supported: ListSortKey.allCases) { e, key in
             SortValue(key, title: e.title, time: e.start, category: e.category, price: e.kind == .appointment ? prices[e.id] : nil)
         }
         let entries = Array(matching.dropFirst(p.offset ?? 0).prefix(p.limit ?? Int.max))
         return AgendaResult(from: from, to: to, total: matching.count, entries: entries, nextFrom: nextFrom)
+    }
+
+    /// Entries by time, then title, then kind and id. Their indices are sorted, not the entries: moving
+    /// a hundred thousand entries of a dozen fields each through a merge sort took a fifth of a full-range agenda.
+    static func inAgendaOrder(_ entries: [AgendaEntry]) -> [AgendaEntry] {
+        let starts = entries.map(\.start)
+        let order = entries.indices.sorted { i, j in
+            if starts[i] != starts[j] { return starts[i] < starts[j] }
+            return (entries[i].title, entries[i].kind.rawValue, entries[i].id) < (entries[j].title, entries[j].kind.rawValue, entries[j].id)
+        }
+        return order.map { entries[$0] }
     }
 
     private func nowView() throws -> NowResult {

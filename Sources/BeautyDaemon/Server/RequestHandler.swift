@@ -35,7 +35,7 @@ public struct RequestHandler: Sendable {
     public func handle(line: Data) async -> Outcome {
         // A syntax check only: JSONDecoder reads lazily and accepts a malformed value it never reads
         // (`"x":01`, a raw tab in a string), which JSON-RPC answers with a parse error.
-        guard (try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed])) != nil else {
+        guard WireJSON.isWellFormed(line) else {
             return .reply(failure(nil, RPCErrorObject(code: RPCErrorCode.parseError, message: "parse error: the line is not valid JSON")))
         }
         guard let request = try? WireJSON.decoder().decode(RequestLine.self, from: line) else {
@@ -120,7 +120,9 @@ public struct RequestHandler: Sendable {
     }
 
     private func success<R: Encodable & Sendable>(_ id: RPCID?, _ result: R) -> Data? {
-        try? WireJSON.encoder().encode(RPCSuccess(id: id, result: result))
+        // The largest answers write their own JSON (the same bytes, without JSONEncoder's cost per value).
+        if let writable = result as? any WireJSONWritable { return WireJSON.success(id: id, result: writable) }
+        return try? WireJSON.encoder().encode(RPCSuccess(id: id, result: result))
     }
 
     private func failure(_ id: RPCID?, _ error: RPCErrorObject) -> Data {
