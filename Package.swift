@@ -17,8 +17,11 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
+        // The user's language: which one (the environment, as gettext decides), the .po catalogs
+        // (read as written, see docs/TRANSLATING.md), CLDR plural forms, numbers and money.
+        .target(name: "BeautyLocalization", resources: [.copy("po")]),
         // Domain types, validation, parsing and the pure schedule planner: Foundation only.
-        .target(name: "BeautyCore"),
+        .target(name: "BeautyCore", dependencies: ["BeautyLocalization"]),
         // SQLite persistence through GRDB: migrations, records, queries.
         .target(
             name: "BeautyStore",
@@ -47,7 +50,7 @@ let package = Package(
         .target(
             name: "BeautyDaemon",
             dependencies: [
-                "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyProtocol", "CSystemd", "CTimerFD", "CMalloc",
+                "BeautyCore", "BeautyLocalization", "BeautyStore", "BeautyNotify", "BeautyProtocol", "CSystemd", "CTimerFD", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -61,7 +64,7 @@ let package = Package(
         .target(
             name: "BeautyCLI",
             dependencies: [
-                "BeautyCore", "BeautyProtocol",
+                "BeautyCore", "BeautyLocalization", "BeautyProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,6 +80,8 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "BeautyCoreTests", dependencies: ["BeautyCore", "BeautyTestSupport"]),
+        // The catalogs against the sources and GNU gettext, plural rules, formats.
+        .testTarget(name: "BeautyLocalizationTests", dependencies: ["BeautyLocalization", "BeautyCore", "BeautyTestSupport"]),
         .testTarget(name: "BeautyStoreTests", dependencies: ["BeautyCore", "BeautyStore"]),
         .testTarget(
             name: "BeautyNotifyTests",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -54,26 +55,28 @@ enum BudgetInput {
     static func describe(_ range: BudgetRangeParams) -> String {
         let times = Output.times
         switch (range.from, range.to) {
-        case let (from?, to?): return " between \(times.short(from)) and \(times.short(to))"
-        case let (from?, nil): return " since \(times.short(from))"
-        case let (nil, to?): return " before \(times.short(to))"
+        case let (from?, to?): return Output.l.tr(" between %s and %s", times.short(from), times.short(to))
+        case let (from?, nil): return Output.l.tr(" since %s", times.short(from))
+        case let (nil, to?): return Output.l.tr(" before %s", times.short(to))
         case (nil, nil): return ""
         }
     }
 
     /// "+1200.00 EUR" / "-45.00 EUR".
     static func signed(_ money: Money) -> String {
-        (money.cents > 0 ? "+" : "") + money.formatted
+        (money.cents > 0 ? "+" : "") + money.formatted(Output.l.language)
     }
 
-    /// "1200.00" (no currency).
+    /// "1200.00", "1 200,00" (no currency).
     static func plain(_ cents: Int64) -> String {
-        Money(cents: cents, currency: "").formatted.trimmingCharacters(in: .whitespaces)
+        LocaleFormat(Output.l.language).money(cents: cents, currency: "").trimmingCharacters(in: .whitespaces)
     }
 
     static func describe(_ entry: BudgetEntry) -> String {
-        let link = entry.appointmentID.map { " (appointment \($0))" } ?? ""
-        return "\(entry.isIncome ? "income" : "expense") \(entry.id): \(entry.name), \(signed(entry.amount)), \(Output.times.long(entry.at))\(link)"
+        let link = entry.appointmentID.map { Output.l.tr(" (appointment %s)", $0) } ?? ""
+        let l = Output.l
+        return (entry.isIncome ? l.tr("income %s", entry.id) : l.tr("expense %s", entry.id))
+            + ": \(entry.name), \(signed(entry.amount)), \(Output.times.long(entry.at))\(link)"
     }
 }
 
@@ -224,17 +227,19 @@ extension BudgetCommand {
             var client = global.client
             let balance = try client.call(BudgetRPC.balance, range)
             if output.json { return try Output.json(balance) }
+            let l = Output.l
             if balance.totals.isEmpty {
-                return Output.line("No budget entries\(BudgetInput.describe(range))" + (svg == nil ? "." : ": no chart written."))
+                return Output.line(l.tr("No budget entries%s", BudgetInput.describe(range)) + (svg == nil ? "." : l.tr(": no chart written.")))
             }
-            let title = range.from == nil && range.to == nil ? "Balance, all time" : "Balance\(BudgetInput.describe(range))"
+            let title = range.from == nil && range.to == nil ? l.tr("Balance, all time") : l.tr("Balance%s", BudgetInput.describe(range))
             let rows = balance.totals.map { BudgetChart.Row(currency: $0.currency, incomeCents: $0.incomeCents, expenseCents: $0.expenseCents) }
             if let svg {
                 try Output.write(BudgetChart.svg(rows, title: title), to: svg, option: "--svg")
-                return Output.line("Wrote \(svg): \(title.prefix(1).lowercased() + title.dropFirst()), \(rows.count) currenc\(rows.count == 1 ? "y" : "ies").")
+                return Output.line(l.tr("Wrote %s: %s, %s.", svg, title.prefix(1).lowercased() + title.dropFirst(),
+                                        l.trn("%s currency", "%s currencies", rows.count)))
             }
             Output.line(title + ":")
-            Output.table(["CURRENCY", "INCOME", "EXPENSES", "BALANCE", "ENTRIES"], balance.totals.map { t in
+            Output.table([l.tr("CURRENCY"), l.tr("INCOME"), l.tr("EXPENSES"), l.tr("BALANCE"), l.tr("ENTRIES")], balance.totals.map { t in
                 [t.currency, BudgetInput.plain(t.incomeCents), BudgetInput.plain(t.expenseCents),
                  (t.balanceCents > 0 ? "+" : "") + BudgetInput.plain(t.balanceCents), String(t.entries)]
             })

@@ -191,15 +191,16 @@ struct MessageCommand: ParsableCommand {
 
     func run() throws {
         var client = global.client
-        let result = try client.call(ContactRPC.message, MessageParams(id: id, template: template))
+        let result = try client.call(ContactRPC.message, MessageParams(id: id, template: template, language: Output.l.language.rawValue))
         if output.json { return try Output.json(result) }
         Output.line(result.text)
         if let uri = result.smsURI, let phone = result.phone {
             Output.line()
-            Output.line("to: \(phone)")
+            Output.line(Output.l.tr("to: %s", phone))
             Output.line(uri)
         } else {
-            Output.warn("appointment \(id) has no contact, so there is no number to send it to (beautyctl appointment edit \(id) --contact ID)")
+            Output.warn(Output.l.tr("appointment %s has no contact, so there is no number to send it to (%s)", id,
+                                    "beautyctl appointment edit \(id) --contact ID"))
         }
     }
 }

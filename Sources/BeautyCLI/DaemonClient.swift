@@ -67,9 +67,10 @@ struct DaemonClient {
             throw CLIFailure(.refused, "unexpected answer from beautyd (is it the same version?): \(Validation.quotable("\(error)"))")
         }
         if let error = response.error {
+            let message = DaemonErrorText.message(error, Output.l)
             switch error.code {
-            case RPCErrorCode.notFound: throw CLIFailure(.notFound, error.message)
-            default: throw CLIFailure(.refused, error.message)
+            case RPCErrorCode.notFound: throw CLIFailure(.notFound, message)
+            default: throw CLIFailure(.refused, message)
             }
         }
         guard let result = response.result else { throw CLIFailure(.refused, "beautyd sent an answer without a result") }

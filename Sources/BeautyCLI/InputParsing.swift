@@ -49,7 +49,7 @@ enum Input {
             // An empty option checks several options at once: the error's field names the option.
             let named = error.field.hasPrefix("-") ? error.field : "--\(error.field)"
             let field = option.isEmpty ? named : (same ? option : "\(option) (\(error.field))")
-            throw CLIFailure(.usage, "\(field): \(error.message)")
+            throw CLIFailure(.usage, "\(field): \(error.template.map { Output.l.trArray($0, error.arguments) } ?? error.message)")
         }
     }
 
@@ -59,11 +59,10 @@ enum Input {
         guard isatty(STDIN_FILENO) == 1 else {
             // "Delete appointment 3 'Haircut'?" -> "add --yes to delete appointment 3 'Haircut'" (names keep their case).
             let action = question.prefix(1).lowercased() + question.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: "?"))
-            throw CLIFailure(.usage, "not asking on a non-terminal: add --yes to \(action)")
+            throw CLIFailure(.usage, Output.l.tr("not asking on a non-terminal: add --yes to %s", action))
         }
-        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        return answer == "y" || answer == "yes"
+        FileHandle.standardError.write(Data("\(question) \(Answer.prompt(Output.l)) ".utf8))
+        return Answer.isYes(readLine() ?? "", Output.l)
     }
 
     /// The flow every `rm` shares: unless `--yes`, ask on a terminal (`question` fetches what it names),

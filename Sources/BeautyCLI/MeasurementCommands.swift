@@ -27,7 +27,8 @@ struct BMICommand: ParsableCommand {
     func run() throws {
         let reading = try Input.check("") { try BMI.reading(weight: weight, height: height) }
         if output.json { return try Output.json(reading) }
-        Output.line("BMI \(BMI.format(reading.bmi)): \(reading.bmiClass.title) (\(reading.bmiClass.range))")
+        let l = Output.l
+        Output.line("BMI \(BMI.localized(BMI.format(reading.bmi), l.language)): \(reading.bmiClass.title(l)) (\(reading.bmiClass.range(l.language)))")
     }
 }
 

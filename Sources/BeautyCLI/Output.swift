@@ -1,17 +1,21 @@
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
 /// Text and JSON output of the commands.
 enum Output {
-    static let times = Timestamps(zone: .current)
+    /// The user's language, from beautyctl's environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
+    static let l = Localizer.current
+    static let times = Timestamps(zone: .current, language: l.language)
+    static let numbers = LocaleFormat(l.language)
 
     static func line(_ text: String = "") {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data("warning: \(text)\n".utf8))
+        FileHandle.standardError.write(Data((l.tr("warning: %s", text) + "\n").utf8))
     }
 
     /// Pretty, stable JSON (sorted keys, ISO 8601 instants).

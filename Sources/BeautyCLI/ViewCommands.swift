@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -71,7 +72,7 @@ struct AgendaCommand: ParsableCommand {
         // Where a capped answer stopped, and the same range's rest: --to is given too, so a default or
         // --days range does not move along with --from.
         let cut = result.nextFrom.map { next in
-            (next, "go on with --from '\(WireJSON.formatInstant(next))' --to '\(WireJSON.formatInstant(result.to))'")
+            (next, Output.l.tr("go on with %s", "--from '\(WireJSON.formatInstant(next))' --to '\(WireJSON.formatInstant(result.to))'"))
         }
         if try output.printed(result, csv: ["kind", "id", "title", "start", "end", "all_day", "status", "category", "address", "contact"], {
             result.entries.map { e in
@@ -81,16 +82,17 @@ struct AgendaCommand: ParsableCommand {
         }) {
             // CSV has no place for where a capped answer stopped (JSON has nextFrom): say it beside it.
             if output.csv, let (next, onward) = cut {
-                Output.warn("the list stops at \(WireJSON.formatInstant(next)) (\(Self.cutReason)); \(onward)")
+                Output.warn(Output.l.tr("the list stops at %s (%s); %s", WireJSON.formatInstant(next), Self.cutReason, onward))
             }
             return
         }
         let times = Output.times
+        let l = Output.l
         guard !result.entries.isEmpty else {
             guard let (next, onward) = cut else {
-                return Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).")
+                return Output.line(l.tr("Nothing between %s and %s.", times.short(result.from), times.short(result.to)))
             }
-            return Output.line("Nothing between \(times.short(result.from)) and \(times.short(next)) (\(Self.cutReason)); \(onward).")
+            return Output.line(l.tr("Nothing between %s and %s (%s); %s.", times.short(result.from), times.short(next), Self.cutReason, onward))
         }
         var lastDay = ""
         for entry in result.entries {
@@ -104,9 +106,11 @@ struct AgendaCommand: ParsableCommand {
                 Output.line("  \(times.clock(entry.start))        \(NowCommand.label(entry))")
                 continue
             }
-            let clock = entry.allDay ? "all day    " : "\(times.clock(entry.start))–\(times.clock(entry.end))"
+            let allDay = l.tr("all day")
+            let clock = entry.allDay ? allDay.padding(toLength: max(11, allDay.count), withPad: " ", startingAt: 0)
+                : "\(times.clock(entry.start))–\(times.clock(entry.end))"
             var extras: [String] = []
-            if entry.status != "scheduled" { extras.append(entry.status) }
+            if entry.status != "scheduled" { extras.append(StatusName.appointment(entry.status, l)) }
             if let c = entry.category { extras.append(c) }
             if let place = entry.address ?? entry.contactName { extras.append(place) }
             let suffix = extras.isEmpty ? "" : "  (\(extras.joined(separator: ", ")))"
@@ -114,20 +118,28 @@ struct AgendaCommand: ParsableCommand {
         }
         if let planned = result.entries.first(where: { $0.kind == .medication && $0.id == 0 }), let med = planned.medicationID {
             Output.line()
-            Output.line("Doses marked 'planned' get their id 48 hours ahead; to answer one before: "
-                + "beautyctl dose taken|skip --med \(med) --due '\(times.short(planned.start))'")
+            Output.line(l.tr("Doses marked 'planned' get their id 48 hours ahead; to answer one before: %s",
+                             "beautyctl dose taken|skip --med \(med) --due '\(times.typed(planned.start))'"))
+        }
+        let visits = result.entries.filter { $0.kind == .appointment }.count, doses = result.entries.filter { $0.kind == .medication }.count
+        let counted = [visits > 0 ? l.trn("%s visit", "%s visits", visits) : nil, doses > 0 ? l.trn("%s dose", "%s doses", doses) : nil]
+            .compactMap { $0 }
+        if !counted.isEmpty {
+            Output.line()
+            Output.line(counted.joined(separator: ", ") + ".")
         }
         if result.total > result.entries.count {
-            Output.line()
-            Output.line("Showing \(result.entries.count) of \(result.total) (use --limit/--offset for more).")
+            Output.line(l.tr("Showing %s of %s (use --limit/--offset for more).", result.entries.count, result.total))
         }
         if let (next, onward) = cut {
             Output.line()
-            Output.line("Cut short: \(Self.cutReason); shown up to \(times.short(next)), \(onward).")
+            Output.line(l.tr("Cut short: %s; shown up to %s, %s.", Self.cutReason, times.short(next), onward))
         }
     }
 
-    static let cutReason = "a series has more than \(AppointmentOccurrences.limit) occurrences in the range"
+    static var cutReason: String {
+        Output.l.tr("a series has more than %s occurrences in the range", AppointmentOccurrences.limit)
+    }
 }
 
 struct NowCommand: ParsableCommand {
@@ -141,24 +153,25 @@ struct NowCommand: ParsableCommand {
         let result = try client.call(ViewRPC.now)
         if output.json { return try Output.json(result) }
         let times = Output.times
-        Output.line("Now: \(times.long(result.now))")
+        let l = Output.l
+        Output.line(l.tr("Now: %s", times.long(result.now)))
         if !result.overdue.isEmpty {
-            Output.line("Should have been taken:")
+            Output.line(l.tr("Should have been taken:"))
             let today = times.isoDay(result.now)
             result.overdue.forEach { entry in
                 // Yesterday's doses stay here a day longer: they need their date.
                 let when = times.isoDay(entry.start) == today ? times.clock(entry.start) : times.short(entry.start)
                 Output.line("  \(when)  \(Self.label(entry))")
             }
-            Output.line("  (answer with: beautyctl dose taken|skip ID; taken earlier: dose taken ID --at HH:MM)")
+            Output.line(l.tr("  (answer with: beautyctl dose taken|skip ID; taken earlier: dose taken ID --at HH:MM)"))
         }
         if result.laterToday.isEmpty {
-            Output.line("Nothing more today.")
+            Output.line(l.tr("Nothing more today."))
         } else {
-            Output.line("Later today:")
+            Output.line(l.tr("Later today:"))
             result.laterToday.forEach { Output.line("  \(times.clock($0.start))  \(Self.label($0))") }
         }
-        if let water = result.water { Output.line("Water today: \(WaterOutput.progress(water)).") }
+        if let water = result.water { Output.line(l.tr("Water today: %s.", WaterOutput.progress(water))) }
     }
 }
 
@@ -168,9 +181,11 @@ extension NowCommand {
         switch entry.kind {
         case .medication:
             // id 0: planned from the schedule further ahead than the stored rows, answered by --med/--due.
+            let l = Output.l
             let planned = entry.id == 0
-            let state = planned ? " — planned (med \(entry.medicationID ?? 0))" : entry.status == "pending" ? "" : " — \(entry.status)"
-            return "dose \(planned ? "-" : String(entry.id))  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
+            let state = planned ? " — " + l.tr("planned (med %s)", entry.medicationID ?? 0)
+                : entry.status == "pending" ? "" : " — \(StatusName.dose(entry.status, l))"
+            return l.tr("dose %s", planned ? "-" : String(entry.id)) + "  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
         case .appointment, .water, .tip:
             return "#\(entry.id) \(entry.title)"
         }

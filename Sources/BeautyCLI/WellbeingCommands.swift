@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -120,9 +121,10 @@ struct WaterCommand: ParsableCommand {
 enum WaterOutput {
     /// "1250 of 2000 ml (62%)", "2000 of 2000 ml — goal reached", or "750 ml".
     static func progress(_ day: WaterDay) -> String {
-        guard let goal = day.goalMl else { return "\(day.totalMl) ml" }
-        if day.goalReached == true { return "\(day.totalMl) of \(goal) ml — goal reached" }
-        return "\(day.totalMl) of \(goal) ml (\(day.totalMl * 100 / goal)%)"
+        let l = Output.l, ml = Output.numbers.integer
+        guard let goal = day.goalMl else { return l.tr("%s ml", ml(day.totalMl)) }
+        if day.goalReached == true { return l.tr("%s of %s ml — goal reached", ml(day.totalMl), ml(goal)) }
+        return l.tr("%s of %s ml (%s%%)", ml(day.totalMl), ml(goal), day.totalMl * 100 / goal)
     }
 
     /// "water record 4: 250 ml at Wed 7 Jan 2026, 08:30".
@@ -132,7 +134,7 @@ enum WaterOutput {
 
     /// "Today" or the day's name.
     static func dayName(_ day: WaterDay, now: Date) -> String {
-        day.day.description == Output.times.isoDay(now) ? "Today" : Output.times.day(day.day.start(in: .current))
+        day.day.description == Output.times.isoDay(now) ? Output.l.tr("Today") : Output.times.day(day.day.start(in: .current))
     }
 
     /// "from 12:00", "until 18:00" or "12:00–18:00" when the range covers only part of `day`; nil for all of it.
@@ -307,24 +309,28 @@ extension WaterCommand {
             let result = try client.call(WellbeingRPC.waterTotal, params)
             if output.json { return try Output.json(result) }
             let times = Output.times
+            let l = Output.l, ml = Output.numbers.integer
+            let drinks = { (count: Int) in l.trn("%s drink(s)", "%s drink(s)", count) }
             if result.days.count == 1, let day = result.days.first {
-                let name = day.day.description == times.isoDay(now) ? "Today" : times.day(day.day.start(in: .current))
+                let name = WaterOutput.dayName(day, now: now)
                 guard let part = WaterOutput.part(of: day.day, from: result.from, to: result.to) else {
-                    return Output.line("\(name): \(WaterOutput.progress(day)), \(day.count) drink(s).")
+                    return Output.line("\(name): \(WaterOutput.progress(day)), \(drinks(day.count)).")
                 }
                 // The daily goal is for a whole day: a share of it over a few hours would read as the day's progress.
-                return Output.line("\(name) \(part): \(day.totalMl) ml, \(day.count) drink(s) (part of the day: no goal progress).")
+                return Output.line(l.tr("%s %s: %s ml, %s (part of the day: no goal progress).", name, part, ml(day.totalMl), drinks(day.count)))
             }
-            Output.line("Water from \(times.short(result.from)) to \(times.short(result.to))" + (result.goalMl.map { " (goal \($0) ml a day)" } ?? ""))
-            Output.table(["DAY", "ML", "DRINKS", "GOAL"], result.days.map { day in
+            Output.line(l.tr("Water from %s to %s", times.short(result.from), times.short(result.to))
+                        + (result.goalMl.map { l.tr(" (goal %s ml a day)", ml($0)) } ?? ""))
+            Output.table([l.tr("DAY"), l.tr("ML"), l.tr("DRINKS"), l.tr("GOAL")], result.days.map { day in
                 let part = WaterOutput.part(of: day.day, from: result.from, to: result.to)
-                return [times.day(day.day.start(in: .current)) + (part.map { " (\($0))" } ?? ""), String(day.totalMl), String(day.count),
-                        day.goalMl.map { day.goalReached == true ? "reached" : part != nil ? "part of the day" : "\(day.totalMl * 100 / $0)%" } ?? ""]
+                return [times.day(day.day.start(in: .current)) + (part.map { " (\($0))" } ?? ""), ml(day.totalMl), String(day.count),
+                        day.goalMl.map { day.goalReached == true ? l.tr("reached") : part != nil ? l.tr("part of the day") : "\(day.totalMl * 100 / $0)%" } ?? ""]
             })
             let average = result.days.isEmpty ? 0 : result.totalMl / result.days.count
             let reached = result.days.filter { $0.goalReached == true }.count
-            Output.line("Total: \(result.totalMl) ml in \(result.count) drink(s), \(average) ml a day on average"
-                        + (result.goalMl == nil ? "." : "; goal reached on \(reached) of \(result.days.count) days."))
+            Output.line(l.trn("Total: %s ml in %s drink(s), %s ml a day on average", "Total: %s ml in %s drink(s), %s ml a day on average",
+                              result.count, ml(result.totalMl), ml(result.count), ml(average))
+                        + (result.goalMl == nil ? "." : l.tr("; goal reached on %s of %s days.", reached, result.days.count)))
         }
     }
 

@@ -22,6 +22,7 @@ import Testing
         "nag_interval": #""5m""#,
         "nag_count": "5",
         "daily_at": #""09:00""#,
+        "language": #""pl""#,
     ]
 
     /// The `key = value` lines of a TOML text: (line index, key).

@@ -50,7 +50,7 @@ extension Scheduler {
                                     detail: until.map { WireJSON.formatInstant($0) }))
         }
         if let low = answer.lowStock {
-            logger.notice("stock of \(low.name) is down to \(NotificationContent.number(low.stock ?? 0))")
+            logger.notice("stock of \(low.name) is down to \(Medication.formatUnits(low.stock ?? 0))")
         }
         wake(.edited)
         return answer

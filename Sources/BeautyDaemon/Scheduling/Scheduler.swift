@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyLocalization
 import BeautyNotify
 import BeautyProtocol
 import BeautyStore
@@ -203,5 +204,9 @@ public actor Scheduler {
 
     static let notificationsSetting = "notifications"
 
-    var content: NotificationContent { NotificationContent(store: store, zone: zone.current) }
+    var content: NotificationContent { NotificationContent(store: store, zone: zone.current, localizer: localizer) }
+
+    /// The session's language, read at each use: `[ui] language` of the configuration (reloaded on
+    /// SIGHUP), else the daemon's environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
+    var localizer: Localizer { Localizer.forLanguage(config.language ?? .current) }
 }
