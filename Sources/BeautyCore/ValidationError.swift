@@ -24,4 +24,7 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     public var description: String { "\(field): \(message)" }
+
+    /// The same field and English message are the same error, however it was made.
+    public static func == (a: ValidationError, b: ValidationError) -> Bool { a.field == b.field && a.message == b.message }
 }

@@ -77,6 +77,25 @@ extension EndToEndTiming {
             #expect(missing.status == .exited(4) && missing.stderr == language.notFound, "\(missing)")
         }
 
+        @Test("[ui] language of the config, applied by a reload (SIGHUP), sets the daemon's language and default currency")
+        func configLanguageAppliedOnReload() async throws {
+            let stack = try await Stack.start(daemon: false)
+            defer { stack.shutdown() }
+            stack.locale = "C"
+            let daemon = try await stack.startDaemon()
+            try stack.writeConfig("[ui]\nlanguage = \"pl\"\n")
+            daemon.signal(SIGHUP)
+            let reloaded = await eventually(timeout: .seconds(10)) { daemon.stderr.contains("configuration reloaded") ? true : nil }
+            #expect(reloaded == true, "\(daemon.outputTail)")
+            let due = wholeSecond(after: 4)
+            _ = try stack.addAppointment("Henna", start: LocalTime.instant(year: 2030, month: 12, day: 4, hour: 9, in: testTimeZone)!,
+                                         remindAt: [due])
+            let popup = try #require(await stack.waitForNotifications(1, timeout: .seconds(20)).first)
+            #expect(popup.body.hasPrefix("środa, 4 grudnia 2030, 09:00–10:00") && popup.actions.contains("Zamknij"), "\(popup)")
+            let entry: BudgetEntry = try await stack.beautyctlJSON(["budget", "add", "Henna", "30"])
+            #expect(entry.amount.currency == "PLN", "\(entry)")
+        }
+
         @Test func lang_C_staysEnglish() async throws {
             let stack = try await Stack.start(daemon: false)
             defer { stack.shutdown() }
