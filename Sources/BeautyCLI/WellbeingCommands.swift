@@ -25,8 +25,9 @@ struct TipFilterOptions: ParsableArguments {
 
 enum TipOutput {
     static func show(_ tip: Tip) {
-        Output.line("#\(tip.id) \(tip.title) (\(tip.category.rawValue))")
-        Output.line("   \(tip.text)")
+        let shown = TipText(tip, Output.l)
+        Output.line("#\(tip.id) \(shown.title) (\(Output.l.language == .english ? tip.category.rawValue : shown.category.lowercased()))")
+        Output.line("   \(shown.text)")
     }
 }
 
@@ -51,10 +52,13 @@ struct TipsCommand: ParsableCommand {
         let tips = try client.call(WellbeingRPC.tips, params)
         if output.json { return try Output.json(tips) }
         guard !tips.isEmpty else {
-            let categories = filter.category.map { $0.lowercased() }.joined(separator: " or ")
-            let what = [categories.isEmpty ? nil : "in \(categories)",
-                        filter.search.isEmpty ? nil : "mentioning '\(filter.search.joined(separator: "' or '"))'"].compactMap { $0 }
-            return Output.line("No tips \(what.joined(separator: " ")).")
+            let l = Output.l
+            let categories = filter.category.compactMap { TipCategory(rawValue: $0.lowercased())?.title(l).lowercased() }
+                .joined(separator: l.tr(" or "))
+            let what = [categories.isEmpty ? nil : l.tr("in %s", categories),
+                        filter.search.isEmpty ? nil : l.tr("mentioning '%s'", filter.search.joined(separator: "'" + l.tr(" or ") + "'"))]
+                .compactMap { $0 }
+            return Output.line(l.tr("No tips %s.", what.joined(separator: " ")))
         }
         for (index, tip) in tips.enumerated() {
             if index > 0 { Output.line() }

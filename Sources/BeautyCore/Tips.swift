@@ -157,8 +157,17 @@ public enum Tips {
         all.filter { tip in
             guard categories.isEmpty || categories.contains(tip.category) else { return false }
             return searches.isEmpty || searches.contains { search in
-                [tip.title, tip.text].contains { $0.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+                searchable(tip).contains { $0.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
             }
+        }
+    }
+
+    /// A tip's title and text in English and in every translation: a search finds a tip in the
+    /// words its reader saw, whichever language that was.
+    static func searchable(_ tip: Tip) -> [String] {
+        [tip.title, tip.text] + Language.translated.flatMap { language in
+            let shown = TipText(tip, .forLanguage(language))
+            return [shown.title, shown.text]
         }
     }
 

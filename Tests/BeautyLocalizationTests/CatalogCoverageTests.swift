@@ -101,7 +101,7 @@ import Testing
     func everyMessageIsTranslated(language: Language) throws {
         let catalog = try Self.catalog(language)
         var seen = Set<MessageID>()
-        let missing = try Self.sourceMessages().filter { message in
+        let missing = (try Self.sourceMessages() + Self.tipMessages()).filter { message in
             guard seen.insert(message).inserted else { return false }
             guard let forms = catalog.forms(context: message.context, id: message.id) else { return true }
             return forms.contains(where: \.isEmpty) || (message.plural != nil && forms.count < 3)
