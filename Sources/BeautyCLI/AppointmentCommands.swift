@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -78,7 +79,7 @@ struct AppointmentFields: ParsableArguments {
     /// The series and the cycle as typed: --repeat, --every (a series, or with --after-done a cycle) and
     /// --except. The daemon makes them one; checking the same rules here first makes a typo exit 2.
     func repetition(now: Date) throws -> (recurrence: AppointmentRecurrence?, everySeconds: Int?, afterDone: Int?, exdates: [Date]?) {
-        if afterDone, every == nil { throw CLIFailure(.usage, "--after-done goes with --every (e.g. --every 6w --after-done)") }
+        if afterDone, every == nil { throw CLIFailure(.usage, Output.l.tr("--after-done goes with --every (e.g. --every 6w --after-done)")) }
         let recurrence = try `repeat`.map { rule in
             _ = try Input.check("--repeat") { try RecurrenceRule.parse(rule) }
             return AppointmentRecurrence(rule: rule)
@@ -143,7 +144,7 @@ extension AppointmentCommand {
         func run() throws {
             let now = Date()
             guard let start = try fields.start(now: now) else {
-                throw CLIFailure(.usage, "--at is required: when does it start? (e.g. --at 'tomorrow 9:30')")
+                throw CLIFailure(.usage, Output.l.tr("--at is required: when does it start? (e.g. --at 'tomorrow 9:30')"))
             }
             var params = AppointmentAddParams(title: try Input.name(title, option: "title"), start: start.instant)
             params.startWall = start.skippedWall
@@ -163,9 +164,9 @@ extension AppointmentCommand {
             CategoriesCommand.warnIfUnknown(params.category, client: &client)
             let detail = try client.call(AppointmentRPC.add, params)
             if output.json { return try Output.json(detail) }
-            Output.line("Added appointment \(detail.appointment.id ?? 0).")
+            Output.line(Output.l.tr("Added appointment %s.", detail.appointment.id ?? 0))
             Output.describe(detail)
-            Output.warnings(detail.warnings)
+            Output.warnings(detail)
         }
     }
 
@@ -183,7 +184,7 @@ extension AppointmentCommand {
         func run() throws {
             let statuses = try status.map { raw in
                 guard let s = Appointment.Status(rawValue: raw.lowercased()) else {
-                    throw CLIFailure(.usage, "--status: '\(raw)' is not one of scheduled, done, cancelled")
+                    throw CLIFailure(.usage, Output.l.tr("--status: '%s' is not one of scheduled, done, cancelled", raw))
                 }
                 return s
             }
@@ -202,7 +203,7 @@ extension AppointmentCommand {
                      a.price?.currency ?? "", a.address ?? "", a.notes ?? ""]
                 }
             }) { return }
-            if list.isEmpty { return Output.line("No appointments.") }
+            if list.isEmpty { return Output.line(Output.l.tr("No appointments.")) }
             Output.table(["ID", "WHEN", "STATUS", "TITLE"], list.map { a in
                 [String(a.id ?? 0), Output.when(a), a.status.rawValue, a.title]
             })
@@ -255,12 +256,12 @@ extension AppointmentCommand {
             let detail = try client.call(AppointmentRPC.edit, params)
             if output.json { return try Output.json(detail) }
             if let original = params.occurrence {
-                Output.line("Updated the \(Output.times.short(original)) occurrence of series \(id): now appointment \(detail.appointment.id ?? 0).")
+                Output.line(Output.l.tr("Updated the %s occurrence of series %s: now appointment %s.", Output.times.short(original), id, detail.appointment.id ?? 0))
             } else {
-                Output.line("Updated appointment \(id).")
+                Output.line(Output.l.tr("Updated appointment %s.", id))
             }
             Output.describe(detail)
-            Output.warnings(detail.warnings)
+            Output.warnings(detail)
         }
     }
 
@@ -288,14 +289,14 @@ extension AppointmentCommand {
                 let detail = try client.call(AppointmentRPC.show, IDParams(id: id))
                 let question = params.occurrence.map { "Delete the \(Output.times.short($0)) occurrence of series \(id) '\(detail.appointment.title)'?" }
                     ?? "Delete appointment \(id) '\(detail.appointment.title)' (\(Output.when(detail.appointment)))?"
-                guard try Input.confirm(question, yes: false) else { return Output.line("Kept appointment \(id).") }
+                guard try Input.confirm(question, yes: false) else { return Output.line(Output.l.tr("Kept appointment %s.", id)) }
             }
             let gone = try client.call(AppointmentRPC.remove, params)
             if output.json { return try Output.json(gone) }
             if let original = params.occurrence {
-                Output.line("Deleted the \(Output.times.short(original)) occurrence of series \(id): \(gone.appointment.title).")
+                Output.line(Output.l.tr("Deleted the %s occurrence of series %s: %s.", Output.times.short(original), id, gone.appointment.title))
             } else {
-                Output.line("Deleted appointment \(id): \(gone.appointment.title).")
+                Output.line(Output.l.tr("Deleted appointment %s: %s.", id, gone.appointment.title))
             }
         }
     }
@@ -317,9 +318,9 @@ extension AppointmentCommand {
             var client = global.client
             let detail = try client.call(AppointmentRPC.done, AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
             if output.json { return try Output.json(detail) }
-            Output.line("Appointment \(detail.appointment.id ?? id) '\(detail.appointment.title)' is done.")
+            Output.line(Output.l.tr("Appointment %s '%s' is done.", detail.appointment.id ?? id, detail.appointment.title))
             if let next = detail.followUp {
-                Output.line("Next visit of the cycle: appointment \(next.id ?? 0), \(Output.when(next)).")
+                Output.line(Output.l.tr("Next visit of the cycle: appointment %s, %s.", next.id ?? 0, Output.when(next)))
             }
         }
     }
@@ -341,7 +342,7 @@ extension AppointmentCommand {
             var client = global.client
             let detail = try client.call(AppointmentRPC.cancel, AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
             if output.json { return try Output.json(detail) }
-            Output.line("Appointment \(detail.appointment.id ?? id) '\(detail.appointment.title)' is cancelled.")
+            Output.line(Output.l.tr("Appointment %s '%s' is cancelled.", detail.appointment.id ?? id, detail.appointment.title))
         }
     }
 }
@@ -375,7 +376,7 @@ struct AppointmentChanges: ParsableArguments {
         params.clear = try clear.map { raw in
             guard let field = AppointmentEditParams.Clearable(rawValue: raw.lowercased()) else {
                 let names = AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")
-                throw CLIFailure(.usage, "--clear: '\(raw)' is not one of \(names)")
+                throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of %s", raw, names))
             }
             return field
         }

@@ -30,7 +30,7 @@ struct BackupCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(BackupRPC.backup, BackupParams(path: BackupInput.absolute(file)))
         if output.json { return try Output.json(result) }
-        Output.line("Backed up the database to \(result.path) (\(result.bytes) bytes, schema \"\(result.schema)\").")
+        Output.line(Output.l.tr("Backed up the database to %s (%s bytes, schema \"%s\").", result.path, result.bytes, result.schema))
     }
 }
 
@@ -53,16 +53,16 @@ struct RestoreCommand: ParsableCommand {
 
     func run() throws {
         let path = BackupInput.absolute(file)
-        guard FileManager.default.fileExists(atPath: path) else { throw CLIFailure(.usage, "file: there is no file \(path)") }
+        guard FileManager.default.fileExists(atPath: path) else { throw CLIFailure(.usage, Output.l.tr("file: there is no file %s", path)) }
         guard try Input.confirm("Replace every appointment, medication and record with those of \(path)?", yes: yes) else {
-            return Output.line("Nothing was restored.")
+            return Output.line(Output.l.tr("Nothing was restored."))
         }
         var client = global.client
         let result = try client.call(BackupRPC.restore, BackupParams(path: path))
         if output.json { return try Output.json(result) }
-        Output.line("Restored the database from \(result.path); the one it replaced is kept as \(result.kept).")
+        Output.line(Output.l.tr("Restored the database from %s; the one it replaced is kept as %s.", result.path, result.kept))
         if result.deliveriesKept > 0 {
-            Output.line("\(result.deliveriesKept) reminder(s) shown since that backup stay shown.")
+            Output.line(Output.l.tr("%s reminder(s) shown since that backup stay shown.", result.deliveriesKept))
         }
     }
 }

@@ -41,7 +41,7 @@ enum BudgetInput {
                 try Validation.money(Money(cents: 0, currency: currency), field: "--currency")!.currency
             }
             if !code.isEmpty, code != given {
-                throw CLIFailure(.usage, "\(option) says \(code) but --currency says \(given)")
+                throw CLIFailure(.usage, Output.l.tr("%s says %s but --currency says %s", option, code, given))
             }
             code = given
         }
@@ -109,12 +109,12 @@ extension BudgetCommand {
             let name = try Input.name(name, option: "name")
             let amount = try Input.single(amount, what: "amount", example: "budget add Shampoo 12,99")
             let (size, negative) = try BudgetInput.amount(amount, option: "amount", currency: currency)
-            if negative, income { throw CLIFailure(.usage, "amount: an income cannot be negative ('\(amount)' with --income)") }
+            if negative, income { throw CLIFailure(.usage, Output.l.tr("amount: an income cannot be negative ('%s' with --income)", amount)) }
             let params = BudgetAddParams(name: name, amount: size, income: income, at: try at.map { try Input.time($0, option: "--at") })
             var client = global.client
             let entry = try client.call(BudgetRPC.add, params)
             if output.json { return try Output.json(entry) }
-            Output.line("Added \(BudgetInput.describe(entry)).")
+            Output.line(Output.l.tr("Added %s.", BudgetInput.describe(entry)))
         }
     }
 
@@ -136,7 +136,7 @@ extension BudgetCommand {
                      e.name, e.appointmentID.map(String.init) ?? ""]
                 }
             }) { return }
-            if list.isEmpty { return Output.line("No budget entries\(BudgetInput.describe(range)).") }
+            if list.isEmpty { return Output.line(Output.l.tr("No budget entries%s.", BudgetInput.describe(range))) }
             Output.table(["ID", "WHEN", "AMOUNT", "NAME"], list.map { e in
                 [String(e.id), Output.times.short(e.at), BudgetInput.signed(e.amount),
                  e.name + (e.appointmentID.map { " (appointment \($0))" } ?? "")]
@@ -165,16 +165,16 @@ extension BudgetCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            if income, expense { throw CLIFailure(.usage, "--income and --expense: choose one") }
+            if income, expense { throw CLIFailure(.usage, Output.l.tr("--income and --expense: choose one")) }
             var params = BudgetEditParams(id: id)
             params.name = try name.map { try Input.name($0, option: "--name") }
             if let amount {
                 let (size, negative) = try BudgetInput.amount(amount, option: "--amount", currency: currency)
-                if negative, income { throw CLIFailure(.usage, "--amount: an income cannot be negative") }
+                if negative, income { throw CLIFailure(.usage, Output.l.tr("--amount: an income cannot be negative")) }
                 params.amount = size
                 if negative { params.income = false }
             } else if let currency {
-                throw CLIFailure(.usage, "--currency goes with --amount (e.g. --amount '45 \(currency.uppercased())')")
+                throw CLIFailure(.usage, Output.l.tr("--currency goes with --amount (e.g. --amount '45 %s')", currency.uppercased()))
             }
             if income { params.income = true }
             if expense { params.income = false }
@@ -182,7 +182,7 @@ extension BudgetCommand {
             var client = global.client
             let entry = try client.call(BudgetRPC.edit, params)
             if output.json { return try Output.json(entry) }
-            Output.line("Updated \(BudgetInput.describe(entry)).")
+            Output.line(Output.l.tr("Updated %s.", BudgetInput.describe(entry)))
         }
     }
 
@@ -197,12 +197,12 @@ extension BudgetCommand {
             var client = global.client
             let removed = try Input.confirmedRemoval(of: "budget entry", id: id, yes: yes, client: &client, remove: BudgetRPC.remove) { client in
                 let all = try client.call(BudgetRPC.list, BudgetRangeParams())
-                guard let entry = all.first(where: { $0.id == id }) else { throw CLIFailure(.notFound, "no budget entry with id \(id)") }
+                guard let entry = all.first(where: { $0.id == id }) else { throw CLIFailure(.notFound, Output.l.tr("no budget entry with id %s", id)) }
                 return "Delete \(BudgetInput.describe(entry))?"
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
-            Output.line("Deleted \(BudgetInput.describe(gone)).")
+            Output.line(Output.l.tr("Deleted %s.", BudgetInput.describe(gone)))
         }
     }
 
@@ -272,7 +272,7 @@ struct CategoriesCommand: ParsableCommand {
               let tree = try? client.call(BudgetRPC.categories) else { return }
         if !CategoryNode.names(tree).contains(category) {
             let parents = tree.map(\.name).joined(separator: ", ")
-            Output.warn("category '\(category)' is not in the category tree (\(parents), and their sub-categories: see 'beautyctl categories')")
+            Output.warn(Output.l.tr("category '%s' is not in the category tree (%s, and their sub-categories: see 'beautyctl categories')", category, parents))
         }
     }
 }

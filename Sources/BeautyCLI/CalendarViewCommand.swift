@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -32,8 +33,8 @@ struct CalendarCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if day != nil, week != nil { throw ValidationError("--day and --week: choose one") }
-        if let width, width < 20 || width > 1000 { throw ValidationError("--width: must be between 20 and 1000") }
+        if day != nil, week != nil { throw ValidationError(Output.l.tr("--day and --week: choose one")) }
+        if let width, width < 20 || width > 1000 { throw ValidationError(Output.l.tr("--width: must be between 20 and 1000")) }
     }
 
     func run() throws {

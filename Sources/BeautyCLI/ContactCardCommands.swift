@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -32,7 +33,7 @@ extension ContactCommand {
             do {
                 read = try VCard.read(text)
             } catch let error as LineError {
-                throw CLIFailure(.usage, "\(file):\(error.line): \(error.message) (nothing was imported)")
+                throw CLIFailure(.usage, Output.l.tr("%s:%s: %s (nothing was imported)", file, error.line, error.message))
             }
             var client = global.client
             let result: ContactImportResult
@@ -72,7 +73,7 @@ extension ContactCommand {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: vcf), options: .atomic)
             } catch {
-                throw CLIFailure(.usage, "--vcf: cannot write \(vcf): \(error.localizedDescription)")
+                throw CLIFailure(.usage, Output.l.tr("--vcf: cannot write %s: %s", vcf, error.localizedDescription))
             }
             FileHandle.standardError.write(Data("Exported \(contacts.count) contact(s) to \(vcf).\n".utf8))
         }

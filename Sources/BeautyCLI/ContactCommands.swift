@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -13,12 +14,12 @@ enum ContactInput {
         case let .found(contact):
             return contact.id ?? 0
         case let .ambiguous(matches):
-            throw CLIFailure(.usage, "\(option): '\(text)' matches \(matches.count) contacts: \(list(matches)); give the id or the phone number")
+            throw CLIFailure(.usage, Output.l.tr("%s: '%s' matches %s contacts: %s; give the id or the phone number", option, text, matches.count, list(matches)))
         case .none:
             if isatty(STDIN_FILENO) == 1 { return try offerToAdd(text, option: option, client: &client) }
             let known = contacts.isEmpty ? "there are no contacts yet" : "the contacts are: \(list(contacts))"
             let add = ContactLookup.looksLikePhone(text) ? "beautyctl contact add NAME --phone '\(text)'" : "beautyctl contact add '\(text)' --phone NUMBER"
-            throw CLIFailure(.notFound, "\(option): no contact matches '\(text)'; \(known) (add one with: \(add))")
+            throw CLIFailure(.notFound, Output.l.tr("%s: no contact matches '%s'; %s (add one with: %s)", option, text, known, add))
         }
     }
 
@@ -30,7 +31,7 @@ enum ContactInput {
     /// Asks whether to add the contact the user named, and what it lacks (a phone number, or a name for a number).
     private static func offerToAdd(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
         guard try Input.confirm("No contact matches '\(text)'. Add it?", yes: false) else {
-            throw CLIFailure(.notFound, "\(option): no contact matches '\(text)' (nothing was added)")
+            throw CLIFailure(.notFound, Output.l.tr("%s: no contact matches '%s' (nothing was added)", option, text))
         }
         let isPhone = ContactLookup.looksLikePhone(text)
         FileHandle.standardError.write(Data((isPhone ? "Name for \(text): " : "Phone number of \(text): ").utf8))
@@ -77,7 +78,7 @@ extension ContactCommand {
             var client = global.client
             let contact = try client.call(ContactRPC.add, params)
             if output.json { return try Output.json(contact) }
-            Output.line("Added contact \(contact.id ?? 0): \(contact.displayName), \(contact.phone).")
+            Output.line(Output.l.tr("Added contact %s: %s, %s.", contact.id ?? 0, contact.displayName, contact.phone))
         }
     }
 
@@ -93,7 +94,7 @@ extension ContactCommand {
             if try output.printed(contacts, csv: ["id", "name", "phone", "email", "first_name", "last_name", "address"], {
                 contacts.map { [String($0.id ?? 0), $0.name, $0.phone, $0.email ?? "", $0.firstName ?? "", $0.lastName ?? "", $0.address ?? ""] }
             }) { return }
-            if contacts.isEmpty { return Output.line("No contacts.") }
+            if contacts.isEmpty { return Output.line(Output.l.tr("No contacts.")) }
             Output.table(["ID", "NAME", "PHONE", "E-MAIL"], contacts.map {
                 [String($0.id ?? 0), $0.displayName, $0.phone, $0.email ?? ""]
             })
@@ -110,12 +111,12 @@ extension ContactCommand {
             var client = global.client
             let c = try client.call(ContactRPC.show, IDParams(id: id))
             if output.json { return try Output.json(c) }
-            Output.line("Contact \(c.id ?? 0): \(c.name)")
-            Output.line("  phone:   \(c.phone)")
-            if let v = c.email { Output.line("  e-mail:  \(v)") }
-            if let v = c.firstName { Output.line("  first:   \(v)") }
-            if let v = c.lastName { Output.line("  last:    \(v)") }
-            if let v = c.address { Output.line("  address: \(v)") }
+            Output.line(Output.l.tr("Contact %s: %s", c.id ?? 0, c.name))
+            Output.line(Output.l.tr("  phone:   %s", c.phone))
+            if let v = c.email { Output.line(Output.l.tr("  e-mail:  %s", v)) }
+            if let v = c.firstName { Output.line(Output.l.tr("  first:   %s", v)) }
+            if let v = c.lastName { Output.line(Output.l.tr("  last:    %s", v)) }
+            if let v = c.address { Output.line(Output.l.tr("  address: %s", v)) }
         }
     }
 
@@ -147,13 +148,13 @@ extension ContactCommand {
                 case "first", "firstname": return .firstName
                 case "last", "lastname": return .lastName
                 case "address": return .address
-                default: throw CLIFailure(.usage, "--clear: '\(raw)' is not one of email, first, last, address")
+                default: throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of email, first, last, address", raw))
                 }
             }
             var client = global.client
             let c = try client.call(ContactRPC.edit, params)
             if output.json { return try Output.json(c) }
-            Output.line("Updated contact \(id): \(c.displayName), \(c.phone).")
+            Output.line(Output.l.tr("Updated contact %s: %s, %s.", id, c.displayName, c.phone))
         }
     }
 
@@ -173,7 +174,7 @@ extension ContactCommand {
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
-            Output.line("Deleted contact \(id): \(gone.name).")
+            Output.line(Output.l.tr("Deleted contact %s: %s.", id, gone.name))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -37,7 +38,7 @@ struct ImportCommand: ParsableCommand {
         do {
             read = try ICalendar.read(text, defaultZone: .current)
         } catch let error as ICalendarError {
-            throw CLIFailure(.usage, "\(file):\(error.line): \(error.message) (nothing was imported)")
+            throw CLIFailure(.usage, Output.l.tr("%s:%s: %s (nothing was imported)", file, error.line, error.message))
         }
         let events = read.events
         var warnings = read.warnings
@@ -98,7 +99,7 @@ struct ExportCommand: ParsableCommand {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: ics), options: .atomic)
         } catch {
-            throw CLIFailure(.usage, "--ics: cannot write \(ics): \(error.localizedDescription)")
+            throw CLIFailure(.usage, Output.l.tr("--ics: cannot write %s: %s", ics, error.localizedDescription))
         }
         FileHandle.standardError.write(Data("Exported \(events.count) appointment(s) to \(ics).\n".utf8))
     }
@@ -108,8 +109,8 @@ enum CalendarFile {
     static func read(_ path: String) throws -> String {
         let data: Data?
         if path == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = FileManager.default.contents(atPath: path) }
-        guard let data else { throw CLIFailure(.usage, "\(path): cannot read the file (does it exist?)") }
-        guard let text = String(data: data, encoding: .utf8) else { throw CLIFailure(.usage, "\(path): not UTF-8 text") }
+        guard let data else { throw CLIFailure(.usage, Output.l.tr("%s: cannot read the file (does it exist?)", path)) }
+        guard let text = String(data: data, encoding: .utf8) else { throw CLIFailure(.usage, Output.l.tr("%s: not UTF-8 text", path)) }
         return text
     }
 }

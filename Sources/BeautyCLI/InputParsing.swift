@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -27,12 +28,12 @@ enum Input {
         // Whatever follows "--" is a value, whatever it looks like.
         let terminator = values.firstIndex(of: "--") ?? values.endIndex
         if let option = values[..<terminator].first(where: { $0.hasPrefix("-") && !($0.dropFirst().first?.isNumber ?? false) }) {
-            throw CLIFailure(.usage, "unknown option '\(option)' (see --help)")
+            throw CLIFailure(.usage, Output.l.tr("unknown option '%s' (see --help)", option))
         }
         var values = values
         if terminator < values.endIndex { values.remove(at: terminator) }
-        guard let first = values.first else { throw CLIFailure(.usage, "missing \(what) (e.g. \(example))") }
-        guard values.count == 1 else { throw CLIFailure(.usage, "one \(what) at a time, got: \(values.joined(separator: " "))") }
+        guard let first = values.first else { throw CLIFailure(.usage, Output.l.tr("missing %s (e.g. %s)", what, example)) }
+        guard values.count == 1 else { throw CLIFailure(.usage, Output.l.tr("one %s at a time, got: %s", what, values.joined(separator: " "))) }
         return first
     }
 
@@ -72,7 +73,7 @@ enum Input {
         question: (inout DaemonClient) throws -> String
     ) throws -> Gone? {
         if !yes, try !confirm(question(&client), yes: false) {
-            Output.line("Kept \(kind) \(id).")
+            Output.line(Output.l.tr("Kept %s %s.", kind, id))
             return nil
         }
         return try client.call(remove, IDParams(id: id))

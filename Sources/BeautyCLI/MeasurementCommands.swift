@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -28,7 +29,7 @@ struct BMICommand: ParsableCommand {
         let reading = try Input.check("") { try BMI.reading(weight: weight, height: height) }
         if output.json { return try Output.json(reading) }
         let l = Output.l
-        Output.line("BMI \(BMI.localized(BMI.format(reading.bmi), l.language)): \(reading.bmiClass.title(l)) (\(reading.bmiClass.range(l.language)))")
+        Output.line(Output.l.tr("BMI %s: %s (%s)", BMI.localized(BMI.format(reading.bmi), l.language), reading.bmiClass.title(l), reading.bmiClass.range(l.language)))
     }
 }
 
@@ -56,8 +57,8 @@ enum MeasureOutput {
         case "yesterday": return today.adding(days: -1)
         default:
             let day = try Input.check("--date") { try LocalDate(parsing: text, field: "--date") }
-            guard day <= today else { throw CLIFailure(.usage, "--date: \(day) is in the future") }
-            guard day.year >= 1900 else { throw CLIFailure(.usage, "--date: \(day) is before 1900") }
+            guard day <= today else { throw CLIFailure(.usage, Output.l.tr("--date: %s is in the future", day)) }
+            guard day.year >= 1900 else { throw CLIFailure(.usage, Output.l.tr("--date: %s is before 1900", day)) }
             return day
         }
     }
@@ -101,9 +102,9 @@ extension MeasureCommand {
             if let cm = m.heightCm { line += ", height \(BMI.trim(cm)) cm" + (result.heightFrom.map { " (as measured on \($0))" } ?? "") }
             Output.line(line + ".")
             if let old = result.replaced {
-                Output.line("It replaced the entry of \(old.day): \(old.summary).")
+                Output.line(Output.l.tr("It replaced the entry of %s: %s.", old.day, old.summary))
             }
-            if m.heightCm == nil { Output.line("No height known yet, so no BMI: give --height once.") }
+            if m.heightCm == nil { Output.line(Output.l.tr("No height known yet, so no BMI: give --height once.")) }
         }
     }
 
@@ -151,10 +152,11 @@ extension MeasureCommand {
                 return FileHandle.standardOutput.write(Data(MeasurementChart.text(result.points, month: month, unit: unit).utf8))
             }
             if result.points.isEmpty {
-                return Output.line("No \(unit == .bmi ? "BMI values" : "measurements") in \(month.name): no chart written.")
+                return Output.line(Output.l.tr("No %s in %s: no chart written.", unit == .bmi ? "BMI values" : "measurements", month.name))
             }
             try Output.write(MeasurementChart.svg(result.points, month: month, unit: unit), to: svg, option: "--svg")
-            Output.line("Wrote \(svg): \(unit.axisTitle), \(month.name), \(result.points.count) day\(result.points.count == 1 ? "" : "s") with data.")
+            Output.line(Output.l.trn("Wrote %s: %s, %s, %s day with data.", "Wrote %s: %s, %s, %s days with data.", result.points.count,
+                                     svg, unit.axisTitle, month.name, result.points.count))
         }
     }
 
@@ -168,14 +170,14 @@ extension MeasureCommand {
             var client = global.client
             if !yes {
                 let list = try client.call(MeasurementRPC.list, MeasureListParams())
-                if list.isEmpty { return Output.line("No measurements to delete.") }
+                if list.isEmpty { return Output.line(Output.l.tr("No measurements to delete.")) }
                 guard try Input.confirm("Delete all \(list.count) measurements?", yes: yes) else {
-                    return Output.line("Kept the measurements.")
+                    return Output.line(Output.l.tr("Kept the measurements."))
                 }
             }
             let result = try client.call(MeasurementRPC.clear)
             if output.json { return try Output.json(result) }
-            Output.line("Deleted \(result.removed) measurement\(result.removed == 1 ? "" : "s").")
+            Output.line(Output.l.trn("Deleted %s measurement.", "Deleted %s measurements.", result.removed))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -57,10 +58,10 @@ struct MedicationFields: ParsableArguments {
     func schedule() throws -> MedicationSchedule? {
         guard givesSchedule else { return nil }
         let shapes = [!at.isEmpty, every != nil, asNeeded].filter { $0 }.count
-        guard shapes <= 1 else { throw CLIFailure(.usage, "choose one of --at, --every or --as-needed") }
-        if between != nil, every == nil { throw CLIFailure(.usage, "--between goes with --every (e.g. --every 8h --between 08:00-20:00)") }
-        if asNeeded, days != nil || cycle != nil { throw CLIFailure(.usage, "--as-needed takes no --days or --cycle") }
-        if shapes == 0 { throw CLIFailure(.usage, "--days and --cycle need --at or --every") }
+        guard shapes <= 1 else { throw CLIFailure(.usage, Output.l.tr("choose one of --at, --every or --as-needed")) }
+        if between != nil, every == nil { throw CLIFailure(.usage, Output.l.tr("--between goes with --every (e.g. --every 8h --between 08:00-20:00)")) }
+        if asNeeded, days != nil || cycle != nil { throw CLIFailure(.usage, Output.l.tr("--as-needed takes no --days or --cycle")) }
+        if shapes == 0 { throw CLIFailure(.usage, Output.l.tr("--days and --cycle need --at or --every")) }
         var schedule = MedicationSchedule(kind: asNeeded ? .asNeeded : (every != nil ? .interval : .times))
         schedule.times = try at.map { text in try Input.check("--at") { try ClockTime(parsing: text, field: "--at") } }
         if let every { schedule.intervalSeconds = try Input.duration(every, option: "--every") }
@@ -78,8 +79,8 @@ struct MedicationFields: ParsableArguments {
         let start = try from.map { text in try Input.check("--from") { try LocalDate(parsing: text, field: "--from") } }
         let end = try until.map { text in try Input.check("--until") { try LocalDate(parsing: text, field: "--until") } }
         try Input.check("--until") { try Validation.range(from: start, to: end, .closed, toField: "--until", fromName: "--from") }
-        if let stock, stock < 0 { throw CLIFailure(.usage, "--stock: must not be negative") }
-        if let low, low < 0 { throw CLIFailure(.usage, "--low: must not be negative") }
+        if let stock, stock < 0 { throw CLIFailure(.usage, Output.l.tr("--stock: must not be negative")) }
+        if let low, low < 0 { throw CLIFailure(.usage, Output.l.tr("--low: must not be negative")) }
         return (start, end)
     }
 }
@@ -88,23 +89,23 @@ enum MedOutput {
     static func describe(_ detail: MedDetail) {
         let m = detail.medication
         let times = Output.times
-        Output.line("Medication \(m.id ?? 0): \(m.name)\(m.dose.map { " — \($0)" } ?? "")")
-        Output.line("  schedule:  \(schedule(m.schedule))")
+        Output.line(Output.l.tr("Medication %s: %s%s", m.id ?? 0, m.name, m.dose.map { " — \($0)" } ?? ""))
+        Output.line(Output.l.tr("  schedule:  %s", schedule(m.schedule)))
         if m.startDate != nil || m.endDate != nil {
-            Output.line("  dates:     \(m.startDate?.description ?? "…") to \(m.endDate?.description ?? "…")")
+            Output.line(Output.l.tr("  dates:     %s to %s", m.startDate?.description ?? "…", m.endDate?.description ?? "…"))
         }
-        Output.line("  active:    \(detail.activeToday ? "yes, today" : "not today")")
+        Output.line(Output.l.tr("  active:    %s", detail.activeToday ? "yes, today" : "not today"))
         if let stock = m.stock {
             let low = m.lowStock.map { " (warning at \(format($0)))" } ?? ""
-            Output.line("  stock:     \(format(stock))\(low)")
+            Output.line(Output.l.tr("  stock:     %s%s", format(stock), low))
         }
-        if let notes = m.notes { Output.line("  notes:     \(notes)") }
+        if let notes = m.notes { Output.line(Output.l.tr("  notes:     %s", notes)) }
         for dose in detail.today {
-            Output.line("  today:     \(times.clock(dose.scheduledAt)) dose \(dose.id ?? 0) — \(dose.state.rawValue)")
+            Output.line(Output.l.tr("  today:     %s dose %s — %s", times.clock(dose.scheduledAt), dose.id ?? 0, dose.state.rawValue))
         }
-        if let next = detail.upcoming.first { Output.line("  next:      \(times.long(next))") }
+        if let next = detail.upcoming.first { Output.line(Output.l.tr("  next:      %s", times.long(next))) }
         if let a = detail.adherence {
-            Output.line("  adherence: \(a.taken7)/\(a.scheduled7) last 7 days, \(a.taken30)/\(a.scheduled30) last 30 days")
+            Output.line(Output.l.tr("  adherence: %s/%s last 7 days, %s/%s last 30 days", a.taken7, a.scheduled7, a.taken30, a.scheduled30))
         }
     }
 
@@ -162,7 +163,7 @@ extension MedCommand {
             var client = global.client
             let detail = try client.call(MedicationRPC.add, params)
             if output.json { return try Output.json(detail) }
-            Output.line("Added medication \(detail.medication.id ?? 0).")
+            Output.line(Output.l.tr("Added medication %s.", detail.medication.id ?? 0))
             MedOutput.describe(detail)
         }
     }
@@ -182,7 +183,7 @@ extension MedCommand {
                      m.stock.map(MedOutput.format) ?? "", m.lowStock.map(MedOutput.format) ?? "", m.notes ?? ""]
                 }
             }) { return }
-            if list.isEmpty { return Output.line("No medications.") }
+            if list.isEmpty { return Output.line(Output.l.tr("No medications.")) }
             Output.table(["#", "ID", "NAME", "DOSE", "SCHEDULE", "STOCK"], list.map { m in
                 [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
                  m.stock.map(MedOutput.format) ?? ""]
@@ -228,14 +229,14 @@ extension MedCommand {
             params.timeZone = fields.tz
             params.clear = try clear.map { raw in
                 guard let field = MedEditParams.Clearable(rawValue: raw.lowercased()) else {
-                    throw CLIFailure(.usage, "--clear: '\(raw)' is not one of \(MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of %s", raw, MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")))
                 }
                 return field
             }
             var client = global.client
             let detail = try client.call(MedicationRPC.edit, params)
             if output.json { return try Output.json(detail) }
-            Output.line("Updated medication \(id).")
+            Output.line(Output.l.tr("Updated medication %s.", id))
             MedOutput.describe(detail)
         }
     }
@@ -255,7 +256,7 @@ extension MedCommand {
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
-            Output.line("Deleted medication \(id): \(gone.name).")
+            Output.line(Output.l.tr("Deleted medication %s: %s.", id, gone.name))
         }
     }
 
@@ -267,14 +268,14 @@ extension MedCommand {
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
-            if position < 1 { throw ValidationError("POSITION: must be 1 or more") }
+            if position < 1 { throw ValidationError(Output.l.tr("POSITION: must be 1 or more")) }
         }
 
         func run() throws {
             var client = global.client
             let list = try client.call(MedicationRPC.move, MedMoveParams(id: id, position: position))
             if output.json { return try Output.json(list) }
-            for m in list { Output.line("\(m.position). \(m.name) (id \(m.id ?? 0))") }
+            for m in list { Output.line(Output.l.tr("%s. %s (id %s)", m.position, m.name, m.id ?? 0)) }
         }
     }
 
@@ -291,13 +292,13 @@ extension MedCommand {
         func run() throws {
             let text = try Input.single(units, what: "count", example: "med refill \(id) 60")
             guard let count = Double(text.replacingOccurrences(of: ",", with: ".")), count.isFinite else {
-                throw CLIFailure(.usage, "count: '\(text)' is not a number (e.g. 60 or 2,5)")
+                throw CLIFailure(.usage, Output.l.tr("count: '%s' is not a number (e.g. 60 or 2,5)", text))
             }
-            if count <= 0 { throw CLIFailure(.usage, "count: must be more than 0, got \(text)") }
+            if count <= 0 { throw CLIFailure(.usage, Output.l.tr("count: must be more than 0, got %s", text)) }
             var client = global.client
             let m = try client.call(MedicationRPC.refill, MedRefillParams(id: id, count: count))
             if output.json { return try Output.json(m) }
-            Output.line("\(m.name): \(MedOutput.format(m.stock ?? 0)) in stock.")
+            Output.line(Output.l.tr("%s: %s in stock.", m.name, MedOutput.format(m.stock ?? 0)))
         }
     }
 }
@@ -346,7 +347,7 @@ struct DoseCommand: ParsableCommand {
 
         func run() throws {
             let seconds = try duration.map { try Input.duration($0, option: "--for") }
-            if let seconds, seconds <= 0 { throw CLIFailure(.usage, "--for: must be more than 0") }
+            if let seconds, seconds <= 0 { throw CLIFailure(.usage, Output.l.tr("--for: must be more than 0")) }
             try DoseCommand.answer(MedicationRPC.doseSnooze, DoseParams(id: id, forSeconds: seconds), output, global)
         }
     }
@@ -365,8 +366,8 @@ struct DoseCommand: ParsableCommand {
             let id = try Int64(med) ?? Self.medication(named: med, client: &client)
             let result = try client.call(MedicationRPC.doseLog, DoseLogParams(medicationID: id, at: when))
             if output.json { return try Output.json(result) }
-            Output.line("Logged dose \(result.dose.id ?? 0) of \(result.medication.name) taken at \(Output.times.short(result.dose.scheduledAt)).")
-            if let stock = result.medication.stock { Output.line("\(MedOutput.format(stock)) left.") }
+            Output.line(Output.l.tr("Logged dose %s of %s taken at %s.", result.dose.id ?? 0, result.medication.name, Output.times.short(result.dose.scheduledAt)))
+            if let stock = result.medication.stock { Output.line(Output.l.tr("%s left.", MedOutput.format(stock))) }
         }
 
         /// The one medication with this name, in any case.
@@ -390,7 +391,7 @@ struct DoseCommand: ParsableCommand {
 
         func validate() throws {
             guard (id != nil) != (med != nil || due != nil), (med == nil) == (due == nil) else {
-                throw ValidationError("give a dose id, or --med and --due for a dose the agenda shows without one")
+                throw ValidationError(Output.l.tr("give a dose id, or --med and --due for a dose the agenda shows without one"))
             }
         }
 
@@ -408,14 +409,14 @@ struct DoseCommand: ParsableCommand {
         let times = Output.times
         let what = "\(result.medication.name) (\(times.short(result.dose.scheduledAt)))"
         guard result.changed else {
-            throw CLIFailure(.refused, "dose \(result.dose.id ?? 0) of \(what) was already answered: \(result.dose.state.rawValue)")
+            throw CLIFailure(.refused, Output.l.tr("dose %s of %s was already answered: %s", result.dose.id ?? 0, what, result.dose.state.rawValue))
         }
         switch result.dose.state {
-        case .snoozed: Output.line("Snoozed \(what) until \(result.snoozedUntil.map(times.clock) ?? "later").")
-        default: Output.line("Recorded \(what) as \(result.dose.state.rawValue).")
+        case .snoozed: Output.line(Output.l.tr("Snoozed %s until %s.", what, result.snoozedUntil.map(times.clock) ?? "later"))
+        default: Output.line(Output.l.tr("Recorded %s as %s.", what, result.dose.state.rawValue))
         }
         if let stock = result.medication.stock, result.dose.state == .taken {
-            Output.line("\(MedOutput.format(stock)) left.")
+            Output.line(Output.l.tr("%s left.", MedOutput.format(stock)))
         }
     }
 }
@@ -442,15 +443,15 @@ struct HistoryCommand: ParsableCommand {
             })
         }
         let times = Output.times
-        if result.entries.isEmpty { Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).") }
+        if result.entries.isEmpty { Output.line(Output.l.tr("Nothing between %s and %s.", times.short(result.from), times.short(result.to))) }
         Output.table(["SCHEDULED", "STATE", "WHAT", "CONFIRMED"], result.entries.map { e in
             [times.short(e.scheduledAt), e.state, e.title + (e.detail.map { " (\($0))" } ?? ""), e.confirmedAt.map(times.short) ?? ""]
         })
         if !result.adherence.isEmpty {
             Output.line()
-            Output.line("Adherence (taken / scheduled):")
+            Output.line(Output.l.tr("Adherence (taken / scheduled):"))
             for a in result.adherence {
-                Output.line("  \(a.name): \(a.taken7)/\(a.scheduled7) last 7 days, \(a.taken30)/\(a.scheduled30) last 30 days")
+                Output.line(Output.l.tr("  %s: %s/%s last 7 days, %s/%s last 30 days", a.name, a.taken7, a.scheduled7, a.taken30, a.scheduled30))
             }
         }
     }
@@ -470,6 +471,6 @@ struct NotificationsCommand: ParsableCommand {
         let enabled: Bool? = state == .status ? nil : state == .on
         let result = try client.call(MedicationRPC.notifications, NotificationsParams(enabled: enabled))
         if output.json { return try Output.json(result) }
-        Output.line("Notifications are \(result.enabled ? "on" : "off").")
+        Output.line(Output.l.tr("Notifications are %s.", result.enabled ? "on" : "off"))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -39,15 +40,15 @@ extension AppointmentCommand {
 
         func run() throws {
             guard changes.occurrence.occurrence != nil else {
-                throw CLIFailure(.usage, "--occurrence is required: the first occurrence of the new series (e.g. --occurrence '2026-12-04 15:00')")
+                throw CLIFailure(.usage, Output.l.tr("--occurrence is required: the first occurrence of the new series (e.g. --occurrence '2026-12-04 15:00')"))
             }
             var client = global.client
             let params = try changes.params(id: id, client: &client)
             let detail = try client.call(AppointmentRPC.split, params)
             if output.json { return try Output.json(detail) }
-            Output.line("Split series \(id): from \(Output.times.short(params.occurrence!)) on it is appointment \(detail.appointment.id ?? 0).")
+            Output.line(Output.l.tr("Split series %s: from %s on it is appointment %s.", id, Output.times.short(params.occurrence!), detail.appointment.id ?? 0))
             Output.describe(detail)
-            Output.warnings(detail.warnings)
+            Output.warnings(detail)
         }
     }
 }

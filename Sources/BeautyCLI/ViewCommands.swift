@@ -32,13 +32,13 @@ struct AgendaCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if let days, days <= 0 || days > 3660 { throw ValidationError("--days: must be between 1 and 3660") }
-        if days != nil, from != nil || to != nil { throw ValidationError("--days cannot be combined with --from/--to") }
-        if let limit, limit < 0 { throw ValidationError("--limit: must not be negative") }
-        if let offset, offset < 0 { throw ValidationError("--offset: must not be negative") }
+        if let days, days <= 0 || days > 3660 { throw ValidationError(Output.l.tr("--days: must be between 1 and 3660")) }
+        if days != nil, from != nil || to != nil { throw ValidationError(Output.l.tr("--days cannot be combined with --from/--to")) }
+        if let limit, limit < 0 { throw ValidationError(Output.l.tr("--limit: must not be negative")) }
+        if let offset, offset < 0 { throw ValidationError(Output.l.tr("--offset: must not be negative")) }
         let statuses = Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue)
         if let bad = status.first(where: { !statuses.contains($0.lowercased()) }) {
-            throw ValidationError("--status: '\(bad)' is not one of \(statuses.joined(separator: ", "))")
+            throw ValidationError(Output.l.tr("--status: '%s' is not one of %s", bad, statuses.joined(separator: ", ")))
         }
     }
 
@@ -52,7 +52,7 @@ struct AgendaCommand: ParsableCommand {
         var params = AgendaParams(from: start, to: end)
         let kinds = try kind.map { kind in
             guard let k = ItemKind(rawValue: kind.lowercased()) else {
-                throw CLIFailure(.usage, "--kind: '\(kind)' is not one of appointment, medication, water")
+                throw CLIFailure(.usage, Output.l.tr("--kind: '%s' is not one of appointment, medication, water", kind))
             }
             return k
         }
@@ -203,30 +203,30 @@ struct StatusCommand: ParsableCommand {
         let s = try client.call(ViewRPC.status)
         if output.json { return try Output.json(s) }
         let times = Output.times
-        Output.line("beautyd \(s.version), pid \(s.pid), up \(DurationParser.format(s.uptimeSeconds))")
-        Output.line("  database:      \(s.database)")
-        Output.line("  socket:        \(s.socket)")
-        Output.line("  appointments:  \(s.counts.appointments)   contacts: \(s.counts.contacts)   medications: \(s.counts.medications)")
-        Output.line("  reminders:     \(s.counts.pendingDeliveries) pending")
+        Output.line(Output.l.tr("beautyd %s, pid %s, up %s", s.version, s.pid, DurationParser.format(s.uptimeSeconds)))
+        Output.line(Output.l.tr("  database:      %s", s.database))
+        Output.line(Output.l.tr("  socket:        %s", s.socket))
+        Output.line(Output.l.tr("  appointments:  %s   contacts: %s   medications: %s", s.counts.appointments, s.counts.contacts, s.counts.medications))
+        Output.line(Output.l.tr("  reminders:     %s pending", s.counts.pendingDeliveries))
         if let next = s.nextTrigger {
-            Output.line("  next:          \(times.short(next.fireAt)) \(next.title) (\(Self.itemLabel(next.itemKind, next.itemID)))")
+            Output.line(Output.l.tr("  next:          %s %s (%s)", times.short(next.fireAt), next.title, Self.itemLabel(next.itemKind, next.itemID)))
         } else {
-            Output.line("  next:          nothing scheduled")
+            Output.line(Output.l.tr("  next:          nothing scheduled"))
         }
         let server = s.notificationServer
         if server.reachable {
             let name = [server.name, server.version].compactMap { $0 }.joined(separator: " ")
             let problem = server.lastError.map { " — \($0)" } ?? ""
-            Output.line("  notifications: \(name.isEmpty ? "server" : name) (\(server.capabilities.joined(separator: ", ")))\(problem)")
+            Output.line(Output.l.tr("  notifications: %s (%s)%s", name.isEmpty ? "server" : name, server.capabilities.joined(separator: ", "), problem))
         } else {
-            Output.line("  notifications: NO SERVER REACHABLE — \(server.lastError ?? "unknown")")
+            Output.line(Output.l.tr("  notifications: NO SERVER REACHABLE — %s", server.lastError ?? "unknown"))
         }
         if s.notificationsEnabled == false {
-            Output.line("  switched off:  nothing is shown; doses are still recorded as due (beautyctl notifications on)")
+            Output.line(Output.l.tr("  switched off:  nothing is shown; doses are still recorded as due (beautyctl notifications on)"))
         }
         if s.counts.waitingDeliveries > 0 {
             let reason = s.waitingFor.map { "wait for \($0)" } ?? "are due and about to be shown"
-            Output.line("  waiting:       \(s.counts.waitingDeliveries) due reminder(s) \(reason)")
+            Output.line(Output.l.tr("  waiting:       %s due reminder(s) %s", s.counts.waitingDeliveries, reason))
         }
     }
 }
@@ -252,6 +252,6 @@ struct WatchCommand: ParsableCommand {
             let item = event.itemID.map { " " + StatusCommand.itemLabel(event.itemKind, $0) } ?? ""
             Output.line("\(times.short(event.at))  \(event.type)\(item)\(what.isEmpty ? "" : ": \(what)")")
         }
-        throw CLIFailure(.unreachable, "beautyd closed the event stream (stopped?)")
+        throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the event stream (stopped?)"))
     }
 }

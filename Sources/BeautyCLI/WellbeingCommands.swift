@@ -96,8 +96,8 @@ struct WaterRangeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("End of the range, exclusive (a date means its midnight).", valueName: "time")) var to: String?
 
     func validate() throws {
-        if let days, days <= 0 || days > 3660 { throw ValidationError("--days: must be between 1 and 3660") }
-        if days != nil, from != nil || to != nil { throw ValidationError("--days cannot be combined with --from/--to") }
+        if let days, days <= 0 || days > 3660 { throw ValidationError(Output.l.tr("--days: must be between 1 and 3660")) }
+        if days != nil, from != nil || to != nil { throw ValidationError(Output.l.tr("--days cannot be combined with --from/--to")) }
     }
 
     func params(now: Date) throws -> WaterTotalParams {
@@ -159,7 +159,7 @@ enum WaterOutput {
         let clockOnly = text.trimmingCharacters(in: .whitespaces).range(of: #"^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"#, options: .regularExpression) != nil
         let time = try Input.time(clockOnly ? "today \(text)" : text, option: option, now: now)
         guard time <= now.addingTimeInterval(60) else {
-            throw CLIFailure(.usage, "\(option): '\(text)' is \(Output.times.short(time)), in the future: log water once it is drunk")
+            throw CLIFailure(.usage, Output.l.tr("%s: '%s' is %s, in the future: log water once it is drunk", option, text, Output.times.short(time)))
         }
         return time
     }
@@ -195,13 +195,13 @@ extension WaterCommand {
                 let clockOnly = text.range(of: #"^[0-9]{1,2}:[0-9]{2}$"#, options: .regularExpression) != nil
                 return try Input.time(clockOnly ? "today \(text)" : text, option: "--until", now: now)
             }
-            if let end = params.until, end < params.at ?? now { throw CLIFailure(.usage, "--until: must not be before --at") }
+            if let end = params.until, end < params.at ?? now { throw CLIFailure(.usage, Output.l.tr("--until: must not be before --at")) }
             var client = global.client
             let result = try client.call(WellbeingRPC.waterAdd, params)
             if output.json { return try Output.json(result) }
             let times = Output.times
             let when = times.isoDay(result.record.start) == times.isoDay(now) ? times.clock(result.record.start) : times.short(result.record.start)
-            Output.line("Logged \(result.record.amountMl) ml at \(when) (record \(result.record.id ?? 0)).")
+            Output.line(Output.l.tr("Logged %s ml at %s (record %s).", result.record.amountMl, when, result.record.id ?? 0))
             Output.line("\(times.isoDay(result.record.start) == times.isoDay(now) ? "Today" : times.day(result.record.start)): \(WaterOutput.progress(result.day)).")
         }
     }
@@ -255,9 +255,9 @@ extension WaterCommand {
 
         func run() throws {
             if amount == nil, at == nil, until == nil, !clearUntil {
-                throw CLIFailure(.usage, "nothing to change: give --amount, --at, --until or --clear-until")
+                throw CLIFailure(.usage, Output.l.tr("nothing to change: give --amount, --at, --until or --clear-until"))
             }
-            if clearUntil, until != nil { throw CLIFailure(.usage, "--until and --clear-until: choose one") }
+            if clearUntil, until != nil { throw CLIFailure(.usage, Output.l.tr("--until and --clear-until: choose one")) }
             let now = Date()
             var params = WaterEditParams(id: id)
             params.amountMl = try amount.map { text in try Input.check("--amount") { try WaterAmount.parse(text, field: "--amount") } }
@@ -267,7 +267,7 @@ extension WaterCommand {
             var client = global.client
             let result = try client.call(WellbeingRPC.waterEdit, params)
             if output.json { return try Output.json(result) }
-            Output.line("Updated \(WaterOutput.describe(result.record)).")
+            Output.line(Output.l.tr("Updated %s.", WaterOutput.describe(result.record)))
             Output.line("\(WaterOutput.dayName(result.day, now: now)): \(WaterOutput.progress(result.day)).")
         }
     }
@@ -287,7 +287,7 @@ extension WaterCommand {
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
-            Output.line("Deleted \(WaterOutput.describe(gone.record)).")
+            Output.line(Output.l.tr("Deleted %s.", WaterOutput.describe(gone.record)))
             Output.line("\(WaterOutput.dayName(gone.day, now: Date())): \(WaterOutput.progress(gone.day)).")
         }
     }
@@ -394,10 +394,10 @@ extension WaterCommand {
             case nil: break
             case "on": params.enabled = true
             case "off": params.enabled = false
-            case let other?: throw CLIFailure(.usage, "'\(other)': say on or off (or give --every/--between)")
+            case let other?: throw CLIFailure(.usage, Output.l.tr("'%s': say on or off (or give --every/--between)", other))
             }
             if params.enabled == false, every != nil || between != nil {
-                throw CLIFailure(.usage, "'off' takes no --every or --between")
+                throw CLIFailure(.usage, Output.l.tr("'off' takes no --every or --between"))
             }
             if let every {
                 let seconds = try Input.duration(every, option: "--every")
@@ -414,8 +414,8 @@ extension WaterCommand {
             let result = try client.call(WellbeingRPC.waterRemind, params)
             if output.json { return try Output.json(result) }
             let settings = "every \(DurationParser.format(result.everySeconds)) between \(result.windowStart) and \(result.windowEnd)"
-            guard result.enabled else { return Output.line("Water reminders are off (last settings: \(settings)).") }
-            Output.line("Water reminders are on: \(settings).")
+            guard result.enabled else { return Output.line(Output.l.tr("Water reminders are off (last settings: %s).", settings)) }
+            Output.line(Output.l.tr("Water reminders are on: %s.", settings))
             let times = Output.times
             if !result.upcoming.isEmpty {
                 Output.line("Next: " + result.upcoming.map { times.isoDay($0) == times.isoDay(Date()) ? times.clock($0) : times.short($0) }
@@ -463,7 +463,7 @@ extension WaterCommand {
                 total.skipped += result.skipped
             }
             if output.json { return try Output.json(total) }
-            Output.line("Imported \(total.inserted) new water record(s) from \(file); \(total.skipped) already present (skipped).")
+            Output.line(Output.l.tr("Imported %s new water record(s) from %s; %s already present (skipped).", total.inserted, file, total.skipped))
         }
     }
 }

@@ -109,23 +109,23 @@ public enum BMI {
         guard !(digits.contains(",") && digits.contains(".")), (1...2).contains(parts.count), isDigits(parts[0]),
               parts.count == 1 || isDigits(parts[1]),
               let value = Double(parts.joined(separator: "."))
-        else { throw ValidationError(field: field, "'\(text)' is not a number (e.g. 62.5 or 62,5)") }
+        else { throw ValidationError(field: field, template: "'%s' is not a number (e.g. 62.5 or 62,5)", text) }
         return negative ? -value : value
     }
 
     public static func checkWeight(_ kg: Double, field: String = "weight") throws -> Double {
-        guard kg.isFinite, kg > 0 else { throw ValidationError(field: field, "must be more than 0 kg") }
+        guard kg.isFinite, kg > 0 else { throw ValidationError(field: field, template: "must be more than 0 kg") }
         guard weightRange.contains(kg) else {
-            throw ValidationError(field: field, "\(trim(kg)) kg is not a body weight (\(trim(weightRange.lowerBound)) to \(trim(weightRange.upperBound)) kg)")
+            throw ValidationError(field: field, template: "%s kg is not a body weight (%s to %s kg)", trim(kg), trim(weightRange.lowerBound), trim(weightRange.upperBound))
         }
         return kg
     }
 
     public static func checkHeight(_ cm: Double, field: String = "height") throws -> Double {
-        guard cm.isFinite, cm > 0 else { throw ValidationError(field: field, "must be more than 0 cm") }
-        if cm < 3 { throw ValidationError(field: field, "\(trim(cm)) looks like metres: give centimetres (e.g. \(trim(cm * 100)))") }
+        guard cm.isFinite, cm > 0 else { throw ValidationError(field: field, template: "must be more than 0 cm") }
+        if cm < 3 { throw ValidationError(field: field, template: "%s looks like metres: give centimetres (e.g. %s)", trim(cm), trim(cm * 100)) }
         guard heightRange.contains(cm) else {
-            throw ValidationError(field: field, "\(trim(cm)) cm is not a body height (\(trim(heightRange.lowerBound)) to \(trim(heightRange.upperBound)) cm)")
+            throw ValidationError(field: field, template: "%s cm is not a body height (%s to %s cm)", trim(cm), trim(heightRange.lowerBound), trim(heightRange.upperBound))
         }
         return cm
     }

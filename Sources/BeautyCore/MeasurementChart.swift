@@ -19,9 +19,9 @@ public struct CalendarMonth: Codable, Sendable, Hashable, Comparable, CustomStri
         guard parts.count == 2, parts[0].count == 4, (1...2).contains(parts[1].count),
               parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let year = Int(parts[0]), let month = Int(parts[1])
-        else { throw ValidationError(field: field, "'\(text)' is not a month (use YYYY-MM, e.g. 2026-11)") }
-        guard (1...12).contains(month) else { throw ValidationError(field: field, "'\(text)': there is no month \(month)") }
-        guard (1900...9999).contains(year) else { throw ValidationError(field: field, "'\(text)': the year must be 1900 to 9999") }
+        else { throw ValidationError(field: field, template: "'%s' is not a month (use YYYY-MM, e.g. 2026-11)", text) }
+        guard (1...12).contains(month) else { throw ValidationError(field: field, template: "'%s': there is no month %s", text, month) }
+        guard (1900...9999).contains(year) else { throw ValidationError(field: field, template: "'%s': the year must be 1900 to 9999", text) }
         self.init(year: year, month: month)
     }
 

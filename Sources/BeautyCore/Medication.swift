@@ -79,7 +79,7 @@ public struct ClockTime: Codable, Sendable, Hashable, Comparable, CustomStringCo
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isNumber) }),
               let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60
-        else { throw ValidationError(field: field, "'\(text)' is not a time of day (HH:MM, 00:00 to 23:59)") }
+        else { throw ValidationError(field: field, template: "'%s' is not a time of day (HH:MM, 00:00 to 23:59)", text) }
         self.init(hour: h, minute: m)
     }
 
@@ -112,7 +112,7 @@ public enum Weekday: String, Codable, Sendable, CaseIterable, Comparable {
     public init(parsing text: String, field: String = "days") throws {
         let lower = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard let day = Weekday.allCases.first(where: { lower == $0.rawValue || (lower.count >= 3 && Weekday.fullName($0).hasPrefix(lower)) })
-        else { throw ValidationError(field: field, "'\(text)' is not a weekday (mon, tue, wed, thu, fri, sat, sun)") }
+        else { throw ValidationError(field: field, template: "'%s' is not a weekday (mon, tue, wed, thu, fri, sat, sun)", text) }
         self = day
     }
 
