@@ -19,7 +19,7 @@ extension Validation {
         case .halfOpen:
             guard to > from else { throw ValidationError(field: toField, template: "must be after %s", fromName) }
         case .closed:
-            guard to >= from else { throw ValidationError(field: toField, template: "must not be before %s %s", fromName, from) }
+            guard to >= from else { throw ValidationError(field: toField, template: "must not be before %s %s", fromName, "\(from)") }
         }
     }
 }
