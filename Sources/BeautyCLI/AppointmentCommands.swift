@@ -5,11 +5,11 @@ import BeautyProtocol
 import Foundation
 
 struct AppointmentCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "appointment",
-        abstract: "Add, list, change and complete appointments (hairdresser, manicure, facial...).",
+        abstract: Output.l.tr("Add, list, change and complete appointments (hairdresser, manicure, facial...)."),
         subcommands: [Add.self, List.self, Show.self, Edit.self, Split.self, Remove.self, Done.self, Cancel.self],
-        aliases: ["appt"])
+        aliases: ["appt"]) }
 }
 
 /// The fields `add` and `edit` share.
@@ -127,14 +127,14 @@ struct AppointmentFields: ParsableArguments {
 
 extension AppointmentCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Add an appointment.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Add an appointment."),
             discussion: """
                 Examples:
                   beautyctl appointment add Haircut --at 'fri 15:00' --duration 45m --remind 1d --remind 2h
                   beautyctl appointment add 'Manicure hybrydowy' --at '2026-12-01 14:00' --contact 'Salon Anna' --price 120,00 --category nails
                   beautyctl appointment add 'Spa day' --at 2026-12-24 --all-day --remind-at '2026-12-23 18:00'
-                """)
+                """) }
 
         @Argument(help: "What it is, e.g. Haircut.") var title: String
         @OptionGroup var fields: AppointmentFields
@@ -171,7 +171,7 @@ extension AppointmentCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List appointments by start time.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List appointments by start time.")) }
 
         @Option(help: ArgumentHelp("Only those starting at or after this time.", valueName: "time")) var from: String?
         @Option(help: ArgumentHelp("Only those starting before this time.", valueName: "time")) var to: String?
@@ -211,7 +211,7 @@ extension AppointmentCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one appointment with its reminders and their state.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Show one appointment with its reminders and their state.")) }
         @Argument(help: "Appointment id.") var id: Int64
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -225,8 +225,8 @@ extension AppointmentCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Change an appointment; options not given stay as they are.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Change an appointment; options not given stay as they are."),
             discussion: """
                 --remind/--remind-at replace the whole reminder list. Reminders already shown are never shown
                 again unless their time changes.
@@ -237,7 +237,7 @@ extension AppointmentCommand {
                   beautyctl appointment edit 3 --at 'fri 16:00'
                   beautyctl appointment edit 3 --clear address --clear price
                   beautyctl appointment edit 12 --occurrence '2026-12-04 15:00' --at '2026-12-04 16:00'
-                """)
+                """) }
 
         @Argument(help: "Appointment id.") var id: Int64
         @OptionGroup var changes: AppointmentChanges
@@ -266,8 +266,8 @@ extension AppointmentCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Delete an appointment, or one occurrence of a series (asks first on a terminal).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "rm", abstract: Output.l.tr("Delete an appointment, or one occurrence of a series (asks first on a terminal)."),
             discussion: """
                 Deleting a series deletes its changed occurrences too. Deleting a changed occurrence (its own id), \
                 or a series with --occurrence, takes that one occurrence out of the series for good (an EXDATE); \
@@ -275,7 +275,7 @@ extension AppointmentCommand {
                 Examples:
                   beautyctl appointment rm 3 --yes
                   beautyctl appointment rm 12 --occurrence '2026-12-11 15:00' --yes
-                """)
+                """) }
         @Argument(help: "Appointment id.") var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
@@ -302,13 +302,13 @@ extension AppointmentCommand {
     }
 
     struct Done: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Mark an appointment, or one occurrence of a series, done (its remaining reminders are dropped).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Mark an appointment, or one occurrence of a series, done (its remaining reminders are dropped)."),
             discussion: """
                 Examples:
                   beautyctl appointment done 3
                   beautyctl appointment done 12 --occurrence '2026-12-04 15:00'
-                """)
+                """) }
         @Argument(help: "Appointment id.") var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
         @OptionGroup var output: OutputOptions
@@ -326,13 +326,13 @@ extension AppointmentCommand {
     }
 
     struct Cancel: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Cancel an appointment, or one occurrence of a series (kept in the list and agenda, no more reminders).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Cancel an appointment, or one occurrence of a series (kept in the list and agenda, no more reminders)."),
             discussion: """
                 Examples:
                   beautyctl appointment cancel 3
                   beautyctl appointment cancel 12 --occurrence '2026-12-11 15:00'
-                """)
+                """) }
         @Argument(help: "Appointment id.") var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
         @OptionGroup var output: OutputOptions

@@ -12,16 +12,16 @@ enum BackupInput {
 }
 
 struct BackupCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "backup",
-        abstract: "Copy the whole database to a file while beautyd runs (readable by you alone).",
+        abstract: Output.l.tr("Copy the whole database to a file while beautyd runs (readable by you alone)."),
         discussion: """
             The copy is consistent (SQLite's online backup): changes made meanwhile are either all in it or \
             not at all. beautyd writes the file, so it must be somewhere beautyd may write; an existing file \
             is replaced. Put it back with 'beautyctl restore FILE'.
             Example:
               beautyctl backup ~/beautyd-2026-12-01.sqlite
-            """)
+            """) }
     @Argument(help: ArgumentHelp("The file to write.", valueName: "file")) var file: String
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
@@ -35,9 +35,9 @@ struct BackupCommand: ParsableCommand {
 }
 
 struct RestoreCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "restore",
-        abstract: "Replace the whole database with a backup (asks first on a terminal).",
+        abstract: Output.l.tr("Replace the whole database with a backup (asks first on a terminal)."),
         discussion: """
             The file must be a beautyd database that passes SQLite's quick_check and was not written by a \
             newer beautyd; an older one is brought up to date. The database it replaces is kept beside it \
@@ -45,7 +45,7 @@ struct RestoreCommand: ParsableCommand {
             records; one already shown is not shown again.
             Example:
               beautyctl restore ~/beautyd-2026-12-01.sqlite
-            """)
+            """) }
     @Argument(help: ArgumentHelp("The backup to restore.", valueName: "file")) var file: String
     @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
     @OptionGroup var output: OutputOptions

@@ -5,14 +5,14 @@ import BeautyProtocol
 import Foundation
 
 struct BudgetCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "budget",
-        abstract: "Income and expenses, and the balance per currency (it may go negative).",
+        abstract: Output.l.tr("Income and expenses, and the balance per currency (it may go negative)."),
         discussion: """
             Amounts are kept exactly, in cents, with a currency (default: money.currency of the daemon's config).
             Marking a priced appointment done records its price as an expense, once.
             """,
-        subcommands: [Add.self, List.self, Edit.self, Remove.self, Balance.self])
+        subcommands: [Add.self, List.self, Edit.self, Remove.self, Balance.self]) }
 }
 
 /// `--from`/`--to` of `budget list` and `budget balance`: `from <= at < to`, either may be left out.
@@ -82,8 +82,8 @@ enum BudgetInput {
 
 extension BudgetCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Record an expense (default) or an income (--income).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Record an expense (default) or an income (--income)."),
             usage: "beautyctl budget add <name> <amount> [--income] [--at <time>] [--currency <code>] [--json]",
             discussion: """
                 A negative amount is an expense too (-20 is the same as 20); an income cannot be negative.
@@ -92,7 +92,7 @@ extension BudgetCommand {
                   beautyctl budget add Zwrot -20
                   beautyctl budget add Salary 3200 --income --at 2026-12-01
                   beautyctl budget add 'Nail polish' '35 PLN'
-                """)
+                """) }
 
         @Argument(help: "What it was.") var name: String
         @Argument(parsing: .allUnrecognized,
@@ -119,7 +119,7 @@ extension BudgetCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List income and expenses, oldest first.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List income and expenses, oldest first.")) }
         @OptionGroup var range: BudgetRangeOptions
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
@@ -145,14 +145,14 @@ extension BudgetCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Change an income or expense; options not given stay as they are.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Change an income or expense; options not given stay as they are."),
             discussion: """
                 A new --amount keeps the entry an income or an expense unless --income or --expense is given.
                 Examples:
                   beautyctl budget edit 4 --amount 14,50
                   beautyctl budget edit 4 --income
-                """)
+                """) }
         @Argument(help: "Budget entry id.") var id: Int64
         @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("New amount (45.50, -20, '120 PLN'); a negative one makes it an expense.", valueName: "amount"))
@@ -187,7 +187,7 @@ extension BudgetCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an income or expense (asks first on a terminal).")
+        static var configuration: CommandConfiguration { CommandConfiguration(commandName: "rm", abstract: Output.l.tr("Delete an income or expense (asks first on a terminal).")) }
         @Argument(help: "Budget entry id.") var id: Int64
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
         @OptionGroup var output: OutputOptions
@@ -207,15 +207,15 @@ extension BudgetCommand {
     }
 
     struct Balance: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Income, expenses and the balance per currency (all time, or --from/--to), with a bar chart.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Income, expenses and the balance per currency (all time, or --from/--to), with a bar chart."),
             discussion: """
                 Below the table, income and expenses are drawn as bars, each currency on its own scale. --svg writes \
                 the same chart to a file for a browser instead.
                 Examples:
                   beautyctl budget balance
                   beautyctl budget balance --from 2026-11-01 --to 2026-12-01 --svg budget.svg
-                """)
+                """) }
         @OptionGroup var range: BudgetRangeOptions
         @Option(help: ArgumentHelp("Write the chart as an SVG file instead of drawing it in the terminal.", valueName: "file"))
         var svg: String?
@@ -250,10 +250,10 @@ extension BudgetCommand {
 }
 
 struct CategoriesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "categories",
-        abstract: "The treatment categories: a two-level tree (hair, hair/cut...).",
-        discussion: "A parent includes its children: 'beautyctl agenda --category hair' also lists hair/cut and hair/colour.")
+        abstract: Output.l.tr("The treatment categories: a two-level tree (hair, hair/cut...)."),
+        discussion: "A parent includes its children: 'beautyctl agenda --category hair' also lists hair/cut and hair/colour.") }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 

@@ -5,9 +5,9 @@ import BeautyProtocol
 import Foundation
 
 struct CalendarCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "calendar",
-        abstract: "Draw a day or a week of appointments in the terminal: hours down the side, blocks in their colours.",
+        abstract: Output.l.tr("Draw a day or a week of appointments in the terminal: hours down the side, blocks in their colours."),
         discussion: """
             Appointments are blocks as tall as they last (half-hour rows), overlapping ones side by side; all-day
             appointments sit in the row above the hours; on today the current time is a line across.
@@ -19,7 +19,7 @@ struct CalendarCommand: ParsableCommand {
               beautyctl calendar
               beautyctl calendar --day tomorrow
               beautyctl calendar --week 2026-12-01 --width 120
-            """)
+            """) }
 
     @Option(help: ArgumentHelp("The day to draw (default today): a date such as 2026-12-01, today, tomorrow, fri.", valueName: "date"))
     var day: String?

@@ -46,17 +46,17 @@ enum ContactInput {
 }
 
 struct ContactCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "contact",
-        abstract: "Salons and people you book with.",
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Import.self, Export.self])
+        abstract: Output.l.tr("Salons and people you book with."),
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Import.self, Export.self]) }
 }
 
 extension ContactCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Add a contact (name and phone are required).",
-            discussion: "Example:\n  beautyctl contact add 'Salon Anna' --phone '+48 600 100 200' --first Anna --last Nowak --address 'ul. Długa 5, Kraków'")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Add a contact (name and phone are required)."),
+            discussion: "Example:\n  beautyctl contact add 'Salon Anna' --phone '+48 600 100 200' --first Anna --last Nowak --address 'ul. Długa 5, Kraków'") }
 
         @Argument(help: "Name of the salon or person.") var name: String
         @Option(help: ArgumentHelp("Phone number, e.g. +48 600 100 200.", valueName: "number")) var phone: String
@@ -83,7 +83,7 @@ extension ContactCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List contacts by name.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List contacts by name.")) }
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
@@ -102,7 +102,7 @@ extension ContactCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one contact.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Show one contact.")) }
         @Argument(help: "Contact id.") var id: Int64
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -121,7 +121,7 @@ extension ContactCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a contact; options not given stay as they are.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Change a contact; options not given stay as they are.")) }
         @Argument(help: "Contact id.") var id: Int64
         @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
         @Option(help: ArgumentHelp("New phone number.", valueName: "number")) var phone: String?
@@ -159,8 +159,8 @@ extension ContactCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Delete a contact (appointments keep their data, without the link).")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "rm", abstract: Output.l.tr("Delete a contact (appointments keep their data, without the link).")) }
         @Argument(help: "Contact id.") var id: Int64
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
         @OptionGroup var output: OutputOptions
@@ -180,10 +180,10 @@ extension ContactCommand {
 }
 
 struct MessageCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "message",
-        abstract: "Print a ready SMS to book, confirm or cancel a visit, with an sms: link for the salon's phone.",
-        discussion: "Example:\n  beautyctl message confirm 3\n  xdg-open \"$(beautyctl message confirm 3 --json | jq -r .smsURI)\"")
+        abstract: Output.l.tr("Print a ready SMS to book, confirm or cancel a visit, with an sms: link for the salon's phone."),
+        discussion: "Example:\n  beautyctl message confirm 3\n  xdg-open \"$(beautyctl message confirm 3 --json | jq -r .smsURI)\"") }
 
     @Argument(help: "Which template: book, confirm or cancel.") var template: MessageTemplate
     @Argument(help: "Appointment id.") var id: Int64

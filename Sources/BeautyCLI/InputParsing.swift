@@ -62,8 +62,8 @@ enum Input {
             let action = question.prefix(1).lowercased() + question.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: "?"))
             throw CLIFailure(.usage, Output.l.tr("not asking on a non-terminal: add --yes to %s", action))
         }
-        FileHandle.standardError.write(Data("\(question) \(Answer.prompt(Output.l)) ".utf8))
-        return Answer.isYes(readLine() ?? "", Output.l)
+        FileHandle.standardError.write(Data("\(question) \(YesNo.prompt(Output.l)) ".utf8))
+        return YesNo.isYes(readLine() ?? "", Output.l)
     }
 
     /// The flow every `rm` shares: unless `--yes`, ask on a terminal (`question` fetches what it names),

@@ -5,9 +5,9 @@ import BeautyProtocol
 import Foundation
 
 struct BMICommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "bmi",
-        abstract: "Compute a body-mass index and its WHO class (nothing is stored; see 'measure add').",
+        abstract: Output.l.tr("Compute a body-mass index and its WHO class (nothing is stored; see 'measure add')."),
         discussion: """
             Examples:
               beautyctl bmi --weight 62,5 --height 168
@@ -15,7 +15,7 @@ struct BMICommand: ParsableCommand {
 
             Classes: \(BMIClass.allCases.map { "\($0.title) \($0.range)" }.joined(separator: "; ")).
             The class is decided on the exact value; the value shown is cut (not rounded) to one decimal, so it always lies in the class shown.
-            """)
+            """) }
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Weight in kilograms; ',' or '.' for decimals.", valueName: "kg"))
     var weight: String
@@ -34,10 +34,10 @@ struct BMICommand: ParsableCommand {
 }
 
 struct MeasureCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "measure",
-        abstract: "A log of your weight (one entry per day) with BMI, and charts of it.",
-        subcommands: [Add.self, List.self, Chart.self, Clear.self])
+        abstract: Output.l.tr("A log of your weight (one entry per day) with BMI, and charts of it."),
+        subcommands: [Add.self, List.self, Chart.self, Clear.self]) }
 }
 
 extension ChartUnit: ExpressibleByArgument {}
@@ -66,15 +66,15 @@ enum MeasureOutput {
 
 extension MeasureCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Record your weight for a day (a second entry for the same day replaces the first).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Record your weight for a day (a second entry for the same day replaces the first)."),
             discussion: """
                 Without --height, the BMI uses the height of your closest earlier entry (else the closest later one).
 
                 Examples:
                   beautyctl measure add --weight 62,5 --height 168
                   beautyctl measure add --weight 63 --date 2026-11-20
-                """)
+                """) }
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Weight in kilograms; ',' or '.' for decimals.", valueName: "kg"))
         var weight: String
@@ -109,7 +109,7 @@ extension MeasureCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List your measurements, oldest first.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List your measurements, oldest first.")) }
         @Option(help: ArgumentHelp("Only this month (YYYY-MM).", valueName: "month")) var month: String?
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
@@ -128,13 +128,13 @@ extension MeasureCommand {
     }
 
     struct Chart: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Chart a month of weight or BMI in the terminal, or as an SVG file for a browser.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Chart a month of weight or BMI in the terminal, or as an SVG file for a browser."),
             discussion: """
                 Examples:
                   beautyctl measure chart --month 2026-11
                   beautyctl measure chart --month 2026-11 --unit bmi --svg bmi.svg
-                """)
+                """) }
         @Option(help: ArgumentHelp("The month (YYYY-MM; default: this month).", valueName: "month")) var month: String?
         @Option(help: ArgumentHelp("kg or bmi.", valueName: "unit")) var unit: ChartUnit = .kg
         @Option(help: ArgumentHelp("Write an SVG line chart to this file instead of drawing in the terminal.", valueName: "file"))
@@ -161,7 +161,7 @@ extension MeasureCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete every measurement (asks first).")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Delete every measurement (asks first).")) }
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions

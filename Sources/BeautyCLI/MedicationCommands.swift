@@ -5,10 +5,10 @@ import BeautyProtocol
 import Foundation
 
 struct MedCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "med",
-        abstract: "Medications: schedules, stock, and the order you keep them in.",
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Move.self, Refill.self])
+        abstract: Output.l.tr("Medications: schedules, stock, and the order you keep them in."),
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Move.self, Refill.self]) }
 }
 
 /// The schedule and detail options `med add` and `med edit` share.
@@ -129,15 +129,15 @@ enum MedOutput {
 
 extension MedCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Add a medication.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Add a medication."),
             discussion: """
                 Examples:
                   beautyctl med add Vitamin D --dose '1 capsule' --at 08:00
                   beautyctl med add Ibuprofen --dose '1 tablet' --every 8h --between 08:00-22:00 --until 2026-12-05
                   beautyctl med add Pill --at 21:00 --cycle 21/7 --from 2026-12-01 --stock 28 --low 7
                   beautyctl med add Antihistamine --as-needed
-                """)
+                """) }
 
         @Argument(help: "Name of the medication.") var name: String
         @OptionGroup var fields: MedicationFields
@@ -169,7 +169,7 @@ extension MedCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List medications in your order.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List medications in your order.")) }
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
@@ -192,7 +192,7 @@ extension MedCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a medication with today's doses and adherence.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Show a medication with today's doses and adherence.")) }
         @Argument(help: "Medication id.") var id: Int64
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -206,9 +206,9 @@ extension MedCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Change a medication; schedule options replace the whole schedule.",
-            discussion: "Doses already shown or answered stay in the history; future ones follow the new schedule.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Change a medication; schedule options replace the whole schedule."),
+            discussion: "Doses already shown or answered stay in the history; future ones follow the new schedule.") }
         @Argument(help: "Medication id.") var id: Int64
         @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
         @OptionGroup var fields: MedicationFields
@@ -242,7 +242,7 @@ extension MedCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a medication and its dose history (asks first).")
+        static var configuration: CommandConfiguration { CommandConfiguration(commandName: "rm", abstract: Output.l.tr("Delete a medication and its dose history (asks first).")) }
         @Argument(help: "Medication id.") var id: Int64
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
         @OptionGroup var output: OutputOptions
@@ -261,7 +261,7 @@ extension MedCommand {
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move a medication to a position in your list (1 = first).")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Move a medication to a position in your list (1 = first).")) }
         @Argument(help: "Medication id.") var id: Int64
         @Argument(help: "New position, 1-based.") var position: Int
         @OptionGroup var output: OutputOptions
@@ -280,9 +280,9 @@ extension MedCommand {
     }
 
     struct Refill: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Add units to a medication's stock.", usage: "beautyctl med refill <id> <count> [--json]",
-            discussion: "Example: beautyctl med refill 1 60")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Add units to a medication's stock."), usage: "beautyctl med refill <id> <count> [--json]",
+            discussion: "Example: beautyctl med refill 1 60") }
         @Argument(help: "Medication id.") var id: Int64
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How many units were added (more than 0).", valueName: "count"))
         var units: [String] = []
@@ -304,15 +304,15 @@ extension MedCommand {
 }
 
 struct DoseCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "dose",
-        abstract: "Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now'); a missed or skipped dose can still be taken late.",
-        subcommands: [Taken.self, Skip.self, Snooze.self, Log.self])
+        abstract: Output.l.tr("Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now'); a missed or skipped dose can still be taken late."),
+        subcommands: [Taken.self, Skip.self, Snooze.self, Log.self]) }
 
     struct Taken: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Record a dose as taken (uses up stock).",
-            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Record a dose as taken (uses up stock)."),
+            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.") }
         @OptionGroup var dose: DoseChoice
         @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time: today's, or yesterday's).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
@@ -324,9 +324,9 @@ struct DoseCommand: ParsableCommand {
     }
 
     struct Skip: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Record a dose as deliberately skipped.",
-            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Record a dose as deliberately skipped."),
+            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.") }
         @OptionGroup var dose: DoseChoice
         @Option(help: ArgumentHelp("When it was skipped, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
@@ -338,7 +338,7 @@ struct DoseCommand: ParsableCommand {
     }
 
     struct Snooze: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remind again later.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Remind again later.")) }
         @Argument(help: "Dose id.") var id: Int64
         @Option(name: .customLong("for"), help: ArgumentHelp("How long (default: the configured snooze, 10m).", valueName: "duration"))
         var duration: String?
@@ -353,8 +353,8 @@ struct DoseCommand: ParsableCommand {
     }
 
     struct Log: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Record a dose taken outside the schedule (as needed, or an extra one): counted in history and stock.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Record a dose taken outside the schedule (as needed, or an extra one): counted in history and stock.")) }
         @Argument(help: "The medication: its id or its name.") var med: String
         @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
@@ -422,8 +422,8 @@ struct DoseCommand: ParsableCommand {
 }
 
 struct HistoryCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "history", abstract: "Doses taken, skipped, snoozed or missed and reminders shown, with adherence.")
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "history", abstract: Output.l.tr("Doses taken, skipped, snoozed or missed and reminders shown, with adherence.")) }
     @Option(help: ArgumentHelp("Start (default: 30 days before --to).", valueName: "time")) var from: String?
     @Option(help: ArgumentHelp("End (default: now).", valueName: "time")) var to: String?
     @Flag(help: "Print CSV (kind,id,title,detail,scheduled,state,confirmed).") var csv = false
@@ -458,9 +458,9 @@ struct HistoryCommand: ParsableCommand {
 }
 
 struct NotificationsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "notifications",
-        abstract: "Switch every notification off or on (off keeps recording doses as due; on resumes from now).")
+        abstract: Output.l.tr("Switch every notification off or on (off keeps recording doses as due; on resumes from now).")) }
     enum Switch: String, ExpressibleByArgument, CaseIterable { case on, off, status }
     @Argument(help: "on, off, or status.") var state: Switch = .status
     @OptionGroup var output: OutputOptions

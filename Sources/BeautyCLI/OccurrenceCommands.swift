@@ -19,8 +19,8 @@ struct OccurrenceOption: ParsableArguments {
 
 extension AppointmentCommand {
     struct Split: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Change a series from one occurrence on (\"this and following\"): it becomes a new series.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Change a series from one occurrence on (\"this and following\"): it becomes a new series."),
             discussion: """
                 The series ends before --occurrence (its rule gets an UNTIL, or its COUNT is shared out); a new \
                 series with the same rule starts at that occurrence, taking along the exceptions and the changed \
@@ -31,7 +31,7 @@ extension AppointmentCommand {
                   beautyctl appointment split 12 --occurrence '2026-12-04 15:00'
                   beautyctl appointment split 12 --occurrence '2026-12-04 15:00' --at '2026-12-04 16:00'
                   beautyctl appointment split 12 --occurrence '2027-01-08 15:00' --repeat 'FREQ=WEEKLY;INTERVAL=4' --title 'Colour'
-                """)
+                """) }
 
         @Argument(help: "The series' id.") var id: Int64
         @OptionGroup var changes: AppointmentChanges

@@ -5,14 +5,14 @@ import BeautyProtocol
 import Foundation
 
 struct AgendaCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "agenda",
-        abstract: "What is coming up: the next 7 days from the start of today, by default.",
+        abstract: Output.l.tr("What is coming up: the next 7 days from the start of today, by default."),
         discussion: """
             Examples:
               beautyctl agenda --days 14
               beautyctl agenda --from 2026-12-01 --to 2027-01-01 --category hair --json
-            """)
+            """) }
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Days to show from the start of today.", valueName: "n")) var days: Int?
     @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
@@ -143,8 +143,8 @@ struct AgendaCommand: ParsableCommand {
 }
 
 struct NowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "now", abstract: "Still to come today, and what should already have been done.")
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "now", abstract: Output.l.tr("Still to come today, and what should already have been done.")) }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -193,8 +193,8 @@ extension NowCommand {
 }
 
 struct StatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Is the daemon running, what is next, can it reach the notification server.")
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "status", abstract: Output.l.tr("Is the daemon running, what is next, can it reach the notification server.")) }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -239,8 +239,8 @@ extension StatusCommand {
 }
 
 struct WatchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "watch", abstract: "Print daemon events (fired, snoozed, dismissed, missed) as they happen.")
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "watch", abstract: Output.l.tr("Print daemon events (fired, snoozed, dismissed, missed) as they happen.")) }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 

@@ -32,15 +32,15 @@ enum TipOutput {
 }
 
 struct TipsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "tips",
-        abstract: "Beauty tips for face, hair, nails and body.",
+        abstract: Output.l.tr("Beauty tips for face, hair, nails and body."),
         discussion: """
             Examples:
               beautyctl tips --category nails
               beautyctl tips --search sunscreen
             A daily tip as a notification: [tips] daily_at = "09:00" in the config.
-            """)
+            """) }
 
     @OptionGroup var filter: TipFilterOptions
     @OptionGroup var output: OutputOptions
@@ -68,13 +68,13 @@ struct TipsCommand: ParsableCommand {
 }
 
 struct TipCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "tip", abstract: "One beauty tip.", subcommands: [Random.self], defaultSubcommand: Random.self)
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "tip", abstract: Output.l.tr("One beauty tip."), subcommands: [Random.self], defaultSubcommand: Random.self) }
 
     struct Random: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "A tip picked at random (from one category or matching a text, if given).",
-            discussion: "Example: beautyctl tip random --category hair")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("A tip picked at random (from one category or matching a text, if given)."),
+            discussion: "Example: beautyctl tip random --category hair") }
 
         @OptionGroup var filter: TipFilterOptions
         @OptionGroup var output: OutputOptions
@@ -116,10 +116,10 @@ struct WaterRangeOptions: ParsableArguments {
 }
 
 struct WaterCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "water",
-        abstract: "Water intake: log drinks, totals per day, a daily goal, reminders, import.",
-        subcommands: [Add.self, List.self, Edit.self, Remove.self, Total.self, Goal.self, Remind.self, Import.self])
+        abstract: Output.l.tr("Water intake: log drinks, totals per day, a daily goal, reminders, import."),
+        subcommands: [Add.self, List.self, Edit.self, Remove.self, Total.self, Goal.self, Remind.self, Import.self]) }
 }
 
 enum WaterOutput {
@@ -167,8 +167,8 @@ enum WaterOutput {
 
 extension WaterCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Log a drink, in millilitres.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Log a drink, in millilitres."),
             usage: "beautyctl water add <amount> [--at <time>] [--until <time>] [--json]",
             discussion: """
                 The amount may have a decimal comma or point and a unit: 250, 250,5 (stored as 251: \
@@ -176,7 +176,7 @@ extension WaterCommand {
                 Examples:
                   beautyctl water add 250
                   beautyctl water add 500 --at 8:30 --until 9:15
-                """)
+                """) }
 
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How much, in ml (e.g. 250, 250,5 or 0,5l).", valueName: "amount"))
         var amount: [String] = []
@@ -207,14 +207,14 @@ extension WaterCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "List the drinks logged (default: today), earliest first, with their ids.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("List the drinks logged (default: today), earliest first, with their ids."),
             discussion: """
                 Examples:
                   beautyctl water list
                   beautyctl water list --days 7 --json
                   beautyctl water list --days 7 --reverse      # latest first
-                """)
+                """) }
         @OptionGroup var range: WaterRangeOptions
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
@@ -237,14 +237,14 @@ extension WaterCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Change a logged drink (ids from 'water list'); options not given stay as they are.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Change a logged drink (ids from 'water list'); options not given stay as they are."),
             discussion: """
                 The day's total changes with it, and so do the day's reminders (they stop once the goal is reached).
                 Examples:
                   beautyctl water edit 4 --amount 330
                   beautyctl water edit 4 --at 8:15 --clear-until
-                """)
+                """) }
         @Argument(help: "Water record id.") var id: Int64
         @Option(parsing: .unconditional, help: ArgumentHelp("New amount in ml (250, 250,5, 0,5l).", valueName: "amount")) var amount: String?
         @Option(help: ArgumentHelp("When it was drunk ('8:30' means today's).", valueName: "time")) var at: String?
@@ -273,8 +273,8 @@ extension WaterCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Delete a logged drink (asks first on a terminal; ids from 'water list').")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "rm", abstract: Output.l.tr("Delete a logged drink (asks first on a terminal; ids from 'water list').")) }
         @Argument(help: "Water record id.") var id: Int64
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
         @OptionGroup var output: OutputOptions
@@ -293,14 +293,14 @@ extension WaterCommand {
     }
 
     struct Total: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Water drunk per day and over a range (default: today).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Water drunk per day and over a range (default: today)."),
             discussion: """
                 Examples:
                   beautyctl water total
                   beautyctl water total --days 7
                   beautyctl water total --from 2026-11-01 --to 2026-12-01 --json
-                """)
+                """) }
 
         @OptionGroup var range: WaterRangeOptions
         @OptionGroup var output: OutputOptions
@@ -339,15 +339,15 @@ extension WaterCommand {
     }
 
     struct Goal: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Show or set the daily goal in ml ('off' removes it).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Show or set the daily goal in ml ('off' removes it)."),
             usage: "beautyctl water goal [<ml>|off] [--json]",
             discussion: """
                 Today's progress shows in 'beautyctl now'; reminders stop for the day once it is reached.
                 Examples:
                   beautyctl water goal 2000
                   beautyctl water goal off
-                """)
+                """) }
 
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Millilitres a day, or 'off'.", valueName: "ml|off"))
         var value: [String] = []
@@ -372,15 +372,15 @@ extension WaterCommand {
     }
 
     struct Remind: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Hydration reminders every N hours inside a daily window ('off' stops them).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Hydration reminders every N hours inside a daily window ('off' stops them)."),
             discussion: """
                 Reminders stop for the day once the daily goal is reached. Without options this shows \
                 the settings; 'on' switches the last ones back on (default every 2h, 09:00-21:00).
                 Examples:
                   beautyctl water remind --every 2h --between 09:00-21:00
                   beautyctl water remind off
-                """)
+                """) }
 
         @Argument(help: ArgumentHelp("'on' or 'off' (optional).", valueName: "on|off")) var state: String?
         @Option(help: ArgumentHelp("How often (elapsed time from the window's start), e.g. 2h or 90m.", valueName: "duration")) var every: String?
@@ -425,8 +425,8 @@ extension WaterCommand {
     }
 
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Import water records from a CSV or JSON file; records already present are skipped.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Import water records from a CSV or JSON file; records already present are skipped."),
             discussion: """
                 CSV: a header naming the columns uuid,amount_ml,start,end (end may be empty), e.g.
                   uuid,amount_ml,start,end
@@ -435,7 +435,7 @@ extension WaterCommand {
                 Times are ISO 8601; without an offset they are local. Amounts round half up to whole ml \
                 (a decimal comma in CSV needs quotes: "250,5"). Records are matched by uuid, so importing \
                 the same file again adds nothing. A bad line is reported with its number and nothing is imported.
-                """)
+                """) }
 
         @Argument(help: "The CSV or JSON file ('-' reads standard input).") var file: String
         @OptionGroup var output: OutputOptions

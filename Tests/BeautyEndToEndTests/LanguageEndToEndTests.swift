@@ -20,6 +20,8 @@ struct SpokenLanguage: Sendable, CustomTestStringConvertible {
     var water: String
     var balance: String
     var notFound: String
+    var badPhone: String
+    var helpOverview: String
 
     var testDescription: String { locale }
 
@@ -28,13 +30,15 @@ struct SpokenLanguage: Sendable, CustomTestStringConvertible {
         sms: "Salon Bella, dzień dobry! Chcę umówić wizytę (Manicure) w piątek, 6 grudnia 2030 o godz. 14:00. Czy ten termin jest wolny?",
         now: "Teraz: ", agendaDay: "pt. 06.12.2030", agendaCount: "1 wizyta.",
         bmi: "BMI 22,1: wartość prawidłowa (18,5 ≤ BMI < 25)\n", water: "Dziś: 250 ml, 1 napój.\n",
-        balance: "PLN     0,00       1\u{00A0}234,50  -1\u{00A0}234,50", notFound: "beautyctl: nie ma wizyty o id 999\n")
+        balance: "PLN     0,00       1\u{00A0}234,50  -1\u{00A0}234,50", notFound: "beautyctl: nie ma wizyty o id 999\n",
+        badPhone: "„abc” to nie numer telefonu", helpOverview: "OVERVIEW: Planuj wizyty kosmetyczne")
     static let slovak = SpokenLanguage(
         locale: "sk_SK.UTF-8", popupDay: "piatok 6. decembra 2030, 14:00–15:00", snooze: "Odložiť",
         sms: "Dobrý deň, Salon Bella, chcem sa objednať na návštevu (Manicure) v piatok 6. decembra 2030 o 14:00. Dáte mi, prosím, vedieť, či je termín voľný?",
         now: "Teraz: ", agendaDay: "pi 06.12.2030", agendaCount: "1 návšteva.",
         bmi: "BMI 22,1: normálna hmotnosť (18,5 ≤ BMI < 25)\n", water: "Dnes: 250 ml, 1 nápoj.\n",
-        balance: "EUR   0,00    1\u{00A0}234,50  -1\u{00A0}234,50", notFound: "beautyctl: návšteva s id 999 neexistuje\n")
+        balance: "EUR   0,00    1\u{00A0}234,50  -1\u{00A0}234,50", notFound: "beautyctl: návšteva s id 999 neexistuje\n",
+        badPhone: "„abc“ nie je telefónne číslo", helpOverview: "OVERVIEW: Plánujte kozmetické návštevy")
 }
 
 extension EndToEndTiming {
@@ -75,6 +79,11 @@ extension EndToEndTiming {
 
             let missing = try await stack.beautyctl(["appointment", "show", "999"])
             #expect(missing.status == .exited(4) && missing.stderr == language.notFound, "\(missing)")
+            let phone = try await stack.beautyctl(["contact", "edit", "1", "--phone", "abc"])
+            #expect(phone.status != .exited(0) && phone.stderr.contains(language.badPhone), "\(phone)")
+            // What each command does is translated; ArgumentParser's own headings stay English.
+            let help = try await stack.beautyctlOK(["--help"])
+            #expect(help.stdout.hasPrefix(language.helpOverview) && help.stdout.contains("SUBCOMMANDS:"), "\(help)")
         }
 
         @Test("[ui] language of the config, applied by a reload (SIGHUP), sets the daemon's language and default currency")
@@ -108,6 +117,8 @@ extension EndToEndTiming {
             #expect(bmi.stdout == "BMI 22.1: normal weight (18.5 ≤ BMI < 25)\n", "\(bmi)")
             let missing = try await stack.beautyctl(["appointment", "show", "999"])
             #expect(missing.stderr == "beautyctl: no appointment with id 999\n", "\(missing)")
+            let help = try await stack.beautyctlOK(["--help"])
+            #expect(help.stdout.hasPrefix("OVERVIEW: Plan beauty appointments and get desktop reminders on time."), "\(help)")
             let sms = try await stack.beautyctlOK(["message", "confirm", "1"])
             #expect(sms.stdout.hasPrefix("Hello, I want to confirm my visit (Manicure) on Fri 6 Dec 2030 at 14:00.\n"), "\(sms)")
         }

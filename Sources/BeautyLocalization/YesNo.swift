@@ -1,12 +1,13 @@
-import BeautyLocalization
 import Foundation
 
 /// A yes/no question's answer in the user's language: `[y/N]`, `[t/N]` (tak), `[a/N]` (áno). The
 /// English y/yes is accepted in every language too (muscle memory, scripts piping `yes`).
-enum Answer {
-    static func prompt(_ l: Localizer) -> String { l.tr("[y/N]") }
+public enum YesNo {
+    /// `[y/N]`, `[t/N]`, `[a/N]`.
+    public static func prompt(_ l: Localizer) -> String { l.tr("[y/N]") }
 
-    static func isYes(_ typed: String, _ l: Localizer) -> Bool {
+    /// Whether a typed answer says yes (any case, spaces around ignored); anything else is no.
+    public static func isYes(_ typed: String, _ l: Localizer) -> Bool {
         let answer = typed.trimmingCharacters(in: .whitespaces).lowercased()
         let yes: Set<String> = switch l.language {
         case .english: ["y", "yes"]
