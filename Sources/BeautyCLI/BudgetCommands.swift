@@ -244,7 +244,7 @@ extension BudgetCommand {
                  (t.balanceCents > 0 ? "+" : "") + BudgetInput.plain(t.balanceCents), String(t.entries)]
             })
             Output.line()
-            FileHandle.standardOutput.write(Data(BudgetChart.text(rows, width: Output.columns).utf8))
+            FileHandle.standardOutput.write(Data(BudgetChart.text(rows, width: Output.columns, localizer: Output.l).utf8))
         }
     }
 }
@@ -261,8 +261,10 @@ struct CategoriesCommand: ParsableCommand {
         var client = global.client
         let tree = try client.call(BudgetRPC.categories)
         if output.json { return try Output.json(tree) }
-        let rows = tree.flatMap { parent in [[parent.name, parent.title]] + parent.children.map { ["  " + $0.name, $0.title] } }
-        Output.table(["CATEGORY", "TITLE"], rows)
+        let l = Output.l
+        let title = { (node: CategoryNode) in CategoryTitle.title(name: node.name, stored: node.title, l) }
+        let rows = tree.flatMap { parent in [[parent.name, title(parent)]] + parent.children.map { ["  " + $0.name, title($0)] } }
+        Output.table([l.tr("CATEGORY"), l.tr("TITLE")], rows)
     }
 
     /// Warns (on stderr, nothing refused) when a category is not in the daemon's tree: a typo would
