@@ -122,7 +122,7 @@ extension MeasureCommand {
             var client = global.client
             let list = try client.call(MeasurementRPC.list, params)
             if try output.printed(list, csv: ["day", "weight_kg", "height_cm", "bmi", "class"], { list.map(MeasureOutput.row) }) { return }
-            if list.isEmpty { return Output.line(month.map { "No measurements in \($0.name)." } ?? "No measurements.") }
+            if list.isEmpty { return Output.line(month.map { Output.l.tr("No measurements in %s.", $0.name(Output.l.language)) } ?? Output.l.tr("No measurements.")) }
             Output.table(["DAY", "KG", "CM", "BMI", "CLASS"], list.map(MeasureOutput.row))
         }
     }
@@ -149,14 +149,15 @@ extension MeasureCommand {
             let result = try client.call(MeasurementRPC.chart, MeasureChartParams(month: month, unit: unit))
             if output.json { return try Output.json(result) }
             guard let svg else {
-                return FileHandle.standardOutput.write(Data(MeasurementChart.text(result.points, month: month, unit: unit).utf8))
+                return FileHandle.standardOutput.write(Data(MeasurementChart.text(result.points, month: month, unit: unit, localizer: Output.l).utf8))
             }
             if result.points.isEmpty {
-                return Output.line(Output.l.tr("No %s in %s: no chart written.", unit == .bmi ? "BMI values" : "measurements", month.name))
+                return Output.line((unit == .bmi ? Output.l.tr("No BMI values in %s: no chart written.", month.name(Output.l.language))
+                                   : Output.l.tr("No measurements in %s: no chart written.", month.name(Output.l.language))))
             }
             try Output.write(MeasurementChart.svg(result.points, month: month, unit: unit), to: svg, option: "--svg")
             Output.line(Output.l.trn("Wrote %s: %s, %s, %s day with data.", "Wrote %s: %s, %s, %s days with data.", result.points.count,
-                                     svg, unit.axisTitle, month.name, result.points.count))
+                                     svg, unit.axisTitle(Output.l), month.name(Output.l.language), result.points.count))
         }
     }
 

@@ -116,6 +116,16 @@ import Testing
     }
 
     @Test(arguments: Language.translated)
+    func noEntryIsLeftOver(language: Language) throws {
+        let used = Set((try Self.sourceMessages() + Self.tipMessages()).map { MessageCatalog.key(context: $0.context, id: $0.id) })
+        let unused = try Self.catalog(language).entries.filter { !$0.id.isEmpty && !used.contains(MessageCatalog.key(context: $0.context, id: $0.id)) }
+        #expect(unused.isEmpty, """
+            entries of Sources/BeautyLocalization/po/\(language.rawValue).po that no source uses any more \
+            (remove them, or the text changed and its entry needs the new msgid): \(unused.map(\.id))
+            """)
+    }
+
+    @Test(arguments: Language.translated)
     func translationsKeepTheirArguments(language: Language) throws {
         let catalog = try Self.catalog(language)
         func placeholders(_ text: String) -> Int {
