@@ -204,8 +204,8 @@ extension AppointmentCommand {
                 }
             }) { return }
             if list.isEmpty { return Output.line(Output.l.tr("No appointments.")) }
-            Output.table(["ID", "WHEN", "STATUS", "TITLE"], list.map { a in
-                [String(a.id ?? 0), Output.when(a), a.status.rawValue, a.title]
+            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("STATUS"), Output.l.tr("TITLE")], list.map { a in
+                [String(a.id ?? 0), Output.when(a), StatusName.appointment(a.status.rawValue, Output.l), a.title]
             })
         }
     }

@@ -137,7 +137,7 @@ extension BudgetCommand {
                 }
             }) { return }
             if list.isEmpty { return Output.line(Output.l.tr("No budget entries%s.", BudgetInput.describe(range))) }
-            Output.table(["ID", "WHEN", "AMOUNT", "NAME"], list.map { e in
+            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("AMOUNT"), Output.l.tr("NAME")], list.map { e in
                 [String(e.id), Output.times.short(e.at), BudgetInput.signed(e.amount),
                  e.name + (e.appointmentID.map { " (appointment \($0))" } ?? "")]
             })

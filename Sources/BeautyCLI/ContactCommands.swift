@@ -95,7 +95,7 @@ extension ContactCommand {
                 contacts.map { [String($0.id ?? 0), $0.name, $0.phone, $0.email ?? "", $0.firstName ?? "", $0.lastName ?? "", $0.address ?? ""] }
             }) { return }
             if contacts.isEmpty { return Output.line(Output.l.tr("No contacts.")) }
-            Output.table(["ID", "NAME", "PHONE", "E-MAIL"], contacts.map {
+            Output.table([Output.l.tr("ID"), Output.l.tr("NAME"), Output.l.tr("PHONE"), Output.l.tr("E-MAIL")], contacts.map {
                 [String($0.id ?? 0), $0.displayName, $0.phone, $0.email ?? ""]
             })
         }

@@ -44,6 +44,14 @@ extension ChartUnit: ExpressibleByArgument {}
 
 enum MeasureOutput {
     /// A row of `measure list`: day, kg, cm, BMI, class.
+    /// A table row as the user's language writes it (CSV keeps `row`).
+    static func shownRow(_ m: BodyMeasurement) -> [String] {
+        let l = Output.l
+        return row(m).enumerated().map { index, cell in
+            index == 0 ? (l.language == .english ? cell : Output.times.day(m.day.start(in: .current))) : index == 4 ? m.bmiClass?.title(l) ?? "" : BMI.localized(cell, l.language)
+        }
+    }
+
     static func row(_ m: BodyMeasurement) -> [String] {
         [m.day.description, BMI.quantity(m.weightKg), m.heightCm.map(BMI.trim) ?? "", m.bmi.map(BMI.format) ?? "",
          m.bmiClass?.title ?? ""]
@@ -123,7 +131,7 @@ extension MeasureCommand {
             let list = try client.call(MeasurementRPC.list, params)
             if try output.printed(list, csv: ["day", "weight_kg", "height_cm", "bmi", "class"], { list.map(MeasureOutput.row) }) { return }
             if list.isEmpty { return Output.line(month.map { Output.l.tr("No measurements in %s.", $0.name(Output.l.language)) } ?? Output.l.tr("No measurements.")) }
-            Output.table(["DAY", "KG", "CM", "BMI", "CLASS"], list.map(MeasureOutput.row))
+            Output.table([Output.l.tr("DAY"), Output.l.tr("KG"), Output.l.tr("CM"), Output.l.tr("BMI"), Output.l.tr("CLASS")], list.map(MeasureOutput.shownRow))
         }
     }
 

@@ -101,7 +101,7 @@ enum MedOutput {
         }
         if let notes = m.notes { Output.line(Output.l.tr("  notes:     %s", notes)) }
         for dose in detail.today {
-            Output.line(Output.l.tr("  today:     %s dose %s — %s", times.clock(dose.scheduledAt), dose.id ?? 0, dose.state.rawValue))
+            Output.line(Output.l.tr("  today:     %s dose %s — %s", times.clock(dose.scheduledAt), dose.id ?? 0, StatusName.dose(dose.state.rawValue, Output.l)))
         }
         if let next = detail.upcoming.first { Output.line(Output.l.tr("  next:      %s", times.long(next))) }
         if let a = detail.adherence {
@@ -110,17 +110,18 @@ enum MedOutput {
     }
 
     static func schedule(_ s: MedicationSchedule) -> String {
+        let l = Output.l
         var text: String
         switch s.kind {
-        case .none: return "none (listed, never notified)"
-        case .asNeeded: return "as needed"
-        case .times: text = "at " + s.times.map(\.description).joined(separator: ", ")
+        case .none: return l.tr("none (listed, never notified)")
+        case .asNeeded: return l.tr("as needed")
+        case .times: text = l.tr("at %s", s.times.map(\.description).joined(separator: ", "))
         case .interval:
-            text = "every \(DurationParser.format(s.intervalSeconds ?? 0))"
-            if let a = s.windowStart, let b = s.windowEnd { text += " between \(a) and \(b)" }
+            text = l.tr("every %s", DurationParser.format(s.intervalSeconds ?? 0))
+            if let a = s.windowStart, let b = s.windowEnd { text += l.tr(" between %s and %s", a, b) }
         }
-        if let days = s.weekdays { text += " on " + days.map(\.rawValue).joined(separator: ",") }
-        if let c = s.cycle { text += ", cycle \(c.onDays) days on / \(c.offDays) off" }
+        if let days = s.weekdays { text += l.tr(" on %s", days.map(\.rawValue).joined(separator: ",")) }
+        if let c = s.cycle { text += l.tr(", cycle %s days on / %s off", c.onDays, c.offDays) }
         return text
     }
 
@@ -184,7 +185,7 @@ extension MedCommand {
                 }
             }) { return }
             if list.isEmpty { return Output.line(Output.l.tr("No medications.")) }
-            Output.table(["#", "ID", "NAME", "DOSE", "SCHEDULE", "STOCK"], list.map { m in
+            Output.table(["#", Output.l.tr("ID"), Output.l.tr("NAME"), Output.l.tr("DOSE"), Output.l.tr("SCHEDULE"), Output.l.tr("STOCK")], list.map { m in
                 [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
                  m.stock.map(MedOutput.format) ?? ""]
             })
@@ -444,8 +445,8 @@ struct HistoryCommand: ParsableCommand {
         }
         let times = Output.times
         if result.entries.isEmpty { Output.line(Output.l.tr("Nothing between %s and %s.", times.short(result.from), times.short(result.to))) }
-        Output.table(["SCHEDULED", "STATE", "WHAT", "CONFIRMED"], result.entries.map { e in
-            [times.short(e.scheduledAt), e.state, e.title + (e.detail.map { " (\($0))" } ?? ""), e.confirmedAt.map(times.short) ?? ""]
+        Output.table([Output.l.tr("SCHEDULED"), Output.l.tr("STATE"), Output.l.tr("WHAT"), Output.l.tr("CONFIRMED")], result.entries.map { e in
+            [times.short(e.scheduledAt), StatusName.dose(e.state, Output.l), e.title + (e.detail.map { " (\($0))" } ?? ""), e.confirmedAt.map(times.short) ?? ""]
         })
         if !result.adherence.isEmpty {
             Output.line()

@@ -230,7 +230,7 @@ extension WaterCommand {
             }) { return }
             if list.isEmpty { return Output.line(range.days == nil && range.from == nil && range.to == nil ? "No water logged today." : "No water logged in that range.") }
             let times = Output.times
-            Output.table(["ID", "WHEN", "ML", "UNTIL"], list.map { r in
+            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("ML"), Output.l.tr("UNTIL")], list.map { r in
                 [String(r.id ?? 0), times.short(r.start), String(r.amountMl), r.end.map(times.clock) ?? ""]
             })
         }
