@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(
             name: "BeautyDaemonTests",
             dependencies: [
-                "BeautyDaemon", "BeautyProtocol", "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyTestSupport",
+                "BeautyDaemon", "BeautyProtocol", "BeautyCore", "BeautyLocalization", "BeautyStore", "BeautyNotify", "BeautyTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

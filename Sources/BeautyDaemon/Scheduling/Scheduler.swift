@@ -206,7 +206,7 @@ public actor Scheduler {
 
     var content: NotificationContent { NotificationContent(store: store, zone: zone.current, localizer: localizer) }
 
-    /// The session's language, read at each use: `[ui] language` of the configuration (reloaded on
-    /// SIGHUP), else the daemon's environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
-    var localizer: Localizer { Localizer.forLanguage(config.language ?? .current) }
+    /// The language of what the daemon shows, read at each use: `[ui] language` of the configuration,
+    /// else the session's (`SessionLanguage`); a reload (SIGHUP) reads both again.
+    var localizer: Localizer { Localizer.forLanguage(config.language ?? SessionLanguage.shared.language) }
 }

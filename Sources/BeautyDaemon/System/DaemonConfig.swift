@@ -30,7 +30,7 @@ public struct DaemonConfig: Sendable, Equatable {
     public init() {}
 
     /// The currency of amounts given without one.
-    public var currency: String { configuredCurrency ?? (language ?? .current).defaultCurrency }
+    public var currency: String { configuredCurrency ?? (language ?? SessionLanguage.shared.language).defaultCurrency }
 
     public struct LoadError: Error, CustomStringConvertible {
         public var path: String
