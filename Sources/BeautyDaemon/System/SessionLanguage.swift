@@ -39,16 +39,16 @@ public final class SessionLanguage: @unchecked Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let deadline = DispatchTime.now() + .seconds(2)
         let done = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in done.signal() }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        guard done.wait(timeout: deadline) == .success, process.terminationStatus == 0 else {
+        guard (try? process.run()) != nil else { return nil }
+        // An environment fits the pipe's buffer, so systemctl finishes without being read first.
+        guard done.wait(timeout: .now() + .seconds(2)) == .success else {
             process.terminate()
             return nil
         }
-        return parse(String(decoding: data, as: UTF8.self))
+        guard process.terminationStatus == 0 else { return nil }
+        return parse(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
     /// "LANG=pl_PL.UTF-8\nPATH=..." -> the pairs (a value may itself contain "=").
