@@ -32,23 +32,16 @@ public final class SessionLanguage: @unchecked Sendable {
     }
 
     /// `systemctl --user show-environment`, as KEY=VALUE pairs; nil when it fails or takes over 2 s.
+    /// Through popen rather than Foundation's Process, which would start libdispatch threads that
+    /// keep waking an idle daemon.
     public static func systemdManagerEnvironment() -> [String: String]? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
-        process.arguments = ["--user", "show-environment"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        guard (try? process.run()) != nil else { return nil }
-        // An environment fits the pipe's buffer, so systemctl finishes without being read first.
-        guard done.wait(timeout: .now() + .seconds(2)) == .success else {
-            process.terminate()
-            return nil
+        guard let pipe = popen("/usr/bin/timeout 2 /usr/bin/systemctl --user show-environment 2>/dev/null", "r") else { return nil }
+        var text = ""
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+            text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        guard process.terminationStatus == 0 else { return nil }
-        return parse(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        return pclose(pipe) == 0 ? parse(text) : nil
     }
 
     /// "LANG=pl_PL.UTF-8\nPATH=..." -> the pairs (a value may itself contain "=").

@@ -51,10 +51,8 @@ struct ReloadService: Service {
         await cancelWhenGracefulShutdown {
             for await _ in signals {
                 Systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())")
-                // Off the event loops: it may wait for systemctl.
-                let language = await withCheckedContinuation { done in
-                    DispatchQueue.global().async { done.resume(returning: SessionLanguage.shared.refresh()) }
-                }
+                // Under systemd this waits for systemctl (2 s at most), once a reload.
+                let language = SessionLanguage.shared.refresh()
                 logger.info("session language: \(language.rawValue)")
                 do {
                     let (config, warnings) = try DaemonConfig.load(path: configPath)
