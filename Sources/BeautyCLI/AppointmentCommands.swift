@@ -102,8 +102,8 @@ struct AppointmentFields: ParsableArguments {
     func priceParam() throws -> PriceParam? {
         guard let price else { return nil }
         if price.trimmingCharacters(in: .whitespaces).hasPrefix("-") {
-            throw CLIFailure(.usage, "--price: '\(price)' is negative; a price is what the visit costs, 0 or more "
-                             + "(a refund is an income: beautyctl budget add Refund 20 --income)")
+            throw CLIFailure(.usage, Output.l.tr("--price: '%s' is negative; a price is what the visit costs, 0 or more (a refund is an income: %s)",
+                                                 price, "beautyctl budget add Refund 20 --income"))
         }
         let money = try Input.money(price, option: "--price")
         return PriceParam(cents: money.cents, currency: money.currency.isEmpty ? nil : money.currency)
@@ -250,8 +250,8 @@ extension AppointmentCommand {
             let fields = changes.fields
             if params.occurrence != nil, fields.repeat != nil || fields.every != nil || !fields.except.isEmpty
                 || params.clear?.contains(where: { $0 == .recurrence || $0 == .cycle }) == true {
-                throw CLIFailure(.usage, "--occurrence: one occurrence does not repeat; to change the rule from this occurrence on, "
-                                 + "use 'beautyctl appointment split \(id) --occurrence ... --repeat ...'")
+                throw CLIFailure(.usage, Output.l.tr("--occurrence: one occurrence does not repeat; to change the rule from this occurrence on, use '%s'",
+                                                     "beautyctl appointment split \(id) --occurrence ... --repeat ..."))
             }
             let detail = try client.call(AppointmentRPC.edit, params)
             if output.json { return try Output.json(detail) }

@@ -75,7 +75,7 @@ extension ContactCommand {
             } catch {
                 throw CLIFailure(.usage, Output.l.tr("--vcf: cannot write %s: %s", vcf, error.localizedDescription))
             }
-            FileHandle.standardError.write(Data("Exported \(contacts.count) contact(s) to \(vcf).\n".utf8))
+            FileHandle.standardError.write(Data((Output.l.trn("Exported %s contact(s) to %s.", "Exported %s contact(s) to %s.", contacts.count, contacts.count, vcf) + "\n").utf8))
         }
     }
 }

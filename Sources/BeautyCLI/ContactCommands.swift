@@ -40,7 +40,7 @@ enum ContactInput {
         let params = ContactAddParams(name: try Input.name(name, option: "name"),
                                       phone: try Input.check("--phone") { try Validation.phone(phone, field: "--phone") })
         let contact = try client.call(ContactRPC.add, params)
-        FileHandle.standardError.write(Data("Added contact \(contact.id ?? 0): \(contact.displayName), \(contact.phone).\n".utf8))
+        FileHandle.standardError.write(Data((Output.l.tr("Added contact %s: %s, %s.", contact.id ?? 0, contact.displayName, contact.phone) + "\n").utf8))
         return contact.id ?? 0
     }
 }

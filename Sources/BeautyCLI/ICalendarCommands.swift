@@ -101,7 +101,7 @@ struct ExportCommand: ParsableCommand {
         } catch {
             throw CLIFailure(.usage, Output.l.tr("--ics: cannot write %s: %s", ics, error.localizedDescription))
         }
-        FileHandle.standardError.write(Data("Exported \(events.count) appointment(s) to \(ics).\n".utf8))
+        FileHandle.standardError.write(Data((Output.l.trn("Exported %s appointment(s) to %s.", "Exported %s appointment(s) to %s.", events.count, events.count, ics) + "\n").utf8))
     }
 }
 

@@ -202,7 +202,7 @@ extension WaterCommand {
             let times = Output.times
             let when = times.isoDay(result.record.start) == times.isoDay(now) ? times.clock(result.record.start) : times.short(result.record.start)
             Output.line(Output.l.tr("Logged %s ml at %s (record %s).", result.record.amountMl, when, result.record.id ?? 0))
-            Output.line("\(times.isoDay(result.record.start) == times.isoDay(now) ? "Today" : times.day(result.record.start)): \(WaterOutput.progress(result.day)).")
+            Output.line("\(times.isoDay(result.record.start) == times.isoDay(now) ? Output.l.tr("Today") : times.day(result.record.start)): \(WaterOutput.progress(result.day)).")
         }
     }
 
@@ -418,8 +418,8 @@ extension WaterCommand {
             Output.line(Output.l.tr("Water reminders are on: %s.", settings))
             let times = Output.times
             if !result.upcoming.isEmpty {
-                Output.line("Next: " + result.upcoming.map { times.isoDay($0) == times.isoDay(Date()) ? times.clock($0) : times.short($0) }
-                    .joined(separator: ", "))
+                Output.line(Output.l.tr("Next: %s", result.upcoming.map { times.isoDay($0) == times.isoDay(Date()) ? times.clock($0) : times.short($0) }
+                    .joined(separator: ", ")))
             }
         }
     }
