@@ -287,8 +287,8 @@ extension AppointmentCommand {
             let params = AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date()))
             if !yes {
                 let detail = try client.call(AppointmentRPC.show, IDParams(id: id))
-                let question = params.occurrence.map { "Delete the \(Output.times.short($0)) occurrence of series \(id) '\(detail.appointment.title)'?" }
-                    ?? "Delete appointment \(id) '\(detail.appointment.title)' (\(Output.when(detail.appointment)))?"
+                let question = params.occurrence.map { Output.l.tr("Delete the %s occurrence of series %s '%s'?", Output.times.short($0), id, detail.appointment.title) }
+                    ?? Output.l.tr("Delete appointment %s '%s' (%s)?", id, detail.appointment.title, Output.when(detail.appointment))
                 guard try Input.confirm(question, yes: false) else { return Output.line(Output.l.tr("Kept appointment %s.", id)) }
             }
             let gone = try client.call(AppointmentRPC.remove, params)

@@ -54,7 +54,7 @@ struct RestoreCommand: ParsableCommand {
     func run() throws {
         let path = BackupInput.absolute(file)
         guard FileManager.default.fileExists(atPath: path) else { throw CLIFailure(.usage, Output.l.tr("file: there is no file %s", path)) }
-        guard try Input.confirm("Replace every appointment, medication and record with those of \(path)?", yes: yes) else {
+        guard try Input.confirm(Output.l.tr("Replace every appointment, medication and record with those of %s?", path), yes: yes) else {
             return Output.line(Output.l.tr("Nothing was restored."))
         }
         var client = global.client

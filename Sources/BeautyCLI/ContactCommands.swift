@@ -30,7 +30,7 @@ enum ContactInput {
 
     /// Asks whether to add the contact the user named, and what it lacks (a phone number, or a name for a number).
     private static func offerToAdd(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
-        guard try Input.confirm("No contact matches '\(text)'. Add it?", yes: false) else {
+        guard try Input.confirm(Output.l.tr("No contact matches '%s'. Add it?", text), yes: false) else {
             throw CLIFailure(.notFound, Output.l.tr("%s: no contact matches '%s' (nothing was added)", option, text))
         }
         let isPhone = ContactLookup.looksLikePhone(text)
@@ -168,9 +168,9 @@ extension ContactCommand {
 
         func run() throws {
             var client = global.client
-            let removed = try Input.confirmedRemoval(of: "contact", id: id, yes: yes, client: &client, remove: ContactRPC.remove) { client in
+            let removed = try Input.confirmedRemoval(of: Output.l.tr("contact"), id: id, yes: yes, client: &client, remove: ContactRPC.remove) { client in
                 let c = try client.call(ContactRPC.show, IDParams(id: id))
-                return "Delete contact \(id) '\(c.displayName)'?"
+                return Output.l.tr("Delete contact %s '%s'?", id, c.displayName)
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }

@@ -180,7 +180,7 @@ extension MeasureCommand {
             if !yes {
                 let list = try client.call(MeasurementRPC.list, MeasureListParams())
                 if list.isEmpty { return Output.line(Output.l.tr("No measurements to delete.")) }
-                guard try Input.confirm("Delete all \(list.count) measurements?", yes: yes) else {
+                guard try Input.confirm(Output.l.trn("Delete all %s measurements?", "Delete all %s measurements?", list.count), yes: yes) else {
                     return Output.line(Output.l.tr("Kept the measurements."))
                 }
             }

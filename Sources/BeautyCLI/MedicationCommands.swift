@@ -94,7 +94,7 @@ enum MedOutput {
         if m.startDate != nil || m.endDate != nil {
             Output.line(Output.l.tr("  dates:     %s to %s", m.startDate?.description ?? "…", m.endDate?.description ?? "…"))
         }
-        Output.line(Output.l.tr("  active:    %s", detail.activeToday ? "yes, today" : "not today"))
+        Output.line(Output.l.tr("  active:    %s", detail.activeToday ? Output.l.tr("yes, today") : Output.l.tr("not today")))
         if let stock = m.stock {
             let low = m.lowStock.map { " (warning at \(format($0)))" } ?? ""
             Output.line(Output.l.tr("  stock:     %s%s", format(stock), low))
@@ -251,9 +251,9 @@ extension MedCommand {
 
         func run() throws {
             var client = global.client
-            let removed = try Input.confirmedRemoval(of: "medication", id: id, yes: yes, client: &client, remove: MedicationRPC.remove) { client in
+            let removed = try Input.confirmedRemoval(of: Output.l.tr("medication"), id: id, yes: yes, client: &client, remove: MedicationRPC.remove) { client in
                 let m = try client.call(MedicationRPC.show, IDParams(id: id))
-                return "Delete medication \(id) '\(m.medication.name)' and its dose history?"
+                return Output.l.tr("Delete medication %s '%s' and its dose history?", id, m.medication.name)
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }

@@ -67,13 +67,13 @@ enum Output {
             let fireAt = reminder.fireDate(forStart: a.start)
             let key = Trigger.key(kind: .appointment, itemID: a.id ?? 0, occurrence: a.start, fireAt: fireAt)
             let unplanned = a.recurrence != nil && fireAt > Date() ? Output.l.tr("to be planned nearer the time") : Output.l.tr("not scheduled (time already passed)")
-            let state = detail.deliveries.first { $0.trigger.key == key }?.state.rawValue
+            let state = detail.deliveries.first { $0.trigger.key == key }.map { StatusName.reminder($0.state.rawValue, l) }
                 ?? (a.status == .scheduled ? unplanned : Output.l.tr("off (%s)", StatusName.appointment(a.status.rawValue, Output.l)))
             let label = reminder.beforeSeconds.map { Output.l.tr("%s before", DurationParser.format($0)) } ?? Output.l.tr("at")
             Output.line(Output.l.tr("  reminder:  %s (%s) — %s", times.short(fireAt), label, state))
         }
         for snooze in detail.deliveries where snooze.trigger.key.contains("/snooze/") {
-            Output.line(Output.l.tr("  snoozed:   %s — %s", times.short(snooze.trigger.fireAt), snooze.state.rawValue))
+            Output.line(Output.l.tr("  snoozed:   %s — %s", times.short(snooze.trigger.fireAt), StatusName.reminder(snooze.state.rawValue, l)))
         }
     }
 

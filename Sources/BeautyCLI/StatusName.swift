@@ -14,6 +14,20 @@ enum StatusName {
         }
     }
 
+    /// A reminder's delivery state.
+    static func reminder(_ code: String, _ l: Localizer) -> String {
+        switch code {
+        case "pending": l.trc("reminder state", "pending")
+        case "delivering": l.trc("reminder state", "delivering")
+        case "fired": l.trc("reminder state", "fired")
+        case "snoozed": l.trc("reminder state", "snoozed")
+        case "missed": l.trc("reminder state", "missed")
+        case "dismissed": l.trc("reminder state", "dismissed")
+        case "suppressed": l.trc("reminder state", "suppressed")
+        default: dose(code, l)
+        }
+    }
+
     static func dose(_ code: String, _ l: Localizer) -> String {
         switch Dose.State(rawValue: code) {
         case .pending: l.trc("dose state", "pending")

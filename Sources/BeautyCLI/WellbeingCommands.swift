@@ -282,8 +282,8 @@ extension WaterCommand {
 
         func run() throws {
             var client = global.client
-            let removed = try Input.confirmedRemoval(of: "water record", id: id, yes: yes, client: &client, remove: WellbeingRPC.waterRemove) { _ in
-                "Delete water record \(id)?"
+            let removed = try Input.confirmedRemoval(of: Output.l.tr("water record"), id: id, yes: yes, client: &client, remove: WellbeingRPC.waterRemove) { _ in
+                Output.l.tr("Delete water record %s?", id)
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
