@@ -32,7 +32,7 @@ enum Output {
             return days > 1 ? Output.l.trn("%s, all day (%s day)", "%s, all day (%s days)", days, times.day(a.start), days)
                 : Output.l.tr("%s, all day", times.day(a.start))
         }
-        return "\(times.long(a.start))–\(times.clock(a.end)) (\(DurationParser.format(a.durationSeconds)))"
+        return "\(times.long(a.start))–\(times.clock(a.end)) (\(DurationParser.format(a.durationSeconds, l)))"
     }
 
     static func describe(_ detail: AppointmentDetail) {
@@ -69,7 +69,7 @@ enum Output {
             let unplanned = a.recurrence != nil && fireAt > Date() ? Output.l.tr("to be planned nearer the time") : Output.l.tr("not scheduled (time already passed)")
             let state = detail.deliveries.first { $0.trigger.key == key }.map { StatusName.reminder($0.state.rawValue, l) }
                 ?? (a.status == .scheduled ? unplanned : Output.l.tr("off (%s)", StatusName.appointment(a.status.rawValue, Output.l)))
-            let label = reminder.beforeSeconds.map { Output.l.tr("%s before", DurationParser.format($0)) } ?? Output.l.tr("at")
+            let label = reminder.beforeSeconds.map { Output.l.tr("%s before", DurationParser.format($0, Output.l)) } ?? Output.l.tr("at")
             Output.line(Output.l.tr("  reminder:  %s (%s) — %s", times.short(fireAt), label, state))
         }
         for snooze in detail.deliveries where snooze.trigger.key.contains("/snooze/") {

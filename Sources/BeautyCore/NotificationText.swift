@@ -34,7 +34,7 @@ public struct NotificationText: Sendable, Equatable {
         if appointment.allDay {
             lines.append(l.tr("%s, all day", times.fullDay(appointment.start)))
         } else {
-            lines.append("\(times.long(appointment.start))–\(times.clock(appointment.end)) (\(DurationParser.format(appointment.durationSeconds)))")
+            lines.append("\(times.long(appointment.start))–\(times.clock(appointment.end)) (\(DurationParser.format(appointment.durationSeconds, l)))")
         }
         if let address = appointment.address { lines.append(address) }
         if let contact { lines.append("\(contact.displayName), \(contact.phone)") }

@@ -26,14 +26,14 @@ struct SpokenLanguage: Sendable, CustomTestStringConvertible {
     var testDescription: String { locale }
 
     static let polish = SpokenLanguage(
-        locale: "pl_PL.UTF-8", popupDay: "piątek, 6 grudnia 2030, 14:00–15:00", snooze: "Później",
+        locale: "pl_PL.UTF-8", popupDay: "piątek, 6 grudnia 2030, 14:00–15:00 (1 godz.)", snooze: "Później",
         sms: "Salon Bella, dzień dobry! Chcę umówić wizytę (Manicure) w piątek, 6 grudnia 2030 o godz. 14:00. Czy ten termin jest wolny?",
         now: "Teraz: ", agendaDay: "pt. 06.12.2030", agendaCount: "1 wizyta.",
         bmi: "BMI 22,1: wartość prawidłowa (18,5 ≤ BMI < 25)\n", water: "Dziś: 250 ml, 1 napój.\n",
         balance: "PLN     0,00       1\u{00A0}234,50  -1\u{00A0}234,50", notFound: "beautyctl: nie ma wizyty o id 999\n",
         badPhone: "„abc” to nie numer telefonu", helpOverview: "OVERVIEW: Planuj wizyty kosmetyczne")
     static let slovak = SpokenLanguage(
-        locale: "sk_SK.UTF-8", popupDay: "piatok 6. decembra 2030, 14:00–15:00", snooze: "Odložiť",
+        locale: "sk_SK.UTF-8", popupDay: "piatok 6. decembra 2030, 14:00–15:00 (1 h)", snooze: "Odložiť",
         sms: "Dobrý deň, Salon Bella, chcem sa objednať na návštevu (Manicure) v piatok 6. decembra 2030 o 14:00. Dáte mi, prosím, vedieť, či je termín voľný?",
         now: "Teraz: ", agendaDay: "pi 06.12.2030", agendaCount: "1 návšteva.",
         bmi: "BMI 22,1: normálna hmotnosť (18,5 ≤ BMI < 25)\n", water: "Dnes: 250 ml, 1 nápoj.\n",
