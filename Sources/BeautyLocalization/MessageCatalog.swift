@@ -40,27 +40,45 @@ public struct MessageCatalog: Sendable {
                 if !entry.id.isEmpty, !entry.fuzzy, entry.forms.contains(where: { !$0.isEmpty }) {
                     translations[Self.key(context: entry.context, id: entry.id)] = entry.forms
                 }
+                // The flags read so far were this entry's; those before the next entry are its own.
+                flags = []
             }
             current = nil
             field = nil
-            flags = []
         }
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty { continue }
-            if line.hasPrefix("#,") {
-                if current?.forms.isEmpty == false { finish() }
-                flags.formUnion(line.dropFirst(2).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        // Bytes, not Characters: every keyword, quote and escape is ASCII, and a beautyctl run reads
+        // a whole catalog before its first line of output.
+        let bytes = Array(text.utf8)
+        var number = 0
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            number += 1
+            var first = start, last = end
+            while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 || bytes[first] == 0x0D { first += 1 }
+            while last > first, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 || bytes[last - 1] == 0x0D { last -= 1 }
+            let line = bytes[first..<last]
+            start = end + 1
+            guard let lead = line.first else { continue }
+            if lead == UInt8(ascii: "#") {
+                if line.count > 1, line[line.startIndex + 1] == UInt8(ascii: ",") {
+                    if current?.forms.isEmpty == false { finish() }
+                    flags.formUnion(String(decoding: line.dropFirst(2), as: UTF8.self).split(separator: ",")
+                        .map { $0.trimmingCharacters(in: .whitespaces) })
+                }
                 continue
             }
-            if line.hasPrefix("#") { continue }
-            if line.hasPrefix("\"") {
-                guard field != nil, current != nil else { throw CatalogError(line: number + 1, "a string continues nothing") }
-                append(try Self.unquote(line, line: number + 1), to: field!, of: &current!)
+            if lead == UInt8(ascii: "\"") {
+                guard field != nil, current != nil else { throw CatalogError(line: number, "a string continues nothing") }
+                append(try Self.unquote(line, line: number), to: field!, of: &current!)
                 continue
             }
-            let keyword = String(line.prefix { !$0.isWhitespace })
-            let value = try Self.unquote(line.dropFirst(keyword.count).trimmingCharacters(in: .whitespaces), line: number + 1)
+            let keywordEnd = line.firstIndex { $0 == 0x20 || $0 == 0x09 } ?? line.endIndex
+            let keyword = String(decoding: line[line.startIndex..<keywordEnd], as: UTF8.self)
+            var valueStart = keywordEnd
+            while valueStart < line.endIndex, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
+            let value = try Self.unquote(line[valueStart...], line: number)
             switch keyword {
             case "msgctxt":
                 finish()
@@ -70,13 +88,13 @@ public struct MessageCatalog: Sendable {
                 if current == nil { current = Entry(context: nil, id: "", plural: nil, forms: [], fuzzy: false) }
                 current!.id = value
             case "msgid_plural":
-                guard current != nil else { throw CatalogError(line: number + 1, "msgid_plural without msgid") }
+                guard current != nil else { throw CatalogError(line: number, "msgid_plural without msgid") }
                 current!.plural = value
             case let key where key == "msgstr" || key.hasPrefix("msgstr["):
-                guard current != nil else { throw CatalogError(line: number + 1, "\(key) without msgid") }
+                guard current != nil else { throw CatalogError(line: number, "\(key) without msgid") }
                 current!.forms.append(value)
             default:
-                throw CatalogError(line: number + 1, "unknown keyword \(keyword)")
+                throw CatalogError(line: number, "unknown keyword \(keyword)")
             }
             field = keyword
         }
@@ -93,27 +111,28 @@ public struct MessageCatalog: Sendable {
     }
 
     /// `"a\"b\n"` -> a"b and a newline: the C escapes gettext writes.
-    static func unquote(_ quoted: String, line: Int) throws -> String {
-        guard quoted.count >= 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") else {
-            throw CatalogError(line: line, "expected a quoted string, found \(quoted)")
+    static func unquote(_ quoted: ArraySlice<UInt8>, line: Int) throws -> String {
+        guard quoted.count >= 2, quoted.first == UInt8(ascii: "\""), quoted.last == UInt8(ascii: "\"") else {
+            throw CatalogError(line: line, "expected a quoted string, found \(String(decoding: quoted, as: UTF8.self))")
         }
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(quoted.count)
         var escaped = false
-        for character in quoted.dropFirst().dropLast() {
+        for byte in quoted.dropFirst().dropLast() {
             if escaped {
-                switch character {
-                case "n": out.append("\n")
-                case "t": out.append("\t")
-                default: out.append(character)
+                switch byte {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                default: out.append(byte)
                 }
                 escaped = false
-            } else if character == "\\" {
+            } else if byte == UInt8(ascii: "\\") {
                 escaped = true
             } else {
-                out.append(character)
+                out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     public struct CatalogError: Error, CustomStringConvertible {
