@@ -13,6 +13,13 @@ import Testing
         let environment = ["PATH": "/usr/bin:/bin", "LANG": "pl_PL.UTF-8", "HOME": scratch.path]
         let arguments = ["bmi", "--weight", "70", "--height", "170"]
 
+        // A child spawned by a test running alongside may still hold the copy's write descriptor for a
+        // moment (FileManager does not open it close-on-exec): exec then fails with ETXTBSY.
+        var ready = false
+        for _ in 0..<50 where !ready {
+            ready = (try? await scratch.run("\(bin)/beautyctl", ["--version"], environment: environment)) != nil
+            if !ready { try await Task.sleep(for: .milliseconds(20)) }
+        }
         let bare = try await scratch.run("\(bin)/beautyctl", arguments, environment: environment)
         #expect(bare.stdout == "BMI 24.2: normal weight (18.5 ≤ BMI < 25)\n", "without catalogs: \(bare)")
 
