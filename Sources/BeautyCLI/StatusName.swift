@@ -24,6 +24,8 @@ enum StatusName {
         case "missed": l.trc("reminder state", "missed")
         case "dismissed": l.trc("reminder state", "dismissed")
         case "suppressed": l.trc("reminder state", "suppressed")
+        case "renotified": l.trc("reminder state", "renotified")
+        case "low-stock": l.trc("reminder state", "low-stock")
         default: dose(code, l)
         }
     }

@@ -234,7 +234,14 @@ struct StatusCommand: ParsableCommand {
 extension StatusCommand {
     /// "dose 65" for a medication trigger or event (its id is the dose's, what `dose taken` wants), else "appointment 3".
     static func itemLabel(_ kind: ItemKind?, _ id: Int64) -> String {
-        "\(kind == .medication ? "dose" : kind?.rawValue ?? "item") \(id)"
+        let l = Output.l
+        return switch kind {
+        case .medication: l.tr("dose %s", id)
+        case .appointment: l.tr("appointment %s", id)
+        case .water: l.tr("water %s", id)
+        case .tip: l.tr("tip %s", id)
+        case nil: l.tr("item %s", id)
+        }
     }
 }
 
@@ -250,7 +257,7 @@ struct WatchCommand: ParsableCommand {
             if output.json { return Output.line(String(decoding: raw, as: UTF8.self)) }
             let what = [event.title, event.detail].compactMap { $0 }.joined(separator: " — ")
             let item = event.itemID.map { " " + StatusCommand.itemLabel(event.itemKind, $0) } ?? ""
-            Output.line("\(times.short(event.at))  \(event.type)\(item)\(what.isEmpty ? "" : ": \(what)")")
+            Output.line("\(times.short(event.at))  \(StatusName.reminder(event.type, Output.l))\(item)\(what.isEmpty ? "" : ": \(what)")")
         }
         throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the event stream (stopped?)"))
     }
