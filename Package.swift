@@ -18,8 +18,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
+        // The user's language: which one (the environment, as gettext decides), the .po catalogs
+        // (read as written, see docs/TRANSLATING.md), CLDR plural forms, numbers and money.
+        .target(name: "BeautyLocalization", resources: [.copy("po")]),
         // Domain types, validation, parsing and the pure schedule planner: Foundation only.
-        .target(name: "BeautyCore"),
+        .target(name: "BeautyCore", dependencies: ["BeautyLocalization"]),
         // SQLite persistence through GRDB: migrations, records, queries.
         .target(
             name: "BeautyStore",
@@ -59,7 +62,7 @@ let package = Package(
         .target(
             name: "BeautyDaemon",
             dependencies: [
-                "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyProtocol", "BeautyCalDAV", "CSystemd", "CTimerFD", "CMalloc",
+                "BeautyCore", "BeautyLocalization", "BeautyStore", "BeautyNotify", "BeautyProtocol", "BeautyCalDAV", "CSystemd", "CTimerFD", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -73,7 +76,7 @@ let package = Package(
         .target(
             name: "BeautyCLI",
             dependencies: [
-                "BeautyCore", "BeautyProtocol",
+                "BeautyCore", "BeautyLocalization", "BeautyProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,6 +92,8 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "BeautyCoreTests", dependencies: ["BeautyCore", "BeautyTestSupport"]),
+        // The catalogs against the sources and GNU gettext, plural rules, formats.
+        .testTarget(name: "BeautyLocalizationTests", dependencies: ["BeautyLocalization", "BeautyCore", "BeautyTestSupport"]),
         .testTarget(name: "BeautyStoreTests", dependencies: ["BeautyCore", "BeautyStore"]),
         // The CalDAV client against real Radicale and Xandikos servers on loopback.
         .testTarget(name: "BeautyCalDAVTests", dependencies: ["BeautyCalDAV", "BeautyTestSupport"]),
@@ -106,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "BeautyDaemonTests",
             dependencies: [
-                "BeautyDaemon", "BeautyProtocol", "BeautyCore", "BeautyStore", "BeautyNotify", "BeautyCalDAV", "BeautyTestSupport",
+                "BeautyDaemon", "BeautyProtocol", "BeautyCalDAV", "BeautyCore", "BeautyLocalization", "BeautyStore", "BeautyNotify", "BeautyTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -27,6 +27,12 @@ say "Installing beautyd and beautyctl into $bin"
 install -d "$bin"
 install -m 0755 "$built/beautyd" "$built/beautyctl" "$bin/"
 
+# Where the programs look for them: <prefix>/share/beautyd/po beside <prefix>/bin.
+po="$(dirname "$bin")/share/beautyd/po"
+say "Installing the translations into $po"
+install -d "$po"
+install -m 0644 Sources/BeautyLocalization/po/*.po "$po/"
+
 say "Installing shell completions and man pages"
 install -d "$data/bash-completion/completions" "$data/zsh/site-functions" "$conf/fish/completions" "$data/man/man1"
 "$bin/beautyctl" --generate-completion-script bash > "$data/bash-completion/completions/beautyctl"

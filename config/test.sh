@@ -23,6 +23,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# LANG=pl_PL.UTF-8 and sk_SK.UTF-8 need their locales generated.
+bash "$repo/config/test-locales.sh"
+
 cd "$repo"
 say "Building beautyd, beautyctl and the tests"
 swift build --build-tests

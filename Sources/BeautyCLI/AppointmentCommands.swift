@@ -1,14 +1,15 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
 struct AppointmentCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "appointment",
-        abstract: "Add, list, change and complete appointments (hairdresser, manicure, facial...).",
+        abstract: Output.l.tr("Add, list, change and complete appointments (hairdresser, manicure, facial...)."),
         subcommands: [Add.self, List.self, Show.self, Edit.self, Split.self, Remove.self, Done.self, Cancel.self],
-        aliases: ["appt"])
+        aliases: ["appt"]) }
 }
 
 /// The fields `add` and `edit` share.
@@ -84,7 +85,7 @@ struct AppointmentFields: ParsableArguments {
     /// The series and the cycle as typed: --repeat, --every (a series, or with --after-done a cycle) and
     /// --except. The daemon makes them one; checking the same rules here first makes a typo exit 2.
     func repetition(now: Date) throws -> (recurrence: AppointmentRecurrence?, everySeconds: Int?, afterDone: Int?, exdates: [Date]?) {
-        if afterDone, every == nil { throw CLIFailure(.usage, "--after-done goes with --every (e.g. --every 6w --after-done)") }
+        if afterDone, every == nil { throw CLIFailure(.usage, Output.l.tr("--after-done goes with --every (e.g. --every 6w --after-done)")) }
         let recurrence = try `repeat`.map { rule in
             _ = try Input.check("--repeat") { try RecurrenceRule.parse(rule) }
             return AppointmentRecurrence(rule: rule)
@@ -107,8 +108,8 @@ struct AppointmentFields: ParsableArguments {
     func priceParam() throws -> PriceParam? {
         guard let price else { return nil }
         if price.trimmingCharacters(in: .whitespaces).hasPrefix("-") {
-            throw CLIFailure(.usage, "--price: '\(price)' is negative; a price is what the visit costs, 0 or more "
-                             + "(a refund is an income: beautyctl budget add Refund 20 --income)")
+            throw CLIFailure(.usage, Output.l.tr("--price: '%s' is negative; a price is what the visit costs, 0 or more (a refund is an income: %s)",
+                                                 price, "beautyctl budget add Refund 20 --income"))
         }
         let money = try Input.money(price, option: "--price")
         return PriceParam(cents: money.cents, currency: money.currency.isEmpty ? nil : money.currency)
@@ -132,14 +133,14 @@ struct AppointmentFields: ParsableArguments {
 
 extension AppointmentCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Add an appointment.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Add an appointment."),
             discussion: """
                 Examples:
                   beautyctl appointment add Haircut --at 'fri 15:00' --duration 45m --remind 1d --remind 2h
                   beautyctl appointment add 'Manicure hybrydowy' --at '2026-12-01 14:00' --contact 'Salon Anna' --price 120,00 --category nails
                   beautyctl appointment add 'Spa day' --at 2026-12-24 --all-day --remind-at '2026-12-23 18:00'
-                """)
+                """) }
 
         @Argument(help: "What it is, e.g. Haircut.") var title: String
         @OptionGroup var fields: AppointmentFields
@@ -149,7 +150,7 @@ extension AppointmentCommand {
         func run() throws {
             let now = Date()
             guard let start = try fields.start(now: now, dayNeedsTime: fields.allDay != true) else {
-                throw CLIFailure(.usage, "--at is required: when does it start? (e.g. --at 'tomorrow 9:30')")
+                throw CLIFailure(.usage, Output.l.tr("--at is required: when does it start? (e.g. --at 'tomorrow 9:30')"))
             }
             var params = AppointmentAddParams(title: try Input.name(title, option: "title"), start: start.instant)
             params.startWall = start.skippedWall
@@ -169,14 +170,14 @@ extension AppointmentCommand {
             CategoriesCommand.warnIfUnknown(params.category, client: &client)
             let detail = try client.call(AppointmentRPC.add, params)
             if output.json { return try Output.json(detail) }
-            Output.line("Added appointment \(detail.appointment.id ?? 0).")
+            Output.line(Output.l.tr("Added appointment %s.", detail.appointment.id ?? 0))
             Output.describe(detail)
-            Output.warnings(detail.warnings)
+            Output.warnings(detail)
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List appointments by start time.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List appointments by start time.")) }
 
         @Option(help: ArgumentHelp("Only those starting at or after this time.", valueName: "time")) var from: String?
         @Option(help: ArgumentHelp("Only those starting before this time.", valueName: "time")) var to: String?
@@ -189,7 +190,7 @@ extension AppointmentCommand {
         func run() throws {
             let statuses = try status.map { raw in
                 guard let s = Appointment.Status(rawValue: raw.lowercased()) else {
-                    throw CLIFailure(.usage, "--status: '\(raw)' is not one of scheduled, done, cancelled")
+                    throw CLIFailure(.usage, Output.l.tr("--status: '%s' is not one of scheduled, done, cancelled", raw))
                 }
                 return s
             }
@@ -208,15 +209,15 @@ extension AppointmentCommand {
                      a.price?.currency ?? "", a.address ?? "", a.notes ?? ""]
                 }
             }) { return }
-            if list.isEmpty { return Output.line("No appointments.") }
-            Output.table(["ID", "WHEN", "STATUS", "TITLE"], list.map { a in
-                [String(a.id ?? 0), Output.when(a), a.status.rawValue, a.title]
+            if list.isEmpty { return Output.line(Output.l.tr("No appointments.")) }
+            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("STATUS"), Output.l.tr("TITLE")], list.map { a in
+                [String(a.id ?? 0), Output.when(a), StatusName.appointment(a.status.rawValue, Output.l), a.title]
             })
         }
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one appointment with its reminders and their state.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Show one appointment with its reminders and their state.")) }
         @Argument(help: "Appointment id.") var id: Int64
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -230,8 +231,8 @@ extension AppointmentCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Change an appointment; options not given stay as they are.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Change an appointment; options not given stay as they are."),
             discussion: """
                 --remind/--remind-at replace the whole reminder list. Reminders already shown are never shown
                 again unless their time changes.
@@ -242,7 +243,7 @@ extension AppointmentCommand {
                   beautyctl appointment edit 3 --at 'fri 16:00'
                   beautyctl appointment edit 3 --clear address --clear price
                   beautyctl appointment edit 12 --occurrence '2026-12-04 15:00' --at '2026-12-04 16:00'
-                """)
+                """) }
 
         @Argument(help: "Appointment id.") var id: Int64
         @OptionGroup var changes: AppointmentChanges
@@ -255,24 +256,24 @@ extension AppointmentCommand {
             let fields = changes.fields
             if params.occurrence != nil, fields.repeat != nil || fields.every != nil || !fields.except.isEmpty
                 || params.clear?.contains(where: { $0 == .recurrence || $0 == .cycle }) == true {
-                throw CLIFailure(.usage, "--occurrence: one occurrence does not repeat; to change the rule from this occurrence on, "
-                                 + "use 'beautyctl appointment split \(id) --occurrence ... --repeat ...'")
+                throw CLIFailure(.usage, Output.l.tr("--occurrence: one occurrence does not repeat; to change the rule from this occurrence on, use '%s'",
+                                                     "beautyctl appointment split \(id) --occurrence ... --repeat ..."))
             }
             let detail = try client.call(AppointmentRPC.edit, params)
             if output.json { return try Output.json(detail) }
             if let original = params.occurrence {
-                Output.line("Updated the \(Output.times.short(original)) occurrence of series \(id): now appointment \(detail.appointment.id ?? 0).")
+                Output.line(Output.l.tr("Updated the %s occurrence of series %s: now appointment %s.", Output.times.short(original), id, detail.appointment.id ?? 0))
             } else {
-                Output.line("Updated appointment \(id).")
+                Output.line(Output.l.tr("Updated appointment %s.", id))
             }
             Output.describe(detail)
-            Output.warnings(detail.warnings)
+            Output.warnings(detail)
         }
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Delete an appointment, or one occurrence of a series (asks first on a terminal).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "rm", abstract: Output.l.tr("Delete an appointment, or one occurrence of a series (asks first on a terminal)."),
             discussion: """
                 Deleting a series deletes its changed occurrences too. Deleting a changed occurrence (its own id), \
                 or a series with --occurrence, takes that one occurrence out of the series for good (an EXDATE); \
@@ -280,7 +281,7 @@ extension AppointmentCommand {
                 Examples:
                   beautyctl appointment rm 3 --yes
                   beautyctl appointment rm 12 --occurrence '2026-12-11 15:00' --yes
-                """)
+                """) }
         @Argument(help: "Appointment id.") var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
@@ -292,28 +293,28 @@ extension AppointmentCommand {
             let params = AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date()))
             if !yes {
                 let detail = try client.call(AppointmentRPC.show, IDParams(id: id))
-                let question = params.occurrence.map { "Delete the \(Output.times.short($0)) occurrence of series \(id) '\(detail.appointment.title)'?" }
-                    ?? "Delete appointment \(id) '\(detail.appointment.title)' (\(Output.when(detail.appointment)))?"
-                guard try Input.confirm(question, yes: false) else { return Output.line("Kept appointment \(id).") }
+                let question = params.occurrence.map { Output.l.tr("Delete the %s occurrence of series %s '%s'?", Output.times.short($0), id, detail.appointment.title) }
+                    ?? Output.l.tr("Delete appointment %s '%s' (%s)?", id, detail.appointment.title, Output.when(detail.appointment))
+                guard try Input.confirm(question, yes: false) else { return Output.line(Output.l.tr("Kept appointment %s.", id)) }
             }
             let gone = try client.call(AppointmentRPC.remove, params)
             if output.json { return try Output.json(gone) }
             if let original = params.occurrence {
-                Output.line("Deleted the \(Output.times.short(original)) occurrence of series \(id): \(gone.appointment.title).")
+                Output.line(Output.l.tr("Deleted the %s occurrence of series %s: %s.", Output.times.short(original), id, gone.appointment.title))
             } else {
-                Output.line("Deleted appointment \(id): \(gone.appointment.title).")
+                Output.line(Output.l.tr("Deleted appointment %s: %s.", id, gone.appointment.title))
             }
         }
     }
 
     struct Done: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Mark an appointment, or one occurrence of a series, done (its remaining reminders are dropped).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Mark an appointment, or one occurrence of a series, done (its remaining reminders are dropped)."),
             discussion: """
                 Examples:
                   beautyctl appointment done 3
                   beautyctl appointment done 12 --occurrence '2026-12-04 15:00'
-                """)
+                """) }
         @Argument(help: "Appointment id.") var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
         @OptionGroup var output: OutputOptions
@@ -323,21 +324,21 @@ extension AppointmentCommand {
             var client = global.client
             let detail = try client.call(AppointmentRPC.done, AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
             if output.json { return try Output.json(detail) }
-            Output.line("Appointment \(detail.appointment.id ?? id) '\(detail.appointment.title)' is done.")
+            Output.line(Output.l.tr("Appointment %s '%s' is done.", detail.appointment.id ?? id, detail.appointment.title))
             if let next = detail.followUp {
-                Output.line("Next visit of the cycle: appointment \(next.id ?? 0), \(Output.when(next)).")
+                Output.line(Output.l.tr("Next visit of the cycle: appointment %s, %s.", next.id ?? 0, Output.when(next)))
             }
         }
     }
 
     struct Cancel: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Cancel an appointment, or one occurrence of a series (kept in the list and agenda, no more reminders).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Cancel an appointment, or one occurrence of a series (kept in the list and agenda, no more reminders)."),
             discussion: """
                 Examples:
                   beautyctl appointment cancel 3
                   beautyctl appointment cancel 12 --occurrence '2026-12-11 15:00'
-                """)
+                """) }
         @Argument(help: "Appointment id.") var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
         @OptionGroup var output: OutputOptions
@@ -347,7 +348,7 @@ extension AppointmentCommand {
             var client = global.client
             let detail = try client.call(AppointmentRPC.cancel, AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
             if output.json { return try Output.json(detail) }
-            Output.line("Appointment \(detail.appointment.id ?? id) '\(detail.appointment.title)' is cancelled.")
+            Output.line(Output.l.tr("Appointment %s '%s' is cancelled.", detail.appointment.id ?? id, detail.appointment.title))
         }
     }
 }
@@ -381,7 +382,7 @@ struct AppointmentChanges: ParsableArguments {
         params.clear = try clear.map { raw in
             guard let field = AppointmentEditParams.Clearable(rawValue: raw.lowercased()) else {
                 let names = AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")
-                throw CLIFailure(.usage, "--clear: '\(raw)' is not one of \(names)")
+                throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of %s", raw, names))
             }
             return field
         }

@@ -12,16 +12,16 @@ enum BackupInput {
 }
 
 struct BackupCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "backup",
-        abstract: "Copy the whole database to a file while beautyd runs (readable by you alone).",
+        abstract: Output.l.tr("Copy the whole database to a file while beautyd runs (readable by you alone)."),
         discussion: """
             The copy is consistent (SQLite's online backup): changes made meanwhile are either all in it or \
             not at all. beautyd writes the file, so it must be somewhere beautyd may write; an existing file \
             is replaced. Put it back with 'beautyctl restore FILE'.
             Example:
               beautyctl backup ~/beautyd-2026-12-01.sqlite
-            """)
+            """) }
     @Argument(help: ArgumentHelp("The file to write.", valueName: "file")) var file: String
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
@@ -30,14 +30,14 @@ struct BackupCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(BackupRPC.backup, BackupParams(path: BackupInput.absolute(file)))
         if output.json { return try Output.json(result) }
-        Output.line("Backed up the database to \(result.path) (\(result.bytes) bytes, schema \"\(result.schema)\").")
+        Output.line(Output.l.tr("Backed up the database to %s (%s bytes, schema \"%s\").", result.path, result.bytes, result.schema))
     }
 }
 
 struct RestoreCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "restore",
-        abstract: "Replace the whole database with a backup (asks first on a terminal).",
+        abstract: Output.l.tr("Replace the whole database with a backup (asks first on a terminal)."),
         discussion: """
             The file must be a beautyd database that passes SQLite's quick_check and was not written by a \
             newer beautyd; an older one is brought up to date. The database it replaces is kept beside it \
@@ -45,7 +45,7 @@ struct RestoreCommand: ParsableCommand {
             records; one already shown is not shown again.
             Example:
               beautyctl restore ~/beautyd-2026-12-01.sqlite
-            """)
+            """) }
     @Argument(help: ArgumentHelp("The backup to restore.", valueName: "file")) var file: String
     @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
     @OptionGroup var output: OutputOptions
@@ -53,16 +53,16 @@ struct RestoreCommand: ParsableCommand {
 
     func run() throws {
         let path = BackupInput.absolute(file)
-        guard FileManager.default.fileExists(atPath: path) else { throw CLIFailure(.usage, "file: there is no file \(path)") }
-        guard try Input.confirm("Replace every appointment, medication and record with those of \(path)?", yes: yes) else {
-            return Output.line("Nothing was restored.")
+        guard FileManager.default.fileExists(atPath: path) else { throw CLIFailure(.usage, Output.l.tr("file: there is no file %s", path)) }
+        guard try Input.confirm(Output.l.tr("Replace every appointment, medication and record with those of %s?", path), yes: yes) else {
+            return Output.line(Output.l.tr("Nothing was restored."))
         }
         var client = global.client
         let result = try client.call(BackupRPC.restore, BackupParams(path: path))
         if output.json { return try Output.json(result) }
-        Output.line("Restored the database from \(result.path); the one it replaced is kept as \(result.kept).")
+        Output.line(Output.l.tr("Restored the database from %s; the one it replaced is kept as %s.", result.path, result.kept))
         if result.deliveriesKept > 0 {
-            Output.line("\(result.deliveriesKept) reminder(s) shown since that backup stay shown.")
+            Output.line(Output.l.tr("%s reminder(s) shown since that backup stay shown.", result.deliveriesKept))
         }
     }
 }

@@ -4,9 +4,9 @@ import Foundation
 
 /// `beautyctl`: the command-line client of beautyd.
 public struct BeautyctlCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+    public static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "beautyctl",
-        abstract: "Plan beauty appointments and get desktop reminders on time.",
+        abstract: Output.l.tr("Plan beauty appointments and get desktop reminders on time."),
         discussion: """
             beautyctl talks to the beautyd daemon over its Unix socket (start it with 'systemctl --user start beautyd').
 
@@ -23,7 +23,7 @@ public struct BeautyctlCommand: ParsableCommand {
             CalendarCommand.self, CategoriesCommand.self, BMICommand.self, MeasureCommand.self, TipsCommand.self,
             TipCommand.self, WaterCommand.self, BudgetCommand.self,
             NotificationsCommand.self, ImportCommand.self, ExportCommand.self, WatchCommand.self, BackupCommand.self, RestoreCommand.self, SyncCommand.self,
-        ])
+        ]) }
 
     /// Lets `--socket` come before the subcommand too; subcommands read the same option group.
     @OptionGroup var global: GlobalOptions

@@ -1,17 +1,18 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
 struct BudgetCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "budget",
-        abstract: "Income and expenses, and the balance per currency (it may go negative).",
+        abstract: Output.l.tr("Income and expenses, and the balance per currency (it may go negative)."),
         discussion: """
             Amounts are kept exactly, in cents, with a currency (default: money.currency of the daemon's config).
             Marking a priced appointment done records its price as an expense, once.
             """,
-        subcommands: [Add.self, List.self, Edit.self, Remove.self, Balance.self])
+        subcommands: [Add.self, List.self, Edit.self, Remove.self, Balance.self]) }
 }
 
 /// `--from`/`--to` of `budget list` and `budget balance`: `from <= at < to`, either may be left out.
@@ -40,7 +41,7 @@ enum BudgetInput {
                 try Validation.money(Money(cents: 0, currency: currency), field: "--currency")!.currency
             }
             if !code.isEmpty, code != given {
-                throw CLIFailure(.usage, "\(option) says \(code) but --currency says \(given)")
+                throw CLIFailure(.usage, Output.l.tr("%s says %s but --currency says %s", option, code, given))
             }
             code = given
         }
@@ -54,33 +55,35 @@ enum BudgetInput {
     static func describe(_ range: BudgetRangeParams) -> String {
         let times = Output.times
         switch (range.from, range.to) {
-        case let (from?, to?): return " between \(times.short(from)) and \(times.short(to))"
-        case let (from?, nil): return " since \(times.short(from))"
-        case let (nil, to?): return " before \(times.short(to))"
+        case let (from?, to?): return Output.l.tr(" between %s and %s", times.short(from), times.short(to))
+        case let (from?, nil): return Output.l.tr(" since %s", times.short(from))
+        case let (nil, to?): return Output.l.tr(" before %s", times.short(to))
         case (nil, nil): return ""
         }
     }
 
     /// "+1200.00 EUR" / "-45.00 EUR".
     static func signed(_ money: Money) -> String {
-        (money.cents > 0 ? "+" : "") + money.formatted
+        (money.cents > 0 ? "+" : "") + money.formatted(Output.l.language)
     }
 
-    /// "1200.00" (no currency).
+    /// "1200.00", "1 200,00" (no currency).
     static func plain(_ cents: Int64) -> String {
-        Money(cents: cents, currency: "").formatted.trimmingCharacters(in: .whitespaces)
+        LocaleFormat(Output.l.language).money(cents: cents, currency: "").trimmingCharacters(in: .whitespaces)
     }
 
     static func describe(_ entry: BudgetEntry) -> String {
-        let link = entry.appointmentID.map { " (appointment \($0))" } ?? ""
-        return "\(entry.isIncome ? "income" : "expense") \(entry.id): \(entry.name), \(signed(entry.amount)), \(Output.times.long(entry.at))\(link)"
+        let link = entry.appointmentID.map { Output.l.tr(" (appointment %s)", $0) } ?? ""
+        let l = Output.l
+        return (entry.isIncome ? l.tr("income %s", entry.id) : l.tr("expense %s", entry.id))
+            + ": \(entry.name), \(signed(entry.amount)), \(Output.times.long(entry.at))\(link)"
     }
 }
 
 extension BudgetCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Record an expense (default) or an income (--income).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Record an expense (default) or an income (--income)."),
             usage: "beautyctl budget add <name> <amount> [--income] [--at <time>] [--currency <code>] [--json]",
             discussion: """
                 A negative amount is an expense too (-20 is the same as 20); an income cannot be negative.
@@ -89,7 +92,7 @@ extension BudgetCommand {
                   beautyctl budget add Zwrot -20
                   beautyctl budget add Salary 3200 --income --at 2026-12-01
                   beautyctl budget add 'Nail polish' '35 PLN'
-                """)
+                """) }
 
         @Argument(help: "What it was.") var name: String
         @Argument(parsing: .allUnrecognized,
@@ -106,17 +109,17 @@ extension BudgetCommand {
             let name = try Input.name(name, option: "name")
             let amount = try Input.single(amount, what: "amount", example: "budget add Shampoo 12,99")
             let (size, negative) = try BudgetInput.amount(amount, option: "amount", currency: currency)
-            if negative, income { throw CLIFailure(.usage, "amount: an income cannot be negative ('\(amount)' with --income)") }
+            if negative, income { throw CLIFailure(.usage, Output.l.tr("amount: an income cannot be negative ('%s' with --income)", amount)) }
             let params = BudgetAddParams(name: name, amount: size, income: income, at: try at.map { try Input.time($0, option: "--at") })
             var client = global.client
             let entry = try client.call(BudgetRPC.add, params)
             if output.json { return try Output.json(entry) }
-            Output.line("Added \(BudgetInput.describe(entry)).")
+            Output.line(Output.l.tr("Added %s.", BudgetInput.describe(entry)))
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List income and expenses, oldest first.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List income and expenses, oldest first.")) }
         @OptionGroup var range: BudgetRangeOptions
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
@@ -133,8 +136,8 @@ extension BudgetCommand {
                      e.name, e.appointmentID.map(String.init) ?? ""]
                 }
             }) { return }
-            if list.isEmpty { return Output.line("No budget entries\(BudgetInput.describe(range)).") }
-            Output.table(["ID", "WHEN", "AMOUNT", "NAME"], list.map { e in
+            if list.isEmpty { return Output.line(Output.l.tr("No budget entries%s.", BudgetInput.describe(range))) }
+            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("AMOUNT"), Output.l.tr("NAME")], list.map { e in
                 [String(e.id), Output.times.short(e.at), BudgetInput.signed(e.amount),
                  e.name + (e.appointmentID.map { " (appointment \($0))" } ?? "")]
             })
@@ -142,14 +145,14 @@ extension BudgetCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Change an income or expense; options not given stay as they are.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Change an income or expense; options not given stay as they are."),
             discussion: """
                 A new --amount keeps the entry an income or an expense unless --income or --expense is given.
                 Examples:
                   beautyctl budget edit 4 --amount 14,50
                   beautyctl budget edit 4 --income
-                """)
+                """) }
         @Argument(help: "Budget entry id.") var id: Int64
         @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("New amount (45.50, -20, '120 PLN', '10 zł'); a negative one makes it an expense.", valueName: "amount"))
@@ -162,16 +165,16 @@ extension BudgetCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            if income, expense { throw CLIFailure(.usage, "--income and --expense: choose one") }
+            if income, expense { throw CLIFailure(.usage, Output.l.tr("--income and --expense: choose one")) }
             var params = BudgetEditParams(id: id)
             params.name = try name.map { try Input.name($0, option: "--name") }
             if let amount {
                 let (size, negative) = try BudgetInput.amount(amount, option: "--amount", currency: currency)
-                if negative, income { throw CLIFailure(.usage, "--amount: an income cannot be negative") }
+                if negative, income { throw CLIFailure(.usage, Output.l.tr("--amount: an income cannot be negative")) }
                 params.amount = size
                 if negative { params.income = false }
             } else if let currency {
-                throw CLIFailure(.usage, "--currency goes with --amount (e.g. --amount '45 \(currency.uppercased())')")
+                throw CLIFailure(.usage, Output.l.tr("--currency goes with --amount (e.g. --amount '45 %s')", currency.uppercased()))
             }
             if income { params.income = true }
             if expense { params.income = false }
@@ -179,12 +182,12 @@ extension BudgetCommand {
             var client = global.client
             let entry = try client.call(BudgetRPC.edit, params)
             if output.json { return try Output.json(entry) }
-            Output.line("Updated \(BudgetInput.describe(entry)).")
+            Output.line(Output.l.tr("Updated %s.", BudgetInput.describe(entry)))
         }
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an income or expense (asks first on a terminal).")
+        static var configuration: CommandConfiguration { CommandConfiguration(commandName: "rm", abstract: Output.l.tr("Delete an income or expense (asks first on a terminal).")) }
         @Argument(help: "Budget entry id.") var id: Int64
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
         @OptionGroup var output: OutputOptions
@@ -192,27 +195,27 @@ extension BudgetCommand {
 
         func run() throws {
             var client = global.client
-            let removed = try Input.confirmedRemoval(of: "budget entry", id: id, yes: yes, client: &client, remove: BudgetRPC.remove) { client in
+            let removed = try Input.confirmedRemoval(of: Output.l.tr("budget entry"), id: id, yes: yes, client: &client, remove: BudgetRPC.remove) { client in
                 let all = try client.call(BudgetRPC.list, BudgetRangeParams())
-                guard let entry = all.first(where: { $0.id == id }) else { throw CLIFailure(.notFound, "no budget entry with id \(id)") }
-                return "Delete \(BudgetInput.describe(entry))?"
+                guard let entry = all.first(where: { $0.id == id }) else { throw CLIFailure(.notFound, Output.l.tr("no budget entry with id %s", id)) }
+                return Output.l.tr("Delete %s?", BudgetInput.describe(entry))
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
-            Output.line("Deleted \(BudgetInput.describe(gone)).")
+            Output.line(Output.l.tr("Deleted %s.", BudgetInput.describe(gone)))
         }
     }
 
     struct Balance: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Income, expenses and the balance per currency (all time, or --from/--to), with a bar chart.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Income, expenses and the balance per currency (all time, or --from/--to), with a bar chart."),
             discussion: """
                 Below the table, income and expenses are drawn as bars, each currency on its own scale. --svg writes \
                 the same chart to a file for a browser instead.
                 Examples:
                   beautyctl budget balance
                   beautyctl budget balance --from 2026-11-01 --to 2026-12-01 --svg budget.svg
-                """)
+                """) }
         @OptionGroup var range: BudgetRangeOptions
         @Option(help: ArgumentHelp("Write the chart as an SVG file instead of drawing it in the terminal.", valueName: "file"))
         var svg: String?
@@ -224,31 +227,33 @@ extension BudgetCommand {
             var client = global.client
             let balance = try client.call(BudgetRPC.balance, range)
             if output.json { return try Output.json(balance) }
+            let l = Output.l
             if balance.totals.isEmpty {
-                return Output.line("No budget entries\(BudgetInput.describe(range))" + (svg == nil ? "." : ": no chart written."))
+                return Output.line(l.tr("No budget entries%s", BudgetInput.describe(range)) + (svg == nil ? "." : l.tr(": no chart written.")))
             }
-            let title = range.from == nil && range.to == nil ? "Balance, all time" : "Balance\(BudgetInput.describe(range))"
+            let title = range.from == nil && range.to == nil ? l.tr("Balance, all time") : l.tr("Balance%s", BudgetInput.describe(range))
             let rows = balance.totals.map { BudgetChart.Row(currency: $0.currency, incomeCents: $0.incomeCents, expenseCents: $0.expenseCents) }
             if let svg {
                 try Output.write(BudgetChart.svg(rows, title: title), to: svg, option: "--svg")
-                return Output.line("Wrote \(svg): \(title.prefix(1).lowercased() + title.dropFirst()), \(rows.count) currenc\(rows.count == 1 ? "y" : "ies").")
+                return Output.line(l.tr("Wrote %s: %s, %s.", svg, title.prefix(1).lowercased() + title.dropFirst(),
+                                        l.trn("%s currency", "%s currencies", rows.count)))
             }
             Output.line(title + ":")
-            Output.table(["CURRENCY", "INCOME", "EXPENSES", "BALANCE", "ENTRIES"], balance.totals.map { t in
+            Output.table([l.tr("CURRENCY"), l.tr("INCOME"), l.tr("EXPENSES"), l.tr("BALANCE"), l.tr("ENTRIES")], balance.totals.map { t in
                 [t.currency, BudgetInput.plain(t.incomeCents), BudgetInput.plain(t.expenseCents),
                  (t.balanceCents > 0 ? "+" : "") + BudgetInput.plain(t.balanceCents), String(t.entries)]
             })
             Output.line()
-            FileHandle.standardOutput.write(Data(BudgetChart.text(rows, width: Output.columns).utf8))
+            FileHandle.standardOutput.write(Data(BudgetChart.text(rows, width: Output.columns, localizer: Output.l).utf8))
         }
     }
 }
 
 struct CategoriesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "categories",
-        abstract: "The treatment categories: a two-level tree (hair, hair/cut...).",
-        discussion: "A parent includes its children: 'beautyctl agenda --category hair' also lists hair/cut and hair/colour.")
+        abstract: Output.l.tr("The treatment categories: a two-level tree (hair, hair/cut...)."),
+        discussion: "A parent includes its children: 'beautyctl agenda --category hair' also lists hair/cut and hair/colour.") }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -256,8 +261,10 @@ struct CategoriesCommand: ParsableCommand {
         var client = global.client
         let tree = try client.call(BudgetRPC.categories)
         if output.json { return try Output.json(tree) }
-        let rows = tree.flatMap { parent in [[parent.name, parent.title]] + parent.children.map { ["  " + $0.name, $0.title] } }
-        Output.table(["CATEGORY", "TITLE"], rows)
+        let l = Output.l
+        let title = { (node: CategoryNode) in CategoryTitle.title(name: node.name, stored: node.title, l) }
+        let rows = tree.flatMap { parent in [[parent.name, title(parent)]] + parent.children.map { ["  " + $0.name, title($0)] } }
+        Output.table([l.tr("CATEGORY"), l.tr("TITLE")], rows)
     }
 
     /// Warns (on stderr, nothing refused) when a category is not in the daemon's tree: a typo would
@@ -267,7 +274,7 @@ struct CategoriesCommand: ParsableCommand {
               let tree = try? client.call(BudgetRPC.categories) else { return }
         if !CategoryNode.names(tree).contains(category) {
             let parents = tree.map(\.name).joined(separator: ", ")
-            Output.warn("category '\(category)' is not in the category tree (\(parents), and their sub-categories: see 'beautyctl categories')")
+            Output.warn(Output.l.tr("category '%s' is not in the category tree (%s, and their sub-categories: see 'beautyctl categories')", category, parents))
         }
     }
 }

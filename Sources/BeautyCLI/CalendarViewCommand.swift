@@ -1,12 +1,13 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
 struct CalendarCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "calendar",
-        abstract: "Draw a day or a week of appointments in the terminal: hours down the side, blocks in their colours.",
+        abstract: Output.l.tr("Draw a day or a week of appointments in the terminal: hours down the side, blocks in their colours."),
         discussion: """
             Appointments are blocks as tall as they last (half-hour rows), overlapping ones side by side; all-day
             appointments sit in the row above the hours; on today the current time is a line across.
@@ -18,7 +19,7 @@ struct CalendarCommand: ParsableCommand {
               beautyctl calendar
               beautyctl calendar --day tomorrow
               beautyctl calendar --week 2026-12-01 --width 120
-            """)
+            """) }
 
     @Option(help: ArgumentHelp("The day to draw (default today): a date such as 2026-12-01 or 1.12.2026, today, tomorrow, jutro, fri, pt.", valueName: "date"))
     var day: String?
@@ -32,8 +33,8 @@ struct CalendarCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if day != nil, week != nil { throw ValidationError("--day and --week: choose one") }
-        if let width, width < 20 || width > 1000 { throw ValidationError("--width: must be between 20 and 1000") }
+        if day != nil, week != nil { throw ValidationError(Output.l.tr("--day and --week: choose one")) }
+        if let width, width < 20 || width > 1000 { throw ValidationError(Output.l.tr("--width: must be between 20 and 1000")) }
     }
 
     func run() throws {

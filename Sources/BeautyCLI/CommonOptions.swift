@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -28,7 +29,7 @@ struct SortOptions: ParsableArguments {
     func validate() throws {
         if let sort, ListSortKey(rawValue: sort.lowercased()) == nil {
             let keys = ListSortKey.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ArgumentParser.ValidationError("--sort: '\(sort)' is not one of \(keys)")
+            throw ArgumentParser.ValidationError(Output.l.tr("--sort: '%s' is not one of %s", sort, keys))
         }
     }
 
@@ -47,7 +48,7 @@ struct ListOutputOptions: ParsableArguments {
     var csv = false
 
     func validate() throws {
-        if json, csv { throw ValidationError("--json and --csv: choose one") }
+        if json, csv { throw ValidationError(Output.l.tr("--json and --csv: choose one")) }
     }
 
     /// Prints the list as JSON or as CSV when one was asked for; false when the text form is wanted.

@@ -1,14 +1,15 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
 // `contact import` / `contact export`: contacts as vCard files.
 extension ContactCommand {
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "import",
-            abstract: "Import contacts from a vCard (.vcf) file: a phone's or Google's export, or beautyd's own.",
+            abstract: Output.l.tr("Import contacts from a vCard (.vcf) file: a phone's or Google's export, or beautyd's own."),
             discussion: """
                 vCard 4.0 and 3.0 (RFC 6350, 2426): FN (or N) is the name, TEL the phone number (the preferred one, \
                 else the mobile one), N the first and last name, EMAIL, ADR and UID. A contact is matched by UID, \
@@ -20,7 +21,7 @@ extension ContactCommand {
 
                 Example:
                   beautyctl contact import ~/contacts.vcf
-                """)
+                """) }
 
         @Argument(help: "The .vcf file ('-' reads standard input).") var file: String
         @OptionGroup var output: OutputOptions
@@ -32,7 +33,7 @@ extension ContactCommand {
             do {
                 read = try VCard.read(text)
             } catch let error as LineError {
-                throw CLIFailure(.usage, "\(file):\(error.line): \(error.message) (nothing was imported)")
+                throw CLIFailure(.usage, Output.l.tr("%s:%s: %s (nothing was imported)", file, error.line, error.message))
             }
             var client = global.client
             let result: ContactImportResult
@@ -49,16 +50,16 @@ extension ContactCommand {
     }
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "export",
-            abstract: "Export every contact as vCard 4.0 (FN, N, TEL, EMAIL, ADR, UID).",
+            abstract: Output.l.tr("Export every contact as vCard 4.0 (FN, N, TEL, EMAIL, ADR, UID)."),
             discussion: """
                 Each contact is written with a permanent UID (given on its first export), so importing the file \
                 again, here or into another beautyd, updates the same contacts rather than adding copies.
 
                 Example:
                   beautyctl contact export --vcf contacts.vcf
-                """)
+                """) }
 
         @Option(help: ArgumentHelp("The .vcf file to write ('-' writes standard output).", valueName: "file"))
         var vcf: String
@@ -72,9 +73,9 @@ extension ContactCommand {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: vcf), options: .atomic)
             } catch {
-                throw CLIFailure(.usage, "--vcf: cannot write \(vcf): \(error.localizedDescription)")
+                throw CLIFailure(.usage, Output.l.tr("--vcf: cannot write %s: %s", vcf, error.localizedDescription))
             }
-            FileHandle.standardError.write(Data("Exported \(contacts.count) contact(s) to \(vcf).\n".utf8))
+            FileHandle.standardError.write(Data((Output.l.trn("Exported %s contact(s) to %s.", "Exported %s contact(s) to %s.", contacts.count, contacts.count, vcf) + "\n").utf8))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -13,12 +14,12 @@ enum ContactInput {
         case let .found(contact):
             return contact.id ?? 0
         case let .ambiguous(matches):
-            throw CLIFailure(.usage, "\(option): '\(text)' matches \(matches.count) contacts: \(list(matches)); give the id or the phone number")
+            throw CLIFailure(.usage, Output.l.tr("%s: '%s' matches %s contacts: %s; give the id or the phone number", option, text, matches.count, list(matches)))
         case .none:
             if isatty(STDIN_FILENO) == 1 { return try offerToAdd(text, option: option, client: &client) }
             let known = contacts.isEmpty ? "there are no contacts yet" : "the contacts are: \(list(contacts))"
             let add = ContactLookup.looksLikePhone(text) ? "beautyctl contact add NAME --phone '\(text)'" : "beautyctl contact add '\(text)' --phone NUMBER"
-            throw CLIFailure(.notFound, "\(option): no contact matches '\(text)'; \(known) (add one with: \(add))")
+            throw CLIFailure(.notFound, Output.l.tr("%s: no contact matches '%s'; %s (add one with: %s)", option, text, known, add))
         }
     }
 
@@ -29,8 +30,8 @@ enum ContactInput {
 
     /// Asks whether to add the contact the user named, and what it lacks (a phone number, or a name for a number).
     private static func offerToAdd(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
-        guard try Input.confirm("No contact matches '\(text)'. Add it?", yes: false) else {
-            throw CLIFailure(.notFound, "\(option): no contact matches '\(text)' (nothing was added)")
+        guard try Input.confirm(Output.l.tr("No contact matches '%s'. Add it?", text), yes: false) else {
+            throw CLIFailure(.notFound, Output.l.tr("%s: no contact matches '%s' (nothing was added)", option, text))
         }
         let isPhone = ContactLookup.looksLikePhone(text)
         FileHandle.standardError.write(Data((isPhone ? "Name for \(text): " : "Phone number of \(text): ").utf8))
@@ -39,23 +40,23 @@ enum ContactInput {
         let params = ContactAddParams(name: try Input.name(name, option: "name"),
                                       phone: try Input.check("--phone") { try Validation.phone(phone, field: "--phone") })
         let contact = try client.call(ContactRPC.add, params)
-        FileHandle.standardError.write(Data("Added contact \(contact.id ?? 0): \(contact.displayName), \(contact.phone).\n".utf8))
+        FileHandle.standardError.write(Data((Output.l.tr("Added contact %s: %s, %s.", contact.id ?? 0, contact.displayName, contact.phone) + "\n").utf8))
         return contact.id ?? 0
     }
 }
 
 struct ContactCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "contact",
-        abstract: "Salons and people you book with.",
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Import.self, Export.self])
+        abstract: Output.l.tr("Salons and people you book with."),
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Import.self, Export.self]) }
 }
 
 extension ContactCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Add a contact (name and phone are required).",
-            discussion: "Example:\n  beautyctl contact add 'Salon Anna' --phone '+48 600 100 200' --first Anna --last Nowak --address 'ul. Długa 5, Kraków'")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Add a contact (name and phone are required)."),
+            discussion: "Example:\n  beautyctl contact add 'Salon Anna' --phone '+48 600 100 200' --first Anna --last Nowak --address 'ul. Długa 5, Kraków'") }
 
         @Argument(help: "Name of the salon or person.") var name: String
         @Option(help: ArgumentHelp("Phone number, e.g. +48 600 100 200.", valueName: "number")) var phone: String
@@ -77,12 +78,12 @@ extension ContactCommand {
             var client = global.client
             let contact = try client.call(ContactRPC.add, params)
             if output.json { return try Output.json(contact) }
-            Output.line("Added contact \(contact.id ?? 0): \(contact.displayName), \(contact.phone).")
+            Output.line(Output.l.tr("Added contact %s: %s, %s.", contact.id ?? 0, contact.displayName, contact.phone))
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List contacts by name.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List contacts by name.")) }
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
@@ -93,15 +94,15 @@ extension ContactCommand {
             if try output.printed(contacts, csv: ["id", "name", "phone", "email", "first_name", "last_name", "address"], {
                 contacts.map { [String($0.id ?? 0), $0.name, $0.phone, $0.email ?? "", $0.firstName ?? "", $0.lastName ?? "", $0.address ?? ""] }
             }) { return }
-            if contacts.isEmpty { return Output.line("No contacts.") }
-            Output.table(["ID", "NAME", "PHONE", "E-MAIL"], contacts.map {
+            if contacts.isEmpty { return Output.line(Output.l.tr("No contacts.")) }
+            Output.table([Output.l.tr("ID"), Output.l.tr("NAME"), Output.l.tr("PHONE"), Output.l.tr("E-MAIL")], contacts.map {
                 [String($0.id ?? 0), $0.displayName, $0.phone, $0.email ?? ""]
             })
         }
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one contact.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Show one contact.")) }
         @Argument(help: "Contact id.") var id: Int64
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -110,17 +111,17 @@ extension ContactCommand {
             var client = global.client
             let c = try client.call(ContactRPC.show, IDParams(id: id))
             if output.json { return try Output.json(c) }
-            Output.line("Contact \(c.id ?? 0): \(c.name)")
-            Output.line("  phone:   \(c.phone)")
-            if let v = c.email { Output.line("  e-mail:  \(v)") }
-            if let v = c.firstName { Output.line("  first:   \(v)") }
-            if let v = c.lastName { Output.line("  last:    \(v)") }
-            if let v = c.address { Output.line("  address: \(v)") }
+            Output.line(Output.l.tr("Contact %s: %s", c.id ?? 0, c.name))
+            Output.line(Output.l.tr("  phone:   %s", c.phone))
+            if let v = c.email { Output.line(Output.l.tr("  e-mail:  %s", v)) }
+            if let v = c.firstName { Output.line(Output.l.tr("  first:   %s", v)) }
+            if let v = c.lastName { Output.line(Output.l.tr("  last:    %s", v)) }
+            if let v = c.address { Output.line(Output.l.tr("  address: %s", v)) }
         }
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a contact; options not given stay as they are.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Change a contact; options not given stay as they are.")) }
         @Argument(help: "Contact id.") var id: Int64
         @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
         @Option(help: ArgumentHelp("New phone number.", valueName: "number")) var phone: String?
@@ -147,19 +148,19 @@ extension ContactCommand {
                 case "first", "firstname": return .firstName
                 case "last", "lastname": return .lastName
                 case "address": return .address
-                default: throw CLIFailure(.usage, "--clear: '\(raw)' is not one of email, first, last, address")
+                default: throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of email, first, last, address", raw))
                 }
             }
             var client = global.client
             let c = try client.call(ContactRPC.edit, params)
             if output.json { return try Output.json(c) }
-            Output.line("Updated contact \(id): \(c.displayName), \(c.phone).")
+            Output.line(Output.l.tr("Updated contact %s: %s, %s.", id, c.displayName, c.phone))
         }
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Delete a contact (appointments keep their data, without the link).")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "rm", abstract: Output.l.tr("Delete a contact (appointments keep their data, without the link).")) }
         @Argument(help: "Contact id.") var id: Int64
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
         @OptionGroup var output: OutputOptions
@@ -167,22 +168,22 @@ extension ContactCommand {
 
         func run() throws {
             var client = global.client
-            let removed = try Input.confirmedRemoval(of: "contact", id: id, yes: yes, client: &client, remove: ContactRPC.remove) { client in
+            let removed = try Input.confirmedRemoval(of: Output.l.tr("contact"), id: id, yes: yes, client: &client, remove: ContactRPC.remove) { client in
                 let c = try client.call(ContactRPC.show, IDParams(id: id))
-                return "Delete contact \(id) '\(c.displayName)'?"
+                return Output.l.tr("Delete contact %s '%s'?", id, c.displayName)
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
-            Output.line("Deleted contact \(id): \(gone.name).")
+            Output.line(Output.l.tr("Deleted contact %s: %s.", id, gone.name))
         }
     }
 }
 
 struct MessageCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "message",
-        abstract: "Print a ready SMS to book, confirm or cancel a visit, with an sms: link for the salon's phone.",
-        discussion: "Example:\n  beautyctl message confirm 3\n  xdg-open \"$(beautyctl message confirm 3 --json | jq -r .smsURI)\"")
+        abstract: Output.l.tr("Print a ready SMS to book, confirm or cancel a visit, with an sms: link for the salon's phone."),
+        discussion: "Example:\n  beautyctl message confirm 3\n  xdg-open \"$(beautyctl message confirm 3 --json | jq -r .smsURI)\"") }
 
     @Argument(help: "Which template: book, confirm or cancel.") var template: MessageTemplate
     @Argument(help: "Appointment id.") var id: Int64
@@ -191,15 +192,16 @@ struct MessageCommand: ParsableCommand {
 
     func run() throws {
         var client = global.client
-        let result = try client.call(ContactRPC.message, MessageParams(id: id, template: template))
+        let result = try client.call(ContactRPC.message, MessageParams(id: id, template: template, language: Output.l.language.rawValue))
         if output.json { return try Output.json(result) }
         Output.line(result.text)
         if let uri = result.smsURI, let phone = result.phone {
             Output.line()
-            Output.line("to: \(phone)")
+            Output.line(Output.l.tr("to: %s", phone))
             Output.line(uri)
         } else {
-            Output.warn("appointment \(id) has no contact, so there is no number to send it to (beautyctl appointment edit \(id) --contact ID)")
+            Output.warn(Output.l.tr("appointment %s has no contact, so there is no number to send it to (%s)", id,
+                                    "beautyctl appointment edit \(id) --contact ID"))
         }
     }
 }

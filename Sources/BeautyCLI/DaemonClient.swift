@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -78,15 +79,16 @@ struct DaemonClient {
         do {
             response = try WireJSON.decoder().decode(RPCResponse<R>.self, from: line)
         } catch {
-            throw CLIFailure(.refused, "unexpected answer from beautyd (is it the same version?): \(Validation.quotable("\(error)"))")
+            throw CLIFailure(.refused, Output.l.tr("unexpected answer from beautyd (is it the same version?): %s", Validation.quotable("\(error)")))
         }
         if let error = response.error {
+            let message = DaemonErrorText.message(error, Output.l)
             switch error.code {
-            case RPCErrorCode.notFound: throw CLIFailure(.notFound, error.message)
-            default: throw CLIFailure(.refused, error.message)
+            case RPCErrorCode.notFound: throw CLIFailure(.notFound, message)
+            default: throw CLIFailure(.refused, message)
             }
         }
-        guard let result = response.result else { throw CLIFailure(.refused, "beautyd sent an answer without a result") }
+        guard let result = response.result else { throw CLIFailure(.refused, Output.l.tr("beautyd sent an answer without a result")) }
         return result
     }
 }
@@ -131,10 +133,10 @@ fileprivate final class Connection {
     init(path: String, timeout: Bool = true) throws {
         self.path = path
         guard path.utf8.count <= SocketLocation.maxPathBytes else {
-            throw CLIFailure(.usage, "--socket: path longer than \(SocketLocation.maxPathBytes) bytes: \(path)")
+            throw CLIFailure(.usage, Output.l.tr("--socket: path longer than %s bytes: %s", SocketLocation.maxPathBytes, path))
         }
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CLIFailure(.unreachable, "cannot create a socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw CLIFailure(.unreachable, Output.l.tr("cannot create a socket: %s", String(cString: strerror(errno)))) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -171,7 +173,7 @@ fileprivate final class Connection {
     /// private notes, and whoever holds the socket's directory could have planted a fake server.
     private static func checkServerIsOurs(fd: Int32, path: String) throws {
         guard let peer = PeerCredentials.of(socket: fd) else {
-            throw CLIFailure(.unreachable, "cannot tell who serves \(path) (SO_PEERCRED: \(String(cString: strerror(errno)))); not sending anything")
+            throw CLIFailure(.unreachable, Output.l.tr("cannot tell who serves %s (SO_PEERCRED: %s); not sending anything", path, String(cString: strerror(errno))))
         }
         guard peer.uid == geteuid() else {
             throw CLIFailure(.unreachable, """
@@ -187,7 +189,7 @@ fileprivate final class Connection {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw CLIFailure(.unreachable, "beautyd closed the connection: \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the connection: %s", String(cString: strerror(errno)))) }
             offset += n
         }
     }
@@ -217,9 +219,9 @@ fileprivate final class Connection {
             if n > 0 {
                 buffer.append(contentsOf: chunk[..<n])
             } else if n == 0 {
-                throw CLIFailure(.unreachable, "beautyd closed the connection before answering")
+                throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the connection before answering"))
             } else if errno != EINTR {
-                throw CLIFailure(.unreachable, "no answer from beautyd: \(String(cString: strerror(errno)))")
+                throw CLIFailure(.unreachable, Output.l.tr("no answer from beautyd: %s", String(cString: strerror(errno))))
             }
         }
     }

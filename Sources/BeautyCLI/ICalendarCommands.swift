@@ -1,12 +1,13 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
 struct ImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "import",
-        abstract: "Import appointments from an iCalendar (.ics) file: Google, Thunderbird, Apple, Outlook, or beautyd's own export.",
+        abstract: Output.l.tr("Import appointments from an iCalendar (.ics) file: Google, Thunderbird, Apple, Outlook, or beautyd's own export."),
         discussion: """
             Events are matched by UID: importing the same file again creates nothing new, and changed events are updated.
 
@@ -25,7 +26,7 @@ struct ImportCommand: ParsableCommand {
             A malformed file, or an event the daemon refuses, is reported as FILE:LINE and nothing is imported. Large \
             files are sent in parts and written at the end, all or nothing, with progress on a terminal. \
             --json prints the counts with `warnings` and `notImported`.
-            """)
+            """) }
 
     @Argument(help: "The .ics file ('-' reads standard input).") var file: String
     @OptionGroup var output: OutputOptions
@@ -37,7 +38,7 @@ struct ImportCommand: ParsableCommand {
         do {
             read = try ICalendar.read(text, defaultZone: .current)
         } catch let error as ICalendarError {
-            throw CLIFailure(.usage, "\(file):\(error.line): \(error.message) (nothing was imported)")
+            throw CLIFailure(.usage, Output.l.tr("%s:%s: %s (nothing was imported)", file, error.line, error.message))
         }
         let events = read.events
         var warnings = read.warnings
@@ -71,9 +72,9 @@ struct ImportCommand: ParsableCommand {
 }
 
 struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "export",
-        abstract: "Export every appointment as iCalendar (VEVENT with RRULE, RDATE, EXDATE and a VALARM per reminder).",
+        abstract: Output.l.tr("Export every appointment as iCalendar (VEVENT with RRULE, RDATE, EXDATE and a VALARM per reminder)."),
         discussion: """
             Everything beautyd knows is written, so importing the file into another beautyd and exporting again gives the \
             same file (but DTSTAMP, the time of the export): STATUS (CONFIRMED, CANCELLED) and X-BEAUTYD-STATUS:DONE, \
@@ -82,7 +83,7 @@ struct ExportCommand: ParsableCommand {
             lines of imported events that beautyd does not interpret, as they came. A changed occurrence of a series is \
             written right after its series as a VEVENT with the series' UID and RECURRENCE-ID. Every time zone used has \
             its VTIMEZONE.
-            """)
+            """) }
 
     @Option(help: ArgumentHelp("The .ics file to write ('-' writes standard output).", valueName: "file"))
     var ics: String
@@ -101,9 +102,9 @@ struct ExportCommand: ParsableCommand {
         do {
             try text.write(to: URL(fileURLWithPath: ics), options: .atomic)
         } catch {
-            throw CLIFailure(.usage, "--ics: cannot write \(ics): \(error.localizedDescription)")
+            throw CLIFailure(.usage, Output.l.tr("--ics: cannot write %s: %s", ics, error.localizedDescription))
         }
-        FileHandle.standardError.write(Data("Exported \(count) appointment(s) to \(ics).\n".utf8))
+        FileHandle.standardError.write(Data((Output.l.trn("Exported %s appointment(s) to %s.", "Exported %s appointment(s) to %s.", count, count, ics) + "\n").utf8))
     }
 }
 
@@ -111,8 +112,8 @@ enum CalendarFile {
     static func read(_ path: String) throws -> String {
         let data: Data?
         if path == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = FileManager.default.contents(atPath: path) }
-        guard let data else { throw CLIFailure(.usage, "\(path): cannot read the file (does it exist?)") }
-        guard let text = String(data: data, encoding: .utf8) else { throw CLIFailure(.usage, "\(path): not UTF-8 text") }
+        guard let data else { throw CLIFailure(.usage, Output.l.tr("%s: cannot read the file (does it exist?)", path)) }
+        guard let text = String(data: data, encoding: .utf8) else { throw CLIFailure(.usage, Output.l.tr("%s: not UTF-8 text", path)) }
         return text
     }
 }

@@ -35,13 +35,13 @@ struct ImportSummary: Encodable {
     /// what was created, left out and approximated.
     func print(_ counts: String) {
         Output.line(counts)
-        if let created = contactsCreated { Output.line("Created \(created) contact(s) named in the file, with their phone numbers.") }
+        if let created = contactsCreated { Output.line(Output.l.trn("Created %s contact(s) named in the file, with their phone numbers.", "Created %s contact(s) named in the file, with their phone numbers.", created)) }
         if !notImported.isEmpty {
             let kinds = notImported.map { "\($0.count) \($0.name) (first at line \($0.firstLine))" }.joined(separator: ", ")
-            Output.line("Not imported: \(kinds); beautyd keeps appointments only.")
+            Output.line(Output.l.tr("Not imported: %s; beautyd keeps appointments only.", kinds))
         }
         guard !warnings.isEmpty else { return }
-        Output.line("\(warnings.count) warning(s): imported with a change or left out:")
+        Output.line(Output.l.trn("%s warning(s): imported with a change or left out:", "%s warning(s): imported with a change or left out:", warnings.count))
         for warning in warnings { Output.line("  \(warning.text)") }
     }
 

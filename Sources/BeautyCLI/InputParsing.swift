@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -30,12 +31,12 @@ enum Input {
         // Whatever follows "--" is a value, whatever it looks like.
         let terminator = values.firstIndex(of: "--") ?? values.endIndex
         if let option = values[..<terminator].first(where: { $0.hasPrefix("-") && !($0.dropFirst().first?.isNumber ?? false) }) {
-            throw CLIFailure(.usage, "unknown option '\(option)' (see --help)")
+            throw CLIFailure(.usage, Output.l.tr("unknown option '%s' (see --help)", option))
         }
         var values = values
         if terminator < values.endIndex { values.remove(at: terminator) }
-        guard let first = values.first else { throw CLIFailure(.usage, "missing \(what) (e.g. \(example))") }
-        guard values.count == 1 else { throw CLIFailure(.usage, "one \(what) at a time, got: \(values.joined(separator: " "))") }
+        guard let first = values.first else { throw CLIFailure(.usage, Output.l.tr("missing %s (e.g. %s)", what, example)) }
+        guard values.count == 1 else { throw CLIFailure(.usage, Output.l.tr("one %s at a time, got: %s", what, values.joined(separator: " "))) }
         return first
     }
 
@@ -52,7 +53,7 @@ enum Input {
             // An empty option checks several options at once: the error's field names the option.
             let named = error.field.hasPrefix("-") ? error.field : "--\(error.field)"
             let field = option.isEmpty ? named : (same ? option : "\(option) (\(error.field))")
-            throw CLIFailure(.usage, "\(field): \(error.message)")
+            throw CLIFailure(.usage, "\(field): \(error.template.map { Output.l.trArray($0, error.arguments) } ?? error.message)")
         }
     }
 
@@ -62,11 +63,10 @@ enum Input {
         guard isatty(STDIN_FILENO) == 1 else {
             // "Delete appointment 3 'Haircut'?" -> "add --yes to delete appointment 3 'Haircut'" (names keep their case).
             let action = question.prefix(1).lowercased() + question.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: "?"))
-            throw CLIFailure(.usage, "not asking on a non-terminal: add --yes to \(action)")
+            throw CLIFailure(.usage, Output.l.tr("not asking on a non-terminal: add --yes to %s", action))
         }
-        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        return answer == "y" || answer == "yes"
+        FileHandle.standardError.write(Data("\(question) \(YesNo.prompt(Output.l)) ".utf8))
+        return YesNo.isYes(readLine() ?? "", Output.l)
     }
 
     /// The flow every `rm` shares: unless `--yes`, ask on a terminal (`question` fetches what it names),
@@ -76,7 +76,7 @@ enum Input {
         question: (inout DaemonClient) throws -> String
     ) throws -> Gone? {
         if !yes, try !confirm(question(&client), yes: false) {
-            Output.line("Kept \(kind) \(id).")
+            Output.line(Output.l.tr("Kept %s %s.", kind, id))
             return nil
         }
         return try client.call(remove, IDParams(id: id))

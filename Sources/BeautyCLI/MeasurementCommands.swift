@@ -1,12 +1,13 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
 struct BMICommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "bmi",
-        abstract: "Compute a body-mass index and its WHO class (nothing is stored; see 'measure add').",
+        abstract: Output.l.tr("Compute a body-mass index and its WHO class (nothing is stored; see 'measure add')."),
         discussion: """
             Examples:
               beautyctl bmi --weight 62,5 --height 168
@@ -14,7 +15,7 @@ struct BMICommand: ParsableCommand {
 
             Classes: \(BMIClass.allCases.map { "\($0.title) \($0.range)" }.joined(separator: "; ")).
             The class is decided on the exact value; the value shown is cut (not rounded) to one decimal, so it always lies in the class shown.
-            """)
+            """) }
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Weight in kilograms; ',' or '.' for decimals.", valueName: "kg"))
     var weight: String
@@ -27,21 +28,30 @@ struct BMICommand: ParsableCommand {
     func run() throws {
         let reading = try Input.check("") { try BMI.reading(weight: weight, height: height) }
         if output.json { return try Output.json(reading) }
-        Output.line("BMI \(BMI.format(reading.bmi)): \(reading.bmiClass.title) (\(reading.bmiClass.range))")
+        let l = Output.l
+        Output.line(Output.l.tr("BMI %s: %s (%s)", BMI.localized(BMI.format(reading.bmi), l.language), reading.bmiClass.title(l), reading.bmiClass.range(l.language)))
     }
 }
 
 struct MeasureCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "measure",
-        abstract: "A log of your weight (one entry per day) with BMI, and charts of it.",
-        subcommands: [Add.self, List.self, Chart.self, Clear.self])
+        abstract: Output.l.tr("A log of your weight (one entry per day) with BMI, and charts of it."),
+        subcommands: [Add.self, List.self, Chart.self, Clear.self]) }
 }
 
 extension ChartUnit: ExpressibleByArgument {}
 
 enum MeasureOutput {
     /// A row of `measure list`: day, kg, cm, BMI, class.
+    /// A table row as the user's language writes it (CSV keeps `row`).
+    static func shownRow(_ m: BodyMeasurement) -> [String] {
+        let l = Output.l
+        return row(m).enumerated().map { index, cell in
+            index == 0 ? (l.language == .english ? cell : Output.times.day(m.day.start(in: .current))) : index == 4 ? m.bmiClass?.title(l) ?? "" : BMI.localized(cell, l.language)
+        }
+    }
+
     static func row(_ m: BodyMeasurement) -> [String] {
         [m.day.description, BMI.quantity(m.weightKg), m.heightCm.map(BMI.trim) ?? "", m.bmi.map(BMI.format) ?? "",
          m.bmiClass?.title ?? ""]
@@ -55,8 +65,8 @@ enum MeasureOutput {
         case "yesterday": return today.adding(days: -1)
         default:
             let day = try Input.check("--date") { try LocalDate(parsing: text, field: "--date") }
-            guard day <= today else { throw CLIFailure(.usage, "--date: \(day) is in the future") }
-            guard day.year >= 1900 else { throw CLIFailure(.usage, "--date: \(day) is before 1900") }
+            guard day <= today else { throw CLIFailure(.usage, Output.l.tr("--date: %s is in the future", day)) }
+            guard day.year >= 1900 else { throw CLIFailure(.usage, Output.l.tr("--date: %s is before 1900", day)) }
             return day
         }
     }
@@ -64,15 +74,15 @@ enum MeasureOutput {
 
 extension MeasureCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Record your weight for a day (a second entry for the same day replaces the first).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Record your weight for a day (a second entry for the same day replaces the first)."),
             discussion: """
                 Without --height, the BMI uses the height of your closest earlier entry (else the closest later one).
 
                 Examples:
                   beautyctl measure add --weight 62,5 --height 168
                   beautyctl measure add --weight 63 --date 2026-11-20
-                """)
+                """) }
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Weight in kilograms; ',' or '.' for decimals.", valueName: "kg"))
         var weight: String
@@ -100,14 +110,14 @@ extension MeasureCommand {
             if let cm = m.heightCm { line += ", height \(BMI.trim(cm)) cm" + (result.heightFrom.map { " (as measured on \($0))" } ?? "") }
             Output.line(line + ".")
             if let old = result.replaced {
-                Output.line("It replaced the entry of \(old.day): \(old.summary).")
+                Output.line(Output.l.tr("It replaced the entry of %s: %s.", old.day, old.summary))
             }
-            if m.heightCm == nil { Output.line("No height known yet, so no BMI: give --height once.") }
+            if m.heightCm == nil { Output.line(Output.l.tr("No height known yet, so no BMI: give --height once.")) }
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List your measurements, oldest first.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List your measurements, oldest first.")) }
         @Option(help: ArgumentHelp("Only this month (YYYY-MM).", valueName: "month")) var month: String?
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
@@ -120,19 +130,19 @@ extension MeasureCommand {
             var client = global.client
             let list = try client.call(MeasurementRPC.list, params)
             if try output.printed(list, csv: ["day", "weight_kg", "height_cm", "bmi", "class"], { list.map(MeasureOutput.row) }) { return }
-            if list.isEmpty { return Output.line(month.map { "No measurements in \($0.name)." } ?? "No measurements.") }
-            Output.table(["DAY", "KG", "CM", "BMI", "CLASS"], list.map(MeasureOutput.row))
+            if list.isEmpty { return Output.line(month.map { Output.l.tr("No measurements in %s.", $0.name(Output.l.language)) } ?? Output.l.tr("No measurements.")) }
+            Output.table([Output.l.tr("DAY"), Output.l.tr("KG"), Output.l.tr("CM"), Output.l.tr("BMI"), Output.l.tr("CLASS")], list.map(MeasureOutput.shownRow))
         }
     }
 
     struct Chart: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Chart a month of weight or BMI in the terminal, or as an SVG file for a browser.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Chart a month of weight or BMI in the terminal, or as an SVG file for a browser."),
             discussion: """
                 Examples:
                   beautyctl measure chart --month 2026-11
                   beautyctl measure chart --month 2026-11 --unit bmi --svg bmi.svg
-                """)
+                """) }
         @Option(help: ArgumentHelp("The month (YYYY-MM; default: this month).", valueName: "month")) var month: String?
         @Option(help: ArgumentHelp("kg or bmi.", valueName: "unit")) var unit: ChartUnit = .kg
         @Option(help: ArgumentHelp("Write an SVG line chart to this file instead of drawing in the terminal.", valueName: "file"))
@@ -147,18 +157,20 @@ extension MeasureCommand {
             let result = try client.call(MeasurementRPC.chart, MeasureChartParams(month: month, unit: unit))
             if output.json { return try Output.json(result) }
             guard let svg else {
-                return FileHandle.standardOutput.write(Data(MeasurementChart.text(result.points, month: month, unit: unit).utf8))
+                return FileHandle.standardOutput.write(Data(MeasurementChart.text(result.points, month: month, unit: unit, localizer: Output.l).utf8))
             }
             if result.points.isEmpty {
-                return Output.line("No \(unit == .bmi ? "BMI values" : "measurements") in \(month.name): no chart written.")
+                return Output.line((unit == .bmi ? Output.l.tr("No BMI values in %s: no chart written.", month.name(Output.l.language))
+                                   : Output.l.tr("No measurements in %s: no chart written.", month.name(Output.l.language))))
             }
             try Output.write(MeasurementChart.svg(result.points, month: month, unit: unit), to: svg, option: "--svg")
-            Output.line("Wrote \(svg): \(unit.axisTitle), \(month.name), \(result.points.count) day\(result.points.count == 1 ? "" : "s") with data.")
+            Output.line(Output.l.trn("Wrote %s: %s, %s, %s day with data.", "Wrote %s: %s, %s, %s days with data.", result.points.count,
+                                     svg, unit.axisTitle(Output.l), month.name(Output.l.language), result.points.count))
         }
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete every measurement (asks first).")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Delete every measurement (asks first).")) }
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -167,14 +179,14 @@ extension MeasureCommand {
             var client = global.client
             if !yes {
                 let list = try client.call(MeasurementRPC.list, MeasureListParams())
-                if list.isEmpty { return Output.line("No measurements to delete.") }
-                guard try Input.confirm("Delete all \(list.count) measurements?", yes: yes) else {
-                    return Output.line("Kept the measurements.")
+                if list.isEmpty { return Output.line(Output.l.tr("No measurements to delete.")) }
+                guard try Input.confirm(Output.l.trn("Delete all %s measurements?", "Delete all %s measurements?", list.count), yes: yes) else {
+                    return Output.line(Output.l.tr("Kept the measurements."))
                 }
             }
             let result = try client.call(MeasurementRPC.clear)
             if output.json { return try Output.json(result) }
-            Output.line("Deleted \(result.removed) measurement\(result.removed == 1 ? "" : "s").")
+            Output.line(Output.l.trn("Deleted %s measurement.", "Deleted %s measurements.", result.removed))
         }
     }
 }

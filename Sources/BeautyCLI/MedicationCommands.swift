@@ -1,13 +1,14 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
 struct MedCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "med",
-        abstract: "Medications: schedules, stock, and the order you keep them in.",
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Move.self, Refill.self])
+        abstract: Output.l.tr("Medications: schedules, stock, and the order you keep them in."),
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self, Move.self, Refill.self]) }
 }
 
 /// The schedule and detail options `med add` and `med edit` share.
@@ -57,10 +58,10 @@ struct MedicationFields: ParsableArguments {
     func schedule() throws -> MedicationSchedule? {
         guard givesSchedule else { return nil }
         let shapes = [!at.isEmpty, every != nil, asNeeded].filter { $0 }.count
-        guard shapes <= 1 else { throw CLIFailure(.usage, "choose one of --at, --every or --as-needed") }
-        if between != nil, every == nil { throw CLIFailure(.usage, "--between goes with --every (e.g. --every 8h --between 08:00-20:00)") }
-        if asNeeded, days != nil || cycle != nil { throw CLIFailure(.usage, "--as-needed takes no --days or --cycle") }
-        if shapes == 0 { throw CLIFailure(.usage, "--days and --cycle need --at or --every") }
+        guard shapes <= 1 else { throw CLIFailure(.usage, Output.l.tr("choose one of --at, --every or --as-needed")) }
+        if between != nil, every == nil { throw CLIFailure(.usage, Output.l.tr("--between goes with --every (e.g. --every 8h --between 08:00-20:00)")) }
+        if asNeeded, days != nil || cycle != nil { throw CLIFailure(.usage, Output.l.tr("--as-needed takes no --days or --cycle")) }
+        if shapes == 0 { throw CLIFailure(.usage, Output.l.tr("--days and --cycle need --at or --every")) }
         var schedule = MedicationSchedule(kind: asNeeded ? .asNeeded : (every != nil ? .interval : .times))
         schedule.times = try at.map { text in try Input.check("--at") { try ClockTime(parsing: text, field: "--at") } }
         if let every { schedule.intervalSeconds = try Input.duration(every, option: "--every") }
@@ -78,8 +79,8 @@ struct MedicationFields: ParsableArguments {
         let start = try from.map { text in try Input.check("--from") { try LocalDate(parsing: text, field: "--from") } }
         let end = try until.map { text in try Input.check("--until") { try LocalDate(parsing: text, field: "--until") } }
         try Input.check("--until") { try Validation.range(from: start, to: end, .closed, toField: "--until", fromName: "--from") }
-        if let stock, stock < 0 { throw CLIFailure(.usage, "--stock: must not be negative") }
-        if let low, low < 0 { throw CLIFailure(.usage, "--low: must not be negative") }
+        if let stock, stock < 0 { throw CLIFailure(.usage, Output.l.tr("--stock: must not be negative")) }
+        if let low, low < 0 { throw CLIFailure(.usage, Output.l.tr("--low: must not be negative")) }
         return (start, end)
     }
 }
@@ -88,38 +89,39 @@ enum MedOutput {
     static func describe(_ detail: MedDetail) {
         let m = detail.medication
         let times = Output.times
-        Output.line("Medication \(m.id ?? 0): \(m.name)\(m.dose.map { " — \($0)" } ?? "")")
-        Output.line("  schedule:  \(schedule(m.schedule))")
+        Output.line(Output.l.tr("Medication %s: %s%s", m.id ?? 0, m.name, m.dose.map { " — \($0)" } ?? ""))
+        Output.line(Output.l.tr("  schedule:  %s", schedule(m.schedule)))
         if m.startDate != nil || m.endDate != nil {
-            Output.line("  dates:     \(m.startDate?.description ?? "…") to \(m.endDate?.description ?? "…")")
+            Output.line(Output.l.tr("  dates:     %s to %s", m.startDate?.description ?? "…", m.endDate?.description ?? "…"))
         }
-        Output.line("  active:    \(detail.activeToday ? "yes, today" : "not today")")
+        Output.line(Output.l.tr("  active:    %s", detail.activeToday ? Output.l.tr("yes, today") : Output.l.tr("not today")))
         if let stock = m.stock {
             let low = m.lowStock.map { " (warning at \(format($0)))" } ?? ""
-            Output.line("  stock:     \(format(stock))\(low)")
+            Output.line(Output.l.tr("  stock:     %s%s", format(stock), low))
         }
-        if let notes = m.notes { Output.line("  notes:     \(notes)") }
+        if let notes = m.notes { Output.line(Output.l.tr("  notes:     %s", notes)) }
         for dose in detail.today {
-            Output.line("  today:     \(times.clock(dose.scheduledAt)) dose \(dose.id ?? 0) — \(dose.state.rawValue)")
+            Output.line(Output.l.tr("  today:     %s dose %s — %s", times.clock(dose.scheduledAt), dose.id ?? 0, StatusName.dose(dose.state.rawValue, Output.l)))
         }
-        if let next = detail.upcoming.first { Output.line("  next:      \(times.long(next))") }
+        if let next = detail.upcoming.first { Output.line(Output.l.tr("  next:      %s", times.long(next))) }
         if let a = detail.adherence {
-            Output.line("  adherence: \(a.taken7)/\(a.scheduled7) last 7 days, \(a.taken30)/\(a.scheduled30) last 30 days")
+            Output.line(Output.l.tr("  adherence: %s/%s last 7 days, %s/%s last 30 days", a.taken7, a.scheduled7, a.taken30, a.scheduled30))
         }
     }
 
     static func schedule(_ s: MedicationSchedule) -> String {
+        let l = Output.l
         var text: String
         switch s.kind {
-        case .none: return "none (listed, never notified)"
-        case .asNeeded: return "as needed"
-        case .times: text = "at " + s.times.map(\.description).joined(separator: ", ")
+        case .none: return l.tr("none (listed, never notified)")
+        case .asNeeded: return l.tr("as needed")
+        case .times: text = l.tr("at %s", s.times.map(\.description).joined(separator: ", "))
         case .interval:
-            text = "every \(DurationParser.format(s.intervalSeconds ?? 0))"
-            if let a = s.windowStart, let b = s.windowEnd { text += " between \(a) and \(b)" }
+            text = l.tr("every %s", DurationParser.format(s.intervalSeconds ?? 0))
+            if let a = s.windowStart, let b = s.windowEnd { text += l.tr(" between %s and %s", a, b) }
         }
-        if let days = s.weekdays { text += " on " + days.map(\.rawValue).joined(separator: ",") }
-        if let c = s.cycle { text += ", cycle \(c.onDays) days on / \(c.offDays) off" }
+        if let days = s.weekdays { text += l.tr(" on %s", days.map(\.rawValue).joined(separator: ",")) }
+        if let c = s.cycle { text += l.tr(", cycle %s days on / %s off", c.onDays, c.offDays) }
         return text
     }
 
@@ -128,15 +130,15 @@ enum MedOutput {
 
 extension MedCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Add a medication.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Add a medication."),
             discussion: """
                 Examples:
                   beautyctl med add Vitamin D --dose '1 capsule' --at 08:00
                   beautyctl med add Ibuprofen --dose '1 tablet' --every 8h --between 08:00-22:00 --until 2026-12-05
                   beautyctl med add Pill --at 21:00 --cycle 21/7 --from 2026-12-01 --stock 28 --low 7
                   beautyctl med add Antihistamine --as-needed
-                """)
+                """) }
 
         @Argument(help: "Name of the medication.") var name: String
         @OptionGroup var fields: MedicationFields
@@ -162,13 +164,13 @@ extension MedCommand {
             var client = global.client
             let detail = try client.call(MedicationRPC.add, params)
             if output.json { return try Output.json(detail) }
-            Output.line("Added medication \(detail.medication.id ?? 0).")
+            Output.line(Output.l.tr("Added medication %s.", detail.medication.id ?? 0))
             MedOutput.describe(detail)
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List medications in your order.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List medications in your order.")) }
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
@@ -182,8 +184,8 @@ extension MedCommand {
                      m.stock.map(MedOutput.format) ?? "", m.lowStock.map(MedOutput.format) ?? "", m.notes ?? ""]
                 }
             }) { return }
-            if list.isEmpty { return Output.line("No medications.") }
-            Output.table(["#", "ID", "NAME", "DOSE", "SCHEDULE", "STOCK"], list.map { m in
+            if list.isEmpty { return Output.line(Output.l.tr("No medications.")) }
+            Output.table(["#", Output.l.tr("ID"), Output.l.tr("NAME"), Output.l.tr("DOSE"), Output.l.tr("SCHEDULE"), Output.l.tr("STOCK")], list.map { m in
                 [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
                  m.stock.map(MedOutput.format) ?? ""]
             })
@@ -191,7 +193,7 @@ extension MedCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a medication with today's doses and adherence.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Show a medication with today's doses and adherence.")) }
         @Argument(help: "Medication id.") var id: Int64
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -205,9 +207,9 @@ extension MedCommand {
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Change a medication; schedule options replace the whole schedule.",
-            discussion: "Doses already shown or answered stay in the history; future ones follow the new schedule.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Change a medication; schedule options replace the whole schedule."),
+            discussion: "Doses already shown or answered stay in the history; future ones follow the new schedule.") }
         @Argument(help: "Medication id.") var id: Int64
         @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
         @OptionGroup var fields: MedicationFields
@@ -228,20 +230,20 @@ extension MedCommand {
             params.timeZone = fields.tz
             params.clear = try clear.map { raw in
                 guard let field = MedEditParams.Clearable(rawValue: raw.lowercased()) else {
-                    throw CLIFailure(.usage, "--clear: '\(raw)' is not one of \(MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of %s", raw, MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")))
                 }
                 return field
             }
             var client = global.client
             let detail = try client.call(MedicationRPC.edit, params)
             if output.json { return try Output.json(detail) }
-            Output.line("Updated medication \(id).")
+            Output.line(Output.l.tr("Updated medication %s.", id))
             MedOutput.describe(detail)
         }
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a medication and its dose history (asks first).")
+        static var configuration: CommandConfiguration { CommandConfiguration(commandName: "rm", abstract: Output.l.tr("Delete a medication and its dose history (asks first).")) }
         @Argument(help: "Medication id.") var id: Int64
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
         @OptionGroup var output: OutputOptions
@@ -249,39 +251,39 @@ extension MedCommand {
 
         func run() throws {
             var client = global.client
-            let removed = try Input.confirmedRemoval(of: "medication", id: id, yes: yes, client: &client, remove: MedicationRPC.remove) { client in
+            let removed = try Input.confirmedRemoval(of: Output.l.tr("medication"), id: id, yes: yes, client: &client, remove: MedicationRPC.remove) { client in
                 let m = try client.call(MedicationRPC.show, IDParams(id: id))
-                return "Delete medication \(id) '\(m.medication.name)' and its dose history?"
+                return Output.l.tr("Delete medication %s '%s' and its dose history?", id, m.medication.name)
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
-            Output.line("Deleted medication \(id): \(gone.name).")
+            Output.line(Output.l.tr("Deleted medication %s: %s.", id, gone.name))
         }
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move a medication to a position in your list (1 = first).")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Move a medication to a position in your list (1 = first).")) }
         @Argument(help: "Medication id.") var id: Int64
         @Argument(help: "New position, 1-based.") var position: Int
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
-            if position < 1 { throw ValidationError("POSITION: must be 1 or more") }
+            if position < 1 { throw ValidationError(Output.l.tr("POSITION: must be 1 or more")) }
         }
 
         func run() throws {
             var client = global.client
             let list = try client.call(MedicationRPC.move, MedMoveParams(id: id, position: position))
             if output.json { return try Output.json(list) }
-            for m in list { Output.line("\(m.position). \(m.name) (id \(m.id ?? 0))") }
+            for m in list { Output.line(Output.l.tr("%s. %s (id %s)", m.position, m.name, m.id ?? 0)) }
         }
     }
 
     struct Refill: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Add units to a medication's stock.", usage: "beautyctl med refill <id> <count> [--json]",
-            discussion: "Example: beautyctl med refill 1 60")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Add units to a medication's stock."), usage: "beautyctl med refill <id> <count> [--json]",
+            discussion: "Example: beautyctl med refill 1 60") }
         @Argument(help: "Medication id.") var id: Int64
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How many units were added (more than 0).", valueName: "count"))
         var units: [String] = []
@@ -291,27 +293,27 @@ extension MedCommand {
         func run() throws {
             let text = try Input.single(units, what: "count", example: "med refill \(id) 60")
             guard let count = Double(text.replacingOccurrences(of: ",", with: ".")), count.isFinite else {
-                throw CLIFailure(.usage, "count: '\(text)' is not a number (e.g. 60 or 2,5)")
+                throw CLIFailure(.usage, Output.l.tr("count: '%s' is not a number (e.g. 60 or 2,5)", text))
             }
-            if count <= 0 { throw CLIFailure(.usage, "count: must be more than 0, got \(text)") }
+            if count <= 0 { throw CLIFailure(.usage, Output.l.tr("count: must be more than 0, got %s", text)) }
             var client = global.client
             let m = try client.call(MedicationRPC.refill, MedRefillParams(id: id, count: count))
             if output.json { return try Output.json(m) }
-            Output.line("\(m.name): \(MedOutput.format(m.stock ?? 0)) in stock.")
+            Output.line(Output.l.tr("%s: %s in stock.", m.name, MedOutput.format(m.stock ?? 0)))
         }
     }
 }
 
 struct DoseCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "dose",
-        abstract: "Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now'); a missed or skipped dose can still be taken late.",
-        subcommands: [Taken.self, Skip.self, Snooze.self, Log.self])
+        abstract: Output.l.tr("Answer a dose from the terminal, as the notification buttons do (ids from 'beautyctl now'); a missed or skipped dose can still be taken late."),
+        subcommands: [Taken.self, Skip.self, Snooze.self, Log.self]) }
 
     struct Taken: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Record a dose as taken (uses up stock).",
-            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Record a dose as taken (uses up stock)."),
+            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.") }
         @OptionGroup var dose: DoseChoice
         @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time: today's, or yesterday's).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
@@ -323,9 +325,9 @@ struct DoseCommand: ParsableCommand {
     }
 
     struct Skip: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Record a dose as deliberately skipped.",
-            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Record a dose as deliberately skipped."),
+            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.") }
         @OptionGroup var dose: DoseChoice
         @Option(help: ArgumentHelp("When it was skipped, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
@@ -337,7 +339,7 @@ struct DoseCommand: ParsableCommand {
     }
 
     struct Snooze: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remind again later.")
+        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Remind again later.")) }
         @Argument(help: "Dose id.") var id: Int64
         @Option(name: .customLong("for"), help: ArgumentHelp("How long (default: the configured snooze, 10m).", valueName: "duration"))
         var duration: String?
@@ -346,14 +348,14 @@ struct DoseCommand: ParsableCommand {
 
         func run() throws {
             let seconds = try duration.map { try Input.duration($0, option: "--for") }
-            if let seconds, seconds <= 0 { throw CLIFailure(.usage, "--for: must be more than 0") }
+            if let seconds, seconds <= 0 { throw CLIFailure(.usage, Output.l.tr("--for: must be more than 0")) }
             try DoseCommand.answer(MedicationRPC.doseSnooze, DoseParams(id: id, forSeconds: seconds), output, global)
         }
     }
 
     struct Log: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Record a dose taken outside the schedule (as needed, or an extra one): counted in history and stock.")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Record a dose taken outside the schedule (as needed, or an extra one): counted in history and stock.")) }
         @Argument(help: "The medication: its id or its name.") var med: String
         @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
@@ -365,8 +367,8 @@ struct DoseCommand: ParsableCommand {
             let id = try Int64(med) ?? Self.medication(named: med, client: &client)
             let result = try client.call(MedicationRPC.doseLog, DoseLogParams(medicationID: id, at: when))
             if output.json { return try Output.json(result) }
-            Output.line("Logged dose \(result.dose.id ?? 0) of \(result.medication.name) taken at \(Output.times.short(result.dose.scheduledAt)).")
-            if let stock = result.medication.stock { Output.line("\(MedOutput.format(stock)) left.") }
+            Output.line(Output.l.tr("Logged dose %s of %s taken at %s.", result.dose.id ?? 0, result.medication.name, Output.times.short(result.dose.scheduledAt)))
+            if let stock = result.medication.stock { Output.line(Output.l.tr("%s left.", MedOutput.format(stock))) }
         }
 
         /// The one medication with this name, in any case, with or without diacritics.
@@ -390,7 +392,7 @@ struct DoseCommand: ParsableCommand {
 
         func validate() throws {
             guard (id != nil) != (med != nil || due != nil), (med == nil) == (due == nil) else {
-                throw ValidationError("give a dose id, or --med and --due for a dose the agenda shows without one")
+                throw ValidationError(Output.l.tr("give a dose id, or --med and --due for a dose the agenda shows without one"))
             }
         }
 
@@ -408,21 +410,21 @@ struct DoseCommand: ParsableCommand {
         let times = Output.times
         let what = "\(result.medication.name) (\(times.short(result.dose.scheduledAt)))"
         guard result.changed else {
-            throw CLIFailure(.refused, "dose \(result.dose.id ?? 0) of \(what) was already answered: \(result.dose.state.rawValue)")
+            throw CLIFailure(.refused, Output.l.tr("dose %s of %s was already answered: %s", result.dose.id ?? 0, what, result.dose.state.rawValue))
         }
         switch result.dose.state {
-        case .snoozed: Output.line("Snoozed \(what) until \(result.snoozedUntil.map(times.clock) ?? "later").")
-        default: Output.line("Recorded \(what) as \(result.dose.state.rawValue).")
+        case .snoozed: Output.line(Output.l.tr("Snoozed %s until %s.", what, result.snoozedUntil.map(times.clock) ?? "later"))
+        default: Output.line(Output.l.tr("Recorded %s as %s.", what, result.dose.state.rawValue))
         }
         if let stock = result.medication.stock, result.dose.state == .taken {
-            Output.line("\(MedOutput.format(stock)) left.")
+            Output.line(Output.l.tr("%s left.", MedOutput.format(stock)))
         }
     }
 }
 
 struct HistoryCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "history", abstract: "Doses taken, skipped, snoozed or missed and reminders shown, with adherence.")
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "history", abstract: Output.l.tr("Doses taken, skipped, snoozed or missed and reminders shown, with adherence.")) }
     @Option(help: ArgumentHelp("Start (default: 30 days before --to).", valueName: "time")) var from: String?
     @Option(help: ArgumentHelp("End (default: now).", valueName: "time")) var to: String?
     @Flag(help: "Print CSV (kind,id,title,detail,scheduled,state,confirmed).") var csv = false
@@ -442,24 +444,24 @@ struct HistoryCommand: ParsableCommand {
             })
         }
         let times = Output.times
-        if result.entries.isEmpty { Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).") }
-        Output.table(["SCHEDULED", "STATE", "WHAT", "CONFIRMED"], result.entries.map { e in
-            [times.short(e.scheduledAt), e.state, e.title + (e.detail.map { " (\($0))" } ?? ""), e.confirmedAt.map(times.short) ?? ""]
+        if result.entries.isEmpty { Output.line(Output.l.tr("Nothing between %s and %s.", times.short(result.from), times.short(result.to))) }
+        Output.table([Output.l.tr("SCHEDULED"), Output.l.tr("STATE"), Output.l.tr("WHAT"), Output.l.tr("CONFIRMED")], result.entries.map { e in
+            [times.short(e.scheduledAt), StatusName.dose(e.state, Output.l), e.title + (e.detail.map { " (\($0))" } ?? ""), e.confirmedAt.map(times.short) ?? ""]
         })
         if !result.adherence.isEmpty {
             Output.line()
-            Output.line("Adherence (taken / scheduled):")
+            Output.line(Output.l.tr("Adherence (taken / scheduled):"))
             for a in result.adherence {
-                Output.line("  \(a.name): \(a.taken7)/\(a.scheduled7) last 7 days, \(a.taken30)/\(a.scheduled30) last 30 days")
+                Output.line(Output.l.tr("  %s: %s/%s last 7 days, %s/%s last 30 days", a.name, a.taken7, a.scheduled7, a.taken30, a.scheduled30))
             }
         }
     }
 }
 
 struct NotificationsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "notifications",
-        abstract: "Switch every notification off or on (off keeps recording doses as due; on resumes from now).")
+        abstract: Output.l.tr("Switch every notification off or on (off keeps recording doses as due; on resumes from now).")) }
     enum Switch: String, ExpressibleByArgument, CaseIterable { case on, off, status }
     @Argument(help: "on, off, or status.") var state: Switch = .status
     @OptionGroup var output: OutputOptions
@@ -470,6 +472,6 @@ struct NotificationsCommand: ParsableCommand {
         let enabled: Bool? = state == .status ? nil : state == .on
         let result = try client.call(MedicationRPC.notifications, NotificationsParams(enabled: enabled))
         if output.json { return try Output.json(result) }
-        Output.line("Notifications are \(result.enabled ? "on" : "off").")
+        Output.line(Output.l.tr("Notifications are %s.", result.enabled ? "on" : "off"))
     }
 }

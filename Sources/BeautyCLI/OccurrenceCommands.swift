@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -18,8 +19,8 @@ struct OccurrenceOption: ParsableArguments {
 
 extension AppointmentCommand {
     struct Split: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Change a series from one occurrence on (\"this and following\"): it becomes a new series.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Change a series from one occurrence on (\"this and following\"): it becomes a new series."),
             discussion: """
                 The series ends before --occurrence (its rule gets an UNTIL, or its COUNT is shared out); a new \
                 series with the same rule starts at that occurrence, taking along the exceptions and the changed \
@@ -30,7 +31,7 @@ extension AppointmentCommand {
                   beautyctl appointment split 12 --occurrence '2026-12-04 15:00'
                   beautyctl appointment split 12 --occurrence '2026-12-04 15:00' --at '2026-12-04 16:00'
                   beautyctl appointment split 12 --occurrence '2027-01-08 15:00' --repeat 'FREQ=WEEKLY;INTERVAL=4' --title 'Colour'
-                """)
+                """) }
 
         @Argument(help: "The series' id.") var id: Int64
         @OptionGroup var changes: AppointmentChanges
@@ -39,15 +40,15 @@ extension AppointmentCommand {
 
         func run() throws {
             guard changes.occurrence.occurrence != nil else {
-                throw CLIFailure(.usage, "--occurrence is required: the first occurrence of the new series (e.g. --occurrence '2026-12-04 15:00')")
+                throw CLIFailure(.usage, Output.l.tr("--occurrence is required: the first occurrence of the new series (e.g. --occurrence '2026-12-04 15:00')"))
             }
             var client = global.client
             let params = try changes.params(id: id, client: &client)
             let detail = try client.call(AppointmentRPC.split, params)
             if output.json { return try Output.json(detail) }
-            Output.line("Split series \(id): from \(Output.times.short(params.occurrence!)) on it is appointment \(detail.appointment.id ?? 0).")
+            Output.line(Output.l.tr("Split series %s: from %s on it is appointment %s.", id, Output.times.short(params.occurrence!), detail.appointment.id ?? 0))
             Output.describe(detail)
-            Output.warnings(detail.warnings)
+            Output.warnings(detail)
         }
     }
 }

@@ -1,17 +1,21 @@
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
 /// Text and JSON output of the commands.
 enum Output {
-    static let times = Timestamps(zone: .current)
+    /// The user's language, from beautyctl's environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
+    static let l = Localizer.current
+    static let times = Timestamps(zone: .current, language: l.language)
+    static let numbers = LocaleFormat(l.language)
 
     static func line(_ text: String = "") {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data("warning: \(text)\n".utf8))
+        FileHandle.standardError.write(Data((l.tr("warning: %s", text) + "\n").utf8))
     }
 
     /// Pretty, stable JSON (sorted keys, ISO 8601 instants).
@@ -32,55 +36,60 @@ enum Output {
     static func when(_ a: Appointment) -> String {
         if a.allDay {
             let days = max(1, a.durationSeconds / 86_400)
-            return times.day(a.start) + (days > 1 ? ", all day (\(days) days)" : ", all day")
+            return days > 1 ? Output.l.trn("%s, all day (%s day)", "%s, all day (%s days)", days, times.day(a.start), days)
+                : Output.l.tr("%s, all day", times.day(a.start))
         }
-        return "\(times.long(a.start))–\(times.clock(a.end)) (\(DurationParser.format(a.durationSeconds)))"
+        return "\(times.long(a.start))–\(times.clock(a.end)) (\(DurationParser.format(a.durationSeconds, l)))"
     }
 
     static func describe(_ detail: AppointmentDetail) {
         let a = detail.appointment
-        line("Appointment \(a.id ?? 0): \(a.title)")
-        line("  when:      \(when(a))")
-        line("  status:    \(a.status.rawValue)")
-        if let address = a.address { line("  address:   \(address)") }
-        if let contact = detail.contact { line("  contact:   \(contact.displayName), \(contact.phone) (contact \(contact.id ?? 0))") }
-        if let category = a.category { line("  category:  \(category)") }
-        if let color = a.color { line("  colour:    \(color)") }
-        if let price = a.price { line("  price:     \(price.formatted)") }
-        if let zone = a.timeZone { line("  zone:      \(zone)") }
+        Output.line(Output.l.tr("Appointment %s: %s", a.id ?? 0, a.title))
+        Output.line(Output.l.tr("  when:      %s", when(a)))
+        Output.line(Output.l.tr("  status:    %s", StatusName.appointment(a.status.rawValue, Output.l)))
+        if let address = a.address { Output.line(Output.l.tr("  address:   %s", address)) }
+        if let contact = detail.contact { Output.line(Output.l.tr("  contact:   %s, %s (contact %s)", contact.displayName, contact.phone, contact.id ?? 0)) }
+        if let category = a.category { Output.line(Output.l.tr("  category:  %s", category)) }
+        if let color = a.color { Output.line(Output.l.tr("  colour:    %s", color)) }
+        if let price = a.price { Output.line(Output.l.tr("  price:     %s", price.formatted(Output.l.language))) }
+        if let zone = a.timeZone { Output.line(Output.l.tr("  zone:      %s", zone)) }
         if let recurrence = a.recurrence {
-            line("  repeats:   \(recurrence.rule)" + (recurrence.exdates.isEmpty ? "" : " except \(recurrence.exdates.map(times.short).joined(separator: ", "))"))
+            Output.line(Output.l.tr("  repeats:   %s", recurrence.rule)
+                        + (recurrence.exdates.isEmpty ? "" : Output.l.tr(" except %s", recurrence.exdates.map(times.short).joined(separator: ", "))))
         }
-        if let every = a.repeatAfterDoneSeconds { line("  cycle:     every \(DurationParser.format(every)) after it is done") }
+        if let every = a.repeatAfterDoneSeconds { Output.line(Output.l.tr("  cycle:     every %s after it is done", DurationParser.format(every))) }
         if let series = a.seriesID, let original = a.recurrenceID {
-            line("  series:    one occurrence of appointment \(series), changed (in the series: \(times.short(original)))")
+            Output.line(Output.l.tr("  series:    one occurrence of appointment %s, changed (in the series: %s)", series, times.short(original)))
         }
-        for next in detail.nextOccurrences ?? [] { line("  next:      \(times.long(next))") }
+        for next in detail.nextOccurrences ?? [] { Output.line(Output.l.tr("  next:      %s", times.long(next))) }
         for changed in detail.changedOccurrences ?? [] {
             let moved = changed.recurrenceID.map { SeriesOccurrence.same($0, changed.start) } == false ? " → \(when(changed))" : ""
-            line("  changed:   \(changed.recurrenceID.map(times.short) ?? "?")\(moved) — \(changed.status.rawValue) (appointment \(changed.id ?? 0))")
+            Output.line(Output.l.tr("  changed:   %s%s — %s (appointment %s)", changed.recurrenceID.map(times.short) ?? "?", moved, StatusName.appointment(changed.status.rawValue, Output.l), changed.id ?? 0))
         }
         if let notes = a.notes {
-            line("  notes:     " + notes.replacingOccurrences(of: "\n", with: "\n             "))
+            Output.line(Output.l.tr("  notes:     %s", notes.replacingOccurrences(of: "\n", with: "\n             ")))
         }
-        if a.reminders.isEmpty { line("  reminders: none") }
+        if a.reminders.isEmpty { Output.line(Output.l.tr("  reminders: none")) }
         for reminder in a.reminders.sorted(by: { $0.fireDate(forStart: a.start) < $1.fireDate(forStart: a.start) }) {
             let fireAt = reminder.fireDate(forStart: a.start)
             let key = Trigger.key(kind: .appointment, itemID: a.id ?? 0, occurrence: a.start, fireAt: fireAt)
-            let unplanned = a.recurrence != nil && fireAt > Date() ? "to be planned nearer the time" : "not scheduled (time already passed)"
-            let state = detail.deliveries.first { $0.trigger.key == key }?.state.rawValue
-                ?? (a.status == .scheduled ? unplanned : "off (\(a.status.rawValue))")
-            let label = reminder.beforeSeconds.map { "\(DurationParser.format($0)) before" } ?? "at"
-            line("  reminder:  \(times.short(fireAt)) (\(label)) — \(state)")
+            let unplanned = a.recurrence != nil && fireAt > Date() ? Output.l.tr("to be planned nearer the time") : Output.l.tr("not scheduled (time already passed)")
+            let state = detail.deliveries.first { $0.trigger.key == key }.map { StatusName.reminder($0.state.rawValue, l) }
+                ?? (a.status == .scheduled ? unplanned : Output.l.tr("off (%s)", StatusName.appointment(a.status.rawValue, Output.l)))
+            let label = reminder.beforeSeconds.map { Output.l.tr("%s before", DurationParser.format($0, Output.l)) } ?? Output.l.tr("at")
+            Output.line(Output.l.tr("  reminder:  %s (%s) — %s", times.short(fireAt), label, state))
         }
         for snooze in detail.deliveries where snooze.trigger.key.contains("/snooze/") {
-            line("  snoozed:   \(times.short(snooze.trigger.fireAt)) — \(snooze.state.rawValue)")
+            Output.line(Output.l.tr("  snoozed:   %s — %s", times.short(snooze.trigger.fireAt), StatusName.reminder(snooze.state.rawValue, l)))
         }
     }
 
-    /// The daemon's warnings about what it just saved (nothing was refused).
-    static func warnings(_ warnings: [String]?) {
-        for text in warnings ?? [] { warn(text) }
+    /// The daemon's warnings about what it just saved (nothing was refused); in another language
+    /// than English, the same warnings worked out here from the saved appointment, in that language.
+    static func warnings(_ detail: AppointmentDetail) {
+        let texts = l.language == .english || detail.warnings?.isEmpty != false ? detail.warnings ?? []
+            : AppointmentDraft.warnings(for: detail.appointment, deliveries: detail.deliveries, zone: .current, now: Date(), localizer: l)
+        for text in texts { warn(text) }
     }
 
     /// Writes a file the user named (an SVG chart), replacing it whole; a missing directory or a refused
@@ -89,12 +98,12 @@ enum Output {
         let directory = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            throw CLIFailure(.usage, "\(option): there is no directory \(directory)")
+            throw CLIFailure(.usage, Output.l.tr("%s: there is no directory %s", option, directory))
         }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CLIFailure(.usage, "\(option): cannot write \(path): \((error as NSError).localizedDescription)")
+            throw CLIFailure(.usage, Output.l.tr("%s: cannot write %s: %s", option, path, (error as NSError).localizedDescription))
         }
     }
 

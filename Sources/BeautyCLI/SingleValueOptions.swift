@@ -13,7 +13,7 @@ enum SingleValueOptions {
             if argument == "--" { break }
             let name = argument.hasPrefix("--") ? String(argument.split(separator: "=", maxSplits: 1)[0]) : argument
             guard let option = names[name] else { continue }
-            guard seen.insert(option).inserted else { throw CLIFailure(.usage, "\(option): given twice, but it takes one value") }
+            guard seen.insert(option).inserted else { throw CLIFailure(.usage, Output.l.tr("%s: given twice, but it takes one value", option)) }
         }
     }
 

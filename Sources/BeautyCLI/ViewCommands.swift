@@ -1,17 +1,18 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
 struct AgendaCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "agenda",
-        abstract: "What is coming up: the next 7 days from the start of today, by default.",
+        abstract: Output.l.tr("What is coming up: the next 7 days from the start of today, by default."),
         discussion: """
             Examples:
               beautyctl agenda --days 14
               beautyctl agenda --from 2026-12-01 --to 2027-01-01 --category hair --json
-            """)
+            """) }
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Days to show from the start of today.", valueName: "n")) var days: Int?
     @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
@@ -31,13 +32,13 @@ struct AgendaCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if let days, days <= 0 || days > 3660 { throw ValidationError("--days: must be between 1 and 3660") }
-        if days != nil, from != nil || to != nil { throw ValidationError("--days cannot be combined with --from/--to") }
-        if let limit, limit < 0 { throw ValidationError("--limit: must not be negative") }
-        if let offset, offset < 0 { throw ValidationError("--offset: must not be negative") }
+        if let days, days <= 0 || days > 3660 { throw ValidationError(Output.l.tr("--days: must be between 1 and 3660")) }
+        if days != nil, from != nil || to != nil { throw ValidationError(Output.l.tr("--days cannot be combined with --from/--to")) }
+        if let limit, limit < 0 { throw ValidationError(Output.l.tr("--limit: must not be negative")) }
+        if let offset, offset < 0 { throw ValidationError(Output.l.tr("--offset: must not be negative")) }
         let statuses = Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue)
         if let bad = status.first(where: { !statuses.contains($0.lowercased()) }) {
-            throw ValidationError("--status: '\(bad)' is not one of \(statuses.joined(separator: ", "))")
+            throw ValidationError(Output.l.tr("--status: '%s' is not one of %s", bad, statuses.joined(separator: ", ")))
         }
     }
 
@@ -51,7 +52,7 @@ struct AgendaCommand: ParsableCommand {
         var params = AgendaParams(from: start, to: end)
         let kinds = try kind.map { kind in
             guard let k = ItemKind(rawValue: kind.lowercased()) else {
-                throw CLIFailure(.usage, "--kind: '\(kind)' is not one of appointment, medication, water")
+                throw CLIFailure(.usage, Output.l.tr("--kind: '%s' is not one of appointment, medication, water", kind))
             }
             return k
         }
@@ -73,7 +74,7 @@ struct AgendaCommand: ParsableCommand {
         // Where a capped answer stopped, and the same range's rest: --to is given too, so a default or
         // --days range does not move along with --from.
         let cut = result.nextFrom.map { next in
-            (next, "go on with --from '\(WireJSON.formatInstant(next))' --to '\(WireJSON.formatInstant(result.to))'")
+            (next, Output.l.tr("go on with %s", "--from '\(WireJSON.formatInstant(next))' --to '\(WireJSON.formatInstant(result.to))'"))
         }
         if try output.printed(result, csv: ["kind", "id", "title", "start", "end", "all_day", "status", "category", "address", "contact"], {
             result.entries.map { e in
@@ -83,16 +84,17 @@ struct AgendaCommand: ParsableCommand {
         }) {
             // CSV has no place for where a capped answer stopped (JSON has nextFrom): say it beside it.
             if output.csv, let (next, onward) = cut {
-                Output.warn("the list stops at \(WireJSON.formatInstant(next)) (\(Self.cutReason)); \(onward)")
+                Output.warn(Output.l.tr("the list stops at %s (%s); %s", WireJSON.formatInstant(next), Self.cutReason, onward))
             }
             return
         }
         let times = Output.times
+        let l = Output.l
         guard !result.entries.isEmpty else {
             guard let (next, onward) = cut else {
-                return Output.line("Nothing between \(times.short(result.from)) and \(times.short(result.to)).")
+                return Output.line(l.tr("Nothing between %s and %s.", times.short(result.from), times.short(result.to)))
             }
-            return Output.line("Nothing between \(times.short(result.from)) and \(times.short(next)) (\(Self.cutReason)); \(onward).")
+            return Output.line(l.tr("Nothing between %s and %s (%s); %s.", times.short(result.from), times.short(next), Self.cutReason, onward))
         }
         var lastDay = ""
         for entry in result.entries {
@@ -106,9 +108,11 @@ struct AgendaCommand: ParsableCommand {
                 Output.line("  \(times.clock(entry.start))        \(NowCommand.label(entry))")
                 continue
             }
-            let clock = entry.allDay ? "all day    " : "\(times.clock(entry.start))–\(times.clock(entry.end))"
+            let allDay = l.tr("all day")
+            let clock = entry.allDay ? allDay.padding(toLength: max(11, allDay.count), withPad: " ", startingAt: 0)
+                : "\(times.clock(entry.start))–\(times.clock(entry.end))"
             var extras: [String] = []
-            if entry.status != "scheduled" { extras.append(entry.status) }
+            if entry.status != "scheduled" { extras.append(StatusName.appointment(entry.status, l)) }
             if let c = entry.category { extras.append(c) }
             if let place = entry.address ?? entry.contactName { extras.append(place) }
             let suffix = extras.isEmpty ? "" : "  (\(extras.joined(separator: ", ")))"
@@ -116,25 +120,33 @@ struct AgendaCommand: ParsableCommand {
         }
         if let planned = result.entries.first(where: { $0.kind == .medication && $0.id == 0 }), let med = planned.medicationID {
             Output.line()
-            Output.line("Doses marked 'planned' get their id 48 hours ahead; to answer one before: "
-                + "beautyctl dose taken|skip --med \(med) --due '\(times.short(planned.start))'")
+            Output.line(l.tr("Doses marked 'planned' get their id 48 hours ahead; to answer one before: %s",
+                             "beautyctl dose taken|skip --med \(med) --due '\(times.typed(planned.start))'"))
+        }
+        let visits = result.entries.filter { $0.kind == .appointment }.count, doses = result.entries.filter { $0.kind == .medication }.count
+        let counted = [visits > 0 ? l.trn("%s visit", "%s visits", visits) : nil, doses > 0 ? l.trn("%s dose", "%s doses", doses) : nil]
+            .compactMap { $0 }
+        if !counted.isEmpty {
+            Output.line()
+            Output.line(counted.joined(separator: ", ") + ".")
         }
         if result.total > result.entries.count {
-            Output.line()
-            Output.line("Showing \(result.entries.count) of \(result.total) (use --limit/--offset for more).")
+            Output.line(l.tr("Showing %s of %s (use --limit/--offset for more).", result.entries.count, result.total))
         }
         if let (next, onward) = cut {
             Output.line()
-            Output.line("Cut short: \(Self.cutReason); shown up to \(times.short(next)), \(onward).")
+            Output.line(l.tr("Cut short: %s; shown up to %s, %s.", Self.cutReason, times.short(next), onward))
         }
     }
 
-    static let cutReason = "a series has more than \(AppointmentOccurrences.limit) occurrences in the range"
+    static var cutReason: String {
+        Output.l.tr("a series has more than %s occurrences in the range", AppointmentOccurrences.limit)
+    }
 }
 
 struct NowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "now", abstract: "Still to come today, and what should already have been done.")
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "now", abstract: Output.l.tr("Still to come today, and what should already have been done.")) }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -143,24 +155,25 @@ struct NowCommand: ParsableCommand {
         let result = try client.call(ViewRPC.now)
         if output.json { return try Output.json(result) }
         let times = Output.times
-        Output.line("Now: \(times.long(result.now))")
+        let l = Output.l
+        Output.line(l.tr("Now: %s", times.long(result.now)))
         if !result.overdue.isEmpty {
-            Output.line("Should have been taken:")
+            Output.line(l.tr("Should have been taken:"))
             let today = times.isoDay(result.now)
             result.overdue.forEach { entry in
                 // Yesterday's doses stay here a day longer: they need their date.
                 let when = times.isoDay(entry.start) == today ? times.clock(entry.start) : times.short(entry.start)
                 Output.line("  \(when)  \(Self.label(entry))")
             }
-            Output.line("  (answer with: beautyctl dose taken|skip ID; taken earlier: dose taken ID --at HH:MM)")
+            Output.line(l.tr("  (answer with: beautyctl dose taken|skip ID; taken earlier: dose taken ID --at HH:MM)"))
         }
         if result.laterToday.isEmpty {
-            Output.line("Nothing more today.")
+            Output.line(l.tr("Nothing more today."))
         } else {
-            Output.line("Later today:")
+            Output.line(l.tr("Later today:"))
             result.laterToday.forEach { Output.line("  \(times.clock($0.start))  \(Self.label($0))") }
         }
-        if let water = result.water { Output.line("Water today: \(WaterOutput.progress(water)).") }
+        if let water = result.water { Output.line(l.tr("Water today: %s.", WaterOutput.progress(water))) }
     }
 }
 
@@ -170,9 +183,11 @@ extension NowCommand {
         switch entry.kind {
         case .medication:
             // id 0: planned from the schedule further ahead than the stored rows, answered by --med/--due.
+            let l = Output.l
             let planned = entry.id == 0
-            let state = planned ? " — planned (med \(entry.medicationID ?? 0))" : entry.status == "pending" ? "" : " — \(entry.status)"
-            return "dose \(planned ? "-" : String(entry.id))  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
+            let state = planned ? " — " + l.tr("planned (med %s)", entry.medicationID ?? 0)
+                : entry.status == "pending" ? "" : " — \(StatusName.dose(entry.status, l))"
+            return l.tr("dose %s", planned ? "-" : String(entry.id)) + "  \(entry.title)\(entry.address.map { " (\($0))" } ?? "")\(state)"
         case .appointment, .water, .tip:
             return "#\(entry.id) \(entry.title)"
         }
@@ -180,8 +195,8 @@ extension NowCommand {
 }
 
 struct StatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Is the daemon running, what is next, can it reach the notification server.")
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "status", abstract: Output.l.tr("Is the daemon running, what is next, can it reach the notification server.")) }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -190,30 +205,30 @@ struct StatusCommand: ParsableCommand {
         let s = try client.call(ViewRPC.status)
         if output.json { return try Output.json(s) }
         let times = Output.times
-        Output.line("beautyd \(s.version), pid \(s.pid), up \(DurationParser.format(s.uptimeSeconds))")
-        Output.line("  database:      \(s.database)")
-        Output.line("  socket:        \(s.socket)")
-        Output.line("  appointments:  \(s.counts.appointments)   contacts: \(s.counts.contacts)   medications: \(s.counts.medications)")
-        Output.line("  reminders:     \(s.counts.pendingDeliveries) pending")
+        Output.line(Output.l.tr("beautyd %s, pid %s, up %s", s.version, s.pid, DurationParser.format(s.uptimeSeconds)))
+        Output.line(Output.l.tr("  database:      %s", s.database))
+        Output.line(Output.l.tr("  socket:        %s", s.socket))
+        Output.line(Output.l.tr("  appointments:  %s   contacts: %s   medications: %s", s.counts.appointments, s.counts.contacts, s.counts.medications))
+        Output.line(Output.l.tr("  reminders:     %s pending", s.counts.pendingDeliveries))
         if let next = s.nextTrigger {
-            Output.line("  next:          \(times.short(next.fireAt)) \(next.title) (\(Self.itemLabel(next.itemKind, next.itemID)))")
+            Output.line(Output.l.tr("  next:          %s %s (%s)", times.short(next.fireAt), next.title, Self.itemLabel(next.itemKind, next.itemID)))
         } else {
-            Output.line("  next:          nothing scheduled")
+            Output.line(Output.l.tr("  next:          nothing scheduled"))
         }
         let server = s.notificationServer
         if server.reachable {
             let name = [server.name, server.version].compactMap { $0 }.joined(separator: " ")
             let problem = server.lastError.map { " — \($0)" } ?? ""
-            Output.line("  notifications: \(name.isEmpty ? "server" : name) (\(server.capabilities.joined(separator: ", ")))\(problem)")
+            Output.line(Output.l.tr("  notifications: %s (%s)%s", name.isEmpty ? "server" : name, server.capabilities.joined(separator: ", "), problem))
         } else {
-            Output.line("  notifications: NO SERVER REACHABLE — \(server.lastError ?? "unknown")")
+            Output.line(Output.l.tr("  notifications: NO SERVER REACHABLE — %s", server.lastError ?? "unknown"))
         }
         if s.notificationsEnabled == false {
-            Output.line("  switched off:  nothing is shown; doses are still recorded as due (beautyctl notifications on)")
+            Output.line(Output.l.tr("  switched off:  nothing is shown; doses are still recorded as due (beautyctl notifications on)"))
         }
         if s.counts.waitingDeliveries > 0 {
             let reason = s.waitingFor.map { "wait for \($0)" } ?? "are due and about to be shown"
-            Output.line("  waiting:       \(s.counts.waitingDeliveries) due reminder(s) \(reason)")
+            Output.line(Output.l.tr("  waiting:       %s due reminder(s) %s", s.counts.waitingDeliveries, reason))
         }
     }
 }
@@ -221,13 +236,20 @@ struct StatusCommand: ParsableCommand {
 extension StatusCommand {
     /// "dose 65" for a medication trigger or event (its id is the dose's, what `dose taken` wants), else "appointment 3".
     static func itemLabel(_ kind: ItemKind?, _ id: Int64) -> String {
-        "\(kind == .medication ? "dose" : kind?.rawValue ?? "item") \(id)"
+        let l = Output.l
+        return switch kind {
+        case .medication: l.tr("dose %s", id)
+        case .appointment: l.tr("appointment %s", id)
+        case .water: l.tr("water %s", id)
+        case .tip: l.tr("tip %s", id)
+        case nil: l.tr("item %s", id)
+        }
     }
 }
 
 struct WatchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "watch", abstract: "Print daemon events (fired, snoozed, dismissed, missed) as they happen.")
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "watch", abstract: Output.l.tr("Print daemon events (fired, snoozed, dismissed, missed) as they happen.")) }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -237,8 +259,8 @@ struct WatchCommand: ParsableCommand {
             if output.json { return Output.line(String(decoding: raw, as: UTF8.self)) }
             let what = [event.title, event.detail].compactMap { $0 }.joined(separator: " — ")
             let item = event.itemID.map { " " + StatusCommand.itemLabel(event.itemKind, $0) } ?? ""
-            Output.line("\(times.short(event.at))  \(event.type)\(item)\(what.isEmpty ? "" : ": \(what)")")
+            Output.line("\(times.short(event.at))  \(StatusName.reminder(event.type, Output.l))\(item)\(what.isEmpty ? "" : ": \(what)")")
         }
-        throw CLIFailure(.unreachable, "beautyd closed the event stream (stopped?)")
+        throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the event stream (stopped?)"))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
@@ -24,21 +25,22 @@ struct TipFilterOptions: ParsableArguments {
 
 enum TipOutput {
     static func show(_ tip: Tip) {
-        Output.line("#\(tip.id) \(tip.title) (\(tip.category.rawValue))")
-        Output.line("   \(tip.text)")
+        let shown = TipText(tip, Output.l)
+        Output.line("#\(tip.id) \(shown.title) (\(Output.l.language == .english ? tip.category.rawValue : shown.category.lowercased()))")
+        Output.line("   \(shown.text)")
     }
 }
 
 struct TipsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "tips",
-        abstract: "Beauty tips for face, hair, nails and body.",
+        abstract: Output.l.tr("Beauty tips for face, hair, nails and body."),
         discussion: """
             Examples:
               beautyctl tips --category nails
               beautyctl tips --search sunscreen
             A daily tip as a notification: [tips] daily_at = "09:00" in the config.
-            """)
+            """) }
 
     @OptionGroup var filter: TipFilterOptions
     @OptionGroup var output: OutputOptions
@@ -50,10 +52,13 @@ struct TipsCommand: ParsableCommand {
         let tips = try client.call(WellbeingRPC.tips, params)
         if output.json { return try Output.json(tips) }
         guard !tips.isEmpty else {
-            let categories = filter.category.map { $0.lowercased() }.joined(separator: " or ")
-            let what = [categories.isEmpty ? nil : "in \(categories)",
-                        filter.search.isEmpty ? nil : "mentioning '\(filter.search.joined(separator: "' or '"))'"].compactMap { $0 }
-            return Output.line("No tips \(what.joined(separator: " ")).")
+            let l = Output.l
+            let categories = filter.category.compactMap { TipCategory(rawValue: $0.lowercased())?.title(l).lowercased() }
+                .joined(separator: l.tr(" or "))
+            let what = [categories.isEmpty ? nil : l.tr("in %s", categories),
+                        filter.search.isEmpty ? nil : l.tr("mentioning '%s'", filter.search.joined(separator: "'" + l.tr(" or ") + "'"))]
+                .compactMap { $0 }
+            return Output.line(l.tr("No tips %s.", what.joined(separator: " ")))
         }
         for (index, tip) in tips.enumerated() {
             if index > 0 { Output.line() }
@@ -63,13 +68,13 @@ struct TipsCommand: ParsableCommand {
 }
 
 struct TipCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "tip", abstract: "One beauty tip.", subcommands: [Random.self], defaultSubcommand: Random.self)
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "tip", abstract: Output.l.tr("One beauty tip."), subcommands: [Random.self], defaultSubcommand: Random.self) }
 
     struct Random: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "A tip picked at random (from one category or matching a text, if given).",
-            discussion: "Example: beautyctl tip random --category hair")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("A tip picked at random (from one category or matching a text, if given)."),
+            discussion: "Example: beautyctl tip random --category hair") }
 
         @OptionGroup var filter: TipFilterOptions
         @OptionGroup var output: OutputOptions
@@ -91,8 +96,8 @@ struct WaterRangeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("End of the range, exclusive (a date means its midnight).", valueName: "time")) var to: String?
 
     func validate() throws {
-        if let days, days <= 0 || days > 3660 { throw ValidationError("--days: must be between 1 and 3660") }
-        if days != nil, from != nil || to != nil { throw ValidationError("--days cannot be combined with --from/--to") }
+        if let days, days <= 0 || days > 3660 { throw ValidationError(Output.l.tr("--days: must be between 1 and 3660")) }
+        if days != nil, from != nil || to != nil { throw ValidationError(Output.l.tr("--days cannot be combined with --from/--to")) }
     }
 
     func params(now: Date) throws -> WaterTotalParams {
@@ -111,18 +116,19 @@ struct WaterRangeOptions: ParsableArguments {
 }
 
 struct WaterCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "water",
-        abstract: "Water intake: log drinks, totals per day, a daily goal, reminders, import.",
-        subcommands: [Add.self, List.self, Edit.self, Remove.self, Total.self, Goal.self, Remind.self, Import.self])
+        abstract: Output.l.tr("Water intake: log drinks, totals per day, a daily goal, reminders, import."),
+        subcommands: [Add.self, List.self, Edit.self, Remove.self, Total.self, Goal.self, Remind.self, Import.self]) }
 }
 
 enum WaterOutput {
     /// "1250 of 2000 ml (62%)", "2000 of 2000 ml — goal reached", or "750 ml".
     static func progress(_ day: WaterDay) -> String {
-        guard let goal = day.goalMl else { return "\(day.totalMl) ml" }
-        if day.goalReached == true { return "\(day.totalMl) of \(goal) ml — goal reached" }
-        return "\(day.totalMl) of \(goal) ml (\(day.totalMl * 100 / goal)%)"
+        let l = Output.l, ml = Output.numbers.integer
+        guard let goal = day.goalMl else { return l.tr("%s ml", ml(day.totalMl)) }
+        if day.goalReached == true { return l.tr("%s of %s ml — goal reached", ml(day.totalMl), ml(goal)) }
+        return l.tr("%s of %s ml (%s%%)", ml(day.totalMl), ml(goal), day.totalMl * 100 / goal)
     }
 
     /// "water record 4: 250 ml at Wed 7 Jan 2026, 08:30".
@@ -132,7 +138,7 @@ enum WaterOutput {
 
     /// "Today" or the day's name.
     static func dayName(_ day: WaterDay, now: Date) -> String {
-        day.day.description == Output.times.isoDay(now) ? "Today" : Output.times.day(day.day.start(in: .current))
+        day.day.description == Output.times.isoDay(now) ? Output.l.tr("Today") : Output.times.day(day.day.start(in: .current))
     }
 
     /// "from 12:00", "until 18:00" or "12:00–18:00" when the range covers only part of `day`; nil for all of it.
@@ -153,7 +159,7 @@ enum WaterOutput {
         let clockOnly = text.trimmingCharacters(in: .whitespaces).range(of: #"^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"#, options: .regularExpression) != nil
         let time = try Input.time(clockOnly ? "today \(text)" : text, option: option, now: now)
         guard time <= now.addingTimeInterval(60) else {
-            throw CLIFailure(.usage, "\(option): '\(text)' is \(Output.times.short(time)), in the future: log water once it is drunk")
+            throw CLIFailure(.usage, Output.l.tr("%s: '%s' is %s, in the future: log water once it is drunk", option, text, Output.times.short(time)))
         }
         return time
     }
@@ -161,8 +167,8 @@ enum WaterOutput {
 
 extension WaterCommand {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Log a drink, in millilitres.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Log a drink, in millilitres."),
             usage: "beautyctl water add <amount> [--at <time>] [--until <time>] [--json]",
             discussion: """
                 The amount may have a decimal comma or point and a unit: 250, 250,5 (stored as 251: \
@@ -170,7 +176,7 @@ extension WaterCommand {
                 Examples:
                   beautyctl water add 250
                   beautyctl water add 500 --at 8:30 --until 9:15
-                """)
+                """) }
 
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How much, in ml (e.g. 250, 250,5 or 0,5l).", valueName: "amount"))
         var amount: [String] = []
@@ -189,26 +195,26 @@ extension WaterCommand {
                 let clockOnly = text.range(of: #"^[0-9]{1,2}:[0-9]{2}$"#, options: .regularExpression) != nil
                 return try Input.time(clockOnly ? "today \(text)" : text, option: "--until", now: now)
             }
-            if let end = params.until, end < params.at ?? now { throw CLIFailure(.usage, "--until: must not be before --at") }
+            if let end = params.until, end < params.at ?? now { throw CLIFailure(.usage, Output.l.tr("--until: must not be before --at")) }
             var client = global.client
             let result = try client.call(WellbeingRPC.waterAdd, params)
             if output.json { return try Output.json(result) }
             let times = Output.times
             let when = times.isoDay(result.record.start) == times.isoDay(now) ? times.clock(result.record.start) : times.short(result.record.start)
-            Output.line("Logged \(result.record.amountMl) ml at \(when) (record \(result.record.id ?? 0)).")
-            Output.line("\(times.isoDay(result.record.start) == times.isoDay(now) ? "Today" : times.day(result.record.start)): \(WaterOutput.progress(result.day)).")
+            Output.line(Output.l.tr("Logged %s ml at %s (record %s).", result.record.amountMl, when, result.record.id ?? 0))
+            Output.line("\(times.isoDay(result.record.start) == times.isoDay(now) ? Output.l.tr("Today") : times.day(result.record.start)): \(WaterOutput.progress(result.day)).")
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "List the drinks logged (default: today), earliest first, with their ids.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("List the drinks logged (default: today), earliest first, with their ids."),
             discussion: """
                 Examples:
                   beautyctl water list
                   beautyctl water list --days 7 --json
                   beautyctl water list --days 7 --reverse      # latest first
-                """)
+                """) }
         @OptionGroup var range: WaterRangeOptions
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
@@ -224,21 +230,21 @@ extension WaterCommand {
             }) { return }
             if list.isEmpty { return Output.line(range.days == nil && range.from == nil && range.to == nil ? "No water logged today." : "No water logged in that range.") }
             let times = Output.times
-            Output.table(["ID", "WHEN", "ML", "UNTIL"], list.map { r in
+            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("ML"), Output.l.tr("UNTIL")], list.map { r in
                 [String(r.id ?? 0), times.short(r.start), String(r.amountMl), r.end.map(times.clock) ?? ""]
             })
         }
     }
 
     struct Edit: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Change a logged drink (ids from 'water list'); options not given stay as they are.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Change a logged drink (ids from 'water list'); options not given stay as they are."),
             discussion: """
                 The day's total changes with it, and so do the day's reminders (they stop once the goal is reached).
                 Examples:
                   beautyctl water edit 4 --amount 330
                   beautyctl water edit 4 --at 8:15 --clear-until
-                """)
+                """) }
         @Argument(help: "Water record id.") var id: Int64
         @Option(parsing: .unconditional, help: ArgumentHelp("New amount in ml (250, 250,5, 0,5l).", valueName: "amount")) var amount: String?
         @Option(help: ArgumentHelp("When it was drunk ('8:30' means today's).", valueName: "time")) var at: String?
@@ -249,9 +255,9 @@ extension WaterCommand {
 
         func run() throws {
             if amount == nil, at == nil, until == nil, !clearUntil {
-                throw CLIFailure(.usage, "nothing to change: give --amount, --at, --until or --clear-until")
+                throw CLIFailure(.usage, Output.l.tr("nothing to change: give --amount, --at, --until or --clear-until"))
             }
-            if clearUntil, until != nil { throw CLIFailure(.usage, "--until and --clear-until: choose one") }
+            if clearUntil, until != nil { throw CLIFailure(.usage, Output.l.tr("--until and --clear-until: choose one")) }
             let now = Date()
             var params = WaterEditParams(id: id)
             params.amountMl = try amount.map { text in try Input.check("--amount") { try WaterAmount.parse(text, field: "--amount") } }
@@ -261,14 +267,14 @@ extension WaterCommand {
             var client = global.client
             let result = try client.call(WellbeingRPC.waterEdit, params)
             if output.json { return try Output.json(result) }
-            Output.line("Updated \(WaterOutput.describe(result.record)).")
+            Output.line(Output.l.tr("Updated %s.", WaterOutput.describe(result.record)))
             Output.line("\(WaterOutput.dayName(result.day, now: now)): \(WaterOutput.progress(result.day)).")
         }
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Delete a logged drink (asks first on a terminal; ids from 'water list').")
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            commandName: "rm", abstract: Output.l.tr("Delete a logged drink (asks first on a terminal; ids from 'water list').")) }
         @Argument(help: "Water record id.") var id: Int64
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
         @OptionGroup var output: OutputOptions
@@ -276,25 +282,25 @@ extension WaterCommand {
 
         func run() throws {
             var client = global.client
-            let removed = try Input.confirmedRemoval(of: "water record", id: id, yes: yes, client: &client, remove: WellbeingRPC.waterRemove) { _ in
-                "Delete water record \(id)?"
+            let removed = try Input.confirmedRemoval(of: Output.l.tr("water record"), id: id, yes: yes, client: &client, remove: WellbeingRPC.waterRemove) { _ in
+                Output.l.tr("Delete water record %s?", id)
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
-            Output.line("Deleted \(WaterOutput.describe(gone.record)).")
+            Output.line(Output.l.tr("Deleted %s.", WaterOutput.describe(gone.record)))
             Output.line("\(WaterOutput.dayName(gone.day, now: Date())): \(WaterOutput.progress(gone.day)).")
         }
     }
 
     struct Total: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Water drunk per day and over a range (default: today).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Water drunk per day and over a range (default: today)."),
             discussion: """
                 Examples:
                   beautyctl water total
                   beautyctl water total --days 7
                   beautyctl water total --from 2026-11-01 --to 2026-12-01 --json
-                """)
+                """) }
 
         @OptionGroup var range: WaterRangeOptions
         @OptionGroup var output: OutputOptions
@@ -307,37 +313,41 @@ extension WaterCommand {
             let result = try client.call(WellbeingRPC.waterTotal, params)
             if output.json { return try Output.json(result) }
             let times = Output.times
+            let l = Output.l, ml = Output.numbers.integer
+            let drinks = { (count: Int) in l.trn("%s drink(s)", "%s drink(s)", count) }
             if result.days.count == 1, let day = result.days.first {
-                let name = day.day.description == times.isoDay(now) ? "Today" : times.day(day.day.start(in: .current))
+                let name = WaterOutput.dayName(day, now: now)
                 guard let part = WaterOutput.part(of: day.day, from: result.from, to: result.to) else {
-                    return Output.line("\(name): \(WaterOutput.progress(day)), \(day.count) drink(s).")
+                    return Output.line("\(name): \(WaterOutput.progress(day)), \(drinks(day.count)).")
                 }
                 // The daily goal is for a whole day: a share of it over a few hours would read as the day's progress.
-                return Output.line("\(name) \(part): \(day.totalMl) ml, \(day.count) drink(s) (part of the day: no goal progress).")
+                return Output.line(l.tr("%s %s: %s ml, %s (part of the day: no goal progress).", name, part, ml(day.totalMl), drinks(day.count)))
             }
-            Output.line("Water from \(times.short(result.from)) to \(times.short(result.to))" + (result.goalMl.map { " (goal \($0) ml a day)" } ?? ""))
-            Output.table(["DAY", "ML", "DRINKS", "GOAL"], result.days.map { day in
+            Output.line(l.tr("Water from %s to %s", times.short(result.from), times.short(result.to))
+                        + (result.goalMl.map { l.tr(" (goal %s ml a day)", ml($0)) } ?? ""))
+            Output.table([l.tr("DAY"), l.tr("ML"), l.tr("DRINKS"), l.tr("GOAL")], result.days.map { day in
                 let part = WaterOutput.part(of: day.day, from: result.from, to: result.to)
-                return [times.day(day.day.start(in: .current)) + (part.map { " (\($0))" } ?? ""), String(day.totalMl), String(day.count),
-                        day.goalMl.map { day.goalReached == true ? "reached" : part != nil ? "part of the day" : "\(day.totalMl * 100 / $0)%" } ?? ""]
+                return [times.day(day.day.start(in: .current)) + (part.map { " (\($0))" } ?? ""), ml(day.totalMl), String(day.count),
+                        day.goalMl.map { day.goalReached == true ? l.tr("reached") : part != nil ? l.tr("part of the day") : "\(day.totalMl * 100 / $0)%" } ?? ""]
             })
             let average = result.days.isEmpty ? 0 : result.totalMl / result.days.count
             let reached = result.days.filter { $0.goalReached == true }.count
-            Output.line("Total: \(result.totalMl) ml in \(result.count) drink(s), \(average) ml a day on average"
-                        + (result.goalMl == nil ? "." : "; goal reached on \(reached) of \(result.days.count) days."))
+            Output.line(l.trn("Total: %s ml in %s drink(s), %s ml a day on average", "Total: %s ml in %s drink(s), %s ml a day on average",
+                              result.count, ml(result.totalMl), ml(result.count), ml(average))
+                        + (result.goalMl == nil ? "." : l.tr("; goal reached on %s of %s days.", reached, result.days.count)))
         }
     }
 
     struct Goal: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Show or set the daily goal in ml ('off' removes it).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Show or set the daily goal in ml ('off' removes it)."),
             usage: "beautyctl water goal [<ml>|off] [--json]",
             discussion: """
                 Today's progress shows in 'beautyctl now'; reminders stop for the day once it is reached.
                 Examples:
                   beautyctl water goal 2000
                   beautyctl water goal off
-                """)
+                """) }
 
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Millilitres a day, or 'off'.", valueName: "ml|off"))
         var value: [String] = []
@@ -362,15 +372,15 @@ extension WaterCommand {
     }
 
     struct Remind: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Hydration reminders every N hours inside a daily window ('off' stops them).",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Hydration reminders every N hours inside a daily window ('off' stops them)."),
             discussion: """
                 Reminders stop for the day once the daily goal is reached. Without options this shows \
                 the settings; 'on' switches the last ones back on (default every 2h, 09:00-21:00).
                 Examples:
                   beautyctl water remind --every 2h --between 09:00-21:00
                   beautyctl water remind off
-                """)
+                """) }
 
         @Argument(help: ArgumentHelp("'on' or 'off' (optional).", valueName: "on|off")) var state: String?
         @Option(help: ArgumentHelp("How often (elapsed time from the window's start), e.g. 2h or 90m.", valueName: "duration")) var every: String?
@@ -384,10 +394,10 @@ extension WaterCommand {
             case nil: break
             case "on": params.enabled = true
             case "off": params.enabled = false
-            case let other?: throw CLIFailure(.usage, "'\(other)': say on or off (or give --every/--between)")
+            case let other?: throw CLIFailure(.usage, Output.l.tr("'%s': say on or off (or give --every/--between)", other))
             }
             if params.enabled == false, every != nil || between != nil {
-                throw CLIFailure(.usage, "'off' takes no --every or --between")
+                throw CLIFailure(.usage, Output.l.tr("'off' takes no --every or --between"))
             }
             if let every {
                 let seconds = try Input.duration(every, option: "--every")
@@ -404,19 +414,19 @@ extension WaterCommand {
             let result = try client.call(WellbeingRPC.waterRemind, params)
             if output.json { return try Output.json(result) }
             let settings = "every \(DurationParser.format(result.everySeconds)) between \(result.windowStart) and \(result.windowEnd)"
-            guard result.enabled else { return Output.line("Water reminders are off (last settings: \(settings)).") }
-            Output.line("Water reminders are on: \(settings).")
+            guard result.enabled else { return Output.line(Output.l.tr("Water reminders are off (last settings: %s).", settings)) }
+            Output.line(Output.l.tr("Water reminders are on: %s.", settings))
             let times = Output.times
             if !result.upcoming.isEmpty {
-                Output.line("Next: " + result.upcoming.map { times.isoDay($0) == times.isoDay(Date()) ? times.clock($0) : times.short($0) }
-                    .joined(separator: ", "))
+                Output.line(Output.l.tr("Next: %s", result.upcoming.map { times.isoDay($0) == times.isoDay(Date()) ? times.clock($0) : times.short($0) }
+                    .joined(separator: ", ")))
             }
         }
     }
 
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Import water records from a CSV or JSON file; records already present are skipped.",
+        static var configuration: CommandConfiguration { CommandConfiguration(
+            abstract: Output.l.tr("Import water records from a CSV or JSON file; records already present are skipped."),
             discussion: """
                 CSV: a header naming the columns uuid,amount_ml,start,end (end may be empty), e.g.
                   uuid,amount_ml,start,end
@@ -425,7 +435,7 @@ extension WaterCommand {
                 Times are ISO 8601; without an offset they are local. Amounts round half up to whole ml \
                 (a decimal comma in CSV needs quotes: "250,5"). Records are matched by uuid, so importing \
                 the same file again adds nothing. A bad line is reported with its number and nothing is imported.
-                """)
+                """) }
 
         @Argument(help: "The CSV or JSON file ('-' reads standard input).") var file: String
         @OptionGroup var output: OutputOptions
@@ -453,7 +463,7 @@ extension WaterCommand {
                 total.skipped += result.skipped
             }
             if output.json { return try Output.json(total) }
-            Output.line("Imported \(total.inserted) new water record(s) from \(file); \(total.skipped) already present (skipped).")
+            Output.line(Output.l.tr("Imported %s new water record(s) from %s; %s already present (skipped).", total.inserted, file, total.skipped))
         }
     }
 }

@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// A booked visit: hairdresser, manicure, facial...
@@ -173,6 +174,11 @@ public struct Money: Codable, Sendable, Hashable {
     public init(cents: Int64, currency: String) {
         self.cents = cents
         self.currency = currency
+    }
+
+    /// "45,00 zł", "1 234,50 €" as the language writes amounts; English "45.00 EUR".
+    public func formatted(_ language: Language) -> String {
+        LocaleFormat(language).money(cents: cents, currency: currency)
     }
 
     /// "45.00 EUR"

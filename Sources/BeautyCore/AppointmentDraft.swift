@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// An appointment as a request asks for it, before the rules make it one: the one home of the rules
@@ -56,12 +57,12 @@ public struct AppointmentDraft: Sendable {
         /// The series asked for (nil: none in this request), or which field is wrong.
         public func resolved() throws -> AppointmentRecurrence? {
             if recurrence != nil, everySeconds != nil {
-                throw ValidationError(field: fields.every, "use \(fields.rule) or \(fields.every), not both")
+                throw ValidationError(field: fields.every, template: "use %s or %s, not both", fields.rule, fields.every)
             }
             if let cycle = repeatAfterDoneSeconds {
                 if recurrence != nil || everySeconds != nil {
                     let other = recurrence != nil ? fields.rule : fields.every
-                    throw ValidationError(field: fields.cycle, "use \(other) or \(fields.cycle), not both")
+                    throw ValidationError(field: fields.cycle, template: "use %s or %s, not both", other, fields.cycle)
                 }
                 _ = try AppointmentDraft.cycleAfterDone(cycle, field: fields.cycle)
             }
@@ -69,7 +70,7 @@ public struct AppointmentDraft: Sendable {
                 return AppointmentRecurrence(rule: try AppointmentDraft.everyRule(seconds: everySeconds, field: fields.every), exdates: exdates)
             }
             guard var recurrence else {
-                if !exdates.isEmpty { throw ValidationError(field: fields.exdates, "goes with \(fields.rule) or \(fields.every)") }
+                if !exdates.isEmpty { throw ValidationError(field: fields.exdates, template: "goes with %s or %s", fields.rule, fields.every) }
                 return nil
             }
             recurrence.exdates += exdates.filter { !recurrence.exdates.contains($0) }
@@ -139,7 +140,7 @@ public struct AppointmentDraft: Sendable {
     /// `--every 6w` as a rule: whole days only (an appointment repeats on days, not hours), weekly when whole weeks.
     public static func everyRule(seconds: Int, field: String = "everySeconds") throws -> String {
         guard seconds >= 86_400, seconds % 86_400 == 0 else {
-            throw ValidationError(field: field, "use whole days or weeks for appointments (e.g. 2w, 30d)")
+            throw ValidationError(field: field, template: "use whole days or weeks for appointments (e.g. 2w, 30d)")
         }
         return seconds % 604_800 == 0 ? "FREQ=WEEKLY;INTERVAL=\(seconds / 604_800)" : "FREQ=DAILY;INTERVAL=\(seconds / 86_400)"
     }
@@ -147,10 +148,10 @@ public struct AppointmentDraft: Sendable {
     /// A treatment cycle after done: whole days, from one day to five years.
     public static func cycleAfterDone(_ seconds: Int, field: String = "every") throws -> Int {
         guard seconds % 86_400 == 0 else {
-            throw ValidationError(field: field, "use whole days or weeks for appointments (e.g. 2w, 30d)")
+            throw ValidationError(field: field, template: "use whole days or weeks for appointments (e.g. 2w, 30d)")
         }
         guard seconds >= 86_400, seconds <= 5 * 366 * 86_400 else {
-            throw ValidationError(field: field, "a cycle after done must be between 1d and 5 years")
+            throw ValidationError(field: field, template: "a cycle after done must be between 1d and 5 years")
         }
         return seconds
     }
@@ -159,15 +160,16 @@ public struct AppointmentDraft: Sendable {
     /// that is already past and will not fire (it has no delivery), one set for after the start.
     /// Times are written in `zone`. A series plans its reminders two weeks ahead, so one of its
     /// future reminders without a delivery yet is simply not planned yet.
-    public static func warnings(for appointment: Appointment, deliveries: [Delivery], zone: TimeZone, now: Date) -> [String] {
-        let times = Timestamps(zone: zone)
+    public static func warnings(for appointment: Appointment, deliveries: [Delivery], zone: TimeZone, now: Date,
+                                localizer l: Localizer = .english) -> [String] {
+        let times = Timestamps(zone: zone, language: l.language)
         let recorded = Set(deliveries.map(\.trigger.key))
         return ReminderPlanner.triggers(for: appointment).compactMap { trigger in
             if !recorded.contains(trigger.key), appointment.recurrence == nil || trigger.fireAt <= now {
-                return "the reminder at \(times.short(trigger.fireAt)) is already in the past; it will not fire"
+                return l.tr("the reminder at %s is already in the past; it will not fire", times.short(trigger.fireAt))
             }
             if trigger.fireAt > appointment.start {
-                return "the reminder at \(times.short(trigger.fireAt)) comes after the start (\(times.short(appointment.start)))"
+                return l.tr("the reminder at %s comes after the start (%s)", times.short(trigger.fireAt), times.short(appointment.start))
             }
             return nil
         }

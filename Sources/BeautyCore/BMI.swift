@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// The WHO body-mass-index classes, as half-open intervals of the exact value: every BMI belongs
@@ -42,26 +43,33 @@ public enum BMIClass: String, Codable, Sendable, CaseIterable {
         self = Self.allCases.last { $0.lowerBound.map { bmi >= $0 } ?? true }!
     }
 
-    public var title: String {
+    public var title: String { title(.english) }
+
+    /// The class's name as the health services of the language name the WHO classes (Polish:
+    /// wygłodzenie ... otyłość skrajna; Slovak: ťažká podvýživa ... obezita 3. stupňa).
+    public func title(_ l: Localizer) -> String {
         switch self {
-        case .starvation: "starvation"
-        case .emaciation: "emaciation"
-        case .underweight: "underweight"
-        case .normal: "normal weight"
-        case .overweight: "overweight"
-        case .obesityI: "obesity class I"
-        case .obesityII: "obesity class II"
-        case .extremeObesity: "extreme obesity"
+        case .starvation: l.trc("BMI class", "starvation")
+        case .emaciation: l.trc("BMI class", "emaciation")
+        case .underweight: l.trc("BMI class", "underweight")
+        case .normal: l.trc("BMI class", "normal weight")
+        case .overweight: l.trc("BMI class", "overweight")
+        case .obesityI: l.trc("BMI class", "obesity class I")
+        case .obesityII: l.trc("BMI class", "obesity class II")
+        case .extremeObesity: l.trc("BMI class", "extreme obesity")
         }
     }
 
-    /// "18.5 ≤ BMI < 25", "BMI < 16", "BMI ≥ 40".
-    public var range: String {
+    public var range: String { range(.english) }
+
+    /// "18.5 ≤ BMI < 25", "BMI < 16", "BMI ≥ 40"; "18,5 ≤ BMI < 25" with a decimal comma.
+    public func range(_ language: Language) -> String {
+        let trim = { (value: Double) in BMI.localized(BMI.trim(value), language) }
         switch (lowerBound, upperBound) {
-        case let (low?, high?): "\(BMI.trim(low)) ≤ BMI < \(BMI.trim(high))"
-        case let (nil, high?): "BMI < \(BMI.trim(high))"
-        case let (low?, nil): "BMI ≥ \(BMI.trim(low))"
-        case (nil, nil): "any BMI"
+        case let (low?, high?): return "\(trim(low)) ≤ BMI < \(trim(high))"
+        case let (nil, high?): return "BMI < \(trim(high))"
+        case let (low?, nil): return "BMI ≥ \(trim(low))"
+        case (nil, nil): return "BMI"
         }
     }
 }
@@ -101,23 +109,23 @@ public enum BMI {
         guard !(digits.contains(",") && digits.contains(".")), (1...2).contains(parts.count), isDigits(parts[0]),
               parts.count == 1 || isDigits(parts[1]),
               let value = Double(parts.joined(separator: "."))
-        else { throw ValidationError(field: field, "'\(text)' is not a number (e.g. 62.5 or 62,5)") }
+        else { throw ValidationError(field: field, template: "'%s' is not a number (e.g. 62.5 or 62,5)", text) }
         return negative ? -value : value
     }
 
     public static func checkWeight(_ kg: Double, field: String = "weight") throws -> Double {
-        guard kg.isFinite, kg > 0 else { throw ValidationError(field: field, "must be more than 0 kg") }
+        guard kg.isFinite, kg > 0 else { throw ValidationError(field: field, template: "must be more than 0 kg") }
         guard weightRange.contains(kg) else {
-            throw ValidationError(field: field, "\(trim(kg)) kg is not a body weight (\(trim(weightRange.lowerBound)) to \(trim(weightRange.upperBound)) kg)")
+            throw ValidationError(field: field, template: "%s kg is not a body weight (%s to %s kg)", trim(kg), trim(weightRange.lowerBound), trim(weightRange.upperBound))
         }
         return kg
     }
 
     public static func checkHeight(_ cm: Double, field: String = "height") throws -> Double {
-        guard cm.isFinite, cm > 0 else { throw ValidationError(field: field, "must be more than 0 cm") }
-        if cm < 3 { throw ValidationError(field: field, "\(trim(cm)) looks like metres: give centimetres (e.g. \(trim(cm * 100)))") }
+        guard cm.isFinite, cm > 0 else { throw ValidationError(field: field, template: "must be more than 0 cm") }
+        if cm < 3 { throw ValidationError(field: field, template: "%s looks like metres: give centimetres (e.g. %s)", trim(cm), trim(cm * 100)) }
         guard heightRange.contains(cm) else {
-            throw ValidationError(field: field, "\(trim(cm)) cm is not a body height (\(trim(heightRange.lowerBound)) to \(trim(heightRange.upperBound)) cm)")
+            throw ValidationError(field: field, template: "%s cm is not a body height (%s to %s cm)", trim(cm), trim(heightRange.lowerBound), trim(heightRange.upperBound))
         }
         return cm
     }
@@ -126,6 +134,11 @@ public enum BMI {
     /// through binary representation (22.299999999999997) still shows as that tenth.
     public static func format(_ bmi: Double) -> String {
         String(format: "%.1f", (bmi * 10 + 1e-9).rounded(.down) / 10)
+    }
+
+    /// A number written with a decimal point ("22.1") in the language's way ("22,1").
+    public static func localized(_ number: String, _ language: Language) -> String {
+        language == .english ? number : number.replacingOccurrences(of: ".", with: ",")
     }
 
     /// A weight or height as shown: at least one decimal, at most two ("63.0", "62.25").

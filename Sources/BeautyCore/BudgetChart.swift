@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// Income against expenses per currency, as bars: in the terminal (`beautyctl budget balance`) and as
@@ -17,11 +18,9 @@ public enum BudgetChart {
         public var balanceCents: Int64 { incomeCents - expenseCents }
     }
 
-    /// "1200.00", "-9.50".
-    static func amount(_ cents: Int64) -> String {
-        let sign = cents < 0 ? "-" : ""
-        let size = cents.magnitude
-        return "\(sign)\(size / 100).\(String(format: "%02d", Int(size % 100)))"
+    /// "1200.00", "-9.50"; "1 200,00" with a decimal comma.
+    static func amount(_ cents: Int64, _ language: Language = .english) -> String {
+        LocaleFormat(language).money(cents: cents, currency: "").trimmingCharacters(in: .whitespaces)
     }
 
     /// How many of `width` cells `cents` fills against `largest`: rounded, at least one for anything above zero.
@@ -35,25 +34,31 @@ public enum BudgetChart {
     ///     PLN  income   ██████████████████████████████           1200.00
     ///          expense  ████████████████████████████████████████ 1500.00
     ///          balance  -300.00
-    public static func text(_ rows: [Row], width: Int = 80) -> String {
+    public static func text(_ rows: [Row], width: Int = 80, localizer l: Localizer = .english) -> String {
+        let amount = { (cents: Int64) in Self.amount(cents, l.language) }
+        let labels = [l.trc("budget chart", "income"), l.trc("budget chart", "expense"), l.trc("budget chart", "balance")]
+        let labelWidth = labels.map(\.count).max() ?? 7
+        let (income, expense, balance) = (pad(labels[0], labelWidth), pad(labels[1], labelWidth), pad(labels[2], labelWidth))
         let codeWidth = rows.map(\.currency.count).max() ?? 3
         let amountWidth = rows.flatMap { [amount($0.incomeCents), amount($0.expenseCents)] }.map(\.count).max() ?? 4
-        let barWidth = max(10, width - codeWidth - 2 - 9 - 1 - amountWidth)
+        let barWidth = max(10, width - codeWidth - 2 - labelWidth - 2 - 1 - amountWidth)
         var out = ""
         for row in rows {
             let largest = max(row.incomeCents, row.expenseCents)
             let indent = String(repeating: " ", count: codeWidth)
-            for (index, (label, cents)) in [("income ", row.incomeCents), ("expense", row.expenseCents)].enumerated() {
+            for (index, (label, cents)) in [(income, row.incomeCents), (expense, row.expenseCents)].enumerated() {
                 let filled = cells(cents, of: largest, width: barWidth)
                 let bar = String(repeating: "█", count: filled) + String(repeating: " ", count: barWidth - filled)
                 let value = amount(cents)
                 let code = index == 0 ? row.currency.padding(toLength: codeWidth, withPad: " ", startingAt: 0) : indent
                 out += "\(code)  \(label)  \(bar) \(String(repeating: " ", count: amountWidth - value.count))\(value)\n"
             }
-            out += "\(indent)  balance  \(row.balanceCents > 0 ? "+" : "")\(amount(row.balanceCents))\n"
+            out += "\(indent)  \(balance)  \(row.balanceCents > 0 ? "+" : "")\(amount(row.balanceCents))\n"
         }
         return out
     }
+
+    private static func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
 
     public static let svgWidth = 760.0
     static let incomeColor = "#2e7d32"

@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// Durations as people type them: `90s`, `10m`, `2h`, `1d`, `6w`, and sums such as `1h30m`.
@@ -36,6 +37,22 @@ public enum DurationParser {
     }
 
     /// The shortest exact spelling: 5400 -> "1h30m", 86400 -> "1d".
+    /// "1h30m" in English (as typed); "1 godz. 30 min", "1 h 30 min" with the language's unit
+    /// abbreviations (no plural forms needed), for reading only.
+    public static func format(_ seconds: Int, _ l: Localizer) -> String {
+        guard l.language != .english else { return format(seconds) }
+        if seconds == 0 { return "0 " + l.trc("duration unit", "m") }
+        let units = [(l.trc("duration unit", "w"), 604_800), (l.trc("duration unit", "d"), 86_400), (l.trc("duration unit", "h"), 3600),
+                     (l.trc("duration unit", "m"), 60), (l.trc("duration unit", "s"), 1)]
+        var rest = seconds
+        var parts: [String] = []
+        for (unit, size) in units where rest >= size {
+            parts.append("\(rest / size) \(unit)")
+            rest %= size
+        }
+        return parts.joined(separator: " ")
+    }
+
     public static func format(_ seconds: Int) -> String {
         if seconds == 0 { return "0m" }
         var rest = seconds

@@ -7,13 +7,14 @@ public enum FormatterCache {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var patterns: [String: DateFormatter] = [:]
 
-    /// Runs `body` with an en_US_POSIX formatter for `pattern` in `zone`.
-    public static func withPattern<T>(_ pattern: String, zone: TimeZone, _ body: (DateFormatter) -> T) -> T {
+    /// Runs `body` with a formatter for `pattern` in `zone` and `locale` (en_US_POSIX unless given).
+    public static func withPattern<T>(_ pattern: String, zone: TimeZone, locale: Locale = Locale(identifier: "en_US_POSIX"),
+                                      _ body: (DateFormatter) -> T) -> T {
         lock.withLock {
-            let key = "\(zone.identifier)\u{0}\(pattern)"
+            let key = "\(zone.identifier)\u{0}\(locale.identifier)\u{0}\(pattern)"
             let formatter = patterns[key] ?? {
                 let made = DateFormatter()
-                made.locale = Locale(identifier: "en_US_POSIX")
+                made.locale = locale
                 made.timeZone = zone
                 made.dateFormat = pattern
                 patterns[key] = made

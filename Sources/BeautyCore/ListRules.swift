@@ -67,7 +67,7 @@ public enum ListSort {
         guard let raw = sort else { return descending ? items.reversed() : items }
         let names = supported.map(\.rawValue).joined(separator: ", ")
         guard let key = ListSortKey(rawValue: raw.trimmingCharacters(in: .whitespaces).lowercased()), supported.contains(key) else {
-            throw ValidationError(field: field, "'\(raw)' is not one of \(names) (what this list can be sorted by)")
+            throw ValidationError(field: field, template: "'%s' is not one of %s (what this list can be sorted by)", raw, names)
         }
         let keyed = items.enumerated().map { (index: $0.offset, item: $0.element, value: value($0.element, key)) }
         return keyed.sorted { a, b in

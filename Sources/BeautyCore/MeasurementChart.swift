@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// A month of the calendar, `YYYY-MM` on the wire and on the command line.
@@ -19,9 +20,9 @@ public struct CalendarMonth: Codable, Sendable, Hashable, Comparable, CustomStri
         guard parts.count == 2, parts[0].count == 4, (1...2).contains(parts[1].count),
               parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let year = Int(parts[0]), let month = Int(parts[1])
-        else { throw ValidationError(field: field, "'\(text)' is not a month (use YYYY-MM, e.g. 2026-11)") }
-        guard (1...12).contains(month) else { throw ValidationError(field: field, "'\(text)': there is no month \(month)") }
-        guard (1900...9999).contains(year) else { throw ValidationError(field: field, "'\(text)': the year must be 1900 to 9999") }
+        else { throw ValidationError(field: field, template: "'%s' is not a month (use YYYY-MM, e.g. 2026-11)", text) }
+        guard (1...12).contains(month) else { throw ValidationError(field: field, template: "'%s': there is no month %s", text, month) }
+        guard (1900...9999).contains(year) else { throw ValidationError(field: field, template: "'%s': the year must be 1900 to 9999", text) }
         self.init(year: year, month: month)
     }
 
@@ -36,10 +37,17 @@ public struct CalendarMonth: Codable, Sendable, Hashable, Comparable, CustomStri
     }
 
     /// "November 2026"
-    public var name: String {
-        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                     "November", "December"]
-        return "\(names[month - 1]) \(year)"
+    public var name: String { name(.english) }
+
+    /// "November 2026", "listopad 2026", "november 2026": the month standing alone (nominative).
+    public func name(_ language: Language) -> String {
+        guard language != .english else {
+            let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                         "November", "December"]
+            return "\(names[month - 1]) \(year)"
+        }
+        let first = LocalTime.calendar(.gmt).date(from: DateComponents(year: year, month: month, day: 1))!
+        return FormatterCache.withPattern("LLLL yyyy", zone: .gmt, locale: language.locale) { $0.string(from: first) }
     }
 
     public static func < (a: CalendarMonth, b: CalendarMonth) -> Bool { (a.year, a.month) < (b.year, b.month) }
@@ -64,7 +72,9 @@ public enum ChartUnit: String, Codable, Sendable, CaseIterable {
     case kg, bmi
 
     /// The y axis's title.
-    public var axisTitle: String { self == .kg ? "Weight [kg]" : "BMI" }
+    public var axisTitle: String { axisTitle(.english) }
+
+    public func axisTitle(_ l: Localizer) -> String { self == .kg ? l.tr("Weight [kg]") : "BMI" }
 
     /// The charted value of a measurement (nil: a day without a BMI, when no height was known).
     public func value(of m: BodyMeasurement) -> Double? { self == .kg ? m.weightKg : m.bmi }
@@ -164,9 +174,10 @@ public enum MeasurementChart {
 
     /// A dot chart, one column pair per day and one row per step of the y axis (each value on
     /// its nearest row), with the day numbers under it and a summary line. No trailing spaces.
-    public static func text(_ points: [ChartPoint], month: CalendarMonth, unit: ChartUnit, maxRows: Int = 13) -> String {
-        var lines = ["\(unit.axisTitle), \(month.name)"]
-        guard !points.isEmpty else { return (lines + ["No measurements in \(month.name)."]).joined(separator: "\n") + "\n" }
+    public static func text(_ points: [ChartPoint], month: CalendarMonth, unit: ChartUnit, maxRows: Int = 13,
+                            localizer l: Localizer = .english) -> String {
+        var lines = ["\(unit.axisTitle(l)), \(month.name(l.language))"]
+        guard !points.isEmpty else { return (lines + [l.tr("No measurements in %s.", month.name(l.language))]).joined(separator: "\n") + "\n" }
         let shown = points.map { unit.shown($0.value) }
         let scale = ChartScale(min: shown.min()!, max: shown.max()!, maxIntervals: max(1, maxRows - 1))
         let labels = scale.ticks.map(scale.label)

@@ -82,7 +82,7 @@ public struct ClockTime: Codable, Sendable, Hashable, Comparable, CustomStringCo
         let parts = trimmed.split(separator: dotted ? "." : ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isNumber) }),
               !dotted || parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60
-        else { throw ValidationError(field: field, "'\(text)' is not a time of day (HH:MM or HH.MM, 00:00 to 23:59)") }
+        else { throw ValidationError(field: field, template: "'%s' is not a time of day (HH:MM or HH.MM, 00:00 to 23:59)", text) }
         self.init(hour: h, minute: m)
     }
 
@@ -116,7 +116,7 @@ public enum Weekday: String, Codable, Sendable, CaseIterable, Comparable {
     public init(parsing text: String, field: String = "days", language: InputLanguage = .english) throws {
         let word = text.trimmingCharacters(in: .whitespaces)
         guard case .weekday(let number)? = try DayWords.parse(word, language: language, field: field) else {
-            throw ValidationError(field: field, "'\(text)' is not a weekday (\(DayWords.weekdayExamples))")
+            throw ValidationError(field: field, template: "'%s' is not a weekday (%s)", text, DayWords.weekdayExamples)
         }
         self = Weekday.allCases[number - 1]
     }

@@ -30,28 +30,28 @@ extension Validation {
         let hasWindow = s.windowStart != nil || s.windowEnd != nil
         switch s.kind {
         case .times:
-            guard !s.times.isEmpty else { throw ValidationError(field: "at", "at least one time of day is needed") }
-            guard s.intervalSeconds == nil else { throw ValidationError(field: "every", "cannot be combined with times of day") }
-            guard !hasWindow else { throw ValidationError(field: "between", "only goes with 'every' (every N hours)") }
+            guard !s.times.isEmpty else { throw ValidationError(field: "at", template: "at least one time of day is needed") }
+            guard s.intervalSeconds == nil else { throw ValidationError(field: "every", template: "cannot be combined with times of day") }
+            guard !hasWindow else { throw ValidationError(field: "between", template: "only goes with 'every' (every N hours)") }
             s.times = Array(Set(s.times)).sorted()
         case .interval:
-            guard let every = s.intervalSeconds else { throw ValidationError(field: "every", "an interval is needed") }
+            guard let every = s.intervalSeconds else { throw ValidationError(field: "every", template: "an interval is needed") }
             s.intervalSeconds = try interval(every)
-            guard s.times.isEmpty else { throw ValidationError(field: "at", "cannot be combined with 'every'") }
+            guard s.times.isEmpty else { throw ValidationError(field: "at", template: "cannot be combined with 'every'") }
             if hasWindow {
                 guard let start = s.windowStart, let end = s.windowEnd else {
-                    throw ValidationError(field: "between", "needs both a start and an end time")
+                    throw ValidationError(field: "between", template: "needs both a start and an end time")
                 }
                 try window(start, end)
             }
         case .asNeeded, .none:
             let what = s.kind == .asNeeded ? "an as-needed medication" : "a medication without a schedule"
-            guard s.times.isEmpty else { throw ValidationError(field: "at", "\(what) has no times of day") }
-            guard s.intervalSeconds == nil else { throw ValidationError(field: "every", "\(what) has no interval") }
-            guard !hasWindow else { throw ValidationError(field: "between", "\(what) has no window") }
+            guard s.times.isEmpty else { throw ValidationError(field: "at", template: "%s has no times of day", what) }
+            guard s.intervalSeconds == nil else { throw ValidationError(field: "every", template: "%s has no interval", what) }
+            guard !hasWindow else { throw ValidationError(field: "between", template: "%s has no window", what) }
         }
         if let days = s.weekdays {
-            guard !days.isEmpty else { throw ValidationError(field: "days", "at least one weekday is needed") }
+            guard !days.isEmpty else { throw ValidationError(field: "days", template: "at least one weekday is needed") }
             s.weekdays = Array(Set(days)).sorted()
         }
         if let cycle = s.cycle { s.cycle = try self.cycle(cycle) }
@@ -65,7 +65,7 @@ extension Validation {
             .map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let on = Int(parts[0]), let off = Int(parts[1])
-        else { throw ValidationError(field: field, "'\(text)' is not a cycle (days on/days off, e.g. 21/7)") }
+        else { throw ValidationError(field: field, template: "'%s' is not a cycle (days on/days off, e.g. 21/7)", text) }
         return try cycle(MedicationSchedule.Cycle(onDays: on, offDays: off), field: field)
     }
 
@@ -73,7 +73,7 @@ extension Validation {
     public static func parseWindow(_ text: String, field: String = "between") throws -> (ClockTime, ClockTime) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
-            throw ValidationError(field: field, "'\(text)' is not a window (HH:MM-HH:MM, e.g. 08:00-20:00)")
+            throw ValidationError(field: field, template: "'%s' is not a window (HH:MM-HH:MM, e.g. 08:00-20:00)", text)
         }
         let start = try ClockTime(parsing: String(parts[0]), field: field)
         let end = try ClockTime(parsing: String(parts[1]), field: field)
@@ -88,7 +88,7 @@ extension Validation {
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let word = item.trimmingCharacters(in: .whitespaces)
             guard !word.isEmpty else {
-                throw ValidationError(field: field, "'\(text)' has an empty day (use mon,wed,fri or mon-fri)")
+                throw ValidationError(field: field, template: "'%s' has an empty day (use mon,wed,fri or mon-fri)", text)
             }
             let ends = word.split(separator: "-", omittingEmptySubsequences: false)
             if ends.count == 2 {
@@ -104,44 +104,44 @@ extension Validation {
     }
 
     private static func interval(_ seconds: Int, field: String = "every") throws -> Int {
-        guard seconds > 0 else { throw ValidationError(field: field, "must be more than 0") }
-        guard seconds >= 60 else { throw ValidationError(field: field, "must be at least 1 minute") }
-        guard seconds <= 86_400 else { throw ValidationError(field: field, "must be at most 24 hours") }
+        guard seconds > 0 else { throw ValidationError(field: field, template: "must be more than 0") }
+        guard seconds >= 60 else { throw ValidationError(field: field, template: "must be at least 1 minute") }
+        guard seconds <= 86_400 else { throw ValidationError(field: field, template: "must be at most 24 hours") }
         return seconds
     }
 
     private static func window(_ start: ClockTime, _ end: ClockTime, field: String = "between") throws {
         guard start != end else {
-            throw ValidationError(field: field, "\(start)-\(end) is empty: the start and end must differ")
+            throw ValidationError(field: field, template: "%s-%s is empty: the start and end must differ", start, end)
         }
     }
 
     private static func cycle(_ cycle: MedicationSchedule.Cycle, field: String = "cycle") throws -> MedicationSchedule.Cycle {
         let text = "\(cycle.onDays)/\(cycle.offDays)"
-        guard cycle.onDays >= 1 else { throw ValidationError(field: field, "\(text): days on must be at least 1") }
-        guard cycle.offDays >= 0 else { throw ValidationError(field: field, "\(text): days off must not be negative") }
+        guard cycle.onDays >= 1 else { throw ValidationError(field: field, template: "%s: days on must be at least 1", text) }
+        guard cycle.offDays >= 0 else { throw ValidationError(field: field, template: "%s: days off must not be negative", text) }
         guard cycle.onDays <= maxCycleDays, cycle.offDays <= maxCycleDays else {
-            throw ValidationError(field: field, "\(text): at most \(maxCycleDays) days on and \(maxCycleDays) off")
+            throw ValidationError(field: field, template: "%s: at most %s days on and %s off", text, maxCycleDays, maxCycleDays)
         }
         return cycle
     }
 
     private static func amount(_ value: Double?, field: String) throws -> Double? {
         guard let value else { return nil }
-        guard value.isFinite else { throw ValidationError(field: field, "must be a number") }
-        guard value >= 0 else { throw ValidationError(field: field, "must not be negative") }
+        guard value.isFinite else { throw ValidationError(field: field, template: "must be a number") }
+        guard value >= 0 else { throw ValidationError(field: field, template: "must not be negative") }
         guard value <= maxStock else {
-            throw ValidationError(field: field, "\(Medication.formatUnits(value)) is more than \(Medication.formatUnits(maxStock)) units")
+            throw ValidationError(field: field, template: "%s is more than %s units", Medication.formatUnits(value), Medication.formatUnits(maxStock))
         }
         return value
     }
 
     /// A refill: more than 0 units, and the stock it makes at most `maxStock`.
     public static func refill(_ count: Double, onto stock: Double?, field: String = "count") throws -> Double {
-        guard count.isFinite, count > 0 else { throw ValidationError(field: field, "must be more than 0") }
+        guard count.isFinite, count > 0 else { throw ValidationError(field: field, template: "must be more than 0") }
         let total = (stock ?? 0) + count
         guard total <= maxStock else {
-            throw ValidationError(field: field, "would make the stock \(Medication.formatUnits(total)), more than \(Medication.formatUnits(maxStock)) units")
+            throw ValidationError(field: field, template: "would make the stock %s, more than %s units", Medication.formatUnits(total), Medication.formatUnits(maxStock))
         }
         return total
     }

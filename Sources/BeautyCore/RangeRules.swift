@@ -17,9 +17,9 @@ extension Validation {
         guard let from, let to else { return }
         switch bounds {
         case .halfOpen:
-            guard to > from else { throw ValidationError(field: toField, "must be after \(fromName)") }
+            guard to > from else { throw ValidationError(field: toField, template: "must be after %s", fromName) }
         case .closed:
-            guard to >= from else { throw ValidationError(field: toField, "must not be before \(fromName) \(from)") }
+            guard to >= from else { throw ValidationError(field: toField, template: "must not be before %s %s", fromName, "\(from)") }
         }
     }
 }

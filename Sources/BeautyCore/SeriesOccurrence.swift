@@ -14,7 +14,7 @@ public enum SeriesOccurrence {
     /// user can pick the one meant.
     public static func check(_ occurrence: Date, of series: Appointment, zone: TimeZone, field: String = "occurrence") throws {
         guard series.recurrence != nil else {
-            throw ValidationError(field: field, "appointment \(series.id ?? 0) is not a series: change it without \(field)")
+            throw ValidationError(field: field, template: "appointment %s is not a series: change it without %s", series.id ?? 0, field)
         }
         guard !isOccurrence(occurrence, of: series, zone: zone) else { return }
         let times = Timestamps(zone: series.zone(default: zone))

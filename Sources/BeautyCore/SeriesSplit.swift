@@ -12,7 +12,7 @@ public enum SeriesSplit {
         // An occurrence already changed on its own is still where the series is cut.
         let changedHere = series.recurrence?.changed.contains { SeriesOccurrence.same($0, occurrence) } ?? false
         if !changedHere { try SeriesOccurrence.check(occurrence, of: series, zone: zone, field: field) }
-        guard let recurrence = series.recurrence else { throw ValidationError(field: field, "not a series") }
+        guard let recurrence = series.recurrence else { throw ValidationError(field: field, template: "not a series") }
         guard Recurrence.key(occurrence) > Recurrence.key(series.start) else {
             throw ValidationError(field: field, "is the series' first occurrence: change the whole series instead "
                                   + "(appointment edit \(series.id ?? 0), without --occurrence)")

@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// The four sections of the tip collection: face, hair, nails, body.
@@ -10,7 +11,7 @@ public enum TipCategory: String, Codable, Sendable, CaseIterable, Comparable {
     public init(parsing text: String, field: String = "category") throws {
         guard let category = TipCategory(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
             let names = TipCategory.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError(field: field, "'\(text)' is not a tip category (one of \(names))")
+            throw ValidationError(field: field, template: "'%s' is not a tip category (one of %s)", text, names)
         }
         self = category
     }
@@ -32,6 +33,32 @@ public struct Tip: Codable, Sendable, Equatable, Hashable {
         self.category = category
         self.title = title
         self.text = text
+    }
+}
+
+/// A tip as its reader sees it: title, text and category name in their language. The catalogs
+/// translate each tip's English title and text (`CatalogCoverageTests` checks every tip has them).
+public struct TipText: Sendable, Equatable {
+    public var title: String
+    public var text: String
+    public var category: String
+
+    public init(_ tip: Tip, _ l: Localizer) {
+        title = l.trArray(tip.title, [])
+        text = l.trArray(tip.text, [])
+        category = tip.category.title(l)
+    }
+}
+
+extension TipCategory {
+    /// "Face", "Twarz", "Tvár".
+    public func title(_ l: Localizer) -> String {
+        switch self {
+        case .face: l.trc("tip category", "Face")
+        case .hair: l.trc("tip category", "Hair")
+        case .nails: l.trc("tip category", "Nails")
+        case .body: l.trc("tip category", "Body")
+        }
     }
 }
 
@@ -113,9 +140,9 @@ public enum Tips {
     public static func searchText(_ raw: String?, field: String = "search") throws -> String? {
         guard let raw else { return nil }
         let text = raw.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { throw ValidationError(field: field, "must not be empty (leave it out to see every tip)") }
-        guard text.count <= maxSearchLength else { throw ValidationError(field: field, "must be at most \(maxSearchLength) characters") }
-        guard !text.contains(where: \.isNewline) else { throw ValidationError(field: field, "must be one line") }
+        guard !text.isEmpty else { throw ValidationError(field: field, template: "must not be empty (leave it out to see every tip)") }
+        guard text.count <= maxSearchLength else { throw ValidationError(field: field, template: "must be at most %s characters", maxSearchLength) }
+        guard !text.contains(where: \.isNewline) else { throw ValidationError(field: field, template: "must be one line") }
         return text
     }
 
@@ -129,7 +156,16 @@ public enum Tips {
     public static func matching(categories: [TipCategory], searches: [String]) -> [Tip] {
         all.filter { tip in
             guard categories.isEmpty || categories.contains(tip.category) else { return false }
-            return ListFilter.text([tip.title, tip.text], containsAnyOf: ListFilter.needles(searches))
+            return ListFilter.text(searchable(tip), containsAnyOf: ListFilter.needles(searches))
+        }
+    }
+
+    /// A tip's title and text in English and in every translation: a search finds a tip in the
+    /// words its reader saw, whichever language that was.
+    static func searchable(_ tip: Tip) -> [String] {
+        [tip.title, tip.text] + Language.translated.flatMap { language in
+            let shown = TipText(tip, .forLanguage(language))
+            return [shown.title, shown.text]
         }
     }
 

@@ -8,10 +8,10 @@ public enum Validation {
     /// Required single-line text: letters of any language, no control characters, not blank.
     public static func name(_ raw: String, field: String) throws -> String {
         let value = raw.trimmingCharacters(in: .whitespaces)
-        guard !value.isEmpty else { throw ValidationError(field: field, "must not be empty") }
+        guard !value.isEmpty else { throw ValidationError(field: field, template: "must not be empty") }
         try refuseControls(in: value, field: field, multiline: false)
         guard value.count <= maxNameLength else {
-            throw ValidationError(field: field, "is longer than \(maxNameLength) characters")
+            throw ValidationError(field: field, template: "is longer than %s characters", maxNameLength)
         }
         return value
     }
@@ -23,7 +23,7 @@ public enum Validation {
         if value.isEmpty { return nil }
         try refuseControls(in: value, field: field, multiline: multiline)
         guard value.count <= maxTextLength else {
-            throw ValidationError(field: field, "is longer than \(maxTextLength) characters")
+            throw ValidationError(field: field, template: "is longer than %s characters", maxTextLength)
         }
         return value
     }
@@ -32,7 +32,7 @@ public enum Validation {
     /// dots and parentheses; between 3 and 20 digits.
     public static func phone(_ raw: String, field: String = "phone") throws -> String {
         let value = raw.trimmingCharacters(in: .whitespaces)
-        guard !value.isEmpty else { throw ValidationError(field: field, "must not be empty") }
+        guard !value.isEmpty else { throw ValidationError(field: field, template: "must not be empty") }
         var digits = 0
         for (index, scalar) in value.unicodeScalars.enumerated() {
             switch scalar {
@@ -40,11 +40,11 @@ public enum Validation {
             case "+" where index == 0: continue
             case " ", "-", ".", "(", ")": continue
             default:
-                throw ValidationError(field: field, "'\(quotable(value))' is not a phone number (unexpected '\(quotable(String(scalar)))')")
+                throw ValidationError(field: field, template: "'%s' is not a phone number (unexpected '%s')", quotable(value), quotable(String(scalar)))
             }
         }
         guard (3...20).contains(digits) else {
-            throw ValidationError(field: field, "'\(value)' is not a phone number (needs 3 to 20 digits)")
+            throw ValidationError(field: field, template: "'%s' is not a phone number (needs 3 to 20 digits)", value)
         }
         return value
     }
@@ -59,7 +59,7 @@ public enum Validation {
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
               !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !value.contains(" ")
-        else { throw ValidationError(field: field, "'\(value)' is not an e-mail address") }
+        else { throw ValidationError(field: field, template: "'%s' is not an e-mail address", value) }
         return value
     }
 
@@ -70,7 +70,7 @@ public enum Validation {
             CharacterSet.letters.contains($0) || CharacterSet.decimalDigits.contains($0) || "-_/".unicodeScalars.contains($0)
         }
         guard ok, value.count <= 40 else {
-            throw ValidationError(field: field, "'\(value)' must be letters, digits, '-', '_' or '/' (at most 40)")
+            throw ValidationError(field: field, template: "'%s' must be letters, digits, '-', '_' or '/' (at most 40)", value)
         }
         return value
     }
@@ -81,33 +81,33 @@ public enum Validation {
         let hexDigits = value.dropFirst()
         if value.hasPrefix("#"), hexDigits.count == 6, hexDigits.allSatisfy(\.isHexDigit) { return value }
         let names = TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")
-        throw ValidationError(field: field, "'\(value)' is not a colour (use #rrggbb or one of: \(names))")
+        throw ValidationError(field: field, template: "'%s' is not a colour (use #rrggbb or one of: %s)", value, names)
     }
 
     public static func duration(_ seconds: Int, field: String = "duration") throws -> Int {
-        guard seconds >= 0 else { throw ValidationError(field: field, "must not be negative") }
-        guard seconds <= 366 * 86_400 else { throw ValidationError(field: field, "must be at most a year") }
+        guard seconds >= 0 else { throw ValidationError(field: field, template: "must not be negative") }
+        guard seconds <= 366 * 86_400 else { throw ValidationError(field: field, template: "must be at most a year") }
         return seconds
     }
 
     public static func money(_ money: Money?, field: String = "price") throws -> Money? {
         guard let money else { return nil }
-        guard money.cents >= 0 else { throw ValidationError(field: field, "must not be negative") }
+        guard money.cents >= 0 else { throw ValidationError(field: field, template: "must not be negative") }
         let code = money.currency.uppercased()
         guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-            throw ValidationError(field: field, "'\(money.currency)' is not a currency code such as EUR")
+            throw ValidationError(field: field, template: "'%s' is not a currency code such as EUR", money.currency)
         }
         return Money(cents: money.cents, currency: code)
     }
 
     public static func reminders(_ reminders: [Reminder], field: String = "reminders") throws -> [Reminder] {
-        guard reminders.count <= 20 else { throw ValidationError(field: field, "at most 20 reminders") }
+        guard reminders.count <= 20 else { throw ValidationError(field: field, template: "at most 20 reminders") }
         for reminder in reminders {
             if reminder.at == nil, reminder.beforeSeconds == nil {
-                throw ValidationError(field: field, "each reminder needs 'beforeSeconds' or 'at'")
+                throw ValidationError(field: field, template: "each reminder needs 'beforeSeconds' or 'at'")
             }
             if let lead = reminder.beforeSeconds, lead < 0 {
-                throw ValidationError(field: field, "a lead time must not be negative")
+                throw ValidationError(field: field, template: "a lead time must not be negative")
             }
         }
         var seen = Set<Reminder>()
@@ -116,7 +116,7 @@ public enum Validation {
 
     /// Free tags (calendar categories outside the tree): single-line names, kept as given.
     public static func tags(_ tags: [String], field: String = "tags") throws -> [String] {
-        guard tags.count <= 50 else { throw ValidationError(field: field, "at most 50 tags") }
+        guard tags.count <= 50 else { throw ValidationError(field: field, template: "at most 50 tags") }
         return try tags.enumerated().map { index, tag in try name(tag, field: "\(field)[\(index)]") }
     }
 
@@ -125,11 +125,11 @@ public enum Validation {
         var bytes = 0
         for (index, line) in lines.enumerated() {
             if line.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-                throw ValidationError(field: "\(field)[\(index)]", "must be one unfolded content line (it has a line break)")
+                throw ValidationError(field: "\(field)[\(index)]", template: "must be one unfolded content line (it has a line break)")
             }
             bytes += line.utf8.count + 2
         }
-        guard bytes <= 65_536 else { throw ValidationError(field: field, "are more than 64 KiB") }
+        guard bytes <= 65_536 else { throw ValidationError(field: field, template: "are more than 64 KiB") }
         return lines
     }
 
@@ -137,7 +137,7 @@ public enum Validation {
     public static func timeZone(_ raw: String?, field: String = "tz") throws -> String? {
         guard let value = try optionalText(raw, field: field) else { return nil }
         guard let zone = TimeZone(identifier: value), value.contains("/") || value == "UTC" else {
-            throw ValidationError(field: field, "'\(value)' is not a time zone (use an IANA name such as Europe/Warsaw)")
+            throw ValidationError(field: field, template: "'%s' is not a time zone (use an IANA name such as Europe/Warsaw)", value)
         }
         // Foundation on Linux names UTC "GMT", which this check would then refuse: keep "UTC" as it is.
         return value == "UTC" ? value : zone.identifier
@@ -156,7 +156,7 @@ public enum Validation {
         a.reminders = try reminders(a.reminders)
         a.tags = try tags(a.tags)
         a.extraProperties = try extraProperties(a.extraProperties)
-        if let id = a.contactID, id <= 0 { throw ValidationError(field: "contact", "\(id) is not a contact id") }
+        if let id = a.contactID, id <= 0 { throw ValidationError(field: "contact", template: "%s is not a contact id", id) }
         a.timeZone = try timeZone(a.timeZone)
         if let recurrence = a.recurrence {
             // An empty rule is a series of RDATEs only.
@@ -165,12 +165,12 @@ public enum Validation {
             }
             a.recurrence?.moreRules = try recurrence.moreRules.map { try RecurrenceRule.parse($0).text }
             if a.repeatAfterDoneSeconds != nil {
-                throw ValidationError(field: "repeat", "a rule (--repeat) and a cycle after done (--every --after-done) do not mix")
+                throw ValidationError(field: "repeat", template: "a rule (--repeat) and a cycle after done (--every --after-done) do not mix")
             }
         }
         if let every = a.repeatAfterDoneSeconds { a.repeatAfterDoneSeconds = try AppointmentDraft.cycleAfterDone(every) }
         if let uid = a.uid {
-            if uid.isEmpty || uid.count > 500 { throw ValidationError(field: "uid", "must be 1 to 500 characters") }
+            if uid.isEmpty || uid.count > 500 { throw ValidationError(field: "uid", template: "must be 1 to 500 characters") }
             // Export writes it back out, so it must be as safe to show as any other text.
             try refuseControls(in: uid, field: "uid", multiline: false)
         }
@@ -196,7 +196,7 @@ public enum Validation {
         if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return }
         for scalar in value.unicodeScalars {
             if isControl(scalar), !(multiline && (scalar == "\n" || scalar == "\t")) {
-                throw ValidationError(field: field, "contains a control character (U+\(hex(scalar)))")
+                throw ValidationError(field: field, template: "contains a control character (U+%s)", hex(scalar))
             }
             if scalar.properties.isBidiControl {
                 throw ValidationError(field: field, "contains a bidirectional control character (U+\(hex(scalar))), "

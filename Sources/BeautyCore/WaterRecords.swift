@@ -29,7 +29,7 @@ public enum WaterAmount {
     public static func parse(_ text: String, field: String = "amount", maximum: Int = maxMl) throws -> Int {
         let example = "e.g. 250, 250,5 or 0.5 l"
         var number = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !number.isEmpty else { throw ValidationError(field: field, "must not be empty (millilitres, \(example))") }
+        guard !number.isEmpty else { throw ValidationError(field: field, template: "must not be empty (millilitres, %s)", example) }
         var scale = 1
         if number.hasSuffix("ml") {
             number.removeLast(2)
@@ -38,17 +38,17 @@ public enum WaterAmount {
             scale = 1000
         }
         number = number.trimmingCharacters(in: .whitespaces)
-        if number.hasPrefix("-") { throw ValidationError(field: field, "'\(text)' is negative: an amount must be more than 0") }
+        if number.hasPrefix("-") { throw ValidationError(field: field, template: "'%s' is negative: an amount must be more than 0", text) }
         let pieces = number.split(separator: number.contains(",") ? "," : ".", omittingEmptySubsequences: false)
         let digits: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
         guard !(number.contains(",") && number.contains(".")), (1...2).contains(pieces.count), digits(pieces[0]),
               pieces.count == 1 || digits(pieces[1])
-        else { throw ValidationError(field: field, "'\(text)' is not an amount of water (\(example))") }
+        else { throw ValidationError(field: field, template: "'%s' is not an amount of water (%s)", text, example) }
         // Exact decimal arithmetic: "250,5" is 2505 tenths; half a millilitre or more rounds up.
         let whole = pieces[0].drop { $0 == "0" }
         let fraction = pieces.count == 2 ? pieces[1].prefix(6) : ""
         guard whole.count <= 6, let units = Int(whole.isEmpty ? "0" : String(whole)) else {
-            throw ValidationError(field: field, "'\(text)' is too large (at most \(maxMl) ml at a time)")
+            throw ValidationError(field: field, template: "'%s' is too large (at most %s ml at a time)", text, maxMl)
         }
         var power = 1
         for _ in fraction { power *= 10 }
@@ -58,8 +58,8 @@ public enum WaterAmount {
 
     /// A number from a file or a request, rounded half up to whole millilitres.
     public static func rounded(_ value: Double, field: String = "amount") throws -> Int {
-        guard value.isFinite else { throw ValidationError(field: field, "must be a number") }
-        guard value >= 0 else { throw ValidationError(field: field, "\(value) is negative: an amount must be more than 0") }
+        guard value.isFinite else { throw ValidationError(field: field, template: "must be a number") }
+        guard value >= 0 else { throw ValidationError(field: field, template: "%s is negative: an amount must be more than 0", value) }
         guard value < Double(maxMl) + 1 else { return try checked(maxMl + 1, text: "\(value)", field: field) }
         return try checked(Int(value.rounded(.toNearestOrAwayFromZero)), text: "\(value)", field: field)
     }
@@ -67,8 +67,8 @@ public enum WaterAmount {
     /// Whole millilitres within 1 ... `maximum`.
     public static func checked(_ ml: Int, text: String? = nil, field: String = "amount", maximum: Int = maxMl) throws -> Int {
         let shown = text.map { "'\($0)'" } ?? "\(ml) ml"
-        guard ml >= 1 else { throw ValidationError(field: field, "\(shown) is less than 1 ml: an amount must be more than 0") }
-        guard ml <= maximum else { throw ValidationError(field: field, "\(shown) is more than \(maximum) ml at a time") }
+        guard ml >= 1 else { throw ValidationError(field: field, template: "%s is less than 1 ml: an amount must be more than 0", shown) }
+        guard ml <= maximum else { throw ValidationError(field: field, template: "%s is more than %s ml at a time", shown, maximum) }
         return ml
     }
 
@@ -79,7 +79,7 @@ public enum WaterAmount {
 
     /// A daily goal: 1 ... `maxGoalMl` whole millilitres.
     public static func goal(_ ml: Int, field: String = "goalMl") throws -> Int {
-        guard ml >= 1, ml <= maxGoalMl else { throw ValidationError(field: field, "must be between 1 and \(maxGoalMl) ml") }
+        guard ml >= 1, ml <= maxGoalMl else { throw ValidationError(field: field, template: "must be between 1 and %s ml", maxGoalMl) }
         return ml
     }
 }
@@ -92,14 +92,14 @@ extension Validation {
     /// identifier of 1–100 printable characters without spaces (nor bidirectional controls) is kept as it is.
     public static func waterUUID(_ raw: String, field: String = "uuid") throws -> String {
         let text = raw.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { throw ValidationError(field: field, "must not be empty") }
+        guard !text.isEmpty else { throw ValidationError(field: field, template: "must not be empty") }
         if let uuid = UUID(uuidString: text) { return uuid.uuidString }
         guard text.count <= maxWaterUUIDLength,
               text.unicodeScalars.allSatisfy({
                   $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) && !$0.properties.isBidiControl
               })
         else {
-            throw ValidationError(field: field, "'\(quotable(raw))' is not an identifier (1–\(maxWaterUUIDLength) printable characters, no spaces)")
+            throw ValidationError(field: field, template: "'%s' is not an identifier (1–%s printable characters, no spaces)", quotable(raw), maxWaterUUIDLength)
         }
         return text
     }
@@ -110,7 +110,7 @@ extension Validation {
         record.uuid = try waterUUID(record.uuid)
         record.amountMl = try WaterAmount.checked(record.amountMl, field: "amountMl")
         if let end = record.end, end < record.start {
-            throw ValidationError(field: "end", "must not be before the start")
+            throw ValidationError(field: "end", template: "must not be before the start")
         }
         return record
     }
@@ -138,10 +138,10 @@ public struct WaterReminder: Codable, Sendable, Equatable {
 
     /// 1 minute ... 24 hours apart, in a window whose start and end differ.
     public func validated() throws -> WaterReminder {
-        guard everySeconds >= 60 else { throw ValidationError(field: "every", "must be at least 1 minute") }
-        guard everySeconds <= 86_400 else { throw ValidationError(field: "every", "must be at most 24 hours") }
+        guard everySeconds >= 60 else { throw ValidationError(field: "every", template: "must be at least 1 minute") }
+        guard everySeconds <= 86_400 else { throw ValidationError(field: "every", template: "must be at most 24 hours") }
         guard windowStart != windowEnd else {
-            throw ValidationError(field: "between", "\(windowStart)-\(windowEnd) is empty: the start and end must differ")
+            throw ValidationError(field: "between", template: "%s-%s is empty: the start and end must differ", windowStart, windowEnd)
         }
         return self
     }
@@ -225,7 +225,7 @@ public enum WaterImport {
         do {
             return try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 0), zone: zone, field: field)
         } catch {
-            throw ValidationError(field: field, "'\(raw)' is not a valid date and time (\(example))")
+            throw ValidationError(field: field, template: "'%s' is not a valid date and time (%s)", raw, example)
         }
     }
 
@@ -302,7 +302,7 @@ public enum WaterImport {
                 let values = try fields(lines[number])
                 guard values.count == header.count else {
                     let hint = values.count > header.count ? " (a decimal comma needs quotes: \"250,5\")" : ""
-                    throw ValidationError(field: "line", "expected \(header.count) fields, found \(values.count)\(hint)")
+                    throw ValidationError(field: "line", template: "expected %s fields, found %s%s", header.count, values.count, hint)
                 }
                 let end = index["end"].map { values[$0].trimmingCharacters(in: .whitespaces) } ?? ""
                 return WaterRecord(
@@ -347,7 +347,7 @@ public enum WaterImport {
                 current.append(character)
             }
         }
-        guard !quoted else { throw ValidationError(field: "line", "a quoted field is not closed") }
+        guard !quoted else { throw ValidationError(field: "line", template: "a quoted field is not closed") }
         result.append(current)
         return result
     }
@@ -373,23 +373,23 @@ public enum WaterImport {
             let line = position < lines.count ? lines[position] : 1
             collector.add(line: line) {
                 guard let object = element as? [String: Any] else {
-                    throw ValidationError(field: "record \(position + 1)", "expected an object with uuid, amountMl, start and end")
+                    throw ValidationError(field: "record \(position + 1)", template: "expected an object with uuid, amountMl, start and end")
                 }
-                guard let uuid = object["uuid"] as? String else { throw ValidationError(field: "uuid", "is missing (a string)") }
+                guard let uuid = object["uuid"] as? String else { throw ValidationError(field: "uuid", template: "is missing (a string)") }
                 let key = object["amountMl"] != nil ? "amountMl" : "amount_ml"
                 let amount: Int
                 switch object[key] {
                 case let number as NSNumber where !isBoolean(number): amount = try WaterAmount.rounded(number.doubleValue, field: key)
                 case let string as String: amount = try WaterAmount.parse(string, field: key)
-                case nil, is NSNull: throw ValidationError(field: "amountMl", "is missing (millilitres)")
-                default: throw ValidationError(field: key, "must be a number of millilitres")
+                case nil, is NSNull: throw ValidationError(field: "amountMl", template: "is missing (millilitres)")
+                default: throw ValidationError(field: key, template: "must be a number of millilitres")
                 }
-                guard let start = object["start"] as? String else { throw ValidationError(field: "start", "is missing (an ISO 8601 time)") }
+                guard let start = object["start"] as? String else { throw ValidationError(field: "start", template: "is missing (an ISO 8601 time)") }
                 var end: Date?
                 switch object["end"] {
                 case nil, is NSNull: end = nil
                 case let string as String: end = string.isEmpty ? nil : try instant(string, zone: zone, field: "end")
-                default: throw ValidationError(field: "end", "must be an ISO 8601 time")
+                default: throw ValidationError(field: "end", template: "must be an ISO 8601 time")
                 }
                 return WaterRecord(uuid: uuid, amountMl: amount, start: try instant(start, zone: zone, field: "start"), end: end)
             }

@@ -33,9 +33,12 @@ public struct ContactEditParams: Codable, Sendable {
 public struct MessageParams: Codable, Sendable {
     public var id: Int64
     public var template: MessageTemplate
-    public init(id: Int64, template: MessageTemplate) {
+    /// The language of the text ("en", "pl", "sk"; beautyctl sends its user's); absent: the daemon's.
+    public var language: String?
+    public init(id: Int64, template: MessageTemplate, language: String? = nil) {
         self.id = id
         self.template = template
+        self.language = language
     }
 }
 

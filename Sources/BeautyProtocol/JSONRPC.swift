@@ -67,16 +67,21 @@ public struct RPCErrorObject: Codable, Sendable, Error, Equatable {
     }
 }
 
-/// Machine-readable detail of an error: which field was wrong, which item was missing.
+/// Machine-readable detail of an error: which field was wrong, which item was missing, and the
+/// message as a template (`text`, English with `%s`) and its `args`, which a client translates.
 public struct RPCErrorData: Codable, Sendable, Equatable {
     public var field: String?
     public var kind: String?
     public var id: Int64?
+    public var text: String?
+    public var args: [String]?
 
-    public init(field: String? = nil, kind: String? = nil, id: Int64? = nil) {
+    public init(field: String? = nil, kind: String? = nil, id: Int64? = nil, text: String? = nil, args: [String]? = nil) {
         self.field = field
         self.kind = kind
         self.id = id
+        self.text = text
+        self.args = args
     }
 }
 

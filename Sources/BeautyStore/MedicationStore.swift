@@ -269,7 +269,7 @@ extension AppDatabase {
             guard db.changesCount > 0 else {
                 let existing = try Int64.fetchOne(db, sql: "SELECT id FROM dose WHERE medicationId = ? AND scheduledAt = ?",
                                                   arguments: [medicationID, takenAt]) ?? 0
-                throw ValidationError(field: "at", "\(medication.name) already has dose \(existing) at that time: answer it with its id")
+                throw ValidationError(field: "at", template: "%s already has dose %s at that time: answer it with its id", medication.name, existing)
             }
             return try answer(db, &dose, .taken, confirmedAt: takenAt, now: now, snoozeUntil: nil)
         }

@@ -61,7 +61,7 @@ extension AppDatabase {
         try writer.write { db in
             let series = try fetchAppointment(db, id: id)
             if let seriesID = series.seriesID {
-                throw ValidationError(field: "id", "appointment \(id) is one changed occurrence: split its series \(seriesID)")
+                throw ValidationError(field: "id", template: "appointment %s is one changed occurrence: split its series %s", id, seriesID)
             }
             let newUID = series.uid.map { _ in "\(UUID().uuidString.lowercased())@beautyd" }
             let (head, draft) = try SeriesSplit.split(series, at: occurrence, zone: zone, newUID: newUID)
@@ -143,7 +143,7 @@ extension AppDatabase {
         if let seriesID = item.seriesID, let rid = item.recurrenceID, occurrence.map({ SeriesOccurrence.same($0, rid) }) ?? true {
             return try excludeOccurrence(db, seriesID: seriesID, occurrence: rid, now: now, zone: zone)
         }
-        guard let occurrence else { throw ValidationError(field: "occurrence", "appointment \(id) is not a changed occurrence") }
+        guard let occurrence else { throw ValidationError(field: "occurrence", template: "appointment %s is not a changed occurrence", id) }
         return try excludeOccurrence(db, seriesID: id, occurrence: occurrence, now: now, zone: zone)
     }
 
@@ -151,7 +151,7 @@ extension AppDatabase {
     private func excludeOccurrence(_ db: Database, seriesID: Int64, occurrence: Date, now: Date, zone: TimeZone) throws -> Appointment {
         var series = try fetchAppointment(db, id: seriesID)
         guard var recurrence = series.recurrence else {
-            throw ValidationError(field: "occurrence", "appointment \(seriesID) is not a series: remove it without an occurrence")
+            throw ValidationError(field: "occurrence", template: "appointment %s is not a series: remove it without an occurrence", seriesID)
         }
         let row = try changedOccurrences(db, ofSeries: seriesID)
             .first { $0.recurrenceID.map { SeriesOccurrence.same($0, occurrence) } ?? false }

@@ -23,6 +23,7 @@ import Testing
         "nag_count": "5",
         "daily_at": #""09:00""#,
         "interval": #""1h""#,
+        "language": #""pl""#,
     ]
 
     /// The `key = value` lines of a TOML text: (line index, key).

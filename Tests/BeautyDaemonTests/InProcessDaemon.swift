@@ -31,6 +31,9 @@ final class InProcessDaemon: @unchecked Sendable {
         self.zone = SettableZone(zone)
         self.notifier = notifier
         let timers = self.timers
+        // English unless a test asks for another language, whatever the language of the shell running the tests.
+        var config = config
+        config.language = config.language ?? .english
         daemon = makeDaemon(
             store: try store ?? AppDatabase.inMemory(), notifier: notifier, config: config, socket: "in process",
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),

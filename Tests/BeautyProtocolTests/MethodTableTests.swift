@@ -36,7 +36,7 @@ import Testing
 
     @Test("notification buttons and what a click answers for a dose")
     func notificationActions() {
-        #expect(NotificationAction.allCases.map(\.button) == [
+        #expect(NotificationAction.allCases.map { $0.button(.english) } == [
             .init(id: "taken", label: "Taken"), .init(id: "snooze", label: "Snooze"),
             .init(id: "skip", label: "Skip"), .init(id: "dismiss", label: "Dismiss"),
         ])

@@ -25,6 +25,9 @@ package final class Stack: @unchecked Sendable {
     package private(set) var server: ChildProcess?
     package private(set) var daemon: ChildProcess?
     private var names: [String: Int] = [:]
+    /// The `LANG` of every child started from now on (LANGUAGE, LC_ALL and LC_MESSAGES unset); nil
+    /// keeps them in the C locale, in English, as every test before translations expects.
+    package var locale: String?
     private var busRestarts = 0
     private var finished = false
 
@@ -120,7 +123,8 @@ package final class Stack: @unchecked Sendable {
         env["XDG_CACHE_HOME"] = directory + "/home/.cache"
         env["HOME"] = directory + "/home"
         env["TZ"] = testTimeZone.identifier
-        env["LC_ALL"] = "C.UTF-8"
+        for key in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] { env[key] = nil }
+        if let locale { env["LANG"] = locale } else { env["LC_ALL"] = "C.UTF-8" }
         return env
     }
 

@@ -55,11 +55,11 @@ extension RequestHandler {
     static func checkedImports(_ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]?, firstIndex: Int,
                                tree: [(name: String, title: String)], currency: String) throws -> (appointments: [Appointment], contacts: [Contact?]) {
         guard contactNames.isEmpty || contactNames.count == appointments.count else {
-            throw ValidationError(field: "contactNames", "must have one entry per appointment")
+            throw ValidationError(field: "contactNames", template: "must have one entry per appointment")
         }
         let phones = contactPhones ?? []
         guard phones.isEmpty || phones.count == contactNames.count else {
-            throw ValidationError(field: "contactPhones", "must have one entry per contact name")
+            throw ValidationError(field: "contactPhones", template: "must have one entry per contact name")
         }
         var contacts: [Contact?] = []
         contacts.reserveCapacity(appointments.count)
@@ -70,7 +70,7 @@ extension RequestHandler {
             a.seriesID = nil  // the store links a changed occurrence to its series by UID
             // A named contact is linked at the write; what the client put in contactID then does not count.
             if offset < contactNames.count, contactNames[offset] != nil { a.contactID = nil }
-            guard a.uid != nil else { throw ValidationError(field: "appointments[\(index)].uid", "is required to import") }
+            guard a.uid != nil else { throw ValidationError(field: "appointments[\(index)].uid", template: "is required to import") }
             if let price = a.price, price.currency.isEmpty { a.price = Money(cents: price.cents, currency: currency) }
             // Calendar categories: the one naming a node of the tree is the category, the rest stay tags.
             (a.category, a.tags) = CategoryAssignment.assign((a.category.map { [$0] } ?? []) + a.tags, tree: tree)

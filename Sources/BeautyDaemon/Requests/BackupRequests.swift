@@ -23,7 +23,7 @@ extension RequestHandler {
 
     func restore(_ p: BackupParams) throws -> RestoreResult {
         let path = try backupPath(p.path)
-        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError(field: "path", "there is no file \(path)") }
+        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError(field: "path", template: "there is no file %s", path) }
         let stamp = Timestamps(zone: zone.current).isoDay(clock())
         let kept = "\(store.path).before-restore-\(stamp)-\(Int(clock().timeIntervalSince1970))"
         do {
@@ -41,16 +41,16 @@ extension RequestHandler {
     /// inode, whatever the spelling), and, if it exists, a file of the user's and not a symlink: a link
     /// planted by another user in a shared directory must not make beautyd overwrite or read its target.
     private func backupPath(_ raw: String) throws -> String {
-        guard raw.hasPrefix("/") else { throw ValidationError(field: "path", "must be an absolute path") }
+        guard raw.hasPrefix("/") else { throw ValidationError(field: "path", template: "must be an absolute path") }
         let path = URL(fileURLWithPath: raw).standardized.path
         var info = stat()
         guard lstat(path, &info) == 0 else { return path }
-        if info.st_mode & S_IFMT == S_IFLNK { throw ValidationError(field: "path", "\(path) is a symbolic link; give the file itself") }
-        if info.st_uid != geteuid() { throw ValidationError(field: "path", "\(path) belongs to uid \(info.st_uid), not to you") }
+        if info.st_mode & S_IFMT == S_IFLNK { throw ValidationError(field: "path", template: "%s is a symbolic link; give the file itself", path) }
+        if info.st_uid != geteuid() { throw ValidationError(field: "path", template: "%s belongs to uid %s, not to you", path, info.st_uid) }
         for file in DatabaseOpening.files(of: store.path) {
             var live = stat()
             if stat(file, &live) == 0, live.st_dev == info.st_dev, live.st_ino == info.st_ino {
-                throw ValidationError(field: "path", "\(path) is the database beautyd uses")
+                throw ValidationError(field: "path", template: "%s is the database beautyd uses", path)
             }
         }
         return path

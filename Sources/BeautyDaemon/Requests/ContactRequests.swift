@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyLocalization
 import BeautyProtocol
 import BeautyStore
 import Foundation
@@ -70,7 +71,8 @@ extension RequestHandler {
     private func message(_ p: MessageParams) throws -> MessageResult {
         let a = try store.appointment(id: p.id)
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
-        let text = p.template.text(for: a, contact: contact, zone: zone.current)
+        let language = p.language.flatMap(Language.init(code:)) ?? settings.config.language ?? SessionLanguage.shared.language
+        let text = p.template.text(for: a, contact: contact, zone: zone.current, localizer: .forLanguage(language))
         return MessageResult(template: p.template, text: text, phone: contact?.phone,
                              smsURI: contact.map { MessageTemplate.smsURI(phone: $0.phone, body: text) })
     }

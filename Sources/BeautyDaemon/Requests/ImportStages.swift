@@ -44,7 +44,7 @@ final class ImportStages: @unchecked Sendable {
                 throw Busy(message: "busy: \(limits.openStages) imports are already staged (the daemon's maximum); try again when one has finished")
             }
             if stages.values.contains(where: { $0.connection == connection }) {
-                throw ValidationError(field: "stage", "this connection already has an import staged; commit or abort it first")
+                throw ValidationError(field: "stage", template: "this connection already has an import staged; commit or abort it first")
             }
             lastNumber += 1
             let name = "import-\(lastNumber)"
@@ -60,12 +60,12 @@ final class ImportStages: @unchecked Sendable {
         try lock.withLock {
             var stage = try owned(name, connection)
             guard firstIndex == stage.appointments.count else {
-                throw ValidationError(field: "firstIndex", "is \(firstIndex), but the stage holds \(stage.appointments.count) appointments: chunks must follow one another")
+                throw ValidationError(field: "firstIndex", template: "is %s, but the stage holds %s appointments: chunks must follow one another", firstIndex, stage.appointments.count)
             }
             let text = appointments.reduce(0) { $0 + Self.textBytes(of: $1) } + contacts.reduce(0) { $0 + ($1.map { $0.name.utf8.count + $0.phone.utf8.count } ?? 0) }
             guard stage.appointments.count + appointments.count <= limits.appointments, stage.textBytes + text <= limits.textBytes else {
                 stages[name] = nil
-                throw ValidationError(field: "appointments", "the import is larger than a stage holds (\(limits.appointments) appointments, \(limits.textBytes >> 20) MiB of text); it was discarded and nothing was imported")
+                throw ValidationError(field: "appointments", template: "the import is larger than a stage holds (%s appointments, %s MiB of text); it was discarded and nothing was imported", limits.appointments, limits.textBytes >> 20)
             }
             stages[name] = nil  // so the arrays below are uniquely referenced and grow in place
             stage.appointments += appointments
@@ -94,7 +94,7 @@ final class ImportStages: @unchecked Sendable {
 
     private func owned(_ name: String, _ connection: UInt64) throws -> Stage {
         guard let stage = stages[name], stage.connection == connection else {
-            throw ValidationError(field: "stage", "no import '\(name)' is staged on this connection (committed, aborted, refused, or begun on another connection)")
+            throw ValidationError(field: "stage", template: "no import '%s' is staged on this connection (committed, aborted, refused, or begun on another connection)", name)
         }
         return stage
     }

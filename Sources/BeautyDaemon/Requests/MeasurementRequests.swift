@@ -30,8 +30,8 @@ extension RequestHandler {
         let today = LocalDate(clock(), in: zone.current)
         let day = p.day ?? today
         // A day after tomorrow is a typo (a day of slack for a client in a zone ahead of the daemon's).
-        guard day <= today.adding(days: 1) else { throw ValidationError(field: "day", "\(day) is in the future") }
-        guard day.year >= 1900 else { throw ValidationError(field: "day", "\(day) is before 1900") }
+        guard day <= today.adding(days: 1) else { throw ValidationError(field: "day", template: "%s is in the future", day) }
+        guard day.year >= 1900 else { throw ValidationError(field: "day", template: "%s is before 1900", day) }
         let saved = try store.saveMeasurement(day: day, weightKg: weight, heightCm: height, now: clock())
         logger.info("measurement \(saved.replaced == nil ? "saved" : "replaced") for \(day): \(saved.measurement.summary)")
         return MeasureAddResult(measurement: saved.measurement, replaced: saved.replaced, heightFrom: saved.heightFrom)

@@ -97,10 +97,10 @@ extension RequestHandler {
 
     func answerDose(_ p: DoseParams, _ state: Dose.State) async throws -> DoseResult {
         if let seconds = p.forSeconds, seconds <= 0 || seconds > 86_400 {
-            throw ValidationError(field: "forSeconds", "must be between 1 second and 1 day")
+            throw ValidationError(field: "forSeconds", template: "must be between 1 second and 1 day")
         }
         let now = clock()
-        if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", "must not be in the future") }
+        if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", template: "must not be in the future") }
         let answer: DoseAnswer
         switch (p.id, p.medicationID, p.scheduledAt) {
         case let (id?, nil, nil):
@@ -109,7 +109,7 @@ extension RequestHandler {
             try checkPlannedDose(medicationID: medicationID, at: scheduledAt)
             answer = try await scheduler.answerPlannedDose(medicationID: medicationID, scheduledAt: scheduledAt, state, at: p.at ?? now)
         default:
-            throw ValidationError(field: "id", "give a dose id, or (for a dose with none yet) medicationID and scheduledAt")
+            throw ValidationError(field: "id", template: "give a dose id, or (for a dose with none yet) medicationID and scheduledAt")
         }
         let medication = try store.medication(id: answer.dose.medicationID)
         let until = state == .snoozed && answer.changed
@@ -119,7 +119,7 @@ extension RequestHandler {
 
     func logDose(_ p: DoseLogParams) async throws -> DoseResult {
         let now = clock()
-        if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", "must not be in the future") }
+        if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", template: "must not be in the future") }
         let answer = try await scheduler.logDose(medicationID: p.medicationID, at: p.at ?? now)
         return DoseResult(dose: answer.dose, medication: try store.medication(id: p.medicationID), changed: true, snoozedUntil: nil)
     }
@@ -129,7 +129,7 @@ extension RequestHandler {
         let medication = try store.medication(id: medicationID)
         let zone = medication.zone(default: self.zone.current)
         guard DosePlanner.doses(for: medication, from: scheduledAt, to: scheduledAt.addingTimeInterval(1), zone: zone) == [scheduledAt] else {
-            throw ValidationError(field: "scheduledAt", "\(medication.name) has no dose at \(Timestamps(zone: zone).short(scheduledAt))")
+            throw ValidationError(field: "scheduledAt", template: "%s has no dose at %s", medication.name, Timestamps(zone: zone).short(scheduledAt))
         }
     }
 

@@ -12,7 +12,7 @@ extension RequestHandler {
 
     /// Edits one occurrence: the answer is the occurrence's own appointment.
     func editOccurrence(_ p: AppointmentEditParams) throws -> AppointmentDetail {
-        guard let occurrence = p.occurrence else { throw ValidationError(field: "occurrence", "is required") }
+        guard let occurrence = p.occurrence else { throw ValidationError(field: "occurrence", template: "is required") }
         if p.recurrence != nil || p.everySeconds != nil || p.repeatAfterDoneSeconds != nil || p.exdates != nil
             || p.clear?.contains(where: { $0 == .recurrence || $0 == .cycle }) == true {
             throw ValidationError(field: "occurrence", "one occurrence does not repeat: to change the rule from this occurrence on, "
@@ -37,7 +37,7 @@ extension RequestHandler {
 
     private func splitSeries(_ p: AppointmentEditParams) throws -> AppointmentDetail {
         guard let occurrence = p.occurrence else {
-            throw ValidationError(field: "occurrence", "is required: the first occurrence of the new series (its start in the series)")
+            throw ValidationError(field: "occurrence", template: "is required: the first occurrence of the new series (its start in the series)")
         }
         let zone = self.zone.current
         let series = AppointmentDraft.Series(recurrence: p.recurrence, everySeconds: p.everySeconds,

@@ -15,8 +15,8 @@ extension RequestHandler {
         let from = p.from ?? clock()
         let to = p.to ?? from.addingTimeInterval(7 * 86_400)
         try Validation.range(from: from, to: to, .halfOpen)
-        if let limit = p.limit, limit < 0 { throw ValidationError(field: "limit", "must not be negative") }
-        if let offset = p.offset, offset < 0 { throw ValidationError(field: "offset", "must not be negative") }
+        if let limit = p.limit, limit < 0 { throw ValidationError(field: "limit", template: "must not be negative") }
+        if let offset = p.offset, offset < 0 { throw ValidationError(field: "offset", template: "must not be negative") }
         let categories = try ListFilter.values(p.category, p.categories).compactMap { try Validation.category($0) }
         let kinds = ListFilter.values(p.kind, p.kinds)
         // Appointment statuses and dose states; an empty list filters nothing.
@@ -24,7 +24,7 @@ extension RequestHandler {
         let statuses = try Set((p.status ?? []).map { raw in
             let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
             guard knownStatuses.contains(value) else {
-                throw ValidationError(field: "status", "'\(raw)' is not one of \(knownStatuses.sorted().joined(separator: ", "))")
+                throw ValidationError(field: "status", template: "'%s' is not one of %s", raw, knownStatuses.sorted().joined(separator: ", "))
             }
             return value
         })

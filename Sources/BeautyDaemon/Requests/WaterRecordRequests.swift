@@ -20,16 +20,16 @@ extension RequestHandler {
     func editWater(_ p: WaterEditParams) throws -> WaterRecordResult {
         let now = clock()
         if let at = p.at, at > now.addingTimeInterval(60) {
-            throw ValidationError(field: "at", "\(Timestamps(zone: waterZone).short(at)) is in the future: log water once it is drunk")
+            throw ValidationError(field: "at", template: "%s is in the future: log water once it is drunk", Timestamps(zone: waterZone).short(at))
         }
-        if p.clearUntil == true, p.until != nil { throw ValidationError(field: "until", "cannot be combined with clearUntil") }
+        if p.clearUntil == true, p.until != nil { throw ValidationError(field: "until", template: "cannot be combined with clearUntil") }
         let record = try store.updateWater(id: p.id) { record in
             if let ml = p.amountMl { record.amountMl = ml }
             if let at = p.at { record.start = at }
             if let until = p.until { record.end = until }
             if p.clearUntil == true { record.end = nil }
             if let end = record.end, end < record.start {
-                throw ValidationError(field: p.until != nil ? "until" : "at", "the end must not be before the start")
+                throw ValidationError(field: p.until != nil ? "until" : "at", template: "the end must not be before the start")
             }
             record = try Validation.waterRecord(record)
         }

@@ -36,7 +36,7 @@ extension RequestHandler {
         var generator = SystemRandomNumberGenerator()
         guard let tip = Tips.random(categories: filter.categories, searches: filter.searches, using: &generator) else {
             let within = filter.categories.isEmpty ? "" : " in " + filter.categories.map(\.rawValue).joined(separator: " or ")
-            throw ValidationError(field: "search", "no tip\(within) mentions '\(filter.searches.joined(separator: "' or '"))'")
+            throw ValidationError(field: "search", template: "no tip%s mentions '%s'", within, filter.searches.joined(separator: "' or '"))
         }
         return tip
     }
@@ -50,9 +50,9 @@ extension RequestHandler {
         let now = clock()
         let at = p.at ?? now
         guard at <= now.addingTimeInterval(60) else {
-            throw ValidationError(field: "at", "\(Timestamps(zone: waterZone).short(at)) is in the future: log water once it is drunk")
+            throw ValidationError(field: "at", template: "%s is in the future: log water once it is drunk", Timestamps(zone: waterZone).short(at))
         }
-        if let until = p.until, until < at { throw ValidationError(field: "until", "must not be before the start (\(Timestamps(zone: waterZone).short(at)))") }
+        if let until = p.until, until < at { throw ValidationError(field: "until", template: "must not be before the start (%s)", Timestamps(zone: waterZone).short(at)) }
         let record = try Validation.waterRecord(WaterRecord(uuid: p.uuid ?? UUID().uuidString, amountMl: p.amountMl, start: at, end: p.until))
         let stored = try store.addWater(record)
         if stored.added {
@@ -86,13 +86,13 @@ extension RequestHandler {
         }
         try Validation.range(from: from, to: to, .halfOpen)
         guard LocalDate(from, in: waterZone).days(until: LocalDate(to, in: waterZone)) <= Self.maxWaterDays else {
-            throw ValidationError(field: "to", "the range is too long: at most \(Self.maxWaterDays) days")
+            throw ValidationError(field: "to", template: "the range is too long: at most %s days", Self.maxWaterDays)
         }
         return (from, to)
     }
 
     func waterGoal(_ p: WaterGoalParams) throws -> WaterGoalResult {
-        if p.off == true, p.goalMl != nil { throw ValidationError(field: "goalMl", "cannot be combined with \"off\"") }
+        if p.off == true, p.goalMl != nil { throw ValidationError(field: "goalMl", template: "cannot be combined with \"off\"") }
         if p.off == true {
             try store.setWaterGoal(nil)
             try replanWater()

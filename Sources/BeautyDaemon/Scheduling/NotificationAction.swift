@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyLocalization
 import BeautyNotify
 
 /// The buttons beautyd puts on its notifications: NotificationContent shows them, and the Scheduler
@@ -6,8 +7,18 @@ import BeautyNotify
 enum NotificationAction: String, CaseIterable, Sendable {
     case taken, snooze, skip, dismiss
 
-    var button: DesktopNotification.Action {
-        DesktopNotification.Action(id: rawValue, label: rawValue.prefix(1).uppercased() + rawValue.dropFirst())
+    /// The button; its id is the same in every language, its label is translated.
+    func button(_ l: Localizer) -> DesktopNotification.Action {
+        DesktopNotification.Action(id: rawValue, label: label(l))
+    }
+
+    func label(_ l: Localizer) -> String {
+        switch self {
+        case .taken: l.trc("button", "Taken")
+        case .snooze: l.trc("button", "Snooze")
+        case .skip: l.trc("button", "Skip")
+        case .dismiss: l.trc("button", "Dismiss")
+        }
     }
 
     /// The answer a click gives a dose; nil for a button doses do not have.

@@ -1,39 +1,45 @@
 import BeautyCore
+import BeautyLocalization
 import BeautyNotify
 import BeautyStore
 import Foundation
 
-/// What each kind of trigger looks like on screen.
+/// What each kind of trigger looks like on screen, in the session's language.
 struct NotificationContent {
     let store: AppDatabase
     let zone: TimeZone
+    var localizer: Localizer = .english
+
+    private var l: Localizer { localizer }
 
     /// nil when the item behind the trigger is gone.
     func appointment(_ trigger: Trigger) -> DesktopNotification? {
         guard let appointment = try? store.appointment(id: trigger.itemID) else { return nil }
         let contact = appointment.contactID.flatMap { try? store.contact(id: $0) }
-        let text = NotificationText.appointment(appointment, contact: contact, zone: zone)
+        let text = NotificationText.appointment(appointment, contact: contact, zone: zone, localizer: l)
         return DesktopNotification(
             key: trigger.key, summary: text.summary, body: text.body,
             category: ItemKind.appointment.notificationCategory, urgency: .normal,
-            actions: [NotificationAction.snooze, .dismiss].map(\.button))
+            actions: [NotificationAction.snooze, .dismiss].map { $0.button(l) })
     }
 
     /// A dose: critical, with Taken / Snooze / Skip, always showing the originally scheduled time.
     func dose(_ trigger: Trigger, dose: Dose, medication: Medication, nagCount: Int, replacesKey: String?) -> DesktopNotification {
-        let times = Timestamps(zone: zone)
-        var lines = ["\(medication.dose ?? "1 dose") — scheduled \(times.clock(dose.scheduledAt))"]
-        if trigger.source == .nag { lines.append("Reminder \(dose.nagCount + 1) of \(nagCount): not confirmed yet") }
+        let times = Timestamps(zone: zone, language: l.language)
+        var lines = [l.tr("%s — scheduled %s", medication.dose ?? l.tr("1 dose"), times.clock(dose.scheduledAt))]
+        if trigger.source == .nag {
+            lines.append(l.tr("Reminder %s of %s: not confirmed yet", dose.nagCount + 1, nagCount))
+        }
         if let notes = medication.notes { lines.append(notes) }
         let id = dose.id ?? 0
         // Always, buttons or not: a server may list actions it never lets the user reach (a stock dunst
         // without a menu program shows only "(A)").
-        lines.append("Not now: beautyctl dose skip \(id) or dose snooze \(id)")
-        lines.append("Taken: \(NotificationText.doseCommand(id))")
+        lines.append(l.tr("Not now: beautyctl dose skip %s or dose snooze %s", id, id))
+        lines.append(l.tr("Taken: %s", NotificationText.doseCommand(id)))
         return DesktopNotification(
-            key: trigger.key, summary: "Time for \(medication.name)", body: lines.joined(separator: "\n"),
+            key: trigger.key, summary: l.tr("Time for %s", medication.name), body: lines.joined(separator: "\n"),
             category: ItemKind.medication.notificationCategory, urgency: .critical,
-            actions: [NotificationAction.taken, .snooze, .skip].map(\.button),
+            actions: [NotificationAction.taken, .snooze, .skip].map { $0.button(l) },
             replacesKey: replacesKey)
     }
 
@@ -43,19 +49,22 @@ struct NotificationContent {
         switch trigger.itemKind {
         case .tip:
             let tip = Tips.tip(id: Int(trigger.itemID)) ?? Tips.ofTheDay(LocalDate(trigger.occurrence, in: zone))
+            let shown = TipText(tip, l)
             return DesktopNotification(
-                key: trigger.key, summary: "Beauty tip: \(tip.title)",
-                body: "\(tip.text)\n(\(tip.category.title) — more: beautyctl tips --category \(tip.category.rawValue))",
+                key: trigger.key, summary: l.tr("Beauty tip: %s", shown.title),
+                body: shown.text + "\n" + l.tr("(%s — more: beautyctl tips --category %s)", shown.category, tip.category.rawValue),
                 category: ItemKind.tip.notificationCategory, urgency: .low)
         case .water:
             let day = LocalDate(trigger.fireAt, in: zone)
             guard day == LocalDate(now, in: zone), try store.waterReminderWanted(at: trigger.fireAt, zone: zone) else { return nil }
             let total = try store.waterTotal(on: day, zone: zone).totalMl
-            let progress = try store.waterGoal().map { goal in "Today so far: \(total) of \(goal) ml (\(total * 100 / goal)%)." }
-                ?? "Today so far: \(total) ml."
+            let format = LocaleFormat(l.language)
+            let progress = try store.waterGoal().map { goal in
+                l.tr("Today so far: %s of %s ml (%s%%).", format.integer(total), format.integer(goal), total * 100 / goal)
+            } ?? l.tr("Today so far: %s ml.", format.integer(total))
             return DesktopNotification(
-                key: trigger.key, summary: "Time for a glass of water",
-                body: "\(progress)\nLog it with: beautyctl water add 250",
+                key: trigger.key, summary: l.tr("Time for a glass of water"),
+                body: progress + "\n" + l.tr("Log it with: beautyctl water add 250"),
                 category: ItemKind.water.notificationCategory, urgency: .normal)
         case .appointment, .medication:
             return nil
@@ -63,13 +72,17 @@ struct NotificationContent {
     }
 
     func lowStock(_ medication: Medication, key: String) -> DesktopNotification {
-        let left = Self.number(medication.stock ?? 0)
         return DesktopNotification(
             key: key,
-            summary: "Running low: \(medication.name)",
-            body: "\(left) left (warning at \(Self.number(medication.lowStock ?? 0))). After buying more: beautyctl med refill \(medication.id ?? 0) COUNT",
+            summary: l.tr("Running low: %s", medication.name),
+            body: l.tr("%s left (warning at %s). After buying more: beautyctl med refill %s COUNT",
+                       number(medication.stock ?? 0), number(medication.lowStock ?? 0), medication.id ?? 0),
             category: ItemKind.medication.notificationCategory, urgency: .normal)
     }
 
-    static func number(_ value: Double) -> String { Medication.formatUnits(value) }
+    /// "12", "0.5" in English, "0,5" with a decimal comma.
+    private func number(_ value: Double) -> String {
+        let english = Medication.formatUnits(value)
+        return l.language == .english ? english : english.replacingOccurrences(of: ".", with: ",")
+    }
 }

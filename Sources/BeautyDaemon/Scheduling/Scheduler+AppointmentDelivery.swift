@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyLocalization
 import BeautyNotify
 import BeautyProtocol
 import BeautyStore
@@ -62,9 +63,9 @@ extension Scheduler {
 
     /// One notification telling of several reminders, named by its members and covering each of them.
     private func missedWhileAway(_ triggers: [Trigger]) -> DesktopNotification {
-        let items = triggers.map { (title: store.title(of: $0) ?? "(deleted)", occurrence: $0.occurrence) }
+        let items = triggers.map { (title: store.title(of: $0) ?? localizer.tr("(deleted)"), occurrence: $0.occurrence) }
         let answers = triggers.map { $0.itemKind == .medication ? NotificationText.doseCommand($0.itemID) : nil }
-        let text = NotificationText.missedWhileAway(items, answers: answers, zone: zone.current)
+        let text = NotificationText.missedWhileAway(items, answers: answers, zone: zone.current, localizer: localizer)
         return DesktopNotification(
             key: "catch-up/" + triggers.map(\.key).sorted().joined(separator: ","), summary: text.summary, body: text.body,
             category: ItemKind.appointment.notificationCategory, covers: triggers.map(\.key))

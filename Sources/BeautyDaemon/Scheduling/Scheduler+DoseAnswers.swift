@@ -12,7 +12,7 @@ extension Scheduler {
         let now = clock()
         if state == .snoozed, let dose = try? store.dose(id: id), dose.scheduledAt > now {
             // Snoozing a dose before it is due would show it earlier than planned.
-            throw ValidationError(field: "id", "dose \(id) is not due yet (scheduled \(Timestamps(zone: zone.current).short(dose.scheduledAt))); snooze a dose once it is due")
+            throw ValidationError(field: "id", template: "dose %s is not due yet (scheduled %s); snooze a dose once it is due", id, Timestamps(zone: zone.current).short(dose.scheduledAt))
         }
         let until = state == .snoozed ? now.addingTimeInterval(TimeInterval(snoozeSeconds ?? config.snoozeSeconds)) : nil
         return settled(try store.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until), state, now: now, until: until)
@@ -21,7 +21,7 @@ extension Scheduler {
     /// Taken or skipped ahead for a dose the schedule has beyond the stored rows (the agenda's id 0).
     public func answerPlannedDose(medicationID: Int64, scheduledAt: Date, _ state: Dose.State, at confirmedAt: Date) async throws -> DoseAnswer {
         guard state == .taken || state == .skipped else {
-            throw ValidationError(field: "scheduledAt", "a dose this far ahead can be taken or skipped; snooze it by its id once it is due")
+            throw ValidationError(field: "scheduledAt", template: "a dose this far ahead can be taken or skipped; snooze it by its id once it is due")
         }
         let now = clock()
         let answer = try store.answerPlannedDose(medicationID: medicationID, scheduledAt: scheduledAt, state, confirmedAt: confirmedAt, now: now)
@@ -50,7 +50,7 @@ extension Scheduler {
                                     detail: until.map { WireJSON.formatInstant($0) }))
         }
         if let low = answer.lowStock {
-            logger.notice("stock of \(low.name) is down to \(NotificationContent.number(low.stock ?? 0))")
+            logger.notice("stock of \(low.name) is down to \(Medication.formatUnits(low.stock ?? 0))")
         }
         wake(.edited)
         return answer

@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyLocalization
 import BeautyNotify
 import BeautyProtocol
 import BeautyStore
@@ -203,5 +204,9 @@ public actor Scheduler {
 
     static let notificationsSetting = "notifications"
 
-    var content: NotificationContent { NotificationContent(store: store, zone: zone.current) }
+    var content: NotificationContent { NotificationContent(store: store, zone: zone.current, localizer: localizer) }
+
+    /// The language of what the daemon shows, read at each use: `[ui] language` of the configuration,
+    /// else the session's (`SessionLanguage`); a reload (SIGHUP) reads both again.
+    var localizer: Localizer { Localizer.forLanguage(config.language ?? SessionLanguage.shared.language) }
 }

@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyLocalization
 import Foundation
 import Logging
 import TOMLKit
@@ -15,7 +16,10 @@ public struct DaemonConfig: Sendable, Equatable {
     public var defaultDurationSeconds = Appointment.defaultDurationSeconds
     /// Lead times given to appointments added without any `--remind`/`--remind-at`.
     public var defaultReminderSeconds: [Int] = []
-    public var currency = "EUR"
+    /// `money.currency`; nil follows the language (PLN for Polish, EUR otherwise).
+    public var configuredCurrency: String?
+    /// `ui.language`; nil follows the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
+    public var language: Language?
     /// An unanswered dose is shown again this often...
     public var nagIntervalSeconds = 10 * 60
     /// ...this many times, then recorded as missed.
@@ -28,6 +32,9 @@ public struct DaemonConfig: Sendable, Equatable {
     public var syncAccounts: [SyncAccountConfig] = []
 
     public init() {}
+
+    /// The currency of amounts given without one.
+    public var currency: String { configuredCurrency ?? (language ?? SessionLanguage.shared.language).defaultCurrency }
 
     public struct LoadError: Error, CustomStringConvertible {
         public var path: String
@@ -66,6 +73,7 @@ public struct DaemonConfig: Sendable, Equatable {
             "money": ["currency"],
             "medications": ["nag_interval", "nag_count"],
             "tips": ["daily_at"],
+            "ui": ["language"],
         ]
         for section in table.keys {
             if section == "sync" {
@@ -137,10 +145,17 @@ public struct DaemonConfig: Sendable, Equatable {
             }
         }
         if let raw = value("money", "currency") {
-            guard let text = raw.string, text.count == 3, text.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-                throw fail("currency", "a three-letter currency code such as \"EUR\"")
+            guard let text = raw.string, text.isEmpty || (text.count == 3 && text.allSatisfy({ $0.isASCII && $0.isLetter })) else {
+                throw fail("currency", "a three-letter currency code such as \"EUR\", or \"\" for the language's")
             }
-            config.currency = text.uppercased()
+            config.configuredCurrency = text.isEmpty ? nil : text.uppercased()
+        }
+        if let raw = value("ui", "language") {
+            let codes = Language.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            guard let text = raw.string, text.isEmpty || Language(rawValue: text.lowercased()) != nil else {
+                throw fail("language", "one of \(codes), or \"\" for the environment's")
+            }
+            config.language = text.isEmpty ? nil : Language(rawValue: text.lowercased())
         }
         return (config, warnings)
     }

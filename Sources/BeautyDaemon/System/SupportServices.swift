@@ -52,6 +52,9 @@ struct ReloadService: Service {
         await cancelWhenGracefulShutdown {
             for await _ in signals {
                 Systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())")
+                // Under systemd this waits for systemctl (2 s at most), once a reload.
+                let language = SessionLanguage.shared.refresh()
+                logger.info("session language: \(language.rawValue)")
                 do {
                     let (config, warnings) = try DaemonConfig.load(path: configPath)
                     warnings.forEach { logger.warning("\($0)") }

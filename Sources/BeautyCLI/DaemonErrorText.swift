@@ -1,0 +1,31 @@
+import BeautyLocalization
+import BeautyProtocol
+
+/// A daemon's error in the user's language, from the codes and arguments of its `data` (the wire
+/// stays English): a missing item by its kind and id, a message by its template and arguments.
+/// Anything else, or a template without a translation, is the daemon's English `message`.
+enum DaemonErrorText {
+    static func message(_ error: RPCErrorObject, _ l: Localizer) -> String {
+        guard l.language != .english, let data = error.data else { return error.message }
+        if error.code == RPCErrorCode.notFound, let kind = data.kind, let id = data.id, let text = notFound(kind, id, l) {
+            return text
+        }
+        guard let template = data.text else { return error.message }
+        let text = l.trArray(template, data.args ?? [])
+        return data.field.map { "\($0): \(text)" } ?? text
+    }
+
+    /// "no appointment with id 99" for the kinds of item beautyd keeps; nil for another.
+    static func notFound(_ kind: String, _ id: Int64, _ l: Localizer) -> String? {
+        switch kind {
+        case "appointment": l.tr("no appointment with id %s", id)
+        case "contact": l.tr("no contact with id %s", id)
+        case "medication": l.tr("no medication with id %s", id)
+        case "dose": l.tr("no dose with id %s", id)
+        case "budget entry": l.tr("no budget entry with id %s", id)
+        case "water record": l.tr("no water record with id %s", id)
+        case "measurement": l.tr("no measurement with id %s", id)
+        default: nil
+        }
+    }
+}
