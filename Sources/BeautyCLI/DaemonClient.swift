@@ -39,7 +39,7 @@ struct DaemonClient {
         let bytes = try answerBytes(rpc, params)
         if let result = WireJSON.member("result", in: bytes) { return Array(bytes[result]) }
         _ = try Self.decode(Data(bytes), as: R.self)  // throws the error the answer carries, or says what is wrong with it
-        throw CLIFailure(.refused, "beautyd sent an answer without a result")
+        throw CLIFailure(.refused, Output.l.tr("beautyd sent an answer without a result"))
     }
 
     private mutating func answerBytes<P, R>(_ rpc: RPC<P, R>, _ params: P, waiting: Bool = false) throws -> [UInt8] {

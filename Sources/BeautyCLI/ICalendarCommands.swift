@@ -96,7 +96,7 @@ struct ExportCommand: ParsableCommand {
         let result = try client.resultJSON(AppointmentRPC.exportICS, AppointmentExportICSParams(zone: TimeZone.current.identifier))
         guard let textRange = WireJSON.member("ics", in: result), let bytes = WireJSON.stringValue(result[textRange]),
               let countRange = WireJSON.member("count", in: result), let count = Int(String(decoding: result[countRange], as: UTF8.self))
-        else { throw CLIFailure(.refused, "unexpected answer from beautyd (is it the same version?): no iCalendar text in it") }
+        else { throw CLIFailure(.refused, Output.l.tr("unexpected answer from beautyd (is it the same version?): %s", "no iCalendar text in it")) }
         let text = Data(bytes)
         if ics == "-" { return FileHandle.standardOutput.write(text) }
         do {

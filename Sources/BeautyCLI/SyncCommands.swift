@@ -53,8 +53,8 @@ struct SyncAddCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if calendar != nil, create != nil { throw ValidationError("--calendar and --create: choose one") }
-        if (passwordFile == nil) == !keyring { throw ValidationError("give --password-file FILE or --keyring") }
+        if calendar != nil, create != nil { throw ValidationError(Output.l.tr("--calendar and --create: choose one")) }
+        if (passwordFile == nil) == !keyring { throw ValidationError(Output.l.tr("give --password-file FILE or --keyring")) }
     }
 
     func run() throws {
@@ -63,8 +63,8 @@ struct SyncAddCommand: ParsableCommand {
                                    keyring: keyring ? true : nil, calendar: calendar, create: create, insecure: insecure ? true : nil)
         let account = try client.call(SyncRPC.add, params, waiting: true)
         if output.json { return try Output.json(account) }
-        Output.line("Added sync account '\(account.name)': calendar \(account.calendarName.map { "\"\($0)\" " } ?? "")\(account.calendarURL).")
-        Output.line("It syncs in the background; 'beautyctl sync now \(account.name)' syncs at once.")
+        Output.line(Output.l.tr("Added sync account '%s': calendar %s.", account.name, "\(account.calendarName.map { "\"\($0)\" " } ?? "")\(account.calendarURL)"))
+        Output.line(Output.l.tr("It syncs in the background; 'beautyctl sync now %s' syncs at once.", account.name))
     }
 }
 
@@ -79,9 +79,9 @@ struct SyncListCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(SyncRPC.list)
         if output.json { return try Output.json(result) }
-        if result.accounts.isEmpty { return Output.line("No sync accounts. Add one with 'beautyctl sync add NAME --url URL --user USER --password-file FILE'.") }
-        Output.table(["name", "calendar", "url", "user", "last sync"], result.accounts.map {
-            [$0.name, $0.calendarName ?? "", $0.calendarURL, $0.user, $0.lastSyncAt.map { Output.iso($0) } ?? "never"]
+        if result.accounts.isEmpty { return Output.line(Output.l.tr("No sync accounts. Add one with 'beautyctl sync add NAME --url URL --user USER --password-file FILE'.")) }
+        Output.table([Output.l.tr("NAME"), Output.l.tr("CALENDAR"), Output.l.tr("URL"), Output.l.tr("USER"), Output.l.tr("LAST SYNC")], result.accounts.map {
+            [$0.name, $0.calendarName ?? "", $0.calendarURL, $0.user, $0.lastSyncAt.map { Output.iso($0) } ?? Output.l.tr("never")]
         })
     }
 }
@@ -105,15 +105,17 @@ struct SyncStatusCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(SyncRPC.status, SyncNameParams(name: name))
         if output.json { return try Output.json(result) }
-        if result.accounts.isEmpty { return Output.line("No sync accounts.") }
+        if result.accounts.isEmpty { return Output.line(Output.l.tr("No sync accounts.")) }
         for (index, a) in result.accounts.enumerated() {
             if index > 0 { Output.line() }
             Output.line("\(a.name): \(a.calendarName.map { "\"\($0)\" " } ?? "")\(a.calendarURL)")
-            Output.line("  last sync:       \(a.lastSyncAt.map { Output.iso($0) } ?? "never")\(a.incremental ? " (incremental: sync-collection)" : " (CTag and ETags)")")
-            Output.line("  pending changes: \(a.pending)")
-            if let error = a.lastError { Output.line("  last error:      \(error)") }
-            if let next = a.nextAttemptAt { Output.line("  next attempt:    \(Output.iso(next))") }
-            Output.line("  conflicts:       \(a.conflicts.count)")
+            let last = a.lastSyncAt.map { Output.iso($0) } ?? Output.l.tr("never")
+            Output.line(a.incremental ? Output.l.tr("  last sync:       %s (incremental: sync-collection)", last)
+                                      : Output.l.tr("  last sync:       %s (CTag and ETags)", last))
+            Output.line(Output.l.tr("  pending changes: %s", a.pending))
+            if let error = a.lastError { Output.line(Output.l.tr("  last error:      %s", error)) }
+            if let next = a.nextAttemptAt { Output.line(Output.l.tr("  next attempt:    %s", Output.iso(next))) }
+            Output.line(Output.l.tr("  conflicts:       %s", a.conflicts.count))
             for c in a.conflicts { Output.line("    \(Output.iso(c.detectedAt))  \(c.title)  (\(c.uid)): \(c.reason)") }
         }
     }
@@ -138,15 +140,16 @@ struct SyncNowCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(SyncRPC.now, SyncNameParams(name: name), waiting: true)
         if output.json { try Output.json(result) } else {
-            if result.accounts.isEmpty { Output.line("No sync accounts.") }
+            if result.accounts.isEmpty { Output.line(Output.l.tr("No sync accounts.")) }
             for r in result.accounts {
-                if let error = r.error { Output.line("\(r.account): failed: \(error)"); continue }
-                Output.line("\(r.account): \(r.fetched) fetched, \(r.pushed) sent, \(r.removed) removed, \(r.conflicts) conflict(s); "
-                            + "\(r.requests) requests, \(r.bytesSent + r.bytesReceived) bytes, \(String(format: "%.2f", r.seconds)) s")
+                if let error = r.error { Output.line(Output.l.tr("%s: failed: %s", r.account, error)); continue }
+                Output.line(Output.l.tr("%s: %s fetched, %s sent, %s removed, %s conflict(s); %s requests, %s bytes, %s s",
+                                        r.account, r.fetched, r.pushed, r.removed, r.conflicts, r.requests,
+                                        r.bytesSent + r.bytesReceived, String(format: "%.2f", r.seconds)))
             }
         }
         if let failed = result.accounts.first(where: { $0.error != nil }) {
-            throw CLIFailure(.refused, "sync of \(failed.account) failed: \(failed.error ?? "")")
+            throw CLIFailure(.refused, Output.l.tr("sync of %s failed: %s", failed.account, failed.error ?? ""))
         }
     }
 }
@@ -163,6 +166,6 @@ struct SyncRemoveCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(SyncRPC.remove, SyncRemoveParams(name: name))
         if output.json { return try Output.json(result) }
-        Output.line("Removed sync account '\(result.name)'; its appointments stay.")
+        Output.line(Output.l.tr("Removed sync account '%s'; its appointments stay.", result.name))
     }
 }
