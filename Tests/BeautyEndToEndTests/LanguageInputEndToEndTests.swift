@@ -84,7 +84,7 @@ extension EndToEndBus {
                 (["appointment", "add", "Manicure", "--at", "1.2"], "pl_PL.UTF-8", ["--at", "'1.2' is ambiguous", "01:02", "1 February"]),
                 (["appointment", "add", "Manicure", "--at", "po 15:00"], "pl_PL.UTF-8", ["--at", "'po' is \"after\" in Polish", "'pon'"]),
                 (["budget", "add", "Szampon", "10,500 zł"], "pl_PL.UTF-8", ["'10,500 zł' is ambiguous", "10.50 or 10500?"]),
-                (["med", "add", "Witamina", "--at", "8.00", "--days", "pon,xyz"], "sk_SK.UTF-8", ["--days", "'xyz' is not a weekday"]),
+                (["med", "add", "Witamina", "--at", "8.00", "--days", "pon,xyz"], "sk_SK.UTF-8", ["--days", "„xyz“ nie je deň v týždni", "po ut st št pi so ne"]),
             ]
             for (arguments, lang, parts) in cases {
                 let result = try await stack.beautyctl(arguments, lang: lang)

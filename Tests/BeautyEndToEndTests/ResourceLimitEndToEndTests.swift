@@ -74,7 +74,7 @@ extension EndToEndServing {
             #expect(used < 0.5, "beautyd used \(used) s of CPU in 2 s while out of descriptors")
 
             held.removeAll()
-            let back = await eventually(timeout: .seconds(5)) { (try? stack.client(timeout: 2).status()) != nil ? true : nil }
+            let back = await eventually(timeout: .seconds(15)) { (try? stack.client(timeout: 2).status()) != nil ? true : nil }
             #expect(back == true, "\(daemon.outputTail)")
             #expect(daemon.stderr.contains("cannot accept connections"), "the pause should be logged")
         }
@@ -99,7 +99,7 @@ extension EndToEndServing {
             }
             #expect(busy > 0 && served > 0 && busy + served == 90, "busy \(busy), served \(served)")
             held.removeAll()
-            let back = await eventually(timeout: .seconds(5)) { (try? stack.client(timeout: 2).status()) != nil ? true : nil }
+            let back = await eventually(timeout: .seconds(15)) { (try? stack.client(timeout: 2).status()) != nil ? true : nil }
             #expect(back == true)
         }
 
