@@ -1,3 +1,6 @@
+import BeautyLocalization
+import Foundation
+
 /// A day as a word names it: relative to today, or a weekday.
 public enum DayWord: Equatable, Sendable {
     /// Days after today: 0 today, 1 tomorrow, 2 the day after.
@@ -59,12 +62,29 @@ public enum DayWords {
     public static func parse(_ word: String, language: InputLanguage, field: String) throws -> DayWord? {
         let lower = word.lowercased(), folded = TextFolding.fold(word)
         if let other = otherMeanings.first(where: { $0.language == language && TextFolding.fold($0.spelling) == folded }) {
-            let day = meanings(lower: lower, folded: folded).first.map(describe) ?? "a day"
-            throw ValidationError(field: field, "'\(word)' is \(other.meaning), not \(day) (\(unambiguous(for: other.spelling)))")
+            let l = Localizer.forLanguage(Language(rawValue: language.rawValue) ?? .english)
+            let meaning = meanings(lower: lower, folded: folded).first
+            // The days in the language of the input for translations; in English for the English message.
+            var error = ValidationError(field: field, template: "'%s' is \"after\" in Polish, not %s (for %s write %s)",
+                                        word, meaning.map { describe($0, language: language) } ?? l.tr("a day"),
+                                        otherDay(other.spelling, language: language), unambiguous(for: other.spelling))
+            error.message = Localizer.english.trArray(error.template!, [
+                word, meaning.map(describe) ?? "a day", otherDay(other.spelling, language: .english), unambiguous(for: other.spelling),
+            ])
+            throw error
         }
         let found = meanings(lower: lower, folded: folded)
         guard found.count <= 1 else {
-            throw ValidationError(field: field, "'\(word)' could be \(found.map(describe).joined(separator: " or ")): write more of the name")
+            let days = found.map { describe($0, language: language) }, englishDays = found.map(describe)
+            var error: ValidationError
+            switch days.count {
+            case 2: error = ValidationError(field: field, template: "'%s' could be %s or %s: write more of the name", word, days[0], days[1])
+            case 3: error = ValidationError(field: field, template: "'%s' could be %s or %s or %s: write more of the name", word, days[0], days[1], days[2])
+            default: error = ValidationError(field: field, template: "'%s' could be any of %s: write more of the name", word, days.joined(separator: ", "))
+            }
+            // The days in the language of the input for translations; in English for the English message.
+            error.message = "'\(word)' could be \(englishDays.joined(separator: " or ")): write more of the name"
+            throw error
         }
         return found.first
     }
@@ -91,11 +111,31 @@ public enum DayWords {
         }
     }
 
-    /// The other spellings of the day `spelling` names, for an error's suggestion.
+    /// "Friday", "piątek", "piatok", "tomorrow", "jutro": a day as understood, in the messages' `language`.
+    static func describe(_ day: DayWord, language: InputLanguage) -> String {
+        guard let lang = Language(rawValue: language.rawValue), lang != .english else { return describe(day) }
+        let l = Localizer.forLanguage(lang)
+        switch day {
+        case .relative(0): return l.tr("today")
+        case .relative(1): return l.tr("tomorrow")
+        case .relative(let n): return l.trn("in %s day", "in %s days", n, n)
+        case .weekday(let n):
+            let formatter = DateFormatter()
+            formatter.locale = lang.locale
+            return formatter.standaloneWeekdaySymbols[n - 1]
+        }
+    }
+
+    /// The day `spelling` names, in the messages' `language`: "Monday" for 'po'.
+    static func otherDay(_ spelling: String, language: InputLanguage) -> String {
+        entries.first(where: { $0.spelling == spelling }).map { describe($0.meaning, language: language) } ?? ""
+    }
+
+    /// The other spellings of the day `spelling` names, for an error's suggestion: "'pon', 'pondelok'".
     static func unambiguous(for spelling: String) -> String {
         guard let meaning = entries.first(where: { $0.spelling == spelling })?.meaning else { return "" }
-        let others = entries.filter { $0.meaning == meaning && $0.spelling != spelling && !$0.full }.map(\.spelling)
-        return "for \(describe(meaning)) write " + others.map { "'\($0)'" }.joined(separator: ", ")
+        return entries.filter { $0.meaning == meaning && $0.spelling != spelling && !$0.full }.map { "'\($0.spelling)'" }
+            .joined(separator: ", ")
     }
 
     /// The weekday spellings each language accepts, for help and error texts.

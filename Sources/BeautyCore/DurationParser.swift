@@ -7,7 +7,7 @@ public enum DurationParser {
 
     public static func seconds(_ text: String, field: String = "duration") throws -> Int {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !trimmed.isEmpty else { throw ValidationError(field: field, "must not be empty") }
+        guard !trimmed.isEmpty else { throw ValidationError(field: field, template: "must not be empty") }
         var total = 0
         var number = ""
         var sawUnit = false
@@ -16,22 +16,22 @@ public enum DurationParser {
                 number.append(character)
             } else if let unit = units[character] {
                 guard let value = Int(number) else {
-                    throw ValidationError(field: field, "'\(text)' is not a duration (a number must come before '\(character)')")
+                    throw ValidationError(field: field, template: "'%s' is not a duration (a number must come before '%s')", text, character)
                 }
                 let (product, overflow1) = value.multipliedReportingOverflow(by: unit)
                 let (sum, overflow2) = total.addingReportingOverflow(product)
                 guard !overflow1, !overflow2, sum <= 100 * 366 * 86_400 else {
-                    throw ValidationError(field: field, "'\(text)' is too long")
+                    throw ValidationError(field: field, template: "'%s' is too long", text)
                 }
                 total = sum
                 number = ""
                 sawUnit = true
             } else {
-                throw ValidationError(field: field, "'\(text)' is not a duration (use a number with s, m, h, d or w, e.g. 90m or 1h30m)")
+                throw ValidationError(field: field, template: "'%s' is not a duration (use a number with s, m, h, d or w, e.g. 90m or 1h30m)", text)
             }
         }
         guard number.isEmpty, sawUnit else {
-            throw ValidationError(field: field, "'\(text)' needs a unit: s, m, h, d or w (e.g. \(text)m)")
+            throw ValidationError(field: field, template: "'%s' needs a unit: s, m, h, d or w (e.g. %sm)", text, text)
         }
         return total
     }

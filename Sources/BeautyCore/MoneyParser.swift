@@ -9,7 +9,6 @@ public enum MoneyParser {
     /// Symbols people type for a currency, lower-cased.
     static let symbols: [String: String] = ["zł": "PLN", "zl": "PLN", "€": "EUR"]
 
-    static let example = "e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10"
 
     public static func parse(_ text: String, defaultCurrency: String, allowNegative: Bool = false, field: String = "price") throws -> Money {
         // Copied amounts may group thousands with a no-break or narrow no-break space.
@@ -29,8 +28,8 @@ public enum MoneyParser {
             negative = true
             rest = String(rest.dropFirst())
         }
-        if negative, !allowNegative { throw ValidationError(field: field, "'\(text)' must not be negative") }
-        guard !rest.isEmpty else { throw ValidationError(field: field, "'\(text)' is not an amount (\(example))") }
+        if negative, !allowNegative { throw ValidationError(field: field, template: "'%s' must not be negative", text) }
+        guard !rest.isEmpty else { throw ValidationError(field: field, template: "'%s' is not an amount (e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)", text) }
         let cents = try self.cents(rest, text: text, field: field)
         return Money(cents: negative ? -cents : cents, currency: currency ?? defaultCurrency)
     }
@@ -57,7 +56,7 @@ public enum MoneyParser {
 
     /// The cents of a number with an optional decimal part and optional thousands grouping.
     private static func cents(_ number: String, text: String, field: String) throws -> Int64 {
-        let notAmount = ValidationError(field: field, "'\(text)' is not an amount (\(example))")
+        let notAmount = ValidationError(field: field, template: "'%s' is not an amount (e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)", text)
         let isDigit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
         guard number.allSatisfy({ isDigit($0) || $0 == "," || $0 == "." || $0 == " " }), number.contains(where: isDigit) else {
             throw notAmount
@@ -78,10 +77,12 @@ public enum MoneyParser {
             // "10,500": a decimal comma or a thousands comma? Grouping with spaces says which.
             if fraction.count == 3, !spaced, commas + dots == 1 {
                 let plain = whole.filter(isDigit) + fraction
-                throw ValidationError(field: field, "'\(text)' is ambiguous: \(whole)\(decimal == "," ? "." : ",")\(fraction.prefix(2)) or \(plain)? Write \(whole)\(decimal)\(fraction.prefix(2)) for the first, \(whole) \(fraction) or \(plain) for the second")
+                throw ValidationError(field: field, template: "'%s' is ambiguous: %s or %s? Write %s for the first, %s or %s for the second",
+                                      text, "\(whole)\(decimal == "," ? "." : ",")\(fraction.prefix(2))", plain,
+                                      "\(whole)\(decimal)\(fraction.prefix(2))", "\(whole) \(fraction)", plain)
             }
             guard (1...2).contains(fraction.count), fraction.allSatisfy(isDigit) else {
-                throw ValidationError(field: field, "'\(text)' is not an amount (at most two digits after the decimal '\(decimal)'; \(example))")
+                throw ValidationError(field: field, template: "'%s' is not an amount (at most two digits after the decimal '%s'; e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)", text, decimal)
             }
         }
         guard Set(whole.filter { !isDigit($0) }).count <= 1 else { throw notAmount }
@@ -89,10 +90,10 @@ public enum MoneyParser {
         guard let first = groups.first, (groups.count == 1 ? !first.isEmpty : (1...3).contains(first.count)),
               groups.dropFirst().allSatisfy({ $0.count == 3 }), groups.allSatisfy({ $0.allSatisfy(isDigit) })
         else {
-            throw ValidationError(field: field, "'\(text)' is not an amount (thousands are grouped by three: 1 234,50; \(example))")
+            throw ValidationError(field: field, template: "'%s' is not an amount (thousands are grouped by three: 1 234,50; e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)", text)
         }
         guard let units = Int64(groups.joined()), units <= 1_000_000_000 else {
-            throw ValidationError(field: field, "'\(text)' is too large")
+            throw ValidationError(field: field, template: "'%s' is too large", text)
         }
         let cents = fraction.isEmpty ? 0 : Int64(fraction)! * (fraction.count == 1 ? 10 : 1)
         return units * 100 + cents

@@ -89,8 +89,8 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
     public static func parse(_ text: String) throws -> RecurrenceRule {
         var body = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if body.uppercased().hasPrefix("RRULE:") { body = String(body.dropFirst(6)) }
-        guard !body.isEmpty else { throw fail("is empty (expected e.g. FREQ=WEEKLY;INTERVAL=2)") }
-        if body.contains(":") { throw fail("'\(text)' is not an RRULE value (expected e.g. FREQ=WEEKLY;INTERVAL=2)") }
+        guard !body.isEmpty else { throw ValidationError(field: "repeat", template: "is empty (expected e.g. FREQ=WEEKLY;INTERVAL=2)") }
+        if body.contains(":") { throw ValidationError(field: "repeat", template: "'%s' is not an RRULE value (expected e.g. FREQ=WEEKLY;INTERVAL=2)", text) }
 
         var values: [String: String] = [:]
         var order: [String] = []
@@ -98,50 +98,50 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             let piece = part.trimmingCharacters(in: .whitespaces)
             if piece.isEmpty { continue }
             guard let eq = piece.firstIndex(of: "=") else {
-                throw fail("'\(piece)' is not NAME=VALUE (expected e.g. FREQ=WEEKLY)")
+                throw ValidationError(field: "repeat", template: "'%s' is not NAME=VALUE (expected e.g. FREQ=WEEKLY)", piece)
             }
             let key = piece[..<eq].trimmingCharacters(in: .whitespaces).uppercased()
             let value = piece[piece.index(after: eq)...].trimmingCharacters(in: .whitespaces).uppercased()
             guard knownKeys.contains(key) else {
-                throw fail("unknown rule part '\(key)' (allowed: \(knownKeys.joined(separator: ", ")))")
+                throw ValidationError(field: "repeat", template: "unknown rule part '%s' (allowed: %s)", key, knownKeys.joined(separator: ", "))
             }
-            guard values[key] == nil else { throw fail("\(key) is given more than once") }
-            guard !value.isEmpty else { throw fail("\(key) has no value") }
+            guard values[key] == nil else { throw ValidationError(field: "repeat", template: "%s is given more than once", key) }
+            guard !value.isEmpty else { throw ValidationError(field: "repeat", template: "%s has no value", key) }
             values[key] = value
             order.append(key)
         }
 
         guard let freqText = values["FREQ"] else {
-            throw fail("FREQ is required (e.g. FREQ=DAILY, FREQ=WEEKLY;INTERVAL=2)")
+            throw ValidationError(field: "repeat", template: "FREQ is required (e.g. FREQ=DAILY, FREQ=WEEKLY;INTERVAL=2)")
         }
         guard let frequency = Frequency(rawValue: freqText) else {
-            throw fail("unknown FREQ '\(freqText)' (use SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY)")
+            throw ValidationError(field: "repeat", template: "unknown FREQ '%s' (use SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY)", freqText)
         }
         var rule = RecurrenceRule(frequency: frequency)
         if let v = values["INTERVAL"] {
-            rule.interval = try integer(v, key: "INTERVAL", range: 1...maxInterval, what: "a whole number from 1 to \(maxInterval)")
+            rule.interval = try integer(v, key: "INTERVAL", range: 1...maxInterval)
         }
         if let v = values["COUNT"] {
-            rule.count = try integer(v, key: "COUNT", range: 1...maxCount, what: "a whole number from 1 to \(maxCount)")
+            rule.count = try integer(v, key: "COUNT", range: 1...maxCount)
         }
         if let v = values["UNTIL"] {
-            if values["COUNT"] != nil { throw fail("COUNT and UNTIL cannot be used together (RFC 5545): keep one") }
+            if values["COUNT"] != nil { throw ValidationError(field: "repeat", template: "COUNT and UNTIL cannot be used together (RFC 5545): keep one") }
             try rule.parseUntil(v)
         }
-        rule.bySecond = try list(values["BYSECOND"], key: "BYSECOND", ranges: [0...60], what: "0 to 60")
-        rule.byMinute = try list(values["BYMINUTE"], key: "BYMINUTE", ranges: [0...59], what: "0 to 59")
-        rule.byHour = try list(values["BYHOUR"], key: "BYHOUR", ranges: [0...23], what: "0 to 23")
-        rule.byMonthDay = try list(values["BYMONTHDAY"], key: "BYMONTHDAY", ranges: [1...31, -31...(-1)], what: "1 to 31 or -31 to -1")
-        rule.byYearDay = try list(values["BYYEARDAY"], key: "BYYEARDAY", ranges: [1...366, -366...(-1)], what: "1 to 366 or -366 to -1")
-        rule.byWeekNo = try list(values["BYWEEKNO"], key: "BYWEEKNO", ranges: [1...53, -53...(-1)], what: "1 to 53 or -53 to -1")
-        rule.byMonth = try list(values["BYMONTH"], key: "BYMONTH", ranges: [1...12], what: "1 to 12")
-        rule.bySetPos = try list(values["BYSETPOS"], key: "BYSETPOS", ranges: [1...366, -366...(-1)], what: "1 to 366 or -366 to -1")
+        rule.bySecond = try list(values["BYSECOND"], key: "BYSECOND", ranges: [0...60])
+        rule.byMinute = try list(values["BYMINUTE"], key: "BYMINUTE", ranges: [0...59])
+        rule.byHour = try list(values["BYHOUR"], key: "BYHOUR", ranges: [0...23])
+        rule.byMonthDay = try list(values["BYMONTHDAY"], key: "BYMONTHDAY", ranges: [1...31, -31...(-1)])
+        rule.byYearDay = try list(values["BYYEARDAY"], key: "BYYEARDAY", ranges: [1...366, -366...(-1)])
+        rule.byWeekNo = try list(values["BYWEEKNO"], key: "BYWEEKNO", ranges: [1...53, -53...(-1)])
+        rule.byMonth = try list(values["BYMONTH"], key: "BYMONTH", ranges: [1...12])
+        rule.bySetPos = try list(values["BYSETPOS"], key: "BYSETPOS", ranges: [1...366, -366...(-1)])
         if let v = values["BYDAY"] {
             rule.byDay = try v.split(separator: ",", omittingEmptySubsequences: false).map { try weekdayNum(String($0)) }
         }
         if let v = values["WKST"] {
             guard let day = weekday(code: v) else {
-                throw fail("WKST '\(v)' is not a weekday (MO, TU, WE, TH, FR, SA or SU)")
+                throw ValidationError(field: "repeat", template: "WKST '%s' is not a weekday (MO, TU, WE, TH, FR, SA or SU)", v)
             }
             rule.weekStart = day
         }
@@ -154,53 +154,53 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
         var rule = self
         let freq = frequency
         guard (1...Self.maxInterval).contains(interval) else {
-            throw Self.fail("INTERVAL must be a whole number from 1 to \(Self.maxInterval), not \(interval)")
+            throw ValidationError(field: "repeat", template: "INTERVAL must be a whole number from 1 to %s, not %s", Self.maxInterval, interval)
         }
         if let count {
             guard (1...Self.maxCount).contains(count) else {
-                throw Self.fail("COUNT must be a whole number from 1 to \(Self.maxCount), not \(count)")
+                throw ValidationError(field: "repeat", template: "COUNT must be a whole number from 1 to %s, not %s", Self.maxCount, count)
             }
-            if until != nil { throw Self.fail("COUNT and UNTIL cannot be used together (RFC 5545): keep one") }
+            if until != nil { throw ValidationError(field: "repeat", template: "COUNT and UNTIL cannot be used together (RFC 5545): keep one") }
         }
         if untilIsDate { rule.untilIsFloating = true }
-        func check(_ values: [Int], _ key: String, _ ranges: [ClosedRange<Int>], _ what: String) throws -> [Int] {
+        func check(_ values: [Int], _ key: String, _ ranges: [ClosedRange<Int>]) throws -> [Int] {
             for v in values where !ranges.contains(where: { $0.contains(v) }) {
-                throw Self.fail("\(key) value \(v) is out of range (\(what))")
+                throw Self.outOfRange(key, v, ranges)
             }
             return Array(Set(values)).sorted()
         }
-        rule.bySecond = try check(bySecond, "BYSECOND", [0...60], "0 to 60")
-        rule.byMinute = try check(byMinute, "BYMINUTE", [0...59], "0 to 59")
-        rule.byHour = try check(byHour, "BYHOUR", [0...23], "0 to 23")
-        rule.byMonthDay = try check(byMonthDay, "BYMONTHDAY", [1...31, -31...(-1)], "1 to 31 or -31 to -1")
-        rule.byYearDay = try check(byYearDay, "BYYEARDAY", [1...366, -366...(-1)], "1 to 366 or -366 to -1")
-        rule.byWeekNo = try check(byWeekNo, "BYWEEKNO", [1...53, -53...(-1)], "1 to 53 or -53 to -1")
-        rule.byMonth = try check(byMonth, "BYMONTH", [1...12], "1 to 12")
-        rule.bySetPos = try check(bySetPos, "BYSETPOS", [1...366, -366...(-1)], "1 to 366 or -366 to -1")
+        rule.bySecond = try check(bySecond, "BYSECOND", [0...60])
+        rule.byMinute = try check(byMinute, "BYMINUTE", [0...59])
+        rule.byHour = try check(byHour, "BYHOUR", [0...23])
+        rule.byMonthDay = try check(byMonthDay, "BYMONTHDAY", [1...31, -31...(-1)])
+        rule.byYearDay = try check(byYearDay, "BYYEARDAY", [1...366, -366...(-1)])
+        rule.byWeekNo = try check(byWeekNo, "BYWEEKNO", [1...53, -53...(-1)])
+        rule.byMonth = try check(byMonth, "BYMONTH", [1...12])
+        rule.bySetPos = try check(bySetPos, "BYSETPOS", [1...366, -366...(-1)])
 
         if !byWeekNo.isEmpty && freq != .yearly {
-            throw Self.fail("BYWEEKNO is only allowed with FREQ=YEARLY")
+            throw ValidationError(field: "repeat", template: "BYWEEKNO is only allowed with FREQ=YEARLY")
         }
         if !byYearDay.isEmpty && [.daily, .weekly, .monthly].contains(freq) {
-            throw Self.fail("BYYEARDAY is not allowed with FREQ=\(freq.rawValue) (use it with YEARLY, HOURLY, MINUTELY or SECONDLY)")
+            throw ValidationError(field: "repeat", template: "BYYEARDAY is not allowed with FREQ=%s (use it with YEARLY, HOURLY, MINUTELY or SECONDLY)", freq.rawValue)
         }
         if !byMonthDay.isEmpty && freq == .weekly {
-            throw Self.fail("BYMONTHDAY is not allowed with FREQ=WEEKLY")
+            throw ValidationError(field: "repeat", template: "BYMONTHDAY is not allowed with FREQ=WEEKLY")
         }
         var seen: [WeekdayNum] = []
         for entry in byDay {
             if let n = entry.ordinal {
                 guard n != 0, (-53...53).contains(n) else {
-                    throw Self.fail("BYDAY ordinal in '\(entry.text)' is out of range (1 to 53 or -53 to -1)")
+                    throw ValidationError(field: "repeat", template: "BYDAY ordinal in '%s' is out of range (1 to 53 or -53 to -1)", entry.text)
                 }
                 guard freq == .monthly || freq == .yearly else {
-                    throw Self.fail("BYDAY '\(entry.text)' has an ordinal, which is only allowed with FREQ=MONTHLY or YEARLY")
+                    throw ValidationError(field: "repeat", template: "BYDAY '%s' has an ordinal, which is only allowed with FREQ=MONTHLY or YEARLY", entry.text)
                 }
                 if freq == .yearly && !byWeekNo.isEmpty {
-                    throw Self.fail("BYDAY '\(entry.text)' has an ordinal, which is not allowed together with BYWEEKNO")
+                    throw ValidationError(field: "repeat", template: "BYDAY '%s' has an ordinal, which is not allowed together with BYWEEKNO", entry.text)
                 }
                 if (freq == .monthly || !byMonth.isEmpty) && abs(n) > 5 {
-                    throw Self.fail("BYDAY ordinal in '\(entry.text)' is out of range for a month (1 to 5 or -5 to -1)")
+                    throw ValidationError(field: "repeat", template: "BYDAY ordinal in '%s' is out of range for a month (1 to 5 or -5 to -1)", entry.text)
                 }
             }
             if !seen.contains(entry) { seen.append(entry) }
@@ -211,7 +211,7 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
         }
         if !bySetPos.isEmpty && byMonth.isEmpty && byWeekNo.isEmpty && byYearDay.isEmpty && byMonthDay.isEmpty
             && byDay.isEmpty && byHour.isEmpty && byMinute.isEmpty && bySecond.isEmpty {
-            throw Self.fail("BYSETPOS needs another BYxxx rule part (e.g. BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1)")
+            throw ValidationError(field: "repeat", template: "BYSETPOS needs another BYxxx rule part (e.g. BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1)")
         }
         return rule
     }
@@ -265,18 +265,26 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
     static let codes: [(String, Weekday)] = [("MO", .mon), ("TU", .tue), ("WE", .wed), ("TH", .thu),
                                              ("FR", .fri), ("SA", .sat), ("SU", .sun)]
 
-    static func fail(_ message: String) -> ValidationError { ValidationError(field: "repeat", message) }
 
     static func code(_ day: Weekday) -> String { codes.first { $0.1 == day }!.0 }
     static func weekday(code: String) -> Weekday? { codes.first { $0.0 == code }?.1 }
     /// Monday = 0 ... Sunday = 6.
     static func mondayIndex(_ day: Weekday) -> Int { (day.number + 5) % 7 }
 
-    static func integer(_ text: String, key: String, range: ClosedRange<Int>, what: String) throws -> Int {
+    static func integer(_ text: String, key: String, range: ClosedRange<Int>) throws -> Int {
         guard let value = signedInteger(text), range.contains(value) else {
-            throw fail("\(key) must be \(what), not '\(text)'")
+            throw ValidationError(field: "repeat", template: "%s must be a whole number from %s to %s, not '%s'", key, range.lowerBound, range.upperBound, text)
         }
         return value
+    }
+
+    /// "BYMONTH value 13 is out of range (1 to 12)", with the one or two ranges of the rule part.
+    static func outOfRange(_ key: String, _ value: Int, _ ranges: [ClosedRange<Int>]) -> ValidationError {
+        guard ranges.count == 2 else {
+            return ValidationError(field: "repeat", template: "%s value %s is out of range (%s to %s)", key, value, ranges[0].lowerBound, ranges[0].upperBound)
+        }
+        return ValidationError(field: "repeat", template: "%s value %s is out of range (%s to %s or %s to %s)",
+                               key, value, ranges[0].lowerBound, ranges[0].upperBound, ranges[1].lowerBound, ranges[1].upperBound)
     }
 
     static func signedInteger(_ text: String) -> Int? {
@@ -291,23 +299,26 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
         return sign * value
     }
 
-    static func list(_ text: String?, key: String, ranges: [ClosedRange<Int>], what: String) throws -> [Int] {
+    static func list(_ text: String?, key: String, ranges: [ClosedRange<Int>]) throws -> [Int] {
         guard let text else { return [] }
         return try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
             let piece = item.trimmingCharacters(in: .whitespaces)
             guard let value = signedInteger(piece) else {
-                throw fail("\(key) value '\(piece)' is not a whole number (\(what))")
+                guard ranges.count == 2 else {
+                    throw ValidationError(field: "repeat", template: "%s value '%s' is not a whole number (%s to %s)",
+                                          key, piece, ranges[0].lowerBound, ranges[0].upperBound)
+                }
+                throw ValidationError(field: "repeat", template: "%s value '%s' is not a whole number (%s to %s or %s to %s)",
+                                      key, piece, ranges[0].lowerBound, ranges[0].upperBound, ranges[1].lowerBound, ranges[1].upperBound)
             }
-            guard ranges.contains(where: { $0.contains(value) }) else {
-                throw fail("\(key) value \(value) is out of range (\(what))")
-            }
+            guard ranges.contains(where: { $0.contains(value) }) else { throw outOfRange(key, value, ranges) }
             return value
         }
     }
 
     static func weekdayNum(_ raw: String) throws -> WeekdayNum {
         let item = raw.trimmingCharacters(in: .whitespaces)
-        let bad = fail("BYDAY value '\(item)' is not a weekday (MO, TU, WE, TH, FR, SA, SU, optionally with an ordinal such as -1FR or 2MO)")
+        let bad = ValidationError(field: "repeat", template: "BYDAY value '%s' is not a weekday (MO, TU, WE, TH, FR, SA, SU, optionally with an ordinal such as -1FR or 2MO)", item)
         guard item.count >= 2 else { throw bad }
         let code = String(item.suffix(2))
         guard let day = weekday(code: code) else { throw bad }
@@ -315,13 +326,13 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
         if prefix.isEmpty { return WeekdayNum(day) }
         guard let n = signedInteger(prefix) else { throw bad }
         guard n != 0, (-53...53).contains(n) else {
-            throw fail("BYDAY ordinal in '\(item)' is out of range (1 to 53 or -53 to -1)")
+            throw ValidationError(field: "repeat", template: "BYDAY ordinal in '%s' is out of range (1 to 53 or -53 to -1)", item)
         }
         return WeekdayNum(day, ordinal: n)
     }
 
     mutating func parseUntil(_ value: String) throws {
-        let bad = Self.fail("UNTIL '\(value)' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, with Z for UTC)")
+        let bad = ValidationError(field: "repeat", template: "UNTIL '%s' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, with Z for UTC)", value)
         let chars = Array(value)
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= chars.count else { return nil }

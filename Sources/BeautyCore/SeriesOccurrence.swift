@@ -19,9 +19,13 @@ public enum SeriesOccurrence {
         guard !isOccurrence(occurrence, of: series, zone: zone) else { return }
         let times = Timestamps(zone: series.zone(default: zone))
         let nearest = nearestStarts(to: occurrence, of: series, zone: zone)
-        let listed = nearest.isEmpty ? "it has none left" : "the nearest are " + nearest.map(times.short).joined(separator: ", ")
-        throw ValidationError(field: field, "\(times.short(occurrence)) is not an occurrence of appointment \(series.id ?? 0) "
-                              + "'\(Validation.quotable(series.title))'; \(listed)")
+        if nearest.isEmpty {
+            throw ValidationError(field: field, template: "%s is not an occurrence of appointment %s '%s'; it has none left",
+                                  times.short(occurrence), series.id ?? 0, Validation.quotable(series.title))
+        }
+        throw ValidationError(field: field, template: "%s is not an occurrence of appointment %s '%s'; the nearest are %s",
+                              times.short(occurrence), series.id ?? 0, Validation.quotable(series.title),
+                              nearest.map(times.short).joined(separator: ", "))
     }
 
     /// Up to two starts before `instant` and two from it on.

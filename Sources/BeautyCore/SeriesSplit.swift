@@ -14,8 +14,8 @@ public enum SeriesSplit {
         if !changedHere { try SeriesOccurrence.check(occurrence, of: series, zone: zone, field: field) }
         guard let recurrence = series.recurrence else { throw ValidationError(field: field, template: "not a series") }
         guard Recurrence.key(occurrence) > Recurrence.key(series.start) else {
-            throw ValidationError(field: field, "is the series' first occurrence: change the whole series instead "
-                                  + "(appointment edit \(series.id ?? 0), without --occurrence)")
+            throw ValidationError(field: field, template: "is the series' first occurrence: change the whole series instead (appointment edit %s, without --occurrence)",
+                                  series.id ?? 0)
         }
         let seriesZone = series.zone(default: zone)
         var headRules: [String] = [], tailRules: [String] = []

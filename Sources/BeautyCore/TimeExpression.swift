@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// Parses the times the CLI accepts, relative to an injected `now` and zone:
@@ -38,8 +39,8 @@ public enum TimeExpression {
     ) throws -> (instant: Date, skippedWall: String?) {
         let input = text.trimmingCharacters(in: .whitespaces)
         let lower = input.lowercased()
-        let failure = ValidationError(field: field, "'\(text)' is not a time (try \(examples))")
-        if lower.isEmpty { throw ValidationError(field: field, "must not be empty") }
+        let failure = ValidationError(field: field, template: "'%s' is not a time (try '2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'pt 15:00', 'in 2h')", text)
+        if lower.isEmpty { throw ValidationError(field: field, template: "must not be empty") }
         if lower == "now" { return (now, nil) }
         if lower.hasPrefix("in ") {
             let amount = try DurationParser.seconds(String(lower.dropFirst(3)), field: field)
@@ -59,7 +60,7 @@ public enum TimeExpression {
             guard dateTimeWords.count <= 2 else { throw failure }
             let hms = try dateTimeWords.count == 2 ? parseClock(dateTimeWords[1], field: field) : (0, 0, 0)
             guard let hms else { throw failure }
-            if dateTimeWords.count == 1, dayAlone == .refused { throw withoutTime(text, ymd, field: field) }
+            if dateTimeWords.count == 1, dayAlone == .refused { throw withoutTime(text, ymd, field: field, language: language) }
             return try resolve(ymd, hms, zone: zone, field: field)
         }
 
@@ -101,11 +102,11 @@ public enum TimeExpression {
                 guard let time = pair.time else { throw pair.notATime(field: field) }
                 clock = time
             } else {
-                throw pair.ambiguous(field: field)
+                throw pair.ambiguous(field: field, language: language)
             }
         }
         if let date {
-            if clock == nil, dayAlone == .refused { throw withoutTime(text, date, field: field) }
+            if clock == nil, dayAlone == .refused { throw withoutTime(text, date, field: field, language: language) }
             return try resolve(date, clock ?? (0, 0, 0), zone: zone, field: field)
         }
         guard clock != nil || day != nil else { throw failure }
@@ -118,12 +119,12 @@ public enum TimeExpression {
                 if candidate.instant <= now { ahead = 7 }
             }
             let found = components(cal, cal.date(byAdding: .day, value: ahead, to: todayStart)!)
-            if clock == nil, dayAlone == .refused { throw withoutTime(text, found, field: field) }
+            if clock == nil, dayAlone == .refused { throw withoutTime(text, found, field: field, language: language) }
             return try resolve(found, hms, zone: zone, field: field)
         }
         let dayOffset: Int? = if case .relative(let n)? = day { n } else { nil }
         let chosen = components(cal, cal.date(byAdding: .day, value: dayOffset ?? 0, to: todayStart)!)
-        if clock == nil, dayAlone == .refused { throw withoutTime(text, chosen, field: field) }
+        if clock == nil, dayAlone == .refused { throw withoutTime(text, chosen, field: field, language: language) }
         let candidate = try resolve(chosen, hms, zone: zone, field: field)
         if dayOffset == nil, past, candidate.instant > now {
             let previous = cal.date(byAdding: .day, value: -1, to: todayStart)!
@@ -138,8 +139,36 @@ public enum TimeExpression {
     }
 
     /// A day typed where a start is needed, with what it was understood as.
-    private static func withoutTime(_ text: String, _ ymd: (Int, Int, Int), field: String) -> ValidationError {
-        ValidationError(field: field, "'\(text)' names a day (\(describe(ymd))) but no time: add one, e.g. '\(text) 15:00'")
+    private static func withoutTime(_ text: String, _ ymd: (Int, Int, Int), field: String, language: InputLanguage) -> ValidationError {
+        var error = ValidationError(field: field, template: "'%s' names a day (%s) but no time: add one, e.g. '%s 15:00'",
+                                    text, describe(ymd, language: language), text)
+        error.message = Localizer.english.trArray(error.template!, [text, describe(ymd), text])
+        return error
+    }
+
+    /// A day as understood, for messages in `language`: "Friday 27 November 2026" in English (as
+    /// `describe`), "piątek, 27 listopada 2026", "piatok 27. novembra 2026".
+    static func describe(_ ymd: (Int, Int, Int), language: InputLanguage) -> String {
+        guard let lang = Language(rawValue: language.rawValue), lang != .english else { return describe(ymd) }
+        return Timestamps(zone: utc, language: lang).fullDay(noon(ymd))
+    }
+
+    /// "14 December" in English, "14 grudnia", "14. decembra": a day and month, for messages.
+    static func dayMonth(_ day: Int, _ month: Int, language: InputLanguage) -> String {
+        guard let lang = Language(rawValue: language.rawValue), lang != .english else { return "\(day) \(monthNames[month - 1])" }
+        let formatter = DateFormatter()
+        formatter.locale = lang.locale
+        formatter.timeZone = utc
+        formatter.dateFormat = lang == .slovak ? "d. MMMM" : "d MMMM"
+        return formatter.string(from: noon((2000, month, day)))
+    }
+
+    private static let utc = TimeZone(identifier: "UTC")!
+
+    private static func noon(_ ymd: (Int, Int, Int)) -> Date {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = utc
+        return cal.date(from: DateComponents(year: ymd.0, month: ymd.1, day: ymd.2, hour: 12))!
     }
 
     /// "Friday 27 November 2026": a day as understood, for messages.
@@ -162,7 +191,7 @@ public enum TimeExpression {
             return try DottedPair(day: d, month: m, word: word).yearlessDate(today: today, past: past, field: field)
         }
         guard LocalTime.isValidDay(year: y, month: m, day: d) else {
-            throw ValidationError(field: field, "'\(word)' is not a day of the calendar")
+            throw ValidationError(field: field, template: "'%s' is not a day of the calendar", word)
         }
         return (y, m, d)
     }
@@ -192,45 +221,53 @@ public enum TimeExpression {
         func yearlessDate(today: DateComponents, past: Bool, field: String) throws -> (Int, Int, Int) {
             let (day, month) = (first, second)
             guard (1...12).contains(month), (1...31).contains(day) else {
-                throw ValidationError(field: field, "'\(word)' is not a day and month (DD.MM.)")
+                throw ValidationError(field: field, template: "'%s' is not a day and month (DD.MM.)", word)
             }
             // This year's unless it is gone (or, for `past`, still to come): then next (last) year's.
             let thisYear = today.year!
             let passed = (month, day) < (today.month!, today.day!), coming = (month, day) > (today.month!, today.day!)
             let year = past ? (coming ? thisYear - 1 : thisYear) : (passed ? thisYear + 1 : thisYear)
             guard LocalTime.isValidDay(year: year, month: month, day: day) else {
-                throw ValidationError(field: field, "'\(word)' is not a day of \(year)")
+                throw ValidationError(field: field, template: "'%s' is not a day of %s", word, String(year))
             }
             return (year, month, day)
         }
 
         /// What a pair alone could mean, and how to write each meaning so it can mean nothing else.
-        func ambiguous(field: String) -> ValidationError {
-            var readings: [String] = [], forms: [String] = []
-            if first < 24, second < 60 {
-                let clock = String(format: "%02d:%02d", first, second)
-                readings.append("the time \(clock)")
-                forms.append("'\(clock)' for the time")
+        func ambiguous(field: String, language: InputLanguage = .english) -> ValidationError {
+            let clock = first < 24 && second < 60 ? String(format: "%02d:%02d", first, second) : nil
+            let date = (1...12).contains(second) && (1...31).contains(first)
+                ? TimeExpression.dayMonth(first, second, language: language) : nil
+            // The date in the language of the input for translations; in English for the English message.
+            let englishDate = date == nil ? "" : TimeExpression.dayMonth(first, second, language: .english)
+            func english(_ error: ValidationError) -> ValidationError {
+                var error = error
+                error.message = Localizer.english.trArray(error.template!, error.arguments.map { $0 == date ? englishDate : $0 })
+                return error
             }
-            if (1...12).contains(second), (1...31).contains(first) {
-                readings.append("the date \(first) \(monthNames[second - 1])")
-                forms.append("'\(word).' or '\(word).YYYY' for the date")
+            switch (clock, date) {
+            case let (clock?, date?):
+                return english(ValidationError(field: field, template: "'%s' is ambiguous: the time %s or the date %s? (write '%s' for the time, '%s.' or '%s.YYYY' for the date)",
+                    word, clock, date, clock, word, word))
+            case let (clock?, nil):
+                return ValidationError(field: field, template: "'%s' could only be the time %s (write '%s' for the time)", word, clock, clock)
+            case let (nil, date?):
+                return english(ValidationError(field: field, template: "'%s' could only be the date %s (write '%s.' or '%s.YYYY' for the date)", word, date, word, word))
+            case (nil, nil):
+                return ValidationError(field: field, template: "'%s' is neither a time nor a date (try '2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'pt 15:00', 'in 2h')",
+                    word)
             }
-            let understood = readings.count > 1 ? "is ambiguous: \(readings.joined(separator: " or "))?"
-                : readings.first.map { "could only be \($0)" } ?? "is neither a time nor a date"
-            let hint = forms.isEmpty ? "try \(examples)" : "write \(forms.joined(separator: ", "))"
-            return ValidationError(field: field, "'\(word)' \(understood) (\(hint))")
         }
 
         func notATime(field: String) -> ValidationError {
-            ValidationError(field: field, "'\(word)' is not a time of day (write HH:MM or HH.MM, e.g. 09:05 or 9.05)")
+            ValidationError(field: field, template: "'%s' is not a time of day (write HH:MM or HH.MM, e.g. 09:05 or 9.05)", word)
         }
     }
 
     /// Parses a bare calendar date `YYYY-MM-DD` (used by `--from`/`--until` style options).
     public static func parseDay(_ text: String, field: String) throws -> (year: Int, month: Int, day: Int) {
         guard let ymd = try parseDate(text.trimmingCharacters(in: .whitespaces), field: field) else {
-            throw ValidationError(field: field, "'\(text)' is not a date (use YYYY-MM-DD)")
+            throw ValidationError(field: field, template: "'%s' is not a date (use YYYY-MM-DD)", text)
         }
         return ymd
     }
@@ -245,7 +282,7 @@ public enum TimeExpression {
     ) throws -> (instant: Date, skippedWall: String?) {
         guard let date = LocalTime.instant(
             year: ymd.0, month: ymd.1, day: ymd.2, hour: hms.0, minute: hms.1, second: hms.2, in: zone)
-        else { throw ValidationError(field: field, "cannot place that time in \(zone.identifier)") }
+        else { throw ValidationError(field: field, template: "cannot place that time in %s", zone.identifier) }
         return (date, LocalTime.skippedWall(year: ymd.0, month: ymd.1, day: ymd.2, hour: hms.0, minute: hms.1, second: hms.2, in: zone))
     }
 
@@ -255,7 +292,7 @@ public enum TimeExpression {
               let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
         else { return nil }
         guard LocalTime.isValidDay(year: y, month: m, day: d) else {
-            throw ValidationError(field: field, "'\(word)' is not a day of the calendar")
+            throw ValidationError(field: field, template: "'%s' is not a day of the calendar", word)
         }
         return (y, m, d)
     }
@@ -267,7 +304,7 @@ public enum TimeExpression {
         else { return nil }
         let s = parts.count == 3 ? Int(parts[2])! : 0
         guard h < 24, m < 60, s < 60 else {
-            throw ValidationError(field: field, "'\(word)' is not a time of day (00:00 to 23:59)")
+            throw ValidationError(field: field, template: "'%s' is not a time of day (00:00 to 23:59)", word)
         }
         return (h, m, s)
     }
@@ -282,11 +319,11 @@ public enum TimeExpression {
         } catch {
             switch error {  // exhaustive: a new kind of problem must get its message here
             case .notACalendarDayAndTime:
-                throw ValidationError(field: field, "'\(text)' is not a day and time of the calendar")
+                throw ValidationError(field: field, template: "'%s' is not a day and time of the calendar", text)
             case .offsetBeyond14Hours:
-                throw ValidationError(field: field, "'\(text)' has an offset beyond ±14:00")
+                throw ValidationError(field: field, template: "'%s' has an offset beyond ±14:00", text)
             case .notRFC3339:
-                throw ValidationError(field: field, "'\(text)' looks like ISO 8601 but is not valid (e.g. 2026-12-01T14:00:00+01:00)")
+                throw ValidationError(field: field, template: "'%s' looks like ISO 8601 but is not valid (e.g. 2026-12-01T14:00:00+01:00)", text)
             }
         }
     }

@@ -199,8 +199,8 @@ public enum Validation {
                 throw ValidationError(field: field, template: "contains a control character (U+%s)", hex(scalar))
             }
             if scalar.properties.isBidiControl {
-                throw ValidationError(field: field, "contains a bidirectional control character (U+\(hex(scalar))), "
-                                      + "which can make text display in a misleading order; remove it")
+                throw ValidationError(field: field, template: "contains a bidirectional control character (U+%s), which can make text display in a misleading order; remove it",
+                                      hex(scalar))
             }
         }
     }

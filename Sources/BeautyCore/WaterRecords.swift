@@ -213,19 +213,19 @@ public enum WaterImport {
 
     /// An instant as a file writes it (see the type's notes).
     public static func instant(_ raw: String, zone: TimeZone, field: String) throws -> Date {
-        let example = "ISO 8601 such as 2030-01-15T08:30:00+01:00"
         var text = raw.trimmingCharacters(in: .whitespaces)
         if let gap = text.range(of: #" [+-][0-9]{2}:?[0-9]{2}$"#, options: .regularExpression) {
             text.remove(at: gap.lowerBound)  // "08:30:00 +0100": the offset belongs to the time
         }
         guard text.range(of: #"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{1,2}:[0-9]{2}"#, options: .regularExpression) != nil else {
-            throw ValidationError(field: field, raw.isEmpty ? "is missing (\(example))" : "'\(raw)' is not a date and time (\(example))")
+            if raw.isEmpty { throw ValidationError(field: field, template: "is missing (ISO 8601 such as 2030-01-15T08:30:00+01:00)") }
+            throw ValidationError(field: field, template: "'%s' is not a date and time (ISO 8601 such as 2030-01-15T08:30:00+01:00)", raw)
         }
         // TimeExpression refuses impossible days and times (2030-02-30, 25:00) that Foundation would roll over.
         do {
             return try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 0), zone: zone, field: field)
         } catch {
-            throw ValidationError(field: field, template: "'%s' is not a valid date and time (%s)", raw, example)
+            throw ValidationError(field: field, template: "'%s' is not a valid date and time (%s)", raw, "ISO 8601 such as 2030-01-15T08:30:00+01:00")
         }
     }
 

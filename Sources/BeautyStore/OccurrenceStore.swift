@@ -25,8 +25,8 @@ extension AppDatabase {
             row.recurrenceID = stored.recurrenceID
             row.uid = stored.uid
             if row.recurrence != nil || row.repeatAfterDoneSeconds != nil {
-                throw ValidationError(field: "occurrence", "one occurrence does not repeat: to change the series from this "
-                                      + "occurrence on, split it (appointment split \(seriesID) --occurrence ...)")
+                throw ValidationError(field: "occurrence", template: "one occurrence does not repeat: to change the series from this occurrence on, split it (appointment split %s --occurrence ...)",
+                    seriesID)
             }
             let saved = try saveAppointment(db, row, now: now, zone: zone)
             try handOverSeriesDeliveries(db, to: saved, now: now)
@@ -72,8 +72,8 @@ extension AppDatabase {
             tail.seriesID = nil
             tail.recurrenceID = nil
             guard var recurrence = tail.recurrence, let drafted = draft.recurrence else {
-                throw ValidationError(field: "repeat", "the series split off at \(Timestamps(zone: zone).short(occurrence)) keeps repeating; "
-                                      + "to end the series there, give its rule an UNTIL (appointment edit \(id) --repeat ...)")
+                throw ValidationError(field: "repeat", template: "the series split off at %s keeps repeating; to end the series there, give its rule an UNTIL (appointment edit %s --repeat ...)",
+                    Timestamps(zone: zone).short(occurrence), id)
             }
             let shift = tail.start.timeIntervalSince(occurrence)
             let moved = SeriesSplit.shifted(drafted, by: shift)
@@ -122,9 +122,8 @@ extension AppDatabase {
         let series = try fetchAppointment(db, id: seriesID)
         if let parent = series.seriesID, let rid = series.recurrenceID {
             guard SeriesOccurrence.same(rid, occurrence) else {
-                throw ValidationError(field: "occurrence", "appointment \(seriesID) is the changed occurrence of "
-                                      + "\(Timestamps(zone: zone).short(rid)) of series \(parent): change it without an occurrence, "
-                                      + "or name series \(parent)")
+                throw ValidationError(field: "occurrence", template: "appointment %s is the changed occurrence of %s of series %s: change it without an occurrence, or name series %s",
+                    seriesID, Timestamps(zone: zone).short(rid), parent, parent)
             }
             return series
         }

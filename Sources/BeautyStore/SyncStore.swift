@@ -115,7 +115,7 @@ extension AppDatabase {
         try writer.write { db in
             let first = try SyncAccount.fetchCount(db) == 0
             guard try SyncAccount.fetchOne(db, key: account.name) == nil else {
-                throw ValidationError(field: "name", "a sync account named '\(account.name)' exists already")
+                throw ValidationError(field: "name", template: "a sync account named '%s' exists already", account.name)
             }
             try account.insert(db)
             if first {

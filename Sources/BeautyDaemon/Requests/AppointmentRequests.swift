@@ -114,7 +114,7 @@ extension RequestHandler {
     private func exportICS(_ p: AppointmentExportICSParams) throws -> AppointmentExportICSResult {
         let defaultZone = try p.zone.map { name in
             guard let zone = TimeZone(identifier: name) else {
-                throw ValidationError(field: "zone", "'\(Validation.quotable(name))' is not a time zone of the tz database (such as Europe/Warsaw)")
+                throw ValidationError(field: "zone", template: "'%s' is not a time zone of the tz database (such as Europe/Warsaw)", Validation.quotable(name))
             }
             return zone
         } ?? zone.current

@@ -15,8 +15,8 @@ extension RequestHandler {
         guard let occurrence = p.occurrence else { throw ValidationError(field: "occurrence", template: "is required") }
         if p.recurrence != nil || p.everySeconds != nil || p.repeatAfterDoneSeconds != nil || p.exdates != nil
             || p.clear?.contains(where: { $0 == .recurrence || $0 == .cycle }) == true {
-            throw ValidationError(field: "occurrence", "one occurrence does not repeat: to change the rule from this occurrence on, "
-                                  + "use appointment.split (beautyctl appointment split \(p.id) --occurrence ...)")
+            throw ValidationError(field: "occurrence", template: "one occurrence does not repeat: to change the rule from this occurrence on, use appointment.split (beautyctl appointment split %s --occurrence ...)",
+                p.id)
         }
         let zone = self.zone.current
         let saved = try store.changeOccurrence(seriesID: p.id, occurrence: occurrence, now: clock(), zone: zone) { a in

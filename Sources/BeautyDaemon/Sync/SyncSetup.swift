@@ -13,23 +13,23 @@ struct SyncSetup {
     func add(_ p: SyncAddParams) async throws -> SyncAccount {
         let name = p.name.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-            throw ValidationError(field: "name", "must be 1 to 64 letters, digits, '-', '_' or '.'")
+            throw ValidationError(field: "name", template: "must be 1 to 64 letters, digits, '-', '_' or '.'")
         }
         if try store.syncAccount(named: name) != nil {
-            throw ValidationError(field: "name", "a sync account named '\(name)' exists already (remove it first: beautyctl sync rm \(name))")
+            throw ValidationError(field: "name", template: "a sync account named '%s' exists already (remove it first: beautyctl sync rm %s)", name, name)
         }
         guard let url = URL(string: p.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-            throw ValidationError(field: "url", "'\(p.url)' is not an http:// or https:// URL")
+            throw ValidationError(field: "url", template: "'%s' is not an http:// or https:// URL", p.url)
         }
         let credentials: any CalDAVCredentialSource
         switch (p.passwordFile, p.keyring ?? false) {
         case let (file?, false):
-            guard file.hasPrefix("/") else { throw ValidationError(field: "passwordFile", "must be an absolute path") }
+            guard file.hasPrefix("/") else { throw ValidationError(field: "passwordFile", template: "must be an absolute path") }
             credentials = try PasswordFileCredentials(user: p.user, passwordFile: file)
         case (nil, true):
             credentials = Self.keyring(user: p.user, account: name)
         default:
-            throw ValidationError(field: "passwordFile", "give either a password file or keyring (the desktop's Secret Service)")
+            throw ValidationError(field: "passwordFile", template: "give either a password file or keyring (the desktop's Secret Service)")
         }
         let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: p.insecure ?? false))
         defer { Task { try? await client.shutdown() } }
@@ -51,15 +51,17 @@ struct SyncSetup {
             let match = found.first { $0.displayName == wanted }
                 ?? found.first { SyncEngine.key($0.url.absoluteString).hasSuffix(key) || SyncEngine.key($0.url.path).trimmingCharacters(in: CharacterSet(charactersIn: "/")).hasSuffix(key) }
             guard let match else {
-                throw ValidationError(field: "calendar", "no calendar '\(wanted)' on the server; it has: \(Self.listing(found))")
+                if found.isEmpty { throw ValidationError(field: "calendar", template: "no calendar '%s' on the server; it has: none", wanted) }
+                throw ValidationError(field: "calendar", template: "no calendar '%s' on the server; it has: %s", wanted, Self.listing(found))
             }
             return match
         }
         switch found.count {
-        case 0: throw ValidationError(field: "calendar", "the server has no calendar for events here; make one with --create NAME")
+        case 0: throw ValidationError(field: "calendar", template: "the server has no calendar for events here; make one with --create NAME")
         case 1: return found[0]
         default:
-            throw ValidationError(field: "calendar", "the server has \(found.count) calendars; choose one with --calendar NAME or URL: \(Self.listing(found))")
+            throw ValidationError(field: "calendar", template: "the server has %s calendars; choose one with --calendar NAME or URL: %s",
+                                  found.count, Self.listing(found))
         }
     }
 
@@ -73,6 +75,7 @@ struct SyncSetup {
     }
 
     static func unknown(_ name: String, _ accounts: [SyncAccount]) -> ValidationError {
-        ValidationError(field: "name", "no sync account named '\(name)' (accounts: \(accounts.isEmpty ? "none" : accounts.map(\.name).joined(separator: ", ")))")
+        accounts.isEmpty ? ValidationError(field: "name", template: "no sync account named '%s' (accounts: none)", name)
+            : ValidationError(field: "name", template: "no sync account named '%s' (accounts: %s)", name, accounts.map(\.name).joined(separator: ", "))
     }
 }
