@@ -13,6 +13,7 @@ public final class AppDatabase: Sendable {
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {
         try Self.migrator.migrate(database)
+        try database.write { db in try SyncSchema.matchTriggersToAccounts(db) }
         self.writer = PrioritizedWriter(database)
         self.path = database.path
     }

@@ -118,6 +118,7 @@ extension AppDatabase {
                 throw ValidationError(field: "name", template: "a sync account named '%s' exists already", account.name)
             }
             try account.insert(db)
+            try SyncSchema.matchTriggersToAccounts(db)
             if first {
                 try db.execute(sql: """
                     INSERT INTO syncOutbox(uid, queuedAt) SELECT DISTINCT \(SyncSchema.resourceUID("appointment")), \(SyncSchema.now)
@@ -143,6 +144,7 @@ extension AppDatabase {
             let removed = try SyncAccount.deleteOne(db, key: name)
             try db.execute(sql: "DELETE FROM syncConflict WHERE account = ?", arguments: [name])
             if try SyncAccount.fetchCount(db) == 0 { try db.execute(sql: "DELETE FROM syncOutbox") }
+            try SyncSchema.matchTriggersToAccounts(db)
             return removed
         }
     }

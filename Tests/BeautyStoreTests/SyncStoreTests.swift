@@ -63,6 +63,33 @@ struct SyncStoreTests {
         #expect(try db.outbox().isEmpty)
     }
 
+    @Test("the outbox's triggers exist only while an account does, and a file opened with accounts but without them gets them")
+    func triggersFollowTheAccounts() throws {
+        func triggers(_ db: AppDatabase) throws -> Int {
+            try db.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'syncQueue%'") ?? -1 }
+        }
+        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("sync-triggers-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(temp + suffix) } }
+        do {
+            let db = try AppDatabase.open(path: temp)
+            #expect(try triggers(db) == 0, "no account: an insert pays for no trigger")
+            try db.addSyncAccount(account("one"))
+            try db.addSyncAccount(account("two"))
+            #expect(try triggers(db) == 6)
+            try db.removeSyncAccount(named: "one")
+            #expect(try triggers(db) == 6, "one account left")
+            try db.removeSyncAccount(named: "two")
+            #expect(try triggers(db) == 0)
+            // What `beautyd --recover` or an old copy could leave: an account, no triggers.
+            try db.addSyncAccount(account("three"))
+            try db.writer.write { db in for name in ["syncQueueInsert", "syncQueueUpdate"] { try db.execute(sql: "DROP TRIGGER \(name)") } }
+        }
+        let reopened = try AppDatabase.open(path: temp)
+        #expect(try triggers(reopened) == 6)
+        _ = try reopened.addAppointment(visit("After reopening", uid: "after@x"), now: now, zone: zone)
+        #expect(try reopened.outbox().map(\.uid).contains("after@x"))
+    }
+
     @Test("a server change updates the row in place without queueing it; a server deletion removes it; conflict copies are kept")
     func serverChangesApplyQuietly() throws {
         let db = try AppDatabase.inMemory()
