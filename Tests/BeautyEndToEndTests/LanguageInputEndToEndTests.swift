@@ -75,15 +75,15 @@ extension EndToEndBus {
             #expect(foundSlovak.entries.map(\.title) == ["Masáž"], "\(foundSlovak.entries)")
         }
 
-        @Test("refusals name the input and say what was understood; the user's language decides 'po'")
+        @Test("refusals name the input and say what was understood, in the user's language; the user's language decides 'po'")
         func refusals() async throws {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
             let cases: [([String], String, [String])] = [
-                (["appointment", "add", "Manicure", "--at", "pt"], "pl_PL.UTF-8", ["--at", "'pt' names a day (Friday", "but no time"]),
-                (["appointment", "add", "Manicure", "--at", "1.2"], "pl_PL.UTF-8", ["--at", "'1.2' is ambiguous", "01:02", "1 February"]),
-                (["appointment", "add", "Manicure", "--at", "po 15:00"], "pl_PL.UTF-8", ["--at", "'po' is \"after\" in Polish", "'pon'"]),
-                (["budget", "add", "Szampon", "10,500 zł"], "pl_PL.UTF-8", ["'10,500 zł' is ambiguous", "10.50 or 10500?"]),
+                (["appointment", "add", "Manicure", "--at", "pt"], "pl_PL.UTF-8", ["--at", "„pt” to dzień (piątek", "ale bez godziny", "„pt 15:00”"]),
+                (["appointment", "add", "Manicure", "--at", "1.2"], "pl_PL.UTF-8", ["--at", "„1.2” jest niejednoznaczne", "01:02", "1 lutego"]),
+                (["appointment", "add", "Manicure", "--at", "po 15:00"], "pl_PL.UTF-8", ["--at", "„po” to po polsku przyimek", "'pon'"]),
+                (["budget", "add", "Szampon", "10,500 zł"], "pl_PL.UTF-8", ["„10,500 zł” jest niejednoznaczne", "10.50 czy 10500?"]),
                 (["med", "add", "Witamina", "--at", "8.00", "--days", "pon,xyz"], "sk_SK.UTF-8", ["--days", "„xyz“ nie je deň v týždni", "po ut st št pi so ne"]),
             ]
             for (arguments, lang, parts) in cases {
