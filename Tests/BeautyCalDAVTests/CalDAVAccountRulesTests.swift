@@ -69,7 +69,9 @@ import Glibc
             if case .unreachable = error as? CalDAVError { return true }
             return false
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // A refused connection is reported, not waited out to the 10 s connect timeout (the bound is
+        // loose: with the whole suite running in parallel this took 5.6 s, alone well under 1 s).
+        #expect(ContinuousClock.now - started < .seconds(9))
         #expect(client.statistics.requests >= 1)
     }
 
