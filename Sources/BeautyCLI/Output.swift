@@ -133,7 +133,9 @@ enum Output {
         }
         func render(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in
-                i == cells.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                // Spaces appended, never a cut: padding(toLength:) counts UTF-16 units and would cut a
+                // CRLF (one Character) in half, leaving a lone CR that lets the rest overwrite the line.
+                i == cells.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[i] - cell.count))
             }.joined(separator: "  ")
         }
         line(render(header))

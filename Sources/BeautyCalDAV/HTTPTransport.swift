@@ -66,13 +66,24 @@ final class HTTPTransport: Sendable {
     static func isLoopback(_ host: String?) -> Bool {
         guard var host = host?.lowercased() else { return false }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" { return true }
+        // By address, not by spelling: "127.0.0.1.example.org" is a name like any other.
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, host, &v6) == 1 {
+            return withUnsafeBytes(of: &v6) { bytes in bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1 }
+        }
+        return false
     }
 
     func send(_ method: String, _ url: URL, headers extra: [(String, String)] = [], body: String? = nil) async throws -> HTTPAnswer {
         var target = url
         for _ in 0...Self.maximumRedirects {
-            let answer = try await sendOnce(method, target, headers: extra, body: body)
+            // The password goes to the host the request was for; a redirect elsewhere gets it only over
+            // HTTPS (a provider's /.well-known may name another of its hosts), never in plain text.
+            let credentialed = Self.sameServer(target, url) || target.scheme?.lowercased() == "https"
+            let answer = try await sendOnce(method, target, headers: extra, body: body, credentialed: credentialed)
             guard [301, 302, 303, 307, 308].contains(answer.status), let location = answer.headers.first(name: "Location"),
                   let next = URL(string: location, relativeTo: target)?.absoluteURL
             else { return answer }
@@ -81,11 +92,16 @@ final class HTTPTransport: Sendable {
         throw CalDAVError.server(status: 310, detail: "too many redirects from \(url.absoluteString)")
     }
 
-    private func sendOnce(_ method: String, _ url: URL, headers extra: [(String, String)], body: String?) async throws -> HTTPAnswer {
+    static func sameServer(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && a.port == b.port
+    }
+
+    private func sendOnce(_ method: String, _ url: URL, headers extra: [(String, String)], body: String?,
+                          credentialed: Bool) async throws -> HTTPAnswer {
         try Self.checkTransport(url, allowInsecure: allowInsecure)
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = HTTPMethod(rawValue: method)
-        request.headers.add(name: "Authorization", value: try await credentials.authorization())
+        if credentialed { request.headers.add(name: "Authorization", value: try await credentials.authorization()) }
         request.headers.add(name: "User-Agent", value: "beautyd")
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         for (name, value) in extra { request.headers.add(name: name, value: value) }

@@ -74,6 +74,7 @@ extension AppDatabase {
         try source.backup(to: work)
         try source.close()
         try Self.migrator.migrate(work)
+        try work.write { db in try SyncSchema.matchTriggersToAccounts(db) }
 
         let carried = try writer.exclusive { database -> Int in
             // Kept under the gate, so no write lands between the copy that is kept and the swap.

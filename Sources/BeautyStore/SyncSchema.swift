@@ -90,8 +90,10 @@ enum SyncSchema {
     }
 
     private static func createTriggers(_ db: Database) throws {
+        // A UID queued again takes the later time: a push that began before this change then leaves
+        // it queued (it drops only what was queued before it read the event).
         let queue = { (row: String) in
-            "INSERT INTO syncOutbox(uid, queuedAt) VALUES (\(resourceUID(row)), \(now)) ON CONFLICT(uid) DO NOTHING;"
+            "INSERT INTO syncOutbox(uid, queuedAt) VALUES (\(resourceUID(row)), \(now)) ON CONFLICT(uid) DO UPDATE SET queuedAt = excluded.queuedAt;"
         }
         let changed = syncedColumns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
         try db.execute(sql: """
@@ -104,14 +106,14 @@ enum SyncSchema {
                       DELETE FROM syncOutbox WHERE OLD.uid IS NULL AND NEW.uid IS NOT NULL AND uid = \(resourceUID("OLD")); END;
                 CREATE TRIGGER syncQueueReminderInsert AFTER INSERT ON appointmentReminder WHEN \(enabled)
                 BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
-                      FROM appointment WHERE appointment.id = NEW.appointmentId ON CONFLICT(uid) DO NOTHING; END;
+                      FROM appointment WHERE appointment.id = NEW.appointmentId ON CONFLICT(uid) DO UPDATE SET queuedAt = excluded.queuedAt; END;
                 CREATE TRIGGER syncQueueContact AFTER UPDATE OF name, phone ON contact
                 WHEN (\(enabled)) AND (OLD.name IS NOT NEW.name OR OLD.phone IS NOT NEW.phone)
                 BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
-                      FROM appointment WHERE appointment.contactId = NEW.id ON CONFLICT(uid) DO NOTHING; END;
+                      FROM appointment WHERE appointment.contactId = NEW.id ON CONFLICT(uid) DO UPDATE SET queuedAt = excluded.queuedAt; END;
                 CREATE TRIGGER syncQueueReminderDelete AFTER DELETE ON appointmentReminder WHEN \(enabled)
                 BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
-                      FROM appointment WHERE appointment.id = OLD.appointmentId ON CONFLICT(uid) DO NOTHING; END;
+                      FROM appointment WHERE appointment.id = OLD.appointmentId ON CONFLICT(uid) DO UPDATE SET queuedAt = excluded.queuedAt; END;
                 """)
     }
 }

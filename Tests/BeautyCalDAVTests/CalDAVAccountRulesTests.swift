@@ -21,8 +21,15 @@ import Glibc
         }
         _ = try CalDAVClient(account: CalDAVAccount(url: remote, credentials: Fixed(), allowInsecure: true))
         _ = try CalDAVClient(account: CalDAVAccount(url: URL(string: "https://calendar.example.com/dav/")!, credentials: Fixed()))
-        for loopback in ["http://127.0.0.1:5232/", "http://localhost/dav/", "http://[::1]:8080/"] {
+        for loopback in ["http://127.0.0.1:5232/", "http://127.8.9.10/", "http://localhost/dav/", "http://[::1]:8080/"] {
             _ = try CalDAVClient(account: CalDAVAccount(url: URL(string: loopback)!, credentials: Fixed()))
+        }
+        // Names that only look like loopback addresses are other machines.
+        for lookalike in ["http://127.0.0.1.example.org/", "http://127.attacker.net/", "http://[::2]/", "http://localhost.example.org/"] {
+            let url = URL(string: lookalike)!
+            #expect(throws: CalDAVError.insecureURL(url.absoluteString), "\(lookalike)") {
+                try CalDAVClient(account: CalDAVAccount(url: url, credentials: Fixed()))
+            }
         }
     }
 

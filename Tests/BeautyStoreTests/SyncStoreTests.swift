@@ -63,6 +63,19 @@ struct SyncStoreTests {
         #expect(try db.outbox().isEmpty)
     }
 
+    @Test("an edit made while a push of the same event is under way stays queued: the UID takes the later change's time")
+    func anEditDuringAPushStaysQueued() throws {
+        let db = try AppDatabase.inMemory()
+        try db.addSyncAccount(account())
+        let visit = try db.addAppointment(visit("Nails", uid: "nails@x"), now: now, zone: zone)
+        let firstQueued = try #require(try db.outbox().first { $0.uid == "nails@x" }?.queuedAt)
+        Thread.sleep(forTimeInterval: 0.01)  // the triggers stamp the wall clock (milliseconds)
+        _ = try db.updateAppointment(id: visit.id!, now: now, zone: zone) { $0.title = "Nails and pedicure" }
+        // The push read the event as it was when first queued; it drops what was queued up to then.
+        try db.dropFromOutbox(uid: "nails@x", queuedBefore: firstQueued)
+        #expect(try db.outbox().map(\.uid) == ["nails@x"], "the later edit must still go to the server")
+    }
+
     @Test("the outbox's triggers exist only while an account does, and a file opened with accounts but without them gets them")
     func triggersFollowTheAccounts() throws {
         func triggers(_ db: AppDatabase) throws -> Int {

@@ -21,6 +21,11 @@ struct SyncSetup {
         guard let url = URL(string: p.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError(field: "url", template: "'%s' is not an http:// or https:// URL", p.url)
         }
+        // A password in the URL would be stored, listed and logged with it.
+        guard url.user == nil, url.password == nil else {
+            throw ValidationError(field: "url", template: "'%s' carries a user name or password: give them with --user and --password-file or --keyring",
+                                  "\(scheme)://\(url.host ?? "")\(url.path)")
+        }
         let credentials: any CalDAVCredentialSource
         switch (p.passwordFile, p.keyring ?? false) {
         case let (file?, false):
