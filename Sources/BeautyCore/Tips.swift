@@ -154,9 +154,11 @@ public enum Tips {
 
     /// Tips of any of `categories` containing any of `searches`; an empty list filters nothing.
     public static func matching(categories: [TipCategory], searches: [String]) -> [Tip] {
-        all.filter { tip in
+        let needles = ListFilter.needles(searches)
+        return all.filter { tip in
             guard categories.isEmpty || categories.contains(tip.category) else { return false }
-            return ListFilter.text(searchable(tip), containsAnyOf: ListFilter.needles(searches))
+            // Every language's text of a tip is looked up only when there is something to find in it.
+            return needles.isEmpty || ListFilter.text(searchable(tip), containsAnyOf: needles)
         }
     }
 
