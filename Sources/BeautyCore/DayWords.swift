@@ -52,9 +52,10 @@ public enum DayWords {
         return entries
     }()
 
-    /// Words of one language that another language uses for a day: the user's language reads them its way.
-    static let otherMeanings: [(spelling: String, language: InputLanguage, meaning: String)] = [
-        ("po", .polish, "\"after\" in Polish"),
+    /// Words of one language that another language uses for a day: the user's language reads them its
+    /// way. (The refusal's text names what the word means there: one template per word.)
+    static let otherMeanings: [(spelling: String, language: InputLanguage)] = [
+        ("po", .polish),  // "after"
     ]
 
     /// What `word` names, nil when it is not a day word. Throws when it names a day only in a language
