@@ -35,9 +35,12 @@ import Testing
         }
     }
 
-    static let literal = #""((?:[^"\\]|\\.)*)""#
+    /// A one-line string literal (not the opening of a `"""` one).
+    static let literal = #""(?!"")((?:[^"\\\n]|\\.)*)""#
     nonisolated(unsafe) static let markers: [(NSRegularExpression, (NSTextCheckingResult, String) -> MessageID)] = [
         (try! NSRegularExpression(pattern: #"\btr\(\s*"# + literal), { m, s in MessageID(context: nil, id: group(m, 1, s)) }),
+        (try! NSRegularExpression(pattern: #"\btr\(\s*"""\n((?:.|\n)*?)\n([ \t]*)""""#),
+         { m, s in MessageID(context: nil, id: multiline(m, s)) }),
         (try! NSRegularExpression(pattern: #"\bValidationError\(field: [^,]+, template:\s*"# + literal),
          { m, s in MessageID(context: nil, id: group(m, 1, s)) }),
         (try! NSRegularExpression(pattern: #"\btrc\(\s*"# + literal + #"\s*,\s*"# + literal),
@@ -48,6 +51,21 @@ import Testing
 
     static func group(_ match: NSTextCheckingResult, _ index: Int, _ text: String) -> String {
         unescape(String(text[Range(match.range(at: index), in: text)!]))
+    }
+
+    /// A `"""` literal's text as Swift makes it: the closing delimiter's indentation taken off each
+    /// line, a line ending in a backslash joined to the next, escapes resolved.
+    static func multiline(_ match: NSTextCheckingResult, _ text: String) -> String {
+        let indentation = String(text[Range(match.range(at: 2), in: text)!])
+        let lines = text[Range(match.range(at: 1), in: text)!].split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix(indentation) ? String($0.dropFirst(indentation.count)) : String($0) }
+        var body = ""
+        for (index, line) in lines.enumerated() {
+            let continued = line.hasSuffix("\\") && !line.hasSuffix("\\\\")
+            body += continued ? String(line.dropLast()) : line
+            if !continued && index < lines.count - 1 { body += "\n" }
+        }
+        return unescape(body)
     }
 
     /// A Swift literal's escapes as the string holds them.
@@ -62,15 +80,17 @@ import Testing
         let files = FileManager.default.enumerator(atPath: root)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         var found: [MessageID] = []
         for file in files.sorted() {
-            let text = try String(contentsOfFile: "\(root)/\(file)", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
-            for (regex, make) in markers {
-                for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-                    found.append(make(match, text))
-                }
-            }
+            found += messages(in: try String(contentsOfFile: "\(root)/\(file)", encoding: .utf8))
         }
         return found
+    }
+
+    static func messages(in source: String) -> [MessageID] {
+        let text = source.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+        return markers.flatMap { regex, make in
+            regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { make($0, text) }
+        }
     }
 
     static func tipMessages() -> [MessageID] {
@@ -90,6 +110,18 @@ import Testing
         #expect(ids.count > 20)
         #expect(ids.contains(MessageID(context: "button", id: "Taken")))
         #expect(ids.contains(MessageID(id: "%s reminder missed while away", plural: "%s reminders missed while away")))
+    }
+
+    @Test func aMultiLineLiteralIsReadAsSwiftReadsIt() {
+        let source = #"""
+                discussion: l.tr("""
+                    First line, \
+                    same line.
+
+                      Indented "quoted" \\ text.
+                    """),
+            """#
+        #expect(Self.messages(in: source) == [MessageID(id: "First line, same line.\n\n  Indented \"quoted\" \\ text.")])
     }
 
     @Test func msgidsAreLiteralText() throws {
