@@ -52,7 +52,7 @@ extension EndToEndTiming {
             try await stack.startDaemon()
             _ = try await stack.beautyctlOK(["contact", "add", "Salon Bella", "--phone", "+48 600 100 200"])
             let due = wholeSecond(after: 6)
-            _ = try await stack.beautyctlOK(["appointment", "add", "Manicure", "--at", "2030-12-06 14:00", "--contact", "1",
+            _ = try await stack.beautyctlOK(["appointment", "add", "Manicure", "--at", "06.12.2030 14.00", "--contact", "1",
                                              "--remind-at", iso(due)])
 
             let popup = try #require(await stack.waitForNotifications(1, timeout: .seconds(20)).first)
