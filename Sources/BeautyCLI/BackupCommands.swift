@@ -15,14 +15,14 @@ struct BackupCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "backup",
         abstract: Output.l.tr("Copy the whole database to a file while beautyd runs (readable by you alone)."),
-        discussion: """
+        discussion: Output.l.tr("""
             The copy is consistent (SQLite's online backup): changes made meanwhile are either all in it or \
             not at all. beautyd writes the file, so it must be somewhere beautyd may write; an existing file \
             is replaced. Put it back with 'beautyctl restore FILE'.
             Example:
               beautyctl backup ~/beautyd-2026-12-01.sqlite
-            """) }
-    @Argument(help: ArgumentHelp("The file to write.", valueName: "file")) var file: String
+            """)) }
+    @Argument(help: ArgumentHelp(Output.l.tr("The file to write."), valueName: "file")) var file: String
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -38,16 +38,16 @@ struct RestoreCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "restore",
         abstract: Output.l.tr("Replace the whole database with a backup (asks first on a terminal)."),
-        discussion: """
+        discussion: Output.l.tr("""
             The file must be a beautyd database that passes SQLite's quick_check and was not written by a \
             newer beautyd; an older one is brought up to date. The database it replaces is kept beside it \
             (beautyd.sqlite.before-restore-<date>-<time>). Reminders are planned again from the restored \
             records; one already shown is not shown again.
             Example:
               beautyctl restore ~/beautyd-2026-12-01.sqlite
-            """) }
-    @Argument(help: ArgumentHelp("The backup to restore.", valueName: "file")) var file: String
-    @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+            """)) }
+    @Argument(help: ArgumentHelp(Output.l.tr("The backup to restore."), valueName: "file")) var file: String
+    @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 

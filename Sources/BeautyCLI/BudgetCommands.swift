@@ -8,17 +8,17 @@ struct BudgetCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "budget",
         abstract: Output.l.tr("Income and expenses, and the balance per currency (it may go negative)."),
-        discussion: """
+        discussion: Output.l.tr("""
             Amounts are kept exactly, in cents, with a currency (default: money.currency of the daemon's config).
             Marking a priced appointment done records its price as an expense, once.
-            """,
+            """),
         subcommands: [Add.self, List.self, Edit.self, Remove.self, Balance.self]) }
 }
 
 /// `--from`/`--to` of `budget list` and `budget balance`: `from <= at < to`, either may be left out.
 struct BudgetRangeOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only from this time on.", valueName: "time")) var from: String?
-    @Option(help: ArgumentHelp("Only before this time.", valueName: "time")) var to: String?
+    @Option(help: ArgumentHelp(Output.l.tr("Only from this time on."), valueName: "time")) var from: String?
+    @Option(help: ArgumentHelp(Output.l.tr("Only before this time."), valueName: "time")) var to: String?
 
     func params() throws -> BudgetRangeParams {
         let params = BudgetRangeParams(from: try from.map { try Input.time($0, option: "--from") },
@@ -85,22 +85,22 @@ extension BudgetCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Record an expense (default) or an income (--income)."),
             usage: "beautyctl budget add <name> <amount> [--income] [--at <time>] [--currency <code>] [--json]",
-            discussion: """
+            discussion: Output.l.tr("""
                 A negative amount is an expense too (-20 is the same as 20); an income cannot be negative.
                 Examples:
                   beautyctl budget add 'Shampoo' 12,99
                   beautyctl budget add Zwrot -20
                   beautyctl budget add Salary 3200 --income --at 2026-12-01
                   beautyctl budget add 'Nail polish' '35 PLN'
-                """) }
+                """)) }
 
-        @Argument(help: "What it was.") var name: String
+        @Argument(help: ArgumentHelp(Output.l.tr("What it was."))) var name: String
         @Argument(parsing: .allUnrecognized,
-                  help: ArgumentHelp("How much: 45, 45.50, 45,50, -20, '120 PLN', '10 zł', '10,50 €' (a negative amount is an expense too).", valueName: "amount"))
+                  help: ArgumentHelp(Output.l.tr("How much: 45, 45.50, 45,50, -20, '120 PLN', '10 zł', '10,50 €' (a negative amount is an expense too)."), valueName: "amount"))
         var amount: [String] = []
-        @Flag(help: "It is an income (default: an expense).") var income = false
-        @Option(help: ArgumentHelp("When (default now).", valueName: "time")) var at: String?
-        @Option(help: ArgumentHelp("Currency code such as EUR or PLN (default from the daemon's config).", valueName: "code"))
+        @Flag(help: ArgumentHelp(Output.l.tr("It is an income (default: an expense)."))) var income = false
+        @Option(help: ArgumentHelp(Output.l.tr("When (default now)."), valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp(Output.l.tr("Currency code such as EUR or PLN (default from the daemon's config)."), valueName: "code"))
         var currency: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -147,20 +147,20 @@ extension BudgetCommand {
     struct Edit: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Change an income or expense; options not given stay as they are."),
-            discussion: """
+            discussion: Output.l.tr("""
                 A new --amount keeps the entry an income or an expense unless --income or --expense is given.
                 Examples:
                   beautyctl budget edit 4 --amount 14,50
                   beautyctl budget edit 4 --income
-                """) }
-        @Argument(help: "Budget entry id.") var id: Int64
-        @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
-        @Option(parsing: .unconditional, help: ArgumentHelp("New amount (45.50, -20, '120 PLN', '10 zł'); a negative one makes it an expense.", valueName: "amount"))
+                """)) }
+        @Argument(help: ArgumentHelp(Output.l.tr("Budget entry id."))) var id: Int64
+        @Option(help: ArgumentHelp(Output.l.tr("New name."), valueName: "text")) var name: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("New amount (45.50, -20, '120 PLN', '10 zł'); a negative one makes it an expense."), valueName: "amount"))
         var amount: String?
-        @Flag(help: "Make it an income.") var income = false
-        @Flag(help: "Make it an expense.") var expense = false
-        @Option(help: ArgumentHelp("New time.", valueName: "time")) var at: String?
-        @Option(help: ArgumentHelp("New currency code.", valueName: "code")) var currency: String?
+        @Flag(help: ArgumentHelp(Output.l.tr("Make it an income."))) var income = false
+        @Flag(help: ArgumentHelp(Output.l.tr("Make it an expense."))) var expense = false
+        @Option(help: ArgumentHelp(Output.l.tr("New time."), valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp(Output.l.tr("New currency code."), valueName: "code")) var currency: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -188,8 +188,8 @@ extension BudgetCommand {
 
     struct Remove: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(commandName: "rm", abstract: Output.l.tr("Delete an income or expense (asks first on a terminal).")) }
-        @Argument(help: "Budget entry id.") var id: Int64
-        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @Argument(help: ArgumentHelp(Output.l.tr("Budget entry id."))) var id: Int64
+        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -209,15 +209,15 @@ extension BudgetCommand {
     struct Balance: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Income, expenses and the balance per currency (all time, or --from/--to), with a bar chart."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Below the table, income and expenses are drawn as bars, each currency on its own scale. --svg writes \
                 the same chart to a file for a browser instead.
                 Examples:
                   beautyctl budget balance
                   beautyctl budget balance --from 2026-11-01 --to 2026-12-01 --svg budget.svg
-                """) }
+                """)) }
         @OptionGroup var range: BudgetRangeOptions
-        @Option(help: ArgumentHelp("Write the chart as an SVG file instead of drawing it in the terminal.", valueName: "file"))
+        @Option(help: ArgumentHelp(Output.l.tr("Write the chart as an SVG file instead of drawing it in the terminal."), valueName: "file"))
         var svg: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -253,7 +253,7 @@ struct CategoriesCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "categories",
         abstract: Output.l.tr("The treatment categories: a two-level tree (hair, hair/cut...)."),
-        discussion: "A parent includes its children: 'beautyctl agenda --category hair' also lists hair/cut and hair/colour.") }
+        discussion: Output.l.tr("A parent includes its children: 'beautyctl agenda --category hair' also lists hair/cut and hair/colour.")) }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 

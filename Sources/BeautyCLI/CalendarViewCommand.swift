@@ -8,7 +8,7 @@ struct CalendarCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "calendar",
         abstract: Output.l.tr("Draw a day or a week of appointments in the terminal: hours down the side, blocks in their colours."),
-        discussion: """
+        discussion: Output.l.tr("""
             Appointments are blocks as tall as they last (half-hour rows), overlapping ones side by side; all-day
             appointments sit in the row above the hours; on today the current time is a line across.
             A week too wide for the terminal is drawn in bands, one under the other (at 80 columns Monday to
@@ -19,15 +19,15 @@ struct CalendarCommand: ParsableCommand {
               beautyctl calendar
               beautyctl calendar --day tomorrow
               beautyctl calendar --week 2026-12-01 --width 120
-            """) }
+            """)) }
 
-    @Option(help: ArgumentHelp("The day to draw (default today): a date such as 2026-12-01 or 1.12.2026, today, tomorrow, jutro, fri, pt.", valueName: "date"))
+    @Option(help: ArgumentHelp(Output.l.tr("The day to draw (default today): a date such as 2026-12-01 or 1.12.2026, today, tomorrow, jutro, fri, pt."), valueName: "date"))
     var day: String?
-    @Option(help: ArgumentHelp("Draw the Monday-to-Sunday week containing this date.", valueName: "date"))
+    @Option(help: ArgumentHelp(Output.l.tr("Draw the Monday-to-Sunday week containing this date."), valueName: "date"))
     var week: String?
-    @Flag(inversion: .prefixedNo, help: "Colour the blocks (default: only on a terminal).")
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(Output.l.tr("Colour the blocks (default: only on a terminal).")))
     var color: Bool?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Width in characters (default: $COLUMNS, else 80).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Width in characters (default: $COLUMNS, else 80)."), valueName: "n"))
     var width: Int?
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions

@@ -56,14 +56,14 @@ extension ContactCommand {
     struct Add: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Add a contact (name and phone are required)."),
-            discussion: "Example:\n  beautyctl contact add 'Salon Anna' --phone '+48 600 100 200' --first Anna --last Nowak --address 'ul. Długa 5, Kraków'") }
+            discussion: Output.l.tr("Example:\n  beautyctl contact add 'Salon Anna' --phone '+48 600 100 200' --first Anna --last Nowak --address 'ul. Długa 5, Kraków'")) }
 
-        @Argument(help: "Name of the salon or person.") var name: String
-        @Option(help: ArgumentHelp("Phone number, e.g. +48 600 100 200.", valueName: "number")) var phone: String
-        @Option(help: ArgumentHelp("E-mail address.", valueName: "address")) var email: String?
-        @Option(name: .customLong("first"), help: ArgumentHelp("First name of the person.", valueName: "name")) var firstName: String?
-        @Option(name: .customLong("last"), help: ArgumentHelp("Last name of the person.", valueName: "name")) var lastName: String?
-        @Option(help: ArgumentHelp("Postal address.", valueName: "text")) var address: String?
+        @Argument(help: ArgumentHelp(Output.l.tr("Name of the salon or person."))) var name: String
+        @Option(help: ArgumentHelp(Output.l.tr("Phone number, e.g. +48 600 100 200."), valueName: "number")) var phone: String
+        @Option(help: ArgumentHelp(Output.l.tr("E-mail address."), valueName: "address")) var email: String?
+        @Option(name: .customLong("first"), help: ArgumentHelp(Output.l.tr("First name of the person."), valueName: "name")) var firstName: String?
+        @Option(name: .customLong("last"), help: ArgumentHelp(Output.l.tr("Last name of the person."), valueName: "name")) var lastName: String?
+        @Option(help: ArgumentHelp(Output.l.tr("Postal address."), valueName: "text")) var address: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -103,7 +103,7 @@ extension ContactCommand {
 
     struct Show: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Show one contact.")) }
-        @Argument(help: "Contact id.") var id: Int64
+        @Argument(help: ArgumentHelp(Output.l.tr("Contact id."))) var id: Int64
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -122,14 +122,14 @@ extension ContactCommand {
 
     struct Edit: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Change a contact; options not given stay as they are.")) }
-        @Argument(help: "Contact id.") var id: Int64
-        @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
-        @Option(help: ArgumentHelp("New phone number.", valueName: "number")) var phone: String?
-        @Option(help: ArgumentHelp("E-mail address.", valueName: "address")) var email: String?
-        @Option(name: .customLong("first"), help: ArgumentHelp("First name.", valueName: "name")) var firstName: String?
-        @Option(name: .customLong("last"), help: ArgumentHelp("Last name.", valueName: "name")) var lastName: String?
-        @Option(help: ArgumentHelp("Postal address.", valueName: "text")) var address: String?
-        @Option(help: ArgumentHelp("Empty a field: email, first, last, address; may repeat.", valueName: "field"))
+        @Argument(help: ArgumentHelp(Output.l.tr("Contact id."))) var id: Int64
+        @Option(help: ArgumentHelp(Output.l.tr("New name."), valueName: "text")) var name: String?
+        @Option(help: ArgumentHelp(Output.l.tr("New phone number."), valueName: "number")) var phone: String?
+        @Option(help: ArgumentHelp(Output.l.tr("E-mail address."), valueName: "address")) var email: String?
+        @Option(name: .customLong("first"), help: ArgumentHelp(Output.l.tr("First name."), valueName: "name")) var firstName: String?
+        @Option(name: .customLong("last"), help: ArgumentHelp(Output.l.tr("Last name."), valueName: "name")) var lastName: String?
+        @Option(help: ArgumentHelp(Output.l.tr("Postal address."), valueName: "text")) var address: String?
+        @Option(help: ArgumentHelp(Output.l.tr("Empty a field: email, first, last, address; may repeat."), valueName: "field"))
         var clear: [String] = []
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -161,8 +161,8 @@ extension ContactCommand {
     struct Remove: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "rm", abstract: Output.l.tr("Delete a contact (appointments keep their data, without the link).")) }
-        @Argument(help: "Contact id.") var id: Int64
-        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @Argument(help: ArgumentHelp(Output.l.tr("Contact id."))) var id: Int64
+        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -183,10 +183,10 @@ struct MessageCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "message",
         abstract: Output.l.tr("Print a ready SMS to book, confirm or cancel a visit, with an sms: link for the salon's phone."),
-        discussion: "Example:\n  beautyctl message confirm 3\n  xdg-open \"$(beautyctl message confirm 3 --json | jq -r .smsURI)\"") }
+        discussion: Output.l.tr("Example:\n  beautyctl message confirm 3\n  xdg-open \"$(beautyctl message confirm 3 --json | jq -r .smsURI)\"")) }
 
-    @Argument(help: "Which template: book, confirm or cancel.") var template: MessageTemplate
-    @Argument(help: "Appointment id.") var id: Int64
+    @Argument(help: ArgumentHelp(Output.l.tr("Which template: book, confirm or cancel."))) var template: MessageTemplate
+    @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 

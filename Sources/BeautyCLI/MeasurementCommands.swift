@@ -8,19 +8,19 @@ struct BMICommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "bmi",
         abstract: Output.l.tr("Compute a body-mass index and its WHO class (nothing is stored; see 'measure add')."),
-        discussion: """
+        discussion: Output.l.tr("""
             Examples:
               beautyctl bmi --weight 62,5 --height 168
               beautyctl bmi --weight 80 --height 180 --json
 
-            Classes: \(BMIClass.allCases.map { "\($0.title) \($0.range)" }.joined(separator: "; ")).
+            Classes: %s.
             The class is decided on the exact value; the value shown is cut (not rounded) to one decimal, so it always lies in the class shown.
-            """) }
+            """, BMIClass.allCases.map { "\($0.title(Output.l)) \($0.range(Output.l.language))" }.joined(separator: "; "))) }
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Weight in kilograms; ',' or '.' for decimals.", valueName: "kg"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Weight in kilograms; ',' or '.' for decimals."), valueName: "kg"))
     var weight: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Height in centimetres.", valueName: "cm"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Height in centimetres."), valueName: "cm"))
     var height: String
 
     @OptionGroup var output: OutputOptions
@@ -76,21 +76,21 @@ extension MeasureCommand {
     struct Add: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Record your weight for a day (a second entry for the same day replaces the first)."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Without --height, the BMI uses the height of your closest earlier entry (else the closest later one).
 
                 Examples:
                   beautyctl measure add --weight 62,5 --height 168
                   beautyctl measure add --weight 63 --date 2026-11-20
-                """) }
+                """)) }
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Weight in kilograms; ',' or '.' for decimals.", valueName: "kg"))
+        @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Weight in kilograms; ',' or '.' for decimals."), valueName: "kg"))
         var weight: String
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Height in centimetres (default: the last one you gave).", valueName: "cm"))
+        @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Height in centimetres (default: the last one you gave)."), valueName: "cm"))
         var height: String?
 
-        @Option(help: ArgumentHelp("The day: YYYY-MM-DD, today or yesterday (default: today).", valueName: "date"))
+        @Option(help: ArgumentHelp(Output.l.tr("The day: YYYY-MM-DD, today or yesterday (default: today)."), valueName: "date"))
         var date: String?
 
         @OptionGroup var output: OutputOptions
@@ -118,7 +118,7 @@ extension MeasureCommand {
 
     struct List: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List your measurements, oldest first.")) }
-        @Option(help: ArgumentHelp("Only this month (YYYY-MM).", valueName: "month")) var month: String?
+        @Option(help: ArgumentHelp(Output.l.tr("Only this month (YYYY-MM)."), valueName: "month")) var month: String?
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
         @OptionGroup var global: GlobalOptions
@@ -138,14 +138,14 @@ extension MeasureCommand {
     struct Chart: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Chart a month of weight or BMI in the terminal, or as an SVG file for a browser."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Examples:
                   beautyctl measure chart --month 2026-11
                   beautyctl measure chart --month 2026-11 --unit bmi --svg bmi.svg
-                """) }
-        @Option(help: ArgumentHelp("The month (YYYY-MM; default: this month).", valueName: "month")) var month: String?
-        @Option(help: ArgumentHelp("kg or bmi.", valueName: "unit")) var unit: ChartUnit = .kg
-        @Option(help: ArgumentHelp("Write an SVG line chart to this file instead of drawing in the terminal.", valueName: "file"))
+                """)) }
+        @Option(help: ArgumentHelp(Output.l.tr("The month (YYYY-MM; default: this month)."), valueName: "month")) var month: String?
+        @Option(help: ArgumentHelp(Output.l.tr("kg or bmi."), valueName: "unit")) var unit: ChartUnit = .kg
+        @Option(help: ArgumentHelp(Output.l.tr("Write an SVG line chart to this file instead of drawing in the terminal."), valueName: "file"))
         var svg: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -171,7 +171,7 @@ extension MeasureCommand {
 
     struct Clear: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Delete every measurement (asks first).")) }
-        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 

@@ -4,10 +4,10 @@ import Foundation
 
 /// `beautyctl sync ...`: CalDAV accounts (a phone's or a web calendar's server) and their syncs.
 struct SyncCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "sync",
-        abstract: "Keep appointments in sync with a CalDAV calendar (Nextcloud, Radicale, Fastmail, iCloud...).",
-        discussion: """
+        abstract: Output.l.tr("Keep appointments in sync with a CalDAV calendar (Nextcloud, Radicale, Fastmail, iCloud...)."),
+        discussion: Output.l.tr("""
             Appointments made on the phone or the web calendar appear in beautyd with their reminders, and \
             those made with beautyctl appear there. beautyd syncs at the interval of [sync] in config.toml \
             (15 minutes by default) and right after local changes. If both sides changed an event, the \
@@ -18,15 +18,15 @@ struct SyncCommand: ParsableCommand {
               beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --calendar Beauty
               beautyctl sync now
               beautyctl sync status phone
-            """,
-        subcommands: [SyncAddCommand.self, SyncListCommand.self, SyncStatusCommand.self, SyncNowCommand.self, SyncRemoveCommand.self])
+            """),
+        subcommands: [SyncAddCommand.self, SyncListCommand.self, SyncStatusCommand.self, SyncNowCommand.self, SyncRemoveCommand.self]) }
 }
 
 struct SyncAddCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "add",
-        abstract: "Follow a CalDAV calendar.",
-        discussion: """
+        abstract: Output.l.tr("Follow a CalDAV calendar."),
+        discussion: Output.l.tr("""
             --url is the calendar's own URL, or the server's base URL: then beautyd finds your calendars \
             (/.well-known/caldav, current-user-principal, calendar-home-set); with several, choose one with \
             --calendar (its name or URL), or make one with --create. The password file must be readable by you \
@@ -39,16 +39,16 @@ struct SyncAddCommand: ParsableCommand {
               beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --create Beauty
               secret-tool store --label beautyd service beautyd account icloud
               beautyctl sync add icloud --url https://caldav.icloud.com/ --user anna@icloud.com --keyring
-            """)
-    @Argument(help: ArgumentHelp("A name for the account.", valueName: "name")) var name: String
-    @Option(help: ArgumentHelp("The server's base URL or the calendar's URL.", valueName: "url")) var url: String
-    @Option(help: ArgumentHelp("The user name.", valueName: "user")) var user: String
-    @Option(help: ArgumentHelp("A file readable by you alone holding the password.", valueName: "file")) var passwordFile: String?
-    @Flag(help: "Take the password from the desktop's keyring (Secret Service), stored with: secret-tool store --label beautyd service beautyd account NAME")
+            """)) }
+    @Argument(help: ArgumentHelp(Output.l.tr("A name for the account."), valueName: "name")) var name: String
+    @Option(help: ArgumentHelp(Output.l.tr("The server's base URL or the calendar's URL."), valueName: "url")) var url: String
+    @Option(help: ArgumentHelp(Output.l.tr("The user name."), valueName: "user")) var user: String
+    @Option(help: ArgumentHelp(Output.l.tr("A file readable by you alone holding the password."), valueName: "file")) var passwordFile: String?
+    @Flag(help: ArgumentHelp(Output.l.tr("Take the password from the desktop's keyring (Secret Service), stored with: secret-tool store --label beautyd service beautyd account NAME")))
     var keyring = false
-    @Option(help: ArgumentHelp("Which calendar to follow: its display name or URL.", valueName: "name|url")) var calendar: String?
-    @Option(help: ArgumentHelp("Create a calendar with this name and follow it.", valueName: "name")) var create: String?
-    @Flag(help: "Allow plain HTTP to another machine (the password travels readable).") var insecure = false
+    @Option(help: ArgumentHelp(Output.l.tr("Which calendar to follow: its display name or URL."), valueName: "name|url")) var calendar: String?
+    @Option(help: ArgumentHelp(Output.l.tr("Create a calendar with this name and follow it."), valueName: "name")) var create: String?
+    @Flag(help: ArgumentHelp(Output.l.tr("Allow plain HTTP to another machine (the password travels readable)."))) var insecure = false
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -69,9 +69,9 @@ struct SyncAddCommand: ParsableCommand {
 }
 
 struct SyncListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the sync accounts.",
-        discussion: "Example:\n  beautyctl sync list --json")
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "list", abstract: Output.l.tr("List the sync accounts."),
+        discussion: Output.l.tr("Example:\n  beautyctl sync list --json")) }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -87,17 +87,17 @@ struct SyncListCommand: ParsableCommand {
 }
 
 struct SyncStatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show the last sync, pending local changes, conflicts and the last error.",
-        discussion: """
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "status", abstract: Output.l.tr("Show the last sync, pending local changes, conflicts and the last error."),
+        discussion: Output.l.tr("""
             A conflict is an event changed on both sides between two syncs: the server's version is the one \
             in your calendar now, and the local version is kept here as iCalendar text (see it with --json; \
             'beautyctl import' takes it back).
             Examples:
               beautyctl sync status
               beautyctl sync status phone --json
-            """)
-    @Argument(help: ArgumentHelp("One account (default: all).", valueName: "name")) var name: String?
+            """)) }
+    @Argument(help: ArgumentHelp(Output.l.tr("One account (default: all)."), valueName: "name")) var name: String?
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -122,17 +122,17 @@ struct SyncStatusCommand: ParsableCommand {
 }
 
 struct SyncNowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "now", abstract: "Sync now and wait for the result.",
-        discussion: """
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "now", abstract: Output.l.tr("Sync now and wait for the result."),
+        discussion: Output.l.tr("""
             Syncs one account (default: all) at once, whatever the back-off after failures. --json prints \
             the totals (requests, bytesSent, bytesReceived, seconds, fetched, pushed, removed, conflicts) and \
             each account's report.
             Examples:
               beautyctl sync now
               beautyctl sync now phone --json
-            """)
-    @Argument(help: ArgumentHelp("One account (default: all).", valueName: "name")) var name: String?
+            """)) }
+    @Argument(help: ArgumentHelp(Output.l.tr("One account (default: all)."), valueName: "name")) var name: String?
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -155,10 +155,10 @@ struct SyncNowCommand: ParsableCommand {
 }
 
 struct SyncRemoveCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "rm", abstract: "Stop syncing an account (its appointments stay here and on the server).",
-        discussion: "Example:\n  beautyctl sync rm phone")
-    @Argument(help: ArgumentHelp("The account.", valueName: "name")) var name: String
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "rm", abstract: Output.l.tr("Stop syncing an account (its appointments stay here and on the server)."),
+        discussion: Output.l.tr("Example:\n  beautyctl sync rm phone")) }
+    @Argument(help: ArgumentHelp(Output.l.tr("The account."), valueName: "name")) var name: String
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 

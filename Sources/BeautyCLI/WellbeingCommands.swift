@@ -6,10 +6,10 @@ import Foundation
 
 /// `--category` and `--search`, shared by `tips` and `tip random`.
 struct TipFilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only this category: face, hair, nails or body; may repeat (any of them).", valueName: "category"))
+    @Option(help: ArgumentHelp(Output.l.tr("Only this category: face, hair, nails or body; may repeat (any of them)."), valueName: "category"))
     var category: [String] = []
 
-    @Option(help: ArgumentHelp("Only tips whose title or text contains this (any case); may repeat (any of them).", valueName: "text"))
+    @Option(help: ArgumentHelp(Output.l.tr("Only tips whose title or text contains this (any case); may repeat (any of them)."), valueName: "text"))
     var search: [String] = []
 
     /// Checked here too, so a typo is a usage error (exit 2) without a round trip.
@@ -35,12 +35,12 @@ struct TipsCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "tips",
         abstract: Output.l.tr("Beauty tips for face, hair, nails and body."),
-        discussion: """
+        discussion: Output.l.tr("""
             Examples:
               beautyctl tips --category nails
               beautyctl tips --search sunscreen
             A daily tip as a notification: [tips] daily_at = "09:00" in the config.
-            """) }
+            """)) }
 
     @OptionGroup var filter: TipFilterOptions
     @OptionGroup var output: OutputOptions
@@ -74,7 +74,7 @@ struct TipCommand: ParsableCommand {
     struct Random: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("A tip picked at random (from one category or matching a text, if given)."),
-            discussion: "Example: beautyctl tip random --category hair") }
+            discussion: Output.l.tr("Example: beautyctl tip random --category hair")) }
 
         @OptionGroup var filter: TipFilterOptions
         @OptionGroup var output: OutputOptions
@@ -91,9 +91,9 @@ struct TipCommand: ParsableCommand {
 
 /// `--days`, `--from`, `--to` of `water total` and `water list` (default: today).
 struct WaterRangeOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("The last N days, today included.", valueName: "n")) var days: Int?
-    @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
-    @Option(help: ArgumentHelp("End of the range, exclusive (a date means its midnight).", valueName: "time")) var to: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("The last N days, today included."), valueName: "n")) var days: Int?
+    @Option(help: ArgumentHelp(Output.l.tr("Start of the range (a time or a date)."), valueName: "time")) var from: String?
+    @Option(help: ArgumentHelp(Output.l.tr("End of the range, exclusive (a date means its midnight)."), valueName: "time")) var to: String?
 
     func validate() throws {
         if let days, days <= 0 || days > 3660 { throw ValidationError(Output.l.tr("--days: must be between 1 and 3660")) }
@@ -170,18 +170,18 @@ extension WaterCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Log a drink, in millilitres."),
             usage: "beautyctl water add <amount> [--at <time>] [--until <time>] [--json]",
-            discussion: """
+            discussion: Output.l.tr("""
                 The amount may have a decimal comma or point and a unit: 250, 250,5 (stored as 251: \
                 whole millilitres, halves round up), 0,5l, 330ml.
                 Examples:
                   beautyctl water add 250
                   beautyctl water add 500 --at 8:30 --until 9:15
-                """) }
+                """)) }
 
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How much, in ml (e.g. 250, 250,5 or 0,5l).", valueName: "amount"))
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp(Output.l.tr("How much, in ml (e.g. 250, 250,5 or 0,5l)."), valueName: "amount"))
         var amount: [String] = []
-        @Option(help: ArgumentHelp("When it was drunk (default: now; '8:30' means today's).", valueName: "time")) var at: String?
-        @Option(help: ArgumentHelp("When drinking it ended (optional).", valueName: "time")) var until: String?
+        @Option(help: ArgumentHelp(Output.l.tr("When it was drunk (default: now; '8:30' means today's)."), valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp(Output.l.tr("When drinking it ended (optional)."), valueName: "time")) var until: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -209,12 +209,12 @@ extension WaterCommand {
     struct List: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("List the drinks logged (default: today), earliest first, with their ids."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Examples:
                   beautyctl water list
                   beautyctl water list --days 7 --json
                   beautyctl water list --days 7 --reverse      # latest first
-                """) }
+                """)) }
         @OptionGroup var range: WaterRangeOptions
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
@@ -239,17 +239,17 @@ extension WaterCommand {
     struct Edit: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Change a logged drink (ids from 'water list'); options not given stay as they are."),
-            discussion: """
+            discussion: Output.l.tr("""
                 The day's total changes with it, and so do the day's reminders (they stop once the goal is reached).
                 Examples:
                   beautyctl water edit 4 --amount 330
                   beautyctl water edit 4 --at 8:15 --clear-until
-                """) }
-        @Argument(help: "Water record id.") var id: Int64
-        @Option(parsing: .unconditional, help: ArgumentHelp("New amount in ml (250, 250,5, 0,5l).", valueName: "amount")) var amount: String?
-        @Option(help: ArgumentHelp("When it was drunk ('8:30' means today's).", valueName: "time")) var at: String?
-        @Option(help: ArgumentHelp("When drinking it ended.", valueName: "time")) var until: String?
-        @Flag(help: "Remove the end time.") var clearUntil = false
+                """)) }
+        @Argument(help: ArgumentHelp(Output.l.tr("Water record id."))) var id: Int64
+        @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("New amount in ml (250, 250,5, 0,5l)."), valueName: "amount")) var amount: String?
+        @Option(help: ArgumentHelp(Output.l.tr("When it was drunk ('8:30' means today's)."), valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp(Output.l.tr("When drinking it ended."), valueName: "time")) var until: String?
+        @Flag(help: ArgumentHelp(Output.l.tr("Remove the end time."))) var clearUntil = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -275,8 +275,8 @@ extension WaterCommand {
     struct Remove: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "rm", abstract: Output.l.tr("Delete a logged drink (asks first on a terminal; ids from 'water list').")) }
-        @Argument(help: "Water record id.") var id: Int64
-        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @Argument(help: ArgumentHelp(Output.l.tr("Water record id."))) var id: Int64
+        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -295,12 +295,12 @@ extension WaterCommand {
     struct Total: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Water drunk per day and over a range (default: today)."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Examples:
                   beautyctl water total
                   beautyctl water total --days 7
                   beautyctl water total --from 2026-11-01 --to 2026-12-01 --json
-                """) }
+                """)) }
 
         @OptionGroup var range: WaterRangeOptions
         @OptionGroup var output: OutputOptions
@@ -342,14 +342,14 @@ extension WaterCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Show or set the daily goal in ml ('off' removes it)."),
             usage: "beautyctl water goal [<ml>|off] [--json]",
-            discussion: """
+            discussion: Output.l.tr("""
                 Today's progress shows in 'beautyctl now'; reminders stop for the day once it is reached.
                 Examples:
                   beautyctl water goal 2000
                   beautyctl water goal off
-                """) }
+                """)) }
 
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Millilitres a day, or 'off'.", valueName: "ml|off"))
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp(Output.l.tr("Millilitres a day, or 'off'."), valueName: "ml|off"))
         var value: [String] = []
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -374,17 +374,17 @@ extension WaterCommand {
     struct Remind: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Hydration reminders every N hours inside a daily window ('off' stops them)."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Reminders stop for the day once the daily goal is reached. Without options this shows \
                 the settings; 'on' switches the last ones back on (default every 2h, 09:00-21:00).
                 Examples:
                   beautyctl water remind --every 2h --between 09:00-21:00
                   beautyctl water remind off
-                """) }
+                """)) }
 
-        @Argument(help: ArgumentHelp("'on' or 'off' (optional).", valueName: "on|off")) var state: String?
-        @Option(help: ArgumentHelp("How often (elapsed time from the window's start), e.g. 2h or 90m.", valueName: "duration")) var every: String?
-        @Option(help: ArgumentHelp("The daily window, end included, e.g. 09:00-21:00.", valueName: "HH:MM-HH:MM")) var between: String?
+        @Argument(help: ArgumentHelp(Output.l.tr("'on' or 'off' (optional)."), valueName: "on|off")) var state: String?
+        @Option(help: ArgumentHelp(Output.l.tr("How often (elapsed time from the window's start), e.g. 2h or 90m."), valueName: "duration")) var every: String?
+        @Option(help: ArgumentHelp(Output.l.tr("The daily window, end included, e.g. 09:00-21:00."), valueName: "HH:MM-HH:MM")) var between: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -427,7 +427,7 @@ extension WaterCommand {
     struct Import: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Import water records from a CSV or JSON file; records already present are skipped."),
-            discussion: """
+            discussion: Output.l.tr("""
                 CSV: a header naming the columns uuid,amount_ml,start,end (end may be empty), e.g.
                   uuid,amount_ml,start,end
                   6F1C...,250,2026-11-20T08:30:00+01:00,2026-11-20T08:35:00+01:00
@@ -435,9 +435,9 @@ extension WaterCommand {
                 Times are ISO 8601; without an offset they are local. Amounts round half up to whole ml \
                 (a decimal comma in CSV needs quotes: "250,5"). Records are matched by uuid, so importing \
                 the same file again adds nothing. A bad line is reported with its number and nothing is imported.
-                """) }
+                """)) }
 
-        @Argument(help: "The CSV or JSON file ('-' reads standard input).") var file: String
+        @Argument(help: ArgumentHelp(Output.l.tr("The CSV or JSON file ('-' reads standard input)."))) var file: String
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 

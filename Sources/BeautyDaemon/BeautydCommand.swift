@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyLocalization
 import BeautyNotify
 import BeautyProtocol
 import BeautyStore
@@ -9,32 +10,36 @@ import ServiceLifecycle
 
 /// `beautyd`: the long-running daemon.
 public struct BeautydCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+    /// `--help` in the language of this process's environment, as beautyctl's: the person reading it
+    /// typed the command (reminders follow `[ui] language` and the session instead).
+    static let l = Localizer.current
+
+    public static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "beautyd",
-        abstract: "The beautyd daemon: keeps appointments and fires desktop reminders on time.",
-        discussion: """
+        abstract: l.tr("The beautyd daemon: keeps appointments and fires desktop reminders on time."),
+        discussion: l.tr("""
             Normally started by systemd (systemctl --user start beautyd) or by hand for a session.
             Files (XDG base directories):
               config    $XDG_CONFIG_HOME/beautyd/config.toml   (see config/beautyd.toml)
               database  $XDG_DATA_HOME/beautyd/beautyd.sqlite
               socket    $XDG_RUNTIME_DIR/beautyd/beautyd.sock
             Signals: SIGTERM/SIGINT stop gracefully, SIGHUP reloads the configuration.
-            """,
-        version: BeautyVersion.current)
+            """),
+        version: BeautyVersion.current) }
 
-    @Option(help: ArgumentHelp("Configuration file.", valueName: "path"))
+    @Option(help: ArgumentHelp(Self.l.tr("Configuration file."), valueName: "path"))
     var config: String?
 
-    @Option(help: ArgumentHelp("SQLite database file.", valueName: "path"))
+    @Option(help: ArgumentHelp(Self.l.tr("SQLite database file."), valueName: "path"))
     var database: String?
 
-    @Option(help: ArgumentHelp("Unix socket to listen on (ignored under socket activation).", valueName: "path"))
+    @Option(help: ArgumentHelp(Self.l.tr("Unix socket to listen on (ignored under socket activation)."), valueName: "path"))
     var socket: String?
 
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (overrides the config).", valueName: "level"))
+    @Option(help: ArgumentHelp(Self.l.tr("trace, debug, info, notice, warning, error or critical (overrides the config)."), valueName: "level"))
     var logLevel: String?
 
-    @ArgumentParser.Flag(help: "Copy what is readable of a damaged database into a new one, keep the damaged file beside it, and exit.")
+    @ArgumentParser.Flag(help: ArgumentHelp(Self.l.tr("Copy what is readable of a damaged database into a new one, keep the damaged file beside it, and exit.")))
     var recover = false
 
     public init() {}

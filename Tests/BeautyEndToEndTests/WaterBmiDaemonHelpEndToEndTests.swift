@@ -1,0 +1,48 @@
+import BeautyTestSupport
+import Foundation
+import Testing
+
+/// What `--help` says, as the user's `LANG` sets it: an option's help and the examples of
+/// `beautyctl water add`, the BMI classes filled into `beautyctl bmi`'s discussion, and the daemon's
+/// own `beautyd --help` (which follows the environment it is run in, not `[ui] language`).
+struct HelpLanguage: Sendable, CustomTestStringConvertible {
+    var locale: String
+    /// Texts each command's `--help` prints, by the command: `beautyd`, or beautyctl's words.
+    var says: [String: [String]]
+
+    var testDescription: String { locale }
+
+    static let polish = HelpLanguage(locale: "pl_PL.UTF-8", says: [
+        "water add": ["  --at <time>             Kiedy został wypity (domyślnie: teraz;", "\nPrzykłady:\n  beautyctl water add 250\n"],
+        "bmi": ["\nKlasy: wygłodzenie BMI < 16; wychudzenie 16 ≤ BMI < 17;"],
+        "beautyd": ["Demon beautyd: przechowuje wizyty", "  --config <path>         Plik konfiguracyjny.\n"],
+    ])
+    static let slovak = HelpLanguage(locale: "sk_SK.UTF-8", says: [
+        "water add": ["  --at <time>             Kedy bol vypitý (predvolene: teraz;", "\nPríklady:\n  beautyctl water add 250\n"],
+        "bmi": ["\nTriedy: ťažká podvýživa BMI < 16; stredná podvýživa 16 ≤ BMI < 17;"],
+        "beautyd": ["Démon beautyd: uchováva návštevy", "  --config <path>         Konfiguračný súbor.\n"],
+    ])
+    static let english = HelpLanguage(locale: "C", says: [
+        "water add": ["  --at <time>             When it was drunk (default: now;", "\nExamples:\n  beautyctl water add 250\n"],
+        "bmi": ["\nClasses: starvation BMI < 16; emaciation 16 ≤ BMI < 17;"],
+        "beautyd": ["The beautyd daemon: keeps appointments", "  --config <path>         Configuration file.\n"],
+    ])
+}
+
+extension EndToEndBus {
+    @Suite("water add, bmi and beautyd --help in Polish and Slovak from LANG; LANG=C in English", .serialized)
+    struct WaterBmiDaemonHelp {
+        @Test(arguments: [HelpLanguage.polish, .slovak, .english])
+        func helpInTheUsersLanguage(language: HelpLanguage) async throws {
+            let stack = try await Stack.start(server: false, daemon: false)
+            defer { stack.shutdown() }
+            stack.locale = language.locale
+            for (command, texts) in language.says.sorted(by: { $0.key < $1.key }) {
+                let help = command == "beautyd" ? try await stack.run(try Locations.built("beautyd"), ["--help"])
+                    : try await stack.beautyctl(command.split(separator: " ").map(String.init) + ["--help"])
+                #expect(help.status == .exited(0), "\(command) --help: \(help)")
+                for text in texts { #expect(help.stdout.contains(text), "\(command) --help: \(help)") }
+            }
+        }
+    }
+}
