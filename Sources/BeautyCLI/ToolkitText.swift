@@ -16,19 +16,21 @@ struct ToolkitText {
 
     /// What beautyctl prints for a parse outcome (`code` is ArgumentParser's exit code for it).
     func fullMessage(for error: Error, code: ExitCode) -> String {
-        let plain = BeautyctlCommand.fullMessage(for: error)
-        guard l.language != .english else { return plain }
-        if code != .success { return usageError(plain) }
-        guard plain.hasPrefix("OVERVIEW: ") || plain.hasPrefix("USAGE: ") else { return plain }
-        // Laid out again after translating, as ArgumentParser lays out its own (translated words are longer or shorter).
-        return helpScreen(BeautyctlCommand.fullMessage(for: error, columns: HelpLayout.unwrapped), width: HelpLayout.terminalWidth)
+        guard l.language != .english else { return BeautyctlCommand.fullMessage(for: error) }
+        if code != .success { return usageError(BeautyctlCommand.fullMessage(for: error)) }
+        // Only a help screen depends on the width: the other clean exits (version, completion script,
+        // help dump) are the same bytes at any. The screen is laid out after translating, as
+        // ArgumentParser lays out its own (translated words are longer or shorter).
+        let unwrapped = BeautyctlCommand.fullMessage(for: error, columns: HelpLayout.unwrapped)
+        guard unwrapped.hasPrefix("OVERVIEW: ") || unwrapped.hasPrefix("USAGE: ") else { return unwrapped }
+        return helpScreen(unwrapped, width: HelpLayout.terminalWidth)
     }
 
     /// ArgumentParser's error message (`Error: …`, `Help:  …`, `Usage: …`, `  See '…' for more information.`).
     func usageError(_ english: String) -> String {
         english.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             let indent = line.prefix { $0 == " " }
-            return indent + translated(String(line.dropFirst(indent.count)), by: errorPhrases)
+            return indent + translated(String(line.dropFirst(indent.count)), by: Self.errorPhrases)
         }.joined(separator: "\n")
     }
 
@@ -36,8 +38,8 @@ struct ToolkitText {
     func helpScreen(_ unwrapped: String, width: Int) -> String {
         HelpLayout(width: width).laidOut(unwrapped) { part, text in
             switch part {
-            case .line: match(text, linePhrases)
-            case .label: match(text, labelPhrases)
+            case .line: match(text, Self.linePhrases)
+            case .label: match(text, Self.labelPhrases)
             case .abstract: translatedAbstract(text)
             }
         }
@@ -45,11 +47,11 @@ struct ToolkitText {
 
     /// An option's help: ArgumentParser's own (`Show help information.`) or one ending in its note `(default: 5)`.
     private func translatedAbstract(_ text: String) -> String? {
-        if let whole = match(text, abstractPhrases) { return whole }
+        if let whole = match(text, Self.abstractPhrases) { return whole }
         var from = text.startIndex
         while let space = text[from...].firstIndex(of: " ") {
             from = text.index(after: space)
-            if text[from...].hasPrefix("("), let note = match(String(text[from...]), notePhrases) {
+            if text[from...].hasPrefix("("), let note = match(String(text[from...]), Self.notePhrases) {
                 return text[..<from] + note
             }
         }
@@ -77,13 +79,13 @@ struct ToolkitText {
 
     /// One text of ArgumentParser, written once as a marker call; its English pattern is what the call says
     /// in English with placeholders for its arguments.
-    struct Phrase {
-        let say: (Localizer, [String]) -> String
+    struct Phrase: Sendable {
+        let say: @Sendable (Localizer, [String]) -> String
         let english: NSRegularExpression
         /// The English up to its first argument: a cheap test before the pattern.
         let opening: String
 
-        init(_ say: @escaping (Localizer, [String]) -> String) {
+        init(_ say: @escaping @Sendable (Localizer, [String]) -> String) {
             self.say = say
             let placeholders = (0..<4).map { "\u{E000}\($0)\u{E001}" }
             let text = say(.english, placeholders)
@@ -95,7 +97,7 @@ struct ToolkitText {
     }
 
     /// Whole lines of a help screen (HelpGenerator.rendered, Section.rendered).
-    private let linePhrases = [
+    private static let linePhrases = [
         Phrase { l, a in l.tr("OVERVIEW: %s", a[0]) },
         Phrase { l, a in l.tr("USAGE: %s", a[0]) },
         Phrase { l, _ in l.tr("ARGUMENTS:") },
@@ -105,16 +107,16 @@ struct ToolkitText {
     ]
 
     /// A subcommand's name in the list (HelpGenerator.generateSections).
-    private let labelPhrases = [Phrase { l, a in l.tr("%s (default)", a[0]) }]
+    private static let labelPhrases = [Phrase { l, a in l.tr("%s (default)", a[0]) }]
 
     /// The help of the flags ArgumentParser adds (helpArgumentDefinition, versionArgumentDefinition).
-    private let abstractPhrases = [
+    private static let abstractPhrases = [
         Phrase { l, _ in l.tr("Show help information.") },
         Phrase { l, _ in l.tr("Show the version.") },
     ]
 
     /// The note after an option's help (HelpGenerator.generateSections).
-    private let notePhrases = [
+    private static let notePhrases = [
         Phrase { l, a in l.tr("(values: %s; default as flag: %s)", a[0], a[1]) },
         Phrase { l, a in l.tr("(values: %s; default: %s)", a[0], a[1]) },
         Phrase { l, a in l.tr("(values: %s)", a[0]) },
@@ -125,7 +127,7 @@ struct ToolkitText {
     /// The lines of a usage error (MessageInfo.fullText) and the messages of ErrorMessageGenerator a user
     /// can meet. Left English: its internal errors ("Internal error. …", "No value set for non-argument
     /// var …", "Command '…' is not a parent …"), which only a mistake in beautyctl's code can cause.
-    private let errorPhrases = [
+    private static let errorPhrases = [
         Phrase { l, a in l.tr("Error: %s", a[0]) },
         Phrase { l, a in l.tr("Help:  %s", a[0]) },
         Phrase { l, a in l.tr("Usage: %s", a[0]) },
