@@ -95,6 +95,11 @@ let package = Package(
         // The catalogs against the sources and GNU gettext, plural rules, formats.
         .testTarget(name: "BeautyLocalizationTests", dependencies: ["BeautyLocalization", "BeautyCore", "BeautyTestSupport"]),
         .testTarget(name: "BeautyStoreTests", dependencies: ["BeautyCore", "BeautyStore"]),
+        // beautyctl's own logic in process: swift-argument-parser's texts in the user's language.
+        .testTarget(
+            name: "BeautyCLITests",
+            dependencies: ["BeautyCLI", "BeautyLocalization", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // The CalDAV client against real Radicale and Xandikos servers on loopback.
         .testTarget(name: "BeautyCalDAVTests", dependencies: ["BeautyCalDAV", "BeautyTestSupport"]),
         .testTarget(

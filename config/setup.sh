@@ -38,7 +38,10 @@ install -d "$data/bash-completion/completions" "$data/zsh/site-functions" "$conf
 "$bin/beautyctl" --generate-completion-script bash > "$data/bash-completion/completions/beautyctl"
 "$bin/beautyctl" --generate-completion-script zsh > "$data/zsh/site-functions/_beautyctl"
 "$bin/beautyctl" --generate-completion-script fish > "$conf/fish/completions/beautyctl.fish"
-swift package generate-manual --configuration release --authors "beautyd developers" >/dev/null
+# The pages are English whatever the session's language: the plugin's beautyctl follows LANG like any
+# run, and generate-manual (swift-argument-parser 1.8.2) drops every non-ASCII character, so a Polish
+# or Slovak page would lose its diacritics ("dziaa" for "działa"); `beautyctl --help` is translated.
+LC_ALL=C swift package generate-manual --configuration release --authors "beautyd developers" >/dev/null
 install -m 0644 .build/plugins/GenerateManual/outputs/beautyctl/beautyctl.1 \
     .build/plugins/GenerateManual/outputs/beautyd/beautyd.1 "$data/man/man1/"
 

@@ -42,7 +42,7 @@ public struct BeautyctlCommand: ParsableCommand {
             Foundation.exit(failure.code.rawValue)
         } catch {
             let code = exitCode(for: error)
-            let message = fullMessage(for: error)
+            let message = ToolkitText(Output.l).fullMessage(for: error, code: code)
             if code == .success {
                 if !message.isEmpty { FileHandle.standardOutput.write(Data((message + "\n").utf8)) }
                 Foundation.exit(0)

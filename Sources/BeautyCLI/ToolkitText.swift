@@ -1,0 +1,158 @@
+import ArgumentParser
+import BeautyLocalization
+import Foundation
+
+/// The texts swift-argument-parser writes itself into beautyctl's output, in the user's language: the
+/// help screen's headings, its `--help` and `--version` lines, the `(default: …)` notes, the footer,
+/// and the usage errors with their `Error:`, `Help:` and `Usage:` lines. ArgumentParser has no hook
+/// for its own words, so its finished message is rewritten by the exact phrases its generators write
+/// (`HelpGenerator`, `MessageInfo`, `ErrorMessageGenerator` of swift-argument-parser 1.x); a phrase it
+/// words differently one day stays English rather than coming out garbled. English, completion
+/// scripts, `--version` and `--experimental-dump-help` are ArgumentParser's output as it is.
+struct ToolkitText {
+    let l: Localizer
+
+    init(_ l: Localizer) { self.l = l }
+
+    /// What beautyctl prints for a parse outcome (`code` is ArgumentParser's exit code for it).
+    func fullMessage(for error: Error, code: ExitCode) -> String {
+        guard l.language != .english else { return BeautyctlCommand.fullMessage(for: error) }
+        if code != .success { return usageError(BeautyctlCommand.fullMessage(for: error)) }
+        // Only a help screen depends on the width: the other clean exits (version, completion script,
+        // help dump) are the same bytes at any. The screen is laid out after translating, as
+        // ArgumentParser lays out its own (translated words are longer or shorter).
+        let unwrapped = BeautyctlCommand.fullMessage(for: error, columns: HelpLayout.unwrapped)
+        guard unwrapped.hasPrefix("OVERVIEW: ") || unwrapped.hasPrefix("USAGE: ") else { return unwrapped }
+        return helpScreen(unwrapped, width: HelpLayout.terminalWidth)
+    }
+
+    /// ArgumentParser's error message (`Error: …`, `Help:  …`, `Usage: …`, `  See '…' for more information.`).
+    func usageError(_ english: String) -> String {
+        english.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let indent = line.prefix { $0 == " " }
+            return indent + translated(String(line.dropFirst(indent.count)), by: Self.errorPhrases)
+        }.joined(separator: "\n")
+    }
+
+    /// A help screen rendered without wrapping (`HelpLayout.unwrapped` columns), translated and wrapped to `width`.
+    func helpScreen(_ unwrapped: String, width: Int) -> String {
+        HelpLayout(width: width).laidOut(unwrapped) { part, text in
+            switch part {
+            case .line: match(text, Self.linePhrases)
+            case .label: match(text, Self.labelPhrases)
+            case .abstract: translatedAbstract(text)
+            }
+        }
+    }
+
+    /// An option's help: ArgumentParser's own (`Show help information.`) or one ending in its note `(default: 5)`.
+    private func translatedAbstract(_ text: String) -> String? {
+        if let whole = match(text, Self.abstractPhrases) { return whole }
+        var from = text.startIndex
+        while let space = text[from...].firstIndex(of: " ") {
+            from = text.index(after: space)
+            if text[from...].hasPrefix("("), let note = match(String(text[from...]), Self.notePhrases) {
+                return text[..<from] + note
+            }
+        }
+        return nil
+    }
+
+    private func translated(_ text: String, by phrases: [Phrase]) -> String {
+        match(text, phrases) ?? text
+    }
+
+    /// `text` translated when one phrase matches all of it; what fills its `%s` is translated too
+    /// when it is itself a phrase (the message after `Error: `).
+    private func match(_ text: String, _ phrases: [Phrase]) -> String? {
+        let range = NSRange(text.startIndex..., in: text)
+        for phrase in phrases where text.hasPrefix(phrase.opening) {
+            guard let found = phrase.english.firstMatch(in: text, range: range) else { continue }
+            let arguments = (1..<found.numberOfRanges).map { index in
+                let argument = String(text[Range(found.range(at: index), in: text)!])
+                return translated(argument, by: phrases)
+            }
+            return phrase.say(l, arguments)
+        }
+        return nil
+    }
+
+    /// One text of ArgumentParser, written once as a marker call; its English pattern is what the call says
+    /// in English with placeholders for its arguments.
+    struct Phrase: Sendable {
+        let say: @Sendable (Localizer, [String]) -> String
+        let english: NSRegularExpression
+        /// The English up to its first argument: a cheap test before the pattern.
+        let opening: String
+
+        init(_ say: @escaping @Sendable (Localizer, [String]) -> String) {
+            self.say = say
+            let placeholders = (0..<4).map { "\u{E000}\($0)\u{E001}" }
+            let text = say(.english, placeholders)
+            var pattern = NSRegularExpression.escapedPattern(for: text)
+            for placeholder in placeholders { pattern = pattern.replacingOccurrences(of: placeholder, with: "(.*?)") }
+            english = try! NSRegularExpression(pattern: "^" + pattern + "$")
+            opening = String(text.prefix { $0 != "\u{E000}" })
+        }
+    }
+
+    /// Whole lines of a help screen (HelpGenerator.rendered, Section.rendered).
+    private static let linePhrases = [
+        Phrase { l, a in l.tr("OVERVIEW: %s", a[0]) },
+        Phrase { l, a in l.tr("USAGE: %s", a[0]) },
+        Phrase { l, _ in l.tr("ARGUMENTS:") },
+        Phrase { l, _ in l.tr("OPTIONS:") },
+        Phrase { l, _ in l.tr("SUBCOMMANDS:") },
+        Phrase { l, a in l.tr("See '%s <subcommand>' for detailed help.", a[0]) },
+    ]
+
+    /// A subcommand's name in the list (HelpGenerator.generateSections).
+    private static let labelPhrases = [Phrase { l, a in l.tr("%s (default)", a[0]) }]
+
+    /// The help of the flags ArgumentParser adds (helpArgumentDefinition, versionArgumentDefinition).
+    private static let abstractPhrases = [
+        Phrase { l, _ in l.tr("Show help information.") },
+        Phrase { l, _ in l.tr("Show the version.") },
+    ]
+
+    /// The note after an option's help (HelpGenerator.generateSections).
+    private static let notePhrases = [
+        Phrase { l, a in l.tr("(values: %s; default as flag: %s)", a[0], a[1]) },
+        Phrase { l, a in l.tr("(values: %s; default: %s)", a[0], a[1]) },
+        Phrase { l, a in l.tr("(values: %s)", a[0]) },
+        Phrase { l, a in l.tr("(default as flag: %s)", a[0]) },
+        Phrase { l, a in l.tr("(default: %s)", a[0]) },
+    ]
+
+    /// The lines of a usage error (MessageInfo.fullText) and the messages of ErrorMessageGenerator a user
+    /// can meet. Left English: its internal errors ("Internal error. …", "No value set for non-argument
+    /// var …", "Command '…' is not a parent …"), which only a mistake in beautyctl's code can cause.
+    private static let errorPhrases = [
+        Phrase { l, a in l.tr("Error: %s", a[0]) },
+        Phrase { l, a in l.tr("Help:  %s", a[0]) },
+        Phrase { l, a in l.tr("Usage: %s", a[0]) },
+        Phrase { l, a in l.tr("See '%s' for more information.", a[0]) },
+        Phrase { l, a in l.tr("Unknown option '%s'. Did you mean '%s'?", a[0], a[1]) },
+        Phrase { l, a in l.tr("Unknown option '%s'", a[0]) },
+        Phrase { l, a in l.tr("Missing value for '%s'", a[0]) },
+        Phrase { l, a in l.tr("or: %s in '%s'", a[0], a[1]) },
+        Phrase { l, a in l.tr("The option '%s' does not take any value, but '%s' was specified.", a[0], a[1]) },
+        Phrase { l, a in l.tr("Unexpected argument '%s'", a[0]) },
+        Phrase { l, a in
+            l.trn("%s unexpected argument: '%s'", "%s unexpected arguments: '%s'", Int(a[0]) ?? 2, a[0], a[1])
+        },
+        Phrase { l, a in l.tr("Value to be set with flag '%s' had already been set with flag '%s'", a[0], a[1]) },
+        Phrase { l, a in l.tr("Missing expected argument '%s'", a[0]) },
+        Phrase { l, a in l.tr("Missing one of: '%s'", a[0]) },
+        Phrase { l, a in l.tr("The value '%s' is invalid for '%s'. Please provide one of '%s' or '%s'.", a[0], a[1], a[2], a[3]) },
+        Phrase { l, a in l.tr("The value '%s' is invalid for '%s'. Please provide one of '%s' and '%s'.", a[0], a[1], a[2], a[3]) },
+        Phrase { l, a in l.tr("The value '%s' is invalid for '%s'. Please provide one of the following:", a[0], a[1]) },
+        Phrase { l, a in l.tr("The value '%s' is invalid for '%s': %s", a[0], a[1], a[2]) },
+        Phrase { l, a in l.tr("The value '%s' is invalid for '%s'", a[0], a[1]) },
+        Phrase { l, a in l.tr("Invalid option: %s", a[0]) },
+        Phrase { l, _ in l.tr("Missing required subcommand.") },
+        Phrase { l, a in l.tr("Can't generate completion scripts for '%s'.", a[0]) },
+        Phrase { l, _ in l.tr("Can't autodetect a supported shell.") },
+        Phrase { l, _ in l.tr("Please use --generate-completion-script=<shell> with one of:") },
+    ]
+}
