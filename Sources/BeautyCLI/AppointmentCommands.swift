@@ -14,52 +14,53 @@ struct AppointmentCommand: ParsableCommand {
 
 /// The fields `add` and `edit` share.
 struct AppointmentFields: ParsableArguments {
-    @Option(help: ArgumentHelp("Start: '2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'fri 10:00', 'pt 15:00', 'in 2h', or ISO 8601 with an offset; a day alone only with --all-day.", valueName: "time"))
+    @Option(help: ArgumentHelp(Output.l.tr("Start: '2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'fri 10:00', 'pt 15:00', 'in 2h', or ISO 8601 with an offset; a day alone only with --all-day."), valueName: "time"))
     var at: String?
 
-    @Option(help: ArgumentHelp("How long it lasts, e.g. 45m, 1h30m (default 60m; all-day: 1d).", valueName: "duration"))
+    @Option(help: ArgumentHelp(Output.l.tr("How long it lasts, e.g. 45m, 1h30m (default 60m; all-day: 1d)."), valueName: "duration"))
     var duration: String?
 
-    @Flag(inversion: .prefixedNo, help: "A whole-day appointment (the time of --at is ignored).")
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(Output.l.tr("A whole-day appointment (the time of --at is ignored).")))
     var allDay: Bool?
 
-    @Option(help: ArgumentHelp("Where it is.", valueName: "text"))
+    @Option(help: ArgumentHelp(Output.l.tr("Where it is."), valueName: "text"))
     var address: String?
 
-    @Option(help: ArgumentHelp("Free text notes; the first three lines are shown in the reminder.", valueName: "text"))
+    @Option(help: ArgumentHelp(Output.l.tr("Free text notes; the first three lines are shown in the reminder."), valueName: "text"))
     var notes: String?
 
-    @Option(help: ArgumentHelp("The salon contact: its id, phone number or name (a unique part will do; see 'beautyctl contact list').", valueName: "contact"))
+    @Option(help: ArgumentHelp(Output.l.tr("The salon contact: its id, phone number or name (a unique part will do; see 'beautyctl contact list')."), valueName: "contact"))
     var contact: String?
 
-    @Option(help: ArgumentHelp("Category such as hair, nails, face, body (a/b for a sub-category).", valueName: "name"))
+    @Option(help: ArgumentHelp(Output.l.tr("Category such as hair, nails, face, body (a/b for a sub-category)."), valueName: "name"))
     var category: String?
 
-    @Option(help: ArgumentHelp("Colour in calendar views: \(TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")) or #rrggbb.", valueName: "name"))
+    @Option(help: ArgumentHelp(
+        Output.l.tr("Colour in calendar views: %s or #rrggbb.", TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")), valueName: "name"))
     var color: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Price, e.g. 45.00, 45,50, '1 234,50 zł', '120 PLN', '10 €' (default currency from the config; not negative).", valueName: "amount"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Price, e.g. 45.00, 45,50, '1 234,50 zł', '120 PLN', '10 €' (default currency from the config; not negative)."), valueName: "amount"))
     var price: String?
 
-    @Option(help: ArgumentHelp("Remind this long before the start; repeat for several (e.g. --remind 1d --remind 2h).", valueName: "duration"))
+    @Option(help: ArgumentHelp(Output.l.tr("Remind this long before the start; repeat for several (e.g. --remind 1d --remind 2h)."), valueName: "duration"))
     var remind: [String] = []
 
-    @Option(help: ArgumentHelp("Remind at this exact time; may repeat.", valueName: "time"))
+    @Option(help: ArgumentHelp(Output.l.tr("Remind at this exact time; may repeat."), valueName: "time"))
     var remindAt: [String] = []
 
-    @Option(help: ArgumentHelp("Pin to a time zone (IANA name, e.g. Europe/Warsaw): --at and the series are that zone's wall clock.", valueName: "zone"))
+    @Option(help: ArgumentHelp(Output.l.tr("Pin to a time zone (IANA name, e.g. Europe/Warsaw): --at and the series are that zone's wall clock."), valueName: "zone"))
     var tz: String?
 
-    @Option(help: ArgumentHelp("Repeat by an RFC 5545 rule, e.g. 'FREQ=WEEKLY;INTERVAL=6' or 'FREQ=MONTHLY;BYDAY=-1FR'.", valueName: "rrule"))
+    @Option(help: ArgumentHelp(Output.l.tr("Repeat by an RFC 5545 rule, e.g. 'FREQ=WEEKLY;INTERVAL=6' or 'FREQ=MONTHLY;BYDAY=-1FR'."), valueName: "rrule"))
     var `repeat`: String?
 
-    @Option(help: ArgumentHelp("Skip this occurrence of the series (its start time); may repeat.", valueName: "time"))
+    @Option(help: ArgumentHelp(Output.l.tr("Skip this occurrence of the series (its start time); may repeat."), valueName: "time"))
     var except: [String] = []
 
-    @Option(help: ArgumentHelp("Repeat every so often (whole days or weeks, e.g. 6w); with --after-done, counted from the day it is marked done.", valueName: "duration"))
+    @Option(help: ArgumentHelp(Output.l.tr("Repeat every so often (whole days or weeks, e.g. 6w); with --after-done, counted from the day it is marked done."), valueName: "duration"))
     var every: String?
 
-    @Flag(help: "With --every: the next visit is scheduled when this one is marked done (haircuts, manicures).")
+    @Flag(help: ArgumentHelp(Output.l.tr("With --every: the next visit is scheduled when this one is marked done (haircuts, manicures).")))
     var afterDone = false
 
     var zone: TimeZone {
@@ -135,14 +136,14 @@ extension AppointmentCommand {
     struct Add: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Add an appointment."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Examples:
                   beautyctl appointment add Haircut --at 'fri 15:00' --duration 45m --remind 1d --remind 2h
                   beautyctl appointment add 'Manicure hybrydowy' --at '2026-12-01 14:00' --contact 'Salon Anna' --price 120,00 --category nails
                   beautyctl appointment add 'Spa day' --at 2026-12-24 --all-day --remind-at '2026-12-23 18:00'
-                """) }
+                """)) }
 
-        @Argument(help: "What it is, e.g. Haircut.") var title: String
+        @Argument(help: ArgumentHelp(Output.l.tr("What it is, e.g. Haircut."))) var title: String
         @OptionGroup var fields: AppointmentFields
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -179,9 +180,9 @@ extension AppointmentCommand {
     struct List: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List appointments by start time.")) }
 
-        @Option(help: ArgumentHelp("Only those starting at or after this time.", valueName: "time")) var from: String?
-        @Option(help: ArgumentHelp("Only those starting before this time.", valueName: "time")) var to: String?
-        @Option(help: ArgumentHelp("Only this status: scheduled, done or cancelled; may repeat.", valueName: "status"))
+        @Option(help: ArgumentHelp(Output.l.tr("Only those starting at or after this time."), valueName: "time")) var from: String?
+        @Option(help: ArgumentHelp(Output.l.tr("Only those starting before this time."), valueName: "time")) var to: String?
+        @Option(help: ArgumentHelp(Output.l.tr("Only this status: scheduled, done or cancelled; may repeat."), valueName: "status"))
         var status: [String] = []
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
@@ -218,7 +219,7 @@ extension AppointmentCommand {
 
     struct Show: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Show one appointment with its reminders and their state.")) }
-        @Argument(help: "Appointment id.") var id: Int64
+        @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -233,7 +234,7 @@ extension AppointmentCommand {
     struct Edit: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Change an appointment; options not given stay as they are."),
-            discussion: """
+            discussion: Output.l.tr("""
                 --remind/--remind-at replace the whole reminder list. Reminders already shown are never shown
                 again unless their time changes.
                 On a series, the changes apply to every occurrence; with --occurrence (the start that \
@@ -243,9 +244,9 @@ extension AppointmentCommand {
                   beautyctl appointment edit 3 --at 'fri 16:00'
                   beautyctl appointment edit 3 --clear address --clear price
                   beautyctl appointment edit 12 --occurrence '2026-12-04 15:00' --at '2026-12-04 16:00'
-                """) }
+                """)) }
 
-        @Argument(help: "Appointment id.") var id: Int64
+        @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
         @OptionGroup var changes: AppointmentChanges
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -274,17 +275,17 @@ extension AppointmentCommand {
     struct Remove: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "rm", abstract: Output.l.tr("Delete an appointment, or one occurrence of a series (asks first on a terminal)."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Deleting a series deletes its changed occurrences too. Deleting a changed occurrence (its own id), \
                 or a series with --occurrence, takes that one occurrence out of the series for good (an EXDATE); \
                 the rest of the series stays.
                 Examples:
                   beautyctl appointment rm 3 --yes
                   beautyctl appointment rm 12 --occurrence '2026-12-11 15:00' --yes
-                """) }
-        @Argument(help: "Appointment id.") var id: Int64
+                """)) }
+        @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
-        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -310,12 +311,12 @@ extension AppointmentCommand {
     struct Done: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Mark an appointment, or one occurrence of a series, done (its remaining reminders are dropped)."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Examples:
                   beautyctl appointment done 3
                   beautyctl appointment done 12 --occurrence '2026-12-04 15:00'
-                """) }
-        @Argument(help: "Appointment id.") var id: Int64
+                """)) }
+        @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -334,12 +335,12 @@ extension AppointmentCommand {
     struct Cancel: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Cancel an appointment, or one occurrence of a series (kept in the list and agenda, no more reminders)."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Examples:
                   beautyctl appointment cancel 3
                   beautyctl appointment cancel 12 --occurrence '2026-12-11 15:00'
-                """) }
-        @Argument(help: "Appointment id.") var id: Int64
+                """)) }
+        @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -356,9 +357,10 @@ extension AppointmentCommand {
 /// What `edit` and `split` change: the options of `add`, a new title, fields to empty, and the occurrence.
 struct AppointmentChanges: ParsableArguments {
     @OptionGroup var occurrence: OccurrenceOption
-    @Option(help: ArgumentHelp("New title.", valueName: "text")) var title: String?
+    @Option(help: ArgumentHelp(Output.l.tr("New title."), valueName: "text")) var title: String?
     @OptionGroup var fields: AppointmentFields
-    @Option(help: ArgumentHelp("Empty a field: \(AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")); may repeat.", valueName: "field"))
+    @Option(help: ArgumentHelp(
+        Output.l.tr("Empty a field: %s; may repeat.", AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")), valueName: "field"))
     var clear: [String] = []
 
     /// The changes typed, as `appointment.edit` and `appointment.split` take them.

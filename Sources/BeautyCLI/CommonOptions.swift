@@ -7,7 +7,7 @@ import Foundation
 /// `--socket`, accepted by every command that talks to the daemon.
 struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "The daemon's socket (default: $BEAUTYD_SOCKET, else $XDG_RUNTIME_DIR/beautyd/beautyd.sock).", valueName: "path"))
+        Output.l.tr("The daemon's socket (default: $BEAUTYD_SOCKET, else $XDG_RUNTIME_DIR/beautyd/beautyd.sock)."), valueName: "path"))
     var socket: String?
 
     var client: DaemonClient {
@@ -19,11 +19,11 @@ struct GlobalOptions: ParsableArguments {
 /// `--sort` and `--reverse` of the lists. The daemon sorts, so paging (`--limit`/`--offset`) comes after the sort.
 struct SortOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Sort by title, time, category or price (those this list has); equal ones keep the list's order, ones without a value come last.",
+        Output.l.tr("Sort by title, time, category or price (those this list has); equal ones keep the list's order, ones without a value come last."),
         valueName: "key"))
     var sort: String?
 
-    @Flag(help: "Reverse the order: descending (--sort) or the list's own order turned round.")
+    @Flag(help: ArgumentHelp(Output.l.tr("Reverse the order: descending (--sort) or the list's own order turned round.")))
     var reverse = false
 
     func validate() throws {
@@ -41,10 +41,10 @@ struct SortOptions: ParsableArguments {
 
 /// `--json` or `--csv` for the record lists (CSV opens in a spreadsheet).
 struct ListOutputOptions: ParsableArguments {
-    @Flag(help: "Print machine-readable JSON instead of text.")
+    @Flag(help: ArgumentHelp(Output.l.tr("Print machine-readable JSON instead of text.")))
     var json = false
 
-    @Flag(help: "Print CSV instead of text: a header line, then one line per item (times in ISO 8601).")
+    @Flag(help: ArgumentHelp(Output.l.tr("Print CSV instead of text: a header line, then one line per item (times in ISO 8601).")))
     var csv = false
 
     func validate() throws {
@@ -60,7 +60,7 @@ struct ListOutputOptions: ParsableArguments {
 
 /// `--json` for scripts.
 struct OutputOptions: ParsableArguments {
-    @Flag(help: "Print machine-readable JSON instead of text.")
+    @Flag(help: ArgumentHelp(Output.l.tr("Print machine-readable JSON instead of text.")))
     var json = false
 }
 

@@ -10,7 +10,7 @@ extension ContactCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "import",
             abstract: Output.l.tr("Import contacts from a vCard (.vcf) file: a phone's or Google's export, or beautyd's own."),
-            discussion: """
+            discussion: Output.l.tr("""
                 vCard 4.0 and 3.0 (RFC 6350, 2426): FN (or N) is the name, TEL the phone number (the preferred one, \
                 else the mobile one), N the first and last name, EMAIL, ADR and UID. A contact is matched by UID, \
                 else by name, and updated: importing the same file again changes nothing.
@@ -21,9 +21,9 @@ extension ContactCommand {
 
                 Example:
                   beautyctl contact import ~/contacts.vcf
-                """) }
+                """)) }
 
-        @Argument(help: "The .vcf file ('-' reads standard input).") var file: String
+        @Argument(help: ArgumentHelp(Output.l.tr("The .vcf file ('-' reads standard input)."))) var file: String
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -53,15 +53,15 @@ extension ContactCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "export",
             abstract: Output.l.tr("Export every contact as vCard 4.0 (FN, N, TEL, EMAIL, ADR, UID)."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Each contact is written with a permanent UID (given on its first export), so importing the file \
                 again, here or into another beautyd, updates the same contacts rather than adding copies.
 
                 Example:
                   beautyctl contact export --vcf contacts.vcf
-                """) }
+                """)) }
 
-        @Option(help: ArgumentHelp("The .vcf file to write ('-' writes standard output).", valueName: "file"))
+        @Option(help: ArgumentHelp(Output.l.tr("The .vcf file to write ('-' writes standard output)."), valueName: "file"))
         var vcf: String
         @OptionGroup var global: GlobalOptions
 

@@ -8,7 +8,7 @@ struct ImportCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "import",
         abstract: Output.l.tr("Import appointments from an iCalendar (.ics) file: Google, Thunderbird, Apple, Outlook, or beautyd's own export."),
-        discussion: """
+        discussion: Output.l.tr("""
             Events are matched by UID: importing the same file again creates nothing new, and changed events are updated.
 
             Every valid file is imported. What beautyd cannot keep exactly is approximated and listed after the counts as \
@@ -26,9 +26,9 @@ struct ImportCommand: ParsableCommand {
             A malformed file, or an event the daemon refuses, is reported as FILE:LINE and nothing is imported. Large \
             files are sent in parts and written at the end, all or nothing, with progress on a terminal. \
             --json prints the counts with `warnings` and `notImported`.
-            """) }
+            """)) }
 
-    @Argument(help: "The .ics file ('-' reads standard input).") var file: String
+    @Argument(help: ArgumentHelp(Output.l.tr("The .ics file ('-' reads standard input)."))) var file: String
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -75,7 +75,7 @@ struct ExportCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "export",
         abstract: Output.l.tr("Export every appointment as iCalendar (VEVENT with RRULE, RDATE, EXDATE and a VALARM per reminder)."),
-        discussion: """
+        discussion: Output.l.tr("""
             Everything beautyd knows is written, so importing the file into another beautyd and exporting again gives the \
             same file (but DTSTAMP, the time of the export): STATUS (CONFIRMED, CANCELLED) and X-BEAUTYD-STATUS:DONE, \
             X-BEAUTYD-CYCLE (the cycle after done), X-BEAUTYD-CONTACT with its X-BEAUTYD-PHONE, X-BEAUTYD-PRICE, COLOR and \
@@ -83,9 +83,9 @@ struct ExportCommand: ParsableCommand {
             lines of imported events that beautyd does not interpret, as they came. A changed occurrence of a series is \
             written right after its series as a VEVENT with the series' UID and RECURRENCE-ID. Every time zone used has \
             its VTIMEZONE.
-            """) }
+            """)) }
 
-    @Option(help: ArgumentHelp("The .ics file to write ('-' writes standard output).", valueName: "file"))
+    @Option(help: ArgumentHelp(Output.l.tr("The .ics file to write ('-' writes standard output)."), valueName: "file"))
     var ics: String
     @OptionGroup var global: GlobalOptions
 

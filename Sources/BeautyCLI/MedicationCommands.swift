@@ -13,43 +13,43 @@ struct MedCommand: ParsableCommand {
 
 /// The schedule and detail options `med add` and `med edit` share.
 struct MedicationFields: ParsableArguments {
-    @Option(help: ArgumentHelp("What one dose is, e.g. '1 tablet' or '2,5 ml' (its number is what a dose takes from the stock).", valueName: "text"))
+    @Option(help: ArgumentHelp(Output.l.tr("What one dose is, e.g. '1 tablet' or '2,5 ml' (its number is what a dose takes from the stock)."), valueName: "text"))
     var dose: String?
 
-    @Option(help: ArgumentHelp("A time of day to take it (08:00 or 8.00); repeat for several (--at 08:00 --at 20:00).", valueName: "HH:MM"))
+    @Option(help: ArgumentHelp(Output.l.tr("A time of day to take it (08:00 or 8.00); repeat for several (--at 08:00 --at 20:00)."), valueName: "HH:MM"))
     var at: [String] = []
 
-    @Option(help: ArgumentHelp("Only on these weekdays, e.g. mon,wed,fri, pon,śr,pt or po-pi (with --at or --every).", valueName: "days"))
+    @Option(help: ArgumentHelp(Output.l.tr("Only on these weekdays, e.g. mon,wed,fri, pon,śr,pt or po-pi (with --at or --every)."), valueName: "days"))
     var days: String?
 
-    @Option(help: ArgumentHelp("Every N hours (elapsed time) inside the --between window, e.g. 8h.", valueName: "duration"))
+    @Option(help: ArgumentHelp(Output.l.tr("Every N hours (elapsed time) inside the --between window, e.g. 8h."), valueName: "duration"))
     var every: String?
 
-    @Option(help: ArgumentHelp("The daily window for --every, e.g. 08:00-20:00 (may cross midnight: 22:00-06:00).", valueName: "HH:MM-HH:MM"))
+    @Option(help: ArgumentHelp(Output.l.tr("The daily window for --every, e.g. 08:00-20:00 (may cross midnight: 22:00-06:00)."), valueName: "HH:MM-HH:MM"))
     var between: String?
 
-    @Option(help: ArgumentHelp("Treatment cycle: days on / days off counted from --from, e.g. 21/7.", valueName: "on/off"))
+    @Option(help: ArgumentHelp(Output.l.tr("Treatment cycle: days on / days off counted from --from, e.g. 21/7."), valueName: "on/off"))
     var cycle: String?
 
-    @Flag(help: "Taken only when needed: never notified; log each dose with 'beautyctl dose log MED'.")
+    @Flag(help: ArgumentHelp(Output.l.tr("Taken only when needed: never notified; log each dose with 'beautyctl dose log MED'.")))
     var asNeeded = false
 
-    @Option(help: ArgumentHelp("First day (YYYY-MM-DD); inactive before it. Default: the day it is added.", valueName: "date"))
+    @Option(help: ArgumentHelp(Output.l.tr("First day (YYYY-MM-DD); inactive before it. Default: the day it is added."), valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("Last day (YYYY-MM-DD); its doses are the last (a --between window that crosses midnight finishes that night).", valueName: "date"))
+    @Option(help: ArgumentHelp(Output.l.tr("Last day (YYYY-MM-DD); its doses are the last (a --between window that crosses midnight finishes that night)."), valueName: "date"))
     var until: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Units in stock (at most 1000000); each dose taken uses its amount.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Units in stock (at most 1000000); each dose taken uses its amount."), valueName: "count"))
     var stock: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Warn once when the stock falls to this many units.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Warn once when the stock falls to this many units."), valueName: "count"))
     var low: Double?
 
-    @Option(help: ArgumentHelp("Free text notes (shown in the notification).", valueName: "text"))
+    @Option(help: ArgumentHelp(Output.l.tr("Free text notes (shown in the notification)."), valueName: "text"))
     var notes: String?
 
-    @Option(help: ArgumentHelp("Pin the times to a time zone (IANA name, e.g. Europe/Warsaw) instead of following yours.", valueName: "zone"))
+    @Option(help: ArgumentHelp(Output.l.tr("Pin the times to a time zone (IANA name, e.g. Europe/Warsaw) instead of following yours."), valueName: "zone"))
     var tz: String?
 
     var givesSchedule: Bool { !at.isEmpty || every != nil || asNeeded || days != nil || between != nil || cycle != nil }
@@ -132,15 +132,15 @@ extension MedCommand {
     struct Add: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Add a medication."),
-            discussion: """
+            discussion: Output.l.tr("""
                 Examples:
-                  beautyctl med add Vitamin D --dose '1 capsule' --at 08:00
+                  beautyctl med add 'Vitamin D' --dose '1 capsule' --at 08:00
                   beautyctl med add Ibuprofen --dose '1 tablet' --every 8h --between 08:00-22:00 --until 2026-12-05
                   beautyctl med add Pill --at 21:00 --cycle 21/7 --from 2026-12-01 --stock 28 --low 7
                   beautyctl med add Antihistamine --as-needed
-                """) }
+                """)) }
 
-        @Argument(help: "Name of the medication.") var name: String
+        @Argument(help: ArgumentHelp(Output.l.tr("Name of the medication."))) var name: String
         @OptionGroup var fields: MedicationFields
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -194,7 +194,7 @@ extension MedCommand {
 
     struct Show: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Show a medication with today's doses and adherence.")) }
-        @Argument(help: "Medication id.") var id: Int64
+        @Argument(help: ArgumentHelp(Output.l.tr("Medication id."))) var id: Int64
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -209,11 +209,12 @@ extension MedCommand {
     struct Edit: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Change a medication; schedule options replace the whole schedule."),
-            discussion: "Doses already shown or answered stay in the history; future ones follow the new schedule.") }
-        @Argument(help: "Medication id.") var id: Int64
-        @Option(help: ArgumentHelp("New name.", valueName: "text")) var name: String?
+            discussion: Output.l.tr("Doses already shown or answered stay in the history; future ones follow the new schedule.")) }
+        @Argument(help: ArgumentHelp(Output.l.tr("Medication id."))) var id: Int64
+        @Option(help: ArgumentHelp(Output.l.tr("New name."), valueName: "text")) var name: String?
         @OptionGroup var fields: MedicationFields
-        @Option(help: ArgumentHelp("Empty a field: \(MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")); may repeat.", valueName: "field"))
+        @Option(help: ArgumentHelp(
+            Output.l.tr("Empty a field: %s; may repeat.", MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")), valueName: "field"))
         var clear: [String] = []
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -244,8 +245,8 @@ extension MedCommand {
 
     struct Remove: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(commandName: "rm", abstract: Output.l.tr("Delete a medication and its dose history (asks first).")) }
-        @Argument(help: "Medication id.") var id: Int64
-        @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
+        @Argument(help: ArgumentHelp(Output.l.tr("Medication id."))) var id: Int64
+        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -263,8 +264,8 @@ extension MedCommand {
 
     struct Move: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Move a medication to a position in your list (1 = first).")) }
-        @Argument(help: "Medication id.") var id: Int64
-        @Argument(help: "New position, 1-based.") var position: Int
+        @Argument(help: ArgumentHelp(Output.l.tr("Medication id."))) var id: Int64
+        @Argument(help: ArgumentHelp(Output.l.tr("New position, 1-based."))) var position: Int
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -283,9 +284,9 @@ extension MedCommand {
     struct Refill: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Add units to a medication's stock."), usage: "beautyctl med refill <id> <count> [--json]",
-            discussion: "Example: beautyctl med refill 1 60") }
-        @Argument(help: "Medication id.") var id: Int64
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How many units were added (more than 0).", valueName: "count"))
+            discussion: Output.l.tr("Example: beautyctl med refill 1 60")) }
+        @Argument(help: ArgumentHelp(Output.l.tr("Medication id."))) var id: Int64
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp(Output.l.tr("How many units were added (more than 0)."), valueName: "count"))
         var units: [String] = []
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -313,9 +314,9 @@ struct DoseCommand: ParsableCommand {
     struct Taken: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Record a dose as taken (uses up stock)."),
-            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.") }
+            discussion: Output.l.tr("A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")) }
         @OptionGroup var dose: DoseChoice
-        @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time: today's, or yesterday's).", valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp(Output.l.tr("When it was taken, if not now (a bare HH:MM is the last such time: today's, or yesterday's)."), valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -327,9 +328,9 @@ struct DoseCommand: ParsableCommand {
     struct Skip: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Record a dose as deliberately skipped."),
-            discussion: "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.") }
+            discussion: Output.l.tr("A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")) }
         @OptionGroup var dose: DoseChoice
-        @Option(help: ArgumentHelp("When it was skipped, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp(Output.l.tr("When it was skipped, if not now (a bare HH:MM is the last such time)."), valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -340,8 +341,8 @@ struct DoseCommand: ParsableCommand {
 
     struct Snooze: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Remind again later.")) }
-        @Argument(help: "Dose id.") var id: Int64
-        @Option(name: .customLong("for"), help: ArgumentHelp("How long (default: the configured snooze, 10m).", valueName: "duration"))
+        @Argument(help: ArgumentHelp(Output.l.tr("Dose id."))) var id: Int64
+        @Option(name: .customLong("for"), help: ArgumentHelp(Output.l.tr("How long (default: the configured snooze, 10m)."), valueName: "duration"))
         var duration: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -356,8 +357,8 @@ struct DoseCommand: ParsableCommand {
     struct Log: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Record a dose taken outside the schedule (as needed, or an extra one): counted in history and stock.")) }
-        @Argument(help: "The medication: its id or its name.") var med: String
-        @Option(help: ArgumentHelp("When it was taken, if not now (a bare HH:MM is the last such time).", valueName: "time")) var at: String?
+        @Argument(help: ArgumentHelp(Output.l.tr("The medication: its id or its name."))) var med: String
+        @Option(help: ArgumentHelp(Output.l.tr("When it was taken, if not now (a bare HH:MM is the last such time)."), valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -386,9 +387,9 @@ struct DoseCommand: ParsableCommand {
 
     /// The dose to answer: its id, or a medication and the time the schedule has a dose at.
     struct DoseChoice: ParsableArguments {
-        @Argument(help: "Dose id (from 'now', 'agenda' or 'med show').") var id: Int64?
-        @Option(help: ArgumentHelp("With --due: the medication of a dose that has no id yet.", valueName: "id")) var med: Int64?
-        @Option(help: ArgumentHelp("With --med: when that dose is scheduled, as the agenda shows it.", valueName: "time")) var due: String?
+        @Argument(help: ArgumentHelp(Output.l.tr("Dose id (from 'now', 'agenda' or 'med show')."))) var id: Int64?
+        @Option(help: ArgumentHelp(Output.l.tr("With --due: the medication of a dose that has no id yet."), valueName: "id")) var med: Int64?
+        @Option(help: ArgumentHelp(Output.l.tr("With --med: when that dose is scheduled, as the agenda shows it."), valueName: "time")) var due: String?
 
         func validate() throws {
             guard (id != nil) != (med != nil || due != nil), (med == nil) == (due == nil) else {
@@ -425,9 +426,9 @@ struct DoseCommand: ParsableCommand {
 struct HistoryCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "history", abstract: Output.l.tr("Doses taken, skipped, snoozed or missed and reminders shown, with adherence.")) }
-    @Option(help: ArgumentHelp("Start (default: 30 days before --to).", valueName: "time")) var from: String?
-    @Option(help: ArgumentHelp("End (default: now).", valueName: "time")) var to: String?
-    @Flag(help: "Print CSV (kind,id,title,detail,scheduled,state,confirmed).") var csv = false
+    @Option(help: ArgumentHelp(Output.l.tr("Start (default: 30 days before --to)."), valueName: "time")) var from: String?
+    @Option(help: ArgumentHelp(Output.l.tr("End (default: now)."), valueName: "time")) var to: String?
+    @Flag(help: ArgumentHelp(Output.l.tr("Print CSV (kind,id,title,detail,scheduled,state,confirmed)."))) var csv = false
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -463,7 +464,7 @@ struct NotificationsCommand: ParsableCommand {
         commandName: "notifications",
         abstract: Output.l.tr("Switch every notification off or on (off keeps recording doses as due; on resumes from now).")) }
     enum Switch: String, ExpressibleByArgument, CaseIterable { case on, off, status }
-    @Argument(help: "on, off, or status.") var state: Switch = .status
+    @Argument(help: ArgumentHelp(Output.l.tr("on, off, or status."))) var state: Switch = .status
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 

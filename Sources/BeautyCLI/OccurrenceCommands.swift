@@ -7,8 +7,7 @@ import Foundation
 /// `--occurrence WHEN`: one occurrence of a series, named by the start it has in the series.
 struct OccurrenceOption: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Only this occurrence of the series: the start it has in the series, e.g. '2026-12-04 15:00' "
-            + "(a wrong one is refused with the nearest occurrences).",
+        Output.l.tr("Only this occurrence of the series: the start it has in the series, e.g. '2026-12-04 15:00' (a wrong one is refused with the nearest occurrences)."),
         valueName: "time"))
     var occurrence: String?
 
@@ -21,7 +20,7 @@ extension AppointmentCommand {
     struct Split: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Change a series from one occurrence on (\"this and following\"): it becomes a new series."),
-            discussion: """
+            discussion: Output.l.tr("""
                 The series ends before --occurrence (its rule gets an UNTIL, or its COUNT is shared out); a new \
                 series with the same rule starts at that occurrence, taking along the exceptions and the changed \
                 occurrences from there on. Options of 'appointment edit' given here apply to the new series: --at \
@@ -31,9 +30,9 @@ extension AppointmentCommand {
                   beautyctl appointment split 12 --occurrence '2026-12-04 15:00'
                   beautyctl appointment split 12 --occurrence '2026-12-04 15:00' --at '2026-12-04 16:00'
                   beautyctl appointment split 12 --occurrence '2027-01-08 15:00' --repeat 'FREQ=WEEKLY;INTERVAL=4' --title 'Colour'
-                """) }
+                """)) }
 
-        @Argument(help: "The series' id.") var id: Int64
+        @Argument(help: ArgumentHelp(Output.l.tr("The series' id."))) var id: Int64
         @OptionGroup var changes: AppointmentChanges
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions

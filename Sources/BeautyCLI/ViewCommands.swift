@@ -8,25 +8,25 @@ struct AgendaCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "agenda",
         abstract: Output.l.tr("What is coming up: the next 7 days from the start of today, by default."),
-        discussion: """
+        discussion: Output.l.tr("""
             Examples:
               beautyctl agenda --days 14
               beautyctl agenda --from 2026-12-01 --to 2027-01-01 --category hair --json
-            """) }
+            """)) }
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Days to show from the start of today.", valueName: "n")) var days: Int?
-    @Option(help: ArgumentHelp("Start of the range (a time or a date).", valueName: "time")) var from: String?
-    @Option(help: ArgumentHelp("End of the range, exclusive.", valueName: "time")) var to: String?
-    @Option(help: ArgumentHelp("Only this kind: appointment, medication or water; may repeat (any of them).", valueName: "kind"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Days to show from the start of today."), valueName: "n")) var days: Int?
+    @Option(help: ArgumentHelp(Output.l.tr("Start of the range (a time or a date)."), valueName: "time")) var from: String?
+    @Option(help: ArgumentHelp(Output.l.tr("End of the range, exclusive."), valueName: "time")) var to: String?
+    @Option(help: ArgumentHelp(Output.l.tr("Only this kind: appointment, medication or water; may repeat (any of them)."), valueName: "kind"))
     var kind: [String] = []
-    @Option(help: ArgumentHelp("Only this category (a parent includes its sub-categories); may repeat (any of them).", valueName: "name"))
+    @Option(help: ArgumentHelp(Output.l.tr("Only this category (a parent includes its sub-categories); may repeat (any of them)."), valueName: "name"))
     var category: [String] = []
-    @Option(help: ArgumentHelp("Only entries whose title, notes or address contain this text; may repeat (any of them).", valueName: "text"))
+    @Option(help: ArgumentHelp(Output.l.tr("Only entries whose title, notes or address contain this text; may repeat (any of them)."), valueName: "text"))
     var search: [String] = []
-    @Option(help: ArgumentHelp("Only this status (scheduled, done, cancelled; doses: pending, taken, skipped, missed...); may repeat.", valueName: "status"))
+    @Option(help: ArgumentHelp(Output.l.tr("Only this status (scheduled, done, cancelled; doses: pending, taken, skipped, missed...); may repeat."), valueName: "status"))
     var status: [String] = []
-    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many entries.", valueName: "n")) var limit: Int?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many entries first (paging).", valueName: "n")) var offset: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("At most this many entries."), valueName: "n")) var limit: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Skip this many entries first (paging)."), valueName: "n")) var offset: Int?
     @OptionGroup var order: SortOptions
     @OptionGroup var output: ListOutputOptions
     @OptionGroup var global: GlobalOptions
