@@ -57,11 +57,14 @@ struct ZoneResolver {
         let years = used.lowerBound...min(used.upperBound, used.lowerBound + 9)
         let span = years.count == 1 ? "\(years.lowerBound)" : "\(years.lowerBound)–\(years.upperBound)"
         if let match = Self.agreeingZone(rules, years: years) {
-            warnings.append(ImportWarning(line: definition.line, "time zone '\(tzid)' read as \(match.name), whose offsets agree with its VTIMEZONE in \(span)"))
+            warnings.append(ImportWarning(line: definition.line, template: "time zone '%s' read as %s, whose offsets agree with its VTIMEZONE in %s",
+                                          tzid, match.name, span))
             return (match.zone, match.name)
         }
         let fixed = Self.fixed(rules.standardOffset)
-        warnings.append(ImportWarning(line: definition.line, "time zone '\(tzid)' approximated as a fixed \(ICalendar.offsetText(rules.standardOffset)) (its standard time): no IANA zone follows its VTIMEZONE rules in \(span)"))
+        warnings.append(ImportWarning(line: definition.line, template:
+            "time zone '%s' approximated as a fixed %s (its standard time): no IANA zone follows its VTIMEZONE rules in %s",
+            tzid, ICalendar.offsetText(rules.standardOffset), span))
         return fixed
     }
 

@@ -15,7 +15,7 @@ extension Validation {
         m.name = try name(m.name, field: "name")
         m.dose = try optionalText(m.dose, field: "dose")
         m.notes = try optionalText(m.notes, field: "notes", multiline: true)
-        try range(from: m.startDate, to: m.endDate, .closed, toField: "until", fromName: "the start date")
+        try range(from: m.startDate, to: m.endDate, .closed, toField: "until", fromName: .message(TranslatableText("the start date", [])))
         m.schedule = try schedule(m.schedule)
         m.stock = try amount(m.stock, field: "stock")
         m.lowStock = try amount(m.lowStock, field: "low")

@@ -225,7 +225,9 @@ public enum WaterImport {
         do {
             return try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 0), zone: zone, field: field)
         } catch {
-            throw ValidationError(field: field, template: "'%s' is not a valid date and time (%s)", raw, "ISO 8601 such as 2030-01-15T08:30:00+01:00")
+            throw ValidationError(field: field, TranslatableText("'%s' is not a valid date and time (%s)", [
+                .plain(raw), .message(TranslatableText("ISO 8601 such as 2030-01-15T08:30:00+01:00", [])),
+            ]))
         }
     }
 

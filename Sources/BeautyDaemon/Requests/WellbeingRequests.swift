@@ -125,7 +125,7 @@ extension RequestHandler {
             do {
                 return try Validation.waterRecord(record)
             } catch let error as ValidationError {
-                throw ValidationError(field: "records[\(index)].\(error.field)", error.message)
+                throw error.within("records[\(index)]")
             }
         }
         let counts = try store.importWater(records)
