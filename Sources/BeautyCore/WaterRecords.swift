@@ -27,9 +27,9 @@ public enum WaterAmount {
     public static let maxGoalMl = 20_000
 
     public static func parse(_ text: String, field: String = "amount", maximum: Int = maxMl) throws -> Int {
-        let example = "e.g. 250, 250,5 or 0.5 l"
+        let example: TranslatableText.Argument = .message(TranslatableText("e.g. 250, 250,5 or 0.5 l", []))
         var number = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !number.isEmpty else { throw ValidationError(field: field, template: "must not be empty (millilitres, %s)", example) }
+        guard !number.isEmpty else { throw ValidationError(field: field, TranslatableText("must not be empty (millilitres, %s)", [example])) }
         var scale = 1
         if number.hasSuffix("ml") {
             number.removeLast(2)
@@ -43,7 +43,7 @@ public enum WaterAmount {
         let digits: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
         guard !(number.contains(",") && number.contains(".")), (1...2).contains(pieces.count), digits(pieces[0]),
               pieces.count == 1 || digits(pieces[1])
-        else { throw ValidationError(field: field, template: "'%s' is not an amount of water (%s)", text, example) }
+        else { throw ValidationError(field: field, TranslatableText("'%s' is not an amount of water (%s)", [.plain(text), example])) }
         // Exact decimal arithmetic: "250,5" is 2505 tenths; half a millilitre or more rounds up.
         let whole = pieces[0].drop { $0 == "0" }
         let fraction = pieces.count == 2 ? pieces[1].prefix(6) : ""
@@ -303,8 +303,11 @@ public enum WaterImport {
             collector.add(line: number + 1) {
                 let values = try fields(lines[number])
                 guard values.count == header.count else {
-                    let hint = values.count > header.count ? " (a decimal comma needs quotes: \"250,5\")" : ""
-                    throw ValidationError(field: "line", template: "expected %s fields, found %s%s", header.count, values.count, hint)
+                    guard values.count < header.count else {
+                        throw ValidationError(field: "line", template: "expected %s fields, found %s (a decimal comma needs quotes: \"250,5\")",
+                                              header.count, values.count)
+                    }
+                    throw ValidationError(field: "line", template: "expected %s fields, found %s", header.count, values.count)
                 }
                 let end = index["end"].map { values[$0].trimmingCharacters(in: .whitespaces) } ?? ""
                 return WaterRecord(

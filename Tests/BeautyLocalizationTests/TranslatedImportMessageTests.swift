@@ -69,5 +69,8 @@ import Testing
         #expect(instant?.message == "'2030-02-30T08:00:00+01:00' is not a valid date and time (ISO 8601 such as 2030-01-15T08:30:00+01:00)")
         #expect(instant?.text(try localizer(.polish))
             == "„2030-02-30T08:00:00+01:00” to nie poprawna data i godzina (ISO 8601, np. 2030-01-15T08:30:00+01:00)")
+        let amount = refusal { _ = try WaterAmount.parse("abc") }
+        #expect(amount?.message == "'abc' is not an amount of water (e.g. 250, 250,5 or 0.5 l)")
+        #expect(amount?.text(try localizer(.slovak)) == "„abc“ nie je množstvo vody (napr. 250, 250,5 alebo 0,5 l)")
     }
 }
