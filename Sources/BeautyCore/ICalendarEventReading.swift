@@ -25,7 +25,7 @@ extension ICalendar {
         from c: ICalComponent, zones: inout ZoneResolver, defaultZone: TimeZone, warnings: inout [ImportWarning]
     ) throws -> ParsedEvent {
         guard let dtstart = c.first("DTSTART") else {
-            throw ICalendarError(line: c.line, "VEVENT has no DTSTART")
+            throw ICalendarError(line: c.line, template: "VEVENT has no DTSTART")
         }
         let startValue = try dateValue(of: dtstart)
         // `zone`: where the event's floating and DATE values are (its TZID, else defaultZone);
@@ -46,13 +46,13 @@ extension ICalendar {
         var durationSeconds = 0
         if let dtend = c.first("DTEND") {
             let end = try instant(try dateValue(of: dtend), of: dtend, floating: zone, zones: &zones)
-            guard end >= start else { throw ICalendarError(line: dtend.line, "DTEND is before DTSTART") }
+            guard end >= start else { throw ICalendarError(line: dtend.line, template: "DTEND is before DTSTART") }
             durationSeconds = Int(end.timeIntervalSince(start).rounded())
         } else if let property = c.first("DURATION") {
             guard let value = duration(property.value) else {
-                throw ICalendarError(line: property.line, "DURATION '\(property.value)' is not a duration such as PT1H30M or P1D")
+                throw ICalendarError(line: property.line, template: "DURATION '%s' is not a duration such as PT1H30M or P1D", property.value)
             }
-            guard !value.negative else { throw ICalendarError(line: property.line, "DURATION '\(property.value)' is negative") }
+            guard !value.negative else { throw ICalendarError(line: property.line, template: "DURATION '%s' is negative", property.value) }
             let end = adding(days: value.days, seconds: value.seconds, to: start, in: dayZone)
             durationSeconds = Int(end.timeIntervalSince(start).rounded())
         }
@@ -270,8 +270,8 @@ extension ICalendar {
 
     private static func dateValue(of property: ICalProperty) throws -> DateValue {
         guard let value = dateValue(property.value) else {
-            throw ICalendarError(line: property.line,
-                                 "\(property.name) '\(property.value)' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)")
+            throw ICalendarError(line: property.line, template: "%s '%s' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)",
+                                 property.name, property.value)
         }
         return value
     }
@@ -287,7 +287,7 @@ extension ICalendar {
         let w = value.wall
         guard let date = LocalTime.instant(year: w.year, month: w.month, day: w.day, hour: w.hour,
                                            minute: w.minute, second: w.second, in: zone)
-        else { throw ICalendarError(line: property.line, "\(property.name) '\(property.value)' is not a time in \(zone.identifier)") }
+        else { throw ICalendarError(line: property.line, template: "%s '%s' is not a time in %s", property.name, property.value, zone.identifier) }
         return date
     }
 
@@ -306,7 +306,8 @@ extension ICalendar {
                 let text = String(parts.first ?? item).trimmingWhitespace()
                 guard !text.isEmpty else { continue }
                 guard let value = dateValue(text) else {
-                    throw ICalendarError(line: property.line, "\(property.name) '\(text)' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)")
+                    throw ICalendarError(line: property.line, template: "%s '%s' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)",
+                                         property.name, text)
                 }
                 let date = allDay
                     ? try instant(.date(Wall(year: value.wall.year, month: value.wall.month, day: value.wall.day, hour: 0, minute: 0, second: 0)),
@@ -336,8 +337,8 @@ extension ICalendar {
         if type != "DURATION", let value = dateValue(trigger.value) {
             return .at(try instant(value, of: trigger, floating: floating, zones: &zones))
         }
-        throw ICalendarError(line: trigger.line,
-                             "TRIGGER '\(trigger.value)' is not a duration such as -PT15M or a date-time such as 20261201T090000Z")
+        throw ICalendarError(line: trigger.line, template: "TRIGGER '%s' is not a duration such as -PT15M or a date-time such as 20261201T090000Z",
+                             trigger.value)
     }
 
     /// "synthesized-<FNV-1a 64 of the event's lines>@beautyd", leaving out the lines that

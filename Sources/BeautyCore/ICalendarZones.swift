@@ -44,7 +44,7 @@ struct ZoneResolver {
         if let iana = Self.iana(tzid) { return (iana.zone, iana.name) }
         if let name = Self.windowsZones[tzid], let zone = TimeZone(identifier: name) { return (zone, name) }
         guard let definition = definitions[tzid] else {
-            throw ICalendarError(line: line, "unknown time zone '\(tzid)': not an IANA name such as Europe/Warsaw, and the file has no VTIMEZONE for it")
+            throw ICalendarError(line: line, template: "unknown time zone '%s': not an IANA name such as Europe/Warsaw, and the file has no VTIMEZONE for it", tzid)
         }
         // libical (Thunderbird, Evolution) names the IANA zone of its VTIMEZONEs.
         if let location = definition.first("X-LIC-LOCATION"), let iana = Self.iana(location.value) {

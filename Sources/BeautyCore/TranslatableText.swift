@@ -42,6 +42,11 @@ public struct TranslatableText: Codable, Sendable, Equatable {
         public static func message(_ text: TranslatableText) -> Argument { Argument(english: text.english, message: text) }
     }
 
+    /// Text that is no msgid (a library's own words), shown as it is in every language.
+    public static func verbatim(_ text: String) -> TranslatableText {
+        TranslatableText(text.replacingOccurrences(of: "%", with: "%%"), [])
+    }
+
     public func rendered(_ l: Localizer) -> String {
         let filled = args.indices.map { index in
             guard let inner = argTexts.flatMap({ index < $0.count ? $0[index] : nil }) else { return args[index] }

@@ -244,17 +244,19 @@ public enum WaterImport {
                 let record = try Validation.waterRecord(try body())
                 if let earlier = lineOf[record.uuid] {
                     if earlier.record != record {
-                        problems.append(LineError(
-                            line: line, "uuid \(record.uuid) is also on line \(earlier.line), with another amount or time"))
+                        problems.append(LineError(line: line, template: "uuid %s is also on line %s, with another amount or time",
+                                                  record.uuid, earlier.line))
                     }
                     return
                 }
                 lineOf[record.uuid] = (line, record)
                 records.append(record)
             } catch let error as ValidationError {
-                problems.append(LineError(line: line, error.field == "line" ? error.message : error.description))
+                let message = error.translatable ?? .verbatim(error.message)
+                problems.append(LineError(line: line, error.field == "line" ? message
+                                          : TranslatableText("%s: %s", [.plain(error.field), .message(message)])))
             } catch {
-                problems.append(LineError(line: line, "\(error)"))
+                problems.append(LineError(line: line, .verbatim("\(error)")))
             }
         }
 
@@ -275,28 +277,28 @@ public enum WaterImport {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
             .map(String.init)
         guard let headerIndex = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            throw WaterImportError([LineError(line: 1, "the file is empty: expected a CSV header \(columns.joined(separator: ",")) or a JSON array")])
+            throw WaterImportError([LineError(line: 1, template: "the file is empty: expected a CSV header %s or a JSON array",
+                                              columns.joined(separator: ","))])
         }
         let header: [String]
         do {
             header = try fields(lines[headerIndex]).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         } catch let error as ValidationError {
-            throw WaterImportError([LineError(line: headerIndex + 1, error.message)])
+            throw WaterImportError([LineError(line: headerIndex + 1, error.translatable ?? .verbatim(error.message))])
         }
         var index: [String: Int] = [:]
         for (position, name) in header.enumerated() {
             let column = name == "amountml" ? "amount_ml" : name
             guard columns.contains(column) else { continue }
             guard index[column] == nil else {
-                throw WaterImportError([LineError(line: headerIndex + 1, "the column \(column) is named twice")])
+                throw WaterImportError([LineError(line: headerIndex + 1, template: "the column %s is named twice", column)])
             }
             index[column] = position
         }
         let missing = columns.dropLast().filter { index[$0] == nil }
         guard missing.isEmpty else {
-            throw WaterImportError([LineError(
-                line: headerIndex + 1,
-                "the header must name the columns \(columns.joined(separator: ",")) (missing: \(missing.joined(separator: ", ")))")])
+            throw WaterImportError([LineError(line: headerIndex + 1, template: "the header must name the columns %s (missing: %s)",
+                                              columns.joined(separator: ","), missing.joined(separator: ", "))])
         }
         var collector = Collector()
         for number in (headerIndex + 1)..<lines.count where !lines[number].trimmingCharacters(in: .whitespaces).isEmpty {
@@ -366,11 +368,12 @@ public enum WaterImport {
             parsed = try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw WaterImportError([LineError(line: syntaxErrorLine(detail, in: data),
-                                                       "not valid JSON" + (detail.map { ": \($0)" } ?? ""))])
+            let line = syntaxErrorLine(detail, in: data)
+            throw WaterImportError([detail.map { LineError(line: line, template: "not valid JSON: %s", $0) }
+                                    ?? LineError(line: line, template: "not valid JSON")])
         }
         guard let array = parsed as? [Any] else {
-            throw WaterImportError([LineError(line: 1, "expected a JSON array of {\"uuid\", \"amountMl\", \"start\", \"end\"} objects")])
+            throw WaterImportError([LineError(line: 1, template: "expected a JSON array of {\"uuid\", \"amountMl\", \"start\", \"end\"} objects")])
         }
         let lines = elementLines(data)
         var collector = Collector()

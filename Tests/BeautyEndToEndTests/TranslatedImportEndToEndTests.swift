@@ -41,6 +41,7 @@ struct ImportLanguage: Sendable, CustomTestStringConvertible {
     var notImported: String
     var refusedEvent: String
     var refusedCard: String
+    var malformed: String
 
     var testDescription: String { locale }
 
@@ -48,17 +49,20 @@ struct ImportLanguage: Sendable, CustomTestStringConvertible {
         locale: "pl_PL.UTF-8", warning: ":3: VEVENT nie ma SUMMARY: zaimportowano z tytułem „(no title)”\n",
         notImported: "1 VTODO (pierwszy w wierszu 7)",
         refusedEvent: ":3: contactPhone: „abc” to nie numer telefonu (nieoczekiwane „a”) (Manicure) (nic nie zaimportowano)\n",
-        refusedCard: ":1: name: zawiera znak sterujący (U+0007) (Anna?Nowak) (nic nie zaimportowano)\n")
+        refusedCard: ":1: name: zawiera znak sterujący (U+0007) (Anna?Nowak) (nic nie zaimportowano)\n",
+        malformed: ":2: „oops” to nie wiersz treści NAZWA:WARTOŚĆ (brak „:”) (nic nie zaimportowano)\n")
     static let slovak = ImportLanguage(
         locale: "sk_SK.UTF-8", warning: ":3: VEVENT nemá SUMMARY: importované s názvom „(no title)“\n",
         notImported: "1 VTODO (prvý na riadku 7)",
         refusedEvent: ":3: contactPhone: „abc“ nie je telefónne číslo (neočakávané „a“) (Manicure) (nič sa neimportovalo)\n",
-        refusedCard: ":1: name: obsahuje riadiaci znak (U+0007) (Anna?Nowak) (nič sa neimportovalo)\n")
+        refusedCard: ":1: name: obsahuje riadiaci znak (U+0007) (Anna?Nowak) (nič sa neimportovalo)\n",
+        malformed: ":2: „oops“ nie je obsahový riadok NÁZOV:HODNOTA (chýba „:“) (nič sa neimportovalo)\n")
     static let english = ImportLanguage(
         locale: "C", warning: ":3: VEVENT has no SUMMARY: imported with the title '(no title)'\n",
         notImported: "1 VTODO (first at line 7)",
         refusedEvent: ":3: contactPhone: 'abc' is not a phone number (unexpected 'a') (Manicure) (nothing was imported)\n",
-        refusedCard: ":1: name: contains a control character (U+0007) (Anna?Nowak) (nothing was imported)\n")
+        refusedCard: ":1: name: contains a control character (U+0007) (Anna?Nowak) (nothing was imported)\n",
+        malformed: ":2: 'oops' is not a content line NAME:VALUE (no ':') (nothing was imported)\n")
 }
 
 extension EndToEndServing {
@@ -89,6 +93,10 @@ extension EndToEndServing {
             #expect(event.status != .exited(0) && event.stderr.hasSuffix(refused + language.refusedEvent), "\(event)")
             let contact = try await stack.beautyctl(["contact", "import", card])
             #expect(contact.status != .exited(0) && contact.stderr.hasSuffix(card + language.refusedCard), "\(contact)")
+            let malformed = stack.directory + "/m.ics"
+            try "BEGIN:VCALENDAR\r\noops\r\nEND:VCALENDAR\r\n".write(toFile: malformed, atomically: true, encoding: .utf8)
+            let unreadable = try await stack.beautyctl(["import", malformed])
+            #expect(unreadable.status != .exited(0) && unreadable.stderr.hasSuffix(malformed + language.malformed), "\(unreadable)")
         }
     }
 }

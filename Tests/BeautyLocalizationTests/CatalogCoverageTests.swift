@@ -6,7 +6,7 @@ import Testing
 
 /// Every message beautyd shows has a Polish and a Slovak translation: the msgids are found in the
 /// sources by their marker calls (`tr("...")`, `trc("context", "...")`, `trn("...", "...", n)`,
-/// `ValidationError(field: ..., template: "...")`, `ImportWarning(line: ..., template: "...")`, `TranslatableText("...")`),
+/// `ValidationError(field: ..., template: "...")`, `ImportWarning(line: ..., template: "...")` (and `LineError`, `ICalendarError`), `TranslatableText("...")`),
 /// the tips by `Tips.all`, and each must have a non-empty, non-fuzzy entry in each catalog.
 @Suite struct CatalogCoverageTests {
     struct MessageID: Hashable, CustomStringConvertible {
@@ -38,7 +38,7 @@ import Testing
     static let literal = #""((?:[^"\\]|\\.)*)""#
     nonisolated(unsafe) static let markers: [(NSRegularExpression, (NSTextCheckingResult, String) -> MessageID)] = [
         (try! NSRegularExpression(pattern: #"\btr\(\s*"# + literal), { m, s in MessageID(context: nil, id: group(m, 1, s)) }),
-        (try! NSRegularExpression(pattern: #"\b(?:ValidationError\(field|ImportWarning\(line): [^,]+, template:\s*"# + literal),
+        (try! NSRegularExpression(pattern: #"\b(?:ValidationError\(field|(?:ImportWarning|LineError|ICalendarError)\(line): [^,]+, template:\s*"# + literal),
          { m, s in MessageID(context: nil, id: group(m, 1, s)) }),
         (try! NSRegularExpression(pattern: #"\bTranslatableText\(\s*"# + literal), { m, s in MessageID(context: nil, id: group(m, 1, s)) }),
         (try! NSRegularExpression(pattern: #"\btrc\(\s*"# + literal + #"\s*,\s*"# + literal),

@@ -39,6 +39,25 @@ import Testing
             == "LOCATION obsahuje zalomenia riadkov: uložené na jednom riadku ako „Salon, ul. Długa 5“")
     }
 
+    @Test func aMalformedLineIsReportedInTheUsersLanguage() throws {
+        var problem: LineError?
+        do { _ = try ICalendar.read("BEGIN:VCALENDAR\r\nthis is no property\r\nEND:VCALENDAR\r\n", defaultZone: .gmt) } catch let error as LineError {
+            problem = error
+        }
+        #expect(problem?.line == 2 && problem?.message == "'this is no property' is not a content line NAME:VALUE (no ':')", "\(String(describing: problem))")
+        #expect(try problem?.message(try localizer(.polish)) == "„this is no property” to nie wiersz treści NAZWA:WARTOŚĆ (brak „:”)")
+        let water = try #require(refusalOfWater("uuid,amount_ml,start\nx,250\n"))
+        #expect(water.message == "expected 3 fields, found 2")
+        #expect(water.message(try localizer(.slovak)) == "očakávaný počet polí: 3, nájdený: 2")
+        // A field's error inside a line keeps the field's own template.
+        let amount = try #require(refusalOfWater("uuid,amount_ml,start\nx,abc,2030-01-15T08:30:00Z\n"))
+        #expect(amount.message(try localizer(.polish)) == "amount_ml: „abc” to nie ilość wody (np. 250, 250,5 lub 0,5 l)", "\(amount)")
+    }
+
+    private func refusalOfWater(_ csv: String) -> LineError? {
+        do { _ = try WaterImport.parse(csv, zone: .gmt); return nil } catch { return (error as? WaterImportError)?.problems.first }
+    }
+
     @Test func aWrappedErrorKeepsTheInnerTemplate() throws {
         let inner = try #require(refusal { _ = try Validation.name("", field: "title") })
         let wrapped = inner.within("appointments[3]", naming: "Manicure")
