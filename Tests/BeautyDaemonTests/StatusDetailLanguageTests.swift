@@ -1,7 +1,9 @@
 import BeautyCore
 import BeautyLocalization
 import BeautyNotify
+import BeautyProtocol
 import BeautyStore
+import GRDB
 import Testing
 
 @testable import BeautyDaemon
@@ -30,6 +32,14 @@ import Testing
         let text = DatabaseFault.locked.explanationText(path: "/x/beautyd.sqlite")
         #expect(text.english == DatabaseFault.locked.explanation(path: "/x/beautyd.sqlite"))
         #expect(text.rendered(Localizer.forLanguage(.slovak)) == "databázu /x/beautyd.sqlite zamkol iný program")
+    }
+
+    @Test func aLockedDatabaseIsRefusedInTheUsersLanguage() throws {
+        let report = StoreFailureReport(DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked"), databasePath: "/x/beautyd.sqlite")
+        #expect(report.rpcError.message.hasPrefix("database locked: the database /x/beautyd.sqlite is locked by another program ("))
+        let text = try #require(report.rpcError.data?.translatable)
+        #expect(text.rendered(Localizer.forLanguage(.polish)).hasPrefix(
+            "baza danych zablokowana: baza danych /x/beautyd.sqlite jest zablokowana przez inny program ("), "\(text)")
     }
 
     @Test func theServersLastErrorKeepsItsTemplate() {
