@@ -1,3 +1,4 @@
+import BeautyCalDAV
 import BeautyCore
 import BeautyLocalization
 import BeautyNotify
@@ -40,6 +41,16 @@ import Testing
         let text = try #require(report.rpcError.data?.translatable)
         #expect(text.rendered(Localizer.forLanguage(.polish)).hasPrefix(
             "baza danych zablokowana: baza danych /x/beautyd.sqlite jest zablokowana przez inny program ("), "\(text)")
+    }
+
+    @Test(arguments: [
+        CalDAVError.insecureURL("http://x/"), .unauthorized, .notFound("/cal/"), .preconditionFailed(href: "/cal/a.ics"), .syncTokenInvalid,
+        .passwordFileNotPrivate("/pw"), .server(status: 507, detail: ""), .server(status: 500, detail: "oops"), .unreachable("refused"),
+        .malformed("no XML"),
+    ])
+    func aSyncFailureIsWordedAsTheCalDAVClientWordsIt(error: CalDAVError) {
+        // The template must say what the error's own description says, in English.
+        #expect(SyncErrorText.of(error).english == error.description)
     }
 
     @Test func theServersLastErrorKeepsItsTemplate() {
