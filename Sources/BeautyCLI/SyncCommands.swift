@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeautyCore
 import BeautyProtocol
 import Foundation
 
@@ -116,7 +117,10 @@ struct SyncStatusCommand: ParsableCommand {
             if let error = StatusCommand.shown(a.lastError, a.lastErrorText) { Output.line(Output.l.tr("  last error:      %s", error)) }
             if let next = a.nextAttemptAt { Output.line(Output.l.tr("  next attempt:    %s", Output.iso(next))) }
             Output.line(Output.l.tr("  conflicts:       %s", a.conflicts.count))
-            for c in a.conflicts { Output.line("    \(Output.iso(c.detectedAt))  \(c.title)  (\(c.uid)): \(c.reason)") }
+            // A reason is one of beautyd's msgids, in English on the wire.
+            for c in a.conflicts {
+                Output.line("    \(Output.iso(c.detectedAt))  \(c.title)  (\(c.uid)): \(TranslatableText.verbatim(c.reason).rendered(Output.l))")
+            }
         }
     }
 }
