@@ -10,8 +10,7 @@ enum DaemonErrorText {
         if error.code == RPCErrorCode.notFound, let kind = data.kind, let id = data.id, let text = notFound(kind, id, l) {
             return text
         }
-        guard let template = data.text else { return error.message }
-        let text = l.trArray(template, data.args ?? [])
+        guard let text = data.translatable?.rendered(l) else { return error.message }
         return data.field.map { "\($0): \(text)" } ?? text
     }
 

@@ -38,14 +38,14 @@ struct ImportCommand: ParsableCommand {
         do {
             read = try ICalendar.read(text, defaultZone: .current)
         } catch let error as ICalendarError {
-            throw CLIFailure(.usage, Output.l.tr("%s:%s: %s (nothing was imported)", file, error.line, error.message))
+            throw CLIFailure(.usage, Output.l.tr("%s:%s: %s (nothing was imported)", file, error.line, error.message(Output.l)))
         }
         let events = read.events
         var warnings = read.warnings
         for event in events where event.recurrenceID != nil && event.rrule != nil {
             // A changed occurrence is one occurrence; some programs copy the series' rule into it.
-            warnings.append(ImportWarning(line: event.line ?? 1, "'\(Validation.quotable(event.summary))' changes one occurrence "
-                                          + "of a series but has an RRULE: the rule was not imported"))
+            warnings.append(ImportWarning(line: event.line ?? 1, template: "'%s' changes one occurrence of a series but has an RRULE: the rule was not imported",
+                                          Validation.quotable(event.summary)))
         }
         let (appointments, contactNames, sources) = CalendarEvent.importing(events, zone: .current)
         let staged = StagedImport(appointments: appointments, contactNames: contactNames,
@@ -60,8 +60,8 @@ struct ImportCommand: ParsableCommand {
         }
         for index in result.unlinkedContacts ?? [] where sources.indices.contains(index) {
             let event = events[sources[index]]
-            warnings.append(ImportWarning(line: event.line ?? 1,
-                "contact '\(event.contactName ?? "")' does not exist and the file gives no phone number to create it: imported without a contact"))
+            warnings.append(ImportWarning(line: event.line ?? 1, template:
+                "contact '%s' does not exist and the file gives no phone number to create it: imported without a contact", event.contactName ?? ""))
         }
         warnings.sort { $0.line < $1.line }
         let summary = ImportSummary(inserted: result.inserted, updated: result.updated, unchanged: result.unchanged,

@@ -1,13 +1,28 @@
 import BeautyCore
+import BeautyLocalization
 import Foundation
 
-/// A warning of an import, named by file and line as compilers do (`FILE:LINE: message`).
+/// A warning of an import, named by file and line as compilers do (`FILE:LINE: message`). `--json`
+/// gives its `message` in English whatever the language, with its template (`text`, `args`) as the
+/// daemon's errors carry theirs.
 struct LocatedWarning: Encodable {
     var file: String
     var line: Int
     var message: String
+    var text: String
+    var args: [String]
 
-    var text: String { "\(file):\(line): \(Validation.quotable(message))" }
+    init(file: String, _ warning: ImportWarning) {
+        self.file = file
+        line = warning.line
+        message = warning.message
+        text = warning.text.text
+        args = warning.text.args
+    }
+
+    func shown(_ l: Localizer) -> String {
+        "\(file):\(line): \(Validation.quotable(TranslatableText(text, args).rendered(l)))"
+    }
 }
 
 /// What `beautyctl import` and `contact import` report: the daemon's counts, what was approximated,
@@ -27,7 +42,7 @@ struct ImportSummary: Encodable {
         self.updated = updated
         self.unchanged = unchanged
         self.contactsCreated = contactsCreated
-        self.warnings = warnings.sorted { $0.line < $1.line }.map { LocatedWarning(file: file, line: $0.line, message: $0.message) }
+        self.warnings = warnings.sorted { $0.line < $1.line }.map { LocatedWarning(file: file, $0) }
         self.notImported = skipped.kinds
     }
 
@@ -37,12 +52,12 @@ struct ImportSummary: Encodable {
         Output.line(counts)
         if let created = contactsCreated { Output.line(Output.l.trn("Created %s contact(s) named in the file, with their phone numbers.", "Created %s contact(s) named in the file, with their phone numbers.", created)) }
         if !notImported.isEmpty {
-            let kinds = notImported.map { "\($0.count) \($0.name) (first at line \($0.firstLine))" }.joined(separator: ", ")
+            let kinds = notImported.map { Output.l.tr("%s %s (first at line %s)", $0.count, $0.name, $0.firstLine) }.joined(separator: ", ")
             Output.line(Output.l.tr("Not imported: %s; beautyd keeps appointments only.", kinds))
         }
         guard !warnings.isEmpty else { return }
         Output.line(Output.l.trn("%s warning(s): imported with a change or left out:", "%s warning(s): imported with a change or left out:", warnings.count))
-        for warning in warnings { Output.line("  \(warning.text)") }
+        for warning in warnings { Output.line("  \(warning.shown(Output.l))") }
     }
 
     /// A daemon refusal naming `prefix[N].field` as the file and line of item N (the line of its
@@ -55,6 +70,6 @@ struct ImportSummary: Encodable {
         else { return failure }
         var rest = message[message.index(after: close)...]
         if rest.hasPrefix(".") { rest = rest.dropFirst() }
-        return CLIFailure(failure.code, "\(file):\(line): \(rest) (nothing was imported)")
+        return CLIFailure(failure.code, Output.l.tr("%s:%s: %s (nothing was imported)", file, line, String(rest)))
     }
 }

@@ -53,7 +53,7 @@ enum Input {
             // An empty option checks several options at once: the error's field names the option.
             let named = error.field.hasPrefix("-") ? error.field : "--\(error.field)"
             let field = option.isEmpty ? named : (same ? option : "\(option) (\(error.field))")
-            throw CLIFailure(.usage, "\(field): \(error.template.map { Output.l.trArray($0, error.arguments) } ?? error.message)")
+            throw CLIFailure(.usage, "\(field): \(error.text(Output.l))")
         }
     }
 

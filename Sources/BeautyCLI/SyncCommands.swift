@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeautyCore
 import BeautyProtocol
 import Foundation
 
@@ -113,10 +114,13 @@ struct SyncStatusCommand: ParsableCommand {
             Output.line(a.incremental ? Output.l.tr("  last sync:       %s (incremental: sync-collection)", last)
                                       : Output.l.tr("  last sync:       %s (CTag and ETags)", last))
             Output.line(Output.l.tr("  pending changes: %s", a.pending))
-            if let error = a.lastError { Output.line(Output.l.tr("  last error:      %s", error)) }
+            if let error = StatusCommand.shown(a.lastError, a.lastErrorText) { Output.line(Output.l.tr("  last error:      %s", error)) }
             if let next = a.nextAttemptAt { Output.line(Output.l.tr("  next attempt:    %s", Output.iso(next))) }
             Output.line(Output.l.tr("  conflicts:       %s", a.conflicts.count))
-            for c in a.conflicts { Output.line("    \(Output.iso(c.detectedAt))  \(c.title)  (\(c.uid)): \(c.reason)") }
+            // A reason is one of beautyd's msgids, in English on the wire.
+            for c in a.conflicts {
+                Output.line("    \(Output.iso(c.detectedAt))  \(c.title)  (\(c.uid)): \(TranslatableText.verbatim(c.reason).rendered(Output.l))")
+            }
         }
     }
 }
@@ -142,14 +146,14 @@ struct SyncNowCommand: ParsableCommand {
         if output.json { try Output.json(result) } else {
             if result.accounts.isEmpty { Output.line(Output.l.tr("No sync accounts.")) }
             for r in result.accounts {
-                if let error = r.error { Output.line(Output.l.tr("%s: failed: %s", r.account, error)); continue }
+                if let error = StatusCommand.shown(r.error, r.errorText) { Output.line(Output.l.tr("%s: failed: %s", r.account, error)); continue }
                 Output.line(Output.l.tr("%s: %s fetched, %s sent, %s removed, %s conflict(s); %s requests, %s bytes, %s s",
                                         r.account, r.fetched, r.pushed, r.removed, r.conflicts, r.requests,
                                         r.bytesSent + r.bytesReceived, String(format: "%.2f", r.seconds)))
             }
         }
         if let failed = result.accounts.first(where: { $0.error != nil }) {
-            throw CLIFailure(.refused, Output.l.tr("sync of %s failed: %s", failed.account, failed.error ?? ""))
+            throw CLIFailure(.refused, Output.l.tr("sync of %s failed: %s", failed.account, StatusCommand.shown(failed.error, failed.errorText) ?? ""))
         }
     }
 }

@@ -218,22 +218,30 @@ struct StatusCommand: ParsableCommand {
         let server = s.notificationServer
         if server.reachable {
             let name = [server.name, server.version].compactMap { $0 }.joined(separator: " ")
-            let problem = server.lastError.map { " — \($0)" } ?? ""
-            Output.line(Output.l.tr("  notifications: %s (%s)%s", name.isEmpty ? "server" : name, server.capabilities.joined(separator: ", "), problem))
+            let problem = Self.shown(server.lastError, server.lastErrorText).map { " — \($0)" } ?? ""
+            Output.line(Output.l.tr("  notifications: %s (%s)%s", name.isEmpty ? Output.l.trc("notification server", "server") : name, server.capabilities.joined(separator: ", "), problem))
         } else {
-            Output.line(Output.l.tr("  notifications: NO SERVER REACHABLE — %s", server.lastError ?? "unknown"))
+            Output.line(Output.l.tr("  notifications: NO SERVER REACHABLE — %s", Self.shown(server.lastError, server.lastErrorText) ?? Output.l.trc("notification server", "unknown")))
         }
         if s.notificationsEnabled == false {
             Output.line(Output.l.tr("  switched off:  nothing is shown; doses are still recorded as due (beautyctl notifications on)"))
         }
         if s.counts.waitingDeliveries > 0 {
-            let reason = s.waitingFor.map { "wait for \($0)" } ?? "are due and about to be shown"
-            Output.line(Output.l.tr("  waiting:       %s due reminder(s) %s", s.counts.waitingDeliveries, reason))
+            if let reason = Self.shown(s.waitingFor, s.waitingForText) {
+                Output.line(Output.l.tr("  waiting:       %s due reminder(s) wait for %s", s.counts.waitingDeliveries, reason))
+            } else {
+                Output.line(Output.l.tr("  waiting:       %s due reminder(s) are due and about to be shown", s.counts.waitingDeliveries))
+            }
         }
     }
 }
 
 extension StatusCommand {
+    /// A detail of the daemon's in the user's language when it came as a template, else as it came (English).
+    static func shown(_ english: String?, _ text: TranslatableText?) -> String? {
+        text.map { Validation.quotable($0.rendered(Output.l)) } ?? english
+    }
+
     /// "dose 65" for a medication trigger or event (its id is the dose's, what `dose taken` wants), else "appointment 3".
     static func itemLabel(_ kind: ItemKind?, _ id: Int64) -> String {
         let l = Output.l

@@ -450,8 +450,11 @@ extension WaterCommand {
             do {
                 records = try WaterImport.parse(text, zone: .current)
             } catch let error as WaterImportError {
-                let lines = error.description.split(separator: "\n").map { "\(file):\($0.hasPrefix("line ") ? String($0.dropFirst(5)) : String($0))" }
-                throw CLIFailure(.usage, lines.joined(separator: "\n") + "\n(nothing was imported)")
+                let l = Output.l
+                var lines = error.problems.map { "\(file):\($0.line): \($0.message(l))" }
+                if error.more > 0 { lines.append(l.trn("and %s more bad line", "and %s more bad lines", error.more)) }
+                lines.append(l.tr("(nothing was imported)"))
+                throw CLIFailure(.usage, lines.joined(separator: "\n"))
             }
             var client = global.client
             var total = WaterImportResult(inserted: 0, skipped: 0)

@@ -52,7 +52,7 @@ extension ICalendar {
             lastNonEmpty = number
             if first == 0x20 || first == 0x09 {
                 guard !result.isEmpty else {
-                    throw ICalendarError(line: number, "a continuation line (starting with a space) has no line before it")
+                    throw ICalendarError(line: number, template: "a continuation line (starting with a space) has no line before it")
                 }
                 result[result.count - 1].bytes += physical.dropFirst()
             } else {
@@ -73,10 +73,10 @@ extension ICalendar {
         var i = 0
         while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
         guard bytes.contains(colon) else {
-            throw ICalendarError(line: line, "'\(preview())' is not a content line NAME:VALUE (no ':')")
+            throw ICalendarError(line: line, template: "'%s' is not a content line NAME:VALUE (no ':')", preview())
         }
         guard i > 0, i < bytes.count, bytes[i] == colon || bytes[i] == semicolon else {
-            throw ICalendarError(line: line, "'\(preview())' does not start with a property name")
+            throw ICalendarError(line: line, template: "'%s' does not start with a property name", preview())
         }
         let name = text(0..<i).uppercased()
         var params: [(name: String, values: [String])] = []
@@ -85,7 +85,7 @@ extension ICalendar {
             let nameStart = i
             while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
             guard i > nameStart, i < bytes.count, bytes[i] == UInt8(ascii: "=") else {
-                throw ICalendarError(line: line, "\(name) has a parameter without NAME=VALUE")
+                throw ICalendarError(line: line, template: "%s has a parameter without NAME=VALUE", name)
             }
             let paramName = text(nameStart..<i).uppercased()
             i += 1
@@ -93,7 +93,7 @@ extension ICalendar {
             while true {
                 if i < bytes.count, bytes[i] == quote {
                     guard let close = bytes[(i + 1)...].firstIndex(of: quote) else {
-                        throw ICalendarError(line: line, "\(name) has an unterminated quoted \(paramName) value")
+                        throw ICalendarError(line: line, template: "%s has an unterminated quoted %s value", name, paramName)
                     }
                     values.append(decodeCarets(text((i + 1)..<close)))
                     i = close + 1
@@ -106,7 +106,7 @@ extension ICalendar {
                 i += 1
             }
             guard i < bytes.count, bytes[i] == colon || bytes[i] == semicolon else {
-                throw ICalendarError(line: line, "\(name): malformed \(paramName) parameter (no ':' before the value)")
+                throw ICalendarError(line: line, template: "%s: malformed %s parameter (no ':' before the value)", name, paramName)
             }
             params.append((paramName, values))
         }
@@ -158,7 +158,7 @@ extension ICalendar {
     /// The VCALENDAR objects of a file, with BEGIN/END balance checked.
     static func components(_ text: String) throws -> [ICalComponent] {
         let (lines, last) = try unfold(text)
-        guard !lines.isEmpty else { throw ICalendarError(line: 1, "the file is empty (expected BEGIN:VCALENDAR)") }
+        guard !lines.isEmpty else { throw ICalendarError(line: 1, template: "the file is empty (expected BEGIN:VCALENDAR)") }
         var stack: [ICalComponent] = []
         var calendars: [ICalComponent] = []
         for (bytes, number) in lines {
@@ -166,38 +166,38 @@ extension ICalendar {
             let kind = property.value.trimmingWhitespace().uppercased()
             switch property.name {
             case "BEGIN":
-                guard !kind.isEmpty else { throw ICalendarError(line: number, "BEGIN without a component name") }
+                guard !kind.isEmpty else { throw ICalendarError(line: number, template: "BEGIN without a component name") }
                 if let open = stack.last {
                     if kind == "VCALENDAR" || (topLevel.contains(kind) && open.name != "VCALENDAR") {
-                        throw ICalendarError(line: number, "BEGIN:\(kind) inside \(open.name) begun at line \(open.line) (missing END:\(open.name))")
+                        throw ICalendarError(line: number, template: "BEGIN:%s inside %s begun at line %s (missing END:%s)", kind, open.name, open.line, open.name)
                     }
                 } else if kind != "VCALENDAR" {
-                    throw ICalendarError(line: number, "expected BEGIN:VCALENDAR, found BEGIN:\(kind)")
+                    throw ICalendarError(line: number, template: "expected BEGIN:VCALENDAR, found BEGIN:%s", kind)
                 }
                 stack.append(ICalComponent(name: kind, line: number))
             case "END":
                 guard let open = stack.last else {
-                    throw ICalendarError(line: number, "END:\(kind) without a matching BEGIN:\(kind)")
+                    throw ICalendarError(line: number, template: "END:%s without a matching BEGIN:%s", kind, kind)
                 }
                 guard open.name == kind else {
                     if stack.contains(where: { $0.name == kind }) {
-                        throw ICalendarError(line: number, "END:\(kind) but \(open.name) begun at line \(open.line) is still open (missing END:\(open.name))")
+                        throw ICalendarError(line: number, template: "END:%s but %s begun at line %s is still open (missing END:%s)", kind, open.name, open.line, open.name)
                     }
-                    throw ICalendarError(line: number, "END:\(kind) does not match BEGIN:\(open.name) at line \(open.line)")
+                    throw ICalendarError(line: number, template: "END:%s does not match BEGIN:%s at line %s", kind, open.name, open.line)
                 }
                 let done = stack.removeLast()
                 if stack.isEmpty { calendars.append(done) } else { stack[stack.count - 1].children.append(done) }
             default:
                 guard !stack.isEmpty else {
-                    throw ICalendarError(line: number, calendars.isEmpty
-                        ? "expected BEGIN:VCALENDAR, found \(property.name)"
-                        : "\(property.name) after END:VCALENDAR (expected BEGIN:VCALENDAR)")
+                    throw calendars.isEmpty
+                        ? ICalendarError(line: number, template: "expected BEGIN:VCALENDAR, found %s", property.name)
+                        : ICalendarError(line: number, template: "%s after END:VCALENDAR (expected BEGIN:VCALENDAR)", property.name)
                 }
                 stack[stack.count - 1].properties.append(property)
             }
         }
         if let open = stack.last {
-            throw ICalendarError(line: last, "the file ends inside \(open.name) begun at line \(open.line) (missing END:\(open.name))")
+            throw ICalendarError(line: last, template: "the file ends inside %s begun at line %s (missing END:%s)", open.name, open.line, open.name)
         }
         return calendars
     }

@@ -25,7 +25,7 @@ extension ICalendar {
         from c: ICalComponent, zones: inout ZoneResolver, defaultZone: TimeZone, warnings: inout [ImportWarning]
     ) throws -> ParsedEvent {
         guard let dtstart = c.first("DTSTART") else {
-            throw ICalendarError(line: c.line, "VEVENT has no DTSTART")
+            throw ICalendarError(line: c.line, template: "VEVENT has no DTSTART")
         }
         let startValue = try dateValue(of: dtstart)
         // `zone`: where the event's floating and DATE values are (its TZID, else defaultZone);
@@ -46,13 +46,13 @@ extension ICalendar {
         var durationSeconds = 0
         if let dtend = c.first("DTEND") {
             let end = try instant(try dateValue(of: dtend), of: dtend, floating: zone, zones: &zones)
-            guard end >= start else { throw ICalendarError(line: dtend.line, "DTEND is before DTSTART") }
+            guard end >= start else { throw ICalendarError(line: dtend.line, template: "DTEND is before DTSTART") }
             durationSeconds = Int(end.timeIntervalSince(start).rounded())
         } else if let property = c.first("DURATION") {
             guard let value = duration(property.value) else {
-                throw ICalendarError(line: property.line, "DURATION '\(property.value)' is not a duration such as PT1H30M or P1D")
+                throw ICalendarError(line: property.line, template: "DURATION '%s' is not a duration such as PT1H30M or P1D", property.value)
             }
-            guard !value.negative else { throw ICalendarError(line: property.line, "DURATION '\(property.value)' is negative") }
+            guard !value.negative else { throw ICalendarError(line: property.line, template: "DURATION '%s' is negative", property.value) }
             let end = adding(days: value.days, seconds: value.seconds, to: start, in: dayZone)
             durationSeconds = Int(end.timeIntervalSince(start).rounded())
         }
@@ -80,24 +80,24 @@ extension ICalendar {
         if !event.summary.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }),
            event.summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             event.summary = ""
-            warnings.append(ImportWarning(line: c.line, "VEVENT has no SUMMARY: imported with the title '\(CalendarEvent.untitled)'"))
+            warnings.append(ImportWarning(line: c.line, template: "VEVENT has no SUMMARY: imported with the title '%s'", CalendarEvent.untitled))
         } else if event.summary.contains(where: \.isNewline), let summary = c.first("SUMMARY") {
             event.summary = oneLine(event.summary, separator: " ")
-            warnings.append(ImportWarning(line: summary.line, "SUMMARY has line breaks: the title is kept on one line"))
+            warnings.append(ImportWarning(line: summary.line, template: "SUMMARY has line breaks: the title is kept on one line"))
         }
         event.location = text(c.first("LOCATION"))
         if let location = event.location, location.contains(where: \.isNewline), let property = c.first("LOCATION") {
             // An address is shown on one line (lists, reminders, messages to the salon).
             event.location = oneLine(location, separator: ", ")
-            warnings.append(ImportWarning(line: property.line,
-                                          "LOCATION has line breaks: kept on one line as '\(Validation.quotable(event.location ?? ""))'"))
+            warnings.append(ImportWarning(line: property.line, template: "LOCATION has line breaks: kept on one line as '%s'",
+                                          Validation.quotable(event.location ?? "")))
         }
         event.notes = text(c.first("DESCRIPTION"))
         event.categories = c.all("CATEGORIES").flatMap { splitTextList($0.value).map(unescapeText) }
             .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         event.status = c.first("STATUS").map { $0.value.trimmingWhitespace().uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
         if let status = event.status, status != "CONFIRMED", status != "CANCELLED", let property = c.first("STATUS") {
-            warnings.append(ImportWarning(line: property.line, "STATUS:\(status) is imported as a scheduled appointment"))
+            warnings.append(ImportWarning(line: property.line, template: "STATUS:%s is imported as a scheduled appointment", status))
         }
         let rules = c.all("RRULE").map { $0.value.trimmingWhitespace() }.filter { !$0.isEmpty }
         event.rrule = rules.first
@@ -115,21 +115,24 @@ extension ICalendar {
                 event.priceCents = money.cents
                 event.currency = raw.contains(" ") ? money.currency : nil
             } else {
-                kept.keep(price, &warnings, "X-BEAUTYD-PRICE '\(Validation.quotable(raw))' is not an amount such as 45.50 EUR: no price imported; the line is kept as it came")
+                kept.keep(price, &warnings, ImportWarning(line: price.line, template:
+                    "X-BEAUTYD-PRICE '%s' is not an amount such as 45.50 EUR: no price imported; the line is kept as it came", Validation.quotable(raw)))
             }
         }
         if let status = c.first("X-BEAUTYD-STATUS") {
             if status.value.trimmingWhitespace().uppercased() == "DONE" {
                 event.done = true
             } else {
-                kept.keep(status, &warnings, "X-BEAUTYD-STATUS '\(Validation.quotable(status.value))' is not DONE: the line is kept as it came")
+                kept.keep(status, &warnings, ImportWarning(line: status.line, template: "X-BEAUTYD-STATUS '%s' is not DONE: the line is kept as it came",
+                                                          Validation.quotable(status.value)))
             }
         }
         if let cycle = c.first("X-BEAUTYD-CYCLE") {
             if let value = duration(cycle.value), !value.negative, value.exactSeconds > 0 {
                 event.cycleSeconds = value.exactSeconds
             } else {
-                kept.keep(cycle, &warnings, "X-BEAUTYD-CYCLE '\(Validation.quotable(cycle.value))' is not a duration such as P42D: no cycle imported; the line is kept as it came")
+                kept.keep(cycle, &warnings, ImportWarning(line: cycle.line, template:
+                    "X-BEAUTYD-CYCLE '%s' is not a duration such as P42D: no cycle imported; the line is kept as it came", Validation.quotable(cycle.value)))
             }
         }
         var seen = Set<String>()
@@ -139,7 +142,7 @@ extension ICalendar {
                 continue
             }
             if Self.singleProperties.contains(property.name), !seen.insert(property.name).inserted {
-                warnings.append(ImportWarning(line: property.line, "a second \(property.name) in one VEVENT is not imported (the first one is)"))
+                warnings.append(ImportWarning(line: property.line, template: "a second %s in one VEVENT is not imported (the first one is)", property.name))
             }
         }
         for child in c.children {
@@ -180,7 +183,9 @@ extension ICalendar {
             if event.color == nil, let colour = try? Validation.color(value) {
                 event.color = colour
             } else if event.color == nil || property.name == "X-BEAUTYD-COLOR" {
-                kept.keep(property, &warnings, "\(property.name) '\(Validation.quotable(value))' is not a colour beautyd shows (#rrggbb or \(TerminalColor.allCases.map(\.rawValue).joined(separator: ", "))): kept in the export, not shown")
+                kept.keep(property, &warnings, ImportWarning(line: property.line, template:
+                    "%s '%s' is not a colour beautyd shows (#rrggbb or %s): kept in the export, not shown",
+                    property.name, Validation.quotable(value), TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")))
             }
             // A COLOR next to beautyd's own colour is its CSS shadow, written with it.
         }
@@ -196,13 +201,14 @@ extension ICalendar {
             return kept.keep(alarm, &warnings, nil)
         }
         guard let trigger = alarm.first("TRIGGER") else {
-            return kept.keep(alarm, &warnings, "VALARM has no TRIGGER: no reminder; kept in the export as it came")
+            return kept.keep(alarm, &warnings, ImportWarning(line: alarm.line, template: "VALARM has no TRIGGER: no reminder; kept in the export as it came"))
         }
         guard let reminder = try reminder(trigger, durationSeconds: event.durationSeconds, floating: floating, zones: &zones) else {
-            return kept.keep(alarm, &warnings, "VALARM fires after the start (TRIGGER \(Validation.quotable(trigger.value))): beautyd reminds only before; kept in the export as it came")
+            return kept.keep(alarm, &warnings, ImportWarning(line: alarm.line, template:
+                "VALARM fires after the start (TRIGGER %s): beautyd reminds only before; kept in the export as it came", Validation.quotable(trigger.value)))
         }
         if event.alarms.contains(reminder) {
-            warnings.append(ImportWarning(line: alarm.line, "VALARM repeats an earlier reminder of the event: imported once"))
+            warnings.append(ImportWarning(line: alarm.line, template: "VALARM repeats an earlier reminder of the event: imported once"))
         } else {
             event.alarms.append(reminder)
         }
@@ -224,14 +230,14 @@ extension ICalendar {
         init(line: Int) { self.line = line }
 
         /// Keeps a property; `why`, when given, is a warning (the line is kept but not used).
-        mutating func keep(_ property: ICalProperty, _ warnings: inout [ImportWarning], _ why: String? = nil) {
-            if let why { warnings.append(ImportWarning(line: property.line, why)) }
+        mutating func keep(_ property: ICalProperty, _ warnings: inout [ImportWarning], _ why: ImportWarning? = nil) {
+            if let why { warnings.append(why) }
             add([property.raw], line: property.line)
         }
 
         /// Keeps a whole subcomponent.
-        mutating func keep(_ component: ICalComponent, _ warnings: inout [ImportWarning], _ why: String?) {
-            if let why { warnings.append(ImportWarning(line: component.line, why)) }
+        mutating func keep(_ component: ICalComponent, _ warnings: inout [ImportWarning], _ why: ImportWarning?) {
+            if let why { warnings.append(why) }
             add(component.rawLines, line: component.line)
         }
 
@@ -248,8 +254,10 @@ extension ICalendar {
 
         func reportOverflow(_ warnings: inout [ImportWarning]) {
             guard let dropped else { return }
-            warnings.append(ImportWarning(line: dropped.firstLine,
-                "\(dropped.count) propert\(dropped.count == 1 ? "y or component" : "ies or components") beautyd does not interpret (\((dropped.bytes + 1023) / 1024) KiB) not kept: an event keeps at most \(ICalendar.maxExtraBytes / 1024) KiB of them"))
+            // Counted in brackets ("(3, 40 KiB)") rather than with plural nouns, so one template reads right in every language.
+            warnings.append(ImportWarning(line: dropped.firstLine, template:
+                "properties or components beautyd does not interpret not kept (%s, %s KiB): an event keeps at most %s KiB of them",
+                dropped.count, (dropped.bytes + 1023) / 1024, ICalendar.maxExtraBytes / 1024))
         }
     }
 
@@ -262,8 +270,8 @@ extension ICalendar {
 
     private static func dateValue(of property: ICalProperty) throws -> DateValue {
         guard let value = dateValue(property.value) else {
-            throw ICalendarError(line: property.line,
-                                 "\(property.name) '\(property.value)' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)")
+            throw ICalendarError(line: property.line, template: "%s '%s' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)",
+                                 property.name, property.value)
         }
         return value
     }
@@ -279,7 +287,7 @@ extension ICalendar {
         let w = value.wall
         guard let date = LocalTime.instant(year: w.year, month: w.month, day: w.day, hour: w.hour,
                                            minute: w.minute, second: w.second, in: zone)
-        else { throw ICalendarError(line: property.line, "\(property.name) '\(property.value)' is not a time in \(zone.identifier)") }
+        else { throw ICalendarError(line: property.line, template: "%s '%s' is not a time in %s", property.name, property.value, zone.identifier) }
         return date
     }
 
@@ -298,7 +306,8 @@ extension ICalendar {
                 let text = String(parts.first ?? item).trimmingWhitespace()
                 guard !text.isEmpty else { continue }
                 guard let value = dateValue(text) else {
-                    throw ICalendarError(line: property.line, "\(property.name) '\(text)' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)")
+                    throw ICalendarError(line: property.line, template: "%s '%s' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)",
+                                         property.name, text)
                 }
                 let date = allDay
                     ? try instant(.date(Wall(year: value.wall.year, month: value.wall.month, day: value.wall.day, hour: 0, minute: 0, second: 0)),
@@ -307,8 +316,8 @@ extension ICalendar {
                 if !dates.contains(date) { dates.append(date) }
             }
             if periods > 0 {
-                warnings.append(ImportWarning(line: property.line,
-                    "\(property.name) has \(periods) period\(periods == 1 ? "" : "s"): each is kept by its start and lasts as long as the event"))
+                warnings.append(ImportWarning(line: property.line, template:
+                    "%s has periods (%s): each is kept by its start and lasts as long as the event", property.name, periods))
             }
         }
         return dates
@@ -328,8 +337,8 @@ extension ICalendar {
         if type != "DURATION", let value = dateValue(trigger.value) {
             return .at(try instant(value, of: trigger, floating: floating, zones: &zones))
         }
-        throw ICalendarError(line: trigger.line,
-                             "TRIGGER '\(trigger.value)' is not a duration such as -PT15M or a date-time such as 20261201T090000Z")
+        throw ICalendarError(line: trigger.line, template: "TRIGGER '%s' is not a duration such as -PT15M or a date-time such as 20261201T090000Z",
+                             trigger.value)
     }
 
     /// "synthesized-<FNV-1a 64 of the event's lines>@beautyd", leaving out the lines that

@@ -44,7 +44,7 @@ struct ZoneResolver {
         if let iana = Self.iana(tzid) { return (iana.zone, iana.name) }
         if let name = Self.windowsZones[tzid], let zone = TimeZone(identifier: name) { return (zone, name) }
         guard let definition = definitions[tzid] else {
-            throw ICalendarError(line: line, "unknown time zone '\(tzid)': not an IANA name such as Europe/Warsaw, and the file has no VTIMEZONE for it")
+            throw ICalendarError(line: line, template: "unknown time zone '%s': not an IANA name such as Europe/Warsaw, and the file has no VTIMEZONE for it", tzid)
         }
         // libical (Thunderbird, Evolution) names the IANA zone of its VTIMEZONEs.
         if let location = definition.first("X-LIC-LOCATION"), let iana = Self.iana(location.value) {
@@ -57,11 +57,14 @@ struct ZoneResolver {
         let years = used.lowerBound...min(used.upperBound, used.lowerBound + 9)
         let span = years.count == 1 ? "\(years.lowerBound)" : "\(years.lowerBound)–\(years.upperBound)"
         if let match = Self.agreeingZone(rules, years: years) {
-            warnings.append(ImportWarning(line: definition.line, "time zone '\(tzid)' read as \(match.name), whose offsets agree with its VTIMEZONE in \(span)"))
+            warnings.append(ImportWarning(line: definition.line, template: "time zone '%s' read as %s, whose offsets agree with its VTIMEZONE in %s",
+                                          tzid, match.name, span))
             return (match.zone, match.name)
         }
         let fixed = Self.fixed(rules.standardOffset)
-        warnings.append(ImportWarning(line: definition.line, "time zone '\(tzid)' approximated as a fixed \(ICalendar.offsetText(rules.standardOffset)) (its standard time): no IANA zone follows its VTIMEZONE rules in \(span)"))
+        warnings.append(ImportWarning(line: definition.line, template:
+            "time zone '%s' approximated as a fixed %s (its standard time): no IANA zone follows its VTIMEZONE rules in %s",
+            tzid, ICalendar.offsetText(rules.standardOffset), span))
         return fixed
     }
 

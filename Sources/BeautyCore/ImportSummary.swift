@@ -1,14 +1,21 @@
+import BeautyLocalization
 import Foundation
 
-/// Something an import approximated or left out, at a 1-based line of the file as given.
-public struct ImportWarning: Codable, Sendable, Equatable, CustomStringConvertible {
+/// Something an import approximated or left out, at a 1-based line of the file as given. Kept as a
+/// template and arguments (an msgid of the catalogs), so it is shown in the user's language.
+public struct ImportWarning: Sendable, Equatable, CustomStringConvertible {
     public var line: Int
-    public var message: String
+    public var text: TranslatableText
 
-    public init(line: Int, _ message: String) {
+    public init(line: Int, template: String, _ arguments: CustomStringConvertible...) {
         self.line = line
-        self.message = message
+        text = TranslatableText(template, arguments.map(\.description))
     }
+
+    /// In English.
+    public var message: String { text.english }
+
+    public func message(_ l: Localizer) -> String { text.rendered(l) }
 
     public var description: String { "line \(line): \(message)" }
 }

@@ -15,7 +15,7 @@ extension Validation {
         m.name = try name(m.name, field: "name")
         m.dose = try optionalText(m.dose, field: "dose")
         m.notes = try optionalText(m.notes, field: "notes", multiline: true)
-        try range(from: m.startDate, to: m.endDate, .closed, toField: "until", fromName: "the start date")
+        try range(from: m.startDate, to: m.endDate, .closed, toField: "until", fromName: .message(TranslatableText("the start date", [])))
         m.schedule = try schedule(m.schedule)
         m.stock = try amount(m.stock, field: "stock")
         m.lowStock = try amount(m.lowStock, field: "low")
@@ -45,10 +45,11 @@ extension Validation {
                 try window(start, end)
             }
         case .asNeeded, .none:
-            let what = s.kind == .asNeeded ? "an as-needed medication" : "a medication without a schedule"
-            guard s.times.isEmpty else { throw ValidationError(field: "at", template: "%s has no times of day", what) }
-            guard s.intervalSeconds == nil else { throw ValidationError(field: "every", template: "%s has no interval", what) }
-            guard !hasWindow else { throw ValidationError(field: "between", template: "%s has no window", what) }
+            let what: TranslatableText.Argument = .message(s.kind == .asNeeded
+                ? TranslatableText("an as-needed medication", []) : TranslatableText("a medication without a schedule", []))
+            guard s.times.isEmpty else { throw ValidationError(field: "at", TranslatableText("%s has no times of day", [what])) }
+            guard s.intervalSeconds == nil else { throw ValidationError(field: "every", TranslatableText("%s has no interval", [what])) }
+            guard !hasWindow else { throw ValidationError(field: "between", TranslatableText("%s has no window", [what])) }
         }
         if let days = s.weekdays {
             guard !days.isEmpty else { throw ValidationError(field: "days", template: "at least one weekday is needed") }

@@ -25,7 +25,7 @@ public enum VCard {
     /// is left out with a warning.
     public static func read(_ text: String) throws -> Import {
         let (lines, last) = try ICalendar.unfold(text)
-        guard !lines.isEmpty else { throw LineError(line: 1, "the file is empty (expected BEGIN:VCARD)") }
+        guard !lines.isEmpty else { throw LineError(line: 1, template: "the file is empty (expected BEGIN:VCARD)") }
         var cards: [Card] = []
         var warnings: [ImportWarning] = []
         var unknown: [(name: String, count: Int, line: Int)] = []
@@ -35,17 +35,17 @@ public enum VCard {
             let kind = property.value.trimmingCharacters(in: .whitespaces).uppercased()
             switch property.name {
             case "BEGIN":
-                guard kind == "VCARD" else { throw LineError(line: number, "expected BEGIN:VCARD, found BEGIN:\(kind)") }
-                if let card = open { throw LineError(line: number, "BEGIN:VCARD inside the card begun at line \(card.line) (missing END:VCARD)") }
+                guard kind == "VCARD" else { throw LineError(line: number, template: "expected BEGIN:VCARD, found BEGIN:%s", kind) }
+                if let card = open { throw LineError(line: number, template: "BEGIN:VCARD inside the card begun at line %s (missing END:VCARD)", card.line) }
                 open = (number, [])
             case "END":
-                guard kind == "VCARD", let card = open else { throw LineError(line: number, "END:\(kind) without a matching BEGIN") }
+                guard kind == "VCARD", let card = open else { throw LineError(line: number, template: "END:%s without a matching BEGIN", kind) }
                 if let contact = contact(card.properties, line: card.line, warnings: &warnings) {
                     cards.append(Card(contact: contact, line: card.line))
                 }
                 open = nil
             default:
-                guard open != nil else { throw LineError(line: number, "\(property.name) outside BEGIN:VCARD ... END:VCARD") }
+                guard open != nil else { throw LineError(line: number, template: "%s outside BEGIN:VCARD ... END:VCARD", property.name) }
                 open?.properties.append(property)
                 if !understood.contains(property.name) {
                     if let index = unknown.firstIndex(where: { $0.name == property.name }) {
@@ -56,9 +56,10 @@ public enum VCard {
                 }
             }
         }
-        if let card = open { throw LineError(line: last, "the file ends inside the card begun at line \(card.line) (missing END:VCARD)") }
+        if let card = open { throw LineError(line: last, template: "the file ends inside the card begun at line %s (missing END:VCARD)", card.line) }
         for property in unknown {
-            warnings.append(ImportWarning(line: property.line, "\(property.name) (\(property.count)×) not imported: beautyd's contacts have no such field"))
+            warnings.append(ImportWarning(line: property.line, template: "%s (%s×) not imported: beautyd's contacts have no such field",
+                                          property.name, property.count))
         }
         return Import(cards: cards, warnings: warnings.sorted { $0.line < $1.line })
     }
@@ -72,7 +73,7 @@ public enum VCard {
         let given = n.count > 1 && !n[1].isEmpty ? n[1] : nil
         let fn = all("FN").first.map(text).flatMap { $0.isEmpty ? nil : $0 }
         guard let name = fn ?? ([given, family].compactMap { $0 }.joined(separator: " ")).nilIfEmpty else {
-            warnings.append(ImportWarning(line: line, "a card without FN or N is not imported (a contact needs a name)"))
+            warnings.append(ImportWarning(line: line, template: "a card without FN or N is not imported (a contact needs a name)"))
             return nil
         }
         let shown = Validation.quotable(name)
@@ -82,15 +83,17 @@ public enum VCard {
         let preferred = phones.first { $0.property.param("PREF") == "1" || types($0.property).contains("pref") }
             ?? phones.first { types($0.property).contains("cell") } ?? phones.first
         guard let phone = preferred else {
-            warnings.append(ImportWarning(line: line, "card '\(shown)' has no TEL: not imported (a contact needs a phone number)"))
+            warnings.append(ImportWarning(line: line, template: "card '%s' has no TEL: not imported (a contact needs a phone number)", shown))
             return nil
         }
         guard let validPhone = try? Validation.phone(phone.value) else {
-            warnings.append(ImportWarning(line: phone.property.line, "card '\(shown)': TEL '\(Validation.quotable(phone.value))' is not a phone number beautyd can dial: the card is not imported"))
+            warnings.append(ImportWarning(line: phone.property.line, template:
+                "card '%s': TEL '%s' is not a phone number beautyd can dial: the card is not imported", shown, Validation.quotable(phone.value)))
             return nil
         }
         for other in phones where other.property.line != phone.property.line {
-            warnings.append(ImportWarning(line: other.property.line, "card '\(shown)': TEL '\(Validation.quotable(other.value))' not kept (a contact has one phone number)"))
+            warnings.append(ImportWarning(line: other.property.line, template: "card '%s': TEL '%s' not kept (a contact has one phone number)",
+                                          shown, Validation.quotable(other.value)))
         }
         var contact = Contact(name: name, phone: validPhone, firstName: given, lastName: family)
         contact.uid = all("UID").first.map(text).flatMap { $0.isEmpty ? nil : $0 }
@@ -99,8 +102,10 @@ public enum VCard {
             if index == 0, let valid = try? Validation.email(value) {
                 contact.email = valid
             } else {
-                warnings.append(ImportWarning(line: email.line, "card '\(shown)': EMAIL '\(Validation.quotable(value))' not kept"
-                                              + (index == 0 ? " (not an e-mail address)" : " (a contact has one e-mail address)")))
+                warnings.append(index == 0
+                    ? ImportWarning(line: email.line, template: "card '%s': EMAIL '%s' not kept (not an e-mail address)", shown, Validation.quotable(value))
+                    : ImportWarning(line: email.line, template: "card '%s': EMAIL '%s' not kept (a contact has one e-mail address)",
+                                    shown, Validation.quotable(value)))
             }
         }
         for (index, adr) in all("ADR").enumerated() {
@@ -108,7 +113,8 @@ public enum VCard {
             if index == 0 {
                 contact.address = value.nilIfEmpty
             } else {
-                warnings.append(ImportWarning(line: adr.line, "card '\(shown)': ADR '\(Validation.quotable(value))' not kept (a contact has one address)"))
+                warnings.append(ImportWarning(line: adr.line, template: "card '%s': ADR '%s' not kept (a contact has one address)",
+                                              shown, Validation.quotable(value)))
             }
         }
         return contact

@@ -13,7 +13,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
     private let bus: SessionBus
 
     private let infoLock = NSLock()
-    private var info = NotificationServerInfo(reachable: false, lastError: "not contacted yet")
+    private var info = NotificationServerInfo.failing(TranslatableText("not contacted yet", []))
 
     // Touched only on the loop thread.
     private var shownByKey: [String: UnsafeMutablePointer<NotifyNotification>] = [:]
@@ -29,7 +29,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         loop.run {
             _ = notify_init(appName)
             self.bus.delegate = self
-            if !self.bus.connect() { self.updateInfo { $0 = NotificationServerInfo(reachable: false, lastError: self.bus.unavailable) } }
+            if !self.bus.connect() { self.updateInfo { $0 = .failing(self.bus.unavailable) } }
         }
     }
 
@@ -67,7 +67,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         // Ids belong to the server that handed them out: a new server numbers its popups from 1 again,
         // and a click on one of them must not be taken for a click on an old popup with the same id.
         for notification in Array(keyByNotification.keys) { forget(notification) }
-        updateInfo { $0 = NotificationServerInfo(reachable: false, lastError: "no notification server on the session bus") }
+        updateInfo { $0 = .failing(TranslatableText("no notification server on the session bus", [])) }
         continuation.yield(.serverVanished)
     }
 
@@ -78,11 +78,11 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         notify_uninit()
         _ = notify_init(appName)
         unanswered.serverGone()
-        updateInfo { $0.lastError = SessionBus.missing }
+        updateInfo { $0.fail(SessionBus.missing) }
     }
 
-    func sessionBusUnavailable(_ reason: String) {
-        updateInfo { $0.reachable = false; $0.lastError = reason }
+    func sessionBusUnavailable(_ reason: TranslatableText) {
+        updateInfo { $0.reachable = false; $0.fail(reason) }
     }
 
     private func updateInfo(_ change: (inout NotificationServerInfo) -> Void) {
@@ -111,16 +111,16 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         updateInfo {
             $0 = NotificationServerInfo(
                 reachable: known, name: name.map { String(cString: $0) }, vendor: vendor.map { String(cString: $0) },
-                version: version.map { String(cString: $0) }, capabilities: caps,
-                lastError: known ? nil : "the notification server did not answer GetServerInformation")
+                version: version.map { String(cString: $0) }, capabilities: caps)
+            if !known { $0.fail(TranslatableText("the notification server did not answer GetServerInformation", [])) }
         }
         return known
     }
 
     private func showOnLoop(_ request: DesktopNotification) -> Result<ShowOutcome, NotifierError> {
         guard bus.connect() else {
-            updateInfo { $0.reachable = false; $0.lastError = bus.unavailable }
-            return .failure(NotifierError("\(bus.unavailable) (\(SessionBus.address))"))
+            updateInfo { $0.reachable = false; $0.fail(bus.unavailable) }
+            return .failure(NotifierError(TranslatableText("%s (%s)", [.message(bus.unavailable), .plain(SessionBus.address)])))
         }
         let server = bus.notificationServerOwner()
         if let waiting = unanswered.pending {
@@ -128,7 +128,9 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
                 // That server may still show the Notify it never answered. It is not sent again: the server is asked
                 // something it answers only after all that was queued before (a bus delivers one sender's calls in order).
                 guard refreshServerInfo() else {
-                    return .failure(NotifierError("the notification server \(waiting.server) has not answered since \(Self.clock(waiting.since)); the reminder is not sent again while that server may still show it"))
+                    return .failure(NotifierError(TranslatableText(
+                        "the notification server %s has not answered since %s; the reminder is not sent again while that server may still show it",
+                        [.plain(waiting.server), .plain(Self.clock(waiting.since))])))
                 }
                 logger.notice("the notification server \(waiting.server) answers again: the \(waiting.keys.count) reminder(s) in the Notify calls it had not answered count as shown")
                 unanswered.serverAnswered()
@@ -180,21 +182,23 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         }
         // Shown by `status` while the server keeps us waiting (a hung server holds this thread up to ~25 s).
         let asked = Date()
-        updateInfo { $0.lastError = "no answer to Notify yet (asked at \(Self.clock(asked)))" }
+        updateInfo { $0.fail(TranslatableText("no answer to Notify yet (asked at %s)", [.plain(Self.clock(asked))])) }
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_show(notification, &error) == 0 {
-            var message = error.map { String(cString: $0.pointee.message) } ?? "unknown libnotify error"
+            let detail = error.map { String(cString: $0.pointee.message) } ?? "unknown libnotify error"
+            var problem: TranslatableText?
             if beautyd_error_is_unanswered(error) != 0, let server {
                 unanswered.add(request.covers, server: server, at: asked)
-                message = "no answer to Notify from \(server) (\(message)); not sent again while that server may still show it"
+                problem = TranslatableText("no answer to Notify from %s (%s); not sent again while that server may still show it",
+                                           [.plain(server), .plain(detail)])
             }
             g_error_free(error)
             forget(notification)
             capabilities = nil
-            updateInfo { $0.reachable = false; $0.lastError = message }
-            return .failure(NotifierError(message))
+            updateInfo { $0.reachable = false; if let problem { $0.fail(problem) } else { $0.fail(detail) } }
+            return .failure(problem.map { NotifierError($0) } ?? NotifierError(detail))
         }
-        updateInfo { $0.reachable = true; $0.lastError = nil }
+        updateInfo { $0.reachable = true; $0.fail(nil) }
         return .success(.shown(id: UInt32(beautyd_notification_id(notification))))
     }
 

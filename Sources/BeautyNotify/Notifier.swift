@@ -69,7 +69,9 @@ public struct NotificationServerInfo: Sendable, Equatable {
     public var vendor: String?
     public var version: String?
     public var capabilities: [String]
+    /// In English; `lastErrorText` is the same as a template when beautyd wrote it (not GLib or libnotify).
     public var lastError: String?
+    public var lastErrorText: TranslatableText?
 
     public init(reachable: Bool, name: String? = nil, vendor: String? = nil, version: String? = nil,
                 capabilities: [String] = [], lastError: String? = nil) {
@@ -80,11 +82,37 @@ public struct NotificationServerInfo: Sendable, Equatable {
         self.capabilities = capabilities
         self.lastError = lastError
     }
+
+    /// Not reachable, for `reason`.
+    public static func failing(_ reason: TranslatableText) -> NotificationServerInfo {
+        var info = NotificationServerInfo(reachable: false)
+        info.fail(reason)
+        return info
+    }
+
+    /// Sets the last error from a message beautyd wrote, so `status` shows it in its user's language.
+    public mutating func fail(_ text: TranslatableText?) {
+        lastErrorText = text
+        lastError = text?.english
+    }
+
+    /// Sets the last error from a library's own words (English only).
+    public mutating func fail(_ text: String) {
+        lastErrorText = nil
+        lastError = text
+    }
 }
 
 public struct NotifierError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// `message` as a template when beautyd wrote it (not GLib or libnotify).
+    public var text: TranslatableText?
     public init(_ message: String) { self.message = message }
+
+    public init(_ text: TranslatableText) {
+        message = text.english
+        self.text = text
+    }
     public var description: String { message }
 }
 

@@ -1,3 +1,4 @@
+import BeautyCore
 import CLibNotify
 import Foundation
 import Logging
@@ -10,7 +11,7 @@ protocol SessionBusDelegate: AnyObject {
     /// must be let go now, so that GLib makes a new connection when the bus is back.
     func sessionBusLost()
     /// Reconnecting keeps failing for `reason` (while retries go on).
-    func sessionBusUnavailable(_ reason: String)
+    func sessionBusUnavailable(_ reason: TranslatableText)
 }
 
 /// The session bus connection shared by libnotify and the watch on the notification server, kept up
@@ -38,10 +39,11 @@ final class SessionBus {
     private static let longestRetryMs: guint = 5000
 
     /// `status`'s lastError while there is no bus (the log names the address).
-    static let missing = "no session bus: reminders wait for it"
+    static let missing = TranslatableText("no session bus: reminders wait for it", [])
     /// `status`'s lastError when the bus is back but GLib hands out only the closed connection (something still
     /// holds it); reported once it lasts over several tries in a row, and tried again all the while.
-    static let stale = "the session bus is back but GLib still hands out the closed connection: reminders wait; `systemctl --user restart beautyd` reconnects"
+    static let stale = TranslatableText(
+        "the session bus is back but GLib still hands out the closed connection: reminders wait; `systemctl --user restart beautyd` reconnects", [])
     private static let staleBeforeReport = 3
     /// Where the bus is expected, for log lines.
     static let address: String = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
@@ -80,7 +82,7 @@ final class SessionBus {
             staleConnections += 1
             if staleConnections == Self.staleBeforeReport {
                 unavailable = Self.stale
-                logger.critical("cannot reconnect to the session bus at \(Self.address): \(Self.stale); still trying")
+                logger.critical("cannot reconnect to the session bus at \(Self.address): \(Self.stale.english); still trying")
                 delegate?.sessionBusUnavailable(Self.stale)
             }
             scheduleRetry()

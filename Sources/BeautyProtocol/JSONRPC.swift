@@ -68,20 +68,29 @@ public struct RPCErrorObject: Codable, Sendable, Error, Equatable {
 }
 
 /// Machine-readable detail of an error: which field was wrong, which item was missing, and the
-/// message as a template (`text`, English with `%s`) and its `args`, which a client translates.
+/// message as a template (`text`, English with `%s`) and its `args`, which a client translates;
+/// `argTexts` holds the arguments that are messages of their own, at their index.
 public struct RPCErrorData: Codable, Sendable, Equatable {
     public var field: String?
     public var kind: String?
     public var id: Int64?
     public var text: String?
     public var args: [String]?
+    public var argTexts: [TranslatableText?]?
 
-    public init(field: String? = nil, kind: String? = nil, id: Int64? = nil, text: String? = nil, args: [String]? = nil) {
+    public init(field: String? = nil, kind: String? = nil, id: Int64? = nil, text: String? = nil, args: [String]? = nil,
+                argTexts: [TranslatableText?]? = nil) {
         self.field = field
         self.kind = kind
         self.id = id
         self.text = text
         self.args = args
+        self.argTexts = argTexts
+    }
+
+    /// The message as a template, nil when the error has none.
+    public var translatable: TranslatableText? {
+        text.map { TranslatableText($0, args ?? [], argTexts: argTexts) }
     }
 }
 

@@ -1,3 +1,4 @@
+import BeautyCore
 import Foundation
 
 /// `sync.add`: follow a CalDAV calendar. `url` is the calendar's own URL or the server's base URL
@@ -63,6 +64,8 @@ public struct SyncAccountInfo: Codable, Sendable, Equatable {
     public var incremental: Bool
     public var lastSyncAt: Date?
     public var lastError: String?
+    /// `lastError` as a template, for a client to show in its user's language (when this run of beautyd recorded it).
+    public var lastErrorText: TranslatableText?
     /// After failures: no automatic attempt before this.
     public var nextAttemptAt: Date?
     /// Local changes waiting to go to the server.
@@ -100,6 +103,8 @@ public struct SyncReport: Codable, Sendable, Equatable {
     public var conflicts = 0
     /// Why the sync failed (nil: it succeeded).
     public var error: String?
+    /// `error` as a template, for a client to show in its user's language.
+    public var errorText: TranslatableText?
 
     public init(account: String) { self.account = account }
 }

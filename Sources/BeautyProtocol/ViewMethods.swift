@@ -140,8 +140,12 @@ public struct StatusResult: Codable, Sendable {
         public var vendor: String?
         public var version: String?
         public var capabilities: [String]
+        /// In English; `lastErrorText` is the same as a template, when beautyd wrote it.
         public var lastError: String?
-        public init(reachable: Bool, name: String?, vendor: String?, version: String?, capabilities: [String], lastError: String?) {
+        public var lastErrorText: TranslatableText?
+        public init(reachable: Bool, name: String?, vendor: String?, version: String?, capabilities: [String], lastError: String?,
+                    lastErrorText: TranslatableText? = nil) {
+            self.lastErrorText = lastErrorText
             self.reachable = reachable
             self.name = name
             self.vendor = vendor
@@ -163,13 +167,16 @@ public struct StatusResult: Codable, Sendable {
     /// Why the last reminder the scheduler tried is not shown yet ("the database … is locked by another
     /// program", "a notification server: …"); nil when its last try succeeded.
     public var waitingFor: String?
+    /// `waitingFor` as a template, for a client to show in its user's language.
+    public var waitingForText: TranslatableText?
     /// The `notifications` switch: false while everything is silenced (`beautyctl notifications off`).
     public var notificationsEnabled: Bool?
 
     public init(version: String, pid: Int32, startedAt: Date, uptimeSeconds: Int, database: String, socket: String,
                 counts: Counts, nextTrigger: NextTrigger?, notificationServer: NotificationServer, waitingFor: String? = nil,
-                notificationsEnabled: Bool? = nil) {
+                waitingForText: TranslatableText? = nil, notificationsEnabled: Bool? = nil) {
         self.waitingFor = waitingFor
+        self.waitingForText = waitingForText
         self.notificationsEnabled = notificationsEnabled
         self.version = version
         self.pid = pid

@@ -16,9 +16,14 @@ public struct RestoreOutcome: Sendable, Equatable {
     public var deliveriesKept: Int
 }
 
-/// A file beautyd will not restore from, and why (a message for the user).
+/// A file beautyd will not back up to or restore from, and why: the error the user is shown about the
+/// path (a template, so a client shows it in its user's language).
 public struct RestoreRefusal: Error, CustomStringConvertible {
-    public var description: String
+    public var error: ValidationError
+
+    init(_ error: ValidationError) { self.error = error }
+
+    public var description: String { error.message }
 }
 
 /// Backups of the whole database while it is in use (SQLite's online backup), and restoring one.
@@ -33,7 +38,7 @@ extension AppDatabase {
             // A read: the pool gives it a snapshot, so writes go on meanwhile and the copy is consistent.
             try writer.database.backup(to: destination)
             try destination.close()
-            guard rename(partial, path) == 0 else { throw RestoreRefusal(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            guard rename(partial, path) == 0 else { throw RestoreRefusal(ValidationError(field: "path", template: "cannot write %s: %s", path, String(cString: strerror(errno)))) }
         } catch {
             unlink(partial)
             throw error
@@ -56,15 +61,17 @@ extension AppDatabase {
         do {
             source = try DatabaseQueue(path: path, configuration: readOnly)
         } catch {
-            throw RestoreRefusal(description: "\(path) cannot be opened as a database (\(DatabaseFault.summary(of: error)))")
+            throw RestoreRefusal(ValidationError(field: "path", template: "%s cannot be opened as a database (%s)", path, DatabaseFault.summary(of: error)))
         }
         let (verdict, applied) = try Self.inspect(source, path: path)
         guard verdict == "ok" else {
-            throw RestoreRefusal(description: "\(path) is damaged (quick_check: \(verdict.replacingOccurrences(of: "\n", with: " "))); nothing was restored")
+            throw RestoreRefusal(ValidationError(field: "path", template: "%s is damaged (quick_check: %s); nothing was restored",
+                                                  path, verdict.replacingOccurrences(of: "\n", with: " ")))
         }
         let unknown = applied.filter { !Self.migrator.migrations.contains($0) }
         guard unknown.isEmpty else {
-            throw RestoreRefusal(description: "\(path) was written by a newer beautyd (schema \(unknown.map { "\"\($0)\"" }.joined(separator: ", "))); this one knows up to \"\(Self.migrator.migrations.last ?? "")\": nothing was restored")
+            throw RestoreRefusal(ValidationError(field: "path", template: "%s was written by a newer beautyd (schema %s); this one knows up to \"%s\": nothing was restored",
+                                                  path, unknown.map { "\"\($0)\"" }.joined(separator: ", "), Self.migrator.migrations.last ?? ""))
         }
         // Brought up to date in a private scratch copy, so the live database changes only in the swap.
         let scratch = self.path + ".restore-\(getpid())"
@@ -113,7 +120,7 @@ extension AppDatabase {
             return try source.read { db in
                 let verdict = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "no answer"
                 guard try db.tableExists("grdb_migrations"), try db.tableExists("delivery") else {
-                    throw RestoreRefusal(description: "\(path) is not a beautyd database (no schema steps recorded): nothing was restored")
+                    throw RestoreRefusal(ValidationError(field: "path", template: "%s is not a beautyd database (no schema steps recorded): nothing was restored", path))
                 }
                 let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
                 return (verdict, applied)
@@ -121,7 +128,8 @@ extension AppDatabase {
         } catch let refusal as RestoreRefusal {
             throw refusal
         } catch {
-            throw RestoreRefusal(description: "\(path) cannot be read as a database (\(DatabaseFault.summary(of: error))): nothing was restored")
+            throw RestoreRefusal(ValidationError(field: "path", template: "%s cannot be read as a database (%s): nothing was restored",
+                                                  path, DatabaseFault.summary(of: error)))
         }
     }
 
@@ -130,7 +138,7 @@ extension AppDatabase {
     static func createPrivateFile(_ path: String) throws {
         unlink(path)
         let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw RestoreRefusal(description: "cannot create \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw RestoreRefusal(ValidationError(field: "path", template: "cannot create %s: %s", path, String(cString: strerror(errno)))) }
         Glibc.close(fd)
     }
 }

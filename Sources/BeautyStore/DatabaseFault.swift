@@ -1,3 +1,4 @@
+import BeautyCore
 import GRDB
 
 /// A database failure that is not a bug: someone else holds a lock, the disk is full, or the file is
@@ -22,11 +23,14 @@ public enum DatabaseFault: String, Equatable, Sendable {
     }
 
     /// What people are told, e.g. "the database /x/beautyd.sqlite is locked by another program".
-    public func explanation(path: String) -> String {
+    public func explanation(path: String) -> String { explanationText(path: path).english }
+
+    /// `explanation` as a template, for a client to show in its user's language.
+    public func explanationText(path: String) -> TranslatableText {
         switch self {
-        case .locked: return "the database \(path) is locked by another program"
-        case .full: return "the disk holding \(path) is full"
-        case .damaged: return "the database \(path) is damaged"
+        case .locked: TranslatableText("the database %s is locked by another program", [.plain(path)])
+        case .full: TranslatableText("the disk holding %s is full", [.plain(path)])
+        case .damaged: TranslatableText("the database %s is damaged", [.plain(path)])
         }
     }
 

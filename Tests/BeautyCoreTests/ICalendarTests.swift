@@ -720,7 +720,7 @@ struct ICalendarErrorTests {
             "DTSTART:20261301T100000",                      // 8
             "END:VEVENT",
             "END:VCALENDAR")
-        #expect(throws: ICalendarError(line: 8, "DTSTART '20261301T100000' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)")) {
+        #expect(throws: ICalendarError(line: 8, .verbatim("DTSTART '20261301T100000' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)"))) {
             try ICalendar.parse(text, defaultZone: warsaw)
         }
     }

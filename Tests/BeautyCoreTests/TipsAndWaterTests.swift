@@ -249,7 +249,7 @@ struct WaterTests {
             } catch let error as WaterImportError {
                 return error.problems
             } catch {
-                return [LineError(line: 0, "\(error)")]
+                return [LineError(line: 0, .verbatim("\(error)"))]
             }
         }
         #expect(problems("").first?.message.contains("empty") == true)

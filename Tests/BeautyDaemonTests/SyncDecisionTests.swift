@@ -1,5 +1,6 @@
 @testable import BeautyDaemon
 import BeautyCore
+import BeautyLocalization
 import Foundation
 import Testing
 
@@ -35,6 +36,24 @@ import Testing
         #expect(reason.contains("both sides"))
         guard case .serverWins = SyncDecision.resolve(local: nil, server: [local()]) else { Issue.record("deleted here"); return }
         guard case .serverWins = SyncDecision.resolve(local: [local()], server: nil) else { Issue.record("deleted there"); return }
+    }
+
+    @Test("a conflict's reason is an msgid: beautyctl shows it in Polish and Slovak")
+    func conflictReasonsAreTranslated() throws {
+        let outcomes = [SyncDecision.resolve(local: [local("Haircut at 5")], server: [local()]),
+                        SyncDecision.resolve(local: nil, server: [local()]), SyncDecision.resolve(local: [local()], server: nil)]
+        let reasons = outcomes.compactMap { outcome -> String? in
+            guard case let .serverWins(reason) = outcome else { return nil }
+            return reason
+        }
+        #expect(reasons.count == 3)
+        let polish = Localizer.forLanguage(.polish)
+        try #require(polish.language == .polish, "the Polish catalog is installed beside the tests")
+        #expect(TranslatableText.verbatim(reasons[0]).rendered(polish)
+            == "zmienione po obu stronach: zachowano wersję z serwera, a lokalną jako tę kopię")
+        for reason in reasons {
+            #expect(TranslatableText.verbatim(reason).rendered(Localizer.forLanguage(.slovak)) != reason, "\(reason)")
+        }
     }
 
     @Test("back-off doubles from a minute and stops at the interval")

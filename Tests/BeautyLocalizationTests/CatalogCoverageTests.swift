@@ -6,7 +6,7 @@ import Testing
 
 /// Every message beautyd shows has a Polish and a Slovak translation: the msgids are found in the
 /// sources by their marker calls (`tr("...")`, `trc("context", "...")`, `trn("...", "...", n)`,
-/// `ValidationError(field: ..., template: "...")`),
+/// `ValidationError(field: ..., template: "...")`, `ImportWarning(line: ..., template: "...")` (and `LineError`, `ICalendarError`), `TranslatableText("...")`),
 /// the tips by `Tips.all`, and each must have a non-empty, non-fuzzy entry in each catalog.
 @Suite struct CatalogCoverageTests {
     struct MessageID: Hashable, CustomStringConvertible {
@@ -41,8 +41,9 @@ import Testing
         (try! NSRegularExpression(pattern: #"\btr\(\s*"# + literal), { m, s in MessageID(context: nil, id: group(m, 1, s)) }),
         (try! NSRegularExpression(pattern: #"\btr\(\s*"""\n((?:.|\n)*?)\n([ \t]*)""""#),
          { m, s in MessageID(context: nil, id: multiline(m, s)) }),
-        (try! NSRegularExpression(pattern: #"\bValidationError\(field: [^,]+, template:\s*"# + literal),
+        (try! NSRegularExpression(pattern: #"\b(?:ValidationError\(field|(?:ImportWarning|LineError|ICalendarError)\(line): [^,]+, template:\s*"# + literal),
          { m, s in MessageID(context: nil, id: group(m, 1, s)) }),
+        (try! NSRegularExpression(pattern: #"\bTranslatableText\(\s*"# + literal), { m, s in MessageID(context: nil, id: group(m, 1, s)) }),
         (try! NSRegularExpression(pattern: #"\btrc\(\s*"# + literal + #"\s*,\s*"# + literal),
          { m, s in MessageID(context: group(m, 1, s), id: group(m, 2, s)) }),
         (try! NSRegularExpression(pattern: #"\btrn\(\s*"# + literal + #"\s*,\s*"# + literal),

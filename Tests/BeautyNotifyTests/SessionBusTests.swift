@@ -1,3 +1,4 @@
+import BeautyCore
 import CLibNotify
 import Foundation
 import Logging
@@ -10,11 +11,11 @@ import Testing
     /// What the bus reports, touched only on the GLib loop thread.
     final class Recorder: SessionBusDelegate {
         var lost = 0
-        var unavailable: [String] = []
+        var unavailable: [TranslatableText] = []
         func notificationServerAppeared() {}
         func notificationServerVanished() {}
         func sessionBusLost() { lost += 1 }
-        func sessionBusUnavailable(_ reason: String) { unavailable.append(reason) }
+        func sessionBusUnavailable(_ reason: TranslatableText) { unavailable.append(reason) }
     }
 
     /// A private session bus with no service directories (nothing is auto-started). posix_spawn, not

@@ -84,7 +84,7 @@ extension RequestHandler {
                 return try Validation.appointment(a)
             } catch let error as ValidationError {
                 // The title names the event; a control character in it (the likely error) must not reach a terminal.
-                throw ValidationError(field: "appointments[\(index)].\(error.field)", "\(error.message) (\(Validation.quotable(a.title)))")
+                throw error.within("appointments[\(index)]", naming: Validation.quotable(a.title))
             }
         }
         return (checked, contacts)

@@ -17,7 +17,7 @@ extension RequestHandler {
             logger.notice("database backed up to \(path) (\(bytes) bytes)")
             return BackupResult(path: path, bytes: bytes, schema: try store.appliedMigrations().last ?? "")
         } catch let refusal as RestoreRefusal {
-            throw ValidationError(field: "path", refusal.description)
+            throw refusal.error
         }
     }
 
@@ -33,7 +33,7 @@ extension RequestHandler {
             scheduler.wake(.edited)
             return RestoreResult(path: path, kept: outcome.kept, restoredSchema: outcome.restoredSchema, deliveriesKept: outcome.deliveriesKept)
         } catch let refusal as RestoreRefusal {
-            throw ValidationError(field: "path", refusal.description)
+            throw refusal.error
         }
     }
 

@@ -35,7 +35,7 @@ extension RequestHandler {
                 if let uid = c.uid { c.uid = try Validation.name(uid, field: "uid") }
                 return c
             } catch let error as ValidationError {
-                throw ValidationError(field: "contacts[\(index)].\(error.field)", "\(error.message) (\(Validation.quotable(c.name)))")
+                throw error.within("contacts[\(index)]", naming: Validation.quotable(c.name))
             }
         }
         let counts = try store.importContacts(contacts)

@@ -28,7 +28,7 @@ final class ImportStages: @unchecked Sendable {
 
     /// Too many stages are open: the client should try again once another import has finished.
     struct Busy: Error {
-        var message: String
+        var text: TranslatableText
     }
 
     let limits: Limits
@@ -41,7 +41,8 @@ final class ImportStages: @unchecked Sendable {
     func begin(connection: UInt64) throws -> String {
         try lock.withLock {
             guard stages.count < limits.openStages else {
-                throw Busy(message: "busy: \(limits.openStages) imports are already staged (the daemon's maximum); try again when one has finished")
+                throw Busy(text: TranslatableText("busy: %s imports are already staged (the daemon's maximum); try again when one has finished",
+                                                    [.plain(limits.openStages)]))
             }
             if stages.values.contains(where: { $0.connection == connection }) {
                 throw ValidationError(field: "stage", template: "this connection already has an import staged; commit or abort it first")

@@ -13,6 +13,7 @@ extension RequestHandler {
     private func status() throws -> StatusResult {
         let now = clock()
         let server = notifier.serverInfo()
+        let hold = scheduler.hold()
         var next: StatusResult.NextTrigger?
         if let trigger = try store.nextTrigger(after: now) ?? store.dueTriggers(at: now, limit: 1).first {
             next = .init(fireAt: trigger.fireAt, itemKind: trigger.itemKind, itemID: trigger.itemID, title: store.title(of: trigger) ?? "?")
@@ -26,8 +27,9 @@ extension RequestHandler {
                           waitingDeliveries: try store.waitingDeliveries(at: now).count),
             nextTrigger: next,
             notificationServer: .init(reachable: server.reachable, name: server.name, vendor: server.vendor,
-                                      version: server.version, capabilities: server.capabilities, lastError: server.lastError),
-            waitingFor: scheduler.hold()?.waitingFor,
+                                      version: server.version, capabilities: server.capabilities, lastError: server.lastError,
+                                      lastErrorText: server.lastErrorText),
+            waitingFor: hold?.waitingFor, waitingForText: hold?.text,
             notificationsEnabled: try store.setting(Scheduler.notificationsSetting) != "off")
     }
 }

@@ -35,8 +35,12 @@ extension RequestHandler {
         let filter = try tipFilter(p)
         var generator = SystemRandomNumberGenerator()
         guard let tip = Tips.random(categories: filter.categories, searches: filter.searches, using: &generator) else {
-            let within = filter.categories.isEmpty ? "" : " in " + filter.categories.map(\.rawValue).joined(separator: " or ")
-            throw ValidationError(field: "search", template: "no tip%s mentions '%s'", within, filter.searches.joined(separator: "' or '"))
+            let searches = filter.searches.joined(separator: "', '")
+            guard filter.categories.isEmpty else {
+                throw ValidationError(field: "search", template: "no tip in %s mentions '%s'",
+                                      filter.categories.map(\.rawValue).joined(separator: ", "), searches)
+            }
+            throw ValidationError(field: "search", template: "no tip mentions '%s'", searches)
         }
         return tip
     }
@@ -125,7 +129,7 @@ extension RequestHandler {
             do {
                 return try Validation.waterRecord(record)
             } catch let error as ValidationError {
-                throw ValidationError(field: "records[\(index)].\(error.field)", error.message)
+                throw error.within("records[\(index)]")
             }
         }
         let counts = try store.importWater(records)

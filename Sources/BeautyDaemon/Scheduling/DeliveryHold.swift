@@ -1,3 +1,5 @@
+import BeautyCore
+import BeautyNotify
 import BeautyStore
 import Foundation
 
@@ -5,14 +7,28 @@ import Foundation
 /// another program, a full disk, damage). Each is told as it is, and retried at its own pace.
 struct DeliveryHold: Sendable, Equatable {
     /// "a notification server: …", "the database: the disk holding /x/beautyd.sqlite is full"
-    let waitingFor: String
+    var waitingFor: String { text.english }
+    /// `waitingFor` as a template, for `status` in its user's language.
+    let text: TranslatableText
     let fault: DatabaseFault?
 
+    /// What else a delivery can wait for than the database.
+    enum Holder: Sendable {
+        case notificationServer, scheduler
+    }
+
     /// `otherwise` names what waits when `error` is no database fault (for a delivery, the server).
-    init(_ error: any Error, databasePath: String, otherwise: String = "a notification server") {
+    init(_ error: any Error, databasePath: String, otherwise: Holder = .notificationServer) {
         fault = DatabaseFault(error)
         let summary = DatabaseFault.summary(of: error)
-        waitingFor = fault.map { "the database: \($0.explanation(path: databasePath)) (\(summary))" } ?? "\(otherwise): \(summary)"
+        let detail: TranslatableText.Argument = (error as? NotifierError)?.text.map { .message($0) } ?? .plain(summary)
+        text = if let fault {
+            TranslatableText("the database: %s (%s)", [.message(fault.explanationText(path: databasePath)), .plain(summary)])
+        } else if otherwise == .scheduler {
+            TranslatableText("the scheduler: %s", [detail])
+        } else {
+            TranslatableText("a notification server: %s", [detail])
+        }
     }
 
     /// A lock is usually let go within seconds, and every try already waits up to SQLite's busy timeout

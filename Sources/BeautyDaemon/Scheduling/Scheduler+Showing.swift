@@ -62,7 +62,7 @@ extension Scheduler {
             failingKeys.subtract(shown.keys)
             return true
         } catch {
-            let hold = held(by: error, otherwise: "the scheduler")
+            let hold = held(by: error, otherwise: .scheduler)
             unrecorded.append(shown)
             if !retry {
                 logger.warning("\(shown.description) shown; recording it waits for \(hold.waitingFor)", metadata: shown.metadata)

@@ -72,7 +72,7 @@ public actor Scheduler {
     nonisolated func hold() -> DeliveryHold? { holds.current }
 
     /// Records what a failed delivery waits for.
-    func held(by error: any Error, otherwise: String = "a notification server") -> DeliveryHold {
+    func held(by error: any Error, otherwise: DeliveryHold.Holder = .notificationServer) -> DeliveryHold {
         let hold = DeliveryHold(error, databasePath: store.path, otherwise: otherwise)
         holds.current = hold
         return hold
@@ -188,7 +188,7 @@ public actor Scheduler {
             }
             timer?.arm(at: wakeAt)
         } catch {
-            let hold = held(by: error, otherwise: "the scheduler")
+            let hold = held(by: error, otherwise: .scheduler)
             logger.error("scheduler pass failed, reminders waiting for \(hold.waitingFor)")
             timer?.arm(at: clock().addingTimeInterval(hold.retryDelay(configured: config.retrySeconds)))
         }

@@ -75,9 +75,11 @@ public struct RequestHandler: Sendable {
             return RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params: \(Self.describe(error.underlying))")
         case let error as ValidationError:
             return RPCErrorObject(code: RPCErrorCode.invalidParams, message: error.description,
-                                  data: RPCErrorData(field: error.field, text: error.template, args: error.template.map { _ in error.arguments }))
+                                  data: RPCErrorData(field: error.field, text: error.template, args: error.template.map { _ in error.arguments },
+                                                     argTexts: error.argTexts))
         case let error as ImportStages.Busy:
-            return RPCErrorObject(code: RPCErrorCode.busy, message: error.message)
+            return RPCErrorObject(code: RPCErrorCode.busy, message: error.text.english,
+                                  data: RPCErrorData(text: error.text.text, args: error.text.args))
         case let StoreError.notFound(kind, itemID):
             return RPCErrorObject(code: RPCErrorCode.notFound, message: "no \(kind) with id \(itemID)", data: RPCErrorData(kind: kind, id: itemID))
         default:

@@ -1,3 +1,4 @@
+import BeautyCore
 import BeautyProtocol
 import BeautyStore
 
@@ -12,20 +13,24 @@ struct StoreFailureReport {
             rpcError = RPCErrorObject(code: RPCErrorCode.internalError, message: "internal error: \(summary)")
             return
         }
-        let explanation = fault.explanation(path: databasePath)
+        // The message as a template too, its explanation a message of its own, so beautyctl shows it in its user's language.
+        let explanation: TranslatableText.Argument = .message(fault.explanationText(path: databasePath))
+        let text: TranslatableText
+        let code: Int
         switch fault {
         case .locked:
-            rpcError = RPCErrorObject(code: RPCErrorCode.databaseLocked, message: """
-                database locked: \(explanation) (\(summary)); try again once it lets go (beautyd retries reminders by itself)
-                """)
+            code = RPCErrorCode.databaseLocked
+            text = TranslatableText("database locked: %s (%s); try again once it lets go (beautyd retries reminders by itself)",
+                                    [explanation, .plain(summary)])
         case .full:
-            rpcError = RPCErrorObject(code: RPCErrorCode.diskFull, message: """
-                disk full: \(explanation) (\(summary)); free some space and try again
-                """)
+            code = RPCErrorCode.diskFull
+            text = TranslatableText("disk full: %s (%s); free some space and try again", [explanation, .plain(summary)])
         case .damaged:
-            rpcError = RPCErrorObject(code: RPCErrorCode.databaseDamaged, message: """
-                database damaged: \(explanation) (\(summary)); stop beautyd and recover it (README.md, "A damaged database")
-                """)
+            code = RPCErrorCode.databaseDamaged
+            text = TranslatableText("database damaged: %s (%s); stop beautyd and recover it (README.md, \"A damaged database\")",
+                                    [explanation, .plain(summary)])
         }
+        rpcError = RPCErrorObject(code: code, message: text.english,
+                                  data: RPCErrorData(text: text.text, args: text.args, argTexts: text.argTexts))
     }
 }

@@ -18,6 +18,8 @@ public actor SyncCoordinator {
     let zone: any ZoneSource
     let wakeups = SyncWakeups()
     private var clients: [String: CalDAVClient] = [:]
+    /// The last failure of each account as a template (the store keeps it in English).
+    private var failures: [String: TranslatableText] = [:]
     /// The sync in progress and those waiting: each waits for the one before.
     private var tail: Task<Void, Never>?
     private var outboxObservation: OutboxObservation?
@@ -62,7 +64,8 @@ public actor SyncCoordinator {
         // Read again: the sync before this one moved the token on.
         guard let account = try? store.syncAccount(named: name) else {
             var report = SyncReport(account: name)
-            report.error = "no sync account named '\(name)'"
+            report.errorText = TranslatableText("no sync account named '%s'", [.plain(name)])
+            report.error = report.errorText?.english
             return report
         }
         do {
@@ -86,13 +89,20 @@ public actor SyncCoordinator {
             // What the pull stored before the failure has reminders to arm too.
             scheduler.wake(.edited)
             let message = "\(error)"
+            failures[name] = SyncErrorText.of(error)
             let wait = SyncDecision.backOff(failures: account.failures + 1, cap: TimeInterval(settings.config.syncIntervalSeconds))
             try? store.recordSyncOutcome(account: name, at: clock(), error: message, nextAttemptAt: clock().addingTimeInterval(wait))
             logger.warning("sync \(name) failed (next attempt in \(Int(wait)) s): \(message)")
             var report = SyncReport(account: name)
             report.error = message
+            report.errorText = failures[name]
             return report
         }
+    }
+
+    /// `lastError` of the store as a template, when it is the failure this run recorded.
+    func failureText(account: String, lastError: String?) -> TranslatableText? {
+        failures[account].flatMap { $0.english == lastError ? $0 : nil }
     }
 
     func client(for account: SyncAccount) throws -> CalDAVClient {

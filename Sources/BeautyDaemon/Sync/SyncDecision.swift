@@ -29,7 +29,8 @@ enum SyncDecision {
     enum Outcome: Equatable {
         /// Both sides say the same: nothing to do but to forget the local change.
         case agree
-        /// The server's version wins in place; the local one is kept as a conflict copy.
+        /// The server's version wins in place; the local one is kept as a conflict copy. `reason` is stored
+        /// in English and is an msgid of the catalogs, so a client shows it in its user's language.
         case serverWins(reason: String)
     }
 
@@ -37,10 +38,12 @@ enum SyncDecision {
     static func resolve(local: [Appointment]?, server: [Appointment]?) -> Outcome {
         switch (local, server) {
         case (nil, nil): return .agree
-        case (nil, _?): return .serverWins(reason: "deleted here while changed on the server: the server's version is back")
-        case (_?, nil): return .serverWins(reason: "changed here while deleted on the server: the local version is kept as this copy")
+        case (nil, _?): return .serverWins(reason: TranslatableText("deleted here while changed on the server: the server's version is back", []).text)
+        case (_?, nil):
+            return .serverWins(reason: TranslatableText("changed here while deleted on the server: the local version is kept as this copy", []).text)
         case let (local?, server?):
-            return same(local, server) ? .agree : .serverWins(reason: "changed on both sides: the server's version is kept, the local one as this copy")
+            return same(local, server) ? .agree
+                : .serverWins(reason: TranslatableText("changed on both sides: the server's version is kept, the local one as this copy", []).text)
         }
     }
 

@@ -75,8 +75,11 @@ struct SyncSetup {
         SecretServiceCredentials(user: user, attributes: ["service": "beautyd", "account": account])
     }
 
+    /// `"Name" URL, ...`; a calendar without a name by its URL alone, so no English word goes into a translated message.
     static func listing(_ calendars: [CalDAVCalendar]) -> String {
-        calendars.isEmpty ? "none" : calendars.map { "\"\($0.displayName ?? "(no name)")\" \($0.url.absoluteString)" }.joined(separator: ", ")
+        calendars.map { calendar in
+            calendar.displayName.map { "\"\($0)\" \(calendar.url.absoluteString)" } ?? calendar.url.absoluteString
+        }.joined(separator: ", ")
     }
 
     static func unknown(_ name: String, _ accounts: [SyncAccount]) -> ValidationError {
