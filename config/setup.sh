@@ -21,6 +21,7 @@ say "Building (release; the first build takes a few minutes)"
 cd "$repo"
 swift build -c release --product beautyd
 swift build -c release --product beautyctl
+swift build -c release --product generate-manual  # swift-argument-parser's, for the man pages
 built="$(swift build -c release --show-bin-path)"
 
 say "Installing beautyd and beautyctl into $bin"
@@ -34,16 +35,22 @@ install -d "$po"
 install -m 0644 Sources/BeautyLocalization/po/*.po "$po/"
 
 say "Installing shell completions and man pages"
-install -d "$data/bash-completion/completions" "$data/zsh/site-functions" "$conf/fish/completions" "$data/man/man1"
+install -d "$data/bash-completion/completions" "$data/zsh/site-functions" "$conf/fish/completions"
 "$bin/beautyctl" --generate-completion-script bash > "$data/bash-completion/completions/beautyctl"
 "$bin/beautyctl" --generate-completion-script zsh > "$data/zsh/site-functions/_beautyctl"
 "$bin/beautyctl" --generate-completion-script fish > "$conf/fish/completions/beautyctl.fish"
-# The pages are English whatever the session's language: the plugin's beautyctl follows LANG like any
-# run, and generate-manual (swift-argument-parser 1.8.2) drops every non-ASCII character, so a Polish
-# or Slovak page would lose its diacritics ("dziaa" for "działa"); `beautyctl --help` is translated.
-LC_ALL=C swift package generate-manual --configuration release --authors "beautyd developers" >/dev/null
-install -m 0644 .build/plugins/GenerateManual/outputs/beautyctl/beautyctl.1 \
-    .build/plugins/GenerateManual/outputs/beautyd/beautyd.1 "$data/man/man1/"
+# One set of pages per language, whatever the session's: English in man1, Polish and Slovak in
+# pl/man1 and sk/man1, where man looks when LANG (or `man -L`) asks for them. The script keeps the
+# characters swift-argument-parser's generate-manual would drop (the diacritics of the examples in
+# English, every Polish and Slovak letter).
+pages="$(mktemp -d)"
+for language in en pl sk; do
+    config/man-pages.sh "$language" "$built" "$pages/$language"
+    [ "$language" = en ] && target="$data/man/man1" || target="$data/man/$language/man1"
+    install -d "$target"
+    install -m 0644 "$pages/$language/beautyctl.1" "$pages/$language/beautyd.1" "$target/"
+done
+rm -rf "$pages"
 
 if [ ! -e "$conf/beautyd/config.toml" ]; then
     say "Writing the default configuration to $conf/beautyd/config.toml"

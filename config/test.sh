@@ -29,5 +29,7 @@ bash "$repo/config/test-locales.sh"
 cd "$repo"
 say "Building beautyd, beautyctl and the tests"
 swift build --build-tests
+# swift-argument-parser's man page generator, which TranslatedManPageTests runs (not part of the above).
+swift build --product generate-manual
 say "Running the tests"
 swift test --skip-build
