@@ -109,7 +109,7 @@ struct AppointmentFields: ParsableArguments {
         guard let price else { return nil }
         if price.trimmingCharacters(in: .whitespaces).hasPrefix("-") {
             throw CLIFailure(.usage, Output.l.tr("--price: '%s' is negative; a price is what the visit costs, 0 or more (a refund is an income: %s)",
-                                                 price, "beautyctl budget add Refund 20 --income"))
+                                                 price, Output.l.tr("beautyctl budget add Refund 20 --income")))
         }
         let money = try Input.money(price, option: "--price")
         return PriceParam(cents: money.cents, currency: money.currency.isEmpty ? nil : money.currency)

@@ -37,7 +37,7 @@ struct ImportSummary: Encodable {
         Output.line(counts)
         if let created = contactsCreated { Output.line(Output.l.trn("Created %s contact(s) named in the file, with their phone numbers.", "Created %s contact(s) named in the file, with their phone numbers.", created)) }
         if !notImported.isEmpty {
-            let kinds = notImported.map { "\($0.count) \($0.name) (first at line \($0.firstLine))" }.joined(separator: ", ")
+            let kinds = notImported.map { Output.l.tr("%s %s (first at line %s)", $0.count, $0.name, $0.firstLine) }.joined(separator: ", ")
             Output.line(Output.l.tr("Not imported: %s; beautyd keeps appointments only.", kinds))
         }
         guard !warnings.isEmpty else { return }
@@ -55,6 +55,6 @@ struct ImportSummary: Encodable {
         else { return failure }
         var rest = message[message.index(after: close)...]
         if rest.hasPrefix(".") { rest = rest.dropFirst() }
-        return CLIFailure(failure.code, "\(file):\(line): \(rest) (nothing was imported)")
+        return CLIFailure(failure.code, Output.l.tr("%s:%s: %s (nothing was imported)", file, line, String(rest)))
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Keep appointments in sync with a CalDAV calendar (Nextcloud, Radicale, Fastmail, iCloud...).",
+        abstract: Output.l.tr("Keep appointments in sync with a CalDAV calendar (Nextcloud, Radicale, Fastmail, iCloud...)."),
         discussion: """
             Appointments made on the phone or the web calendar appear in beautyd with their reminders, and \
             those made with beautyctl appear there. beautyd syncs at the interval of [sync] in config.toml \
@@ -25,7 +25,7 @@ struct SyncCommand: ParsableCommand {
 struct SyncAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Follow a CalDAV calendar.",
+        abstract: Output.l.tr("Follow a CalDAV calendar."),
         discussion: """
             --url is the calendar's own URL, or the server's base URL: then beautyd finds your calendars \
             (/.well-known/caldav, current-user-principal, calendar-home-set); with several, choose one with \
@@ -70,7 +70,7 @@ struct SyncAddCommand: ParsableCommand {
 
 struct SyncListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the sync accounts.",
+        commandName: "list", abstract: Output.l.tr("List the sync accounts."),
         discussion: "Example:\n  beautyctl sync list --json")
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
@@ -81,14 +81,14 @@ struct SyncListCommand: ParsableCommand {
         if output.json { return try Output.json(result) }
         if result.accounts.isEmpty { return Output.line(Output.l.tr("No sync accounts. Add one with 'beautyctl sync add NAME --url URL --user USER --password-file FILE'.")) }
         Output.table([Output.l.tr("NAME"), Output.l.tr("CALENDAR"), Output.l.tr("URL"), Output.l.tr("USER"), Output.l.tr("LAST SYNC")], result.accounts.map {
-            [$0.name, $0.calendarName ?? "", $0.calendarURL, $0.user, $0.lastSyncAt.map { Output.iso($0) } ?? Output.l.tr("never")]
+            [$0.name, $0.calendarName ?? "", $0.calendarURL, $0.user, $0.lastSyncAt.map(Output.instant) ?? Output.l.tr("never")]
         })
     }
 }
 
 struct SyncStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show the last sync, pending local changes, conflicts and the last error.",
+        commandName: "status", abstract: Output.l.tr("Show the last sync, pending local changes, conflicts and the last error."),
         discussion: """
             A conflict is an event changed on both sides between two syncs: the server's version is the one \
             in your calendar now, and the local version is kept here as iCalendar text (see it with --json; \
@@ -109,21 +109,21 @@ struct SyncStatusCommand: ParsableCommand {
         for (index, a) in result.accounts.enumerated() {
             if index > 0 { Output.line() }
             Output.line("\(a.name): \(a.calendarName.map { "\"\($0)\" " } ?? "")\(a.calendarURL)")
-            let last = a.lastSyncAt.map { Output.iso($0) } ?? Output.l.tr("never")
+            let last = a.lastSyncAt.map(Output.instant) ?? Output.l.tr("never")
             Output.line(a.incremental ? Output.l.tr("  last sync:       %s (incremental: sync-collection)", last)
                                       : Output.l.tr("  last sync:       %s (CTag and ETags)", last))
             Output.line(Output.l.tr("  pending changes: %s", a.pending))
             if let error = a.lastError { Output.line(Output.l.tr("  last error:      %s", error)) }
-            if let next = a.nextAttemptAt { Output.line(Output.l.tr("  next attempt:    %s", Output.iso(next))) }
+            if let next = a.nextAttemptAt { Output.line(Output.l.tr("  next attempt:    %s", Output.instant(next))) }
             Output.line(Output.l.tr("  conflicts:       %s", a.conflicts.count))
-            for c in a.conflicts { Output.line("    \(Output.iso(c.detectedAt))  \(c.title)  (\(c.uid)): \(c.reason)") }
+            for c in a.conflicts { Output.line("    \(Output.instant(c.detectedAt))  \(c.title)  (\(c.uid)): \(c.reason)") }
         }
     }
 }
 
 struct SyncNowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "now", abstract: "Sync now and wait for the result.",
+        commandName: "now", abstract: Output.l.tr("Sync now and wait for the result."),
         discussion: """
             Syncs one account (default: all) at once, whatever the back-off after failures. --json prints \
             the totals (requests, bytesSent, bytesReceived, seconds, fetched, pushed, removed, conflicts) and \
@@ -145,7 +145,7 @@ struct SyncNowCommand: ParsableCommand {
                 if let error = r.error { Output.line(Output.l.tr("%s: failed: %s", r.account, error)); continue }
                 Output.line(Output.l.tr("%s: %s fetched, %s sent, %s removed, %s conflict(s); %s requests, %s bytes, %s s",
                                         r.account, r.fetched, r.pushed, r.removed, r.conflicts, r.requests,
-                                        r.bytesSent + r.bytesReceived, String(format: "%.2f", r.seconds)))
+                                        Output.numbers.integer(r.bytesSent + r.bytesReceived), Output.numbers.decimal(r.seconds, digits: 2)))
             }
         }
         if let failed = result.accounts.first(where: { $0.error != nil }) {
@@ -156,7 +156,7 @@ struct SyncNowCommand: ParsableCommand {
 
 struct SyncRemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rm", abstract: "Stop syncing an account (its appointments stay here and on the server).",
+        commandName: "rm", abstract: Output.l.tr("Stop syncing an account (its appointments stay here and on the server)."),
         discussion: "Example:\n  beautyctl sync rm phone")
     @Argument(help: ArgumentHelp("The account.", valueName: "name")) var name: String
     @OptionGroup var output: OutputOptions

@@ -205,13 +205,14 @@ struct StatusCommand: ParsableCommand {
         let s = try client.call(ViewRPC.status)
         if output.json { return try Output.json(s) }
         let times = Output.times
-        Output.line(Output.l.tr("beautyd %s, pid %s, up %s", s.version, s.pid, DurationParser.format(s.uptimeSeconds)))
+        Output.line(Output.l.tr("beautyd %s, pid %s, up %s", s.version, s.pid, DurationParser.format(s.uptimeSeconds, Output.l)))
         Output.line(Output.l.tr("  database:      %s", s.database))
         Output.line(Output.l.tr("  socket:        %s", s.socket))
         Output.line(Output.l.tr("  appointments:  %s   contacts: %s   medications: %s", s.counts.appointments, s.counts.contacts, s.counts.medications))
         Output.line(Output.l.tr("  reminders:     %s pending", s.counts.pendingDeliveries))
         if let next = s.nextTrigger {
-            Output.line(Output.l.tr("  next:          %s %s (%s)", times.short(next.fireAt), next.title, Self.itemLabel(next.itemKind, next.itemID)))
+            Output.line(Output.l.tr("  next:          %s %s (%s)", times.short(next.fireAt), Self.itemTitle(next.itemKind, next.itemID, next.title),
+                                    Self.itemLabel(next.itemKind, next.itemID)))
         } else {
             Output.line(Output.l.tr("  next:          nothing scheduled"))
         }
@@ -219,15 +220,15 @@ struct StatusCommand: ParsableCommand {
         if server.reachable {
             let name = [server.name, server.version].compactMap { $0 }.joined(separator: " ")
             let problem = server.lastError.map { " — \($0)" } ?? ""
-            Output.line(Output.l.tr("  notifications: %s (%s)%s", name.isEmpty ? "server" : name, server.capabilities.joined(separator: ", "), problem))
+            Output.line(Output.l.tr("  notifications: %s (%s)%s", name.isEmpty ? Output.l.tr("server") : name, server.capabilities.joined(separator: ", "), problem))
         } else {
-            Output.line(Output.l.tr("  notifications: NO SERVER REACHABLE — %s", server.lastError ?? "unknown"))
+            Output.line(Output.l.tr("  notifications: NO SERVER REACHABLE — %s", server.lastError ?? Output.l.trc("reason", "unknown")))
         }
         if s.notificationsEnabled == false {
             Output.line(Output.l.tr("  switched off:  nothing is shown; doses are still recorded as due (beautyctl notifications on)"))
         }
         if s.counts.waitingDeliveries > 0 {
-            let reason = s.waitingFor.map { "wait for \($0)" } ?? "are due and about to be shown"
+            let reason = s.waitingFor.map { Output.l.tr("wait for %s", $0) } ?? Output.l.tr("are due and about to be shown")
             Output.line(Output.l.tr("  waiting:       %s due reminder(s) %s", s.counts.waitingDeliveries, reason))
         }
     }
@@ -235,6 +236,15 @@ struct StatusCommand: ParsableCommand {
 
 extension StatusCommand {
     /// "dose 65" for a medication trigger or event (its id is the dose's, what `dose taken` wants), else "appointment 3".
+    /// A trigger's title in the reader's language: the daemon names water reminders and tips in English.
+    static func itemTitle(_ kind: ItemKind?, _ id: Int64, _ title: String) -> String {
+        switch kind {
+        case .water: Output.l.tr("Drink water")
+        case .tip: Tips.tip(id: Int(id)).map { TipText($0, Output.l).title } ?? title
+        default: title
+        }
+    }
+
     static func itemLabel(_ kind: ItemKind?, _ id: Int64) -> String {
         let l = Output.l
         return switch kind {
@@ -257,7 +267,8 @@ struct WatchCommand: ParsableCommand {
         let times = Output.times
         try global.client.watch { event, raw in
             if output.json { return Output.line(String(decoding: raw, as: UTF8.self)) }
-            let what = [event.title, event.detail].compactMap { $0 }.joined(separator: " — ")
+            let title = event.title.map { title in event.itemID.map { StatusCommand.itemTitle(event.itemKind, $0, title) } ?? title }
+            let what = [title, event.detail].compactMap { $0 }.joined(separator: " — ")
             let item = event.itemID.map { " " + StatusCommand.itemLabel(event.itemKind, $0) } ?? ""
             Output.line("\(times.short(event.at))  \(StatusName.reminder(event.type, Output.l))\(item)\(what.isEmpty ? "" : ": \(what)")")
         }

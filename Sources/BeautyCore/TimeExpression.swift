@@ -265,11 +265,16 @@ public enum TimeExpression {
     }
 
     /// Parses a bare calendar date `YYYY-MM-DD` (used by `--from`/`--until` style options).
+    /// `2026-11-25`, or `25.11.2026` as Polish and Slovak write it (the year in four digits: a day
+    /// without one would depend on today).
     public static func parseDay(_ text: String, field: String) throws -> (year: Int, month: Int, day: Int) {
-        guard let ymd = try parseDate(text.trimmingCharacters(in: .whitespaces), field: field) else {
-            throw ValidationError(field: field, template: "'%s' is not a date (use YYYY-MM-DD)", text)
+        let word = text.trimmingCharacters(in: .whitespaces)
+        if let ymd = try parseDate(word, field: field) { return ymd }
+        if word.split(separator: ".", omittingEmptySubsequences: false).last?.count == 4,
+           let ymd = try dottedDate(word, today: DateComponents(), past: false, field: field) {
+            return ymd
         }
-        return ymd
+        throw ValidationError(field: field, template: "'%s' is not a date (use YYYY-MM-DD or DD.MM.YYYY)", text)
     }
 
     private static func components(_ cal: Calendar, _ date: Date) -> (Int, Int, Int) {
