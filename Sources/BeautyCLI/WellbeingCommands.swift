@@ -133,7 +133,7 @@ enum WaterOutput {
 
     /// "water record 4: 250 ml at Wed 7 Jan 2026, 08:30".
     static func describe(_ record: WaterRecord) -> String {
-        Output.l.tr("water record %s: %s ml at %s", record.id ?? 0, record.amountMl, Output.times.short(record.start))
+        Output.l.tr("water record %s: %s ml at %s", record.id ?? 0, Output.numbers.integer(record.amountMl), Output.times.short(record.start))
     }
 
     /// "Today" or the day's name.
@@ -367,7 +367,7 @@ extension WaterCommand {
             var client = global.client
             let result = try client.call(WellbeingRPC.waterGoal, params)
             if output.json { return try Output.json(result) }
-            Output.line(result.goalMl.map { Output.l.tr("Daily water goal: %s ml.", $0) } ?? Output.l.tr("No daily water goal."))
+            Output.line(result.goalMl.map { Output.l.tr("Daily water goal: %s ml.", Output.numbers.integer($0)) } ?? Output.l.tr("No daily water goal."))
         }
     }
 

@@ -1,0 +1,59 @@
+import BeautyCore
+import BeautyLocalization
+import Foundation
+import Testing
+
+/// The charts, the calendar view and the typed day in Polish and Slovak: decimal commas, local day
+/// names, plural forms, translated labels (English stays as MeasurementChartTests, BudgetChartTests
+/// and CalendarViewTests pin it).
+@Suite("Charts, calendar view and days in Polish and Slovak")
+struct TranslatedChartsTests {
+    let polish = Localizer.forLanguage(.polish)
+    let slovak = Localizer.forLanguage(.slovak)
+    let month = CalendarMonth(year: 2026, month: 11)
+
+    func points(_ days: [Int]) -> [ChartPoint] {
+        days.enumerated().map { index, day in ChartPoint(day: LocalDate(year: 2026, month: 11, day: day), value: 62.5 + Double(index) * 0.25) }
+    }
+
+    @Test func weightChartSummaryWithCommasDaysAndPluralForms() {
+        let text = MeasurementChart.text(points([3, 20]), month: month, unit: .kg, localizer: polish)
+        #expect(text.hasPrefix("Masa ciała [kg], listopad 2026\n62,8 ┤\n62,7 ┤"), "\(text)")
+        #expect(text.hasSuffix("2 dni z danymi: min. 62,5 kg (3.11), maks. 62,75 kg (20.11), ostatnio 62,75 kg (20.11)\n"), "\(text)")
+        let one = MeasurementChart.text(points([3]), month: month, unit: .kg, localizer: slovak)
+        #expect(one.hasSuffix("1 deň s údajmi: min. 62,5 kg (3. 11.), max. 62,5 kg (3. 11.), naposledy 62,5 kg (3. 11.)\n"), "\(one)")
+        let five = MeasurementChart.text(points([1, 2, 3, 4, 5]), month: month, unit: .bmi, localizer: slovak)
+        #expect(five.contains("\n5 dní s údajmi: min. 62,5 (1. 11.)"), "\(five)")
+    }
+
+    @Test func svgChartsSpeakTheLanguage() {
+        let weight = MeasurementChart.svg(points([3]), month: month, unit: .kg, localizer: polish)
+        #expect(weight.contains(">Dzień miesiąca: listopad 2026</text>") && weight.contains("<title>wt. 03.11.2026: 62,5 kg</title>"), "\(weight)")
+        #expect(!weight.contains("Day of") && !weight.contains(">62.5"), "\(weight)")
+        let budget = BudgetChart.svg([BudgetChart.Row(currency: "PLN", incomeCents: 120_000, expenseCents: 60_000)], title: "Bilans", localizer: polish)
+        #expect(budget.contains("<title>Wydatki: 600,00 PLN</title>") && budget.contains(">Bilans: +600,00 PLN</text>"), "\(budget)")
+        #expect(BudgetChart.svg([], title: "Bilancia", localizer: slovak).contains(">Žiadne položky rozpočtu</text>"))
+    }
+
+    @Test func calendarViewNamesTheDayAndTheAllDayRow() {
+        let zone = TimeZone(identifier: "Europe/Warsaw")!
+        let monday = LocalDate(year: 2030, month: 1, day: 7)
+        let spa = CalendarView.Entry(title: "Spa", start: monday.start(in: zone), end: monday.adding(days: 1).start(in: zone), allDay: true)
+        let now = LocalTime.instant(year: 2030, month: 1, day: 7, hour: 11, in: zone)!
+        let text = CalendarView.render([spa], days: [monday], zone: zone, now: now, width: 40, localizer: polish)
+        #expect(text.hasPrefix("pon. 07.01.2030 (dziś)\ncałodn.│■ Spa"), "\(text)")
+        let week = CalendarView.render([], days: CalendarView.week(containing: monday, zone: zone), zone: zone, now: now, width: 80, localizer: slovak)
+        #expect(week.hasPrefix("po 07.01.2030 – ne 13.01.2030\n       │*po 7"), "\(week)")
+    }
+
+    @Test func daysAreTypedAsPolishAndSlovakWriteThem() throws {
+        #expect(try LocalDate(parsing: "25.11.2026") == LocalDate(year: 2026, month: 11, day: 25))
+        #expect(try LocalDate(parsing: "5.1.2027") == LocalDate(year: 2027, month: 1, day: 5))
+        for bad in ["31.02.2026", "25.11.", "25.11.26", "2026.11.25"] {
+            #expect(throws: ValidationError.self, "\(bad)") { try LocalDate(parsing: bad) }
+        }
+        #expect([Weekday.mon, .wed, .fri].map { DayWords.abbreviation($0.number, language: .polish) } == ["pon", "śr", "pt"])
+        #expect([Weekday.thu, .sun].map { DayWords.abbreviation($0.number, language: .slovak) } == ["št", "ne"])
+        #expect(DayWords.abbreviation(Weekday.sat.number, language: .english) == "sat")
+    }
+}
