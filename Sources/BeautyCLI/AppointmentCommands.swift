@@ -159,7 +159,7 @@ extension AppointmentCommand {
             params.allDay = fields.allDay
             params.address = fields.address
             params.notes = fields.notes
-            params.category = fields.category
+            params.category = fields.category.map(CategoryTitle.code(typed:))
             params.color = fields.color
             params.price = try fields.priceParam()
             params.reminders = try fields.reminders(now: now)
@@ -373,7 +373,7 @@ struct AppointmentChanges: ParsableArguments {
         params.allDay = fields.allDay
         params.address = fields.address
         params.notes = fields.notes
-        params.category = fields.category
+        params.category = fields.category.map(CategoryTitle.code(typed:))
         params.color = fields.color
         params.price = try fields.priceParam()
         params.reminders = try fields.reminders(now: now)

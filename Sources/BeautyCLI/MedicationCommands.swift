@@ -76,8 +76,8 @@ struct MedicationFields: ParsableArguments {
     }
 
     func dates() throws -> (LocalDate?, LocalDate?) {
-        let start = try from.map { text in try Input.check("--from") { try LocalDate(parsing: text, field: "--from") } }
-        let end = try until.map { text in try Input.check("--until") { try LocalDate(parsing: text, field: "--until") } }
+        let start = try from.map { text in try Input.check("--from") { try LocalDate(typed: text, field: "--from") } }
+        let end = try until.map { text in try Input.check("--until") { try LocalDate(typed: text, field: "--until") } }
         try Input.check("--until") { try Validation.range(from: start, to: end, .closed, toField: "--until", fromName: "--from") }
         if let stock, stock < 0 { throw CLIFailure(.usage, Output.l.tr("--stock: must not be negative")) }
         if let low, low < 0 { throw CLIFailure(.usage, Output.l.tr("--low: must not be negative")) }

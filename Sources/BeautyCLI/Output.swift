@@ -54,7 +54,10 @@ enum Output {
         Output.line(Output.l.tr("  status:    %s", StatusName.appointment(a.status.rawValue, Output.l)))
         if let address = a.address { Output.line(Output.l.tr("  address:   %s", address)) }
         if let contact = detail.contact { Output.line(Output.l.tr("  contact:   %s, %s (contact %s)", contact.displayName, contact.phone, contact.id ?? 0)) }
-        if let category = a.category { Output.line(Output.l.tr("  category:  %s", category)) }
+        if let category = a.category {
+            let title = l.language == .english ? category : CategoryTitle.title(name: category, stored: category, l)
+            Output.line(Output.l.tr("  category:  %s", title == category ? category : "\(title) (\(category))"))
+        }
         if let color = a.color { Output.line(Output.l.tr("  colour:    %s", color)) }
         if let price = a.price { Output.line(Output.l.tr("  price:     %s", price.formatted(Output.l.language))) }
         if let zone = a.timeZone { Output.line(Output.l.tr("  zone:      %s", zone)) }

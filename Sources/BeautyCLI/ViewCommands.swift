@@ -57,7 +57,7 @@ struct AgendaCommand: ParsableCommand {
             return k
         }
         let categories = try category.compactMap { name in
-            try Input.check("--category") { try Validation.category(name, field: "--category") }
+            try Input.check("--category") { try Validation.category(CategoryTitle.code(typed: name), field: "--category") }
         }
         (params.kind, params.kinds) = WireList.oneOrList(kinds)
         (params.category, params.categories) = WireList.oneOrList(categories)
@@ -113,7 +113,7 @@ struct AgendaCommand: ParsableCommand {
                 : "\(times.clock(entry.start))–\(times.clock(entry.end))"
             var extras: [String] = []
             if entry.status != "scheduled" { extras.append(StatusName.appointment(entry.status, l)) }
-            if let c = entry.category { extras.append(c) }
+            if let c = entry.category { extras.append(l.language == .english ? c : CategoryTitle.title(name: c, stored: c, l)) }
             if let place = entry.address ?? entry.contactName { extras.append(place) }
             let suffix = extras.isEmpty ? "" : "  (\(extras.joined(separator: ", ")))"
             Output.line("  \(clock)  #\(entry.id) \(entry.title)\(suffix)")

@@ -265,9 +265,16 @@ public enum TimeExpression {
     }
 
     /// Parses a bare calendar date `YYYY-MM-DD` (used by `--from`/`--until` style options).
-    /// `2026-11-25`, or `25.11.2026` as Polish and Slovak write it (the year in four digits: a day
-    /// without one would depend on today).
     public static func parseDay(_ text: String, field: String) throws -> (year: Int, month: Int, day: Int) {
+        guard let ymd = try parseDate(text.trimmingCharacters(in: .whitespaces), field: field) else {
+            throw ValidationError(field: field, template: "'%s' is not a date (use YYYY-MM-DD)", text)
+        }
+        return ymd
+    }
+
+    /// A day as a person types it: `2026-11-25`, or `25.11.2026` as Polish and Slovak write it (the
+    /// year in four digits: a day without one would depend on today). The wire takes only the first.
+    public static func parseTypedDay(_ text: String, field: String) throws -> (year: Int, month: Int, day: Int) {
         let word = text.trimmingCharacters(in: .whitespaces)
         if let ymd = try parseDate(word, field: field) { return ymd }
         if word.split(separator: ".", omittingEmptySubsequences: false).last?.count == 4,

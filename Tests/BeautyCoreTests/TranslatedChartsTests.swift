@@ -47,11 +47,14 @@ struct TranslatedChartsTests {
     }
 
     @Test func daysAreTypedAsPolishAndSlovakWriteThem() throws {
-        #expect(try LocalDate(parsing: "25.11.2026") == LocalDate(year: 2026, month: 11, day: 25))
-        #expect(try LocalDate(parsing: "5.1.2027") == LocalDate(year: 2027, month: 1, day: 5))
+        #expect(try LocalDate(typed: "25.11.2026", field: "--from") == LocalDate(year: 2026, month: 11, day: 25))
+        #expect(try LocalDate(typed: "5.1.2027", field: "--from") == LocalDate(year: 2027, month: 1, day: 5))
+        #expect(try LocalDate(typed: "2027-01-05", field: "--from") == LocalDate(year: 2027, month: 1, day: 5))
         for bad in ["31.02.2026", "25.11.", "25.11.26", "2026.11.25"] {
-            #expect(throws: ValidationError.self, "\(bad)") { try LocalDate(parsing: bad) }
+            #expect(throws: ValidationError.self, "\(bad)") { try LocalDate(typed: bad, field: "--from") }
         }
+        // The wire and the database keep ISO 8601 days only.
+        #expect(throws: ValidationError.self) { try LocalDate(parsing: "25.11.2026") }
         #expect([Weekday.mon, .wed, .fri].map { DayWords.abbreviation($0.number, language: .polish) } == ["pon", "śr", "pt"])
         #expect([Weekday.thu, .sun].map { DayWords.abbreviation($0.number, language: .slovak) } == ["št", "ne"])
         #expect(DayWords.abbreviation(Weekday.sat.number, language: .english) == "sat")

@@ -6,7 +6,7 @@ import Testing
 /// Lines a Polish or Slovak user met in English until they were translated, each read back through
 /// real beautyctl against the real daemon: the daemon not running, empty water lists and the goal,
 /// notifications on, a medication's weekdays and dates (typed DD.MM.YYYY), a dose's state, a saved
-/// measurement (typed with a day word and DD.MM.YYYY), the calendar view.
+/// measurement (typed with a day word and DD.MM.YYYY), the calendar view, a category typed by its title.
 struct LeftoverExpectations: Sendable, CustomTestStringConvertible {
     var locale: String
     var notRunning: String
@@ -21,6 +21,9 @@ struct LeftoverExpectations: Sendable, CustomTestStringConvertible {
     var saved: String
     var calendarHeader: String
     var allDay: String
+    /// A built-in category typed by its title, without diacritics, and how `appointment show` names it.
+    var category: String
+    var categoryShown: String
 
     var testDescription: String { locale }
 
@@ -31,7 +34,8 @@ struct LeftoverExpectations: Sendable, CustomTestStringConvertible {
         days: "pon,śr,pt", schedule: "  plan:      o 08:00 w dni: pon,śr,pt\n", dates: "  daty:      od 02.12.2030 do 31.01.2031\n",
         taken: " jako: przyjęta.\n", yesterday: "wczoraj",
         saved: "Zapisano 24.11.2025: 62,5 kg, BMI 22,1 (wartość prawidłowa), wzrost 168 cm",
-        calendarHeader: "pt. 06.12.2030\n", allDay: "całodn.│■ Spa")
+        calendarHeader: "pt. 06.12.2030\n", allDay: "całodn.│■ Spa",
+        category: "wlosy/KOLORYZACJA", categoryShown: "  kategoria: Koloryzacja (hair/colour)\n")
     static let slovak = LeftoverExpectations(
         locale: "sk_SK.UTF-8",
         notRunning: "beautyctl: beautyd nebeží (nedá sa pripojiť k ", noWater: "Dnes zatiaľ nie je zapísaná žiadna voda.\n",
@@ -39,7 +43,8 @@ struct LeftoverExpectations: Sendable, CustomTestStringConvertible {
         days: "po,st,pi", schedule: "  rozpis:    o 08:00 v dni: po,st,pi\n", dates: "  dátumy:    od 02.12.2030 do 31.01.2031\n",
         taken: " ako: užitá.\n", yesterday: "včera",
         saved: "Uložené 24.11.2025: 62,5 kg, BMI 22,1 (normálna hmotnosť), výška 168 cm",
-        calendarHeader: "pi 06.12.2030\n", allDay: "celod. │■ Spa")
+        calendarHeader: "pi 06.12.2030\n", allDay: "celod. │■ Spa",
+        category: "Vlasy/farbenie", categoryShown: "  kategória: Farbenie (hair/colour)\n")
 }
 
 extension EndToEndTiming {
@@ -72,6 +77,8 @@ extension EndToEndTiming {
             let saved = try await stack.beautyctlOK(["measure", "add", "--weight", "62,5", "--date", "24.11.2025"])
             #expect(saved.stdout.hasPrefix(language.saved), "\(saved)")
 
+            let coloured = try await stack.beautyctlOK(["appointment", "add", "Henna", "--at", "2030-12-05 10:00", "--category", language.category])
+            #expect(coloured.stdout.contains(language.categoryShown) && coloured.stderr.isEmpty, "\(coloured)")
             _ = try await stack.beautyctlOK(["appointment", "add", "Spa", "--at", "2030-12-06", "--all-day"])
             let calendar = try await stack.beautyctlOK(["calendar", "--day", "2030-12-06", "--no-color"])
             #expect(calendar.stdout.hasPrefix(language.calendarHeader) && calendar.stdout.contains(language.allDay), "\(calendar)")
