@@ -6,7 +6,7 @@ import Testing
 /// The charts, the calendar view and the typed day in Polish and Slovak: decimal commas, local day
 /// names, plural forms, translated labels (English stays as MeasurementChartTests, BudgetChartTests
 /// and CalendarViewTests pin it).
-@Suite("Charts, calendar view and days in Polish and Slovak")
+@Suite("Charts, calendar view, typed days and tip categories in Polish and Slovak")
 struct TranslatedChartsTests {
     let polish = Localizer.forLanguage(.polish)
     let slovak = Localizer.forLanguage(.slovak)
@@ -58,5 +58,12 @@ struct TranslatedChartsTests {
         #expect([Weekday.mon, .wed, .fri].map { DayWords.abbreviation($0.number, language: .polish) } == ["pon", "śr", "pt"])
         #expect([Weekday.thu, .sun].map { DayWords.abbreviation($0.number, language: .slovak) } == ["št", "ne"])
         #expect(DayWords.abbreviation(Weekday.sat.number, language: .english) == "sat")
+    }
+
+    @Test func tipCategoriesAreTypedByTheirNameInAnyLanguage() throws {
+        #expect(try ["hair", "Włosy", "wlosy", "VLASY"].map { try TipCategory(parsing: $0) } == [.hair, .hair, .hair, .hair])
+        #expect(try ["paznokcie", "nechty", "twarz", "tvár", "ciało", "telo"].map { try TipCategory(parsing: $0) }
+                == [.nails, .nails, .face, .face, .body, .body])
+        #expect(throws: ValidationError.self) { try TipCategory(parsing: "zlta") }
     }
 }

@@ -33,9 +33,10 @@ import Testing
         return (text, index)
     }
 
-    /// Where printed text starts: an output call, a failure, an import summary, a direct write.
+    /// Where printed text starts: an output call, a failure, an import summary, a write to a file handle
+    /// or through a helper (a progress line).
     static let printing = try! NSRegularExpression(
-        pattern: #"(Output\.line\(|Output\.warn\(|CLIFailure\([a-zA-Z.]+,|summary\.print\(|\.write\(Data\()"#)
+        pattern: #"(Output\.line\(|Output\.warn\(|CLIFailure\([a-zA-Z.]+,|summary\.print\(|\bwrite\()"#)
     /// A literal that is the message (or context, or plural) of a marker call.
     static let marked = try! NSRegularExpression(pattern: #"(\b(tr|trn|trc)\(\s*|\b(trn|trc)\(\s*"(?:[^"\\]|\\.)*"\s*,\s*)$"#)
 
@@ -94,6 +95,8 @@ import Testing
         #expect(Self.unmarkedTexts(#"throw CLIFailure(.unreachable, Output.l.tr(""""#, next: "    beautyd is not running").isEmpty)
         #expect(Self.unmarkedTexts(#"Output.line(Output.l.trn("%s day", "%s days", n, n) + Output.l.trc("unit", "kg"))"#).isEmpty)
         #expect(Self.unmarkedTexts(#"Output.line(a ? Output.l.tr("on") : "off")"#) == ["off"])
+        #expect(Self.unmarkedTexts(#"write("\r\u{1B}[2KImporting \(done)/\(total) events…")"#) == ["{1B}[2KImporting / events…"])
+        #expect(Self.unmarkedTexts(#"try Output.write(svg, to: path, option: "--svg")"#).isEmpty)
     }
 
     @Test func theCheckFindsAnUnmarkedSentence() {
