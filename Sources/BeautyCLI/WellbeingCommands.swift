@@ -450,8 +450,7 @@ extension WaterCommand {
             do {
                 records = try WaterImport.parse(text, zone: .current)
             } catch let error as WaterImportError {
-                let lines = error.description.split(separator: "\n").map { "\(file):\($0.hasPrefix("line ") ? String($0.dropFirst(5)) : String($0))" }
-                throw CLIFailure(.usage, lines.joined(separator: "\n") + "\n" + Output.l.tr("(nothing was imported)"))
+                throw CLIFailure(.usage, (error.located(in: file, Output.l) + [Output.l.tr("(nothing was imported)")]).joined(separator: "\n"))
             }
             var client = global.client
             var total = WaterImportResult(inserted: 0, skipped: 0)

@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// One drink: whole millilitres over [start, end]. `uuid` identifies it for ever, so importing the
@@ -27,9 +28,8 @@ public enum WaterAmount {
     public static let maxGoalMl = 20_000
 
     public static func parse(_ text: String, field: String = "amount", maximum: Int = maxMl) throws -> Int {
-        let example = "e.g. 250, 250,5 or 0.5 l"
         var number = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !number.isEmpty else { throw ValidationError(field: field, template: "must not be empty (millilitres, %s)", example) }
+        guard !number.isEmpty else { throw ValidationError(field: field, template: "must not be empty (millilitres, e.g. 250, 250,5 or 0.5 l)") }
         var scale = 1
         if number.hasSuffix("ml") {
             number.removeLast(2)
@@ -43,7 +43,7 @@ public enum WaterAmount {
         let digits: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
         guard !(number.contains(",") && number.contains(".")), (1...2).contains(pieces.count), digits(pieces[0]),
               pieces.count == 1 || digits(pieces[1])
-        else { throw ValidationError(field: field, template: "'%s' is not an amount of water (%s)", text, example) }
+        else { throw ValidationError(field: field, template: "'%s' is not an amount of water (e.g. 250, 250,5 or 0.5 l)", text) }
         // Exact decimal arithmetic: "250,5" is 2505 tenths; half a millilitre or more rounds up.
         let whole = pieces[0].drop { $0 == "0" }
         let fraction = pieces.count == 2 ? pieces[1].prefix(6) : ""
@@ -187,6 +187,12 @@ public struct WaterImportError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         (problems.map(\.description) + (more > 0 ? ["and \(more) more bad line(s)"] : [])).joined(separator: "\n")
     }
+
+    /// "FILE:LINE: problem" a line, in the language of `l`.
+    public func located(in file: String, _ l: Localizer) -> [String] {
+        problems.map { "\(file):\($0.line): \($0.message(l))" }
+            + (more > 0 ? [l.trn("and %s more bad line", "and %s more bad lines", more, more)] : [])
+    }
 }
 
 /// Reads water records exported elsewhere (all or nothing: one bad line and nothing is returned).
@@ -242,15 +248,14 @@ public enum WaterImport {
                 let record = try Validation.waterRecord(try body())
                 if let earlier = lineOf[record.uuid] {
                     if earlier.record != record {
-                        problems.append(LineError(
-                            line: line, "uuid \(record.uuid) is also on line \(earlier.line), with another amount or time"))
+                        problems.append(LineError(line: line, ValidationError(field: "line", template: "uuid %s is also on line %s, with another amount or time", record.uuid, earlier.line)))
                     }
                     return
                 }
                 lineOf[record.uuid] = (line, record)
                 records.append(record)
             } catch let error as ValidationError {
-                problems.append(LineError(line: line, error.field == "line" ? error.message : error.description))
+                problems.append(LineError(line: line, error))
             } catch {
                 problems.append(LineError(line: line, "\(error)"))
             }
@@ -273,36 +278,40 @@ public enum WaterImport {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
             .map(String.init)
         guard let headerIndex = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            throw WaterImportError([LineError(line: 1, "the file is empty: expected a CSV header \(columns.joined(separator: ",")) or a JSON array")])
+            throw WaterImportError([LineError(line: 1, ValidationError(field: "line", template: "the file is empty: expected a CSV header %s or a JSON array", columns.joined(separator: ",")))])
         }
         let header: [String]
         do {
             header = try fields(lines[headerIndex]).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         } catch let error as ValidationError {
-            throw WaterImportError([LineError(line: headerIndex + 1, error.message)])
+            var refusal = error
+            refusal.field = "line"
+            throw WaterImportError([LineError(line: headerIndex + 1, refusal)])
         }
         var index: [String: Int] = [:]
         for (position, name) in header.enumerated() {
             let column = name == "amountml" ? "amount_ml" : name
             guard columns.contains(column) else { continue }
             guard index[column] == nil else {
-                throw WaterImportError([LineError(line: headerIndex + 1, "the column \(column) is named twice")])
+                throw WaterImportError([LineError(line: headerIndex + 1, ValidationError(field: "line", template: "the column %s is named twice", column))])
             }
             index[column] = position
         }
         let missing = columns.dropLast().filter { index[$0] == nil }
         guard missing.isEmpty else {
-            throw WaterImportError([LineError(
-                line: headerIndex + 1,
-                "the header must name the columns \(columns.joined(separator: ",")) (missing: \(missing.joined(separator: ", ")))")])
+            throw WaterImportError([LineError(line: headerIndex + 1, ValidationError(field: "line", template: "the header must name the columns %s (missing: %s)",
+                columns.joined(separator: ","), missing.joined(separator: ", ")))])
         }
         var collector = Collector()
         for number in (headerIndex + 1)..<lines.count where !lines[number].trimmingCharacters(in: .whitespaces).isEmpty {
             collector.add(line: number + 1) {
                 let values = try fields(lines[number])
                 guard values.count == header.count else {
-                    let hint = values.count > header.count ? " (a decimal comma needs quotes: \"250,5\")" : ""
-                    throw ValidationError(field: "line", template: "expected %s fields, found %s%s", header.count, values.count, hint)
+                    if values.count > header.count {
+                        throw ValidationError(field: "line", template: "expected %s fields, found %s (a decimal comma needs quotes: \"250,5\")",
+                                              header.count, values.count)
+                    }
+                    throw ValidationError(field: "line", template: "expected %s fields, found %s", header.count, values.count)
                 }
                 let end = index["end"].map { values[$0].trimmingCharacters(in: .whitespaces) } ?? ""
                 return WaterRecord(
@@ -361,11 +370,13 @@ public enum WaterImport {
             parsed = try JSONSerialization.jsonObject(with: data, options: [])
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw WaterImportError([LineError(line: syntaxErrorLine(detail, in: data),
-                                                       "not valid JSON" + (detail.map { ": \($0)" } ?? ""))])
+            // The parser's detail is Foundation's own English.
+            throw WaterImportError([LineError(line: syntaxErrorLine(detail, in: data), detail.map {
+                ValidationError(field: "line", template: "not valid JSON: %s", $0)
+            } ?? ValidationError(field: "line", template: "not valid JSON"))])
         }
         guard let array = parsed as? [Any] else {
-            throw WaterImportError([LineError(line: 1, "expected a JSON array of {\"uuid\", \"amountMl\", \"start\", \"end\"} objects")])
+            throw WaterImportError([LineError(line: 1, ValidationError(field: "line", template: "expected a JSON array of {\"uuid\", \"amountMl\", \"start\", \"end\"} objects"))])
         }
         let lines = elementLines(data)
         var collector = Collector()

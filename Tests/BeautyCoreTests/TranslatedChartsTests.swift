@@ -60,6 +60,24 @@ struct TranslatedChartsTests {
         #expect(DayWords.abbreviation(Weekday.sat.number, language: .english) == "sat")
     }
 
+    @Test func waterImportProblemsInTheReadersLanguage() {
+        let zone = TimeZone(identifier: "Europe/Warsaw")!
+        let file = "uuid,amount_ml,start\na,abc,2026-11-20T08:00:00Z\nb,250,5,2026-11-20T09:00:00Z\n"
+        do {
+            _ = try WaterImport.parse(file, zone: zone)
+            Issue.record("a bad file was read")
+        } catch let error as WaterImportError {
+            #expect(error.located(in: "w.csv", polish) == [
+                "w.csv:2: amount_ml: „abc” to nie ilość wody (np. 250, 250,5 lub 0,5 l)",
+                "w.csv:3: liczba pól: 4, a powinna być: 3 (liczbę z przecinkiem dziesiętnym ujmij w cudzysłów: \"250,5\")",
+            ])
+            #expect(error.description.hasPrefix("line 2: amount_ml: 'abc' is not an amount of water"), "\(error)")
+        } catch {
+            Issue.record("\(error)")
+        }
+        #expect(throws: WaterImportError.self) { try WaterImport.parse("", zone: zone) }
+    }
+
     @Test func tipCategoriesAreTypedByTheirNameInAnyLanguage() throws {
         #expect(try ["hair", "Włosy", "wlosy", "VLASY"].map { try TipCategory(parsing: $0) } == [.hair, .hair, .hair, .hair])
         #expect(try ["paznokcie", "nechty", "twarz", "tvár", "ciało", "telo"].map { try TipCategory(parsing: $0) }
