@@ -33,7 +33,7 @@ enum BudgetInput {
     /// daemon's default) and whether it was typed negative.
     static func amount(_ text: String, option: String, currency: String?) throws -> (param: PriceParam, negative: Bool) {
         let money = try Input.check(option) {
-            try MoneyParser.parse(text, defaultCurrency: "", allowNegative: true, field: option)
+            try MoneyParser.parse(text, defaultCurrency: "", allowNegative: true, field: option, language: Output.l.language)
         }
         var code = money.currency
         if let currency {

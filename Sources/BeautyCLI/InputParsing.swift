@@ -18,7 +18,7 @@ enum Input {
 
     static func money(_ text: String, option: String) throws -> Money {
         // The currency placeholder is replaced by the daemon's configured default when none is typed.
-        try wrap(option) { try MoneyParser.parse(text, defaultCurrency: "", field: option) }
+        try wrap(option) { try MoneyParser.parse(text, defaultCurrency: "", field: option, language: Output.l.language) }
     }
 
     static func name(_ text: String, option: String) throws -> String {

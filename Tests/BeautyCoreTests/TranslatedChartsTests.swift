@@ -6,7 +6,7 @@ import Testing
 /// The charts, the calendar view and the typed day in Polish and Slovak: decimal commas, local day
 /// names, plural forms, translated labels (English stays as MeasurementChartTests, BudgetChartTests
 /// and CalendarViewTests pin it).
-@Suite("Charts, calendar view, typed days and tip categories in Polish and Slovak")
+@Suite("Charts, calendar view, typed days, amounts and tip categories in Polish and Slovak")
 struct TranslatedChartsTests {
     let polish = Localizer.forLanguage(.polish)
     let slovak = Localizer.forLanguage(.slovak)
@@ -76,6 +76,19 @@ struct TranslatedChartsTests {
             Issue.record("\(error)")
         }
         #expect(throws: WaterImportError.self) { try WaterImport.parse("", zone: zone) }
+    }
+
+    @Test func anAmbiguousAmountWritesItsDecimalMeaningAsTheReaderDoes() {
+        for (language, meaning) in [(Language.polish, "10,50"), (.slovak, "10,50"), (.english, "10.50")] {
+            do {
+                _ = try MoneyParser.parse("10,500 zł", defaultCurrency: "", field: "amount", language: language)
+                Issue.record("'10,500 zł' was read")
+            } catch let error as ValidationError {
+                #expect(error.arguments.prefix(3) == ["10,500 zł", meaning, "10500"], "\(language): \(error)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
     }
 
     @Test func tipCategoriesAreTypedByTheirNameInAnyLanguage() throws {
