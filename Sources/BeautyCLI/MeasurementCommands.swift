@@ -65,8 +65,8 @@ enum MeasureOutput {
         case "yesterday", "wczoraj", "vcera": return today.adding(days: -1)
         default:
             let day = try Input.check("--date") { try LocalDate(typed: text, field: "--date") }
-            guard day <= today else { throw CLIFailure(.usage, Output.l.tr("--date: %s is in the future", day)) }
-            guard day.year >= 1900 else { throw CLIFailure(.usage, Output.l.tr("--date: %s is before 1900", day)) }
+            guard day <= today else { throw CLIFailure(.usage, Output.l.tr("--date: %s is in the future", Output.day(day))) }
+            guard day.year >= 1900 else { throw CLIFailure(.usage, Output.l.tr("--date: %s is before 1900", Output.day(day))) }
             return day
         }
     }
