@@ -19,13 +19,39 @@ extension RequestHandler {
         do {
             account = try await SyncSetup(store: store, clock: clock).add(p)
         } catch let error as CalDAVError {
-            // The file, or else what the URL led to (refused, unreachable, not a calendar).
-            if case .passwordFileNotPrivate = error { throw ValidationError(field: "passwordFile", "\(error)") }
-            throw ValidationError(field: "url", "\(error)")
+            throw Self.refusal(error)
         }
         logger.notice("sync: added account \(account.name), calendar \(account.calendarURL)")
         sync.notice()
         return try info(account)
+    }
+
+    /// The file, or else what the URL led to (refused, unreachable, not a calendar), with a template a
+    /// client translates; the same English as the error's description. A server's or the system's own
+    /// words (`reason`, `detail`) stay as they came.
+    static func refusal(_ error: CalDAVError) -> ValidationError {
+        switch error {
+        case let .passwordFileNotPrivate(path):
+            ValidationError(field: "passwordFile", template: "the password file %s must belong to you and be readable by you alone (chmod 600 %s)", path, path)
+        case let .insecureURL(url):
+            ValidationError(field: "url", template: "refusing plain HTTP to %s: use https://, or allow it explicitly (--insecure) if you trust the network", url)
+        case .unauthorized:
+            ValidationError(field: "url", template: "the CalDAV server refused the user name or password (401 Unauthorized)")
+        case let .notFound(what):
+            ValidationError(field: "url", template: "not found on the CalDAV server: %s", what)
+        case let .preconditionFailed(href):
+            ValidationError(field: "url", template: "%s changed on the server since it was last read (412 Precondition Failed)", href)
+        case .syncTokenInvalid:
+            ValidationError(field: "url", template: "the CalDAV server no longer knows the sync token; a full listing is needed")
+        case let .server(status, detail) where detail.isEmpty:
+            ValidationError(field: "url", template: "the CalDAV server answered %s", status)
+        case let .server(status, detail):
+            ValidationError(field: "url", template: "the CalDAV server answered %s: %s", status, detail)
+        case let .unreachable(reason):
+            ValidationError(field: "url", template: "the CalDAV server cannot be reached: %s", reason)
+        case let .malformed(reason):
+            ValidationError(field: "url", template: "unexpected CalDAV answer: %s", reason)
+        }
     }
 
     private func syncAccounts(_ name: String?) throws -> [SyncAccountInfo] {
