@@ -25,7 +25,7 @@ public enum VCard {
     /// is left out with a warning.
     public static func read(_ text: String) throws -> Import {
         let (lines, last) = try ICalendar.unfold(text)
-        guard !lines.isEmpty else { throw LineError(line: 1, "the file is empty (expected BEGIN:VCARD)") }
+        guard !lines.isEmpty else { throw LineError(line: 1, ValidationError(field: "line", template: "the file is empty (expected BEGIN:VCARD)")) }
         var cards: [Card] = []
         var warnings: [ImportWarning] = []
         var unknown: [(name: String, count: Int, line: Int)] = []
@@ -35,17 +35,17 @@ public enum VCard {
             let kind = property.value.trimmingCharacters(in: .whitespaces).uppercased()
             switch property.name {
             case "BEGIN":
-                guard kind == "VCARD" else { throw LineError(line: number, "expected BEGIN:VCARD, found BEGIN:\(kind)") }
-                if let card = open { throw LineError(line: number, "BEGIN:VCARD inside the card begun at line \(card.line) (missing END:VCARD)") }
+                guard kind == "VCARD" else { throw LineError(line: number, ValidationError(field: "line", template: "expected BEGIN:VCARD, found BEGIN:%s", kind)) }
+                if let card = open { throw LineError(line: number, ValidationError(field: "line", template: "BEGIN:VCARD inside the card begun at line %s (missing END:VCARD)", card.line)) }
                 open = (number, [])
             case "END":
-                guard kind == "VCARD", let card = open else { throw LineError(line: number, "END:\(kind) without a matching BEGIN") }
+                guard kind == "VCARD", let card = open else { throw LineError(line: number, ValidationError(field: "line", template: "END:%s without a matching BEGIN", kind)) }
                 if let contact = contact(card.properties, line: card.line, warnings: &warnings) {
                     cards.append(Card(contact: contact, line: card.line))
                 }
                 open = nil
             default:
-                guard open != nil else { throw LineError(line: number, "\(property.name) outside BEGIN:VCARD ... END:VCARD") }
+                guard open != nil else { throw LineError(line: number, ValidationError(field: "line", template: "%s outside BEGIN:VCARD ... END:VCARD", property.name)) }
                 open?.properties.append(property)
                 if !understood.contains(property.name) {
                     if let index = unknown.firstIndex(where: { $0.name == property.name }) {
@@ -56,7 +56,7 @@ public enum VCard {
                 }
             }
         }
-        if let card = open { throw LineError(line: last, "the file ends inside the card begun at line \(card.line) (missing END:VCARD)") }
+        if let card = open { throw LineError(line: last, ValidationError(field: "line", template: "the file ends inside the card begun at line %s (missing END:VCARD)", card.line)) }
         for property in unknown {
             warnings.append(ImportWarning(line: property.line, "\(property.name) (\(property.count)×) not imported: beautyd's contacts have no such field"))
         }

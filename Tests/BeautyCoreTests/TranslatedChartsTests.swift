@@ -60,7 +60,7 @@ struct TranslatedChartsTests {
         #expect(DayWords.abbreviation(Weekday.sat.number, language: .english) == "sat")
     }
 
-    @Test func waterImportProblemsInTheReadersLanguage() {
+    @Test func importProblemsInTheReadersLanguage() {
         let zone = TimeZone(identifier: "Europe/Warsaw")!
         let file = "uuid,amount_ml,start\na,abc,2026-11-20T08:00:00Z\nb,250,5,2026-11-20T09:00:00Z\n"
         do {
@@ -76,6 +76,15 @@ struct TranslatedChartsTests {
             Issue.record("\(error)")
         }
         #expect(throws: WaterImportError.self) { try WaterImport.parse("", zone: zone) }
+        do {
+            _ = try VCard.read("BEGIN:VCARD\r\nFN:A\r\nBEGIN:VCARD\r\n")
+            Issue.record("an unclosed card was read")
+        } catch let error as LineError {
+            #expect(error.line == 3 && error.message(slovak) == "BEGIN:VCARD vnútri vizitky začatej na riadku 1 (chýba END:VCARD)", "\(error)")
+            #expect(error.message == "BEGIN:VCARD inside the card begun at line 1 (missing END:VCARD)")
+        } catch {
+            Issue.record("\(error)")
+        }
     }
 
     @Test func anAmbiguousAmountWritesItsDecimalMeaningAsTheReaderDoes() {
