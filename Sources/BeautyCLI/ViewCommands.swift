@@ -268,10 +268,22 @@ struct WatchCommand: ParsableCommand {
         try global.client.watch { event, raw in
             if output.json { return Output.line(String(decoding: raw, as: UTF8.self)) }
             let title = event.title.map { title in event.itemID.map { StatusCommand.itemTitle(event.itemKind, $0, title) } ?? title }
-            let what = [title, event.detail].compactMap { $0 }.joined(separator: " — ")
+            let what = [title, event.detail.map(Self.detail)].compactMap { $0 }.joined(separator: " — ")
             let item = event.itemID.map { " " + StatusCommand.itemLabel(event.itemKind, $0) } ?? ""
             Output.line("\(times.short(event.at))  \(StatusName.reminder(event.type, Output.l))\(item)\(what.isEmpty ? "" : ": \(what)")")
         }
         throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the event stream (stopped?)"))
+    }
+
+    /// An event's detail in the reader's language: the daemon writes a snooze's end as an instant and
+    /// its few notes in English.
+    static func detail(_ text: String) -> String {
+        if let until = RFC3339.parse(text) { return Output.l.tr("until %s", Output.times.short(until)) }
+        return switch text {
+        case "item deleted": Output.l.tr("item deleted")
+        case "missed while away": Output.l.tr("missed while away")
+        case "shown when the notification server answered late": Output.l.tr("shown when the notification server answered late")
+        default: text
+        }
     }
 }
