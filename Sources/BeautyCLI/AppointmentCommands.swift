@@ -110,7 +110,7 @@ struct AppointmentFields: ParsableArguments {
         guard let price else { return nil }
         if price.trimmingCharacters(in: .whitespaces).hasPrefix("-") {
             throw CLIFailure(.usage, Output.l.tr("--price: '%s' is negative; a price is what the visit costs, 0 or more (a refund is an income: %s)",
-                                                 price, "beautyctl budget add Refund 20 --income"))
+                                                 price, Output.l.tr("beautyctl budget add Refund 20 --income")))
         }
         let money = try Input.money(price, option: "--price")
         return PriceParam(cents: money.cents, currency: money.currency.isEmpty ? nil : money.currency)
@@ -160,7 +160,7 @@ extension AppointmentCommand {
             params.allDay = fields.allDay
             params.address = fields.address
             params.notes = fields.notes
-            params.category = fields.category
+            params.category = fields.category.map(CategoryTitle.code(typed:))
             params.color = fields.color
             params.price = try fields.priceParam()
             params.reminders = try fields.reminders(now: now)
@@ -375,7 +375,7 @@ struct AppointmentChanges: ParsableArguments {
         params.allDay = fields.allDay
         params.address = fields.address
         params.notes = fields.notes
-        params.category = fields.category
+        params.category = fields.category.map(CategoryTitle.code(typed:))
         params.color = fields.color
         params.price = try fields.priceParam()
         params.reminders = try fields.reminders(now: now)

@@ -30,7 +30,7 @@ struct BackupCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(BackupRPC.backup, BackupParams(path: BackupInput.absolute(file)))
         if output.json { return try Output.json(result) }
-        Output.line(Output.l.tr("Backed up the database to %s (%s bytes, schema \"%s\").", result.path, result.bytes, result.schema))
+        Output.line(Output.l.tr("Backed up the database to %s (%s bytes, schema \"%s\").", result.path, Output.numbers.integer(Int(result.bytes)), result.schema))
     }
 }
 

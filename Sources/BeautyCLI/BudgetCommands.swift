@@ -33,7 +33,7 @@ enum BudgetInput {
     /// daemon's default) and whether it was typed negative.
     static func amount(_ text: String, option: String, currency: String?) throws -> (param: PriceParam, negative: Bool) {
         let money = try Input.check(option) {
-            try MoneyParser.parse(text, defaultCurrency: "", allowNegative: true, field: option)
+            try MoneyParser.parse(text, defaultCurrency: "", allowNegative: true, field: option, language: Output.l.language)
         }
         var code = money.currency
         if let currency {
@@ -107,7 +107,7 @@ extension BudgetCommand {
 
         func run() throws {
             let name = try Input.name(name, option: "name")
-            let amount = try Input.single(amount, what: "amount", example: "budget add Shampoo 12,99")
+            let amount = try Input.single(amount, what: .amount, example: Output.l.tr("budget add Shampoo 12,99"))
             let (size, negative) = try BudgetInput.amount(amount, option: "amount", currency: currency)
             if negative, income { throw CLIFailure(.usage, Output.l.tr("amount: an income cannot be negative ('%s' with --income)", amount)) }
             let params = BudgetAddParams(name: name, amount: size, income: income, at: try at.map { try Input.time($0, option: "--at") })
@@ -139,7 +139,7 @@ extension BudgetCommand {
             if list.isEmpty { return Output.line(Output.l.tr("No budget entries%s.", BudgetInput.describe(range))) }
             Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("AMOUNT"), Output.l.tr("NAME")], list.map { e in
                 [String(e.id), Output.times.short(e.at), BudgetInput.signed(e.amount),
-                 e.name + (e.appointmentID.map { " (appointment \($0))" } ?? "")]
+                 e.name + (e.appointmentID.map { Output.l.tr(" (appointment %s)", $0) } ?? "")]
             })
         }
     }
@@ -234,7 +234,7 @@ extension BudgetCommand {
             let title = range.from == nil && range.to == nil ? l.tr("Balance, all time") : l.tr("Balance%s", BudgetInput.describe(range))
             let rows = balance.totals.map { BudgetChart.Row(currency: $0.currency, incomeCents: $0.incomeCents, expenseCents: $0.expenseCents) }
             if let svg {
-                try Output.write(BudgetChart.svg(rows, title: title), to: svg, option: "--svg")
+                try Output.write(BudgetChart.svg(rows, title: title, localizer: l), to: svg, option: "--svg")
                 return Output.line(l.tr("Wrote %s: %s, %s.", svg, title.prefix(1).lowercased() + title.dropFirst(),
                                         l.trn("%s currency", "%s currencies", rows.count)))
             }

@@ -58,7 +58,7 @@ struct CalendarCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let colour = color ?? (isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil)
         let columns = width ?? Output.columns
-        let text = CalendarView.render(entries, days: days, zone: zone, now: now, width: columns, color: colour)
+        let text = CalendarView.render(entries, days: days, zone: zone, now: now, width: columns, color: colour, localizer: Output.l)
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 }

@@ -45,7 +45,7 @@ extension ContactCommand {
             let summary = ImportSummary(inserted: result.inserted, updated: result.updated, unchanged: result.unchanged,
                                         file: file, warnings: read.warnings)
             if output.json { return try Output.json(summary) }
-            summary.print("Imported \(result.inserted) new, \(result.updated) updated, \(result.unchanged) unchanged contact(s) from \(file).")
+            summary.print(Output.l.tr("Imported %s new, %s updated, %s unchanged contact(s) from %s.", result.inserted, result.updated, result.unchanged, file))
         }
     }
 

@@ -17,8 +17,9 @@ enum ContactInput {
             throw CLIFailure(.usage, Output.l.tr("%s: '%s' matches %s contacts: %s; give the id or the phone number", option, text, matches.count, list(matches)))
         case .none:
             if isatty(STDIN_FILENO) == 1 { return try offerToAdd(text, option: option, client: &client) }
-            let known = contacts.isEmpty ? "there are no contacts yet" : "the contacts are: \(list(contacts))"
-            let add = ContactLookup.looksLikePhone(text) ? "beautyctl contact add NAME --phone '\(text)'" : "beautyctl contact add '\(text)' --phone NUMBER"
+            let known = contacts.isEmpty ? Output.l.tr("there are no contacts yet") : Output.l.tr("the contacts are: %s", list(contacts))
+            let add = ContactLookup.looksLikePhone(text) ? Output.l.tr("beautyctl contact add NAME --phone '%s'", text)
+                : Output.l.tr("beautyctl contact add '%s' --phone NUMBER", text)
             throw CLIFailure(.notFound, Output.l.tr("%s: no contact matches '%s'; %s (add one with: %s)", option, text, known, add))
         }
     }
@@ -34,7 +35,7 @@ enum ContactInput {
             throw CLIFailure(.notFound, Output.l.tr("%s: no contact matches '%s' (nothing was added)", option, text))
         }
         let isPhone = ContactLookup.looksLikePhone(text)
-        FileHandle.standardError.write(Data((isPhone ? "Name for \(text): " : "Phone number of \(text): ").utf8))
+        FileHandle.standardError.write(Data((isPhone ? Output.l.tr("Name for %s: ", text) : Output.l.tr("Phone number of %s: ", text)).utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces) ?? ""
         let (name, phone) = isPhone ? (answer, text) : (text, answer)
         let params = ContactAddParams(name: try Input.name(name, option: "name"),

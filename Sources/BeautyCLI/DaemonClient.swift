@@ -151,11 +151,9 @@ fileprivate final class Connection {
         if connected != 0 {
             let reason = String(cString: strerror(errno))
             Glibc.close(fd)
-            throw CLIFailure(.unreachable, """
-                beautyd is not running (cannot connect to \(path): \(reason)).
-                Start it with:  systemctl --user start beautyd
-                or for this session only:  beautyd &
-                """)
+            throw CLIFailure(.unreachable, Output.l.tr(
+                "beautyd is not running (cannot connect to %s: %s).\nStart it with:  systemctl --user start beautyd\nor for this session only:  beautyd &",
+                path, reason))
         }
         do {
             try Self.checkServerIsOurs(fd: fd, path: path)
@@ -176,10 +174,9 @@ fileprivate final class Connection {
             throw CLIFailure(.unreachable, Output.l.tr("cannot tell who serves %s (SO_PEERCRED: %s); not sending anything", path, String(cString: strerror(errno))))
         }
         guard peer.uid == geteuid() else {
-            throw CLIFailure(.unreachable, """
-                refusing to talk to \(path): it is served by uid \(peer.uid), not by you (uid \(geteuid())). \
-                Another user may have planted it; nothing was sent. Check the directory and restart your own beautyd.
-                """)
+            throw CLIFailure(.unreachable, Output.l.tr(
+                "refusing to talk to %s: it is served by uid %s, not by you (uid %s). Another user may have planted it; nothing was sent. Check the directory and restart your own beautyd.",
+                path, peer.uid, geteuid()))
         }
     }
 

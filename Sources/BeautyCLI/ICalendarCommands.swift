@@ -67,7 +67,7 @@ struct ImportCommand: ParsableCommand {
         let summary = ImportSummary(inserted: result.inserted, updated: result.updated, unchanged: result.unchanged,
                                     contactsCreated: result.contactsCreated, file: file, warnings: warnings, skipped: read.skipped)
         if output.json { return try Output.json(summary) }
-        summary.print("Imported \(result.inserted) new, \(result.updated) updated, \(result.unchanged) unchanged appointment(s) from \(file).")
+        summary.print(Output.l.tr("Imported %s new, %s updated, %s unchanged appointment(s) from %s.", result.inserted, result.updated, result.unchanged, file))
     }
 }
 
@@ -96,7 +96,7 @@ struct ExportCommand: ParsableCommand {
         let result = try client.resultJSON(AppointmentRPC.exportICS, AppointmentExportICSParams(zone: TimeZone.current.identifier))
         guard let textRange = WireJSON.member("ics", in: result), let bytes = WireJSON.stringValue(result[textRange]),
               let countRange = WireJSON.member("count", in: result), let count = Int(String(decoding: result[countRange], as: UTF8.self))
-        else { throw CLIFailure(.refused, Output.l.tr("unexpected answer from beautyd (is it the same version?): %s", "no iCalendar text in it")) }
+        else { throw CLIFailure(.refused, Output.l.tr("unexpected answer from beautyd (is it the same version?): %s", Output.l.tr("no iCalendar text in it"))) }
         let text = Data(bytes)
         if ics == "-" { return FileHandle.standardOutput.write(text) }
         do {

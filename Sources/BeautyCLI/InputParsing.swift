@@ -18,7 +18,7 @@ enum Input {
 
     static func money(_ text: String, option: String) throws -> Money {
         // The currency placeholder is replaced by the daemon's configured default when none is typed.
-        try wrap(option) { try MoneyParser.parse(text, defaultCurrency: "", field: option) }
+        try wrap(option) { try MoneyParser.parse(text, defaultCurrency: "", field: option, language: Output.l.language) }
     }
 
     static func name(_ text: String, option: String) throws -> String {
@@ -27,7 +27,28 @@ enum Input {
 
     /// The one value a number-like argument must have. Such arguments collect what ArgumentParser leaves
     /// unrecognised, because it takes a lone "-20" for an option and then reports the argument missing.
-    static func single(_ values: [String], what: String, example: String) throws -> String {
+    /// What such an argument is, for its messages (each language names it in its own case and gender).
+    enum SingleValue {
+        case amount, count, goal
+
+        func missing(example: String) -> String {
+            switch self {
+            case .amount: Output.l.tr("missing amount (e.g. %s)", example)
+            case .count: Output.l.tr("missing count (e.g. %s)", example)
+            case .goal: Output.l.tr("missing goal (e.g. %s)", example)
+            }
+        }
+
+        func several(_ got: String) -> String {
+            switch self {
+            case .amount: Output.l.tr("one amount at a time, got: %s", got)
+            case .count: Output.l.tr("one count at a time, got: %s", got)
+            case .goal: Output.l.tr("one goal at a time, got: %s", got)
+            }
+        }
+    }
+
+    static func single(_ values: [String], what: SingleValue, example: String) throws -> String {
         // Whatever follows "--" is a value, whatever it looks like.
         let terminator = values.firstIndex(of: "--") ?? values.endIndex
         if let option = values[..<terminator].first(where: { $0.hasPrefix("-") && !($0.dropFirst().first?.isNumber ?? false) }) {
@@ -35,8 +56,8 @@ enum Input {
         }
         var values = values
         if terminator < values.endIndex { values.remove(at: terminator) }
-        guard let first = values.first else { throw CLIFailure(.usage, Output.l.tr("missing %s (e.g. %s)", what, example)) }
-        guard values.count == 1 else { throw CLIFailure(.usage, Output.l.tr("one %s at a time, got: %s", what, values.joined(separator: " "))) }
+        guard let first = values.first else { throw CLIFailure(.usage, what.missing(example: example)) }
+        guard values.count == 1 else { throw CLIFailure(.usage, what.several(values.joined(separator: " "))) }
         return first
     }
 

@@ -60,13 +60,13 @@ enum MeasureOutput {
     /// `--date`: YYYY-MM-DD, `today` or `yesterday`, local.
     static func day(_ text: String, now: Date = Date()) throws -> LocalDate {
         let today = LocalDate(now, in: .current)
-        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "today": return today
-        case "yesterday": return today.adding(days: -1)
+        switch TextFolding.fold(text.trimmingCharacters(in: .whitespaces)) {
+        case "today", "dzis", "dzisiaj", "dnes": return today
+        case "yesterday", "wczoraj", "vcera": return today.adding(days: -1)
         default:
-            let day = try Input.check("--date") { try LocalDate(parsing: text, field: "--date") }
-            guard day <= today else { throw CLIFailure(.usage, Output.l.tr("--date: %s is in the future", day)) }
-            guard day.year >= 1900 else { throw CLIFailure(.usage, Output.l.tr("--date: %s is before 1900", day)) }
+            let day = try Input.check("--date") { try LocalDate(typed: text, field: "--date") }
+            guard day <= today else { throw CLIFailure(.usage, Output.l.tr("--date: %s is in the future", Output.day(day))) }
+            guard day.year >= 1900 else { throw CLIFailure(.usage, Output.l.tr("--date: %s is before 1900", Output.day(day))) }
             return day
         }
     }
@@ -106,11 +106,15 @@ extension MeasureCommand {
             let result = try client.call(MeasurementRPC.add, params)
             if output.json { return try Output.json(result) }
             let m = result.measurement
-            var line = "Saved \(m.day): \(m.summary)"
-            if let cm = m.heightCm { line += ", height \(BMI.trim(cm)) cm" + (result.heightFrom.map { " (as measured on \($0))" } ?? "") }
-            Output.line(line + ".")
+            let l = Output.l
+            let day = Output.day
+            let height = m.heightCm.map { BMI.localized(BMI.trim($0), l.language) }
+            Output.line(height.map { cm in
+                result.heightFrom.map { l.tr("Saved %s: %s, height %s cm (as measured on %s).", day(m.day), m.summary(l), cm, day($0)) }
+                    ?? l.tr("Saved %s: %s, height %s cm.", day(m.day), m.summary(l), cm)
+            } ?? l.tr("Saved %s: %s.", day(m.day), m.summary(l)))
             if let old = result.replaced {
-                Output.line(Output.l.tr("It replaced the entry of %s: %s.", old.day, old.summary))
+                Output.line(l.tr("It replaced the entry of %s: %s.", day(old.day), old.summary(l)))
             }
             if m.heightCm == nil { Output.line(Output.l.tr("No height known yet, so no BMI: give --height once.")) }
         }
@@ -163,7 +167,7 @@ extension MeasureCommand {
                 return Output.line((unit == .bmi ? Output.l.tr("No BMI values in %s: no chart written.", month.name(Output.l.language))
                                    : Output.l.tr("No measurements in %s: no chart written.", month.name(Output.l.language))))
             }
-            try Output.write(MeasurementChart.svg(result.points, month: month, unit: unit), to: svg, option: "--svg")
+            try Output.write(MeasurementChart.svg(result.points, month: month, unit: unit, localizer: Output.l), to: svg, option: "--svg")
             Output.line(Output.l.trn("Wrote %s: %s, %s, %s day with data.", "Wrote %s: %s, %s, %s days with data.", result.points.count,
                                      svg, unit.axisTitle(Output.l), month.name(Output.l.language), result.points.count))
         }

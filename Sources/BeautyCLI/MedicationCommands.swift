@@ -76,8 +76,8 @@ struct MedicationFields: ParsableArguments {
     }
 
     func dates() throws -> (LocalDate?, LocalDate?) {
-        let start = try from.map { text in try Input.check("--from") { try LocalDate(parsing: text, field: "--from") } }
-        let end = try until.map { text in try Input.check("--until") { try LocalDate(parsing: text, field: "--until") } }
+        let start = try from.map { text in try Input.check("--from") { try LocalDate(typed: text, field: "--from") } }
+        let end = try until.map { text in try Input.check("--until") { try LocalDate(typed: text, field: "--until") } }
         try Input.check("--until") { try Validation.range(from: start, to: end, .closed, toField: "--until", fromName: "--from") }
         if let stock, stock < 0 { throw CLIFailure(.usage, Output.l.tr("--stock: must not be negative")) }
         if let low, low < 0 { throw CLIFailure(.usage, Output.l.tr("--low: must not be negative")) }
@@ -92,11 +92,11 @@ enum MedOutput {
         Output.line(Output.l.tr("Medication %s: %s%s", m.id ?? 0, m.name, m.dose.map { " — \($0)" } ?? ""))
         Output.line(Output.l.tr("  schedule:  %s", schedule(m.schedule)))
         if m.startDate != nil || m.endDate != nil {
-            Output.line(Output.l.tr("  dates:     %s to %s", m.startDate?.description ?? "…", m.endDate?.description ?? "…"))
+            Output.line(Output.l.tr("  dates:     %s to %s", m.startDate.map(Output.day) ?? "…", m.endDate.map(Output.day) ?? "…"))
         }
         Output.line(Output.l.tr("  active:    %s", detail.activeToday ? Output.l.tr("yes, today") : Output.l.tr("not today")))
         if let stock = m.stock {
-            let low = m.lowStock.map { " (warning at \(format($0)))" } ?? ""
+            let low = m.lowStock.map { Output.l.tr(" (warning at %s)", format($0)) } ?? ""
             Output.line(Output.l.tr("  stock:     %s%s", format(stock), low))
         }
         if let notes = m.notes { Output.line(Output.l.tr("  notes:     %s", notes)) }
@@ -117,10 +117,10 @@ enum MedOutput {
         case .asNeeded: return l.tr("as needed")
         case .times: text = l.tr("at %s", s.times.map(\.description).joined(separator: ", "))
         case .interval:
-            text = l.tr("every %s", DurationParser.format(s.intervalSeconds ?? 0))
+            text = l.tr("every %s", DurationParser.format(s.intervalSeconds ?? 0, l))
             if let a = s.windowStart, let b = s.windowEnd { text += l.tr(" between %s and %s", a, b) }
         }
-        if let days = s.weekdays { text += l.tr(" on %s", days.map(\.rawValue).joined(separator: ",")) }
+        if let days = s.weekdays { text += l.tr(" on %s", days.map { DayWords.abbreviation($0.number, language: l.language) }.joined(separator: ",")) }
         if let c = s.cycle { text += l.tr(", cycle %s days on / %s off", c.onDays, c.offDays) }
         return text
     }
@@ -292,7 +292,7 @@ extension MedCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let text = try Input.single(units, what: "count", example: "med refill \(id) 60")
+            let text = try Input.single(units, what: .count, example: "med refill \(id) 60")
             guard let count = Double(text.replacingOccurrences(of: ",", with: ".")), count.isFinite else {
                 throw CLIFailure(.usage, Output.l.tr("count: '%s' is not a number (e.g. 60 or 2,5)", text))
             }
@@ -378,8 +378,9 @@ struct DoseCommand: ParsableCommand {
             let matches = try client.call(MedicationRPC.list, ListOrderParams()).filter { TextFolding.fold($0.name) == wanted }
             guard let only = matches.first, matches.count == 1, let id = only.id else {
                 throw CLIFailure(matches.isEmpty ? .notFound : .usage,
-                                 matches.isEmpty ? "no medication named '\(name)' (see beautyctl med list)"
-                                                 : "\(matches.count) medications are named '\(name)': give the id")
+                                 matches.isEmpty ? Output.l.tr("no medication named '%s' (see beautyctl med list)", name)
+                                                 : Output.l.trn("%s medication is named '%s': give the id", "%s medications are named '%s': give the id",
+                                                                 matches.count, matches.count, name))
             }
             return id
         }
@@ -411,11 +412,12 @@ struct DoseCommand: ParsableCommand {
         let times = Output.times
         let what = "\(result.medication.name) (\(times.short(result.dose.scheduledAt)))"
         guard result.changed else {
-            throw CLIFailure(.refused, Output.l.tr("dose %s of %s was already answered: %s", result.dose.id ?? 0, what, result.dose.state.rawValue))
+            throw CLIFailure(.refused, Output.l.tr("dose %s of %s was already answered: %s", result.dose.id ?? 0, what,
+                                                             StatusName.dose(result.dose.state.rawValue, Output.l)))
         }
         switch result.dose.state {
-        case .snoozed: Output.line(Output.l.tr("Snoozed %s until %s.", what, result.snoozedUntil.map(times.clock) ?? "later"))
-        default: Output.line(Output.l.tr("Recorded %s as %s.", what, result.dose.state.rawValue))
+        case .snoozed: Output.line(Output.l.tr("Snoozed %s until %s.", what, result.snoozedUntil.map(times.clock) ?? Output.l.tr("later")))
+        default: Output.line(Output.l.tr("Recorded %s as %s.", what, StatusName.dose(result.dose.state.rawValue, Output.l)))
         }
         if let stock = result.medication.stock, result.dose.state == .taken {
             Output.line(Output.l.tr("%s left.", MedOutput.format(stock)))
@@ -473,6 +475,6 @@ struct NotificationsCommand: ParsableCommand {
         let enabled: Bool? = state == .status ? nil : state == .on
         let result = try client.call(MedicationRPC.notifications, NotificationsParams(enabled: enabled))
         if output.json { return try Output.json(result) }
-        Output.line(Output.l.tr("Notifications are %s.", result.enabled ? "on" : "off"))
+        Output.line(result.enabled ? Output.l.tr("Notifications are on.") : Output.l.tr("Notifications are off."))
     }
 }

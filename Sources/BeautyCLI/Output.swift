@@ -32,6 +32,11 @@ enum Output {
         FileHandle.standardOutput.write(Data(text))
     }
 
+    /// A calendar day in a sentence: "2026-12-01" in English (as typed), "01.12.2026" in Polish and Slovak.
+    static func day(_ day: LocalDate) -> String {
+        l.language == .english ? day.description : String(format: "%02d.%02d.%04d", day.day, day.month, day.year)
+    }
+
     /// "Tue 1 Dec 2026, 14:00–15:00 (1h)" or "Tue 1 Dec 2026, all day".
     static func when(_ a: Appointment) -> String {
         if a.allDay {
@@ -49,7 +54,10 @@ enum Output {
         Output.line(Output.l.tr("  status:    %s", StatusName.appointment(a.status.rawValue, Output.l)))
         if let address = a.address { Output.line(Output.l.tr("  address:   %s", address)) }
         if let contact = detail.contact { Output.line(Output.l.tr("  contact:   %s, %s (contact %s)", contact.displayName, contact.phone, contact.id ?? 0)) }
-        if let category = a.category { Output.line(Output.l.tr("  category:  %s", category)) }
+        if let category = a.category {
+            let title = l.language == .english ? category : CategoryTitle.title(name: category, stored: category, l)
+            Output.line(Output.l.tr("  category:  %s", title == category ? category : "\(title) (\(category))"))
+        }
         if let color = a.color { Output.line(Output.l.tr("  colour:    %s", color)) }
         if let price = a.price { Output.line(Output.l.tr("  price:     %s", price.formatted(Output.l.language))) }
         if let zone = a.timeZone { Output.line(Output.l.tr("  zone:      %s", zone)) }
@@ -57,7 +65,7 @@ enum Output {
             Output.line(Output.l.tr("  repeats:   %s", recurrence.rule)
                         + (recurrence.exdates.isEmpty ? "" : Output.l.tr(" except %s", recurrence.exdates.map(times.short).joined(separator: ", "))))
         }
-        if let every = a.repeatAfterDoneSeconds { Output.line(Output.l.tr("  cycle:     every %s after it is done", DurationParser.format(every))) }
+        if let every = a.repeatAfterDoneSeconds { Output.line(Output.l.tr("  cycle:     every %s after it is done", DurationParser.format(every, Output.l))) }
         if let series = a.seriesID, let original = a.recurrenceID {
             Output.line(Output.l.tr("  series:    one occurrence of appointment %s, changed (in the series: %s)", series, times.short(original)))
         }
@@ -124,6 +132,9 @@ enum Output {
 
     /// An instant as CSV and JSON write it ("" for none).
     static func iso(_ date: Date?) -> String { date.map(WireJSON.formatInstant) ?? "" }
+
+    /// An instant in a text (not CSV or JSON) report: ISO 8601 in English, "25.11.2026 14:00" (local) in another language.
+    static func instant(_ date: Date) -> String { l.language == .english ? iso(date) : times.short(date) }
 
     /// Left-aligned columns, padded by character count.
     static func table(_ header: [String], _ rows: [[String]]) {

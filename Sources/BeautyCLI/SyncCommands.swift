@@ -82,7 +82,7 @@ struct SyncListCommand: ParsableCommand {
         if output.json { return try Output.json(result) }
         if result.accounts.isEmpty { return Output.line(Output.l.tr("No sync accounts. Add one with 'beautyctl sync add NAME --url URL --user USER --password-file FILE'.")) }
         Output.table([Output.l.tr("NAME"), Output.l.tr("CALENDAR"), Output.l.tr("URL"), Output.l.tr("USER"), Output.l.tr("LAST SYNC")], result.accounts.map {
-            [$0.name, $0.calendarName ?? "", $0.calendarURL, $0.user, $0.lastSyncAt.map { Output.iso($0) } ?? Output.l.tr("never")]
+            [$0.name, $0.calendarName ?? "", $0.calendarURL, $0.user, $0.lastSyncAt.map(Output.instant) ?? Output.l.tr("never")]
         })
     }
 }
@@ -110,16 +110,16 @@ struct SyncStatusCommand: ParsableCommand {
         for (index, a) in result.accounts.enumerated() {
             if index > 0 { Output.line() }
             Output.line("\(a.name): \(a.calendarName.map { "\"\($0)\" " } ?? "")\(a.calendarURL)")
-            let last = a.lastSyncAt.map { Output.iso($0) } ?? Output.l.tr("never")
+            let last = a.lastSyncAt.map(Output.instant) ?? Output.l.tr("never")
             Output.line(a.incremental ? Output.l.tr("  last sync:       %s (incremental: sync-collection)", last)
                                       : Output.l.tr("  last sync:       %s (CTag and ETags)", last))
             Output.line(Output.l.tr("  pending changes: %s", a.pending))
             if let error = StatusCommand.shown(a.lastError, a.lastErrorText) { Output.line(Output.l.tr("  last error:      %s", error)) }
-            if let next = a.nextAttemptAt { Output.line(Output.l.tr("  next attempt:    %s", Output.iso(next))) }
+            if let next = a.nextAttemptAt { Output.line(Output.l.tr("  next attempt:    %s", Output.instant(next))) }
             Output.line(Output.l.tr("  conflicts:       %s", a.conflicts.count))
             // A reason is one of beautyd's msgids, in English on the wire.
             for c in a.conflicts {
-                Output.line("    \(Output.iso(c.detectedAt))  \(c.title)  (\(c.uid)): \(TranslatableText.verbatim(c.reason).rendered(Output.l))")
+                Output.line("    \(Output.instant(c.detectedAt))  \(c.title)  (\(c.uid)): \(TranslatableText.verbatim(c.reason).rendered(Output.l))")
             }
         }
     }
@@ -149,7 +149,7 @@ struct SyncNowCommand: ParsableCommand {
                 if let error = StatusCommand.shown(r.error, r.errorText) { Output.line(Output.l.tr("%s: failed: %s", r.account, error)); continue }
                 Output.line(Output.l.tr("%s: %s fetched, %s sent, %s removed, %s conflict(s); %s requests, %s bytes, %s s",
                                         r.account, r.fetched, r.pushed, r.removed, r.conflicts, r.requests,
-                                        r.bytesSent + r.bytesReceived, String(format: "%.2f", r.seconds)))
+                                        Output.numbers.integer(r.bytesSent + r.bytesReceived), Output.numbers.decimal(r.seconds, digits: 2)))
             }
         }
         if let failed = result.accounts.first(where: { $0.error != nil }) {

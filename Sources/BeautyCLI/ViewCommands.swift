@@ -57,7 +57,7 @@ struct AgendaCommand: ParsableCommand {
             return k
         }
         let categories = try category.compactMap { name in
-            try Input.check("--category") { try Validation.category(name, field: "--category") }
+            try Input.check("--category") { try Validation.category(CategoryTitle.code(typed: name), field: "--category") }
         }
         (params.kind, params.kinds) = WireList.oneOrList(kinds)
         (params.category, params.categories) = WireList.oneOrList(categories)
@@ -113,7 +113,7 @@ struct AgendaCommand: ParsableCommand {
                 : "\(times.clock(entry.start))–\(times.clock(entry.end))"
             var extras: [String] = []
             if entry.status != "scheduled" { extras.append(StatusName.appointment(entry.status, l)) }
-            if let c = entry.category { extras.append(c) }
+            if let c = entry.category { extras.append(l.language == .english ? c : CategoryTitle.title(name: c, stored: c, l)) }
             if let place = entry.address ?? entry.contactName { extras.append(place) }
             let suffix = extras.isEmpty ? "" : "  (\(extras.joined(separator: ", ")))"
             Output.line("  \(clock)  #\(entry.id) \(entry.title)\(suffix)")
@@ -205,13 +205,14 @@ struct StatusCommand: ParsableCommand {
         let s = try client.call(ViewRPC.status)
         if output.json { return try Output.json(s) }
         let times = Output.times
-        Output.line(Output.l.tr("beautyd %s, pid %s, up %s", s.version, s.pid, DurationParser.format(s.uptimeSeconds)))
+        Output.line(Output.l.tr("beautyd %s, pid %s, up %s", s.version, s.pid, DurationParser.format(s.uptimeSeconds, Output.l)))
         Output.line(Output.l.tr("  database:      %s", s.database))
         Output.line(Output.l.tr("  socket:        %s", s.socket))
         Output.line(Output.l.tr("  appointments:  %s   contacts: %s   medications: %s", s.counts.appointments, s.counts.contacts, s.counts.medications))
         Output.line(Output.l.tr("  reminders:     %s pending", s.counts.pendingDeliveries))
         if let next = s.nextTrigger {
-            Output.line(Output.l.tr("  next:          %s %s (%s)", times.short(next.fireAt), next.title, Self.itemLabel(next.itemKind, next.itemID)))
+            Output.line(Output.l.tr("  next:          %s %s (%s)", times.short(next.fireAt), Self.itemTitle(next.itemKind, next.itemID, next.title),
+                                    Self.itemLabel(next.itemKind, next.itemID)))
         } else {
             Output.line(Output.l.tr("  next:          nothing scheduled"))
         }
@@ -243,6 +244,15 @@ extension StatusCommand {
     }
 
     /// "dose 65" for a medication trigger or event (its id is the dose's, what `dose taken` wants), else "appointment 3".
+    /// A trigger's title in the reader's language: the daemon names water reminders and tips in English.
+    static func itemTitle(_ kind: ItemKind?, _ id: Int64, _ title: String) -> String {
+        switch kind {
+        case .water: Output.l.tr("Drink water")
+        case .tip: Tips.tip(id: Int(id)).map { TipText($0, Output.l).title } ?? title
+        default: title
+        }
+    }
+
     static func itemLabel(_ kind: ItemKind?, _ id: Int64) -> String {
         let l = Output.l
         return switch kind {
@@ -265,10 +275,23 @@ struct WatchCommand: ParsableCommand {
         let times = Output.times
         try global.client.watch { event, raw in
             if output.json { return Output.line(String(decoding: raw, as: UTF8.self)) }
-            let what = [event.title, event.detail].compactMap { $0 }.joined(separator: " — ")
+            let title = event.title.map { title in event.itemID.map { StatusCommand.itemTitle(event.itemKind, $0, title) } ?? title }
+            let what = [title, event.detail.map(Self.detail)].compactMap { $0 }.joined(separator: " — ")
             let item = event.itemID.map { " " + StatusCommand.itemLabel(event.itemKind, $0) } ?? ""
             Output.line("\(times.short(event.at))  \(StatusName.reminder(event.type, Output.l))\(item)\(what.isEmpty ? "" : ": \(what)")")
         }
         throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the event stream (stopped?)"))
+    }
+
+    /// An event's detail in the reader's language: the daemon writes a snooze's end as an instant and
+    /// its few notes in English.
+    static func detail(_ text: String) -> String {
+        if let until = RFC3339.parse(text) { return Output.l.tr("until %s", Output.times.short(until)) }
+        return switch text {
+        case "item deleted": Output.l.tr("item deleted")
+        case "missed while away": Output.l.tr("missed while away")
+        case "shown when the notification server answered late": Output.l.tr("shown when the notification server answered late")
+        default: text
+        }
     }
 }

@@ -133,7 +133,7 @@ enum WaterOutput {
 
     /// "water record 4: 250 ml at Wed 7 Jan 2026, 08:30".
     static func describe(_ record: WaterRecord) -> String {
-        "water record \(record.id ?? 0): \(record.amountMl) ml at \(Output.times.short(record.start))"
+        Output.l.tr("water record %s: %s ml at %s", record.id ?? 0, Output.numbers.integer(record.amountMl), Output.times.short(record.start))
     }
 
     /// "Today" or the day's name.
@@ -148,15 +148,15 @@ enum WaterOutput {
         let times = Output.times
         switch (from > start, to < end) {
         case (false, false): return nil
-        case (true, false): return "from \(times.clock(from))"
-        case (false, true): return "until \(times.clock(to))"
+        case (true, false): return Output.l.tr("from %s", times.clock(from))
+        case (false, true): return Output.l.tr("until %s", times.clock(to))
         case (true, true): return "\(times.clock(from))–\(times.clock(to))"
         }
     }
 
-    /// A past time as typed; a bare clock time ("8:30") means today's, not tomorrow's.
+    /// A past time as typed; a bare clock time ("8:30", "8.30") means today's, not tomorrow's.
     static func pastTime(_ text: String, option: String, now: Date) throws -> Date {
-        let clockOnly = text.trimmingCharacters(in: .whitespaces).range(of: #"^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"#, options: .regularExpression) != nil
+        let clockOnly = text.trimmingCharacters(in: .whitespaces).range(of: #"^[0-9]{1,2}([:.][0-9]{2}|:[0-9]{2}:[0-9]{2})$"#, options: .regularExpression) != nil
         let time = try Input.time(clockOnly ? "today \(text)" : text, option: option, now: now)
         guard time <= now.addingTimeInterval(60) else {
             throw CLIFailure(.usage, Output.l.tr("%s: '%s' is %s, in the future: log water once it is drunk", option, text, Output.times.short(time)))
@@ -186,7 +186,7 @@ extension WaterCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let text = try Input.single(amount, what: "amount", example: "water add 250")
+            let text = try Input.single(amount, what: .amount, example: "water add 250")
             let ml = try Input.check("amount") { try WaterAmount.parse(text, field: "amount") }
             let now = Date()
             var params = WaterAddParams(amountMl: ml)
@@ -228,7 +228,7 @@ extension WaterCommand {
             if try output.printed(list, csv: ["id", "uuid", "amount_ml", "start", "end"], {
                 list.map { [String($0.id ?? 0), $0.uuid, String($0.amountMl), Output.iso($0.start), Output.iso($0.end)] }
             }) { return }
-            if list.isEmpty { return Output.line(range.days == nil && range.from == nil && range.to == nil ? "No water logged today." : "No water logged in that range.") }
+            if list.isEmpty { return Output.line(range.days == nil && range.from == nil && range.to == nil ? Output.l.tr("No water logged today.") : Output.l.tr("No water logged in that range.")) }
             let times = Output.times
             Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("ML"), Output.l.tr("UNTIL")], list.map { r in
                 [String(r.id ?? 0), times.short(r.start), String(r.amountMl), r.end.map(times.clock) ?? ""]
@@ -357,7 +357,7 @@ extension WaterCommand {
         func run() throws {
             var params = WaterGoalParams()
             if !value.isEmpty {
-                let text = try Input.single(value, what: "goal", example: "water goal 2000")
+                let text = try Input.single(value, what: .goal, example: "water goal 2000")
                 if text.lowercased() == "off" {
                     params.off = true
                 } else {
@@ -367,7 +367,7 @@ extension WaterCommand {
             var client = global.client
             let result = try client.call(WellbeingRPC.waterGoal, params)
             if output.json { return try Output.json(result) }
-            Output.line(result.goalMl.map { "Daily water goal: \($0) ml." } ?? "No daily water goal.")
+            Output.line(result.goalMl.map { Output.l.tr("Daily water goal: %s ml.", Output.numbers.integer($0)) } ?? Output.l.tr("No daily water goal."))
         }
     }
 
@@ -413,7 +413,7 @@ extension WaterCommand {
             var client = global.client
             let result = try client.call(WellbeingRPC.waterRemind, params)
             if output.json { return try Output.json(result) }
-            let settings = "every \(DurationParser.format(result.everySeconds)) between \(result.windowStart) and \(result.windowEnd)"
+            let settings = Output.l.tr("every %s between %s and %s", DurationParser.format(result.everySeconds, Output.l), result.windowStart, result.windowEnd)
             guard result.enabled else { return Output.line(Output.l.tr("Water reminders are off (last settings: %s).", settings)) }
             Output.line(Output.l.tr("Water reminders are on: %s.", settings))
             let times = Output.times
@@ -450,11 +450,7 @@ extension WaterCommand {
             do {
                 records = try WaterImport.parse(text, zone: .current)
             } catch let error as WaterImportError {
-                let l = Output.l
-                var lines = error.problems.map { "\(file):\($0.line): \($0.message(l))" }
-                if error.more > 0 { lines.append(l.trn("and %s more bad line", "and %s more bad lines", error.more)) }
-                lines.append(l.tr("(nothing was imported)"))
-                throw CLIFailure(.usage, lines.joined(separator: "\n"))
+                throw CLIFailure(.usage, (error.located(in: file, Output.l) + [Output.l.tr("(nothing was imported)")]).joined(separator: "\n"))
             }
             var client = global.client
             var total = WaterImportResult(inserted: 0, skipped: 0)

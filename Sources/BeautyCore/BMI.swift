@@ -194,8 +194,13 @@ public struct BodyMeasurement: Codable, Sendable, Equatable {
     public var bmiClass: BMIClass? { bmi.map(BMIClass.init(bmi:)) }
 
     /// "63.0 kg, BMI 22.3 (normal weight)" or "63.0 kg".
-    public var summary: String {
-        "\(BMI.quantity(weightKg)) kg" + (bmi.map { ", BMI \(BMI.format($0)) (\(BMIClass(bmi: $0).title))" } ?? "")
+    public var summary: String { summary(.english) }
+
+    /// "63,0 kg, BMI 22,3 (waga prawidłowa)": as `summary`, in the reader's language.
+    public func summary(_ l: Localizer) -> String {
+        let weight = BMI.localized(BMI.quantity(weightKg), l.language)
+        guard let bmi else { return l.tr("%s kg", weight) }
+        return l.tr("%s kg, BMI %s (%s)", weight, BMI.localized(BMI.format(bmi), l.language), BMIClass(bmi: bmi).title(l))
     }
 
     private enum CodingKeys: String, CodingKey { case day, weightKg, heightCm, bmi, bmiClass, updatedAt }

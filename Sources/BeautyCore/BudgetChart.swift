@@ -67,7 +67,7 @@ public enum BudgetChart {
 
     /// An SVG image: a title, then per currency a bar for income and one for expenses (each with its
     /// amount, and a `<title>` shown on hover) and the balance.
-    public static func svg(_ rows: [Row], title: String) -> String {
+    public static func svg(_ rows: [Row], title: String, localizer l: Localizer = .english) -> String {
         let left = 150.0, right = 110.0, top = 56.0, rowHeight = 96.0, barHeight = 24.0
         let height = top + rowHeight * Double(max(rows.count, 1)) + 16
         let plotWidth = svgWidth - left - right
@@ -75,7 +75,7 @@ public enum BudgetChart {
         let escape = MeasurementChart.escape
         var out = MeasurementChart.svgOpening(width: svgWidth, height: height, title: title)
         if rows.isEmpty {
-            out.append(#"<text class="no-data" x="\#(n(svgWidth / 2))" y="\#(n(top + 30))" text-anchor="middle">No budget entries</text>"#)
+            out.append(#"<text class="no-data" x="\#(n(svgWidth / 2))" y="\#(n(top + 30))" text-anchor="middle">\#(escape(l.tr("No budget entries")))</text>"#)
         }
         for (index, row) in rows.enumerated() {
             let y = top + rowHeight * Double(index)
@@ -86,13 +86,14 @@ public enum BudgetChart {
             for (offset, (kind, cents, color)) in [("income", row.incomeCents, incomeColor), ("expense", row.expenseCents, expenseColor)].enumerated() {
                 let barY = y + Double(offset) * (barHeight + 6)
                 let length = largest > 0 ? plotWidth * Double(cents) / Double(largest) : 0
-                let label = "\(kind == "income" ? "Income" : "Expenses"): \(amount(cents)) \(row.currency)"
-                out.append(#"  <text class="bar-label" x="\#(n(left - 8))" y="\#(n(barY + barHeight * 0.7))" text-anchor="end">\#(kind == "income" ? "Income" : "Expenses")</text>"#)
+                let name = kind == "income" ? l.trc("budget chart", "Income") : l.trc("budget chart", "Expenses")
+                let label = "\(name): \(amount(cents, l.language)) \(row.currency)"
+                out.append(#"  <text class="bar-label" x="\#(n(left - 8))" y="\#(n(barY + barHeight * 0.7))" text-anchor="end">\#(escape(name))</text>"#)
                 out.append(#"  <rect class="\#(kind)" x="\#(n(left))" y="\#(n(barY))" width="\#(n(length))" height="\#(n(barHeight))" fill="\#(color)" data-cents="\#(cents)"><title>\#(escape(label))</title></rect>"#)
-                out.append(#"  <text class="amount" x="\#(n(left + length + 6))" y="\#(n(barY + barHeight * 0.7))">\#(amount(cents))</text>"#)
+                out.append(#"  <text class="amount" x="\#(n(left + length + 6))" y="\#(n(barY + barHeight * 0.7))">\#(amount(cents, l.language))</text>"#)
             }
-            let balance = (row.balanceCents > 0 ? "+" : "") + amount(row.balanceCents)
-            out.append(#"  <text class="balance" x="\#(n(left))" y="\#(n(y + 2 * (barHeight + 6) + 14))" fill="\#(row.balanceCents < 0 ? expenseColor : black)">Balance: \#(balance) \#(currency)</text>"#)
+            let balance = (row.balanceCents > 0 ? "+" : "") + amount(row.balanceCents, l.language)
+            out.append(#"  <text class="balance" x="\#(n(left))" y="\#(n(y + 2 * (barHeight + 6) + 14))" fill="\#(row.balanceCents < 0 ? expenseColor : black)">\#(escape(l.tr("Balance: %s %s", balance, row.currency)))</text>"#)
             out.append("</g>")
         }
         out.append("</svg>")

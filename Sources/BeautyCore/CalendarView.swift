@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// The terminal day and week views of `beautyctl calendar`, as a pure function of its inputs (no
@@ -58,9 +59,9 @@ public enum CalendarView {
     /// to Thursday, then Friday to Sunday), one under the other with the same hours and column widths.
     /// Whatever width is left after dividing goes to the first columns, so the whole width is used.
     public static func render(_ entries: [Entry], days: [LocalDate], zone: TimeZone, now: Date,
-                              width: Int = 80, color: Bool = false) -> String {
+                              width: Int = 80, color: Bool = false, localizer l: Localizer = .english) -> String {
         guard !days.isEmpty else { return "" }
-        let times = Timestamps(zone: zone)
+        let times = Timestamps(zone: zone, language: l.language)
         let perBand = bandSize(days: days.count, width: width)
         let widths = columnWidths(perBand, width: width)
         let bands = stride(from: 0, to: days.count, by: perBand).map { first in
@@ -89,17 +90,19 @@ public enum CalendarView {
 
         var lines: [String] = []
         if days.count == 1 {
-            lines.append(times.day(days[0].start(in: zone)) + (bands[0][0].nowSlot != nil ? " (today)" : ""))
+            let day = times.day(days[0].start(in: zone))
+            lines.append(bands[0][0].nowSlot != nil ? l.tr("%s (today)", day) : day)
         } else {
             lines.append("\(times.day(days[0].start(in: zone))) – \(times.day(days[days.count - 1].start(in: zone)))")
         }
         for (index, columns) in bands.enumerated() {
             if index > 0 { lines.append("") }
-            lines += grid(columns, labels: days.count > 1, slots: firstSlot..<endSlot, zone: zone, now: now, paint: paint)
+            lines += grid(columns, labels: days.count > 1, slots: firstSlot..<endSlot, times: times, now: now, paint: paint, localizer: l)
         }
         let hidden = bands.joined().reduce(0) { $0 + $1.hidden }
         if hidden > 0 {
-            lines.append("(+\(hidden) more at the same time, too many to draw here: see beautyctl agenda)")
+            lines.append(l.trn("(+%s more at the same time, too many to draw here: see beautyctl agenda)",
+                               "(+%s more at the same time, too many to draw here: see beautyctl agenda)", hidden))
         }
         return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) + "\n" }.joined()
     }
@@ -126,13 +129,13 @@ public enum CalendarView {
     }
 
     /// One band of days: the labels (several days), the all-day rows, the rule and the hour rows.
-    static func grid(_ columns: [Column], labels: Bool, slots: Range<Int>, zone: TimeZone, now: Date, paint: Paint) -> [String] {
-        let times = Timestamps(zone: zone)
+    static func grid(_ columns: [Column], labels: Bool, slots: Range<Int>, times: Timestamps, now: Date, paint: Paint,
+                     localizer l: Localizer) -> [String] {
         let perHour = 60 / slotMinutes
         var lines: [String] = []
         if labels {
             let cells = columns.map { column -> String in
-                let label = fit(shortLabel(column.day, zone: zone, today: column.nowSlot != nil), column.width)
+                let label = fit(shortLabel(column.day, times: times, today: column.nowSlot != nil), column.width)
                 return column.nowSlot != nil ? paint.today(label) : label
             }
             lines.append(String(repeating: " ", count: gutterWidth) + "│" + cells.joined(separator: "│"))
@@ -144,7 +147,7 @@ public enum CalendarView {
                 let entry = column.allDay[row]
                 return paint.block(fit("■ " + entry.title, column.width), color: entry.color)
             }
-            lines.append((row == 0 ? "all-day" : String(repeating: " ", count: gutterWidth)) + "│" + cells.joined(separator: "│"))
+            lines.append((row == 0 ? fit(l.trc("calendar, at most 7 characters", "all-day"), gutterWidth) : String(repeating: " ", count: gutterWidth)) + "│" + cells.joined(separator: "│"))
         }
         lines.append(String(repeating: "─", count: gutterWidth) + "┼"
                      + columns.map { String(repeating: "─", count: $0.width) }.joined(separator: "┼"))
@@ -164,10 +167,9 @@ public enum CalendarView {
         return lines
     }
 
-    /// "Mon 7", or "*Mon 7" for today.
-    static func shortLabel(_ day: LocalDate, zone: TimeZone, today: Bool) -> String {
-        let weekday = Timestamps(zone: zone).day(day.start(in: zone)).prefix(3)
-        return (today ? "*" : "") + "\(weekday) \(day.day)"
+    /// "Mon 7", "pon. 7", "po 7", or "*Mon 7" for today.
+    static func shortLabel(_ day: LocalDate, times: Timestamps, today: Bool) -> String {
+        (today ? "*" : "") + "\(times.weekday(day.start(in: times.zone))) \(day.day)"
     }
 
     /// Cuts (with "…" when there is room for more than the block's mark) or pads `text` to exactly `width` characters.

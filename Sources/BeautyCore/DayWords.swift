@@ -41,9 +41,7 @@ public enum DayWords {
         add(.slovak, .relative(2), full: [], short: ["pozajtra"])
         let english = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
         let polish = ["niedziela", "poniedziałek", "wtorek", "środa", "czwartek", "piątek", "sobota"]
-        let polishShort = [["nd", "ndz"], ["pon", "pn"], ["wt"], ["śr"], ["czw", "cz"], ["pt"], ["sob", "sb"]]
         let slovak = ["nedeľa", "pondelok", "utorok", "streda", "štvrtok", "piatok", "sobota"]
-        let slovakShort = [["ne"], ["po"], ["ut"], ["st"], ["št"], ["pi"], ["so"]]
         for day in 0..<7 {
             add(.english, .weekday(day + 1), full: [english[day]], short: [String(english[day].prefix(3))])
             add(.polish, .weekday(day + 1), full: [polish[day]], short: polishShort[day])
@@ -51,6 +49,18 @@ public enum DayWords {
         }
         return entries
     }()
+
+    static let polishShort = [["nd", "ndz"], ["pon", "pn"], ["wt"], ["śr"], ["czw", "cz"], ["pt"], ["sob", "sb"]]
+    static let slovakShort = [["ne"], ["po"], ["ut"], ["st"], ["št"], ["pi"], ["so"]]
+
+    /// The weekday `number` (1 = Sunday) as `--days` takes it in `language`: "fri", "pt", "pi".
+    public static func abbreviation(_ number: Int, language: Language) -> String {
+        switch language {
+        case .english: ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][number - 1]
+        case .polish: polishShort[number - 1][0]
+        case .slovak: slovakShort[number - 1][0]
+        }
+    }
 
     /// Words of one language that another language uses for a day: the user's language reads them its
     /// way. (The refusal's text names what the word means there: one template per word.)

@@ -85,8 +85,9 @@ public enum ChartUnit: String, Codable, Sendable, CaseIterable {
     }
 
     /// "63.0 kg", "BMI 22.1 (normal weight)".
-    public func describe(_ value: Double) -> String {
-        self == .kg ? "\(BMI.quantity(value)) kg" : "BMI \(BMI.format(value)) (\(BMIClass(bmi: value).title))"
+    public func describe(_ value: Double, _ l: Localizer = .english) -> String {
+        self == .kg ? l.tr("%s kg", BMI.localized(BMI.quantity(value), l.language))
+            : l.tr("BMI %s (%s)", BMI.localized(BMI.format(value), l.language), BMIClass(bmi: value).title(l))
     }
 }
 
@@ -155,19 +156,27 @@ public enum MeasurementChart {
         [1, 5, 10, 15, 20, 25, month.dayCount]
     }
 
-    /// "Fri 20 Nov 2026"
-    static func dayName(_ day: LocalDate) -> String {
+    /// "Fri 20 Nov 2026", "pt. 20.11.2026"
+    static func dayName(_ day: LocalDate, _ language: Language = .english) -> String {
         let utc = TimeZone(identifier: "UTC")!
-        return Timestamps(zone: utc).day(day.start(in: utc))
+        return Timestamps(zone: utc, language: language).day(day.start(in: utc))
     }
 
-    /// "min 62.0 kg (3 Nov), max 64.5 kg (20 Nov)"
-    static func summary(_ points: [ChartPoint], unit: ChartUnit) -> String {
-        let short = { (p: ChartPoint) in String(dayName(p.day).split(separator: " ").dropFirst().prefix(2).joined(separator: " ")) }
+    /// "3 days with data: min 62.0 kg (3 Nov), max 64.5 kg (20 Nov), last 63.0 kg (20 Nov)";
+    /// "3 dni z danymi: min. 62,0 kg (3.11), …"
+    static func summary(_ points: [ChartPoint], unit: ChartUnit, localizer l: Localizer = .english) -> String {
+        let utc = TimeZone(identifier: "UTC")!
+        let short = { (p: ChartPoint) in
+            l.language == .english ? String(dayName(p.day).split(separator: " ").dropFirst().prefix(2).joined(separator: " "))
+                : FormatterCache.withPattern(l.language == .slovak ? "d. M." : "d.MM", zone: utc, locale: l.language.locale) { $0.string(from: p.day.start(in: utc)) }
+        }
         let low = points.min { $0.value < $1.value }!, high = points.max { $0.value < $1.value }!
-        let value = { (v: Double) in unit == .kg ? "\(BMI.quantity(v)) kg" : BMI.format(v) }
-        return "\(points.count) day\(points.count == 1 ? "" : "s") with data: min \(value(low.value)) (\(short(low))), "
-            + "max \(value(high.value)) (\(short(high))), last \(value(points.last!.value)) (\(short(points.last!)))"
+        let value = { (v: Double) in
+            unit == .kg ? l.tr("%s kg", BMI.localized(BMI.quantity(v), l.language)) : BMI.localized(BMI.format(v), l.language)
+        }
+        return l.trn("%s day with data: min %s (%s), max %s (%s), last %s (%s)", "%s days with data: min %s (%s), max %s (%s), last %s (%s)",
+                     points.count, points.count, value(low.value), short(low), value(high.value), short(high),
+                     value(points.last!.value), short(points.last!))
     }
 
     // MARK: - Terminal
@@ -180,7 +189,7 @@ public enum MeasurementChart {
         guard !points.isEmpty else { return (lines + [l.tr("No measurements in %s.", month.name(l.language))]).joined(separator: "\n") + "\n" }
         let shown = points.map { unit.shown($0.value) }
         let scale = ChartScale(min: shown.min()!, max: shown.max()!, maxIntervals: max(1, maxRows - 1))
-        let labels = scale.ticks.map(scale.label)
+        let labels = scale.ticks.map { BMI.localized(scale.label($0), l.language) }
         let width = labels.map(\.count).max()!
         let days = month.dayCount
         var rows = Array(repeating: Array(repeating: " ", count: days), count: labels.count)
@@ -201,7 +210,7 @@ public enum MeasurementChart {
             for (offset, digit) in String(day).enumerated() { numbers[2 * (day - 1) + 1 + offset] = digit }
         }
         lines.append(String((margin + " " + String(numbers)).reversed().drop { $0 == " " }.reversed()))
-        lines.append(summary(points, unit: unit))
+        lines.append(summary(points, unit: unit, localizer: l))
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -214,7 +223,7 @@ public enum MeasurementChart {
     /// A self-contained SVG line chart: title, y axis with round labels and grid lines, x axis
     /// with the days of the month, the line through the days with data, and one point per such
     /// day whose `<title>` (shown on hover) gives the day and value.
-    public static func svg(_ points: [ChartPoint], month: CalendarMonth, unit: ChartUnit) -> String {
+    public static func svg(_ points: [ChartPoint], month: CalendarMonth, unit: ChartUnit, localizer l: Localizer = .english) -> String {
         let values = points.map(\.value)
         let scale = ChartScale(min: values.min() ?? 0, max: values.max() ?? 1, maxIntervals: 10, padded: true)
         let plotWidth = svgWidth - left - right, plotHeight = svgHeight - top - bottom
@@ -222,7 +231,8 @@ public enum MeasurementChart {
         func x(_ day: Int) -> Double { left + Double(day - 1) * plotWidth / Double(days - 1) }
         func y(_ value: Double) -> Double { top + (scale.high - value) / (scale.high - scale.low) * plotHeight }
         func n(_ value: Double) -> String { String(format: "%.1f", value) }
-        let title = "\(unit.axisTitle), \(month.name)"
+        let monthName = month.name(l.language)
+        let title = "\(unit.axisTitle(l)), \(monthName)"
         let color = "#c2185b", gridColor = "#e0e0e0", axisColor = "#444444"
 
         var out = svgOpening(width: svgWidth, height: svgHeight, title: title)
@@ -230,10 +240,10 @@ public enum MeasurementChart {
         out.append(#"<g class="y-axis">"#)
         for tick in scale.ticks {
             out.append(#"  <line class="grid" x1="\#(n(left))" y1="\#(n(y(tick)))" x2="\#(n(svgWidth - right))" y2="\#(n(y(tick)))" stroke="\#(gridColor)"/>"#)
-            out.append(#"  <text class="y-label" x="\#(n(left - 8))" y="\#(n(y(tick) + 4))" text-anchor="end">\#(scale.label(tick))</text>"#)
+            out.append(#"  <text class="y-label" x="\#(n(left - 8))" y="\#(n(y(tick) + 4))" text-anchor="end">\#(BMI.localized(scale.label(tick), l.language))</text>"#)
         }
         out.append(#"  <line class="axis" x1="\#(n(left))" y1="\#(n(top))" x2="\#(n(left))" y2="\#(n(top + plotHeight))" stroke="\#(axisColor)"/>"#)
-        out.append(#"  <text class="y-title" transform="translate(18 \#(n(top + plotHeight / 2))) rotate(-90)" text-anchor="middle">\#(escape(unit.axisTitle))</text>"#)
+        out.append(#"  <text class="y-title" transform="translate(18 \#(n(top + plotHeight / 2))) rotate(-90)" text-anchor="middle">\#(escape(unit.axisTitle(l)))</text>"#)
         out.append("</g>")
 
         out.append(#"<g class="x-axis">"#)
@@ -246,17 +256,17 @@ public enum MeasurementChart {
         for day in labelled.sorted() {
             out.append(#"  <text class="x-label" x="\#(n(x(day)))" y="\#(n(top + plotHeight + 20))" text-anchor="middle">\#(day)</text>"#)
         }
-        out.append(#"  <text class="x-title" x="\#(n(left + plotWidth / 2))" y="\#(n(svgHeight - 14))" text-anchor="middle">Day of \#(escape(month.name))</text>"#)
+        out.append(#"  <text class="x-title" x="\#(n(left + plotWidth / 2))" y="\#(n(svgHeight - 14))" text-anchor="middle">\#(escape(l.tr("Day of %s", monthName)))</text>"#)
         out.append("</g>")
 
         if points.isEmpty {
-            out.append(#"<text class="no-data" x="\#(n(left + plotWidth / 2))" y="\#(n(top + plotHeight / 2))" text-anchor="middle">No measurements in \#(escape(month.name))</text>"#)
+            out.append(#"<text class="no-data" x="\#(n(left + plotWidth / 2))" y="\#(n(top + plotHeight / 2))" text-anchor="middle">\#(escape(l.tr("No measurements in %s", monthName)))</text>"#)
         } else {
             let line = points.map { "\(n(x($0.day.day))),\(n(y($0.value)))" }.joined(separator: " ")
             out.append(#"<polyline class="series" points="\#(line)" fill="none" stroke="\#(color)" stroke-width="2" stroke-linejoin="round"/>"#)
             out.append(#"<g class="points" fill="\#(color)">"#)
             for p in points {
-                out.append(#"  <circle class="point" cx="\#(n(x(p.day.day)))" cy="\#(n(y(p.value)))" r="4.5" data-day="\#(p.day)" data-value="\#(p.value)"><title>\#(escape("\(dayName(p.day)): \(unit.describe(p.value))"))</title></circle>"#)
+                out.append(#"  <circle class="point" cx="\#(n(x(p.day.day)))" cy="\#(n(y(p.value)))" r="4.5" data-day="\#(p.day)" data-value="\#(p.value)"><title>\#(escape("\(dayName(p.day, l.language)): \(unit.describe(p.value, l))"))</title></circle>"#)
             }
             out.append("</g>")
         }

@@ -18,6 +18,12 @@ public struct LocalDate: Codable, Sendable, Hashable, Comparable, CustomStringCo
         self.init(year: ymd.year, month: ymd.month, day: ymd.day)
     }
 
+    /// A day typed by a person: `YYYY-MM-DD` or `DD.MM.YYYY`.
+    public init(typed text: String, field: String) throws {
+        let ymd = try TimeExpression.parseTypedDay(text, field: field)
+        self.init(year: ymd.year, month: ymd.month, day: ymd.day)
+    }
+
     /// The day `date` falls on in `zone`.
     public init(_ date: Date, in zone: TimeZone) {
         let c = LocalTime.calendar(zone).dateComponents([.year, .month, .day], from: date)

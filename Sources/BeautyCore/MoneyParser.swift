@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// Amounts as typed: `45`, `45.5`, `45,50`, `1 234,50`, `1,234.50`, `1.234,50`, with a currency code or
@@ -10,7 +11,9 @@ public enum MoneyParser {
     static let symbols: [String: String] = ["zł": "PLN", "zl": "PLN", "€": "EUR"]
 
 
-    public static func parse(_ text: String, defaultCurrency: String, allowNegative: Bool = false, field: String = "price") throws -> Money {
+    /// `language` is the reader's of a refusal: an ambiguous amount's decimal meaning is written as they write decimals.
+    public static func parse(_ text: String, defaultCurrency: String, allowNegative: Bool = false, field: String = "price",
+                             language: Language = .english) throws -> Money {
         // Copied amounts may group thousands with a no-break or narrow no-break space.
         var rest = text.replacingOccurrences(of: "\u{00A0}", with: " ").replacingOccurrences(of: "\u{202F}", with: " ")
             .trimmingCharacters(in: .whitespaces)
@@ -30,7 +33,7 @@ public enum MoneyParser {
         }
         if negative, !allowNegative { throw ValidationError(field: field, template: "'%s' must not be negative", text) }
         guard !rest.isEmpty else { throw ValidationError(field: field, template: "'%s' is not an amount (e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)", text) }
-        let cents = try self.cents(rest, text: text, field: field)
+        let cents = try self.cents(rest, text: text, field: field, language: language)
         return Money(cents: negative ? -cents : cents, currency: currency ?? defaultCurrency)
     }
 
@@ -55,7 +58,7 @@ public enum MoneyParser {
     }
 
     /// The cents of a number with an optional decimal part and optional thousands grouping.
-    private static func cents(_ number: String, text: String, field: String) throws -> Int64 {
+    private static func cents(_ number: String, text: String, field: String, language: Language) throws -> Int64 {
         let notAmount = ValidationError(field: field, template: "'%s' is not an amount (e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)", text)
         let isDigit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
         guard number.allSatisfy({ isDigit($0) || $0 == "," || $0 == "." || $0 == " " }), number.contains(where: isDigit) else {
@@ -78,7 +81,7 @@ public enum MoneyParser {
             if fraction.count == 3, !spaced, commas + dots == 1 {
                 let plain = whole.filter(isDigit) + fraction
                 throw ValidationError(field: field, template: "'%s' is ambiguous: %s or %s? Write %s for the first, %s or %s for the second",
-                                      text, "\(whole)\(decimal == "," ? "." : ",")\(fraction.prefix(2))", plain,
+                                      text, "\(whole)\(language != .english ? "," : decimal == "," ? "." : ",")\(fraction.prefix(2))", plain,
                                       "\(whole)\(decimal)\(fraction.prefix(2))", "\(whole) \(fraction)", plain)
             }
             guard (1...2).contains(fraction.count), fraction.allSatisfy(isDigit) else {

@@ -272,6 +272,18 @@ public enum TimeExpression {
         return ymd
     }
 
+    /// A day as a person types it: `2026-11-25`, or `25.11.2026` as Polish and Slovak write it (the
+    /// year in four digits: a day without one would depend on today). The wire takes only the first.
+    public static func parseTypedDay(_ text: String, field: String) throws -> (year: Int, month: Int, day: Int) {
+        let word = text.trimmingCharacters(in: .whitespaces)
+        if let ymd = try parseDate(word, field: field) { return ymd }
+        if word.split(separator: ".", omittingEmptySubsequences: false).last?.count == 4,
+           let ymd = try dottedDate(word, today: DateComponents(), past: false, field: field) {
+            return ymd
+        }
+        throw ValidationError(field: field, template: "'%s' is not a date (use YYYY-MM-DD or DD.MM.YYYY)", text)
+    }
+
     private static func components(_ cal: Calendar, _ date: Date) -> (Int, Int, Int) {
         let c = cal.dateComponents([.year, .month, .day], from: date)
         return (c.year!, c.month!, c.day!)

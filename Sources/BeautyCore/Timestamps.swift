@@ -19,6 +19,8 @@ public struct Timestamps: Sendable {
 
     /// "Tue 1 Dec 2026", "wt. 01.12.2026", "ut 01.12.2026"
     public func day(_ date: Date) -> String { format(date, language == .english ? "EEE d MMM yyyy" : "EEE dd.MM.yyyy") }
+    /// "Tue", "wt.", "ut"
+    public func weekday(_ date: Date) -> String { format(date, "EEE") }
     /// "14:00"
     public func clock(_ date: Date) -> String { format(date, "HH:mm") }
     /// "2026-12-01 14:00", "01.12.2026 14:00"

@@ -7,9 +7,14 @@ public enum TipCategory: String, Codable, Sendable, CaseIterable, Comparable {
 
     public var title: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 
-    /// "face", "Hair", " NAILS " -> the category; anything else is refused with the list of names.
+    /// "face", "Hair", " NAILS ", or the name in Polish or Slovak with or without diacritics ("włosy",
+    /// "paznokcie", "tvar", "telo") -> the category; anything else is refused with the list of names.
     public init(parsing text: String, field: String = "category") throws {
-        guard let category = TipCategory(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
+        let folded = TextFolding.fold(text.trimmingCharacters(in: .whitespaces))
+        let named = TipCategory.allCases.first { category in
+            Language.translated.contains { TextFolding.fold(category.title(Localizer.forLanguage($0))) == folded }
+        }
+        guard let category = TipCategory(rawValue: folded) ?? named else {
             let names = TipCategory.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError(field: field, template: "'%s' is not a tip category (one of %s)", text, names)
         }

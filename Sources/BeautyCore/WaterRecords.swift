@@ -1,4 +1,5 @@
 import Foundation
+import BeautyLocalization
 
 /// One drink: whole millilitres over [start, end]. `uuid` identifies it for ever, so importing the
 /// same export twice adds nothing (health apps' water samples carry one each).
@@ -27,9 +28,8 @@ public enum WaterAmount {
     public static let maxGoalMl = 20_000
 
     public static func parse(_ text: String, field: String = "amount", maximum: Int = maxMl) throws -> Int {
-        let example: TranslatableText.Argument = .message(TranslatableText("e.g. 250, 250,5 or 0.5 l", []))
         var number = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !number.isEmpty else { throw ValidationError(field: field, TranslatableText("must not be empty (millilitres, %s)", [example])) }
+        guard !number.isEmpty else { throw ValidationError(field: field, template: "must not be empty (millilitres, e.g. 250, 250,5 or 0.5 l)") }
         var scale = 1
         if number.hasSuffix("ml") {
             number.removeLast(2)
@@ -43,7 +43,7 @@ public enum WaterAmount {
         let digits: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
         guard !(number.contains(",") && number.contains(".")), (1...2).contains(pieces.count), digits(pieces[0]),
               pieces.count == 1 || digits(pieces[1])
-        else { throw ValidationError(field: field, TranslatableText("'%s' is not an amount of water (%s)", [.plain(text), example])) }
+        else { throw ValidationError(field: field, template: "'%s' is not an amount of water (e.g. 250, 250,5 or 0.5 l)", text) }
         // Exact decimal arithmetic: "250,5" is 2505 tenths; half a millilitre or more rounds up.
         let whole = pieces[0].drop { $0 == "0" }
         let fraction = pieces.count == 2 ? pieces[1].prefix(6) : ""
@@ -186,6 +186,12 @@ public struct WaterImportError: Error, Sendable, Equatable, CustomStringConverti
 
     public var description: String {
         (problems.map(\.description) + (more > 0 ? ["and \(more) more bad line(s)"] : [])).joined(separator: "\n")
+    }
+
+    /// "FILE:LINE: problem" a line, in the language of `l`.
+    public func located(in file: String, _ l: Localizer) -> [String] {
+        problems.map { "\(file):\($0.line): \($0.message(l))" }
+            + (more > 0 ? [l.trn("and %s more bad line", "and %s more bad lines", more)] : [])
     }
 }
 

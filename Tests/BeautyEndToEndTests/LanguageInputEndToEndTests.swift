@@ -83,7 +83,7 @@ extension EndToEndBus {
                 (["appointment", "add", "Manicure", "--at", "pt"], "pl_PL.UTF-8", ["--at", "„pt” to dzień (piątek", "ale bez godziny", "„pt 15:00”"]),
                 (["appointment", "add", "Manicure", "--at", "1.2"], "pl_PL.UTF-8", ["--at", "„1.2” jest niejednoznaczne", "01:02", "1 lutego"]),
                 (["appointment", "add", "Manicure", "--at", "po 15:00"], "pl_PL.UTF-8", ["--at", "„po” to po polsku przyimek", "'pon'"]),
-                (["budget", "add", "Szampon", "10,500 zł"], "pl_PL.UTF-8", ["„10,500 zł” jest niejednoznaczne", "10.50 czy 10500?"]),
+                (["budget", "add", "Szampon", "10,500 zł"], "pl_PL.UTF-8", ["„10,500 zł” jest niejednoznaczne", "10,50 czy 10500?"]),
                 (["med", "add", "Witamina", "--at", "8.00", "--days", "pon,xyz"], "sk_SK.UTF-8", ["--days", "„xyz“ nie je deň v týždni", "po ut st št pi so ne"]),
             ]
             for (arguments, lang, parts) in cases {

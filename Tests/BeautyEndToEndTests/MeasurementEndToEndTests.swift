@@ -54,7 +54,7 @@ extension EndToEndBus {
             // Bad input: a usage error (2) from beautyctl, a refusal (-32602) from the daemon; nothing stored either way.
             for arguments in [["--weight", "-5"], ["--weight", "0"], ["--weight", "1000"], ["--weight", "abc"], ["--weight", "62", "--height", "0"],
                               ["--weight", "62", "--height", "-170"], ["--weight", "62", "--date", "2026-02-30"],
-                              ["--weight", "62", "--date", "2099-01-01"], ["--weight", "62", "--date", "20.11.2026"]] {
+                              ["--weight", "62", "--date", "2099-01-01"], ["--weight", "62", "--date", "30.02.2026"]] {
                 let bad = try await stack.beautyctl(["measure", "add"] + arguments)
                 #expect(bad.status == .exited(2) && !bad.stderr.isEmpty && bad.stdout.isEmpty, "\(arguments): \(bad)")
             }

@@ -48,7 +48,7 @@ import Testing
         #expect(try problem?.message(try localizer(.polish)) == "„this is no property” to nie wiersz treści NAZWA:WARTOŚĆ (brak „:”)")
         let water = try #require(refusalOfWater("uuid,amount_ml,start\nx,250\n"))
         #expect(water.message == "expected 3 fields, found 2")
-        #expect(water.message(try localizer(.slovak)) == "očakávaný počet polí: 3, nájdený: 2")
+        #expect(water.message(try localizer(.slovak)) == "počet polí: 2, očakávaný: 3")
         // A field's error inside a line keeps the field's own template.
         let amount = try #require(refusalOfWater("uuid,amount_ml,start\nx,abc,2030-01-15T08:30:00Z\n"))
         #expect(amount.message(try localizer(.polish)) == "amount_ml: „abc” to nie ilość wody (np. 250, 250,5 lub 0,5 l)", "\(amount)")
