@@ -95,7 +95,7 @@ public struct BeautydCommand: AsyncParsableCommand {
         let maximumConnections = try ResourceLimits.connectionsThatFit()
 
         let store = try AppDatabase.open(path: paths.database, version: BeautyVersion.current)
-        let daemon = makeDaemon(
+        let daemon = try makeDaemon(
             store: store, notifier: LibNotifyNotifier(logger: logger), config: config,
             socket: activationFD == nil ? paths.socket : "fd \(activationFD!) from systemd socket activation", logger: logger)
         let server = try await SocketServer(

@@ -22,11 +22,11 @@ public struct Daemon: Sendable {
 public func makeDaemon(
     store: AppDatabase, notifier: any Notifier, config: DaemonConfig, socket: String, logger: Logger,
     clock: @escaping @Sendable () -> Date = Date.init, zone: any ZoneSource = LocalZone.shared,
-    timer: @escaping DeadlineTimerFactory = WallClockTimer.factory
-) -> Daemon {
+    timer: DeadlineTimerFactory = WallClockTimer.factory
+) throws -> Daemon {
     let hub = EventHub()
     let settings = SettingsBox(config)
-    let scheduler = Scheduler(store: store, notifier: notifier, hub: hub, config: config, logger: logger,
+    let scheduler = try Scheduler(store: store, notifier: notifier, hub: hub, config: config, logger: logger,
                               clock: clock, zone: zone, timer: timer)
     let sync = SyncCoordinator(store: store, settings: settings, scheduler: scheduler, logger: logger, clock: clock, zone: zone)
     let requests = RequestHandler(

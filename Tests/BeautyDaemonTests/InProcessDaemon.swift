@@ -34,7 +34,7 @@ final class InProcessDaemon: @unchecked Sendable {
         // English unless a test asks for another language, whatever the language of the shell running the tests.
         var config = config
         config.language = config.language ?? .english
-        daemon = makeDaemon(
+        daemon = try makeDaemon(
             store: try store ?? AppDatabase.inMemory(), notifier: notifier, config: config, socket: "in process",
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
             clock: clock.read, zone: self.zone, timer: { onWake in timers.make(onWake) })

@@ -21,12 +21,13 @@ public actor Scheduler {
     let clock: @Sendable () -> Date
     /// The user's zone: local-time schedules are planned in it and re-planned when it changes.
     let zone: any ZoneSource
-    private let makeTimer: DeadlineTimerFactory
     private(set) var config: DaemonConfig
     let logger: Logger
     private let wakes: AsyncStream<WakeReason>
     private let wakeContinuation: AsyncStream<WakeReason>.Continuation
-    private var timer: (any DeadlineTimer)?
+    /// Made with the scheduler, before the socket listens: a process out of descriptors then fails
+    /// to start, rather than losing its scheduler (and with it the whole daemon) after it said it was ready.
+    private let timer: any DeadlineTimer
     private let zoneChanged = Flag()
     /// Keys that failed last time: logged loudly once, then quietly until they succeed.
     var failingKeys = Set<String>()
@@ -46,7 +47,7 @@ public actor Scheduler {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     public init(store: AppDatabase, notifier: any Notifier, hub: EventHub, config: DaemonConfig, logger: Logger,
-                clock: @escaping @Sendable () -> Date, zone: any ZoneSource, timer: @escaping DeadlineTimerFactory) {
+                clock: @escaping @Sendable () -> Date, zone: any ZoneSource, timer: DeadlineTimerFactory) throws {
         self.store = store
         self.notifier = notifier
         self.hub = hub
@@ -54,8 +55,11 @@ public actor Scheduler {
         self.logger = logger
         self.clock = clock
         self.zone = zone
-        makeTimer = timer
-        (wakes, wakeContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let (wakes, wakeContinuation) = AsyncStream<WakeReason>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        (self.wakes, self.wakeContinuation) = (wakes, wakeContinuation)
+        self.timer = try timer { wake in
+            wakeContinuation.yield(wake == .deadline ? .timer : .clockChanged)
+        }
     }
 
     /// Asks the loop to look again (after an edit, a reload, a server appearing). Never blocks.
@@ -79,7 +83,7 @@ public actor Scheduler {
     }
 
     /// The deadline the timer is armed for (for `status`).
-    public func armedDeadline() -> Date? { timer?.deadline }
+    public func armedDeadline() -> Date? { timer.deadline }
 
     /// Runs until the task is cancelled: one pass per wake, never a periodic tick. Its writes (and
     /// its child tasks') overtake clients' waiting ones, so a busy client cannot make a reminder late.
@@ -88,10 +92,6 @@ public actor Scheduler {
     }
 
     private func loop() async throws {
-        let timer = try makeTimer { [wakeContinuation] wake in
-            wakeContinuation.yield(wake == .deadline ? .timer : .clockChanged)
-        }
-        self.timer = timer
         defer { timer.arm(at: nil) }
         for key in try store.settleInterruptedDeliveries(at: clock()) {
             logger.warning("a delivery was interrupted by a crash while being shown; counted as shown", metadata: ["delivery_key": "\(key)"])
@@ -186,11 +186,11 @@ public actor Scheduler {
             } else {
                 holds.current = nil
             }
-            timer?.arm(at: wakeAt)
+            timer.arm(at: wakeAt)
         } catch {
             let hold = held(by: error, otherwise: .scheduler)
             logger.error("scheduler pass failed, reminders waiting for \(hold.waitingFor)")
-            timer?.arm(at: clock().addingTimeInterval(hold.retryDelay(configured: config.retrySeconds)))
+            timer.arm(at: clock().addingTimeInterval(hold.retryDelay(configured: config.retrySeconds)))
         }
     }
 
