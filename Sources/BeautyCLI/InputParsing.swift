@@ -25,15 +25,15 @@ enum Input {
         try wrap(option) { try Validation.name(text, field: option) }
     }
 
-    /// The one value a number-like argument must have. Such arguments collect what ArgumentParser leaves
-    /// unrecognised, because it takes a lone "-20" for an option and then reports the argument missing.
-    /// What such an argument is, for its messages (each language names it in its own case and gender).
+    /// What such an argument is, for its messages (each language names it in its own case and gender,
+    /// and an amount of money and one of water with different words).
     enum SingleValue {
-        case amount, count, goal
+        case amount, water, count, goal
 
         func missing(example: String) -> String {
             switch self {
             case .amount: Output.l.tr("missing amount (e.g. %s)", example)
+            case .water: Output.l.trc("water", "missing amount (e.g. %s)", example)
             case .count: Output.l.tr("missing count (e.g. %s)", example)
             case .goal: Output.l.tr("missing goal (e.g. %s)", example)
             }
@@ -42,12 +42,15 @@ enum Input {
         func several(_ got: String) -> String {
             switch self {
             case .amount: Output.l.tr("one amount at a time, got: %s", got)
+            case .water: Output.l.trc("water", "one amount at a time, got: %s", got)
             case .count: Output.l.tr("one count at a time, got: %s", got)
             case .goal: Output.l.tr("one goal at a time, got: %s", got)
             }
         }
     }
 
+    /// The one value a number-like argument must have. Such arguments collect what ArgumentParser leaves
+    /// unrecognised, because it takes a lone "-20" for an option and then reports the argument missing.
     static func single(_ values: [String], what: SingleValue, example: String) throws -> String {
         // Whatever follows "--" is a value, whatever it looks like.
         let terminator = values.firstIndex(of: "--") ?? values.endIndex

@@ -119,7 +119,7 @@ struct SyncStatusCommand: ParsableCommand {
             Output.line(Output.l.tr("  conflicts:       %s", a.conflicts.count))
             // A reason is one of beautyd's msgids, in English on the wire.
             for c in a.conflicts {
-                Output.line("    \(Output.instant(c.detectedAt))  \(c.title)  (\(c.uid)): \(TranslatableText.verbatim(c.reason).rendered(Output.l))")
+                Output.line("    \(Output.instant(c.detectedAt))  \(Validation.quotable(c.title))  (\(Validation.quotable(c.uid))): \(Validation.quotable(Output.l.trArray(c.reason, [])))")
             }
         }
     }

@@ -62,15 +62,16 @@ struct ToolkitText {
         match(text, phrases) ?? text
     }
 
-    /// `text` translated when one phrase matches all of it; what fills its `%s` is translated too
-    /// when it is itself a phrase (the message after `Error: `).
+    /// `text` translated when one phrase matches all of it. The messages inside `Error: ` and `or: `
+    /// are phrases too; other arguments are what the user typed or beautyctl named, kept as they are.
     private func match(_ text: String, _ phrases: [Phrase]) -> String? {
-        let range = NSRange(text.startIndex..., in: text)
-        for phrase in phrases where text.hasPrefix(phrase.opening) {
-            guard let found = phrase.english.firstMatch(in: text, range: range) else { continue }
+        // NSString ranges: a capture may begin on a combining mark, which no String.Index reaches.
+        let whole = text as NSString
+        for phrase in phrases where text.utf8.starts(with: phrase.opening.utf8) {
+            guard let found = phrase.english.firstMatch(in: text, range: NSRange(location: 0, length: whole.length)) else { continue }
             let arguments = (1..<found.numberOfRanges).map { index in
-                let argument = String(text[Range(found.range(at: index), in: text)!])
-                return translated(argument, by: phrases)
+                let argument = whole.substring(with: found.range(at: index))
+                return phrase.nests ? translated(argument, by: phrases) : argument
             }
             return phrase.say(l, arguments)
         }
@@ -84,9 +85,12 @@ struct ToolkitText {
         let english: NSRegularExpression
         /// The English up to its first argument: a cheap test before the pattern.
         let opening: String
+        /// Its first argument is another of the phrases (`Error: %s`, `or: %s in '%s'`).
+        let nests: Bool
 
-        init(_ say: @escaping @Sendable (Localizer, [String]) -> String) {
+        init(nests: Bool = false, _ say: @escaping @Sendable (Localizer, [String]) -> String) {
             self.say = say
+            self.nests = nests
             let placeholders = (0..<4).map { "\u{E000}\($0)\u{E001}" }
             let text = say(.english, placeholders)
             var pattern = NSRegularExpression.escapedPattern(for: text)
@@ -128,14 +132,14 @@ struct ToolkitText {
     /// can meet. Left English: its internal errors ("Internal error. …", "No value set for non-argument
     /// var …", "Command '…' is not a parent …"), which only a mistake in beautyctl's code can cause.
     private static let errorPhrases = [
-        Phrase { l, a in l.tr("Error: %s", a[0]) },
+        Phrase(nests: true) { l, a in l.tr("Error: %s", a[0]) },
         Phrase { l, a in l.tr("Help:  %s", a[0]) },
         Phrase { l, a in l.tr("Usage: %s", a[0]) },
         Phrase { l, a in l.tr("See '%s' for more information.", a[0]) },
         Phrase { l, a in l.tr("Unknown option '%s'. Did you mean '%s'?", a[0], a[1]) },
         Phrase { l, a in l.tr("Unknown option '%s'", a[0]) },
         Phrase { l, a in l.tr("Missing value for '%s'", a[0]) },
-        Phrase { l, a in l.tr("or: %s in '%s'", a[0], a[1]) },
+        Phrase(nests: true) { l, a in l.tr("or: %s in '%s'", a[0], a[1]) },
         Phrase { l, a in l.tr("The option '%s' does not take any value, but '%s' was specified.", a[0], a[1]) },
         Phrase { l, a in l.tr("Unexpected argument '%s'", a[0]) },
         Phrase { l, a in

@@ -243,7 +243,6 @@ extension StatusCommand {
         text.map { Validation.quotable($0.rendered(Output.l)) } ?? english
     }
 
-    /// "dose 65" for a medication trigger or event (its id is the dose's, what `dose taken` wants), else "appointment 3".
     /// A trigger's title in the reader's language: the daemon names water reminders and tips in English.
     static func itemTitle(_ kind: ItemKind?, _ id: Int64, _ title: String) -> String {
         switch kind {
@@ -253,6 +252,7 @@ extension StatusCommand {
         }
     }
 
+    /// "dose 65" for a medication trigger or event (its id is the dose's, what `dose taken` wants), else "appointment 3".
     static func itemLabel(_ kind: ItemKind?, _ id: Int64) -> String {
         let l = Output.l
         return switch kind {
@@ -286,6 +286,8 @@ struct WatchCommand: ParsableCommand {
     /// An event's detail in the reader's language: the daemon writes a snooze's end as an instant and
     /// its few notes in English.
     static func detail(_ text: String) -> String {
+        // English shows the wire's words and instant as they are, as it always has.
+        guard Output.l.language != .english else { return text }
         if let until = RFC3339.parse(text) { return Output.l.tr("until %s", Output.times.short(until)) }
         return switch text {
         case "item deleted": Output.l.tr("item deleted")

@@ -186,7 +186,7 @@ extension WaterCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let text = try Input.single(amount, what: .amount, example: "water add 250")
+            let text = try Input.single(amount, what: .water, example: "water add 250")
             let ml = try Input.check("amount") { try WaterAmount.parse(text, field: "amount") }
             let now = Date()
             var params = WaterAddParams(amountMl: ml)

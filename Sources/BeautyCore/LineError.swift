@@ -19,7 +19,9 @@ public struct LineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// In English.
     public var message: String { text.english }
 
-    public func message(_ l: Localizer) -> String { text.rendered(l) }
+    /// In the language of `l`, ready for a terminal: its arguments are the file's own text, and an
+    /// escape sequence in a calendar, card or export must not reach the screen.
+    public func message(_ l: Localizer) -> String { Validation.quotable(text.rendered(l)) }
 
     public var description: String { "line \(line): \(message)" }
 

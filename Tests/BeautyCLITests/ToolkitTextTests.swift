@@ -68,6 +68,14 @@ import Testing
             """)
     }
 
+    @Test func whatTheUserTypedIsKeptAsTyped() {
+        // Words that read like ArgumentParser's own stay as typed inside its message.
+        #expect(Self.polish.usageError("Error: Unexpected argument 'Error: Unknown option 'x''")
+                == "Błąd: Nieoczekiwany argument „Error: Unknown option 'x'”")
+        // A capture beginning on a combining mark (no String.Index reaches it) is taken whole.
+        #expect(Self.polish.usageError("Error: Unexpected argument '\u{301}a'") == "Błąd: Nieoczekiwany argument „\u{301}a”")
+    }
+
     @Test func usageErrorsInPolishAndSlovak() {
         let missing = """
             Error: Missing expected argument '<title>'

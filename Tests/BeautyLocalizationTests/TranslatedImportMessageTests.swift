@@ -58,6 +58,23 @@ import Testing
         do { _ = try WaterImport.parse(csv, zone: .gmt); return nil } catch { return (error as? WaterImportError)?.problems.first }
     }
 
+    @Test func aFilesEscapeSequenceNeverReachesTheTerminal() throws {
+        let esc = "\u{1B}]0;owned\u{07}"
+        var problems: [LineError] = []
+        do { _ = try VCard.read("BEGIN:VCARD\r\nFN:A\r\nEND:VCA\(esc)RD\r\n") } catch let error as LineError { problems.append(error) }
+        do {
+            _ = try WaterImport.parse("uuid,amount_ml,start\na,2\(esc)50,2030-01-15T08:30:00Z\n", zone: TimeZone(identifier: "Europe/Warsaw")!)
+        } catch let error as WaterImportError { problems += error.problems }
+        #expect(problems.count == 2, "\(problems)")
+        for problem in problems {
+            for language in [Language.english, .polish, .slovak] {
+                let shown = problem.message(language == .english ? .english : try localizer(language))
+                #expect(!shown.unicodeScalars.contains { $0.value < 0x20 }, "\(language): \(shown.debugDescription)")
+                #expect(shown.lowercased().contains("]0;owned?"), "\(language): \(shown.debugDescription)")
+            }
+        }
+    }
+
     @Test func aWrappedErrorKeepsTheInnerTemplate() throws {
         let inner = try #require(refusal { _ = try Validation.name("", field: "title") })
         let wrapped = inner.within("appointments[3]", naming: "Manicure")
