@@ -47,7 +47,7 @@ public struct BeautydCommand: AsyncParsableCommand {
 
     public mutating func validate() throws {
         if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
-            throw ValidationError("--log-level: '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
+            throw ValidationError(Self.l.tr("--log-level: '%s' is not one of %s", logLevel, Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")))
         }
     }
 

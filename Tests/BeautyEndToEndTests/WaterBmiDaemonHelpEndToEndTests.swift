@@ -12,6 +12,8 @@ struct HelpLanguage: Sendable, CustomTestStringConvertible {
     var says: [String: [String]]
     /// What `beautyd --bogus` writes on standard error.
     var unknownOption: String
+    /// The first line `beautyd --log-level loud` writes on standard error (beautyd's own check, under ArgumentParser's `Error:`).
+    var unknownLogLevel: String
 
     var testDescription: String { locale }
 
@@ -25,7 +27,7 @@ struct HelpLanguage: Sendable, CustomTestStringConvertible {
         Użycie: beautyd [--config <path>] [--database <path>] [--socket <path>] [--log-level <level>] [--recover]
           Więcej informacji: 'beautyd --help'.
 
-        """)
+        """, unknownLogLevel: "Błąd: --log-level: „loud” nie jest żadnym z poziomów: trace, debug, info, notice, warning, error, critical")
     static let slovak = HelpLanguage(locale: "sk_SK.UTF-8", says: [
         "water add": ["  --at <time>             Kedy bol vypitý (predvolene: teraz;", "\nPríklady:\n  beautyctl water add 250\n"],
         "bmi": ["\nTriedy: ťažká podvýživa BMI < 16; stredná podvýživa 16 ≤ BMI < 17;"],
@@ -36,7 +38,7 @@ struct HelpLanguage: Sendable, CustomTestStringConvertible {
         Použitie: beautyd [--config <path>] [--database <path>] [--socket <path>] [--log-level <level>] [--recover]
           Viac informácií: 'beautyd --help'.
 
-        """)
+        """, unknownLogLevel: "Chyba: --log-level: „loud“ nie je žiadna z úrovní: trace, debug, info, notice, warning, error, critical")
     static let english = HelpLanguage(locale: "C", says: [
         "water add": ["  --at <time>             When it was drunk (default: now;", "\nExamples:\n  beautyctl water add 250\n"],
         "bmi": ["\nClasses: starvation BMI < 16; emaciation 16 ≤ BMI < 17;"],
@@ -47,7 +49,7 @@ struct HelpLanguage: Sendable, CustomTestStringConvertible {
         Usage: beautyd [--config <path>] [--database <path>] [--socket <path>] [--log-level <level>] [--recover]
           See 'beautyd --help' for more information.
 
-        """)
+        """, unknownLogLevel: "Error: --log-level: 'loud' is not one of trace, debug, info, notice, warning, error, critical")
 }
 
 extension EndToEndBus {
@@ -66,7 +68,7 @@ extension EndToEndBus {
             }
         }
 
-        /// A usage error of the daemon's command line: ArgumentParser's message, translated, and its exit code 64 (EX_USAGE).
+        /// Usage errors of the daemon's command line: ArgumentParser's messages, translated, and their exit code 64 (EX_USAGE).
         @Test(arguments: [HelpLanguage.polish, .slovak, .english])
         func daemonUsageErrorInTheUsersLanguage(language: HelpLanguage) async throws {
             let stack = try await Stack.start(server: false, daemon: false)
@@ -75,6 +77,8 @@ extension EndToEndBus {
             let refused = try await stack.run(try Locations.built("beautyd"), ["--bogus"])
             #expect(refused.status == .exited(64) && refused.stdout.isEmpty, "\(refused)")
             #expect(refused.stderr == language.unknownOption, "\(refused)")
+            let badLevel = try await stack.run(try Locations.built("beautyd"), ["--log-level", "loud"])
+            #expect(badLevel.status == .exited(64) && badLevel.stderr.hasPrefix(language.unknownLogLevel + "\n"), "\(badLevel)")
         }
     }
 }
