@@ -58,11 +58,17 @@ let package = Package(
         ),
         // JSON-RPC wire types shared by daemon and client.
         .target(name: "BeautyProtocol", dependencies: ["BeautyCore"]),
+        // swift-argument-parser's own words (help headings, usage errors) in the user's language, for
+        // both programs' command lines.
+        .target(
+            name: "BeautyHelpText",
+            dependencies: ["BeautyLocalization", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // The daemon: socket server, request handler, scheduler driver, systemd glue.
         .target(
             name: "BeautyDaemon",
             dependencies: [
-                "BeautyCore", "BeautyLocalization", "BeautyStore", "BeautyNotify", "BeautyProtocol", "BeautyCalDAV", "CSystemd", "CTimerFD", "CMalloc",
+                "BeautyCore", "BeautyLocalization", "BeautyHelpText", "BeautyStore", "BeautyNotify", "BeautyProtocol", "BeautyCalDAV", "CSystemd", "CTimerFD", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -76,7 +82,7 @@ let package = Package(
         .target(
             name: "BeautyCLI",
             dependencies: [
-                "BeautyCore", "BeautyLocalization", "BeautyProtocol",
+                "BeautyCore", "BeautyLocalization", "BeautyHelpText", "BeautyProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,7 +104,7 @@ let package = Package(
         // beautyctl's own logic in process: swift-argument-parser's texts in the user's language.
         .testTarget(
             name: "BeautyCLITests",
-            dependencies: ["BeautyCLI", "BeautyLocalization", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["BeautyCLI", "BeautyHelpText", "BeautyLocalization", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The CalDAV client against real Radicale and Xandikos servers on loopback.
         .testTarget(name: "BeautyCalDAVTests", dependencies: ["BeautyCalDAV", "BeautyTestSupport"]),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeautyHelpText
 import BeautyProtocol
 import Foundation
 
@@ -41,14 +42,7 @@ public struct BeautyctlCommand: ParsableCommand {
             FileHandle.standardError.write(Data("beautyctl: \(failure.message)\n".utf8))
             Foundation.exit(failure.code.rawValue)
         } catch {
-            let code = exitCode(for: error)
-            let message = ToolkitText(Output.l).fullMessage(for: error, code: code)
-            if code == .success {
-                if !message.isEmpty { FileHandle.standardOutput.write(Data((message + "\n").utf8)) }
-                Foundation.exit(0)
-            }
-            FileHandle.standardError.write(Data((message + "\n").utf8))
-            Foundation.exit(code == .validationFailure ? CLIFailure.Code.usage.rawValue : code.rawValue)
+            ToolkitText(Output.l).exit(self, withError: error) { $0 == .validationFailure ? CLIFailure.Code.usage.rawValue : $0.rawValue }
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeautyCore
+import BeautyHelpText
 import BeautyLocalization
 import BeautyNotify
 import BeautyProtocol
@@ -46,7 +47,7 @@ public struct BeautydCommand: AsyncParsableCommand {
 
     public mutating func validate() throws {
         if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
-            throw ValidationError("--log-level: '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
+            throw ValidationError(Self.l.tr("--log-level: '%s' is not one of %s", logLevel, Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")))
         }
     }
 
@@ -137,7 +138,8 @@ public struct BeautydCommand: AsyncParsableCommand {
 
 extension BeautydCommand {
     /// Parses the command line and runs the async `run()`. (A bare `main()` from top-level code can
-    /// bind to ArgumentParser's synchronous overload, which never runs an async command.)
+    /// bind to ArgumentParser's synchronous overload, which never runs an async command.) Help and usage
+    /// errors come out as ArgumentParser's, with its own words in the language of `--help`'s option texts.
     public static func runAsMain() async {
         do {
             var command = try parseAsRoot()
@@ -147,7 +149,7 @@ extension BeautydCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            ToolkitText(l).exit(self, withError: error)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 @testable import BeautyCLI
+@testable import BeautyHelpText
 import BeautyLocalization
 import Testing
 
@@ -120,12 +121,12 @@ import Testing
 
     @Test func englishAndNonHelpOutputAreArgumentParsersOwn() {
         let help = Self.outcome(["appointment", "--help"])
-        #expect(ToolkitText(.english).fullMessage(for: help, code: .success) == BeautyctlCommand.fullMessage(for: help))
+        #expect(ToolkitText(.english).fullMessage(for: help, code: .success, of: BeautyctlCommand.self) == BeautyctlCommand.fullMessage(for: help))
         let error = Self.outcome(["appointment", "add"])
-        #expect(ToolkitText(.english).fullMessage(for: error, code: .validationFailure) == BeautyctlCommand.fullMessage(for: error))
+        #expect(ToolkitText(.english).fullMessage(for: error, code: .validationFailure, of: BeautyctlCommand.self) == BeautyctlCommand.fullMessage(for: error))
         for arguments in [["--generate-completion-script", "bash"], ["--version"], ["--experimental-dump-help"]] {
             let outcome = Self.outcome(arguments)
-            #expect(Self.polish.fullMessage(for: outcome, code: .success) == BeautyctlCommand.fullMessage(for: outcome), "\(arguments)")
+            #expect(Self.polish.fullMessage(for: outcome, code: .success, of: BeautyctlCommand.self) == BeautyctlCommand.fullMessage(for: outcome), "\(arguments)")
         }
     }
 }

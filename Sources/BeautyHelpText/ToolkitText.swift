@@ -2,26 +2,26 @@ import ArgumentParser
 import BeautyLocalization
 import Foundation
 
-/// The texts swift-argument-parser writes itself into beautyctl's output, in the user's language: the
+/// The texts swift-argument-parser writes itself into a command's output, in the user's language: the
 /// help screen's headings, its `--help` and `--version` lines, the `(default: …)` notes, the footer,
 /// and the usage errors with their `Error:`, `Help:` and `Usage:` lines. ArgumentParser has no hook
 /// for its own words, so its finished message is rewritten by the exact phrases its generators write
 /// (`HelpGenerator`, `MessageInfo`, `ErrorMessageGenerator` of swift-argument-parser 1.x); a phrase it
 /// words differently one day stays English rather than coming out garbled. English, completion
 /// scripts, `--version` and `--experimental-dump-help` are ArgumentParser's output as it is.
-struct ToolkitText {
+public struct ToolkitText {
     let l: Localizer
 
-    init(_ l: Localizer) { self.l = l }
+    public init(_ l: Localizer) { self.l = l }
 
-    /// What beautyctl prints for a parse outcome (`code` is ArgumentParser's exit code for it).
-    func fullMessage(for error: Error, code: ExitCode) -> String {
-        guard l.language != .english else { return BeautyctlCommand.fullMessage(for: error) }
-        if code != .success { return usageError(BeautyctlCommand.fullMessage(for: error)) }
+    /// What `command` (the root command) prints for a parse outcome (`code` is ArgumentParser's exit code for it).
+    public func fullMessage(for error: Error, code: ExitCode, of command: any ParsableCommand.Type) -> String {
+        guard l.language != .english else { return command.fullMessage(for: error) }
+        if code != .success { return usageError(command.fullMessage(for: error)) }
         // Only a help screen depends on the width: the other clean exits (version, completion script,
         // help dump) are the same bytes at any. The screen is laid out after translating, as
         // ArgumentParser lays out its own (translated words are longer or shorter).
-        let unwrapped = BeautyctlCommand.fullMessage(for: error, columns: HelpLayout.unwrapped)
+        let unwrapped = command.fullMessage(for: error, columns: HelpLayout.unwrapped)
         guard unwrapped.hasPrefix("OVERVIEW: ") || unwrapped.hasPrefix("USAGE: ") else { return unwrapped }
         return helpScreen(unwrapped, width: HelpLayout.terminalWidth)
     }
@@ -130,7 +130,7 @@ struct ToolkitText {
 
     /// The lines of a usage error (MessageInfo.fullText) and the messages of ErrorMessageGenerator a user
     /// can meet. Left English: its internal errors ("Internal error. …", "No value set for non-argument
-    /// var …", "Command '…' is not a parent …"), which only a mistake in beautyctl's code can cause.
+    /// var …", "Command '…' is not a parent …"), which only a mistake in the program's code can cause.
     private static let errorPhrases = [
         Phrase(nests: true) { l, a in l.tr("Error: %s", a[0]) },
         Phrase { l, a in l.tr("Help:  %s", a[0]) },
