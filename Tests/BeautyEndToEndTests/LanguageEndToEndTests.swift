@@ -93,6 +93,10 @@ extension EndToEndTiming {
             stack.locale = "C"
             let daemon = try await stack.startDaemon()
             try stack.writeConfig("[ui]\nlanguage = \"pl\"\n")
+            // The socket listens a moment before SIGHUP is trapped; "ready" is said after (systemd
+            // sends no reload before it), and a SIGHUP before that would end the daemon.
+            let ready = await eventually(timeout: .seconds(10)) { daemon.stderr.contains(" ready: ") ? true : nil }
+            try #require(ready == true, "\(daemon.outputTail)")
             daemon.signal(SIGHUP)
             let reloaded = await eventually(timeout: .seconds(10)) { daemon.stderr.contains("configuration reloaded") ? true : nil }
             #expect(reloaded == true, "\(daemon.outputTail)")

@@ -24,7 +24,7 @@ struct ManPageLanguage: Sendable, CustomTestStringConvertible {
     static let slovak = ManPageLanguage(code: "sk", says: [
         "beautyctl": ["beautyctl — Plánujte kozmetické návštevy a dostávajte včas pripomienky na pracovnej ploche.",
                       "Celodenná návšteva (čas z --at sa ignoruje).",
-                      "status Beží démon, čo je ďalšie, dosiahne server upozornení."],
+                      "status Či démon beží, čo je na rade a či je dostupný server upozornení."],
         "beautyd": ["beautyd — Démon beautyd: uchováva návštevy a včas zobrazuje pripomienky na ploche.",
                     "--config path Konfiguračný súbor.", "--version Zobraziť verziu."],
     ])
