@@ -31,8 +31,9 @@ package final class RPCClient {
         guard fd >= 0 else { throw HarnessError("socket(): \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
+        // Every property is set by now, so a throw below runs deinit, which closes `fd`: closing it
+        // here too would close whatever another thread opened under the same number meanwhile.
         guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            Glibc.close(fd)
             throw HarnessError("socket path too long: \(path)")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -43,9 +44,7 @@ package final class RPCClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard result == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw HarnessError("connect(\(path)): \(reason)")
+            throw HarnessError("connect(\(path)): \(String(cString: strerror(errno)))")
         }
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))

@@ -28,15 +28,15 @@ public final class InstanceLock {
             throw PrivateDirectory.Refused(path: path, reason: reason)
         }
         var info = stat()
+        // From here a throw runs deinit (every property is set), which closes `fd`; closing it here
+        // too would close whatever another thread opened under the same number meanwhile.
         // A second hard link would be another file of the user's, planted under the lock's name in
         // a sticky directory: emptying it would destroy that file.
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), info.st_nlink == 1 else {
-            close(fd)
             throw PrivateDirectory.Refused(path: path, reason: "the lock file is not a regular file of yours with one name; remove it")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let owner = Self.contents(of: fd)
-            close(fd)
             throw Held(path: path, pid: owner.isEmpty ? "unknown" : owner, guarding: guarding)
         }
         let pid = "\(getpid())\n"
