@@ -6,8 +6,8 @@ import Logging
 import Testing
 
 /// The scheduler's timer is made with the daemon, before its socket listens: out of descriptors, beautyd
-/// fails to start. Made later, in the scheduler's run, the failure ended the whole daemon after it had
-/// said it was ready (seen when a client flood used every descriptor at that moment).
+/// fails to start. Made in the scheduler's run, the failure would end the whole daemon after it said it
+/// was ready (a client flood can use every descriptor at that moment).
 @Suite struct TimerAtStartTests {
     struct OutOfDescriptors: Error {}
 
