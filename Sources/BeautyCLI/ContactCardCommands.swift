@@ -33,7 +33,7 @@ extension ContactCommand {
             do {
                 read = try VCard.read(text)
             } catch let error as LineError {
-                throw CLIFailure(.usage, Output.l.tr("%s:%s: %s (nothing was imported)", file, error.line, error.message(Output.l)))
+                throw ImportSummary.nothingImported(file: file, line: error.line, error.message(Output.l))
             }
             var client = global.client
             let result: ContactImportResult

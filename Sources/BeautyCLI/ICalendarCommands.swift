@@ -38,7 +38,7 @@ struct ImportCommand: ParsableCommand {
         do {
             read = try ICalendar.read(text, defaultZone: .current)
         } catch let error as ICalendarError {
-            throw CLIFailure(.usage, Output.l.tr("%s:%s: %s (nothing was imported)", file, error.line, error.message(Output.l)))
+            throw ImportSummary.nothingImported(file: file, line: error.line, error.message(Output.l))
         }
         let events = read.events
         var warnings = read.warnings

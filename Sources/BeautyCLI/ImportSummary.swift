@@ -70,6 +70,11 @@ struct ImportSummary: Encodable {
         else { return failure }
         var rest = message[message.index(after: close)...]
         if rest.hasPrefix(".") { rest = rest.dropFirst() }
-        return CLIFailure(failure.code, Output.l.tr("%s:%s: %s (nothing was imported)", file, line, String(rest)))
+        return nothingImported(failure.code, file: file, line: line, String(rest))
+    }
+
+    /// `a.ics:12: problem (nothing was imported)`: an import refused whole for one line of its file.
+    static func nothingImported(_ code: CLIFailure.Code = .usage, file: String, line: Int, _ problem: String) -> CLIFailure {
+        CLIFailure(code, Output.l.tr("%s:%s: %s (nothing was imported)", file, line, problem))
     }
 }

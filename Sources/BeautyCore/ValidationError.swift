@@ -39,6 +39,12 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
         template.map { TranslatableText($0, arguments, argTexts: argTexts) }
     }
 
+    /// The message as a template: its own, or its English text when it was made as plain text.
+    public var messageText: TranslatableText { translatable ?? .verbatim(message) }
+
+    /// "field: message" as a template (its `description` in English), the message inside as `messageText`.
+    public var textWithField: TranslatableText { TranslatableText("%s: %s", [.plain(field), .message(messageText)]) }
+
     /// The message in `l`'s language (English when it has no template).
     public func text(_ l: Localizer) -> String { translatable?.rendered(l) ?? message }
 

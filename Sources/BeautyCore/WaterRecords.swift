@@ -258,9 +258,7 @@ public enum WaterImport {
                 lineOf[record.uuid] = (line, record)
                 records.append(record)
             } catch let error as ValidationError {
-                let message = error.translatable ?? .verbatim(error.message)
-                problems.append(LineError(line: line, error.field == "line" ? message
-                                          : TranslatableText("%s: %s", [.plain(error.field), .message(message)])))
+                problems.append(LineError(line: line, error.field == "line" ? error.messageText : error.textWithField))
             } catch {
                 problems.append(LineError(line: line, .verbatim("\(error)")))
             }
@@ -290,7 +288,7 @@ public enum WaterImport {
         do {
             header = try fields(lines[headerIndex]).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         } catch let error as ValidationError {
-            throw WaterImportError([LineError(line: headerIndex + 1, error.translatable ?? .verbatim(error.message))])
+            throw WaterImportError([LineError(line: headerIndex + 1, error.messageText)])
         }
         var index: [String: Int] = [:]
         for (position, name) in header.enumerated() {

@@ -9,7 +9,7 @@ enum SyncErrorText {
         switch error {
         case let error as CalDAVError: of(error)
         case let error as ValidationError:
-            error.translatable.map { TranslatableText("%s: %s", [.plain(error.field), .message($0)]) }
+            error.translatable == nil ? nil : error.textWithField
         default: nil
         }
     }
