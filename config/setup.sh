@@ -10,19 +10,33 @@ data="${XDG_DATA_HOME:-$HOME/.local/share}"
 conf="${XDG_CONFIG_HOME:-$HOME/.config}"
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
-say "Installing system packages (SQLite, libsystemd, libnotify)"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-    libsqlite3-dev libsystemd-dev libnotify-dev pkg-config libnotify-bin >/dev/null
+# Only what is missing is installed, so a machine that has them all needs no sudo.
+missing=()
+for package in libsqlite3-dev libsystemd-dev libnotify-dev pkg-config libnotify-bin; do
+    dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null | grep -qx installed || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    say "Installing system packages (${missing[*]})"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+else
+    say "System packages already installed (SQLite, libsystemd, libnotify)"
+fi
 
-say "Building (release; the first build takes a few minutes)"
 cd "$repo"
-swift build -c release --product beautyd
-swift build -c release --product beautyctl
-swift build -c release --product generate-manual  # swift-argument-parser's, for the man pages
-built="$(swift build -c release --show-bin-path)"
+if [ -n "${BEAUTYD_BIN_DIR:-}" ]; then
+    # Programs built already (e.g. by the tests): installed as they are.
+    say "Using the programs built in $BEAUTYD_BIN_DIR"
+    built="$BEAUTYD_BIN_DIR"
+else
+    say "Building (release; the first build takes a few minutes)"
+    swift build -c release --product beautyd
+    swift build -c release --product beautyctl
+    swift build -c release --product generate-manual  # swift-argument-parser's, for the man pages
+    built="$(swift build -c release --show-bin-path)"
+fi
 
 say "Installing beautyd and beautyctl into $bin"
 install -d "$bin"
@@ -43,14 +57,18 @@ install -d "$data/bash-completion/completions" "$data/zsh/site-functions" "$conf
 # pl/man1 and sk/man1, where man looks when LANG (or `man -L`) asks for them. The script keeps the
 # characters swift-argument-parser's generate-manual would drop (the diacritics of the examples in
 # English, every Polish and Slovak letter).
-pages="$(mktemp -d)"
-for language in en pl sk; do
-    config/man-pages.sh "$language" "$built" "$pages/$language"
-    [ "$language" = en ] && target="$data/man/man1" || target="$data/man/$language/man1"
-    install -d "$target"
-    install -m 0644 "$pages/$language/beautyctl.1" "$pages/$language/beautyd.1" "$target/"
-done
-rm -rf "$pages"
+if [ -x "$built/generate-manual" ]; then
+    pages="$(mktemp -d)"
+    for language in en pl sk; do
+        config/man-pages.sh "$language" "$built" "$pages/$language"
+        [ "$language" = en ] && target="$data/man/man1" || target="$data/man/$language/man1"
+        install -d "$target"
+        install -m 0644 "$pages/$language/beautyctl.1" "$pages/$language/beautyd.1" "$target/"
+    done
+    rm -rf "$pages"
+else
+    echo "note: no generate-manual in $built: man pages not installed (swift build --product generate-manual builds it)"
+fi
 
 if [ ! -e "$conf/beautyd/config.toml" ]; then
     say "Writing the default configuration to $conf/beautyd/config.toml"

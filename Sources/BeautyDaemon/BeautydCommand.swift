@@ -124,15 +124,16 @@ public struct BeautydCommand: AsyncParsableCommand {
         logger.notice("beautyd stopped")
     }
 
-    /// Files private to the user, and signals usable even if the parent blocked them.
+    /// Files private to the user, signals usable even if the parent blocked them, and a SIGABRT that ends it.
     static func prepareProcess() {
         umask(0o077)
         Heap.mapLargeBlocks()
         var set = sigset_t()
         sigemptyset(&set)
-        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGABRT] { sigaddset(&set, signal) }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         signal(SIGPIPE, SIG_IGN)
+        Systemd.endOnAbort()
     }
 }
 

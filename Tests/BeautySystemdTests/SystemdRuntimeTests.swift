@@ -110,6 +110,21 @@ import Glibc
         }
     }
 
+    /// SIGABRT is what the watchdog sends a beautyd that missed its pings: it must end the process
+    /// (Swift's backtracer alone prints a backtrace and lets it serve on), so Restart= replaces it.
+    @Test func sigabrtEndsTheDaemon() async throws {
+        let beautyd = try Locations.built("beautyd")
+        let scratch = try ScratchDirectory()
+        let socketPath = try scratch.sub("b.sock")
+        let child = try scratch.spawn("daemon", beautyd, ["--socket", socketPath, "--database", try scratch.sub("db.sqlite")],
+                                      environment: try scratch.xdgEnvironment())
+        _ = try await RPCClient.connected(to: socketPath, within: .seconds(10)).roundTrip(Self.statusRequest)
+        child.signal(SIGABRT)
+        let status = await child.waitForExit(timeout: .seconds(60))
+        #expect(status == .signaled(SIGABRT), "log:\n\(child.output)")
+        #expect(child.output.contains("SIGABRT"), "log:\n\(child.output)")
+    }
+
     /// SO_PEERCRED: a process of another uid that reaches the socket (here the permissions are
     /// opened up on purpose) gets one -32001 line and is disconnected. Needs root to switch uid.
     @Test(.enabled(if: getuid() == 0, "switching to another uid needs root"))

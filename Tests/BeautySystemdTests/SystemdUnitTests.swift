@@ -75,7 +75,9 @@ import Testing
         #expect(service["NotifyAccess"] == ["main"])
         #expect(service["ExecStart"] == ["%h/.local/bin/beautyd"])
         #expect(service["ExecReload"] == ["/bin/kill -HUP $MAINPID"])
-        #expect(service["WatchdogSec"] == ["30s"])
+        #expect(service["WatchdogSec"] == ["20s"])
+        #expect(service["TimeoutAbortSec"] == ["5s"])
+        #expect(service["RestrictAddressFamilies"] == ["AF_UNIX AF_INET AF_INET6"])
         #expect(service["Restart"] == ["on-failure"])
         #expect(service["RestartSec"] == ["2s"])
         // Refusals that repeat until someone acts: a refused database (65, 77) and a bad configuration (78).

@@ -22,6 +22,22 @@ public enum Systemd {
         return .microseconds(Int64(usec / 2))
     }
 
+    /// Makes SIGABRT end the process: it is what systemd sends when a watchdog ping is missed
+    /// (WatchdogSec=), and a hung beautyd must die so Restart= can start a new one. Swift's runtime
+    /// backtracer catches SIGABRT too, but for a signal sent by another process it prints a
+    /// backtrace for seconds and then returns, and the process serves on as if nothing happened.
+    /// Faults (SIGSEGV, SIGILL, SIGTRAP from a failed precondition) keep their backtraces.
+    public static func endOnAbort() {
+        signal(SIGABRT) { _ in
+            let line: StaticString = "beautyd: SIGABRT (a missed watchdog ping, or kill -ABRT): ending now\n"
+            _ = write(STDERR_FILENO, line.utf8Start, line.utf8CodeUnitCount)
+            // Async-signal-safe: with the default action back, the raised signal ends the process
+            // as soon as this handler returns (SIGABRT is blocked while it runs).
+            signal(SIGABRT, SIG_DFL)
+            raise(SIGABRT)
+        }
+    }
+
     /// True when stderr goes to the journal (systemd sets `JOURNAL_STREAM` to its device:inode).
     public static var stderrIsJournal: Bool {
         guard let stream = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] else { return false }
