@@ -171,7 +171,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         }
         notify_notification_set_category(notification, request.category)
         notify_notification_set_urgency(notification, NotifyUrgency(UInt32(request.urgency.rawValue)))
-        notify_notification_set_timeout(notification, request.urgency == .critical ? 0 : -1)
+        notify_notification_set_timeout(notification, request.staysUntilDismissed ? NOTIFY_EXPIRES_NEVER : NOTIFY_EXPIRES_DEFAULT)
         notify_notification_clear_actions(notification)
         if canAct {
             for action in request.actions {

@@ -25,12 +25,16 @@ public struct DesktopNotification: Sendable, Equatable {
     public var noActionsHint: String?
     /// Replace the notification last shown for this key (same server id) instead of adding one.
     public var replacesKey: String?
+    /// A reminder the person must see: it stays on screen until dismissed (expire timeout 0)
+    /// instead of leaving after the server's default timeout. Critical notifications always stay.
+    public var staysUntilDismissed: Bool
     /// The delivery keys it tells of: its own key, or each member of a group. A server that answers a Notify
     /// late has shown these, whatever notification tells of them next.
     public var covers: [String]
 
     public init(key: String, summary: String, body: String, category: String, urgency: Urgency = .normal,
-                actions: [Action] = [], noActionsHint: String? = nil, replacesKey: String? = nil, covers: [String]? = nil) {
+                actions: [Action] = [], noActionsHint: String? = nil, replacesKey: String? = nil, covers: [String]? = nil,
+                staysUntilDismissed: Bool = false) {
         self.key = key
         self.covers = covers ?? [key]
         self.summary = summary
@@ -40,6 +44,7 @@ public struct DesktopNotification: Sendable, Equatable {
         self.actions = actions
         self.noActionsHint = noActionsHint
         self.replacesKey = replacesKey
+        self.staysUntilDismissed = staysUntilDismissed || urgency == .critical
     }
 }
 

@@ -22,8 +22,8 @@ extension Stack {
     }
 
     /// A real notification server on `display`; returns once it owns org.freedesktop.Notifications.
-    func startNotificationServer(_ name: String, _ executable: String, display: String) async throws {
-        let server = try spawn(name, executable, [], environment: ["DISPLAY": display])
+    func startNotificationServer(_ name: String, _ executable: String, arguments: [String] = [], display: String) async throws {
+        let server = try spawn(name, executable, arguments, environment: ["DISPLAY": display])
         for _ in 0..<200 where server.isRunning {
             if try await busNameHasOwner("org.freedesktop.Notifications") { return }
             try await Task.sleep(for: .milliseconds(50))

@@ -53,6 +53,7 @@ extension EndToEndTiming {
             #expect(call.summary == "Haircut")
             #expect(call.body.contains(localClock(start)), "body \(call.body) lacks the local start time \(localClock(start))")
             #expect(call.hints.category == "x-beautyd.appointment")
+            #expect(call.expireTimeout == 0, "an appointment reminder stays until dismissed: \(call)")
             #expect(call.appName == "beautyd")
             #expect(call.actionKeys.contains("snooze") && call.actionKeys.contains("dismiss"), "actions: \(call.actions)")
             let lateness = call.time - due.timeIntervalSince1970

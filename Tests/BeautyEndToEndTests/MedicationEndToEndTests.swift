@@ -113,6 +113,7 @@ extension EndToEndTiming {
                 #expect(call.appName == "beautyd")
                 #expect(call.actions == ["taken", "Taken", "snooze", "Snooze", "skip", "Skip"], "\(call)")
                 #expect(call.hints.urgency == 2, "a dose must be critical: \(call)")
+                #expect(call.expireTimeout == 0, "a dose stays until dismissed: \(call)")
                 #expect(call.hints.category == "x-beautyd.medication")
                 #expect(call.body.contains(dose) && call.body.contains(localClock(soon.due)),
                         "the body should give the dose and the scheduled time \(localClock(soon.due)): \(call.body)")

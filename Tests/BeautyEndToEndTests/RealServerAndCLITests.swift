@@ -11,7 +11,7 @@ import Glibc
 extension EndToEndBus {
     @Suite("A real notification daemon (dunst under Xvfb)", .serialized)
     struct RealNotificationDaemon {
-        @Test("dunst shows the reminder with its summary, body and category")
+        @Test("dunst shows the reminder with its summary, body and category, and keeps it until dismissed")
         func dunstShowsTheReminder() async throws {
             // Missing programs fail the test with what to install; they never skip it.
             let xvfb = try Locations.system("Xvfb", package: "xvfb")
@@ -21,7 +21,12 @@ extension EndToEndBus {
             let stack = try await Stack.start(server: false, daemon: false)
             defer { stack.shutdown() }
             let shownOn = try await stack.startXvfb(xvfb)
-            try await stack.startNotificationServer("dunst", dunst, display: shownOn)
+            // dunst's default timeouts cut to a second: a reminder that took the server's default
+            // would leave the screen within it.
+            let dunstrc = stack.directory + "/dunstrc"
+            try "[urgency_low]\ntimeout = 1\n[urgency_normal]\ntimeout = 1\n[urgency_critical]\ntimeout = 1\n"
+                .write(toFile: dunstrc, atomically: true, encoding: .utf8)
+            try await stack.startNotificationServer("dunst", dunst, arguments: ["-config", dunstrc], display: shownOn)
             try await stack.startDaemon()
 
             let start = tomorrowOnTheHour()
@@ -35,6 +40,11 @@ extension EndToEndBus {
             if let firedAt = delivery.firedAt {
                 report(String(format: "dunst: due -> recorded as fired %.1f ms", firedAt.timeIntervalSince(due) * 1000))
             }
+
+            // Still on screen well past dunst's timeout: only the person closes it.
+            try await Task.sleep(for: .seconds(4))
+            let displayed = try await stack.run(dunstctl, ["count", "displayed"])
+            #expect(displayed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(displayed)\n\(stack.logs)")
 
             // A popup enters dunst's history only once closed.
             let closed = try await stack.run(dunstctl, ["close-all"])

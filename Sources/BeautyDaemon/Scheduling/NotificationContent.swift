@@ -20,7 +20,7 @@ struct NotificationContent {
         return DesktopNotification(
             key: trigger.key, summary: text.summary, body: text.body,
             category: ItemKind.appointment.notificationCategory, urgency: .normal,
-            actions: [NotificationAction.snooze, .dismiss].map { $0.button(l) })
+            actions: [NotificationAction.snooze, .dismiss].map { $0.button(l) }, staysUntilDismissed: true)
     }
 
     /// A dose: critical, with Taken / Snooze / Skip, always showing the originally scheduled time.

@@ -68,7 +68,7 @@ extension Scheduler {
         let text = NotificationText.missedWhileAway(items, answers: answers, zone: zone.current, localizer: localizer)
         return DesktopNotification(
             key: "catch-up/" + triggers.map(\.key).sorted().joined(separator: ","), summary: text.summary, body: text.body,
-            category: ItemKind.appointment.notificationCategory, covers: triggers.map(\.key))
+            category: ItemKind.appointment.notificationCategory, covers: triggers.map(\.key), staysUntilDismissed: true)
     }
 
     private func recordFired(_ triggers: [Trigger], at firedAt: Date, detail: String) throws {
