@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 extension EndToEndBus {
-    @Suite("A real notification daemon (dunst under Xvfb)", .serialized)
+    @Suite("Real notification daemons (dunst, xfce4-notifyd) under Xvfb", .serialized)
     struct RealNotificationDaemon {
         @Test("dunst shows the reminder with its summary, body and category, and keeps it until dismissed")
         func dunstShowsTheReminder() async throws {
@@ -62,6 +62,42 @@ extension EndToEndBus {
             #expect(Self.field(entry, "appname") == "beautyd")
             #expect(Self.field(entry, "category") == "x-beautyd.appointment")
             #expect(Self.field(entry, "body")?.contains(localClock(start)) == true, "body: \(Self.field(entry, "body") ?? "-")")
+        }
+
+        @Test("xfce4-notifyd keeps the reminder on screen past its own timeout")
+        func xfce4NotifydKeepsTheReminder() async throws {
+            let xvfb = try Locations.system("Xvfb", package: "xvfb")
+            let xdotool = try Locations.system("xdotool", package: "xdotool")
+            let notifyd = try EndToEndTiming.ClickedDose.notifyd()
+
+            let stack = try await Stack.start(server: false, daemon: false)
+            defer { stack.shutdown() }
+            let shownOn = try await stack.startXvfb(xvfb)
+            try await stack.startNotificationServer("xfce4-notifyd", notifyd, display: shownOn)
+            try await stack.startDaemon()
+
+            let due = wholeSecond(after: 1.5)
+            let added = try stack.addAppointment("Facial", start: tomorrowOnTheHour(), remindAt: [due])
+            let id = try #require(added.appointment.id)
+            let fired = try await eventually(timeout: .seconds(due.timeIntervalSinceNow + 5)) { () -> Delivery? in
+                try stack.client().show(id).deliveries.first { $0.state == .fired }
+            }
+            try #require(fired != nil, "xfce4-notifyd never took the reminder\n\(stack.logs)")
+
+            let xdo = { (arguments: [String]) in try await stack.run(xdotool, arguments, environment: ["DISPLAY": shownOn]) }
+            let popup = { () async throws -> (Int, Int, Int, Int)? in
+                try await EndToEndTiming.ClickedDose.popupGeometry(
+                    try await xdo(["search", "--onlyvisible", "--name", "^xfce4-notifyd$"]).stdout, xdo)
+            }
+            var drawn: (Int, Int, Int, Int)?
+            for _ in 0..<50 where drawn == nil {
+                drawn = try await popup()
+                if drawn == nil { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            try #require(drawn != nil, "no xfce4-notifyd popup on \(shownOn)\n\(stack.logs)")
+            // xfce4-notifyd's own default timeout (without xfconf) is 10 s.
+            try await Task.sleep(for: .seconds(13))
+            #expect(try await popup() != nil, "the reminder left the screen before anyone dismissed it\n\(stack.logs)")
         }
 
         /// `dunstctl history` prints {"type": "aa{sv}", "data": [[{name: {"type", "data"}}, ...]]}.
