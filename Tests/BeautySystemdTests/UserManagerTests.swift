@@ -32,8 +32,12 @@ struct UserManagerTests {
             let bin = home + "/.local/bin"
             let units = home + "/.config/systemd/user"
             for directory in [bin, units] { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+            // Copied by install(1), as setup.sh does: a copy written by this process could be executed
+            // while a child another test spawns meanwhile still holds it open for writing (ETXTBSY, 126).
             for program in ["beautyd", "beautyctl"] {
-                try FileManager.default.copyItem(atPath: try Locations.built(program), toPath: "\(bin)/\(program)")
+                let copied = try await scratch.run("/usr/bin/install", ["-m", "0755", try Locations.built(program), "\(bin)/\(program)"],
+                                                   environment: ["PATH": "/usr/bin:/bin"])
+                guard copied.status == .exited(0) else { throw HarnessError("install \(program): \(copied)") }
             }
             let service = try String(contentsOfFile: Locations.file("systemd/beautyd.service"), encoding: .utf8)
                 .replacingOccurrences(of: "%h/.local/bin/beautyd", with: bin + "/beautyd")
