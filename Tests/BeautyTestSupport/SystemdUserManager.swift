@@ -68,6 +68,7 @@ package final class SystemdUserManager: @unchecked Sendable {
         let script = scratch.path + "/user-manager.sh"
         try """
             set -e
+            mkdir -p /run/systemd
             mount -t tmpfs -o mode=0755 tmpfs /run/systemd
             mkdir -p /run/systemd/system
             \(cgroups.map { "echo $$ > \($0)/cgroup.procs" }.joined(separator: "\n"))
@@ -191,7 +192,7 @@ package final class SystemdUserManager: @unchecked Sendable {
     private static func ensureUser(in scratch: ScratchDirectory) async throws -> (uid_t, gid_t) {
         if let entry = getpwnam(userName) { return (entry.pointee.pw_uid, entry.pointee.pw_gid) }
         let useradd = try Locations.system("useradd", package: "passwd")
-        let made = try await scratch.run(useradd, ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent",
+        let made = try await scratch.run(useradd, ["--user-group", "--no-create-home", "--home-dir", "/nonexistent",
                                                    "--shell", "/usr/sbin/nologin", userName],
                                          environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
         guard let entry = getpwnam(userName) else { throw HarnessError("useradd \(userName) failed: \(made)") }
