@@ -23,8 +23,8 @@ import Glibc
 /// kill(2) from the test.
 ///
 /// `stop()` (a "logout"), or the release of the manager object, kills the namespace's first
-/// process with SIGKILL, which takes every process of the namespace with it, and reaps it. Only one manager per user runs at a time:
-/// suites using it are `.serialized`, and no two suites use it.
+/// process with SIGKILL, which takes every process of the namespace with it, and reaps it. Only
+/// one manager per user runs at a time: suites using it are `.serialized`, and no two suites use it.
 package final class SystemdUserManager: @unchecked Sendable {
     package static let userName = "beautyd-test"
 
