@@ -44,9 +44,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
 
     public func close(key: String) async {
         await loop.call {
-            guard let notification = self.shownByKey[key] else { return }
-            var error: UnsafeMutablePointer<GError>?
-            if notify_notification_close(notification, &error) == 0 { g_error_free(error) }
+            if let notification = self.shownByKey[key] { self.takeOffScreen(notification) }
         }
     }
 
@@ -172,6 +170,10 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         notify_notification_set_category(notification, request.category)
         notify_notification_set_urgency(notification, NotifyUrgency(UInt32(request.urgency.rawValue)))
         notify_notification_set_timeout(notification, request.staysUntilDismissed ? NOTIFY_EXPIRES_NEVER : NOTIFY_EXPIRES_DEFAULT)
+        // A server with `persistence` (GNOME Shell, Plasma) keeps a `resident` reminder until it is closed; without the
+        // hint a button press removes it. A resident popup stays after the press too: actionInvoked closes it then.
+        let resident = request.staysUntilDismissed && capabilities?.contains("persistence") == true
+        notify_notification_set_hint(notification, "resident", resident ? g_variant_new_boolean(1) : nil)
         notify_notification_clear_actions(notification)
         if canAct {
             for action in request.actions {
@@ -213,6 +215,16 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
     private func actionInvoked(_ notification: UnsafeMutablePointer<NotifyNotification>, _ action: String) {
         guard let key = keyByNotification[notification] else { return }
         continuation.yield(.action(key: key, action: action))
+        // Every button is an answer, and an answered popup must go: a `resident` one stays after the click (as some
+        // servers keep any), and only its sender can close it. One the server closes itself after the click is asked again,
+        // and the server's error for the closed id is ignored.
+        takeOffScreen(notification)
+    }
+
+    /// Asks the server to close it (CloseNotification); its NotificationClosed then forgets it.
+    private func takeOffScreen(_ notification: UnsafeMutablePointer<NotifyNotification>) {
+        var error: UnsafeMutablePointer<GError>?
+        if notify_notification_close(notification, &error) == 0 { g_error_free(error) }
     }
 
     private func closed(_ notification: UnsafeMutablePointer<NotifyNotification>) {

@@ -46,9 +46,20 @@ extension EndToEndBus {
             let displayed = try await stack.run(dunstctl, ["count", "displayed"])
             #expect(displayed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(displayed)\n\(stack.logs)")
 
+            // The person's click (dunst's left button closes the popup) takes it away and counts as dismissed.
+            let xdotool = try Locations.system("xdotool", package: "xdotool")
+            let xdo = { (arguments: [String]) in try await stack.run(xdotool, arguments, environment: ["DISPLAY": shownOn]) }
+            let popup = try await EndToEndTiming.ClickedDose.popupGeometry(
+                try await xdo(["search", "--onlyvisible", "--class", "Dunst"]).stdout, xdo)
+            let (left, top, width, height) = try #require(popup, "no dunst popup on \(shownOn)\n\(stack.logs)")
+            let click = try await xdo(["mousemove", String(left + width / 2), String(top + height / 2), "click", "1"])
+            #expect(click.status == .exited(0), "\(click)")
+            let dismissed = try await eventually(timeout: .seconds(5)) {
+                try stack.client().show(id).deliveries.map(\.state) == [.dismissed] ? true : nil
+            }
+            #expect(dismissed == true, "the click on dunst's popup was not recorded as dismissed\n\(stack.logs)")
+
             // A popup enters dunst's history only once closed.
-            let closed = try await stack.run(dunstctl, ["close-all"])
-            #expect(closed.status == .exited(0), "\(closed)")
             var history: [[String: Any]] = []
             for _ in 0..<30 {
                 let result = try await stack.run(dunstctl, ["history"])

@@ -383,6 +383,7 @@ package struct NotifyCall: Decodable, CustomStringConvertible {
     package struct Hints: Decodable {
         package var category: String?
         package var urgency: Int?
+        package var resident: Bool?
     }
 
     package var time: Double

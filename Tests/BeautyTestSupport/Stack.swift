@@ -247,14 +247,24 @@ package final class Stack: @unchecked Sendable {
         try await callTestServer("Invoke", ["uint32:\(id)", "string:\(action)"])
     }
 
-    /// Calls a method of the test server's org.beautyd.Test interface with dbus-send.
-    private func callTestServer(_ method: String, _ arguments: [String]) async throws {
+    /// Calls a method of the test server's org.beautyd.Test interface with dbus-send; returns its printed reply.
+    @discardableResult
+    private func callTestServer(_ method: String, _ arguments: [String]) async throws -> String {
         let dbusSend = try Locations.system("dbus-send", package: "dbus-bin")
         let result = try await run(dbusSend, [
             "--session", "--print-reply", "--dest=org.freedesktop.Notifications", "/org/freedesktop/Notifications",
             "org.beautyd.Test.\(method)",
         ] + arguments)
         guard result.status == .exited(0) else { throw HarnessError("dbus-send \(method) failed: \(result)") }
+        return result.stdout
+    }
+
+    /// The ids of the test server's popups still open: shown and not closed by anyone.
+    package func displayed() async throws -> [UInt32] {
+        try await callTestServer("Displayed", []).split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ")
+            return words.count == 2 && words[0] == "uint32" ? UInt32(words[1]) : nil
+        }
     }
 
     /// Makes the test server emit NotificationClosed(id, reason) (1 expired, 2 dismissed by the user, 3 closed by a call).

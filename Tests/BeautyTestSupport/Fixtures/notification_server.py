@@ -3,7 +3,7 @@
 
 Run with the system interpreter (it needs python3-dbus and python3-gi):
 
-    /usr/bin/python3 notification_server.py LOG_FILE [--no-actions] [--markup] [--name NAME] [--hang]
+    /usr/bin/python3 notification_server.py LOG_FILE [--no-actions] [--markup] [--persistence] [--name NAME] [--hang]
                                             [--before-first-reply COMMAND]
 
 It owns org.freedesktop.Notifications on the session bus named by
@@ -13,14 +13,17 @@ DBUS_SESSION_BUS_ADDRESS and serves /org/freedesktop/Notifications:
     Notify(susssasa{sv}i) -> u     ids count up from 1; a non-zero replaces_id that is
                                    still open is kept and returned
     GetCapabilities() -> as        ["actions", "body"], or ["body"] with --no-actions; "body-markup"
-                                   added with --markup (bodies are then read as markup, as dunst does)
+                                   added with --markup (bodies are then read as markup, as dunst does),
+                                   "persistence" with --persistence (as GNOME Shell and Plasma list it)
     GetServerInformation() -> ssss ("beautyd-test-server", "beautyd", "1.0", "1.2")
     CloseNotification(u)           emits NotificationClosed(id, 3)
     signals ActionInvoked(us), NotificationClosed(uu)
 
   org.beautyd.Test (test control, same object)
-    Invoke(u id, s action_key)     emits ActionInvoked(id, action_key)
+    Invoke(u id, s action_key)     emits ActionInvoked(id, action_key); the popup stays open, as a
+                                   resident one does (only its sender or Close takes it away)
     Close(u id, u reason)          emits NotificationClosed(id, reason)
+    Displayed() -> au              the ids still open (shown, not closed), in order
 
   e.g. dbus-send --session --print-reply --dest=org.freedesktop.Notifications \
          /org/freedesktop/Notifications org.beautyd.Test.Invoke uint32:1 string:dismiss
@@ -157,6 +160,10 @@ class Server(dbus.service.Object):
     def Close(self, nid, reason):
         self._close(int(nid), int(reason))
 
+    @dbus.service.method(TEST_IFACE, in_signature="", out_signature="au")
+    def Displayed(self):
+        return dbus.Array(sorted(self.open_ids), signature="u")
+
     def _close(self, nid, reason):
         self.open_ids.discard(nid)
         self.NotificationClosed(dbus.UInt32(nid), dbus.UInt32(reason))
@@ -165,7 +172,7 @@ class Server(dbus.service.Object):
 def main(argv):
     args = argv[1:]
     if not args or args[0].startswith("-"):
-        sys.stderr.write("usage: notification_server.py LOG_FILE [--no-actions] [--markup] [--name NAME] [--hang]"
+        sys.stderr.write("usage: notification_server.py LOG_FILE [--no-actions] [--markup] [--persistence] [--name NAME] [--hang]"
                          " [--before-first-reply COMMAND]\n")
         return 64
     log_path = args.pop(0)
@@ -179,6 +186,8 @@ def main(argv):
             capabilities = [c for c in capabilities if c != "actions"]
         elif flag == "--markup":
             capabilities.append("body-markup")
+        elif flag == "--persistence":
+            capabilities.append("persistence")
         elif flag == "--hang":
             hang = True
         elif flag == "--name" and args:
