@@ -41,11 +41,14 @@ final class HTTPTransport: Sendable {
 
     let credentials: any CalDAVCredentialSource
     let allowInsecure: Bool
+    /// The account's URL: the password goes to its origin alone.
+    let origin: URL
     private let counters = NIOLockedValueBox(CalDAVStatistics())
 
-    init(credentials: any CalDAVCredentialSource, allowInsecure: Bool) {
+    init(credentials: any CalDAVCredentialSource, allowInsecure: Bool, origin: URL) {
         self.credentials = credentials
         self.allowInsecure = allowInsecure
+        self.origin = origin
     }
 
     var statistics: CalDAVStatistics { counters.withLockedValue { $0 } }
@@ -80,9 +83,9 @@ final class HTTPTransport: Sendable {
     func send(_ method: String, _ url: URL, headers extra: [(String, String)] = [], body: String? = nil) async throws -> HTTPAnswer {
         var target = url
         for _ in 0...Self.maximumRedirects {
-            // The password goes to the host the request was for; a redirect elsewhere gets it only over
-            // HTTPS (a provider's /.well-known may name another of its hosts), never in plain text.
-            let credentialed = Self.sameServer(target, url) || target.scheme?.lowercased() == "https"
+            // The password goes to the account's origin alone, whatever a server's href or redirect
+            // names: another host (or port, or scheme) gets the request without it.
+            let credentialed = CollectionScope.sameOrigin(target, origin)
             let answer = try await sendOnce(method, target, headers: extra, body: body, credentialed: credentialed)
             guard [301, 302, 303, 307, 308].contains(answer.status), let location = answer.headers.first(name: "Location"),
                   let next = URL(string: location, relativeTo: target)?.absoluteURL
@@ -90,10 +93,6 @@ final class HTTPTransport: Sendable {
             target = next
         }
         throw CalDAVError.server(status: 310, detail: "too many redirects from \(url.absoluteString)")
-    }
-
-    static func sameServer(_ a: URL, _ b: URL) -> Bool {
-        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && a.port == b.port
     }
 
     private func sendOnce(_ method: String, _ url: URL, headers extra: [(String, String)], body: String?,

@@ -23,6 +23,7 @@ import Testing
         "nag_count": "5",
         "daily_at": #""09:00""#,
         "interval": #""1h""#,
+        "max_deletion_share": "0.25",
         "language": #""pl""#,
     ]
 

@@ -40,12 +40,13 @@ public actor SyncCoordinator {
     // MARK: - Syncing
 
     /// Syncs `name` (every account when nil) now, whatever the back-off, after any sync under way.
-    func syncNow(name: String?) async throws -> [SyncReport] {
+    /// `allowDeletions`: apply deletions `DeletionGuard` would hold back.
+    func syncNow(name: String?, allowDeletions: Bool = false) async throws -> [SyncReport] {
         let accounts = try store.syncAccounts()
         if let name, !accounts.contains(where: { $0.name == name }) { throw SyncSetup.unknown(name, accounts) }
         var reports: [SyncReport] = []
         for account in accounts where name == nil || account.name == name {
-            reports.append(await serially { await self.sync(account.name) })
+            reports.append(await serially { await self.sync(account.name, allowDeletions: allowDeletions) })
         }
         return reports
     }
@@ -60,7 +61,7 @@ public actor SyncCoordinator {
         return await task.value
     }
 
-    private func sync(_ name: String) async -> SyncReport {
+    private func sync(_ name: String, allowDeletions: Bool = false) async -> SyncReport {
         // Read again: the sync before this one moved the token on.
         guard let account = try? store.syncAccount(named: name) else {
             var report = SyncReport(account: name)
@@ -72,7 +73,7 @@ public actor SyncCoordinator {
             let first = try store.syncAccounts().first?.name == name
             let config = settings.config
             let tree = try store.categories().map { (name: $0.name, title: $0.title) }
-            let engine = SyncEngine(
+            var engine = SyncEngine(
                 store: store, server: try client(for: account), account: account, takesNewEvents: first, zone: zone.current,
                 now: clock,
                 check: { appointments, names, phones in
@@ -80,6 +81,8 @@ public actor SyncCoordinator {
                                                       tree: tree, currency: config.currency)
                 },
                 logger: logger)
+            engine.allowDeletions = allowDeletions
+            engine.deletionShare = config.syncMaxDeletionShare
             let report = try await engine.run()
             if report.fetched + report.removed + report.conflicts > 0 { scheduler.wake(.edited) }
             try store.recordSyncOutcome(account: name, at: clock(), error: nil, nextAttemptAt: nil)

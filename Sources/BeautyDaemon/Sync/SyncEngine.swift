@@ -34,6 +34,11 @@ struct SyncEngine {
     let check: @Sendable ([Appointment], [String?], [String?]) throws -> (appointments: [Appointment], contacts: [Contact?])
     let logger: Logger
 
+    /// Apply a pull's deletions even when `DeletionGuard` would hold them back (`sync now --allow-deletions`).
+    var allowDeletions = false
+    /// `[sync] max_deletion_share`: see `DeletionGuard`.
+    var deletionShare = DeletionGuard.defaultShare
+
     /// Hrefs fetched and parsed at a time (the client splits them into multiget requests).
     static let fetchBatch = 1000
 
@@ -65,6 +70,7 @@ struct SyncEngine {
         var changes = ServerChanges()
         changes.syncToken = account.syncToken
         changes.ctag = account.ctag
+        var warnings: [TranslatableText] = []
         if account.supportsSyncCollection {
             var listing: CalDAVChanges
             var whole = account.syncToken == nil
@@ -92,6 +98,11 @@ struct SyncEngine {
             }
             changes.ctag = calendar.ctag
         }
+        let outside = tags.map(\.href).filter { CollectionScope.member($0, of: calendarURL) == nil }
+        if !outside.isEmpty {
+            tags.removeAll { CollectionScope.member($0.href, of: calendarURL) == nil }
+            warnings.append(outsideWarning(outside))
+        }
         let wanted = tags.filter { tag in knownByHref[Self.key(tag.href)].map { $0.etag != tag.etag || tag.etag.isEmpty } ?? true }
             .map(\.href)
         let pending = Set(try store.outbox().map(\.uid))
@@ -106,14 +117,36 @@ struct SyncEngine {
                 changes.changed.append(event)
             }
         }
-        for href in removed {
-            guard let resource = knownByHref[Self.key(href)] else { continue }
-            if pending.contains(resource.uid) { try conflictCheck(uid: resource.uid, server: nil, into: &changes) }
-            changes.removed.append(resource.href)
+        let gone = removed.compactMap { knownByHref[Self.key($0)] }
+        if !allowDeletions, DeletionGuard.holdsBack(removing: gone.count, of: known.count, share: deletionShare) {
+            // Not applied, and the token stays where it was: the next sync lists the same deletions
+            // again, until the user lets them through (`sync now NAME --allow-deletions`).
+            logger.warning("sync \(account.name): the server would delete \(gone.count) of \(known.count) appointments; held back until 'beautyctl sync now \(account.name) --allow-deletions'")
+            warnings.append(TranslatableText(
+                "the server's listing would delete %s of %s appointments; nothing was deleted. If that is right: beautyctl sync now %s --allow-deletions",
+                [.plain(gone.count), .plain(known.count), .plain(account.name)]))
+            report.heldBack = gone.count
+            changes.syncToken = account.syncToken
+            changes.ctag = account.ctag
+        } else {
+            for resource in gone {
+                if pending.contains(resource.uid) { try conflictCheck(uid: resource.uid, server: nil, into: &changes) }
+                changes.removed.append(resource.href)
+            }
         }
         report.removed = changes.removed.count
         report.conflicts += changes.conflicts.count
+        report.warnings = warnings.isEmpty ? nil : warnings
+        changes.warnings = warnings
         try store.applyServerChanges(changes, account: account.name, now: now(), zone: zone)
+    }
+
+    /// Hrefs the server listed outside the calendar: named (the first few) so the user can tell the server's admin.
+    private func outsideWarning(_ hrefs: [String]) -> TranslatableText {
+        logger.warning("sync \(account.name): ignored \(hrefs.count) href(s) outside \(calendarURL.absoluteString): \(hrefs.prefix(5).joined(separator: " "))")
+        let named = hrefs.prefix(3).map { String($0.prefix(200)) }.joined(separator: " ") + (hrefs.count > 3 ? " ..." : "")
+        return TranslatableText("the server listed %s item(s) outside the calendar followed; they were ignored and nothing was sent to them: %s",
+                                [.plain(hrefs.count), .plain(named)])
     }
 
     /// The server's resource as appointments ready to store; nil (logged) when it holds no event
@@ -168,6 +201,10 @@ struct SyncEngine {
                 } else {
                     try store.dropFromOutbox(uid: entry.uid, queuedBefore: entry.queuedAt)
                 }
+            } catch let CalDAVError.outsideCollection(href) {
+                // Recorded before hrefs were checked: it stays queued and the sync fails, naming it, rather than write there.
+                logger.warning("sync \(account.name): not sending \(entry.uid) to \(href), outside the calendar")
+                refused = refused ?? CalDAVError.outsideCollection(href)
             } catch let CalDAVError.server(status, detail) {
                 // One event the server refuses must not hold back the others: it stays queued, and the
                 // sync ends as failed (with back-off) once the rest went.
