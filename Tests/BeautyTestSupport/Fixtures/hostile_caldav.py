@@ -116,7 +116,7 @@ class Server(BaseHTTPRequestHandler):
                 STATE["generation"] += 1
                 listed = [(href, etag(text)) for href, text in sorted(ITEMS.items())]
                 if STATE["hostile"]:
-                    listed += [(href, '"h"') for href in hostile_hrefs()]
+                    listed += [(href, etag(invented(href))) for href in hostile_hrefs()]
                 token = f"t{STATE['generation']}"
             responses = "".join(f"<D:response><D:href>{escape(href)}</D:href><D:propstat><D:prop><D:getetag>{escape(tag)}</D:getetag>"
                                 "</D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>" for href, tag in listed)
@@ -156,7 +156,7 @@ class Trap(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         if length:
             self.rfile.read(length)
-        self.send_response(201)
+        self.send_response(204 if self.command == "DELETE" else 201)
         self.send_header("Content-Length", "0")
         self.end_headers()
 
