@@ -16,7 +16,8 @@ public final class CalDAVClient: Sendable {
     public init(account: CalDAVAccount) throws {
         try HTTPTransport.checkTransport(account.url, allowInsecure: account.allowInsecure)
         self.account = account
-        transport = HTTPTransport(credentials: account.credentials, allowInsecure: account.allowInsecure, origin: account.url)
+        transport = HTTPTransport(credentials: account.credentials, allowInsecure: account.allowInsecure, origin: account.url,
+                                  deadline: account.requestDeadline)
     }
 
     /// Requests and bytes over the client's life.

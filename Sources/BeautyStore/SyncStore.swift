@@ -199,6 +199,11 @@ extension AppDatabase {
         try writer.read { db in try SyncedResource.filter(Column("account") == account).fetchAll(db) }
     }
 
+    /// The UIDs the other accounts' servers hold.
+    public func syncedUIDs(otherThan account: String) throws -> Set<String> {
+        try writer.read { db in Set(try String.fetchAll(db, sql: "SELECT uid FROM syncResource WHERE account <> ?", arguments: [account])) }
+    }
+
     public func syncedResource(account: String, uid: String) throws -> SyncedResource? {
         try writer.read { db in try SyncedResource.fetchOne(db, key: ["account": account, "uid": uid]) }
     }

@@ -52,10 +52,12 @@ final class HostileCalDAVServer: @unchecked Sendable {
         lines.filter { $0.hasPrefix("MAIN PUT ") || $0.hasPrefix("MAIN DELETE ") }.map { String($0.dropFirst(5).split(separator: " auth=")[0]) }
     }
 
-    func control(_ what: String) async throws {
+    @discardableResult
+    func control(_ what: String, body: String? = nil) async throws -> String {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/control/\(what)")!, timeoutInterval: 30)
         request.httpMethod = "POST"
-        _ = try await URLSession.shared.data(for: request)
+        request.httpBody = body.map { Data($0.utf8) }
+        return String(decoding: try await URLSession.shared.data(for: request).0, as: UTF8.self)
     }
 }
 
@@ -153,6 +155,98 @@ extension EndToEndServing {
                 server.writes.filter { $0.hasPrefix("PUT /cal/") }.count >= 9 ? true : nil
             }
             #expect(items == true, "\(server.writes)")
+        }
+
+        @Test("two resources with one UID, or another account's UID: ignored and reported, the syncs go on and nobody's event is overwritten")
+        func aUIDBelongsToOneResourceOfOneAccount() async throws {
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let first = try await HostileCalDAVServer(stack: stack), second = try await HostileCalDAVServer(stack: stack)
+            try await first.control("hostile-off")
+            try await second.control("hostile-off")
+            _ = try await stack.beautyctlOK(["sync", "add", "a", "--url", first.calendarURL, "--user", "anna", "--password-file", first.passwordFile])
+            _ = try await stack.beautyctlOK(["sync", "add", "b", "--url", second.calendarURL, "--user", "anna", "--password-file", second.passwordFile])
+            _ = try await stack.beautyctlOK(["appointment", "add", "Mine", "--at", "2030-05-01T10:00:00+02:00"])
+            _ = try await stack.syncNow("a")
+            func may() async throws -> [Appointment] {
+                try await stack.beautyctlJSON(["appointment", "list", "--from", "2030-05-01", "--to", "2030-06-01"])
+            }
+            let mine = try #require(try await may().first?.uid)
+            // B's server serves A's event; A's server has the same event twice.
+            let start = instant("2030-05-02 10:00")
+            try await second.control("put?/cal/stolen.ics", body: CalDAVTestServer.event(uid: mine, summary: "Overwritten", start: start))
+            try await first.control("put?/cal/twin-1.ics", body: CalDAVTestServer.event(uid: "twin@phone", summary: "Twin", start: start))
+            try await first.control("put?/cal/twin-2.ics", body: CalDAVTestServer.event(uid: "twin@phone", summary: "Twin again", start: start))
+
+            func syncAll() async throws -> SyncNowResult {
+                let result = try await stack.run(try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "--json"])
+                return try WireJSON.decoder().decode(SyncNowResult.self, from: Data(result.stdout.utf8))
+            }
+            let synced = try await syncAll()
+            #expect(synced.accounts.count == 2 && synced.accounts.allSatisfy { $0.error == nil }, "\(synced.accounts)")
+            let titles = try await may().map(\.title).sorted()
+            #expect(titles.count == 2 && titles.contains("Mine") && !titles.contains("Overwritten") && titles.filter { $0.hasPrefix("Twin") }.count == 1,
+                    "\(titles)")
+            #expect(try await stack.syncStatus("a").warnings?.map(\.english).joined().contains("1 item(s) whose UID") == true)
+            #expect(try await stack.syncStatus("b").warnings?.map(\.english).joined().contains("/cal/stolen.ics") == true)
+
+            // B's server deletes what it served: A's event stays.
+            try await second.control("forget")
+            _ = try await stack.run(try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "b", "--allow-deletions"])
+            #expect(try await may().map(\.title).contains("Mine"))
+            // A local change of the twin drains from the outbox.
+            let twin = try #require(try await may().first { $0.title.hasPrefix("Twin") })
+            _ = try await stack.beautyctlOK(["appointment", "edit", String(twin.id ?? 0), "--title", "Twin (edited)"])
+            let again = try await syncAll()
+            #expect(again.accounts.count == 2 && again.accounts.allSatisfy { $0.error == nil }, "\(again.accounts)")
+            #expect(try await stack.syncStatus("a").pending == 0)
+        }
+
+        @Test("a new event refused with 412 although the server shows nothing there goes under another name: no conflict copy, nothing left queued")
+        func aTakenNameIsNotADeletion() async throws {
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let server = try await HostileCalDAVServer(stack: stack)
+            try await server.control("hostile-off")
+            _ = try await stack.beautyctlOK(["sync", "add", "evil", "--url", server.calendarURL, "--user", "anna", "--password-file", server.passwordFile])
+            _ = try await stack.syncNow("evil")
+            try await server.control("refuse-new")
+            _ = try await stack.beautyctlOK(["appointment", "add", "Brows", "--at", "2030-06-01T10:00:00+02:00"])
+            let synced = try await stack.syncNow("evil")
+            #expect(synced.accounts.first?.error == nil, "\(synced.accounts)")
+            let status = try await stack.syncStatus("evil")
+            #expect(status.conflicts.isEmpty, "\(status.conflicts.map(\.reason))")
+            #expect(status.pending == 0)
+            let puts = server.writes.filter { $0.hasPrefix("PUT /cal/") }
+            #expect(puts.count == 2 && Set(puts).count == 2, "\(puts)")
+            let held = try await server.control("items")
+            #expect(held.split(separator: "\n").count == 1, "\(held)")
+        }
+
+        @Test("a server trickling its answer a byte a second is cut off at [sync] request_timeout, and another account syncs meanwhile")
+        func aTricklingServerHoldsBackOnlyItsOwnAccount() async throws {
+            let stack = try await Stack.start(server: false, config: "[sync]\ninterval = \"1h\"\nrequest_timeout = \"20s\"\n")
+            defer { stack.shutdown() }
+            let slow = try await HostileCalDAVServer(stack: stack), fast = try await HostileCalDAVServer(stack: stack)
+            try await slow.control("hostile-off")
+            try await fast.control("hostile-off")
+            _ = try await stack.beautyctlOK(["sync", "add", "slow", "--url", slow.calendarURL, "--user", "anna", "--password-file", slow.passwordFile])
+            _ = try await stack.beautyctlOK(["sync", "add", "fast", "--url", fast.calendarURL, "--user", "anna", "--password-file", fast.passwordFile])
+            try await slow.control("trickle")
+            let held = try stack.spawn("sync-slow", try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "slow"])
+            defer { held.killNow() }
+            let trickling = await eventually(timeout: .seconds(60)) { slow.lines.contains("TRICKLE start") ? true : nil }
+            try #require(trickling == true, "\(slow.lines)")
+
+            let other = try await stack.syncNow("fast")
+            #expect(other.accounts.first?.error == nil, "\(other.accounts)")
+            #expect(held.isRunning, "the slow account's sync ended before the other one's: \(held.outputTail)")
+
+            let ended = await held.waitForExit(timeout: .seconds(120))
+            #expect(ended != nil && ended != .exited(0), "\(String(describing: ended))")
+            #expect(held.output.contains("took longer than 20 s"), "\(held.output)")
+            let status = try await stack.syncStatus("slow")
+            #expect(status.lastError?.contains("took longer than 20 s") == true, "\(String(describing: status.lastError))")
         }
     }
 }

@@ -106,16 +106,22 @@ struct SyncEngine {
         let wanted = tags.filter { tag in knownByHref[Self.key(tag.href)].map { $0.etag != tag.etag || tag.etag.isEmpty } ?? true }
             .map(\.href)
         let pending = Set(try store.outbox().map(\.uid))
+        var uids = UIDClaims(known: known, gone: Set(removed.map(Self.key)), otherAccounts: try store.syncedUIDs(otherThan: account.name))
         for start in stride(from: 0, to: wanted.count, by: Self.fetchBatch) {
             let batch = Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
             for resource in try await server.fetch(calendarURL, hrefs: batch) {
                 report.fetched += 1
-                guard let event = serverEvent(resource) else { continue }
+                guard let event = serverEvent(resource), uids.claim(event.resource.uid, href: resource.href) else { continue }
                 if pending.contains(event.resource.uid) {
                     try conflictCheck(uid: event.resource.uid, server: event.appointments, into: &changes)
                 }
                 changes.changed.append(event)
             }
+        }
+        if !uids.refused.isEmpty {
+            logger.warning("sync \(account.name): ignored \(uids.refused.count) resource(s) whose UID another one has: \(uids.refused.prefix(5).joined(separator: " "))")
+            warnings.append(TranslatableText("the server has %s item(s) whose UID another item already has, in this calendar or another account's; they were ignored: %s",
+                                             [.plain(uids.refused.count), .plain(Self.named(uids.refused))]))
         }
         let gone = removed.compactMap { knownByHref[Self.key($0)] }
         if !allowDeletions, DeletionGuard.holdsBack(removing: gone.count, of: known.count, share: deletionShare) {
@@ -144,9 +150,13 @@ struct SyncEngine {
     /// Hrefs the server listed outside the calendar: named (the first few) so the user can tell the server's admin.
     private func outsideWarning(_ hrefs: [String]) -> TranslatableText {
         logger.warning("sync \(account.name): ignored \(hrefs.count) href(s) outside \(calendarURL.absoluteString): \(hrefs.prefix(5).joined(separator: " "))")
-        let named = hrefs.prefix(3).map { String($0.prefix(200)) }.joined(separator: " ") + (hrefs.count > 3 ? " ..." : "")
         return TranslatableText("the server listed %s item(s) outside the calendar followed; they were ignored and nothing was sent to them: %s",
-                                [.plain(hrefs.count), .plain(named)])
+                                [.plain(hrefs.count), .plain(Self.named(hrefs))])
+    }
+
+    /// The first few hrefs, for a warning.
+    private static func named(_ hrefs: [String]) -> String {
+        hrefs.prefix(3).map { String($0.prefix(200)) }.joined(separator: " ") + (hrefs.count > 3 ? " ..." : "")
     }
 
     /// The server's resource as appointments ready to store; nil (logged) when it holds no event
@@ -229,9 +239,33 @@ struct SyncEngine {
             try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text), queuedBefore: queuedAt)
             report.pushed += 1
         } catch CalDAVError.preconditionFailed {
+            if known == nil, try await createUnderAnotherName(uid: uid, text: text, taken: href, queuedAt: queuedAt, report: &report) { return }
             // Changed (or created, or deleted) on the server since the last pull: decide now.
             try await settle(uid: uid, href: href, local: local, queuedAt: queuedAt, report: &report)
         }
+    }
+
+    /// A new event's name is taken on the server (412 on `If-None-Match: *`). When this very event is
+    /// there (a creation retried after a lost answer) `settle` decides (false). When something else
+    /// is, or nothing the server lets beautyd read, the event goes under another name: it is not a
+    /// conflict, and nothing here was deleted on the server.
+    private func createUnderAnotherName(uid: String, text: String, taken: String, queuedAt: Date, report: inout SyncReport) async throws -> Bool {
+        if let current = try await server.fetch(calendarURL, hrefs: [taken]).first,
+           (try? ICalendar.parse(current.ics, defaultZone: zone))?.first?.uid == uid { return false }
+        for attempt in 1...3 {
+            let href = server.href(forUID: "\(uid)-\(attempt)", in: calendarURL)
+            do {
+                let newETag = try await server.put(href, ics: text, .mustNotExist)
+                try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text), queuedBefore: queuedAt)
+                report.pushed += 1
+                logger.notice("sync \(account.name): \(taken) is taken on the server by another resource; \(uid) went to \(href)")
+                return true
+            } catch CalDAVError.preconditionFailed {
+                continue
+            }
+        }
+        // It stays queued, and the sync says why.
+        throw CalDAVError.server(status: 412, detail: "\(uid): \(taken) and the other names tried are taken on the server")
     }
 
     private func delete(_ known: SyncedResource, queuedAt: Date, report: inout SyncReport) async throws {

@@ -19,17 +19,23 @@ Control (no authentication, for the test only):
     POST /control/hostile-off   stop listing the hostile hrefs
     POST /control/forget        forget every item (the next listing is empty)
     POST /control/items         answers the hrefs held, one a line
+    POST /control/put?/cal/x.ics  holds the body at that href (as another client would have put it)
+    POST /control/trickle       answers every REPORT from now on a byte a second ("TRICKLE start",
+                                "TRICKLE cut" when the client hangs up)
+    POST /control/refuse-new    answers the next PUT with If-None-Match: * by 412 without storing it
+                                (and, hostile hrefs off, the multiget finds nothing there)
 """
 import hashlib
 import re
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PORT, TRAP = int(sys.argv[1]), int(sys.argv[2])
 LOCK = threading.Lock()
 ITEMS = {}  # href -> iCalendar text
-STATE = {"hostile": True, "generation": 0}
+STATE = {"hostile": True, "generation": 0, "refuse_new": 0, "trickle": False}
 
 
 def hostile_hrefs():
@@ -92,6 +98,12 @@ class Server(BaseHTTPRequestHandler):
                     STATE["hostile"] = False
                 elif path == "/control/forget":
                     ITEMS.clear()
+                elif path.startswith("/control/put?"):
+                    ITEMS[path.split("?", 1)[1]] = body
+                elif path == "/control/trickle":
+                    STATE["trickle"] = True
+                elif path == "/control/refuse-new":
+                    STATE["refuse_new"] += 1
                 listing = "\n".join(sorted(ITEMS))
             return self.answer(200, listing, content_type="text/plain")
         if self.command == "PROPFIND":
@@ -109,6 +121,8 @@ class Server(BaseHTTPRequestHandler):
 <D:sync-token>t{STATE['generation']}</D:sync-token>
 <D:supported-report-set><D:supported-report><D:report><D:sync-collection/></D:report></D:supported-report></D:supported-report-set>
 </D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>""")
+        if self.command == "REPORT" and STATE["trickle"]:
+            return self.trickle()
         if self.command == "REPORT" and "sync-collection" in body:
             if re.search(r"<[^>]*sync-token>[^<]+<", body):
                 return self.answer(403, '<?xml version="1.0"?><D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>')
@@ -124,14 +138,15 @@ class Server(BaseHTTPRequestHandler):
         if self.command == "REPORT":
             hrefs = [h.replace("&amp;", "&") for h in re.findall(r"<[^>]*href>([^<]+)<", body)]
             with LOCK:
-                found = [(href, ITEMS.get(href) or invented(href)) for href in hrefs]
+                found = [(href, ITEMS.get(href) or invented(href)) for href in hrefs if href in ITEMS or STATE["hostile"]]
             responses = "".join(f"<D:response><D:href>{escape(href)}</D:href><D:propstat><D:prop><D:getetag>{escape(etag(text))}</D:getetag>"
                                 f"<C:calendar-data>{escape(text)}</C:calendar-data></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>"
                                 for href, text in found)
             return self.answer(207, f'<?xml version="1.0"?><D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">{responses}</D:multistatus>')
         if self.command == "PUT":
             with LOCK:
-                if self.headers.get("If-None-Match") == "*" and path in ITEMS:
+                if self.headers.get("If-None-Match") == "*" and (path in ITEMS or STATE["refuse_new"] > 0):
+                    STATE["refuse_new"] = max(0, STATE["refuse_new"] - 1)
                     return self.answer(412)
                 ITEMS[path] = body
             return self.answer(201, headers={"ETag": etag(body)})
@@ -140,6 +155,22 @@ class Server(BaseHTTPRequestHandler):
                 ITEMS.pop(path, None)
             return self.answer(204)
         return self.answer(405)
+
+    def trickle(self):
+        text = '<?xml version="1.0"?><D:multistatus xmlns:D="DAV:">' + " " * 2000 + "</D:multistatus>"
+        self.send_response(207)
+        self.send_header("Content-Type", "application/xml; charset=utf-8")
+        self.send_header("Content-Length", str(len(text)))
+        self.end_headers()
+        say("TRICKLE start")
+        try:
+            for byte in text.encode():
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(1)
+        except OSError:
+            say("TRICKLE cut")
+            self.close_connection = True
 
     do_PROPFIND = do_REPORT = do_PUT = do_DELETE = do_POST = do_GET = handle_one
 
