@@ -169,6 +169,9 @@ struct SyncEngine {
             let phones = imported.events.map { events[$0].contactPhone }
             let checked = try check(imported.appointments, imported.contactNames, phones)
             let stored = SyncedResource(account: account.name, uid: uid, href: resource.href, etag: resource.etag, ics: resource.ics)
+            if checked.appointments.contains(where: ReminderPlanner.remindsLessOftenThanItOccurs) {
+                logger.notice("sync \(account.name): \(uid) repeats more often than once a minute; its reminders come at most once a minute")
+            }
             return ServerEvent(resource: stored, appointments: checked.appointments, contacts: checked.contacts)
         } catch {
             logger.warning("sync \(account.name): skipped \(resource.href): \(error)")
