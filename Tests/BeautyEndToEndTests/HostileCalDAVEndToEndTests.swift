@@ -52,6 +52,11 @@ final class HostileCalDAVServer: @unchecked Sendable {
         lines.filter { $0.hasPrefix("MAIN PUT ") || $0.hasPrefix("MAIN DELETE ") }.map { String($0.dropFirst(5).split(separator: " auth=")[0]) }
     }
 
+    /// `beautyctl sync add NAME` following this server's calendar.
+    func follow(in stack: Stack, as name: String) async throws {
+        _ = try await stack.beautyctlOK(["sync", "add", name, "--url", calendarURL, "--user", "anna", "--password-file", passwordFile])
+    }
+
     @discardableResult
     func control(_ what: String, body: String? = nil) async throws -> String {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/control/\(what)")!, timeoutInterval: 30)
@@ -75,7 +80,7 @@ extension EndToEndServing {
                                                        "--password-file", server.passwordFile])
             #expect(discovery.status != .exited(0), "\(discovery)")
 
-            _ = try await stack.beautyctlOK(["sync", "add", "evil", "--url", server.calendarURL, "--user", "anna", "--password-file", server.passwordFile])
+            try await server.follow(in: stack, as: "evil")
             _ = try await stack.beautyctlOK(["appointment", "add", "Good", "--at", "2030-03-02T10:00:00+01:00"])
             let first = try await stack.syncNow("evil")
             #expect(first.accounts.first?.error == nil, "\(first.accounts)")
@@ -104,7 +109,7 @@ extension EndToEndServing {
             defer { stack.shutdown() }
             let server = try await HostileCalDAVServer(stack: stack)
             try await server.control("hostile-off")
-            _ = try await stack.beautyctlOK(["sync", "add", "evil", "--url", server.calendarURL, "--user", "anna", "--password-file", server.passwordFile])
+            try await server.follow(in: stack, as: "evil")
             for day in 1...8 {
                 var arguments = ["appointment", "add", "Visit \(day)", "--at", "2030-04-0\(day)T10:00:00+02:00"]
                 if day == 1 { arguments += ["--remind-at", "2030-04-01T09:00:00+02:00"] }
@@ -164,8 +169,8 @@ extension EndToEndServing {
             let first = try await HostileCalDAVServer(stack: stack), second = try await HostileCalDAVServer(stack: stack)
             try await first.control("hostile-off")
             try await second.control("hostile-off")
-            _ = try await stack.beautyctlOK(["sync", "add", "a", "--url", first.calendarURL, "--user", "anna", "--password-file", first.passwordFile])
-            _ = try await stack.beautyctlOK(["sync", "add", "b", "--url", second.calendarURL, "--user", "anna", "--password-file", second.passwordFile])
+            try await first.follow(in: stack, as: "a")
+            try await second.follow(in: stack, as: "b")
             _ = try await stack.beautyctlOK(["appointment", "add", "Mine", "--at", "2030-05-01T10:00:00+02:00"])
             _ = try await stack.syncNow("a")
             func may() async throws -> [Appointment] {
@@ -208,7 +213,7 @@ extension EndToEndServing {
             defer { stack.shutdown() }
             let server = try await HostileCalDAVServer(stack: stack)
             try await server.control("hostile-off")
-            _ = try await stack.beautyctlOK(["sync", "add", "evil", "--url", server.calendarURL, "--user", "anna", "--password-file", server.passwordFile])
+            try await server.follow(in: stack, as: "evil")
             _ = try await stack.syncNow("evil")
             try await server.control("refuse-new")
             _ = try await stack.beautyctlOK(["appointment", "add", "Brows", "--at", "2030-06-01T10:00:00+02:00"])
@@ -230,8 +235,8 @@ extension EndToEndServing {
             let slow = try await HostileCalDAVServer(stack: stack), fast = try await HostileCalDAVServer(stack: stack)
             try await slow.control("hostile-off")
             try await fast.control("hostile-off")
-            _ = try await stack.beautyctlOK(["sync", "add", "slow", "--url", slow.calendarURL, "--user", "anna", "--password-file", slow.passwordFile])
-            _ = try await stack.beautyctlOK(["sync", "add", "fast", "--url", fast.calendarURL, "--user", "anna", "--password-file", fast.passwordFile])
+            try await slow.follow(in: stack, as: "slow")
+            try await fast.follow(in: stack, as: "fast")
             try await slow.control("trickle")
             let held = try stack.spawn("sync-slow", try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "slow"])
             defer { held.killNow() }
