@@ -83,6 +83,8 @@ enum SyncSchema {
                 t.column("start", .datetime).notNull()
                 t.column("ics", .text).notNull()
                 t.column("removedAt", .datetime).notNull()
+                // Brought back by the user: out of the listing, and the UID goes back to this account.
+                t.column("restoredAt", .datetime)
             }
         }
     }

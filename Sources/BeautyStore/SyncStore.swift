@@ -83,6 +83,8 @@ public struct SyncTrashEntry: Codable, Sendable, Equatable, FetchableRecord, Mut
     /// The local version as it was when removed, with its reminders (VALARMs).
     public var ics: String
     public var removedAt: Date
+    /// When `sync restore-deleted` brought it back (it then goes to `account` again).
+    public var restoredAt: Date?
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
@@ -320,19 +322,28 @@ extension AppDatabase {
     /// Appointments pulls removed in the last `trashDays` days, the latest first.
     public func syncTrash(account: String? = nil, now: Date) throws -> [SyncTrashEntry] {
         try writer.read { db in
-            var request = SyncTrashEntry.filter(Column("removedAt") >= now.addingTimeInterval(-Self.trashDays * 86_400))
+            var request = SyncTrashEntry.filter(Column("removedAt") >= now.addingTimeInterval(-Self.trashDays * 86_400) && Column("restoredAt") == nil)
                 .order(Column("removedAt").desc, Column("id").desc)
             if let account { request = request.filter(Column("account") == account) }
             return try request.fetchAll(db)
         }
     }
 
+    /// An entry not restored yet.
     public func syncTrashEntry(id: Int64) throws -> SyncTrashEntry? {
-        try writer.read { db in try SyncTrashEntry.fetchOne(db, key: id) }
+        try writer.read { db in try SyncTrashEntry.filter(Column("id") == id && Column("restoredAt") == nil).fetchOne(db) }
     }
 
-    public func dropFromSyncTrash(id: Int64) throws {
-        try writer.write { db in _ = try SyncTrashEntry.deleteOne(db, key: id) }
+    public func markRestored(id: Int64, at: Date) throws {
+        try writer.write { db in try db.execute(sql: "UPDATE syncTrash SET restoredAt = ? WHERE id = ?", arguments: [at, id]) }
+    }
+
+    /// The account an appointment with this UID was restored for, when it was brought back from the trash.
+    public func restoredAccount(uid: String) throws -> String? {
+        try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT account FROM syncTrash WHERE uid = ? AND restoredAt IS NOT NULL ORDER BY restoredAt DESC LIMIT 1",
+                                arguments: [uid])
+        }
     }
 
     /// Changed occurrences the server no longer has: their rows go (the series plans those

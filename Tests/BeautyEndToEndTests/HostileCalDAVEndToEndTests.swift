@@ -253,5 +253,29 @@ extension EndToEndServing {
             let status = try await stack.syncStatus("slow")
             #expect(status.lastError?.contains("took longer than 20 s") == true, "\(String(describing: status.lastError))")
         }
+
+        @Test("an appointment restored from the trash goes back to the account whose server deleted it, not to the first account")
+        func aRestoredAppointmentGoesHome() async throws {
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let first = try await HostileCalDAVServer(stack: stack), second = try await HostileCalDAVServer(stack: stack)
+            try await first.control("hostile-off")
+            try await second.control("hostile-off")
+            try await first.follow(in: stack, as: "a")
+            try await second.follow(in: stack, as: "b")
+            try await second.control("put?/cal/nails.ics", body: CalDAVTestServer.event(uid: "nails@phone", summary: "Nails", start: instant("2030-07-01 10:00")))
+            #expect(try await stack.syncNow("b").fetched == 1)
+            try await second.control("forget")
+            #expect(try await stack.syncNow("b").removed == 1)
+            let trash: SyncTrashResult = try await stack.beautyctlJSON(["sync", "trash", "b"])
+            let entry = try #require(trash.entries.first)
+            let _: SyncRestoreDeletedResult = try await stack.beautyctlJSON(["sync", "restore-deleted", String(entry.id)])
+            let result = try await stack.run(try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "--json"])
+            #expect(result.status == .exited(0), "\(result)")
+            #expect(try await second.control("items").contains("nails"), "\(second.writes)")
+            #expect(first.writes.isEmpty, "\(first.writes)")
+            let pendingA = try await stack.syncStatus("a").pending, pendingB = try await stack.syncStatus("b").pending
+            #expect(pendingA == 0 && pendingB == 0)
+        }
     }
 }

@@ -40,7 +40,7 @@ extension RequestHandler {
                                               tree: try store.categories().map { (name: $0.name, title: $0.title) },
                                               currency: settings.config.currency)
         _ = try store.importAppointments(checked.appointments, contacts: checked.contacts, now: clock(), zone: zone.current)
-        try store.dropFromSyncTrash(id: id)
+        try store.markRestored(id: id, at: clock())
         logger.notice("sync: restored \(entry.uid) removed by a pull of \(entry.account)")
         scheduler.wake(.edited)
         return SyncRestoreDeletedResult(restored: checked.appointments.count, uid: entry.uid, title: entry.title)

@@ -201,9 +201,14 @@ struct SyncEngine {
         for entry in try store.outbox() {
             let known = try store.syncedResource(account: account.name, uid: entry.uid)
             if known == nil {
-                // Another account's event, or a new one that goes to the first account.
+                // Another account's event, one brought back from an account's trash (it goes back
+                // there), or a new one that goes to the first account.
                 let elsewhere = try others.contains { try store.syncedResource(account: $0, uid: entry.uid) != nil }
-                if elsewhere || !takesNewEvents { continue }
+                if let home = try store.restoredAccount(uid: entry.uid), try store.syncAccount(named: home) != nil {
+                    if home != account.name { continue }
+                } else if elsewhere || !takesNewEvents {
+                    continue
+                }
             }
             let local = try store.localEvent(uid: entry.uid)
             do {
