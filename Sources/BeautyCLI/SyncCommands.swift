@@ -20,7 +20,8 @@ struct SyncCommand: ParsableCommand {
               beautyctl sync now
               beautyctl sync status phone
             """),
-        subcommands: [SyncAddCommand.self, SyncListCommand.self, SyncStatusCommand.self, SyncNowCommand.self, SyncRemoveCommand.self]) }
+        subcommands: [SyncAddCommand.self, SyncListCommand.self, SyncStatusCommand.self, SyncNowCommand.self, SyncRemoveCommand.self,
+                      SyncTrashCommand.self, SyncRestoreDeletedCommand.self]) }
 }
 
 struct SyncAddCommand: ParsableCommand {
@@ -116,6 +117,7 @@ struct SyncStatusCommand: ParsableCommand {
             Output.line(Output.l.tr("  pending changes: %s", a.pending))
             if let error = StatusCommand.shown(a.lastError, a.lastErrorText) { Output.line(Output.l.tr("  last error:      %s", error)) }
             if let next = a.nextAttemptAt { Output.line(Output.l.tr("  next attempt:    %s", Output.instant(next))) }
+            for warning in a.warnings ?? [] { Output.line(Output.l.tr("  warning:         %s", Validation.quotable(warning.rendered(Output.l)))) }
             Output.line(Output.l.tr("  conflicts:       %s", a.conflicts.count))
             // A reason is one of beautyd's msgids, in English on the wire.
             for c in a.conflicts {
@@ -137,12 +139,19 @@ struct SyncNowCommand: ParsableCommand {
               beautyctl sync now phone --json
             """)) }
     @Argument(help: ArgumentHelp(Output.l.tr("One account (default: all)."), valueName: "name")) var name: String?
+    @Flag(help: ArgumentHelp(Output.l.tr("""
+        Apply the server's deletions even when there are so many that they are held back: all of an \
+        account's appointments, or more than max_deletion_share of them ([sync] in config.toml, half by \
+        default) and more than 5. 'sync status' says when that happened; removed appointments stay in \
+        'beautyctl sync trash' for 30 days.
+        """)))
+    var allowDeletions = false
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         var client = global.client
-        let result = try client.call(SyncRPC.now, SyncNameParams(name: name), waiting: true)
+        let result = try client.call(SyncRPC.now, SyncNameParams(name: name, allowDeletions: allowDeletions ? true : nil), waiting: true)
         if output.json { try Output.json(result) } else {
             if result.accounts.isEmpty { Output.line(Output.l.tr("No sync accounts.")) }
             for r in result.accounts {
@@ -150,6 +159,7 @@ struct SyncNowCommand: ParsableCommand {
                 Output.line(Output.l.tr("%s: %s fetched, %s sent, %s removed, %s conflict(s); %s requests, %s bytes, %s s",
                                         r.account, r.fetched, r.pushed, r.removed, r.conflicts, r.requests,
                                         Output.numbers.integer(r.bytesSent + r.bytesReceived), Output.numbers.decimal(r.seconds, digits: 2)))
+                for warning in r.warnings ?? [] { Output.line(Output.l.tr("%s: warning: %s", r.account, Validation.quotable(warning.rendered(Output.l)))) }
             }
         }
         if let failed = result.accounts.first(where: { $0.error != nil }) {
@@ -171,5 +181,53 @@ struct SyncRemoveCommand: ParsableCommand {
         let result = try client.call(SyncRPC.remove, SyncRemoveParams(name: name))
         if output.json { return try Output.json(result) }
         Output.line(Output.l.tr("Removed sync account '%s'; its appointments stay.", result.name))
+    }
+}
+
+struct SyncTrashCommand: ParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "trash", abstract: Output.l.tr("List the appointments syncs removed (deleted on the server) in the last 30 days."),
+        discussion: Output.l.tr("""
+            Every appointment a sync removes because the server no longer has it is kept here for 30 days, \
+            with its reminders, whoever made it. 'beautyctl sync restore-deleted ID' brings one back (and \
+            sends it to the server again); --json also prints each one as iCalendar text.
+            Examples:
+              beautyctl sync trash
+              beautyctl sync trash phone --json
+              beautyctl sync restore-deleted 3
+            """)) }
+    @Argument(help: ArgumentHelp(Output.l.tr("One account (default: all)."), valueName: "name")) var name: String?
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        var client = global.client
+        let result = try client.call(SyncRPC.trash, SyncNameParams(name: name))
+        if output.json { return try Output.json(result) }
+        if result.entries.isEmpty { return Output.line(Output.l.tr("No appointments removed by syncs in the last 30 days.")) }
+        Output.table([Output.l.tr("ID"), Output.l.tr("ACCOUNT"), Output.l.tr("REMOVED"), Output.l.tr("START"), Output.l.tr("TITLE")], result.entries.map {
+            [String($0.id), $0.account, Output.instant($0.removedAt), Output.instant($0.start), Validation.quotable($0.title)]
+        })
+    }
+}
+
+struct SyncRestoreDeletedCommand: ParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "restore-deleted", abstract: Output.l.tr("Bring back an appointment a sync removed."),
+        discussion: Output.l.tr("""
+            ID is the number 'beautyctl sync trash' shows. The appointment comes back with its reminders \
+            and goes to the server again at the next sync.
+            Example:
+              beautyctl sync restore-deleted 3
+            """)) }
+    @Argument(help: ArgumentHelp(Output.l.tr("The number 'beautyctl sync trash' shows."), valueName: "id")) var id: Int64
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        var client = global.client
+        let result = try client.call(SyncRPC.restoreDeleted, SyncRestoreDeletedParams(id: id))
+        if output.json { return try Output.json(result) }
+        Output.line(Output.l.tr("Restored '%s' (%s); it goes to the server at the next sync.", Validation.quotable(result.title), Validation.quotable(result.uid)))
     }
 }

@@ -16,7 +16,8 @@ public final class CalDAVClient: Sendable {
     public init(account: CalDAVAccount) throws {
         try HTTPTransport.checkTransport(account.url, allowInsecure: account.allowInsecure)
         self.account = account
-        transport = HTTPTransport(credentials: account.credentials, allowInsecure: account.allowInsecure)
+        transport = HTTPTransport(credentials: account.credentials, allowInsecure: account.allowInsecure, origin: account.url,
+                                  deadline: account.requestDeadline)
     }
 
     /// Requests and bytes over the client's life.
@@ -128,6 +129,7 @@ public final class CalDAVClient: Sendable {
             )
             try expect(answer, [207], calendar.path)
             for response in try Multistatus(parsing: answer.body).responses {
+                guard CollectionScope.member(response.href, of: calendar) != nil else { continue }
                 guard let ics = response.property(DAVNamespace.caldav, "calendar-data")?.text, !ics.isEmpty else { continue }
                 resources.append(CalDAVResource(href: response.href, etag: response.text(DAVNamespace.dav, "getetag") ?? "",
                                                 ics: Self.withCRLF(ics)))
@@ -151,19 +153,21 @@ public final class CalDAVClient: Sendable {
         return String(scalars)
     }
 
-    /// Writes `ics` at `href` under `precondition`; the new ETag when the server gives one.
+    /// Writes `ics` at `href` under `precondition`; the new ETag when the server gives one. `href` must
+    /// lie inside the account's collection (`outsideCollection` otherwise, and nothing is sent).
     @discardableResult
     public func put(_ href: String, ics: String, _ precondition: CalDAVWritePrecondition) async throws -> String? {
         let answer = try await transport.send(
-            "PUT", resolve(href), headers: [("Content-Type", "text/calendar; charset=utf-8"), Self.header(precondition)], body: ics
+            "PUT", try member(href), headers: [("Content-Type", "text/calendar; charset=utf-8"), Self.header(precondition)], body: ics
         )
         try expect(answer, [200, 201, 204], href)
         return answer.headers.first(name: "ETag")
     }
 
-    /// Deletes `href` under `precondition` (a 404 is `.notFound`: already gone).
+    /// Deletes `href` under `precondition` (a 404 is `.notFound`: already gone); inside the account's
+    /// collection only, as `put`.
     public func delete(_ href: String, _ precondition: CalDAVWritePrecondition) async throws {
-        let answer = try await transport.send("DELETE", resolve(href), headers: [Self.header(precondition)])
+        let answer = try await transport.send("DELETE", try member(href), headers: [Self.header(precondition)])
         try expect(answer, [200, 204], href)
     }
 
@@ -199,6 +203,12 @@ public final class CalDAVClient: Sendable {
         return URL(string: encoded, relativeTo: account.url)?.absoluteURL ?? account.url
     }
 
+    /// `href` inside the account's URL (the calendar followed), or `outsideCollection`.
+    private func member(_ href: String) throws -> URL {
+        guard let url = CollectionScope.member(href, of: account.url) else { throw CalDAVError.outsideCollection(href) }
+        return url
+    }
+
     /// Whether two URLs name the same collection (trailing slash and percent-encoding aside).
     func samePath(_ a: URL, _ b: URL) -> Bool {
         func normal(_ url: URL) -> String {
@@ -208,8 +218,10 @@ public final class CalDAVClient: Sendable {
         return normal(a) == normal(b)
     }
 
-    /// The calendar a PROPFIND response describes, nil when it is not a calendar.
+    /// The calendar a PROPFIND response describes, nil when it is not a calendar or lies on another
+    /// origin than the account's (the password does not follow it there).
     func calendar(from response: Multistatus.Response) -> CalDAVCalendar? {
+        guard CollectionScope.sameOrigin(resolve(response.href), account.url) else { return nil }
         guard response.property(DAVNamespace.dav, "resourcetype")?.contains(DAVNamespace.caldav, "calendar") == true else { return nil }
         let syncToken = response.text(DAVNamespace.dav, "sync-token")
         let reports = response.property(DAVNamespace.dav, "supported-report-set")

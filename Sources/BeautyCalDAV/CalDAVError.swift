@@ -18,6 +18,8 @@ public enum CalDAVError: Error, Equatable {
     case unreachable(String)
     /// An answer that is not what CalDAV promises, or a file that cannot be used as it is.
     case malformed(String)
+    /// A write to an href outside the calendar followed (or on another origin): refused, nothing sent.
+    case outsideCollection(String)
 }
 
 extension CalDAVError: CustomStringConvertible {
@@ -41,6 +43,8 @@ extension CalDAVError: CustomStringConvertible {
             return "the CalDAV server cannot be reached: \(reason)"
         case let .malformed(reason):
             return "unexpected CalDAV answer: \(reason)"
+        case let .outsideCollection(href):
+            return "\(href) lies outside the calendar followed: nothing is sent there"
         }
     }
 }

@@ -68,6 +68,8 @@ extension CalDAVClient {
     }
 
     private func hrefs(_ property: DAVElement) -> [URL] {
+        // A home or principal on another origin is not followed: the password stays with the account's.
         property.children(DAVNamespace.dav, "href").map(\.trimmedText).filter { !$0.isEmpty }.map(resolve)
+            .filter { CollectionScope.sameOrigin($0, account.url) }
     }
 }

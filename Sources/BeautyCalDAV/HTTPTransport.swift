@@ -37,15 +37,20 @@ final class HTTPTransport: Sendable {
     /// Large enough for a multiget batch of big events; a bound so a broken server cannot exhaust memory.
     static let maximumBodySize = 64 << 20
     private static let maximumRedirects = 5
-    private static let requestDeadline: TimeAmount = .seconds(120)
 
     let credentials: any CalDAVCredentialSource
     let allowInsecure: Bool
+    /// The account's URL: the password goes to its origin alone.
+    let origin: URL
+    /// The longest one request may take, answer body included.
+    let deadline: Duration
     private let counters = NIOLockedValueBox(CalDAVStatistics())
 
-    init(credentials: any CalDAVCredentialSource, allowInsecure: Bool) {
+    init(credentials: any CalDAVCredentialSource, allowInsecure: Bool, origin: URL, deadline: Duration) {
         self.credentials = credentials
         self.allowInsecure = allowInsecure
+        self.origin = origin
+        self.deadline = deadline
     }
 
     var statistics: CalDAVStatistics { counters.withLockedValue { $0 } }
@@ -80,9 +85,9 @@ final class HTTPTransport: Sendable {
     func send(_ method: String, _ url: URL, headers extra: [(String, String)] = [], body: String? = nil) async throws -> HTTPAnswer {
         var target = url
         for _ in 0...Self.maximumRedirects {
-            // The password goes to the host the request was for; a redirect elsewhere gets it only over
-            // HTTPS (a provider's /.well-known may name another of its hosts), never in plain text.
-            let credentialed = Self.sameServer(target, url) || target.scheme?.lowercased() == "https"
+            // The password goes to the account's origin alone, whatever a server's href or redirect
+            // names: another host (or port, or scheme) gets the request without it.
+            let credentialed = CollectionScope.sameOrigin(target, origin)
             let answer = try await sendOnce(method, target, headers: extra, body: body, credentialed: credentialed)
             guard [301, 302, 303, 307, 308].contains(answer.status), let location = answer.headers.first(name: "Location"),
                   let next = URL(string: location, relativeTo: target)?.absoluteURL
@@ -90,10 +95,6 @@ final class HTTPTransport: Sendable {
             target = next
         }
         throw CalDAVError.server(status: 310, detail: "too many redirects from \(url.absoluteString)")
-    }
-
-    static func sameServer(_ a: URL, _ b: URL) -> Bool {
-        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && a.port == b.port
     }
 
     private func sendOnce(_ method: String, _ url: URL, headers extra: [(String, String)], body: String?,
@@ -119,10 +120,14 @@ final class HTTPTransport: Sendable {
         let headers: HTTPHeaders
         var buffer: ByteBuffer
         do {
-            let response = try await Self.client.execute(request, deadline: .now() + Self.requestDeadline)
-            status = Int(response.status.code)
-            headers = response.headers
-            buffer = try await response.body.collect(upTo: Self.maximumBodySize)
+            let limit = deadline, host = url.host ?? url.absoluteString
+            let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
+            (status, headers, buffer) = try await Deadline.run(within: limit, expired: {
+                CalDAVError.unreachable("\(host): the request took longer than \(Self.seconds(limit)) s")
+            }) { [request] in
+                let response = try await Self.client.execute(request, deadline: .now() + .nanoseconds(nanoseconds))
+                return (Int(response.status.code), response.headers, try await response.body.collect(upTo: Self.maximumBodySize))
+            }
         } catch let error as NIOTooManyBytesError {
             throw CalDAVError.malformed("an answer from \(url.absoluteString) is larger than \(Self.maximumBodySize) bytes (\(error))")
         } catch let error as CalDAVError {
@@ -130,7 +135,7 @@ final class HTTPTransport: Sendable {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw CalDAVError.unreachable("\(url.host ?? url.absoluteString): \(Self.reason(error))")
+            throw CalDAVError.unreachable("\(url.host ?? url.absoluteString): \(reason(error))")
         }
         // A compressed body arrives decompressed: its Content-Length is what travelled.
         let travelled = headers.contains(name: "Content-Encoding") ? headers.first(name: "Content-Length").flatMap(Int.init) : nil
@@ -145,13 +150,18 @@ final class HTTPTransport: Sendable {
         headers.reduce(startLine.utf8.count + 4) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
     }
 
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+
     /// A short reason for a transport failure that a user can act on.
-    private static func reason(_ error: Error) -> String {
+    private func reason(_ error: Error) -> String {
         if let error = error as? HTTPClientError {
             switch error {
             case .connectTimeout: return "connection timed out"
             case .readTimeout: return "no answer within 60 s"
-            case .deadlineExceeded: return "the request took longer than \(requestDeadline)"
+            case .deadlineExceeded: return "the request took longer than \(Self.seconds(deadline)) s"
             case .remoteConnectionClosed: return "the server closed the connection"
             default: return "\(error)"
             }

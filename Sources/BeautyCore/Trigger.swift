@@ -58,7 +58,8 @@ public enum ReminderPlanner {
     }
 
     /// Triggers for the given occurrences of a series: lead times apply to each occurrence, an absolute
-    /// reminder only to the first (the series' start).
+    /// reminder only to the first (the series' start). A series reminds at most once a
+    /// `seriesReminderSpacing` (see `spaced`).
     public static func triggers(for appointment: Appointment, occurrences: [Date]) -> [Trigger] {
         guard let id = appointment.id, appointment.status == .scheduled else { return [] }
         var seen = Set<String>()
@@ -71,7 +72,39 @@ public enum ReminderPlanner {
                 result.append(Trigger(key: key, itemKind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt))
             }
         }
-        return result.sorted { ($0.fireAt, $0.key) < ($1.fireAt, $1.key) }
+        result.sort { ($0.fireAt, $0.key) < ($1.fireAt, $1.key) }
+        guard remindsLessOftenThanItOccurs(appointment) else { return result }
+        return spaced(result, anchor: appointment.start, fromSeriesStart: occurrences.first == appointment.start)
+    }
+
+    /// One series' reminders come at most once a minute: `RRULE:FREQ=SECONDLY` with a VALARM would
+    /// otherwise be a popup a second. (A series that can repeat within a minute reminds about every
+    /// other minute, see `spaced`.)
+    public static let seriesReminderSpacing: TimeInterval = 60
+
+    /// Whether the series can occur more often than reminders may come, so some of its occurrences
+    /// get no reminder (worth a line in the log).
+    public static func remindsLessOftenThanItOccurs(_ appointment: Appointment) -> Bool {
+        guard let rule = appointment.recurrence?.rule.uppercased(), !appointment.reminders.isEmpty else { return false }
+        return rule.contains("FREQ=SECONDLY") || (rule.contains("FREQ=MINUTELY") && rule.contains("BYSECOND"))
+    }
+
+    /// The earliest trigger of every other minute counted from the series' start (`anchor`): two
+    /// kept triggers are at least a minute apart, and they are the same whatever window of
+    /// occurrences is planned, so planning again never moves one or shows one twice. The minute
+    /// the window opens in is left out unless the window starts at the series' start
+    /// (`fromSeriesStart`): its earliest trigger may lie before the window.
+    static func spaced(_ triggers: [Trigger], anchor: Date, fromSeriesStart: Bool) -> [Trigger] {
+        var lastSlot: Int64?
+        var firstSlot: Int64?
+        return triggers.filter { trigger in
+            let slot = Int64((trigger.fireAt.timeIntervalSince(anchor) / seriesReminderSpacing).rounded(.down))
+            if firstSlot == nil { firstSlot = slot }
+            guard slot != lastSlot else { return false }
+            lastSlot = slot
+            guard slot.isMultiple(of: 2) else { return false }
+            return fromSeriesStart || slot != firstSlot
+        }
     }
 }
 

@@ -71,6 +71,8 @@ public enum Method: String, CaseIterable, Sendable {
     case syncStatus = "sync.status"
     case syncNow = "sync.now"
     case syncRemove = "sync.rm"
+    case syncTrash = "sync.trash"
+    case syncRestoreDeleted = "sync.restoreDeleted"
     case categories
     case message
     case agenda

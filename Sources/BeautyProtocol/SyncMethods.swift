@@ -26,10 +26,46 @@ public struct SyncAddParams: Codable, Sendable {
     }
 }
 
-/// `sync.status`, `sync.now`: one account, or every account when `name` is missing.
+/// `sync.status`, `sync.now`, `sync.trash`: one account, or every account when `name` is missing.
 public struct SyncNameParams: Codable, Sendable {
     public var name: String?
-    public init(name: String? = nil) { self.name = name }
+    /// `sync.now`: apply the pull's deletions even when there are so many that they are held back.
+    public var allowDeletions: Bool?
+    public init(name: String? = nil, allowDeletions: Bool? = nil) { self.name = name; self.allowDeletions = allowDeletions }
+}
+
+/// An appointment a pull removed (deleted on the server), recoverable for 30 days.
+public struct SyncTrashInfo: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var account: String
+    public var uid: String
+    public var title: String
+    public var start: Date
+    public var removedAt: Date
+    /// The appointment as it was here, with its reminders.
+    public var ics: String
+    public init(id: Int64, account: String, uid: String, title: String, start: Date, removedAt: Date, ics: String) {
+        self.id = id; self.account = account; self.uid = uid; self.title = title; self.start = start; self.removedAt = removedAt; self.ics = ics
+    }
+}
+
+public struct SyncTrashResult: Codable, Sendable {
+    public var entries: [SyncTrashInfo]
+    public init(entries: [SyncTrashInfo]) { self.entries = entries }
+}
+
+/// `sync.restoreDeleted`: bring back an appointment of `sync.trash` (it goes to the server again).
+public struct SyncRestoreDeletedParams: Codable, Sendable {
+    public var id: Int64
+    public init(id: Int64) { self.id = id }
+}
+
+public struct SyncRestoreDeletedResult: Codable, Sendable {
+    /// The appointments restored (a series with its changed occurrences counts each).
+    public var restored: Int
+    public var uid: String
+    public var title: String
+    public init(restored: Int, uid: String, title: String) { self.restored = restored; self.uid = uid; self.title = title }
 }
 
 /// `sync.rm`.
@@ -71,6 +107,8 @@ public struct SyncAccountInfo: Codable, Sendable, Equatable {
     /// Local changes waiting to go to the server.
     public var pending: Int
     public var conflicts: [SyncConflictInfo]
+    /// What the last sync left aside and why: hrefs outside the calendar, deletions held back.
+    public var warnings: [TranslatableText]?
 
     public init(name: String, url: String, user: String, passwordFile: String?, calendarURL: String, calendarName: String?,
                 insecure: Bool, incremental: Bool, lastSyncAt: Date?, lastError: String?, nextAttemptAt: Date?,
@@ -101,6 +139,10 @@ public struct SyncReport: Codable, Sendable, Equatable {
     /// Events deleted here because they were deleted on the server.
     public var removed = 0
     public var conflicts = 0
+    /// Deletions the server's listing asked for and this sync held back (too many; see `sync.now`'s `allowDeletions`).
+    public var heldBack: Int?
+    /// What this sync left aside and why.
+    public var warnings: [TranslatableText]?
     /// Why the sync failed (nil: it succeeded).
     public var error: String?
     /// `error` as a template, for a client to show in its user's language.
@@ -145,6 +187,8 @@ public enum SyncRPC {
     public static let status = RPC<SyncNameParams, SyncAccountsResult>(.syncStatus)
     public static let now = RPC<SyncNameParams, SyncNowResult>(.syncNow)
     public static let remove = RPC<SyncRemoveParams, SyncRemoveResult>(.syncRemove)
+    public static let trash = RPC<SyncNameParams, SyncTrashResult>(.syncTrash)
+    public static let restoreDeleted = RPC<SyncRestoreDeletedParams, SyncRestoreDeletedResult>(.syncRestoreDeleted)
 
-    static let methods = [add.method, list.method, status.method, now.method, remove.method]
+    static let methods = [add.method, list.method, status.method, now.method, remove.method, trash.method, restoreDeleted.method]
 }

@@ -70,6 +70,23 @@ enum SyncSchema {
             }
             try db.create(table: "syncQuiet") { t in t.column("since", .datetime) }
         }
+        migrator.registerMigration("v8-sync-safety: sync warnings, appointments removed by a pull") { db in
+            // What the last sync left aside (hrefs outside the calendar, deletions held back), as
+            // JSON templates for `sync status`.
+            try db.alter(table: "syncAccount") { t in t.add(column: "warnings", .text) }
+            // Each appointment a pull removed, as iCalendar text, for 30 days (`beautyctl sync trash`).
+            try db.create(table: "syncTrash") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("account", .text).notNull()
+                t.column("uid", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("start", .datetime).notNull()
+                t.column("ics", .text).notNull()
+                t.column("removedAt", .datetime).notNull()
+                // Brought back by the user: out of the listing, and the UID goes back to this account.
+                t.column("restoredAt", .datetime)
+            }
+        }
     }
 
     static let triggerNames = ["syncQueueInsert", "syncQueueDelete", "syncQueueUpdate", "syncQueueReminderInsert",

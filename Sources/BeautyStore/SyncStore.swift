@@ -25,6 +25,8 @@ public struct SyncAccount: Codable, Sendable, Equatable, FetchableRecord, Persis
     /// No automatic sync before this (back-off after failures).
     public var nextAttemptAt: Date?
     public var createdAt: Date
+    /// What the last pull left aside and why (hrefs outside the calendar, deletions held back).
+    public var warnings: [TranslatableText]?
 
     public init(name: String, url: String, user: String, passwordFile: String?, calendarURL: String, calendarName: String?,
                 insecure: Bool, supportsSyncCollection: Bool, createdAt: Date) {
@@ -69,6 +71,24 @@ public struct SyncConflict: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
+/// An appointment a pull removed (deleted on the server), kept as iCalendar text for
+/// `AppDatabase.trashDays` days so that `beautyctl sync restore-deleted` brings it back.
+public struct SyncTrashEntry: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "syncTrash"
+    public var id: Int64?
+    public var account: String
+    public var uid: String
+    public var title: String
+    public var start: Date
+    /// The local version as it was when removed, with its reminders (VALARMs).
+    public var ics: String
+    public var removedAt: Date
+    /// When `sync restore-deleted` brought it back (it then goes to `account` again).
+    public var restoredAt: Date?
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
 /// A local change waiting to go to the servers: the UID of the event it touched.
 public struct OutboxEntry: Sendable, Equatable {
     public var uid: String
@@ -96,6 +116,8 @@ public struct ServerChanges: Sendable {
     public var conflicts: [SyncConflict] = []
     public var syncToken: String?
     public var ctag: String?
+    /// The account's warnings from now on; nil leaves them as they are.
+    public var warnings: [TranslatableText]?
 
     public init() {}
 }
@@ -179,6 +201,11 @@ extension AppDatabase {
         try writer.read { db in try SyncedResource.filter(Column("account") == account).fetchAll(db) }
     }
 
+    /// The UIDs the other accounts' servers hold.
+    public func syncedUIDs(otherThan account: String) throws -> Set<String> {
+        try writer.read { db in Set(try String.fetchAll(db, sql: "SELECT uid FROM syncResource WHERE account <> ?", arguments: [account])) }
+    }
+
     public func syncedResource(account: String, uid: String) throws -> SyncedResource? {
         try writer.read { db in try SyncedResource.fetchOne(db, key: ["account": account, "uid": uid]) }
     }
@@ -193,12 +220,14 @@ extension AppDatabase {
 
     /// The event stored under this UID with its changed occurrences and contacts; nil when there is none.
     public func localEvent(uid: String) throws -> LocalEvent? {
-        try writer.read { db in
-            guard let root = try fetchAppointment(db, uid: uid) else { return nil }
-            let all = [root] + (try changedOccurrences(db, ofSeries: root.id!))
-            let contacts = try all.map { a in try a.contactID.flatMap { try ContactRecord.fetchOne(db, key: $0)?.contact } }
-            return LocalEvent(appointments: all, contactNames: contacts.map { $0?.name }, contactPhones: contacts.map { $0?.phone })
-        }
+        try writer.read { db in try localEvent(db, uid: uid) }
+    }
+
+    private func localEvent(_ db: Database, uid: String) throws -> LocalEvent? {
+        guard let root = try fetchAppointment(db, uid: uid) else { return nil }
+        let all = [root] + (try changedOccurrences(db, ofSeries: root.id!))
+        let contacts = try all.map { a in try a.contactID.flatMap { try ContactRecord.fetchOne(db, key: $0)?.contact } }
+        return LocalEvent(appointments: all, contactNames: contacts.map { $0?.name }, contactPhones: contacts.map { $0?.phone })
     }
 
     /// A push went through: the server has `resource` now. The UID leaves the outbox unless it was
@@ -244,9 +273,11 @@ extension AppDatabase {
         try writer.write { db in
             try db.execute(sql: "INSERT INTO syncQuiet(since) VALUES (?)", arguments: [now])
             for var conflict in changes.conflicts { try conflict.insert(db) }
+            try db.execute(sql: "DELETE FROM syncTrash WHERE removedAt < ?", arguments: [now.addingTimeInterval(-Self.trashDays * 86_400)])
             for href in changes.removed {
                 guard let resource = try SyncedResource.filter(Column("account") == name && Column("href") == href).fetchOne(db) else { continue }
-                if let root = try fetchAppointment(db, uid: resource.uid) {
+                if let local = try localEvent(db, uid: resource.uid), let root = local.appointments.first {
+                    try keepInTrash(db, local, account: name, uid: resource.uid, now: now, zone: zone)
                     let occurrences = try changedOccurrences(db, ofSeries: root.id!).compactMap(\.id)
                     try deletePendingDeliveries(db, ids: [root.id!] + occurrences)
                     _ = try AppointmentRecord.deleteOne(db, key: root.id!)
@@ -266,8 +297,52 @@ extension AppDatabase {
             let counts = try importAppointments(db, incoming, contacts: contacts, now: now, zone: zone)
             try db.execute(sql: "UPDATE syncAccount SET syncToken = ?, ctag = ? WHERE name = ?",
                            arguments: [changes.syncToken, changes.ctag, name])
+            if let warnings = changes.warnings {
+                try db.execute(sql: "UPDATE syncAccount SET warnings = ? WHERE name = ?",
+                               arguments: [warnings.isEmpty ? nil : String(decoding: try JSONEncoder().encode(warnings), as: UTF8.self), name])
+            }
             try db.execute(sql: "DELETE FROM syncQuiet")
             return counts
+        }
+    }
+
+    /// How long an appointment a pull removed stays recoverable.
+    public static let trashDays: Double = 30
+
+    /// The local version of an event a pull is about to remove, kept whole (reminders, changed
+    /// occurrences, contact) as the push would send it.
+    private func keepInTrash(_ db: Database, _ local: LocalEvent, account: String, uid: String, now: Date, zone: TimeZone) throws {
+        let events = CalendarEvent.exporting(local.appointments, contactNames: local.contactNames, contactPhones: local.contactPhones)
+        let root = local.appointments[0]
+        var entry = SyncTrashEntry(account: account, uid: uid, title: root.title, start: root.start,
+                                   ics: ICalendar.serialize(events, stamp: now, defaultZone: zone), removedAt: now)
+        try entry.insert(db)
+    }
+
+    /// Appointments pulls removed in the last `trashDays` days, the latest first.
+    public func syncTrash(account: String? = nil, now: Date) throws -> [SyncTrashEntry] {
+        try writer.read { db in
+            var request = SyncTrashEntry.filter(Column("removedAt") >= now.addingTimeInterval(-Self.trashDays * 86_400) && Column("restoredAt") == nil)
+                .order(Column("removedAt").desc, Column("id").desc)
+            if let account { request = request.filter(Column("account") == account) }
+            return try request.fetchAll(db)
+        }
+    }
+
+    /// An entry not restored yet.
+    public func syncTrashEntry(id: Int64) throws -> SyncTrashEntry? {
+        try writer.read { db in try SyncTrashEntry.filter(Column("id") == id && Column("restoredAt") == nil).fetchOne(db) }
+    }
+
+    public func markRestored(id: Int64, at: Date) throws {
+        try writer.write { db in try db.execute(sql: "UPDATE syncTrash SET restoredAt = ? WHERE id = ?", arguments: [at, id]) }
+    }
+
+    /// The account an appointment with this UID was restored for, when it was brought back from the trash.
+    public func restoredAccount(uid: String) throws -> String? {
+        try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT account FROM syncTrash WHERE uid = ? AND restoredAt IS NOT NULL ORDER BY restoredAt DESC LIMIT 1",
+                                arguments: [uid])
         }
     }
 

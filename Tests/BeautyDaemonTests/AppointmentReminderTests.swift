@@ -37,12 +37,12 @@ struct AppointmentReminderTests {
         let daemon = try await InProcessDaemon(now: Self.now)
         let first = Self.now.addingTimeInterval(2.5).rounded()
         var params = AppointmentAddParams(title: "Serum", start: first)
-        params.recurrence = AppointmentRecurrence(rule: "FREQ=SECONDLY;INTERVAL=2;COUNT=3")
+        params.recurrence = AppointmentRecurrence(rule: "FREQ=MINUTELY;COUNT=3")
         params.reminders = [.before(0)]
         let detail = try await daemon.call(AppointmentRPC.add, params)
         let id = try #require(detail.appointment.id)
-        let due = (0..<3).map { first.addingTimeInterval(Double($0) * 2) }
-        #expect(detail.appointment.recurrence?.rule == "FREQ=SECONDLY;INTERVAL=2;COUNT=3")
+        let due = (0..<3).map { first.addingTimeInterval(Double($0) * 60) }
+        #expect(detail.appointment.recurrence?.rule == "FREQ=MINUTELY;COUNT=3")
         #expect(detail.nextOccurrences == due, "\(String(describing: detail.nextOccurrences))")
         #expect(detail.deliveries.map(\.trigger.fireAt) == due && detail.deliveries.allSatisfy { $0.state == .pending },
                 "\(detail.deliveries)")
@@ -71,6 +71,23 @@ struct AppointmentReminderTests {
         #expect(restarted.notifier.shown.isEmpty, "a restart announced the series again: \(restarted.notifier.shown)")
         #expect(try await restarted.call(AppointmentRPC.show, IDParams(id: id)).deliveries.map(\.state) == [.fired, .fired, .fired])
         #expect(try await restarted.call(ViewRPC.status).counts.pendingDeliveries == 0)
+    }
+
+    @Test("FREQ=SECONDLY with a reminder: one notification in 15 seconds, not 15; at most one a minute after that")
+    func aSecondlySeriesRemindsAtMostOnceAMinute() async throws {
+        let daemon = try await InProcessDaemon(now: Self.now)
+        let first = Self.now.addingTimeInterval(2.5).rounded()
+        var params = AppointmentAddParams(title: "Flood", start: first)
+        params.recurrence = AppointmentRecurrence(rule: "FREQ=SECONDLY")
+        params.reminders = [.before(0)]
+        _ = try await daemon.call(AppointmentRPC.add, params)
+        // Second by second, as the timer would wake for each occurrence.
+        for second in 0...15 { try await daemon.run(until: first.addingTimeInterval(Double(second))) }
+        #expect(await daemon.notifier.waitForShown(1).count == 1, "\(daemon.notifier.shown.count) notifications in 15 s")
+        #expect(await daemon.notifier.waitForShown(2, timeout: .milliseconds(500)).count == 1, "\(daemon.notifier.shown.count) notifications in 15 s")
+        try await daemon.run(until: first.addingTimeInterval(600))
+        let tenMinutes = await daemon.notifier.waitForShown(11, timeout: .seconds(1)).count
+        #expect((2...10).contains(tenMinutes), "\(tenMinutes) notifications in 10 minutes")
     }
 }
 

@@ -23,6 +23,9 @@ import Testing
         "nag_count": "5",
         "daily_at": #""09:00""#,
         "interval": #""1h""#,
+        "max_deletion_share": "0.25",
+        "request_timeout": #""30s""#,
+        "sync_timeout": #""20m""#,
         "language": #""pl""#,
     ]
 

@@ -38,7 +38,8 @@ struct StoreTests {
                                                "v4: measurements, water, budget, categories", "v5: series planning index",
                                                "v6: changed occurrences, free tags, kept iCalendar properties",
                                                "v7: contact UIDs (vCard)",
-                                               "v8-sync: CalDAV accounts, resources, outbox, conflict copies"])
+                                               "v8-sync: CalDAV accounts, resources, outbox, conflict copies",
+                                               "v8-sync-safety: sync warnings, appointments removed by a pull"])
         let mode = try db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let permissions = try FileManager.default.attributesOfItem(atPath: temp.path)[.posixPermissions] as? Int
@@ -69,7 +70,7 @@ struct StoreTests {
         let reopened = try temp.open()
         #expect(try reopened.appointment(id: id).title == "Strzyżenie")
         #expect(try reopened.contacts().map(\.name) == ["Nails Studio"])
-        #expect(try reopened.appliedMigrations().count == 8)
+        #expect(try reopened.appliedMigrations().count == 9)
     }
 
     @Test func missingRowsAreNotFound() throws {

@@ -93,6 +93,9 @@ extension RequestHandler {
     /// Writes everything in one transaction, linking (or creating) the contacts the appointments name.
     private func writeImport(_ appointments: [Appointment], contacts: [Contact?]) throws -> AppointmentImportResult {
         let counts = try store.importAppointments(appointments, contacts: contacts, now: clock(), zone: zone.current)
+        for frequent in appointments where ReminderPlanner.remindsLessOftenThanItOccurs(frequent) {
+            logger.notice("import: '\(frequent.title)' repeats more often than once a minute; its reminders come at most once a minute")
+        }
         logger.info("imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments, \(counts.contactsCreated) new contacts")
         scheduler.wake(.edited)
         return AppointmentImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged,

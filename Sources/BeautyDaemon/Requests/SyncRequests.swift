@@ -4,14 +4,46 @@ import BeautyProtocol
 import BeautyStore
 import Foundation
 
-/// sync.add, sync.list, sync.status, sync.now, sync.rm: the CalDAV accounts and their syncs.
+/// sync.add, sync.list, sync.status, sync.now, sync.rm, sync.trash, sync.restoreDeleted: the CalDAV
+/// accounts, their syncs and the appointments pulls removed.
 extension RequestHandler {
     static func syncRoutes(_ router: inout RequestRouter) {
         router.register(SyncRPC.add) { requests, p in try await requests.addSyncAccount(p) }
         router.register(SyncRPC.list) { requests, _ in SyncAccountsResult(accounts: try await requests.syncAccounts(nil)) }
         router.register(SyncRPC.status) { requests, p in SyncAccountsResult(accounts: try await requests.syncAccounts(p.name)) }
-        router.register(SyncRPC.now) { requests, p in SyncNowResult(accounts: try await requests.sync.syncNow(name: p.name)) }
+        router.register(SyncRPC.now) { requests, p in
+            SyncNowResult(accounts: try await requests.sync.syncNow(name: p.name, allowDeletions: p.allowDeletions ?? false))
+        }
         router.register(SyncRPC.remove) { requests, p in try await requests.removeSyncAccount(p.name) }
+        router.register(SyncRPC.trash) { requests, p in try requests.syncTrash(p.name) }
+        router.register(SyncRPC.restoreDeleted) { requests, p in try requests.restoreDeleted(p.id) }
+    }
+
+    private func syncTrash(_ name: String?) throws -> SyncTrashResult {
+        if let name, try store.syncAccount(named: name) == nil, try store.syncTrash(account: name, now: clock()).isEmpty {
+            throw SyncSetup.unknown(name, try store.syncAccounts())
+        }
+        return SyncTrashResult(entries: try store.syncTrash(account: name, now: clock()).map {
+            SyncTrashInfo(id: $0.id ?? 0, account: $0.account, uid: $0.uid, title: $0.title, start: $0.start, removedAt: $0.removedAt, ics: $0.ics)
+        })
+    }
+
+    /// Imports the kept text as a local change: the outbox takes it, so the next sync sends it back to the server.
+    private func restoreDeleted(_ id: Int64) throws -> SyncRestoreDeletedResult {
+        guard let entry = try store.syncTrashEntry(id: id) else {
+            throw ValidationError(field: "id", template: "no removed appointment with id %s (see: beautyctl sync trash)", id)
+        }
+        let events = try ICalendar.parse(entry.ics, defaultZone: zone.current)
+        let imported = CalendarEvent.importing(events, zone: zone.current)
+        let checked = try Self.checkedImports(imported.appointments, contactNames: imported.contactNames,
+                                              contactPhones: imported.events.map { events[$0].contactPhone }, firstIndex: 0,
+                                              tree: try store.categories().map { (name: $0.name, title: $0.title) },
+                                              currency: settings.config.currency)
+        _ = try store.importAppointments(checked.appointments, contacts: checked.contacts, now: clock(), zone: zone.current)
+        try store.markRestored(id: id, at: clock())
+        logger.notice("sync: restored \(entry.uid) removed by a pull of \(entry.account)")
+        scheduler.wake(.edited)
+        return SyncRestoreDeletedResult(restored: checked.appointments.count, uid: entry.uid, title: entry.title)
     }
 
     private func addSyncAccount(_ p: SyncAddParams) async throws -> SyncAccountInfo {
@@ -56,6 +88,7 @@ extension RequestHandler {
             incremental: account.supportsSyncCollection, lastSyncAt: account.lastSyncAt, lastError: account.lastError,
             nextAttemptAt: account.failures > 0 ? account.nextAttemptAt : nil, pending: try store.outbox().count, conflicts: conflicts)
         info.lastErrorText = failure
+        info.warnings = account.warnings
         return info
     }
 }

@@ -5,7 +5,8 @@ import BeautyStore
 import Foundation
 import Logging
 
-/// The daemon's sync: one CalDAV client per account, syncs run one at a time, and the loop that
+/// The daemon's sync: one CalDAV client per account, each account's syncs one at a time (accounts
+/// side by side, so a slow server holds back only its own), and the loop that
 /// starts them at the interval, right after local changes (debounced), and after failures with a
 /// growing back-off. With no account it waits for a notice alone and never wakes.
 public actor SyncCoordinator {
@@ -20,8 +21,8 @@ public actor SyncCoordinator {
     private var clients: [String: CalDAVClient] = [:]
     /// The last failure of each account as a template (the store keeps it in English).
     private var failures: [String: TranslatableText] = [:]
-    /// The sync in progress and those waiting: each waits for the one before.
-    private var tail: Task<Void, Never>?
+    /// Each account's sync in progress and those waiting: each waits for the one before.
+    private var tails: [String: Task<Void, Never>] = [:]
     private var outboxObservation: OutboxObservation?
 
     /// Local changes are pushed once no other change came for this long (an import, several edits).
@@ -40,27 +41,37 @@ public actor SyncCoordinator {
     // MARK: - Syncing
 
     /// Syncs `name` (every account when nil) now, whatever the back-off, after any sync under way.
-    func syncNow(name: String?) async throws -> [SyncReport] {
+    /// `allowDeletions`: apply deletions `DeletionGuard` would hold back.
+    func syncNow(name: String?, allowDeletions: Bool = false) async throws -> [SyncReport] {
         let accounts = try store.syncAccounts()
         if let name, !accounts.contains(where: { $0.name == name }) { throw SyncSetup.unknown(name, accounts) }
-        var reports: [SyncReport] = []
-        for account in accounts where name == nil || account.name == name {
-            reports.append(await serially { await self.sync(account.name) })
-        }
-        return reports
+        let names = accounts.map(\.name).filter { name == nil || $0 == name }
+        return await syncSideBySide(names, allowDeletions: allowDeletions)
     }
 
-    private func serially<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
-        let previous = tail
+    /// Syncs `names` at once, each after its own sync under way; the reports in the order of `names`.
+    private func syncSideBySide(_ names: [String], allowDeletions: Bool = false) async -> [SyncReport] {
+        await withTaskGroup(of: (Int, SyncReport).self) { group in
+            for (index, name) in names.enumerated() {
+                group.addTask { (index, await self.serially(name) { await self.sync(name, allowDeletions: allowDeletions) }) }
+            }
+            var reports = [SyncReport?](repeating: nil, count: names.count)
+            for await (index, report) in group { reports[index] = report }
+            return reports.compactMap { $0 }
+        }
+    }
+
+    private func serially<T: Sendable>(_ account: String, _ body: @escaping @Sendable () async -> T) async -> T {
+        let previous = tails[account]
         let task = Task { () -> T in
             await previous?.value
             return await body()
         }
-        tail = Task { _ = await task.value }
+        tails[account] = Task { _ = await task.value }
         return await task.value
     }
 
-    private func sync(_ name: String) async -> SyncReport {
+    private func sync(_ name: String, allowDeletions: Bool = false) async -> SyncReport {
         // Read again: the sync before this one moved the token on.
         guard let account = try? store.syncAccount(named: name) else {
             var report = SyncReport(account: name)
@@ -72,7 +83,7 @@ public actor SyncCoordinator {
             let first = try store.syncAccounts().first?.name == name
             let config = settings.config
             let tree = try store.categories().map { (name: $0.name, title: $0.title) }
-            let engine = SyncEngine(
+            var engine = SyncEngine(
                 store: store, server: try client(for: account), account: account, takesNewEvents: first, zone: zone.current,
                 now: clock,
                 check: { appointments, names, phones in
@@ -80,7 +91,22 @@ public actor SyncCoordinator {
                                                       tree: tree, currency: config.currency)
                 },
                 logger: logger)
-            let report = try await engine.run()
+            engine.allowDeletions = allowDeletions
+            engine.deletionShare = config.syncMaxDeletionShare
+            let limit = Duration.seconds(config.syncTimeoutSeconds)
+            let report = try await withThrowingTaskGroup(of: SyncReport?.self) { group in
+                group.addTask { [engine] in try await engine.run() }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return nil
+                }
+                // The engine stops at its next request once cancelled; each request has its own deadline.
+                defer { group.cancelAll() }
+                guard let report = try await group.next() ?? nil else {
+                    throw CalDAVError.unreachable("the sync took longer than \(config.syncTimeoutSeconds) s")
+                }
+                return report
+            }
             if report.fetched + report.removed + report.conflicts > 0 { scheduler.wake(.edited) }
             try store.recordSyncOutcome(account: name, at: clock(), error: nil, nextAttemptAt: nil)
             logger.info("sync \(name): fetched \(report.fetched), pushed \(report.pushed), removed \(report.removed), conflicts \(report.conflicts), \(report.requests) requests")
@@ -110,7 +136,8 @@ public actor SyncCoordinator {
         guard let url = URL(string: account.calendarURL) else { throw CalDAVError.malformed("calendar URL \(account.calendarURL)") }
         let credentials: any CalDAVCredentialSource = try account.passwordFile.map { try PasswordFileCredentials(user: account.user, passwordFile: $0) }
             ?? SyncSetup.keyring(user: account.user, account: account.name)
-        let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: account.insecure))
+        let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: account.insecure,
+                                                             requestDeadline: .seconds(settings.config.syncRequestTimeoutSeconds)))
         clients[account.name] = client
         return client
     }
@@ -155,11 +182,11 @@ public actor SyncCoordinator {
             let current = clock(), started = Date()
             // A notice with nothing queued (an account added, a reload) only sets the next deadline.
             let queued = changed && !((try? store.outbox().isEmpty) ?? true)
-            for account in (try? store.syncAccounts()) ?? [] {
+            let names = ((try? store.syncAccounts()) ?? []).filter { account in
                 let backingOff = account.nextAttemptAt.map { $0 > current } ?? false
-                guard due(account) <= current || (queued && !backingOff) else { continue }
-                _ = await serially { await self.sync(account.name) }
-            }
+                return due(account) <= current || (queued && !backingOff)
+            }.map(\.name)
+            _ = await syncSideBySide(names)
             // The syncs' own writes to the outbox are no reason to sync again; a change made meanwhile is.
             wakeups.clear()
             if (try? store.outbox())?.contains(where: { $0.queuedAt > started }) == true { wakeups.notify() }

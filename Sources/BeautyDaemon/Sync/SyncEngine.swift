@@ -34,6 +34,11 @@ struct SyncEngine {
     let check: @Sendable ([Appointment], [String?], [String?]) throws -> (appointments: [Appointment], contacts: [Contact?])
     let logger: Logger
 
+    /// Apply a pull's deletions even when `DeletionGuard` would hold them back (`sync now --allow-deletions`).
+    var allowDeletions = false
+    /// `[sync] max_deletion_share`: see `DeletionGuard`.
+    var deletionShare = DeletionGuard.defaultShare
+
     /// Hrefs fetched and parsed at a time (the client splits them into multiget requests).
     static let fetchBatch = 1000
 
@@ -65,6 +70,7 @@ struct SyncEngine {
         var changes = ServerChanges()
         changes.syncToken = account.syncToken
         changes.ctag = account.ctag
+        var warnings: [TranslatableText] = []
         if account.supportsSyncCollection {
             var listing: CalDAVChanges
             var whole = account.syncToken == nil
@@ -92,28 +98,65 @@ struct SyncEngine {
             }
             changes.ctag = calendar.ctag
         }
+        let outside = tags.map(\.href).filter { CollectionScope.member($0, of: calendarURL) == nil }
+        if !outside.isEmpty {
+            tags.removeAll { CollectionScope.member($0.href, of: calendarURL) == nil }
+            warnings.append(outsideWarning(outside))
+        }
         let wanted = tags.filter { tag in knownByHref[Self.key(tag.href)].map { $0.etag != tag.etag || tag.etag.isEmpty } ?? true }
             .map(\.href)
         let pending = Set(try store.outbox().map(\.uid))
+        var uids = UIDClaims(known: known, gone: Set(removed.map(Self.key)), otherAccounts: try store.syncedUIDs(otherThan: account.name))
         for start in stride(from: 0, to: wanted.count, by: Self.fetchBatch) {
             let batch = Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
             for resource in try await server.fetch(calendarURL, hrefs: batch) {
                 report.fetched += 1
-                guard let event = serverEvent(resource) else { continue }
+                guard let event = serverEvent(resource), uids.claim(event.resource.uid, href: resource.href) else { continue }
                 if pending.contains(event.resource.uid) {
                     try conflictCheck(uid: event.resource.uid, server: event.appointments, into: &changes)
                 }
                 changes.changed.append(event)
             }
         }
-        for href in removed {
-            guard let resource = knownByHref[Self.key(href)] else { continue }
-            if pending.contains(resource.uid) { try conflictCheck(uid: resource.uid, server: nil, into: &changes) }
-            changes.removed.append(resource.href)
+        if !uids.refused.isEmpty {
+            logger.warning("sync \(account.name): ignored \(uids.refused.count) resource(s) whose UID another one has: \(uids.refused.prefix(5).joined(separator: " "))")
+            warnings.append(TranslatableText("the server has %s item(s) whose UID another item already has, in this calendar or another account's; they were ignored: %s",
+                                             [.plain(uids.refused.count), .plain(Self.named(uids.refused))]))
+        }
+        let gone = removed.compactMap { knownByHref[Self.key($0)] }
+        if !allowDeletions, DeletionGuard.holdsBack(removing: gone.count, of: known.count, share: deletionShare) {
+            // Not applied, and the token stays where it was: the next sync lists the same deletions
+            // again, until the user lets them through (`sync now NAME --allow-deletions`).
+            logger.warning("sync \(account.name): the server would delete \(gone.count) of \(known.count) appointments; held back until 'beautyctl sync now \(account.name) --allow-deletions'")
+            warnings.append(TranslatableText(
+                "the server's listing would delete %s of %s appointments; nothing was deleted. If that is right: beautyctl sync now %s --allow-deletions",
+                [.plain(gone.count), .plain(known.count), .plain(account.name)]))
+            report.heldBack = gone.count
+            changes.syncToken = account.syncToken
+            changes.ctag = account.ctag
+        } else {
+            for resource in gone {
+                if pending.contains(resource.uid) { try conflictCheck(uid: resource.uid, server: nil, into: &changes) }
+                changes.removed.append(resource.href)
+            }
         }
         report.removed = changes.removed.count
         report.conflicts += changes.conflicts.count
+        report.warnings = warnings.isEmpty ? nil : warnings
+        changes.warnings = warnings
         try store.applyServerChanges(changes, account: account.name, now: now(), zone: zone)
+    }
+
+    /// Hrefs the server listed outside the calendar: named (the first few) so the user can tell the server's admin.
+    private func outsideWarning(_ hrefs: [String]) -> TranslatableText {
+        logger.warning("sync \(account.name): ignored \(hrefs.count) href(s) outside \(calendarURL.absoluteString): \(hrefs.prefix(5).joined(separator: " "))")
+        return TranslatableText("the server listed %s item(s) outside the calendar followed; they were ignored and nothing was sent to them: %s",
+                                [.plain(hrefs.count), .plain(Self.named(hrefs))])
+    }
+
+    /// The first few hrefs, for a warning.
+    private static func named(_ hrefs: [String]) -> String {
+        hrefs.prefix(3).map { String($0.prefix(200)) }.joined(separator: " ") + (hrefs.count > 3 ? " ..." : "")
     }
 
     /// The server's resource as appointments ready to store; nil (logged) when it holds no event
@@ -126,6 +169,9 @@ struct SyncEngine {
             let phones = imported.events.map { events[$0].contactPhone }
             let checked = try check(imported.appointments, imported.contactNames, phones)
             let stored = SyncedResource(account: account.name, uid: uid, href: resource.href, etag: resource.etag, ics: resource.ics)
+            if checked.appointments.contains(where: ReminderPlanner.remindsLessOftenThanItOccurs) {
+                logger.notice("sync \(account.name): \(uid) repeats more often than once a minute; its reminders come at most once a minute")
+            }
             return ServerEvent(resource: stored, appointments: checked.appointments, contacts: checked.contacts)
         } catch {
             logger.warning("sync \(account.name): skipped \(resource.href): \(error)")
@@ -155,9 +201,14 @@ struct SyncEngine {
         for entry in try store.outbox() {
             let known = try store.syncedResource(account: account.name, uid: entry.uid)
             if known == nil {
-                // Another account's event, or a new one that goes to the first account.
+                // Another account's event, one brought back from an account's trash (it goes back
+                // there), or a new one that goes to the first account.
                 let elsewhere = try others.contains { try store.syncedResource(account: $0, uid: entry.uid) != nil }
-                if elsewhere || !takesNewEvents { continue }
+                if let home = try store.restoredAccount(uid: entry.uid), try store.syncAccount(named: home) != nil {
+                    if home != account.name { continue }
+                } else if elsewhere || !takesNewEvents {
+                    continue
+                }
             }
             let local = try store.localEvent(uid: entry.uid)
             do {
@@ -168,6 +219,10 @@ struct SyncEngine {
                 } else {
                     try store.dropFromOutbox(uid: entry.uid, queuedBefore: entry.queuedAt)
                 }
+            } catch let CalDAVError.outsideCollection(href) {
+                // Recorded before hrefs were checked: it stays queued and the sync fails, naming it, rather than write there.
+                logger.warning("sync \(account.name): not sending \(entry.uid) to \(href), outside the calendar")
+                refused = refused ?? CalDAVError.outsideCollection(href)
             } catch let CalDAVError.server(status, detail) {
                 // One event the server refuses must not hold back the others: it stays queued, and the
                 // sync ends as failed (with back-off) once the rest went.
@@ -192,9 +247,33 @@ struct SyncEngine {
             try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text), queuedBefore: queuedAt)
             report.pushed += 1
         } catch CalDAVError.preconditionFailed {
+            if known == nil, try await createUnderAnotherName(uid: uid, text: text, taken: href, queuedAt: queuedAt, report: &report) { return }
             // Changed (or created, or deleted) on the server since the last pull: decide now.
             try await settle(uid: uid, href: href, local: local, queuedAt: queuedAt, report: &report)
         }
+    }
+
+    /// A new event's name is taken on the server (412 on `If-None-Match: *`). When this very event is
+    /// there (a creation retried after a lost answer) `settle` decides (false). When something else
+    /// is, or nothing the server lets beautyd read, the event goes under another name: it is not a
+    /// conflict, and nothing here was deleted on the server.
+    private func createUnderAnotherName(uid: String, text: String, taken: String, queuedAt: Date, report: inout SyncReport) async throws -> Bool {
+        if let current = try await server.fetch(calendarURL, hrefs: [taken]).first,
+           (try? ICalendar.parse(current.ics, defaultZone: zone))?.first?.uid == uid { return false }
+        for attempt in 1...3 {
+            let href = server.href(forUID: "\(uid)-\(attempt)", in: calendarURL)
+            do {
+                let newETag = try await server.put(href, ics: text, .mustNotExist)
+                try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text), queuedBefore: queuedAt)
+                report.pushed += 1
+                logger.notice("sync \(account.name): \(taken) is taken on the server by another resource; \(uid) went to \(href)")
+                return true
+            } catch CalDAVError.preconditionFailed {
+                continue
+            }
+        }
+        // It stays queued, and the sync says why.
+        throw CalDAVError.server(status: 412, detail: "\(uid): \(taken) and the other names tried are taken on the server")
     }
 
     private func delete(_ known: SyncedResource, queuedAt: Date, report: inout SyncReport) async throws {

@@ -36,6 +36,8 @@ enum SyncErrorText {
             TranslatableText("the CalDAV server cannot be reached: %s", [.plain(reason)])
         case let .malformed(reason):
             TranslatableText("unexpected CalDAV answer: %s", [.plain(reason)])
+        case let .outsideCollection(href):
+            TranslatableText("%s lies outside the calendar followed: nothing is sent there", [.plain(href)])
         }
     }
 }

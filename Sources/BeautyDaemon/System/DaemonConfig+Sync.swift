@@ -14,7 +14,7 @@ public struct SyncAccountConfig: Sendable, Equatable {
 }
 
 extension DaemonConfig {
-    /// `[sync]`: `interval`; each sub-table `[sync.NAME]`: `url`, `user`, `password_file` (or `keyring = true`),
+    /// `[sync]`: `interval`, `request_timeout`, `sync_timeout`, `max_deletion_share`; each sub-table `[sync.NAME]`: `url`, `user`, `password_file` (or `keyring = true`),
     /// `calendar`, `insecure`.
     static func parseSync(_ value: TOMLValueConvertible?, text: String, path: String, into config: inout DaemonConfig,
                           warnings: inout [String]) throws {
@@ -28,6 +28,20 @@ extension DaemonConfig {
                     throw fail("interval", "a duration of at least a minute, such as \"15m\"")
                 }
                 config.syncIntervalSeconds = seconds
+                continue
+            }
+            if key == "request_timeout" || key == "sync_timeout" {
+                guard let raw = table[key]?.string, let seconds = try? DurationParser.seconds(raw), seconds >= 1 else {
+                    throw fail(key, "a duration of at least a second, such as \"2m\"")
+                }
+                if key == "request_timeout" { config.syncRequestTimeoutSeconds = seconds } else { config.syncTimeoutSeconds = seconds }
+                continue
+            }
+            if key == "max_deletion_share" {
+                guard let share = table[key]?.double ?? table[key]?.int.map(Double.init), share >= 0, share <= 1 else {
+                    throw fail("max_deletion_share", "a number from 0 to 1, such as 0.5")
+                }
+                config.syncMaxDeletionShare = share
                 continue
             }
             guard let account = table[key]?.table else {

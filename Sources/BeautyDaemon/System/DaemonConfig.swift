@@ -28,6 +28,13 @@ public struct DaemonConfig: Sendable, Equatable {
     public var dailyTipAt: ClockTime?
     /// How often each CalDAV account syncs by itself (local changes go at once).
     public var syncIntervalSeconds = 15 * 60
+    /// A pull that would delete more than this share of an account's appointments (and more than
+    /// five), or all of them, is held back (`[sync] max_deletion_share`).
+    public var syncMaxDeletionShare = 0.5
+    /// The longest one CalDAV request may take, its answer included (`[sync] request_timeout`).
+    public var syncRequestTimeoutSeconds = 120
+    /// The longest one account's sync may take (`[sync] sync_timeout`).
+    public var syncTimeoutSeconds = 600
     /// Accounts of `[sync.NAME]` tables, added at start and reload when not stored yet.
     public var syncAccounts: [SyncAccountConfig] = []
 

@@ -1,0 +1,281 @@
+import BeautyCore
+import BeautyProtocol
+import BeautyTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// A CalDAV server that misbehaves on purpose (Fixtures/hostile_caldav.py) with a trap listening
+/// on another host and port: the password and writes go only to the account's origin and
+/// calendar, and a server cannot empty the calendar silently.
+final class HostileCalDAVServer: @unchecked Sendable {
+    let port: Int
+    let trapPort: Int
+    let process: ChildProcess
+    let passwordFile: String
+
+    init(stack: Stack) async throws {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let port = try CalDAVTestServer.freePort(), trap = try CalDAVTestServer.freePort()
+            let process = try stack.spawn("hostile-\(attempt)", Locations.python, [try Locations.fixture("hostile_caldav.py"), String(port), String(trap)])
+            let up = await eventually(timeout: .seconds(20)) { () -> Bool? in
+                if !process.isRunning { return false }
+                return CalDAVTestServer.answers(port: port) && process.output.contains("LISTENING") ? true : nil
+            }
+            if up == true {
+                self.port = port
+                trapPort = trap
+                self.process = process
+                break
+            }
+            process.killNow()
+            if attempt >= 3 { throw HarnessError("hostile_caldav.py did not start\n\(process.outputTail)") }
+        }
+        passwordFile = stack.directory + "/hostile.pw"
+        guard FileManager.default.createFile(atPath: passwordFile, contents: Data("hunter2\n".utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw HarnessError("cannot write \(passwordFile)")
+        }
+    }
+
+    deinit { process.killNow() }
+
+    var calendarURL: String { "http://127.0.0.1:\(port)/cal/" }
+    var lines: [String] { process.output.split(separator: "\n").map(String.init) }
+    /// Whatever reached the trap (another host or port): should stay empty.
+    var trapped: [String] { lines.filter { $0.hasPrefix("TRAP ") } }
+    /// Writes the server took, as "PUT /cal/x.ics".
+    var writes: [String] {
+        lines.filter { $0.hasPrefix("MAIN PUT ") || $0.hasPrefix("MAIN DELETE ") }.map { String($0.dropFirst(5).split(separator: " auth=")[0]) }
+    }
+
+    /// `beautyctl sync add NAME` following this server's calendar.
+    func follow(in stack: Stack, as name: String) async throws {
+        _ = try await stack.beautyctlOK(["sync", "add", name, "--url", calendarURL, "--user", "anna", "--password-file", passwordFile])
+    }
+
+    @discardableResult
+    func control(_ what: String, body: String? = nil) async throws -> String {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/control/\(what)")!, timeoutInterval: 30)
+        request.httpMethod = "POST"
+        request.httpBody = body.map { Data($0.utf8) }
+        return String(decoding: try await URLSession.shared.data(for: request).0, as: UTF8.self)
+    }
+}
+
+extension EndToEndServing {
+    @Suite("CalDAV sync against a hostile server", .serialized)
+    struct HostileCalDAV {
+        @Test("hrefs to another host, port or outside the calendar are ignored and reported; nothing, least the password, reaches them")
+        func hrefsOutsideTheCalendarGetNothing() async throws {
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let server = try await HostileCalDAVServer(stack: stack)
+
+            // Discovery that names a principal and home on another host finds nothing there to follow.
+            let discovery = try await stack.beautyctl(["sync", "add", "found", "--url", "http://127.0.0.1:\(server.port)/", "--user", "anna",
+                                                       "--password-file", server.passwordFile])
+            #expect(discovery.status != .exited(0), "\(discovery)")
+
+            try await server.follow(in: stack, as: "evil")
+            _ = try await stack.beautyctlOK(["appointment", "add", "Good", "--at", "2030-03-02T10:00:00+01:00"])
+            let first = try await stack.syncNow("evil")
+            #expect(first.accounts.first?.error == nil, "\(first.accounts)")
+            let status = try await stack.syncStatus("evil")
+            let warning = status.warnings?.map(\.english).joined() ?? ""
+            #expect(warning.contains("5 item(s) outside the calendar"), "\(String(describing: status.warnings))")
+            let shown = try await stack.beautyctlOK(["sync", "status", "evil"]).stdout
+            #expect(shown.contains("warning:") && shown.contains("127.0.0.2:\(server.trapPort)/steal/a.ics"), "\(shown)")
+
+            // Whatever the sync brought, the user deletes it all: deletions go back to the server.
+            let listed: [Appointment] = try await stack.beautyctlJSON(["appointment", "list", "--from", "2030-01-01", "--to", "2031-01-01"])
+            #expect(listed.map(\.title) == ["Good"], "planted events were imported: \(listed.map(\.title))")
+            for appointment in listed { _ = try await stack.beautyctlOK(["appointment", "rm", String(appointment.id ?? 0), "--yes"]) }
+            let second = try? await stack.syncNow("evil")
+            #expect(second?.accounts.first?.error == nil, "\(String(describing: second?.accounts))")
+
+            #expect(server.trapped.isEmpty, "requests reached another host or port: \(server.trapped)")
+            #expect(server.writes.allSatisfy { $0.hasPrefix("PUT /cal/") || $0.hasPrefix("DELETE /cal/") } && !server.writes.contains { $0.contains("..") || $0.contains("%") },
+                    "writes outside /cal/: \(server.writes)")
+            #expect(server.writes.contains { $0.hasPrefix("DELETE /cal/") }, "the deletion did not reach the server: \(server.writes)")
+        }
+
+        @Test("a server that forgets its token and lists nothing cannot delete every appointment; --allow-deletions does, and sync trash keeps them")
+        func anEmptiedServerDoesNotEmptyTheCalendar() async throws {
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let server = try await HostileCalDAVServer(stack: stack)
+            try await server.control("hostile-off")
+            try await server.follow(in: stack, as: "evil")
+            for day in 1...8 {
+                var arguments = ["appointment", "add", "Visit \(day)", "--at", "2030-04-0\(day)T10:00:00+02:00"]
+                if day == 1 { arguments += ["--remind-at", "2030-04-01T09:00:00+02:00"] }
+                _ = try await stack.beautyctlOK(arguments)
+            }
+            let pushed = try await stack.syncNow("evil")
+            #expect(pushed.accounts.first?.error == nil, "\(pushed.accounts)")
+            let settled = await eventually(timeout: .seconds(60)) { () -> Bool? in
+                server.writes.filter { $0.hasPrefix("PUT /cal/") }.count >= 8 ? true : nil
+            }
+            #expect(settled == true, "\(server.writes)")
+
+            try await server.control("forget")
+            let held = try await stack.syncNow("evil")
+            #expect(held.accounts.first?.heldBack == 8 && held.removed == 0, "\(held.accounts)")
+            func visits() async throws -> [Appointment] {
+                try await stack.beautyctlJSON(["appointment", "list", "--from", "2030-04-01", "--to", "2030-05-01"])
+            }
+            #expect(try await visits().count == 8)
+            let status = try await stack.syncStatus("evil")
+            #expect(status.warnings?.map(\.english).joined().contains("would delete 8 of 8 appointments") == true, "\(String(describing: status.warnings))")
+            let shown = try await stack.beautyctlOK(["sync", "status", "evil"]).stdout
+            #expect(shown.contains("--allow-deletions"), "\(shown)")
+
+            let allowed = try await stack.run(try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "evil", "--allow-deletions", "--json"])
+            let applied = try WireJSON.decoder().decode(SyncNowResult.self, from: Data(allowed.stdout.utf8))
+            #expect(applied.removed == 8, "\(allowed)")
+            #expect(try await visits().isEmpty)
+
+            let trash: SyncTrashResult = try await stack.beautyctlJSON(["sync", "trash", "evil"])
+            #expect(Set(trash.entries.map(\.title)) == Set((1...8).map { "Visit \($0)" }), "\(trash.entries.map(\.title))")
+            let first = try #require(trash.entries.first { $0.title == "Visit 1" })
+            #expect(first.ics.contains("BEGIN:VALARM"), "\(first.ics)")
+            let listing = try await stack.beautyctlOK(["sync", "trash"]).stdout
+            #expect(listing.contains("Visit 1"), "\(listing)")
+
+            let restored: SyncRestoreDeletedResult = try await stack.beautyctlJSON(["sync", "restore-deleted", String(first.id)])
+            #expect(restored.title == "Visit 1" && restored.restored == 1)
+            let back = try await visits()
+            #expect(back.map(\.title) == ["Visit 1"] && back.first?.reminders.count == 1, "\(back)")
+            let again: SyncTrashResult = try await stack.beautyctlJSON(["sync", "trash"])
+            #expect(again.entries.count == 7)
+            let unknown = try await stack.beautyctl(["sync", "restore-deleted", String(first.id)])
+            #expect(unknown.status != .exited(0) && unknown.stderr.contains("sync trash"), "\(unknown)")
+            // It goes to the server again.
+            _ = try await stack.syncNow("evil")
+            let items = await eventually(timeout: .seconds(60)) { () -> Bool? in
+                server.writes.filter { $0.hasPrefix("PUT /cal/") }.count >= 9 ? true : nil
+            }
+            #expect(items == true, "\(server.writes)")
+        }
+
+        @Test("two resources with one UID, or another account's UID: ignored and reported, the syncs go on and nobody's event is overwritten")
+        func aUIDBelongsToOneResourceOfOneAccount() async throws {
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let first = try await HostileCalDAVServer(stack: stack), second = try await HostileCalDAVServer(stack: stack)
+            try await first.control("hostile-off")
+            try await second.control("hostile-off")
+            try await first.follow(in: stack, as: "a")
+            try await second.follow(in: stack, as: "b")
+            _ = try await stack.beautyctlOK(["appointment", "add", "Mine", "--at", "2030-05-01T10:00:00+02:00"])
+            _ = try await stack.syncNow("a")
+            func may() async throws -> [Appointment] {
+                try await stack.beautyctlJSON(["appointment", "list", "--from", "2030-05-01", "--to", "2030-06-01"])
+            }
+            let mine = try #require(try await may().first?.uid)
+            // B's server serves A's event; A's server has the same event twice.
+            let start = instant("2030-05-02 10:00")
+            try await second.control("put?/cal/stolen.ics", body: CalDAVTestServer.event(uid: mine, summary: "Overwritten", start: start))
+            try await first.control("put?/cal/twin-1.ics", body: CalDAVTestServer.event(uid: "twin@phone", summary: "Twin", start: start))
+            try await first.control("put?/cal/twin-2.ics", body: CalDAVTestServer.event(uid: "twin@phone", summary: "Twin again", start: start))
+
+            func syncAll() async throws -> SyncNowResult {
+                let result = try await stack.run(try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "--json"])
+                return try WireJSON.decoder().decode(SyncNowResult.self, from: Data(result.stdout.utf8))
+            }
+            let synced = try await syncAll()
+            #expect(synced.accounts.count == 2 && synced.accounts.allSatisfy { $0.error == nil }, "\(synced.accounts)")
+            let titles = try await may().map(\.title).sorted()
+            #expect(titles.count == 2 && titles.contains("Mine") && !titles.contains("Overwritten") && titles.filter { $0.hasPrefix("Twin") }.count == 1,
+                    "\(titles)")
+            #expect(try await stack.syncStatus("a").warnings?.map(\.english).joined().contains("1 item(s) whose UID") == true)
+            #expect(try await stack.syncStatus("b").warnings?.map(\.english).joined().contains("/cal/stolen.ics") == true)
+
+            // B's server deletes what it served: A's event stays.
+            try await second.control("forget")
+            _ = try await stack.run(try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "b", "--allow-deletions"])
+            #expect(try await may().map(\.title).contains("Mine"))
+            // A local change of the twin drains from the outbox.
+            let twin = try #require(try await may().first { $0.title.hasPrefix("Twin") })
+            _ = try await stack.beautyctlOK(["appointment", "edit", String(twin.id ?? 0), "--title", "Twin (edited)"])
+            let again = try await syncAll()
+            #expect(again.accounts.count == 2 && again.accounts.allSatisfy { $0.error == nil }, "\(again.accounts)")
+            #expect(try await stack.syncStatus("a").pending == 0)
+        }
+
+        @Test("a new event refused with 412 although the server shows nothing there goes under another name: no conflict copy, nothing left queued")
+        func aTakenNameIsNotADeletion() async throws {
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let server = try await HostileCalDAVServer(stack: stack)
+            try await server.control("hostile-off")
+            try await server.follow(in: stack, as: "evil")
+            _ = try await stack.syncNow("evil")
+            try await server.control("refuse-new")
+            _ = try await stack.beautyctlOK(["appointment", "add", "Brows", "--at", "2030-06-01T10:00:00+02:00"])
+            let synced = try await stack.syncNow("evil")
+            #expect(synced.accounts.first?.error == nil, "\(synced.accounts)")
+            let status = try await stack.syncStatus("evil")
+            #expect(status.conflicts.isEmpty, "\(status.conflicts.map(\.reason))")
+            #expect(status.pending == 0)
+            let puts = server.writes.filter { $0.hasPrefix("PUT /cal/") }
+            #expect(puts.count == 2 && Set(puts).count == 2, "\(puts)")
+            let held = try await server.control("items")
+            #expect(held.split(separator: "\n").count == 1, "\(held)")
+        }
+
+        @Test("a server trickling its answer a byte a second is cut off at [sync] request_timeout, and another account syncs meanwhile")
+        func aTricklingServerHoldsBackOnlyItsOwnAccount() async throws {
+            let stack = try await Stack.start(server: false, config: "[sync]\ninterval = \"1h\"\nrequest_timeout = \"20s\"\n")
+            defer { stack.shutdown() }
+            let slow = try await HostileCalDAVServer(stack: stack), fast = try await HostileCalDAVServer(stack: stack)
+            try await slow.control("hostile-off")
+            try await fast.control("hostile-off")
+            try await slow.follow(in: stack, as: "slow")
+            try await fast.follow(in: stack, as: "fast")
+            try await slow.control("trickle")
+            let held = try stack.spawn("sync-slow", try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "slow"])
+            defer { held.killNow() }
+            let trickling = await eventually(timeout: .seconds(60)) { slow.lines.contains("TRICKLE start") ? true : nil }
+            try #require(trickling == true, "\(slow.lines)")
+
+            let other = try await stack.syncNow("fast")
+            #expect(other.accounts.first?.error == nil, "\(other.accounts)")
+            #expect(held.isRunning, "the slow account's sync ended before the other one's: \(held.outputTail)")
+
+            let ended = await held.waitForExit(timeout: .seconds(120))
+            #expect(ended != nil && ended != .exited(0), "\(String(describing: ended))")
+            #expect(held.output.contains("took longer than 20 s"), "\(held.output)")
+            let status = try await stack.syncStatus("slow")
+            #expect(status.lastError?.contains("took longer than 20 s") == true, "\(String(describing: status.lastError))")
+        }
+
+        @Test("an appointment restored from the trash goes back to the account whose server deleted it, not to the first account")
+        func aRestoredAppointmentGoesHome() async throws {
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let first = try await HostileCalDAVServer(stack: stack), second = try await HostileCalDAVServer(stack: stack)
+            try await first.control("hostile-off")
+            try await second.control("hostile-off")
+            try await first.follow(in: stack, as: "a")
+            try await second.follow(in: stack, as: "b")
+            try await second.control("put?/cal/nails.ics", body: CalDAVTestServer.event(uid: "nails@phone", summary: "Nails", start: instant("2030-07-01 10:00")))
+            #expect(try await stack.syncNow("b").fetched == 1)
+            try await second.control("forget")
+            #expect(try await stack.syncNow("b").removed == 1)
+            let trash: SyncTrashResult = try await stack.beautyctlJSON(["sync", "trash", "b"])
+            let entry = try #require(trash.entries.first)
+            let _: SyncRestoreDeletedResult = try await stack.beautyctlJSON(["sync", "restore-deleted", String(entry.id)])
+            let result = try await stack.run(try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "--json"])
+            #expect(result.status == .exited(0), "\(result)")
+            #expect(try await second.control("items").contains("nails"), "\(second.writes)")
+            #expect(first.writes.isEmpty, "\(first.writes)")
+            let pendingA = try await stack.syncStatus("a").pending, pendingB = try await stack.syncStatus("b").pending
+            #expect(pendingA == 0 && pendingB == 0)
+        }
+    }
+}

@@ -1,0 +1,204 @@
+#!/usr/bin/python3
+"""A CalDAV server that misbehaves on purpose, for beautyd's tests (loopback only).
+
+    hostile_caldav.py PORT TRAP_PORT
+
+One calendar at /cal/ with sync-collection. Every sync-token is refused (403 valid-sync-token), so
+each sync lists the whole calendar. It answers a calendar-multiget for any href asked, inventing an
+event where it has none (as a hostile server would). Besides its own items it lists HOSTILE hrefs
+that lead elsewhere: another host and port (127.0.0.2:TRAP_PORT), another port on this host, and
+dot segments out of /cal/. A PROPFIND of "/" names a principal and calendar home on the trap.
+
+The trap listens on 127.0.0.2:TRAP_PORT and 127.0.0.1:TRAP_PORT and answers anything.
+
+Every request is printed on stdout as one line:
+    MAIN <METHOD> <path> auth=<yes|no>       (the server)
+    TRAP <METHOD> <host:port><path> auth=<yes|no>   (the trap: nothing should ever reach it)
+
+Control (no authentication, for the test only):
+    POST /control/hostile-off   stop listing the hostile hrefs
+    POST /control/forget        forget every item (the next listing is empty)
+    POST /control/items         answers the hrefs held, one a line
+    POST /control/put?/cal/x.ics  holds the body at that href (as another client would have put it)
+    POST /control/trickle       answers every REPORT from now on a byte a second ("TRICKLE start",
+                                "TRICKLE cut" when the client hangs up)
+    POST /control/refuse-new    answers the next PUT with If-None-Match: * by 412 without storing it
+                                (and, hostile hrefs off, the multiget finds nothing there)
+"""
+import hashlib
+import re
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+PORT, TRAP = int(sys.argv[1]), int(sys.argv[2])
+LOCK = threading.Lock()
+ITEMS = {}  # href -> iCalendar text
+STATE = {"hostile": True, "generation": 0, "refuse_new": 0, "trickle": False}
+
+
+def hostile_hrefs():
+    return [
+        f"http://127.0.0.2:{TRAP}/steal/a.ics",
+        f"http://127.0.0.1:{TRAP}/cal/b.ics",
+        "/cal/../other/c.ics",
+        "/cal/%2e%2e/other/d.ics",
+        "/cal/%2E%2E%2Fother%2Fe.ics",
+    ]
+
+
+def invented(href):
+    uid = "hostile-" + hashlib.sha1(href.encode()).hexdigest()[:12]
+    return ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hostile//EN\r\nBEGIN:VEVENT\r\n"
+            f"UID:{uid}\r\nDTSTAMP:20300101T000000Z\r\nDTSTART:20300301T100000Z\r\n"
+            f"DTEND:20300301T110000Z\r\nSUMMARY:Planted {uid}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+
+
+def etag(text):
+    return '"' + hashlib.sha1(text.encode()).hexdigest()[:16] + '"'
+
+
+def escape(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#13;")
+
+
+def say(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+class Server(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length).decode("utf-8", "replace") if length else ""
+
+    def answer(self, status, text="", headers=None, content_type="application/xml; charset=utf-8"):
+        data = text.encode()
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def handle_one(self):
+        say(f"MAIN {self.command} {self.path} auth={'yes' if self.headers.get('Authorization') else 'no'}")
+        body = self.body()
+        path = self.path
+        if path.startswith("/control/"):
+            with LOCK:
+                if path == "/control/hostile-off":
+                    STATE["hostile"] = False
+                elif path == "/control/forget":
+                    ITEMS.clear()
+                elif path.startswith("/control/put?"):
+                    ITEMS[path.split("?", 1)[1]] = body
+                elif path == "/control/trickle":
+                    STATE["trickle"] = True
+                elif path == "/control/refuse-new":
+                    STATE["refuse_new"] += 1
+                listing = "\n".join(sorted(ITEMS))
+            return self.answer(200, listing, content_type="text/plain")
+        if self.command == "PROPFIND":
+            if path == "/":
+                return self.answer(207, f"""<?xml version="1.0"?><D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+<D:response><D:href>/</D:href><D:propstat><D:prop>
+<D:current-user-principal><D:href>http://127.0.0.2:{TRAP}/principal/</D:href></D:current-user-principal>
+<C:calendar-home-set><D:href>http://127.0.0.2:{TRAP}/home/</D:href></C:calendar-home-set>
+</D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>""")
+            if path != "/cal/":
+                return self.answer(404)
+            return self.answer(207, f"""<?xml version="1.0"?><D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+<D:response><D:href>/cal/</D:href><D:propstat><D:prop>
+<D:resourcetype><D:collection/><C:calendar/></D:resourcetype><D:displayname>Hostile</D:displayname>
+<D:sync-token>t{STATE['generation']}</D:sync-token>
+<D:supported-report-set><D:supported-report><D:report><D:sync-collection/></D:report></D:supported-report></D:supported-report-set>
+</D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>""")
+        if self.command == "REPORT" and STATE["trickle"]:
+            return self.trickle()
+        if self.command == "REPORT" and "sync-collection" in body:
+            if re.search(r"<[^>]*sync-token>[^<]+<", body):
+                return self.answer(403, '<?xml version="1.0"?><D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>')
+            with LOCK:
+                STATE["generation"] += 1
+                listed = [(href, etag(text)) for href, text in sorted(ITEMS.items())]
+                if STATE["hostile"]:
+                    listed += [(href, etag(invented(href))) for href in hostile_hrefs()]
+                token = f"t{STATE['generation']}"
+            responses = "".join(f"<D:response><D:href>{escape(href)}</D:href><D:propstat><D:prop><D:getetag>{escape(tag)}</D:getetag>"
+                                "</D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>" for href, tag in listed)
+            return self.answer(207, f'<?xml version="1.0"?><D:multistatus xmlns:D="DAV:">{responses}<D:sync-token>{token}</D:sync-token></D:multistatus>')
+        if self.command == "REPORT":
+            hrefs = [h.replace("&amp;", "&") for h in re.findall(r"<[^>]*href>([^<]+)<", body)]
+            with LOCK:
+                found = [(href, ITEMS.get(href) or invented(href)) for href in hrefs if href in ITEMS or STATE["hostile"]]
+            responses = "".join(f"<D:response><D:href>{escape(href)}</D:href><D:propstat><D:prop><D:getetag>{escape(etag(text))}</D:getetag>"
+                                f"<C:calendar-data>{escape(text)}</C:calendar-data></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>"
+                                for href, text in found)
+            return self.answer(207, f'<?xml version="1.0"?><D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">{responses}</D:multistatus>')
+        if self.command == "PUT":
+            with LOCK:
+                if self.headers.get("If-None-Match") == "*" and (path in ITEMS or STATE["refuse_new"] > 0):
+                    STATE["refuse_new"] = max(0, STATE["refuse_new"] - 1)
+                    return self.answer(412)
+                ITEMS[path] = body
+            return self.answer(201, headers={"ETag": etag(body)})
+        if self.command == "DELETE":
+            with LOCK:
+                ITEMS.pop(path, None)
+            return self.answer(204)
+        return self.answer(405)
+
+    def trickle(self):
+        text = '<?xml version="1.0"?><D:multistatus xmlns:D="DAV:">' + " " * 2000 + "</D:multistatus>"
+        self.send_response(207)
+        self.send_header("Content-Type", "application/xml; charset=utf-8")
+        self.send_header("Content-Length", str(len(text)))
+        self.end_headers()
+        say("TRICKLE start")
+        try:
+            for byte in text.encode():
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(1)
+        except OSError:
+            say("TRICKLE cut")
+            self.close_connection = True
+
+    do_PROPFIND = do_REPORT = do_PUT = do_DELETE = do_POST = do_GET = handle_one
+
+
+class Trap(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def handle_one(self):
+        host = f"{self.server.server_address[0]}:{self.server.server_address[1]}"
+        say(f"TRAP {self.command} {host}{self.path} auth={'yes' if self.headers.get('Authorization') else 'no'}")
+        length = int(self.headers.get("Content-Length") or 0)
+        if length:
+            self.rfile.read(length)
+        self.send_response(204 if self.command == "DELETE" else 201)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_PROPFIND = do_REPORT = do_PUT = do_DELETE = do_POST = do_GET = handle_one
+
+
+def serve(server):
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+
+serve(ThreadingHTTPServer(("127.0.0.2", TRAP), Trap))
+serve(ThreadingHTTPServer(("127.0.0.1", TRAP), Trap))
+say("LISTENING")
+ThreadingHTTPServer(("127.0.0.1", PORT), Server).serve_forever()
