@@ -117,6 +117,47 @@ extension EndToEndServing {
             #expect(try stack.client().status().pid == daemon.pid)
         }
 
+        @Test("an event too large for one request is refused at its FILE:LINE, not discarded unread by the daemon")
+        func eventTooLargeToSend() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let daemon = try #require(stack.daemon)
+            let path = stack.directory + "/big.ics"
+            let small = (0..<3).map { "BEGIN:VEVENT\r\nUID:small-\($0)@x\r\nDTSTART:20300305T1\($0)0000Z\r\nSUMMARY:Visit \($0)\r\nEND:VEVENT\r\n" }.joined()
+            // Line 1 BEGIN:VCALENDAR, 2 VERSION, 3 PRODID, then three 5-line events: the big one begins on line 19.
+            try ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hostile//EN\r\n" + small
+                 + "BEGIN:VEVENT\r\nUID:big@x\r\nDTSTART:20300306T100000Z\r\nSUMMARY:Big\r\nDESCRIPTION:"
+                 + String(repeating: "a", count: 3 << 20) + "\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+                .write(toFile: path, atomically: false, encoding: .utf8)
+            let result = try await stack.beautyctl(["import", path])
+            #expect(result.status == .exited(2), "\(result)")
+            #expect(result.stderr.contains("big.ics:19: this item is too large to send to beautyd"), "\(result)")
+            #expect(!result.stderr.contains("longer than 1 MiB"), "\(result)")
+            #expect(try stack.client().call("appointment.list", AppointmentListParams(), as: [Appointment].self).isEmpty, "all or nothing")
+            #expect(daemon.isRunning)
+        }
+
+        @Test("contacts too many for one request are refused with a clear error; one card too large at its FILE:LINE")
+        func contactsTooLargeToSend() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let many = stack.directory + "/many.vcf"
+            try (0..<30_000).map { "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Client \($0)\r\nTEL:+48 600 \(100_000 + $0)\r\nEND:VCARD\r\n" }.joined()
+                .write(toFile: many, atomically: false, encoding: .utf8)
+            let refused = try await stack.beautyctl(["contact", "import", many])
+            #expect(refused.status == .exited(2), "\(refused)")
+            #expect(refused.stderr.contains("many.vcf: its 30000 contacts are too many to send to beautyd at once"), "\(refused)")
+
+            let one = stack.directory + "/one.vcf"
+            try ("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Anna\r\nTEL:+48 600 000 001\r\nEND:VCARD\r\n"
+                 + "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:" + String(repeating: "b", count: 2 << 20) + "\r\nTEL:+48 600 000 002\r\nEND:VCARD\r\n")
+                .write(toFile: one, atomically: false, encoding: .utf8)
+            let single = try await stack.beautyctl(["contact", "import", one])
+            #expect(single.status == .exited(2), "\(single)")
+            #expect(single.stderr.contains("one.vcf:6: this item is too large to send to beautyd"), "\(single)")
+            #expect(try #require(stack.daemon).isRunning)
+        }
+
         @Test("a JSON request nested 100,000 deep earns a parse error; the daemon lives")
         func nestedJSONRequest() async throws {
             let stack = try await Stack.start(server: false)
