@@ -19,7 +19,7 @@ import Testing
         await #expect(throws: CalDAVError.malformed("the XML answer nests elements more than 64 deep")) {
             _ = try await client.syncCollection(server.calendarURL, token: nil)
         }
-        await server.stop()
+        server.stop()
     }
 
     @Test func aListingOf70000ResourcesAboveLibxml2sTenMegabytesIsRead() async throws {
@@ -27,7 +27,7 @@ import Testing
         let changes = try await client(server).syncCollection(server.calendarURL, token: nil)
         #expect(changes.changed.count == 70_000)
         #expect(changes.changed.last?.href == "/cal/extra-69999.ics")
-        await server.stop()
+        server.stop()
     }
 
     @Test func oneEventOf13MegabytesIsRead() async throws {
@@ -40,6 +40,6 @@ import Testing
         let resources = try await client(server).fetch(server.calendarURL, hrefs: ["/cal/big.ics"])
         #expect(resources.count == 1)
         #expect(resources.first?.ics.utf8.count == ics.utf8.count)
-        await server.stop()
+        server.stop()
     }
 }

@@ -32,21 +32,31 @@ extension EndToEndServing {
                                        "--password-file", server.passwordFile])
         }
 
-        @Test("a multistatus nested 50,000 deep is refused at sync add and sync now; the daemon lives")
-        func nestedMultistatus() async throws {
-            let server = try await HostileCalDAVServer.start(.init(nestedXML: 50_000))
+        /// Runs `body` with a hostile server answering `control`, a stack whose daemon syncs only when
+        /// told, and (when `follow`) the account `hostile` following the server's calendar.
+        static func withHostileServer(_ control: HostileCalDAVServer.Control = .init(), follow: Bool = true,
+                                      _ body: (HostileCalDAVServer, Stack, ChildProcess) async throws -> Void) async throws {
+            let server = try await HostileCalDAVServer.start(control)
+            defer { server.stop() }
             let stack = try await Stack.startForSync()
             defer { stack.shutdown() }
             let daemon = try #require(stack.daemon)
+            if follow {
+                let added = try await addAccount(stack, server)
+                guard added.status == .exited(0) else { throw HarnessError("sync add: \(added)") }
+            }
+            try await body(server, stack, daemon)
+        }
 
+        @Test("a multistatus nested 50,000 deep is refused at sync add and sync now; the daemon lives")
+        func nestedMultistatus() async throws { try await Self.withHostileServer(.init(nestedXML: 50_000), follow: false) { server, stack, daemon in
             let refused = try await Self.addAccount(stack, server)
             #expect(refused.status == .exited(1), "\(refused)\n\(stack.logs)")
             #expect(refused.stderr.contains("nests elements more than 64 deep"), "\(refused)")
             #expect(daemon.isRunning, "\(stack.logs)")
 
             try server.set(.init())
-            _ = try await stack.beautyctlOK(["sync", "add", "hostile", "--url", server.calendarURL.absoluteString, "--user", "u",
-                                             "--password-file", server.passwordFile])
+            #expect(try await Self.addAccount(stack, server).status == .exited(0))
             try server.set(.init(nestedXML: 50_000))
             let report = try await Self.syncNow(stack)
             #expect(report.accounts.first?.error?.contains("nests elements more than 64 deep") == true, "\(report)")
@@ -58,17 +68,10 @@ extension EndToEndServing {
             #expect(try await stack.syncStatus("hostile").lastError?.contains("more than 64 deep") == true)
             #expect(daemon.isRunning, "\(stack.logs)")
             #expect(try stack.client().status().pid == daemon.pid)
-            await server.stop()
-        }
+        } }
 
         @Test("calendar-data nested 100,000 deep is skipped, the other event of the listing arrives; the daemon lives")
-        func nestedCalendarData() async throws {
-            let server = try await HostileCalDAVServer.start()
-            let stack = try await Stack.startForSync()
-            defer { stack.shutdown() }
-            let daemon = try #require(stack.daemon)
-            _ = try await stack.beautyctlOK(["sync", "add", "hostile", "--url", server.calendarURL.absoluteString, "--user", "u",
-                                             "--password-file", server.passwordFile])
+        func nestedCalendarData() async throws { try await Self.withHostileServer { server, stack, daemon in
             let start = tomorrowOnTheHour()
             try server.set(.init(events: [
                 "nest.ics": try server.eventFile("nest.ics", Self.nestedCalendar(100_000)),
@@ -80,17 +83,10 @@ extension EndToEndServing {
             #expect(try await stack.agenda(around: start).entries.map(\.title).contains("Manicure"))
             #expect(daemon.output.contains("skipped /cal/nest.ics: line 67: BEGIN:X-A nests components more than 64 deep"),
                     "the skipped resource should say why\n\(stack.logs)")
-            await server.stop()
-        }
+        } }
 
         @Test("a server's error text with escape sequences and a newline reaches the daemon's log escaped")
-        func serverErrorTextIsEscapedInTheLog() async throws {
-            let server = try await HostileCalDAVServer.start()
-            let stack = try await Stack.startForSync()
-            defer { stack.shutdown() }
-            let daemon = try #require(stack.daemon)
-            _ = try await stack.beautyctlOK(["sync", "add", "hostile", "--url", server.calendarURL.absoluteString, "--user", "u",
-                                             "--password-file", server.passwordFile])
+        func serverErrorTextIsEscapedInTheLog() async throws { try await Self.withHostileServer { server, stack, daemon in
             try server.set(.init(error: .init(status: 500, body: "\u{1B}]0;owned\u{07}\u{1B}[2J\nbeautyd: sync forged ok\u{202E}")))
             let report = try await Self.syncNow(stack)
             #expect(report.accounts.first?.error != nil, "\(report)")
@@ -98,8 +94,7 @@ extension EndToEndServing {
             #expect(log.contains(#"\u001b]0;owned\u0007\u001b[2J\u000abeautyd: sync forged ok\u202e"#), "\(log)")
             #expect(!log.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(log)")
             #expect(!log.contains("\nbeautyd: sync forged ok"), "a server's text forged a log line of its own")
-            await server.stop()
-        }
+        } }
 
         @Test("beautyctl import of a file nested 100,000 deep is refused at its line; the daemon lives")
         func nestedImportFile() async throws {

@@ -80,5 +80,6 @@ package final class HostileCalDAVServer: @unchecked Sendable {
         return path
     }
 
-    package func stop() async { _ = await process.stop() }
+    /// Kills the server and reaps it.
+    package func stop() { _ = process.killNow() }
 }
