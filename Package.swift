@@ -86,8 +86,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "beautyd", dependencies: ["BeautyDaemon"]),
-        .executableTarget(name: "beautyctl", dependencies: ["BeautyCLI"]),
+        .executableTarget(name: "beautyd", dependencies: ["BeautyDaemon", "BeautyLocalization"]),
+        .executableTarget(name: "beautyctl", dependencies: ["BeautyCLI", "BeautyLocalization"]),
         // What the test targets share: the package's files and built programs, child processes,
         // short temporary directories, a JSON-RPC socket client, the end-to-end stack and its
         // fixtures (a D-Bus bus config, the test notification server), the iCalendar fixtures.

@@ -35,6 +35,7 @@ extension ContactCommand {
             } catch let error as LineError {
                 throw ImportSummary.nothingImported(file: file, line: error.line, error.message(Output.l))
             }
+            try Self.refuseTooLarge(read.cards, file: file)
             var client = global.client
             let result: ContactImportResult
             do {
@@ -46,6 +47,22 @@ extension ContactCommand {
                                         file: file, warnings: read.warnings)
             if output.json { return try Output.json(summary) }
             summary.print(Output.l.tr("Imported %s new, %s updated, %s unchanged contact(s) from %s.", result.inserted, result.updated, result.unchanged, file))
+        }
+
+        /// Contacts go in one request, which the daemon reads only up to its line limit: a larger one
+        /// is refused here, naming the card when one alone is too large, rather than discarded unread.
+        static func refuseTooLarge(_ cards: [VCard.Card], file: String) throws {
+            let encoder = WireJSON.encoder()
+            let total = try encoder.encode(ContactImportParams(contacts: cards.map(\.contact))).count
+            guard total >= StagedImport.daemonLineLimit else { return }
+            for card in cards {
+                let bytes = try encoder.encode(ContactImportParams(contacts: [card.contact])).count
+                if bytes >= StagedImport.daemonLineLimit {
+                    throw ImportSummary.nothingImported(file: file, line: card.line, ImportSummary.tooLargeToSend(bytes))
+                }
+            }
+            throw CLIFailure(.usage, Output.l.tr("%s: its %s contacts are too many to send to beautyd at once (%s bytes, at most %s in one request); split the file (nothing was imported)",
+                                                 file, cards.count, total, StagedImport.daemonLineLimit))
         }
     }
 

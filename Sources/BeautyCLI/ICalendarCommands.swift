@@ -57,6 +57,9 @@ struct ImportCommand: ParsableCommand {
             result = try staged.run(global.client, progress: progress.update)
         } catch let failure as CLIFailure {
             throw ImportSummary.located(failure, prefix: "appointments", file: file, lines: sources.map { events[$0].line })
+        } catch let tooLarge as StagedImport.ItemTooLarge {
+            throw ImportSummary.nothingImported(file: file, line: events[sources[tooLarge.index]].line ?? 1,
+                                                ImportSummary.tooLargeToSend(tooLarge.bytes))
         }
         for index in result.unlinkedContacts ?? [] where sources.indices.contains(index) {
             let event = events[sources[index]]

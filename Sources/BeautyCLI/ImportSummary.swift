@@ -73,6 +73,12 @@ struct ImportSummary: Encodable {
         return nothingImported(failure.code, file: file, line: line, String(rest))
     }
 
+    /// Why one item of a file cannot be sent: its request alone is longer than the daemon reads.
+    static func tooLargeToSend(_ bytes: Int) -> String {
+        Output.l.tr("this item is too large to send to beautyd (%s bytes, at most %s in one request): shorten its text",
+                    bytes, StagedImport.daemonLineLimit)
+    }
+
     /// `a.ics:12: problem (nothing was imported)`: an import refused whole for one line of its file.
     static func nothingImported(_ code: CLIFailure.Code = .usage, file: String, line: Int, _ problem: String) -> CLIFailure {
         CLIFailure(code, Output.l.tr("%s:%s: %s (nothing was imported)", file, line, problem))

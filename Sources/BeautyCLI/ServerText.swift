@@ -46,9 +46,8 @@ enum ServerText {
         var index = 0
         func emitEscaped(_ scalar: UInt32) {
             // `\\u001b` in JSON decodes to the six characters \u001b.
-            out.append(contentsOf: Array("\\\\u".utf8))
-            let hex = String(scalar, radix: 16)
-            out.append(contentsOf: Array((String(repeating: "0", count: max(0, 4 - hex.count)) + hex).utf8))
+            out.append(UInt8(ascii: "\\"))
+            out.append(contentsOf: Array(Validation.escapeSequence(scalar).utf8))
         }
         while index < line.count {
             let byte = line[index]

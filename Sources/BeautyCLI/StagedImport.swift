@@ -9,10 +9,19 @@ struct StagedImport {
     /// Lines aim at this size; one that comes out above `maximumLineBytes` is cut in two.
     static let targetLineBytes = 512 << 10
     static let maximumLineBytes = 1_000_000
+    /// The longest request line the daemon reads (SocketServer.maximumLineLength); a longer one is
+    /// discarded unread.
+    static let daemonLineLimit = 1 << 20
 
     let appointments: [Appointment]
     let contactNames: [String?]
     let contactPhones: [String?]
+
+    /// One appointment whose chunk alone is longer than a request line may be: the import cannot be sent.
+    struct ItemTooLarge: Error {
+        var index: Int
+        var bytes: Int
+    }
 
     /// `progress` is told how many appointments the daemon has received so far.
     func run(_ client: DaemonClient, progress: (Int) -> Void) throws -> AppointmentImportResult {
@@ -28,6 +37,8 @@ struct StagedImport {
                 count /= 2
                 line = try chunkLine(session, stage: stage, from: sent, count: count)
             }
+            // The daemon would discard the line unread and could not say which event it was.
+            guard line.count < Self.daemonLineLimit else { throw ItemTooLarge(index: sent, bytes: line.count) }
             perAppointment = line.count / count + 1
             try session.send(line)
             sent += count

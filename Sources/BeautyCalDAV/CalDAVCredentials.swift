@@ -27,22 +27,51 @@ public struct PasswordFileCredentials: CalDAVCredentialSource {
     public init(user: String, passwordFile: String) throws {
         self.user = user
         self.passwordFile = passwordFile
+        let text = try Self.readSmall(passwordFile)
+        // "\r\n" is one Character: split on any line break, not on "\n" alone.
+        password = text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        guard !password.isEmpty else { throw CalDAVError.malformed("the password file \(passwordFile) is empty") }
+    }
+
+    /// A password file holds one line; reading more than this is refused rather than done, so a huge
+    /// file (or a device) costs neither memory nor time.
+    public static let maximumFileSize = 4096
+
+    /// The file's text, read through one descriptor that was checked to be a private regular file of
+    /// the user's own and no larger than `maximumFileSize`.
+    private static func readSmall(_ passwordFile: String) throws -> String {
+        let fd = open(passwordFile, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CalDAVError.malformed("cannot read the password file \(passwordFile): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
         var info = stat()
-        guard stat(passwordFile, &info) == 0 else {
+        guard fstat(fd, &info) == 0 else {
             throw CalDAVError.malformed("cannot read the password file \(passwordFile): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & 0o077 == 0, info.st_uid == getuid() else {
             throw CalDAVError.passwordFileNotPrivate(passwordFile)
         }
-        let text: String
-        do {
-            text = try String(contentsOfFile: passwordFile, encoding: .utf8)
-        } catch {
-            throw CalDAVError.malformed("cannot read the password file \(passwordFile): \(error.localizedDescription)")
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_size <= maximumFileSize else {
+            throw CalDAVError.passwordFileTooLarge(passwordFile, limit: maximumFileSize)
         }
-        // "\r\n" is one Character: split on any line break, not on "\n" alone.
-        password = text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        guard !password.isEmpty else { throw CalDAVError.malformed("the password file \(passwordFile) is empty") }
+        // One byte more than allowed tells a file that grew since fstat.
+        var bytes = [UInt8](repeating: 0, count: maximumFileSize + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else {
+                throw CalDAVError.malformed("cannot read the password file \(passwordFile): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        guard filled <= maximumFileSize else { throw CalDAVError.passwordFileTooLarge(passwordFile, limit: maximumFileSize) }
+        guard let text = String(validating: bytes[..<filled], as: UTF8.self) else {
+            throw CalDAVError.malformed("cannot read the password file \(passwordFile): it is not UTF-8 text")
+        }
+        return text
     }
 
     public func authorization() async throws -> String {

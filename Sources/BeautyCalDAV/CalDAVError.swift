@@ -13,6 +13,8 @@ public enum CalDAVError: Error, Equatable {
     /// The server no longer knows the sync token: list everything again.
     case syncTokenInvalid
     case passwordFileNotPrivate(String)
+    /// Larger than a password file can be, or not a regular file: it is not read.
+    case passwordFileTooLarge(String, limit: Int)
     case server(status: Int, detail: String)
     /// No answer: connection refused, DNS, TLS, timeouts.
     case unreachable(String)
@@ -37,6 +39,8 @@ extension CalDAVError: CustomStringConvertible {
             return "the CalDAV server no longer knows the sync token; a full listing is needed"
         case let .passwordFileNotPrivate(path):
             return "the password file \(path) must belong to you and be readable by you alone (chmod 600 \(path))"
+        case let .passwordFileTooLarge(path, limit):
+            return "the password file \(path) is not a regular file of at most \(limit) bytes: it should hold the password alone"
         case let .server(status, detail):
             return "the CalDAV server answered \(status)" + (detail.isEmpty ? "" : ": \(detail)")
         case let .unreachable(reason):

@@ -43,19 +43,27 @@ enum DAVNamespace {
 }
 
 /// FoundationXML's SAX parser (namespace processing on) building an `DAVElement` tree. Chosen over a
-/// package: it ships with the toolchain, resolves prefixes to URIs, and the answers are small trees.
+/// package: it ships with the toolchain, resolves prefixes to URIs, and the answers are shallow trees.
 final class XMLTreeBuilder: NSObject, XMLParserDelegate {
+    /// DAV answers nest a dozen deep; a tree much deeper is hostile, and releasing it recurses once per
+    /// level (a stack overflow at some tens of thousands), so parsing stops at this depth.
+    static let maximumDepth = 64
+
     private var stack: [DAVElement] = []
     private var root: DAVElement?
     private var failure: Error?
 
     static func parse(_ data: Data) throws -> DAVElement {
         let builder = XMLTreeBuilder()
-        let parser = XMLParser(data: data)
+        // Fed in chunks from a stream, not as one Data: libxml2 (without XML_PARSE_HUGE, which
+        // FoundationXML does not set) refuses an input buffer above 10 MB, and a listing of 65,000
+        // events or one large event is more. HTTPTransport bounds the body at 64 MiB.
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
         guard parser.parse(), let root = builder.root else {
+            if let refusal = builder.failure as? CalDAVError { throw refusal }
             let reason = builder.failure ?? parser.parserError
             throw CalDAVError.malformed("the XML answer cannot be read: \(reason.map { "\($0)" } ?? "empty")")
         }
@@ -64,6 +72,13 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        guard failure == nil else { return }
+        guard stack.count < Self.maximumDepth else {
+            failure = CalDAVError.malformed("the XML answer nests elements more than \(Self.maximumDepth) deep")
+            stack.removeAll()
+            parser.abortParsing()
+            return
+        }
         stack.append(DAVElement(namespace: namespaceURI ?? "", name: elementName, attributes: attributeDict, children: [], text: ""))
     }
 
@@ -87,7 +102,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        failure = parseError
+        if failure == nil { failure = parseError }
     }
 }
 

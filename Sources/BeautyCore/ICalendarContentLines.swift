@@ -33,6 +33,11 @@ extension ICalendar {
     /// Components that live directly in a VCALENDAR and may not nest in each other.
     private static let topLevel: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE"]
 
+    /// Real calendars nest four deep (VCALENDAR, VTIMEZONE, STANDARD, ...); a file much deeper is
+    /// hostile, and releasing such a tree recurses once per level (a stack overflow at some tens of
+    /// thousands), so a BEGIN beyond this depth is refused.
+    static let maximumDepth = 64
+
     /// Splits the text into physical lines (CRLF, LF or CR) and joins folded ones; each logical
     /// line keeps the number of its first physical line. Also returns the last line's number.
     static func unfold(_ text: String) throws -> (lines: [(bytes: [UInt8], line: Int)], last: Int) {
@@ -173,6 +178,9 @@ extension ICalendar {
                     }
                 } else if kind != "VCALENDAR" {
                     throw ICalendarError(line: number, template: "expected BEGIN:VCALENDAR, found BEGIN:%s", kind)
+                }
+                guard stack.count < maximumDepth else {
+                    throw ICalendarError(line: number, template: "BEGIN:%s nests components more than %s deep", kind, maximumDepth)
                 }
                 stack.append(ICalComponent(name: kind, line: number))
             case "END":

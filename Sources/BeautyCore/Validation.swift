@@ -218,6 +218,25 @@ public enum Validation {
         }))
     }
 
+    /// A text as one log record may hold it: control characters (newlines too) and bidirectional
+    /// controls become the `\u001b` beautyctl shows for them, so text from a server can neither
+    /// drive the terminal that reads the log nor forge a record of its own.
+    public static func escapedForLog(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if isUnsafeToShow(scalar) { out += escapeSequence(scalar.value) } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
+    /// How an unsafe code point is written where it must stay visible: `\u001b`, `\u202e`.
+    public static func escapeSequence(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
     /// Control characters (C0, DEL, C1, line and paragraph separators) and bidirectional controls:
     /// what a terminal or a notification must never receive raw from text it did not write.
     public static func isUnsafeToShow(_ scalar: Unicode.Scalar) -> Bool {

@@ -33,6 +33,7 @@ public final class AppDatabase: Sendable {
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         try DatabaseOpening.refusePlanted(path)
+        try DatabaseOpening.refuseSecondName(path)
         let created = !FileManager.default.fileExists(atPath: path)
         try DatabaseOpening.refuseEmptyFile(path)
         DatabaseOpening.restoreOwnSideFileModes(path)

@@ -12,6 +12,8 @@ public struct DatabaseRefusal: Error, Equatable, CustomStringConvertible {
         case damaged
         /// A newer beautyd has migrated the schema beyond what this one knows.
         case newerSchema
+        /// The file has another name (a hard link), by which a second beautyd could open it.
+        case secondName
     }
 
     public let reason: Reason
@@ -75,6 +77,19 @@ public enum DatabaseOpening {
                     """)
             }
         }
+    }
+
+    /// The instance lock lies beside the name the database was opened by, so a second beautyd opening
+    /// the same file by another name (a hard link) would pass it, and the two, each with its own -wal,
+    /// damage the file. One name per database file is the rule.
+    static func refuseSecondName(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink > 1 else { return }
+        throw DatabaseRefusal(reason: .secondName, description: """
+            the database \(path) has \(info.st_nlink) names (hard links): a second beautyd could open it by another \
+            name and both would write it, which damages it; keep one name (find the others: \
+            find / -xdev -samefile '\(path)') and copy the file (cp) where another is wanted
+            """)
     }
 
     private static func notWritable(_ path: String, _ problem: String) -> DatabaseRefusal {

@@ -49,6 +49,29 @@ import Glibc
         #expect("\(CalDAVError.passwordFileNotPrivate(file))".contains("chmod 600"))
     }
 
+    @Test func aHugePasswordFileOrAFifoIsRefusedUnread() throws {
+        let scratch = try ScratchDirectory()
+        let file = scratch.path + "/password"
+        // 1 GiB, sparse: costs the disk nothing, and reading it whole took 4 GB and two minutes.
+        _ = FileManager.default.createFile(atPath: file, contents: Data("secret\n".utf8), attributes: [.posixPermissions: 0o600])
+        #expect(truncate(file, 1 << 30) == 0)
+        let limit = PasswordFileCredentials.maximumFileSize
+        #expect(throws: CalDAVError.passwordFileTooLarge(file, limit: limit)) {
+            try PasswordFileCredentials(user: "alice", passwordFile: file)
+        }
+        #expect("\(CalDAVError.passwordFileTooLarge(file, limit: limit))".contains("at most 4096 bytes"))
+
+        #expect(truncate(file, off_t(limit)) == 0)
+        #expect(try PasswordFileCredentials(user: "alice", passwordFile: file).user == "alice")
+
+        // A FIFO nobody writes to would block the reading thread forever.
+        let fifo = scratch.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: CalDAVError.passwordFileTooLarge(fifo, limit: limit)) {
+            try PasswordFileCredentials(user: "alice", passwordFile: fifo)
+        }
+    }
+
     @Test func theFilesFirstLineIsThePasswordAndNeverPrinted() async throws {
         let scratch = try ScratchDirectory()
         let file = scratch.path + "/password"

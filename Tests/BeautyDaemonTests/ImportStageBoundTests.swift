@@ -5,8 +5,8 @@ import BeautyTestSupport
 import Foundation
 import Testing
 
-/// A staged import is bounded in appointments and in text: past either, the chunk is refused, the
-/// stage discarded and nothing written.
+/// A staged import is bounded in appointments and in the memory they hold: past either, the chunk is
+/// refused, the stage discarded and nothing written.
 @Suite struct ImportStageBoundTests {
     static func line<P: Encodable & Sendable>(_ method: Method, _ params: P) throws -> Data {
         try WireJSON.encoder().encode(RPCRequest(id: .number(1), method: method.rawValue, params: params))
@@ -33,7 +33,7 @@ import Testing
     func boundRefusesAndDiscards(second: (count: Int, notes: String?)) async throws {
         let daemon = try await InProcessDaemon(now: Date(timeIntervalSince1970: 1_900_000_000))
         var handler = daemon.daemon.requests
-        handler.importStages = ImportStages(limits: .init(appointments: 3, textBytes: 800, openStages: 4))
+        handler.importStages = ImportStages(limits: .init(appointments: 3, bytes: 3 * MemoryLayout<Appointment>.stride + 800, openStages: 4))
         let begun = try await Self.answer(handler, try Self.line(.appointmentImportBegin, NoParams()), as: AppointmentImportStage.self)
         let stage = try #require(begun.result?.stage)
         #expect(begun.result?.maxAppointments == 3)
@@ -52,5 +52,24 @@ import Testing
                                            as: AppointmentImportResult.self)
         #expect(commit.error?.data?.field == "stage")
         #expect(try daemon.store.appointmentCount() == 0)
+    }
+
+    /// 44,000 EXDATEs an event in 1,200 chunks grew the daemon by 370 MB: the bound counted text only.
+    @Test("the dates of EXDATE and RDATE lists count toward the bound")
+    func exdatesCount() async throws {
+        let daemon = try await InProcessDaemon(now: Date(timeIntervalSince1970: 1_900_000_000))
+        var handler = daemon.daemon.requests
+        handler.importStages = ImportStages(limits: .init(appointments: 1_000, bytes: 1 << 20, openStages: 4))
+        let begun = try await Self.answer(handler, try Self.line(.appointmentImportBegin, NoParams()), as: AppointmentImportStage.self)
+        let stage = try #require(begun.result?.stage)
+        var series = Self.appointments(1, from: 0)[0]
+        let days = (1...150_000).map { series.start.addingTimeInterval(Double($0) * 86_400) }
+        series.recurrence = AppointmentRecurrence(rule: "FREQ=DAILY", exdates: Array(days[..<90_000]), rdates: Array(days[90_000...]).map { $0.addingTimeInterval(3_600) })
+        #expect(ImportStages.heldBytes(of: series) > 1 << 20)
+
+        let chunk = AppointmentImportChunkParams(stage: stage, firstIndex: 0, appointments: [series], contactNames: [])
+        let refused = try await Self.answer(handler, try Self.line(.appointmentImportChunk, chunk), as: AppointmentImportChunkResult.self)
+        #expect(refused.error?.data?.field == "appointments", "\(String(describing: refused.error)) \(String(describing: refused.result))")
+        #expect(handler.importStages.openCount == 0, "the refused stage still holds memory")
     }
 }

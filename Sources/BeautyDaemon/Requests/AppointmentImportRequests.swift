@@ -15,7 +15,7 @@ extension RequestHandler {
     func beginImport() throws -> AppointmentImportStage {
         let name = try importStages.begin(connection: connection)
         let limits = importStages.limits
-        return AppointmentImportStage(stage: name, maxAppointments: limits.appointments, maxTextBytes: limits.textBytes)
+        return AppointmentImportStage(stage: name, maxAppointments: limits.appointments, maxTextBytes: limits.bytes)
     }
 
     /// Checks the chunk on arrival, so a bad event is reported before the rest is sent; a refused

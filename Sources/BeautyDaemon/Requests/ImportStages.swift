@@ -5,16 +5,16 @@ import Foundation
 /// The staged imports open in the daemon (appointment.importBegin ... importCommit), each owned by the
 /// connection that began it: only that connection can add to, commit or abort it, and it is discarded
 /// when the connection closes. Bounded so that clients cannot exhaust the daemon's memory: each stage
-/// holds at most `limits.appointments` appointments and `limits.textBytes` of their text, and at most
-/// `limits.openStages` stages are open at once.
+/// holds at most `limits.appointments` appointments and `limits.bytes` of memory as `heldBytes`
+/// counts it, and at most `limits.openStages` stages are open at once.
 final class ImportStages: @unchecked Sendable {
     struct Limits: Sendable {
         var appointments: Int
-        var textBytes: Int
+        var bytes: Int
         var openStages: Int
-        /// Well above the largest calendars people keep (a 100,000-event file holds ~10 MiB of text),
-        /// and a few hundred MiB at worst for all open stages.
-        static let standard = Limits(appointments: 250_000, textBytes: 64 << 20, openStages: 4)
+        /// Above the largest calendars people keep (a 100,000-event file holds ~10 MiB of text and
+        /// ~50 MiB as staged appointments), and 384 MiB at worst for all open stages.
+        static let standard = Limits(appointments: 250_000, bytes: 96 << 20, openStages: 4)
     }
 
     /// Appointments checked on arrival, waiting for the commit; contacts are linked at the commit.
@@ -23,7 +23,7 @@ final class ImportStages: @unchecked Sendable {
         var appointments: [Appointment] = []
         /// The contact each appointment names (index-aligned), to link or create at the commit.
         var contacts: [Contact?] = []
-        var textBytes = 0
+        var bytes = 0
     }
 
     /// Too many stages are open: the client should try again once another import has finished.
@@ -63,15 +63,16 @@ final class ImportStages: @unchecked Sendable {
             guard firstIndex == stage.appointments.count else {
                 throw ValidationError(field: "firstIndex", template: "is %s, but the stage holds %s appointments: chunks must follow one another", firstIndex, stage.appointments.count)
             }
-            let text = appointments.reduce(0) { $0 + Self.textBytes(of: $1) } + contacts.reduce(0) { $0 + ($1.map { $0.name.utf8.count + $0.phone.utf8.count } ?? 0) }
-            guard stage.appointments.count + appointments.count <= limits.appointments, stage.textBytes + text <= limits.textBytes else {
+            let held = appointments.reduce(0) { $0 + Self.heldBytes(of: $1) }
+                + contacts.reduce(0) { $0 + MemoryLayout<Contact?>.stride + ($1.map { $0.name.utf8.count + $0.phone.utf8.count } ?? 0) }
+            guard stage.appointments.count + appointments.count <= limits.appointments, stage.bytes + held <= limits.bytes else {
                 stages[name] = nil
-                throw ValidationError(field: "appointments", template: "the import is larger than a stage holds (%s appointments, %s MiB of text); it was discarded and nothing was imported", limits.appointments, limits.textBytes >> 20)
+                throw ValidationError(field: "appointments", template: "the import is larger than a stage holds (%s appointments, %s MiB in memory); it was discarded and nothing was imported", limits.appointments, limits.bytes >> 20)
             }
             stages[name] = nil  // so the arrays below are uniquely referenced and grow in place
             stage.appointments += appointments
             stage.contacts += contacts.isEmpty ? Array(repeating: nil, count: appointments.count) : contacts
-            stage.textBytes += text
+            stage.bytes += held
             stages[name] = stage
             return stage.appointments.count
         }
@@ -100,11 +101,16 @@ final class ImportStages: @unchecked Sendable {
         return stage
     }
 
-    private static func textBytes(of a: Appointment) -> Int {
-        let fields = [a.title, a.address, a.notes, a.category, a.color, a.timeZone, a.uid, a.recurrence?.rule, a.price?.currency]
+    /// What a staged appointment holds in memory, near enough to bound it: its own layout, its text
+    /// (kept iCalendar lines may be 32 KiB an event), a date for each EXDATE, RDATE and changed
+    /// occurrence (tens of thousands in a crafted event), and its reminders.
+    static func heldBytes(of a: Appointment) -> Int {
+        let fields = [a.title, a.address, a.notes, a.category, a.color, a.timeZone, a.uid, a.recurrence?.rule, a.price?.currency,
+                      a.recurrence?.startWall]
             .reduce(0) { $0 + ($1?.utf8.count ?? 0) }
-        // Kept iCalendar lines may be 32 KiB an event: they count like any other text.
         let lists = (a.tags + a.extraProperties + (a.recurrence?.moreRules ?? [])).reduce(0) { $0 + $1.utf8.count }
-        return fields + lists
+        let dates = a.recurrence.map { $0.exdates.count + $0.rdates.count + $0.changed.count } ?? 0
+        return MemoryLayout<Appointment>.stride + fields + lists + dates * MemoryLayout<Date>.stride
+            + a.reminders.count * MemoryLayout<Reminder>.stride
     }
 }

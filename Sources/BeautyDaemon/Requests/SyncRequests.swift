@@ -52,7 +52,10 @@ extension RequestHandler {
             account = try await SyncSetup(store: store, clock: clock).add(p)
         } catch let error as CalDAVError {
             // The file, or else what the URL led to (refused, unreachable, not a calendar).
-            if case .passwordFileNotPrivate = error { throw ValidationError(field: "passwordFile", SyncErrorText.of(error)) }
+            switch error {
+            case .passwordFileNotPrivate, .passwordFileTooLarge: throw ValidationError(field: "passwordFile", SyncErrorText.of(error))
+            default: break
+            }
             throw ValidationError(field: "url", SyncErrorText.of(error))
         }
         logger.notice("sync: added account \(account.name), calendar \(account.calendarURL)")

@@ -28,6 +28,8 @@ enum SyncErrorText {
             TranslatableText("the CalDAV server no longer knows the sync token; a full listing is needed", [])
         case let .passwordFileNotPrivate(path):
             TranslatableText("the password file %s must belong to you and be readable by you alone (chmod 600 %s)", [.plain(path), .plain(path)])
+        case let .passwordFileTooLarge(path, limit):
+            TranslatableText("the password file %s is not a regular file of at most %s bytes: it should hold the password alone", [.plain(path), .plain(limit)])
         case let .server(status, detail) where detail.isEmpty:
             TranslatableText("the CalDAV server answered %s", [.plain(status)])
         case let .server(status, detail):

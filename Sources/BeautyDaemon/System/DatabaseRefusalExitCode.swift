@@ -5,7 +5,7 @@ extension DatabaseRefusal {
     /// for the file's contents. systemd is told not to restart on either: neither mends itself.
     var exitCode: Int32 {
         switch reason {
-        case .notWritable: return 77
+        case .notWritable, .secondName: return 77
         case .empty, .damaged, .newerSchema: return 65
         }
     }

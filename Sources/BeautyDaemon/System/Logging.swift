@@ -1,3 +1,4 @@
+import BeautyCore
 import Foundation
 import Logging
 
@@ -34,8 +35,22 @@ struct SharedLevelLogHandler<Inner: LogHandler>: LogHandler {
         set { inner[metadataKey: key] = newValue }
     }
 
+    /// Every record passes here, so text a server or a file put into a message or its metadata
+    /// reaches the journal or stderr escaped.
     func log(event: LogEvent) {
-        inner.log(event: event)
+        var escaped = event
+        escaped.message = "\(Validation.escapedForLog(event.message.description))"
+        escaped.metadata = event.metadata?.mapValues(Self.escaped)
+        inner.log(event: escaped)
+    }
+
+    private static func escaped(_ value: Logger.Metadata.Value) -> Logger.Metadata.Value {
+        switch value {
+        case let .string(text): .string(Validation.escapedForLog(text))
+        case let .stringConvertible(item): .string(Validation.escapedForLog(item.description))
+        case let .array(items): .array(items.map(escaped))
+        case let .dictionary(entries): .dictionary(entries.mapValues(escaped))
+        }
     }
 }
 
