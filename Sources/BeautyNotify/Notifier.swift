@@ -25,8 +25,8 @@ public struct DesktopNotification: Sendable, Equatable {
     public var noActionsHint: String?
     /// Replace the notification last shown for this key (same server id) instead of adding one.
     public var replacesKey: String?
-    /// A reminder the person must see: it stays on screen until dismissed (expire timeout 0)
-    /// instead of leaving after the server's default timeout. Critical notifications always stay.
+    /// A reminder the person must see: it stays on screen until dismissed (expire timeout 0, and `resident` where
+    /// the server lists `persistence`) instead of leaving after the server's default timeout. Critical notifications always stay.
     public var staysUntilDismissed: Bool
     /// The delivery keys it tells of: its own key, or each member of a group. A server that answers a Notify
     /// late has shown these, whatever notification tells of them next.
