@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeautyCore
 import BeautyProtocol
 import Foundation
 
@@ -63,6 +64,14 @@ struct RestoreCommand: ParsableCommand {
         Output.line(Output.l.tr("Restored the database from %s; the one it replaced is kept as %s.", result.path, result.kept))
         if result.deliveriesKept > 0 {
             Output.line(Output.l.tr("%s reminder(s) shown since that backup stay shown.", result.deliveriesKept))
+        }
+        for account in result.syncAccounts {
+            Output.line(Output.l.tr("Sync account %s (%s, user %s) came with the backup: paused until you run 'beautyctl sync now %s'.",
+                                    Validation.quotable(account.name), Validation.quotable(account.calendarURL),
+                                    Validation.quotable(account.user), Validation.quotable(account.name)))
+        }
+        if !result.leftOut.isEmpty {
+            Output.line(Output.l.tr("Left out of the backup, not beautyd's own: %s.", result.leftOut.map(Validation.quotable).joined(separator: ", ")))
         }
     }
 }
