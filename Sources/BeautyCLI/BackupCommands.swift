@@ -40,10 +40,13 @@ struct RestoreCommand: ParsableCommand {
         commandName: "restore",
         abstract: Output.l.tr("Replace the whole database with a backup (asks first on a terminal)."),
         discussion: Output.l.tr("""
-            The file must be a beautyd database that passes SQLite's quick_check and was not written by a \
-            newer beautyd; an older one is brought up to date. The database it replaces is kept beside it \
-            (beautyd.sqlite.before-restore-<date>-<time>). Reminders are planned again from the restored \
-            records; one already shown is not shown again.
+            The file must be a regular file of yours, with no -wal, -shm or -journal beside it of another \
+            user's; a beautyd database that passes SQLite's integrity_check and was not written by a newer \
+            beautyd (an older one is brought up to date). Triggers, views and tables beautyd did not make are \
+            left out; sync accounts it brings are listed and stay paused until you run 'beautyctl sync now \
+            NAME'. The database it replaces is kept beside it (beautyd.sqlite.before-restore-<date>-<time>, \
+            never overwritten). Reminders are planned again from the restored records; one already shown is \
+            not shown again.
             Example:
               beautyctl restore ~/beautyd-2026-12-01.sqlite
             """)) }
