@@ -112,6 +112,36 @@ extension EndToEndServing {
             #expect(try await titles(stack) == ["One", "Two"])
         }
 
+        @Test("an account restored under its name with another calendar gets a new client: sync now goes to the restored calendar")
+        func restoredAccountGetsNewClient() async throws {
+            let first = try await CalDAVTestServer.start(.xandikos)
+            let second = try await CalDAVTestServer.start(.xandikos)
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            do {
+                try await stack.followCalendar(of: first, name: "cal")
+                _ = try await stack.syncNow("cal")
+                let backup = stack.directory + "/backup.sqlite"
+                _ = try await stack.beautyctlOK(["backup", backup])
+                try await stack.sqlite(backup, """
+                    UPDATE syncAccount SET url = '\(second.calendarURL.absoluteString)', calendarURL = '\(second.calendarURL.absoluteString)',
+                        syncToken = NULL, ctag = NULL;
+                    DELETE FROM syncResource;
+                    """)
+                _ = try await stack.beautyctlOK(["restore", backup, "--yes"])
+                _ = try await stack.beautyctlOK(["appointment", "add", "After the restore", "--at", iso(tomorrowOnTheHour())])
+                _ = try await stack.syncNow("cal")
+                #expect(try await second.events().values.contains { $0.contains("SUMMARY:After the restore") }, "not on the restored calendar")
+                #expect(try await !first.events().values.contains { $0.contains("SUMMARY:After the restore") }, "the old client was used")
+            } catch {
+                await first.stop()
+                await second.stop()
+                throw error
+            }
+            await first.stop()
+            await second.stop()
+        }
+
         @Test("two restores in the same second keep two files; an existing name is never overwritten")
         func uniqueBeforeRestoreNames() async throws {
             let stack = try await Stack.start()
