@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeautyCore
 import BeautyProtocol
 import Foundation
 
@@ -39,10 +40,13 @@ struct RestoreCommand: ParsableCommand {
         commandName: "restore",
         abstract: Output.l.tr("Replace the whole database with a backup (asks first on a terminal)."),
         discussion: Output.l.tr("""
-            The file must be a beautyd database that passes SQLite's quick_check and was not written by a \
-            newer beautyd; an older one is brought up to date. The database it replaces is kept beside it \
-            (beautyd.sqlite.before-restore-<date>-<time>). Reminders are planned again from the restored \
-            records; one already shown is not shown again.
+            The file must be a regular file of yours, with no -wal, -shm or -journal beside it of another \
+            user's; a beautyd database that passes SQLite's integrity_check and was not written by a newer \
+            beautyd (an older one is brought up to date). Triggers, views and tables beautyd did not make are \
+            left out; sync accounts it brings are listed and stay paused until you run 'beautyctl sync now \
+            NAME'. The database it replaces is kept beside it (beautyd.sqlite.before-restore-<date>-<time>, \
+            never overwritten). Reminders are planned again from the restored records; one already shown is \
+            not shown again.
             Example:
               beautyctl restore ~/beautyd-2026-12-01.sqlite
             """)) }
@@ -63,6 +67,14 @@ struct RestoreCommand: ParsableCommand {
         Output.line(Output.l.tr("Restored the database from %s; the one it replaced is kept as %s.", result.path, result.kept))
         if result.deliveriesKept > 0 {
             Output.line(Output.l.tr("%s reminder(s) shown since that backup stay shown.", result.deliveriesKept))
+        }
+        for account in result.syncAccounts {
+            Output.line(Output.l.tr("Sync account %s (%s, user %s) came with the backup: paused until you run 'beautyctl sync now %s'.",
+                                    Validation.quotable(account.name), Validation.quotable(account.calendarURL),
+                                    Validation.quotable(account.user), Validation.quotable(account.name)))
+        }
+        if !result.leftOut.isEmpty {
+            Output.line(Output.l.tr("Left out of the backup, not beautyd's own: %s.", result.leftOut.map(Validation.quotable).joined(separator: ", ")))
         }
     }
 }

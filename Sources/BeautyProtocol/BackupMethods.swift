@@ -18,6 +18,20 @@ public struct BackupResult: Codable, Sendable {
     }
 }
 
+/// A sync account a restore brought: where it would sync, with which password file.
+public struct RestoredSyncAccount: Codable, Sendable, Equatable {
+    public var name: String
+    public var calendarURL: String
+    public var user: String
+    public var passwordFile: String?
+    public init(name: String, calendarURL: String, user: String, passwordFile: String?) {
+        self.name = name
+        self.calendarURL = calendarURL
+        self.user = user
+        self.passwordFile = passwordFile
+    }
+}
+
 public struct RestoreResult: Codable, Sendable {
     public var path: String
     /// Where the database as it was before the restore is kept.
@@ -26,6 +40,10 @@ public struct RestoreResult: Codable, Sendable {
     public var restoredSchema: String
     /// Reminders already shown before the restore that stay recorded as shown.
     public var deliveriesKept: Int
+    /// The sync accounts the restored file brought, each paused until `sync now NAME`.
+    public var syncAccounts: [RestoredSyncAccount] = []
+    /// Schema objects of the file that are not beautyd's own, left out ("trigger evil").
+    public var leftOut: [String] = []
     public init(path: String, kept: String, restoredSchema: String, deliveriesKept: Int) {
         self.path = path
         self.kept = kept

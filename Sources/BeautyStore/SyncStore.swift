@@ -381,3 +381,10 @@ public final class OutboxObservation: @unchecked Sendable {
 
     public func cancel() { cancellable.cancel() }
 }
+
+extension SyncAccount {
+    /// Why an account a restore brought does not sync by itself (kept as its last error, in English).
+    public static func restoredPause(_ name: String) -> TranslatableText {
+        TranslatableText("restored from a backup: paused until you run 'beautyctl sync now %s'", [.plain(name)])
+    }
+}

@@ -31,14 +31,25 @@ extension RequestHandler {
             logger.notice("database restored from \(path); the one it replaced is kept as \(kept); \(outcome.deliveriesKept) reminder(s) already shown stay shown")
             // Everything may differ now: the pass plans doses, series, water and the tip again from the restored rows.
             scheduler.wake(.edited)
-            return RestoreResult(path: path, kept: outcome.kept, restoredSchema: outcome.restoredSchema, deliveriesKept: outcome.deliveriesKept)
+            if !outcome.leftOut.isEmpty { logger.warning("restore from \(path): left out what is not beautyd's own: \(outcome.leftOut.map(Validation.quotable).joined(separator: ", "))") }
+            for account in outcome.syncAccounts {
+                // Names and URLs come from the file: escaped, so a crafted one cannot write to the terminal or the journal.
+                let (name, url, user) = (Validation.quotable(account.name), Validation.quotable(account.calendarURL), Validation.quotable(account.user))
+                logger.notice("restore from \(path): sync account \(name) (\(url), user \(user)) paused until 'sync now \(name)'")
+            }
+            var result = RestoreResult(path: path, kept: outcome.kept, restoredSchema: outcome.restoredSchema, deliveriesKept: outcome.deliveriesKept)
+            result.syncAccounts = outcome.syncAccounts.map {
+                RestoredSyncAccount(name: $0.name, calendarURL: $0.calendarURL, user: $0.user, passwordFile: $0.passwordFile)
+            }
+            result.leftOut = outcome.leftOut
+            return result
         } catch let refusal as RestoreRefusal {
             throw refusal.error
         }
     }
 
     /// An absolute path that is not the live database or one of its side files (compared by device and
-    /// inode, whatever the spelling), and, if it exists, a file of the user's and not a symlink: a link
+    /// inode, whatever the spelling), and, if it exists, a regular file of the user's and not a symlink: a link
     /// planted by another user in a shared directory must not make beautyd overwrite or read its target.
     private func backupPath(_ raw: String) throws -> String {
         guard raw.hasPrefix("/") else { throw ValidationError(field: "path", template: "must be an absolute path") }
@@ -47,6 +58,8 @@ extension RequestHandler {
         guard lstat(path, &info) == 0 else { return path }
         if info.st_mode & S_IFMT == S_IFLNK { throw ValidationError(field: "path", template: "%s is a symbolic link; give the file itself", path) }
         if info.st_uid != geteuid() { throw ValidationError(field: "path", template: "%s belongs to uid %s, not to you", path, info.st_uid) }
+        // A FIFO would block the reading thread; a device (/dev/full, as root) would be replaced by a regular file.
+        if info.st_mode & S_IFMT != S_IFREG { throw ValidationError(field: "path", template: "%s is not a regular file", path) }
         for file in DatabaseOpening.files(of: store.path) {
             var live = stat()
             if stat(file, &live) == 0, live.st_dev == info.st_dev, live.st_ino == info.st_ino {

@@ -90,7 +90,8 @@ extension RequestHandler {
             calendarURL: account.calendarURL, calendarName: account.calendarName, insecure: account.insecure,
             incremental: account.supportsSyncCollection, lastSyncAt: account.lastSyncAt, lastError: account.lastError,
             nextAttemptAt: account.failures > 0 ? account.nextAttemptAt : nil, pending: try store.outbox().count, conflicts: conflicts)
-        info.lastErrorText = failure
+        let paused = SyncAccount.restoredPause(account.name)
+        info.lastErrorText = failure ?? (account.lastError == paused.english ? paused : nil)
         info.warnings = account.warnings
         return info
     }

@@ -19,6 +19,9 @@ public actor SyncCoordinator {
     let zone: any ZoneSource
     let wakeups = SyncWakeups()
     private var clients: [String: CalDAVClient] = [:]
+    /// The account each client was made for: a restore may bring an account of the same name for
+    /// another server, user or password file, which must not inherit the client and its credentials.
+    private var clientAccounts: [String: SyncAccount] = [:]
     /// The last failure of each account as a template (the store keeps it in English).
     private var failures: [String: TranslatableText] = [:]
     /// Each account's sync in progress and those waiting: each waits for the one before.
@@ -132,14 +135,24 @@ public actor SyncCoordinator {
     }
 
     func client(for account: SyncAccount) throws -> CalDAVClient {
-        if let client = clients[account.name] { return client }
+        if let client = clients[account.name] {
+            if let made = clientAccounts[account.name], Self.sameServer(made, account) { return client }
+            clients[account.name] = nil
+            Task { try? await client.shutdown() }
+        }
         guard let url = URL(string: account.calendarURL) else { throw CalDAVError.malformed("calendar URL \(account.calendarURL)") }
         let credentials: any CalDAVCredentialSource = try account.passwordFile.map { try PasswordFileCredentials(user: account.user, passwordFile: $0) }
             ?? SyncSetup.keyring(user: account.user, account: account.name)
         let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: account.insecure,
                                                              requestDeadline: .seconds(settings.config.syncRequestTimeoutSeconds)))
         clients[account.name] = client
+        clientAccounts[account.name] = account
         return client
+    }
+
+    private static func sameServer(_ one: SyncAccount, _ other: SyncAccount) -> Bool {
+        one.url == other.url && one.calendarURL == other.calendarURL && one.user == other.user
+            && one.passwordFile == other.passwordFile && one.insecure == other.insecure
     }
 
     /// Forgets the account's client (removed, or its settings changed).
