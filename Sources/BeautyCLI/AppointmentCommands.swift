@@ -215,8 +215,11 @@ extension AppointmentCommand {
                 }
             }) { return }
             if list.isEmpty { return Output.line(Output.l.tr("No appointments.")) }
-            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("STATUS"), Output.l.tr("TITLE")], list.map { a in
-                [String(a.id ?? 0), Output.when(a), StatusName.appointment(a.status.rawValue, Output.l), a.title]
+            // Sorted by price, the prices are shown.
+            let prices = order.wire.sort == ListSortKey.price.rawValue
+            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("STATUS")] + (prices ? [Output.l.tr("PRICE")] : []) + [Output.l.tr("TITLE")], list.map { a in
+                [String(a.id ?? 0), Output.when(a), StatusName.appointment(a.status.rawValue, Output.l)]
+                    + (prices ? [a.price?.formatted(Output.l.language) ?? "—"] : []) + [a.title]
             })
         }
     }
