@@ -36,7 +36,7 @@ struct AppointmentFields: ParsableArguments {
     var category: String?
 
     @Option(help: ArgumentHelp(
-        Output.l.tr("Colour in calendar views: %s or #rrggbb.", TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")), valueName: "name"))
+        Output.l.tr("Colour in calendar views: %s or #rrggbb.", TerminalColor.allCases.map { $0.title(Output.l) }.joined(separator: ", ")), valueName: "name"))
     var color: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Price, e.g. 45.00, 45,50, '1 234,50 zł', '120 PLN', '10 €' (default currency from the config; not negative)."), valueName: "amount"))
@@ -128,8 +128,11 @@ struct AppointmentFields: ParsableArguments {
         _ = try Input.check("--address") { try Validation.optionalText(address, field: "--address") }
         _ = try Input.check("--notes") { try Validation.optionalText(notes, field: "--notes", multiline: true) }
         _ = try Input.check("--category") { try Validation.category(category, field: "--category") }
-        _ = try Input.check("--color") { try Validation.color(color, field: "--color") }
+        _ = try Input.check("--color") { try Validation.color(colorCode, field: "--color") }
     }
+
+    /// `--color` typed in any language ("różowy", "ružová") as its code ("pink").
+    var colorCode: String? { color.map(TerminalColor.code(typed:)) }
 }
 
 extension AppointmentCommand {
@@ -161,14 +164,14 @@ extension AppointmentCommand {
             params.address = fields.address
             params.notes = fields.notes
             params.category = fields.category.map(CategoryTitle.code(typed:))
-            params.color = fields.color
+            params.color = fields.colorCode
             params.price = try fields.priceParam()
             params.reminders = try fields.reminders(now: now)
             params.timeZone = fields.tz
             (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) = try fields.repetition(now: now)
             var client = global.client
             params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
-            CategoriesCommand.warnIfUnknown(params.category, client: &client)
+            try CategoriesCommand.requireKnown(params.category, typed: fields.category, client: &client)
             let detail = try client.call(AppointmentRPC.add, params)
             if output.json { return try Output.json(detail) }
             Output.line(Output.l.tr("Added appointment %s.", detail.appointment.id ?? 0))
@@ -190,7 +193,8 @@ extension AppointmentCommand {
 
         func run() throws {
             let statuses = try status.map { raw in
-                guard let s = Appointment.Status(rawValue: raw.lowercased()) else {
+                let codes = Appointment.Status.allCases.map(\.rawValue)
+                guard let s = TypedWord.code(raw, among: codes, word: StatusName.appointment).flatMap(Appointment.Status.init(rawValue:)) else {
                     throw CLIFailure(.usage, Output.l.tr("--status: '%s' is not one of scheduled, done, cancelled", raw))
                 }
                 return s
@@ -206,13 +210,16 @@ extension AppointmentCommand {
                                               "price", "currency", "address", "notes"], {
                 list.map { a in
                     [String(a.id ?? 0), a.title, Output.iso(a.start), Output.iso(a.end), String(a.allDay), a.status.rawValue,
-                     a.category ?? "", a.color ?? "", a.contactID.map(String.init) ?? "", a.price.map { BudgetInput.plain($0.cents) } ?? "",
+                     a.category ?? "", a.color ?? "", a.contactID.map(String.init) ?? "", a.price.map { BudgetInput.csv($0.cents) } ?? "",
                      a.price?.currency ?? "", a.address ?? "", a.notes ?? ""]
                 }
             }) { return }
             if list.isEmpty { return Output.line(Output.l.tr("No appointments.")) }
-            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("STATUS"), Output.l.tr("TITLE")], list.map { a in
-                [String(a.id ?? 0), Output.when(a), StatusName.appointment(a.status.rawValue, Output.l), a.title]
+            // Sorted by price, the prices are shown.
+            let prices = order.wire.sort == ListSortKey.price.rawValue
+            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("STATUS")] + (prices ? [Output.l.tr("PRICE")] : []) + [Output.l.tr("TITLE")], list.map { a in
+                [String(a.id ?? 0), Output.when(a), StatusName.appointment(a.status.rawValue, Output.l)]
+                    + (prices ? [a.price?.formatted(Output.l.language) ?? "—"] : []) + [a.title]
             })
         }
     }
@@ -376,20 +383,21 @@ struct AppointmentChanges: ParsableArguments {
         params.address = fields.address
         params.notes = fields.notes
         params.category = fields.category.map(CategoryTitle.code(typed:))
-        params.color = fields.color
+        params.color = fields.colorCode
         params.price = try fields.priceParam()
         params.reminders = try fields.reminders(now: now)
         params.timeZone = fields.tz
         (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) = try fields.repetition(now: now)
         params.clear = try clear.map { raw in
-            guard let field = AppointmentEditParams.Clearable(rawValue: raw.lowercased()) else {
+            let codes = AppointmentEditParams.Clearable.allCases.map(\.rawValue)
+            guard let field = TypedWord.code(raw, among: codes, word: FieldName.appointment).flatMap(AppointmentEditParams.Clearable.init(rawValue:)) else {
                 let names = AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")
                 throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of %s", raw, names))
             }
             return field
         }
         params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
-        CategoriesCommand.warnIfUnknown(params.category, client: &client)
+        try CategoriesCommand.requireKnown(params.category, typed: fields.category, client: &client)
         return params
     }
 }

@@ -72,6 +72,11 @@ enum BudgetInput {
         LocaleFormat(Output.l.language).money(cents: cents, currency: "").trimmingCharacters(in: .whitespaces)
     }
 
+    /// An amount in CSV: "4500.00" in every language, as a script or spreadsheet reads it.
+    static func csv(_ cents: Int64) -> String {
+        LocaleFormat(.english).money(cents: cents, currency: "").trimmingCharacters(in: .whitespaces)
+    }
+
     static func describe(_ entry: BudgetEntry) -> String {
         let link = entry.appointmentID.map { Output.l.tr(" (appointment %s)", $0) } ?? ""
         let l = Output.l
@@ -132,7 +137,7 @@ extension BudgetCommand {
             let list = try client.call(BudgetRPC.list, range)
             if try output.printed(list, csv: ["id", "at", "kind", "amount", "currency", "name", "appointment_id"], {
                 list.map { e in
-                    [String(e.id), Output.iso(e.at), e.isIncome ? "income" : "expense", BudgetInput.plain(e.amount.cents), e.amount.currency,
+                    [String(e.id), Output.iso(e.at), e.isIncome ? "income" : "expense", BudgetInput.csv(e.amount.cents), e.amount.currency,
                      e.name, e.appointmentID.map(String.init) ?? ""]
                 }
             }) { return }
@@ -267,14 +272,17 @@ struct CategoriesCommand: ParsableCommand {
         Output.table([l.tr("CATEGORY"), l.tr("TITLE")], rows)
     }
 
-    /// Warns (on stderr, nothing refused) when a category is not in the daemon's tree: a typo would
-    /// otherwise file an appointment where `agenda --category` never finds it.
-    static func warnIfUnknown(_ category: String?, client: inout DaemonClient) {
+    /// Refuses a category that is not in the daemon's tree, showing the tree: a typo would otherwise
+    /// file an appointment where `agenda --category` never finds it. (Titles, title words and
+    /// synonyms were turned into codes before, by `CategoryTitle.code(typed:)`.)
+    static func requireKnown(_ category: String?, typed: String?, client: inout DaemonClient) throws {
         guard let category = category?.trimmingCharacters(in: .whitespaces).lowercased(), !category.isEmpty,
-              let tree = try? client.call(BudgetRPC.categories) else { return }
-        if !CategoryNode.names(tree).contains(category) {
-            let parents = tree.map(\.name).joined(separator: ", ")
-            Output.warn(Output.l.tr("category '%s' is not in the category tree (%s, and their sub-categories: see 'beautyctl categories')", category, parents))
+              let tree = try? client.call(BudgetRPC.categories), !CategoryNode.names(tree).contains(category) else { return }
+        let l = Output.l
+        func line(_ node: CategoryNode, indent: String) -> String {
+            "\(indent)\(node.name)  \(CategoryTitle.title(name: node.name, stored: node.title, l))"
         }
+        let lines: [String] = tree.flatMap { parent in [line(parent, indent: "  ")] + parent.children.map { line($0, indent: "    ") } }
+        throw CLIFailure(.usage, l.tr("--category: '%s' is no category, nor a word of one; the categories:\n%s", typed ?? category, lines.joined(separator: "\n")))
     }
 }

@@ -207,4 +207,7 @@ struct MessageCommand: ParsableCommand {
     }
 }
 
-extension MessageTemplate: ExpressibleByArgument {}
+extension MessageTemplate: ExpressibleByArgument {
+    /// book, confirm, cancel, or their word in any language: "umów", "potwierdź", "zrušiť".
+    public init?(argument: String) { self.init(typed: argument) }
+}

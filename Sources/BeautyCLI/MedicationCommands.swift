@@ -109,15 +109,14 @@ enum MedOutput {
         }
     }
 
-    static func schedule(_ s: MedicationSchedule) -> String {
-        let l = Output.l
+    static func schedule(_ s: MedicationSchedule, _ l: Localizer = Output.l) -> String {
         var text: String
         switch s.kind {
         case .none: return l.tr("none (listed, never notified)")
         case .asNeeded: return l.tr("as needed")
         case .times: text = l.tr("at %s", s.times.map(\.description).joined(separator: ", "))
         case .interval:
-            text = l.tr("every %s", DurationParser.format(s.intervalSeconds ?? 0, l))
+            text = DurationParser.every(s.intervalSeconds ?? 0, l)
             if let a = s.windowStart, let b = s.windowEnd { text += l.tr(" between %s and %s", a, b) }
         }
         if let days = s.weekdays { text += l.tr(" on %s", days.map { DayWords.abbreviation($0.number, language: l.language) }.joined(separator: ",")) }
@@ -180,7 +179,7 @@ extension MedCommand {
             let list = try client.call(MedicationRPC.list, order.params)
             if try output.printed(list, csv: ["position", "id", "name", "dose", "schedule", "stock", "low_stock", "notes"], {
                 list.map { m in
-                    [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule),
+                    [String(m.position), String(m.id ?? 0), m.name, m.dose ?? "", MedOutput.schedule(m.schedule, .english),
                      m.stock.map(MedOutput.format) ?? "", m.lowStock.map(MedOutput.format) ?? "", m.notes ?? ""]
                 }
             }) { return }

@@ -58,11 +58,12 @@ enum Output {
             let title = l.language == .english ? category : CategoryTitle.title(name: category, stored: category, l)
             Output.line(Output.l.tr("  category:  %s", title == category ? category : "\(title) (\(category))"))
         }
-        if let color = a.color { Output.line(Output.l.tr("  colour:    %s", color)) }
+        if let color = a.color { Output.line(Output.l.tr("  colour:    %s", TerminalColor(rawValue: color)?.title(l) ?? color)) }
         if let price = a.price { Output.line(Output.l.tr("  price:     %s", price.formatted(Output.l.language))) }
         if let zone = a.timeZone { Output.line(Output.l.tr("  zone:      %s", zone)) }
         if let recurrence = a.recurrence {
-            Output.line(Output.l.tr("  repeats:   %s", recurrence.rule)
+            let words = (try? RecurrenceRule.parse(recurrence.rule))?.words(Output.l, start: a.start, times: times)
+            Output.line(Output.l.tr("  repeats:   %s", words ?? recurrence.rule)
                         + (recurrence.exdates.isEmpty ? "" : Output.l.tr(" except %s", recurrence.exdates.map(times.short).joined(separator: ", "))))
         }
         if let every = a.repeatAfterDoneSeconds { Output.line(Output.l.tr("  cycle:     every %s after it is done", DurationParser.format(every, Output.l))) }
@@ -120,9 +121,17 @@ enum Output {
         ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).map { min(max($0, 20), 1000) } ?? 80
     }
 
-    /// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+    /// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. A field a
+    /// spreadsheet would run as a formula (OWASP "CSV injection": it starts with = + - @, a tab or a
+    /// CR) gets a leading `'`, which makes it text; a plain number ("-12.99") is left as it is.
     static func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        let inert = isFormulaLike(text) ? "'" + text : text
+        return inert.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) ? "\"" + inert.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : inert
+    }
+
+    static func isFormulaLike(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return false }
+        return text.wholeMatch(of: /-?[0-9]+(\.[0-9]+)?/) == nil
     }
 
     static func csv(_ header: [String], _ rows: [[String]]) {

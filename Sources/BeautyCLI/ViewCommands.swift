@@ -27,6 +27,7 @@ struct AgendaCommand: ParsableCommand {
     var status: [String] = []
     @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("At most this many entries."), valueName: "n")) var limit: Int?
     @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Skip this many entries first (paging)."), valueName: "n")) var offset: Int?
+    @Flag(help: ArgumentHelp(Output.l.tr("Each dose on its own line with its id (by default a day's doses share one line)."))) var doses = false
     @OptionGroup var order: SortOptions
     @OptionGroup var output: ListOutputOptions
     @OptionGroup var global: GlobalOptions
@@ -37,7 +38,7 @@ struct AgendaCommand: ParsableCommand {
         if let limit, limit < 0 { throw ValidationError(Output.l.tr("--limit: must not be negative")) }
         if let offset, offset < 0 { throw ValidationError(Output.l.tr("--offset: must not be negative")) }
         let statuses = Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue)
-        if let bad = status.first(where: { !statuses.contains($0.lowercased()) }) {
+        if let bad = status.first(where: { TypedWord.code($0, among: statuses, word: StatusName.appointment) == nil }) {
             throw ValidationError(Output.l.tr("--status: '%s' is not one of %s", bad, statuses.joined(separator: ", ")))
         }
     }
@@ -51,7 +52,8 @@ struct AgendaCommand: ParsableCommand {
         try Input.check("--to") { try Validation.range(from: start, to: end, .halfOpen, toField: "--to", fromName: "--from") }
         var params = AgendaParams(from: start, to: end)
         let kinds = try kind.map { kind in
-            guard let k = ItemKind(rawValue: kind.lowercased()) else {
+            let codes = [ItemKind.appointment, .medication, .water].map(\.rawValue)
+            guard let k = TypedWord.code(kind, among: codes, word: { ItemKind(rawValue: $0)!.word($1) }).flatMap(ItemKind.init(rawValue:)) else {
                 throw CLIFailure(.usage, Output.l.tr("--kind: '%s' is not one of appointment, medication, water", kind))
             }
             return k
@@ -62,12 +64,13 @@ struct AgendaCommand: ParsableCommand {
         (params.kind, params.kinds) = WireList.oneOrList(kinds)
         (params.category, params.categories) = WireList.oneOrList(categories)
         (params.search, params.searches) = WireList.oneOrList(search)
-        params.status = status.isEmpty ? nil : status.map { $0.lowercased() }
+        let statuses = Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue)
+        params.status = status.isEmpty ? nil : status.compactMap { TypedWord.code($0, among: statuses, word: StatusName.appointment) }
         params.limit = limit
         params.offset = offset
         (params.sort, params.reverse) = order.wire
         var client = global.client
-        for category in categories { CategoriesCommand.warnIfUnknown(category, client: &client) }
+        for (category, typed) in zip(categories, category) { try CategoriesCommand.requireKnown(category, typed: typed, client: &client) }
         // JSON is printed as the daemon wrote it: a full-range agenda is tens of megabytes.
         if output.json { return Output.json(wire: try client.resultJSON(ViewRPC.agenda, params)) }
         let result = try client.call(ViewRPC.agenda, params)
@@ -91,18 +94,35 @@ struct AgendaCommand: ParsableCommand {
         let times = Output.times
         let l = Output.l
         guard !result.entries.isEmpty else {
+            if let offset, offset > 0, result.total > 0 {
+                return Output.line(l.trn("--offset %s is past the end: there is %s entry.", "--offset %s is past the end: there are %s entries.",
+                                         result.total, offset, result.total))
+            }
             guard let (next, onward) = cut else {
                 return Output.line(l.tr("Nothing between %s and %s.", times.short(result.from), times.short(result.to)))
             }
             return Output.line(l.tr("Nothing between %s and %s (%s); %s.", times.short(result.from), times.short(next), Self.cutReason, onward))
         }
+        // Doses one line a day unless asked for (--doses, or --kind medication alone): a fortnight's
+        // visits are not buried in its doses.
+        let dosesInFull = self.doses || kinds == [.medication]
         var lastDay = ""
+        var dayDoses: [String] = []
+        func flushDoses() {
+            if !dayDoses.isEmpty { Output.line("  " + l.tr("Doses: %s", dayDoses.joined(separator: ", "))) }
+            dayDoses = []
+        }
         for entry in result.entries {
             let day = times.day(entry.start)
             if day != lastDay {
+                flushDoses()
                 if !lastDay.isEmpty { Output.line() }
                 Output.line(day)
                 lastDay = day
+            }
+            if entry.kind == .medication, !dosesInFull {
+                dayDoses.append(Self.compactDose(entry, times))
+                continue
             }
             if entry.kind == .medication {
                 Output.line("  \(times.clock(entry.start))        \(NowCommand.label(entry))")
@@ -118,6 +138,7 @@ struct AgendaCommand: ParsableCommand {
             let suffix = extras.isEmpty ? "" : "  (\(extras.joined(separator: ", ")))"
             Output.line("  \(clock)  #\(entry.id) \(entry.title)\(suffix)")
         }
+        flushDoses()
         if let planned = result.entries.first(where: { $0.kind == .medication && $0.id == 0 }), let med = planned.medicationID {
             Output.line()
             Output.line(l.tr("Doses marked 'planned' get their id 48 hours ahead; to answer one before: %s",
@@ -130,13 +151,24 @@ struct AgendaCommand: ParsableCommand {
             Output.line()
             Output.line(counted.joined(separator: ", ") + ".")
         }
+        if doses > 0, !dosesInFull { Output.line(l.tr("Each dose on its own line, with its id: %s", "--doses")) }
         if result.total > result.entries.count {
-            Output.line(l.tr("Showing %s of %s (use --limit/--offset for more).", result.entries.count, result.total))
+            // Which page this is, and where the next one starts; the last page names no next.
+            let first = (offset ?? 0) + 1, last = (offset ?? 0) + result.entries.count
+            Output.line(last < result.total
+                        ? l.tr("Showing %s–%s of %s; the next page: %s.", first, last, result.total, "--offset \(last)")
+                        : l.tr("Showing %s–%s of %s (the last page).", first, last, result.total))
         }
         if let (next, onward) = cut {
             Output.line()
             Output.line(l.tr("Cut short: %s; shown up to %s, %s.", Self.cutReason, times.short(next), onward))
         }
+    }
+
+    /// "8:00 Vitamin D ✓", "20:00 Magnesium (skipped)": a dose in a day's one line.
+    static func compactDose(_ entry: AgendaEntry, _ times: Timestamps) -> String {
+        let state = entry.id == 0 || entry.status == "pending" ? "" : entry.status == "taken" ? " ✓" : " (\(StatusName.dose(entry.status, Output.l)))"
+        return "\(times.clock(entry.start)) \(entry.title)\(state)"
     }
 
     static var cutReason: String {

@@ -413,7 +413,7 @@ extension WaterCommand {
             var client = global.client
             let result = try client.call(WellbeingRPC.waterRemind, params)
             if output.json { return try Output.json(result) }
-            let settings = Output.l.tr("every %s between %s and %s", DurationParser.format(result.everySeconds, Output.l), result.windowStart, result.windowEnd)
+            let settings = DurationParser.every(result.everySeconds, Output.l) + Output.l.tr(" between %s and %s", result.windowStart, result.windowEnd)
             guard result.enabled else { return Output.line(Output.l.tr("Water reminders are off (last settings: %s).", settings)) }
             Output.line(Output.l.tr("Water reminders are on: %s.", settings))
             let times = Output.times

@@ -58,8 +58,8 @@ public enum SortValue: Sendable {
 
 public enum ListSort {
     /// The list in the order asked for. No `sort`: the list's own order, `reverse` turning it round.
-    /// With `sort`: by that key (texts ignoring case and accents; money by amount, then currency, not
-    /// converted), descending with `reverse`; equal values keep the list's own order, and items without
+    /// With `sort`: by that key (texts ignoring case and accents; money by currency, then amount, never
+    /// converted, so currencies do not mix), descending with `reverse`; equal values keep the list's own order, and items without
     /// a value come last either way. A key the list does not have (`supported`) is refused, naming them.
     public static func sorted<Item>(_ items: [Item], sort: String?, reverse: Bool?, supported: [ListSortKey],
                                     field: String = "sort", value: (Item, ListSortKey) -> SortValue) throws -> [Item] {
@@ -90,7 +90,7 @@ public enum ListSort {
         case let (.time(x), .time(y)):
             return x == y ? nil : x < y
         case let (.money(x), .money(y)):
-            return (x.cents, x.currency) == (y.cents, y.currency) ? nil : (x.cents, x.currency) < (y.cents, y.currency)
+            return (x.currency, x.cents) == (y.currency, y.cents) ? nil : (x.currency, x.cents) < (y.currency, y.cents)
         default:
             return nil
         }

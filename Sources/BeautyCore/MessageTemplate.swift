@@ -11,7 +11,8 @@ public enum MessageTemplate: String, CaseIterable, Codable, Sendable {
 
     public func text(for appointment: Appointment, contact: Contact?, zone: TimeZone, localizer l: Localizer = .english) -> String {
         let when = Self.when(appointment, zone: zone, l)
-        let greeting = contact.map { l.tr("Hello %s,", $0.name) } ?? l.tr("Hello,")
+        // Slovak greets a business without its name ("Dobrý deň, Salón Jana," reads as a vocative of a person).
+        let greeting = contact.map { l.language == .slovak ? l.tr("Hello,") : l.tr("Hello %s,", $0.name) } ?? l.tr("Hello,")
         switch self {
         case .book:
             return l.tr("%s I would like to book a visit (%s) %s. Could you let me know, please?", greeting, appointment.title, when)

@@ -152,7 +152,8 @@ public enum Tips {
     }
 
     /// Tips of `category` (all when nil) whose title or text contains `search`, ignoring case and
-    /// accents ("SILK" and "silk" match alike); by id.
+    /// accents ("SILK" and "silk" match alike) and each word's ending (`WordStem`: "olejek" finds
+    /// "olejku"); by id.
     public static func matching(category: TipCategory?, search: String?) -> [Tip] {
         matching(categories: category.map { [$0] } ?? [], searches: search.map { [$0] } ?? [])
     }
@@ -163,7 +164,9 @@ public enum Tips {
         return all.filter { tip in
             guard categories.isEmpty || categories.contains(tip.category) else { return false }
             // Every language's text of a tip is looked up only when there is something to find in it.
-            return needles.isEmpty || ListFilter.text(searchable(tip), containsAnyOf: needles)
+            guard !needles.isEmpty else { return true }
+            let fields = searchable(tip)
+            return needles.contains { WordStem.fields(fields, contain: $0) }
         }
     }
 

@@ -70,9 +70,10 @@ struct ListSortTests {
         }
     }
 
-    @Test func moneyByAmountThenCurrency() {
+    @Test func moneyByCurrencyThenAmount() {
         func money(_ cents: Int64, _ currency: String) -> SortValue { .money(Money(cents: cents, currency: currency)) }
-        #expect(ListSort.order(money(100, "PLN"), money(200, "EUR")) == true)
+        #expect(ListSort.order(money(100, "PLN"), money(200, "EUR")) == false, "currencies do not mix")
+        #expect(ListSort.order(money(100, "PLN"), money(200, "PLN")) == true)
         #expect(ListSort.order(money(100, "EUR"), money(100, "PLN")) == true)
         #expect(ListSort.order(money(100, "EUR"), money(100, "EUR")) == nil)
         #expect(ListSort.order(.missing, money(1, "EUR")) == nil)

@@ -237,16 +237,16 @@ extension EndToEndServing {
             let past = try await stack.agenda2030(["--offset", "10"])
             #expect(past.entries.isEmpty && past.total == 5)
             let pagedText = try await stack.beautyctlOK(["agenda", "--from", "2030-03-01", "--to", "2030-04-01", "--limit", "2"]).stdout
-            #expect(pagedText.contains("Showing 2 of 5"), "\(pagedText)")
+            #expect(pagedText.contains("Showing 1–2 of 5; the next page: --offset 2."), "\(pagedText)")
 
             // No results: exit 0 with an empty list, not an error.
             let empty = try await stack.agenda2030(["--category", "body"])
             #expect(empty.entries.isEmpty && empty.total == 0)
             let emptyText = try await stack.beautyctlOK(["agenda", "--from", "2030-03-01", "--to", "2030-04-01", "--search", "pedicure"])
             #expect(emptyText.stdout.hasPrefix("Nothing between"), "\(emptyText)")
-            // A category outside the tree: still no error, but a warning.
-            let typo = try await stack.beautyctlOK(["agenda", "--from", "2030-03-01", "--to", "2030-04-01", "--category", "hiar"])
-            #expect(typo.stdout.hasPrefix("Nothing between") && typo.stderr.contains("'hiar' is not in the category tree"), "\(typo)")
+            // A category outside the tree is refused, with the tree.
+            let typo = try await stack.beautyctl(["agenda", "--from", "2030-03-01", "--to", "2030-04-01", "--category", "hiar"])
+            #expect(typo.status == .exited(2) && typo.stderr.contains("'hiar' is no category") && typo.stderr.contains("hair/cut"), "\(typo)")
             // An error is not "no results": a bad status is a usage error.
             let badStatus = try await stack.beautyctl(["agenda", "--status", "finished"])
             #expect(badStatus.status == .exited(2) && badStatus.stderr.contains("finished"), "\(badStatus)")
@@ -262,9 +262,12 @@ extension EndToEndServing {
             let treeText = try await stack.beautyctlOK(["categories"]).stdout
             #expect(treeText.contains("  hair/cut") && treeText.contains("Haircut"), "\(treeText)")
 
-            // An unknown category on an appointment: kept as typed, with a warning.
-            let odd = try await stack.beautyctl(["appointment", "add", "Lashes", "--at", "2030-03-20 10:00", "--category", "lashes"])
-            #expect(odd.status == .exited(0) && odd.stderr.contains("'lashes' is not in the category tree"), "\(odd)")
+            // A word of a title names its category; an unknown category on an appointment is refused.
+            let lashes = try await stack.beautyctlJSON(["appointment", "add", "Lashes", "--at", "2030-03-20 10:00", "--category", "lashes"],
+                                                       as: AppointmentDetail.self)
+            #expect(lashes.appointment.category == "face/brows")
+            let odd = try await stack.beautyctl(["appointment", "add", "Odd", "--at", "2030-03-20 10:00", "--category", "zzz"])
+            #expect(odd.status == .exited(2) && odd.stderr.contains("'zzz' is no category"), "\(odd)")
             let known = try await stack.beautyctl(["appointment", "add", "Waxing", "--at", "2030-03-21 10:00", "--category", "body/waxing"])
             #expect(known.status == .exited(0) && !known.stderr.contains("warning"), "\(known)")
         }

@@ -24,7 +24,7 @@ extension EndToEndBus {
                     .dropLast().map(String.init)
             }
             let contacts = try await csv(["contact", "list"])
-            #expect(contacts == ["id,name,phone,email,first_name,last_name,address", #"1,"Salon ""Anna"", Kraków",+48 600 100 200,,,,"#])
+            #expect(contacts == ["id,name,phone,email,first_name,last_name,address", #"1,"Salon ""Anna"", Kraków",'+48 600 100 200,,,,"#])
             let appointments = try await csv(["appointment", "list"])
             #expect(appointments.first == "id,title,start,end,all_day,status,category,color,contact_id,price,currency,address,notes")
             #expect(appointments.dropFirst().joined(separator: "\n")

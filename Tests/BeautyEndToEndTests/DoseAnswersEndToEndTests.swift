@@ -80,7 +80,7 @@ extension EndToEndTiming {
             let range = (iso(day), iso(calendar.date(byAdding: .day, value: 1, to: day)!))
             let planned = try #require(try await stack.doseAgenda(from: range.0, to: range.1).first)
             #expect(planned.id == 0 && planned.medicationID == med, "\(planned)")
-            let text = try await stack.beautyctl(["agenda", "--from", range.0, "--to", range.1])
+            let text = try await stack.beautyctl(["agenda", "--from", range.0, "--to", range.1, "--doses"])
             let due = Timestamps(zone: testTimeZone).short(planned.start)
             #expect(text.stdout.contains("dose -  Vitamin D (1 capsule) — planned (med \(med))"), "\(text)")
             #expect(text.stdout.contains("beautyctl dose taken|skip --med \(med) --due '\(due)'"), "the agenda says how to answer it: \(text)")

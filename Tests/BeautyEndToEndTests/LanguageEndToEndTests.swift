@@ -34,7 +34,7 @@ struct SpokenLanguage: Sendable, CustomTestStringConvertible {
         badPhone: "„abc” to nie numer telefonu", helpOverview: "OPIS: Planuj wizyty kosmetyczne")
     static let slovak = SpokenLanguage(
         locale: "sk_SK.UTF-8", popupDay: "piatok 6. decembra 2030, 14:00–15:00 (1 h)", snooze: "Odložiť",
-        sms: "Dobrý deň, Salon Bella, chcem sa objednať na návštevu (Manicure) v piatok 6. decembra 2030 o 14:00. Dáte mi, prosím, vedieť, či je termín voľný?",
+        sms: "Dobrý deň, chcem sa objednať na návštevu (Manicure) v piatok 6. decembra 2030 o 14:00. Dáte mi, prosím, vedieť, či je termín voľný?",
         now: "Teraz: ", agendaDay: "pi 06.12.2030", agendaCount: "1 návšteva.",
         bmi: "BMI 22,1: normálna hmotnosť (18,5 ≤ BMI < 25)\n", water: "Dnes: 250 ml, 1 nápoj.\n",
         balance: "EUR   0,00    1\u{00A0}234,50  -1\u{00A0}234,50", notFound: "beautyctl: návšteva s id 999 neexistuje\n",

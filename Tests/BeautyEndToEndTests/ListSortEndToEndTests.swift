@@ -32,6 +32,7 @@ extension EndToEndBus {
             let cheapest = try await stack.beautyctlOK(["appointment", "list", "--sort", "price"]).stdout
             let rows = cheapest.split(separator: "\n").dropFirst().map { String($0.split(separator: " ").last ?? "") }
             #expect(rows == ["Brows", "Manicure", "Ćwiczenia", "cut"], "the text table in the daemon's order: \(cheapest)")
+            #expect(cheapest.contains("PRICE") && cheapest.contains("80.00 EUR") && cheapest.contains("120.00 EUR"), "sorted by price, prices shown: \(cheapest)")
 
             _ = try await stack.beautyctlOK(["contact", "add", "Salon Anna", "--phone", "600100200"])
             _ = try await stack.beautyctlOK(["contact", "add", "Atelier Ewa", "--phone", "600100300"])
@@ -45,7 +46,10 @@ extension EndToEndBus {
                 _ = try await stack.beautyctlOK(["budget", "add", name, amount] + (name == "Salary" ? ["--income"] : []))
             }
             let budget = try await stack.beautyctlJSON(["budget", "list", "--sort", "price", "--reverse"], as: [BudgetEntry].self)
-            #expect(budget.map(\.name) == ["Salary", "Shampoo", "Phone"], "by the signed amount: \(budget.map(\.name))")
+            #expect(budget.map(\.name) == ["Phone", "Shampoo", "Salary"], "the dearest expense first, income last: \(budget.map(\.name))")
+            _ = try await stack.beautyctlOK(["budget", "add", "Krem", "20 PLN"])
+            let currencies = try await stack.beautyctlJSON(["budget", "list", "--sort", "price"], as: [BudgetEntry].self)
+            #expect(currencies.map(\.name) == ["Salary", "Shampoo", "Phone", "Krem"], "EUR before PLN, never mixed: \(currencies.map(\.name))")
             for day in ["2025-03-01", "2025-03-02"] {
                 _ = try await stack.beautyctlOK(["measure", "add", "--weight", "62", "--height", "168", "--date", day])
             }

@@ -13,7 +13,8 @@ extension RequestHandler {
                                        reverse: p.reverse, supported: [.title, .time, .price]) { e, key in
                 switch key {
                 case .title: .text(e.name)
-                case .price: .money(e.amount)
+                // What it cost: an expense by its size, income below every expense (the dearest first with --reverse).
+                case .price: .money(Money(cents: -e.amount.cents, currency: e.amount.currency))
                 case .time, .category: .time(e.at)
                 }
             }

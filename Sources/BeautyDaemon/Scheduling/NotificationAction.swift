@@ -6,6 +6,11 @@ import BeautyNotify
 /// reads the id the notification server sends back when one is clicked.
 enum NotificationAction: String, CaseIterable, Sendable {
     case taken, snooze, skip, dismiss
+    /// On a water reminder: log a glass (250 ml) now.
+    case drinkGlass = "water-250"
+
+    /// The amount `drinkGlass` logs.
+    static let glassMl = 250
 
     /// The button; its id is the same in every language, its label is translated.
     func button(_ l: Localizer) -> DesktopNotification.Action {
@@ -18,6 +23,7 @@ enum NotificationAction: String, CaseIterable, Sendable {
         case .snooze: l.trc("button", "Snooze")
         case .skip: l.trc("button", "Skip")
         case .dismiss: l.trc("button", "Dismiss")
+        case .drinkGlass: l.trc("button", "+250 ml")
         }
     }
 
@@ -27,7 +33,7 @@ enum NotificationAction: String, CaseIterable, Sendable {
         case .taken: .taken
         case .skip: .skipped
         case .snooze: .snoozed
-        case .dismiss: nil
+        case .dismiss, .drinkGlass: nil
         }
     }
 }

@@ -65,7 +65,8 @@ struct NotificationContent {
             return DesktopNotification(
                 key: trigger.key, summary: l.tr("Time for a glass of water"),
                 body: progress + "\n" + l.tr("Log it with: beautyctl water add 250"),
-                category: ItemKind.water.notificationCategory, urgency: .normal)
+                category: ItemKind.water.notificationCategory, urgency: .normal,
+                actions: [NotificationAction.drinkGlass.button(l)])
         case .appointment, .medication:
             return nil
         }

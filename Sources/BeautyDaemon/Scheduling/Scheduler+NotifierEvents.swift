@@ -35,6 +35,11 @@ extension Scheduler {
                 logger.info("reminder snoozed until \(Timestamps().short(until))", metadata: ["delivery_key": "\(key)"])
                 hub.publish(DaemonEvent(.snoozed, at: now, key: key, detail: WireJSON.formatInstant(until)))
                 wake(.edited)
+            case let .action(key, action) where NotificationAction(rawValue: action) == .drinkGlass && key.hasPrefix(ItemKind.water.rawValue + "/"):
+                guard try store.settle(key, as: .dismissed, at: now) > 0 else { return }
+                let glass = try store.addWater(WaterRecord(uuid: UUID().uuidString, amountMl: NotificationAction.glassMl, start: now)).record
+                logger.info("water logged from a reminder: \(glass.amountMl) ml", metadata: ["item_id": "\(glass.id ?? 0)", "item_kind": "water"])
+                hub.publish(DaemonEvent(.dismissed, at: now, key: key))
             case let .action(key, action) where NotificationAction(rawValue: action) == .dismiss:
                 if try store.settle(key, as: .dismissed, at: now) > 0 {
                     hub.publish(DaemonEvent(.dismissed, at: now, key: key))
