@@ -48,7 +48,7 @@ struct AppointmentFields: ParsableArguments {
     @Option(help: ArgumentHelp(Output.l.tr("Remind at this exact time; may repeat."), valueName: "time"))
     var remindAt: [String] = []
 
-    @Option(help: ArgumentHelp(Output.l.tr("Pin to a time zone (IANA name, e.g. Europe/Warsaw): --at and the series are that zone's wall clock."), valueName: "zone"))
+    @Option(help: ArgumentHelp(Output.l.tr("Pin to a time zone (IANA name, e.g. Europe/Warsaw): --at and the series are that zone's wall clock. A new timed appointment is pinned to the zone you are in."), valueName: "zone"))
     var tz: String?
 
     @Option(help: ArgumentHelp(Output.l.tr("Repeat by an RFC 5545 rule, e.g. 'FREQ=WEEKLY;INTERVAL=6' or 'FREQ=MONTHLY;BYDAY=-1FR'."), valueName: "rrule"))
@@ -167,7 +167,9 @@ extension AppointmentCommand {
             params.color = fields.colorCode
             params.price = try fields.priceParam()
             params.reminders = try fields.reminders(now: now)
-            params.timeZone = fields.tz
+            // As calendar programs do: booked in Warsaw, it stays at that hour in Warsaw wherever the
+            // laptop goes, and servers index it by that zone. All-day visits stay floating (a date).
+            params.timeZone = fields.tz ?? (fields.allDay == true ? nil : try? Validation.timeZone(TimeZone.current.identifier))
             (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) = try fields.repetition(now: now)
             var client = global.client
             params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
@@ -218,7 +220,7 @@ extension AppointmentCommand {
             // Sorted by price, the prices are shown.
             let prices = order.wire.sort == ListSortKey.price.rawValue
             Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("STATUS")] + (prices ? [Output.l.tr("PRICE")] : []) + [Output.l.tr("TITLE")], list.map { a in
-                [String(a.id ?? 0), Output.when(a), StatusName.appointment(a.status.rawValue, Output.l)]
+                [String(a.id ?? 0), Output.when(a), StatusName.appointment(a, Output.l)]
                     + (prices ? [a.price?.formatted(Output.l.language) ?? "—"] : []) + [a.title]
             })
         }

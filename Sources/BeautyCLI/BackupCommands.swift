@@ -19,17 +19,23 @@ struct BackupCommand: ParsableCommand {
         discussion: Output.l.tr("""
             The copy is consistent (SQLite's online backup): changes made meanwhile are either all in it or \
             not at all. beautyd writes the file, so it must be somewhere beautyd may write; an existing file \
-            is replaced. Put it back with 'beautyctl restore FILE'.
+            is replaced only once you say so (asked on a terminal, or --yes). Put it back with 'beautyctl restore FILE'.
             Example:
               beautyctl backup ~/beautyd-2026-12-01.sqlite
             """)) }
     @Argument(help: ArgumentHelp(Output.l.tr("The file to write."), valueName: "file")) var file: String
+    @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Replace an existing file without asking."))) var yes = false
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
+        let path = BackupInput.absolute(file)
+        var status = stat()
+        if lstat(path, &status) == 0, try !Input.confirm(Output.l.tr("Replace the existing file %s with the backup?", path), yes: yes) {
+            return Output.line(Output.l.tr("Nothing was backed up."))
+        }
         var client = global.client
-        let result = try client.call(BackupRPC.backup, BackupParams(path: BackupInput.absolute(file)))
+        let result = try client.call(BackupRPC.backup, BackupParams(path: path))
         if output.json { return try Output.json(result) }
         Output.line(Output.l.tr("Backed up the database to %s (%s bytes, schema \"%s\").", result.path, Output.numbers.integer(Int(result.bytes)), result.schema))
     }

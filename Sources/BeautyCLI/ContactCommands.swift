@@ -8,7 +8,9 @@ import Foundation
 enum ContactInput {
     /// The id of the one contact `text` means. Several: a usage error listing them. None: on a terminal,
     /// an offer to add it; otherwise "no such item" listing the contacts there are.
-    static func resolve(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
+    ///
+    /// `offerToAdd` false: naming a contact that must exist (`contact edit Salon`): none is "no such item".
+    static func resolve(_ text: String, option: String, offerToAdd offer: Bool = true, client: inout DaemonClient) throws -> Int64 {
         let contacts = try client.call(ContactRPC.list, ListOrderParams())
         switch ContactLookup.find(text, in: contacts) {
         case let .found(contact):
@@ -16,12 +18,20 @@ enum ContactInput {
         case let .ambiguous(matches):
             throw CLIFailure(.usage, Output.l.tr("%s: '%s' matches %s contacts: %s; give the id or the phone number", option, text, matches.count, list(matches)))
         case .none:
-            if isatty(STDIN_FILENO) == 1 { return try offerToAdd(text, option: option, client: &client) }
+            if offer, isatty(STDIN_FILENO) == 1 { return try offerToAdd(text, option: option, client: &client) }
             let known = contacts.isEmpty ? Output.l.tr("there are no contacts yet") : Output.l.tr("the contacts are: %s", list(contacts))
             let add = ContactLookup.looksLikePhone(text) ? Output.l.tr("beautyctl contact add NAME --phone '%s'", text)
                 : Output.l.tr("beautyctl contact add '%s' --phone NUMBER", text)
             throw CLIFailure(.notFound, Output.l.tr("%s: no contact matches '%s'; %s (add one with: %s)", option, text, known, add))
         }
+    }
+
+    /// The contact a command's argument names: an id as typed (beautyd says when there is none), else
+    /// the one contact a phone number or a name fits.
+    static func id(_ text: String, client: inout DaemonClient) throws -> Int64 {
+        let typed = text.trimmingCharacters(in: .whitespaces)
+        if typed.count <= 6, typed.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(typed) { return id }
+        return try resolve(text, option: Output.l.tr("contact"), offerToAdd: false, client: &client)
     }
 
     /// "1 Salon Anna (+48 600 100 200), 2 …".
@@ -104,12 +114,13 @@ extension ContactCommand {
 
     struct Show: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Show one contact.")) }
-        @Argument(help: ArgumentHelp(Output.l.tr("Contact id."))) var id: Int64
+        @Argument(help: ArgumentHelp(Output.l.tr("Contact id, phone number or unique name."), valueName: "contact")) var contact: String
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
+            let id = try ContactInput.id(contact, client: &client)
             let c = try client.call(ContactRPC.show, IDParams(id: id))
             if output.json { return try Output.json(c) }
             Output.line(Output.l.tr("Contact %s: %s", c.id ?? 0, c.name))
@@ -118,12 +129,13 @@ extension ContactCommand {
             if let v = c.firstName { Output.line(Output.l.tr("  first:   %s", v)) }
             if let v = c.lastName { Output.line(Output.l.tr("  last:    %s", v)) }
             if let v = c.address { Output.line(Output.l.tr("  address: %s", v)) }
+            if let count = c.appointmentCount { Output.line(Output.l.tr("  visits:  %s", count)) }
         }
     }
 
     struct Edit: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Change a contact; options not given stay as they are.")) }
-        @Argument(help: ArgumentHelp(Output.l.tr("Contact id."))) var id: Int64
+        @Argument(help: ArgumentHelp(Output.l.tr("Contact id, phone number or unique name."), valueName: "contact")) var contact: String
         @Option(help: ArgumentHelp(Output.l.tr("New name."), valueName: "text")) var name: String?
         @Option(help: ArgumentHelp(Output.l.tr("New phone number."), valueName: "number")) var phone: String?
         @Option(help: ArgumentHelp(Output.l.tr("E-mail address."), valueName: "address")) var email: String?
@@ -136,6 +148,8 @@ extension ContactCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
+            var client = global.client
+            let id = try ContactInput.id(contact, client: &client)
             var params = ContactEditParams(id: id)
             params.name = try name.map { try Input.name($0, option: "--name") }
             params.phone = try phone.map { p in try Input.check("--phone") { try Validation.phone(p, field: "--phone") } }
@@ -152,7 +166,6 @@ extension ContactCommand {
                 default: throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of email, first, last, address", raw))
                 }
             }
-            var client = global.client
             let c = try client.call(ContactRPC.edit, params)
             if output.json { return try Output.json(c) }
             Output.line(Output.l.tr("Updated contact %s: %s, %s.", id, c.displayName, c.phone))
@@ -162,20 +175,27 @@ extension ContactCommand {
     struct Remove: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "rm", abstract: Output.l.tr("Delete a contact (appointments keep their data, without the link).")) }
-        @Argument(help: ArgumentHelp(Output.l.tr("Contact id."))) var id: Int64
+        @Argument(help: ArgumentHelp(Output.l.tr("Contact id, phone number or unique name."), valueName: "contact")) var contact: String
         @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
             var client = global.client
+            let id = try ContactInput.id(contact, client: &client)
             let removed = try Input.confirmedRemoval(of: Output.l.tr("contact"), id: id, yes: yes, client: &client, remove: ContactRPC.remove) { client in
                 let c = try client.call(ContactRPC.show, IDParams(id: id))
-                return Output.l.tr("Delete contact %s '%s'?", id, c.displayName)
+                let count = c.appointmentCount ?? 0
+                return count == 0 ? Output.l.tr("Delete contact %s '%s'?", id, c.displayName)
+                    : Output.l.trn("Delete contact %s '%s' and unlink the %s appointment that names it?",
+                                   "Delete contact %s '%s' and unlink the %s appointments that name it?", count, id, c.displayName, count)
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }
-            Output.line(Output.l.tr("Deleted contact %s: %s.", id, gone.name))
+            let count = gone.appointmentCount ?? 0
+            Output.line(count == 0 ? Output.l.tr("Deleted contact %s: %s.", id, gone.name)
+                        : Output.l.trn("Deleted contact %s: %s; %s appointment keeps its data without the link.",
+                                       "Deleted contact %s: %s; %s appointments keep their data without the link.", count, id, gone.name, count))
         }
     }
 }

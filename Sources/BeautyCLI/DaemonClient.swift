@@ -11,10 +11,13 @@ public struct CLIFailure: Error, CustomStringConvertible {
 
     public var code: Code
     public var message: String
+    /// What beautyd said besides the message, when it refused a request (its field and arguments).
+    public var data: RPCErrorData?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, data: RPCErrorData? = nil) {
         self.code = code
         self.message = message
+        self.data = data
     }
 
     public var description: String { message }
@@ -84,8 +87,8 @@ struct DaemonClient {
         if let error = response.error {
             let message = DaemonErrorText.message(error, Output.l)
             switch error.code {
-            case RPCErrorCode.notFound: throw CLIFailure(.notFound, message)
-            default: throw CLIFailure(.refused, message)
+            case RPCErrorCode.notFound: throw CLIFailure(.notFound, message, data: error.data)
+            default: throw CLIFailure(.refused, message, data: error.data)
             }
         }
         guard let result = response.result else { throw CLIFailure(.refused, Output.l.tr("beautyd sent an answer without a result")) }

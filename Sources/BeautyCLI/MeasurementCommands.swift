@@ -57,12 +57,12 @@ enum MeasureOutput {
          m.bmiClass?.title ?? ""]
     }
 
-    /// `--date`: YYYY-MM-DD, `today` or `yesterday`, local.
+    /// `--date`: YYYY-MM-DD, or a day word up to today (`today`, `wczoraj`, `predvčerom`), local.
     static func day(_ text: String, now: Date = Date()) throws -> LocalDate {
         let today = LocalDate(now, in: .current)
-        switch TextFolding.fold(text.trimmingCharacters(in: .whitespaces)) {
-        case "today", "dzis", "dzisiaj", "dnes": return today
-        case "yesterday", "wczoraj", "vcera": return today.adding(days: -1)
+        let typed = DayWords.joiningPhrases(text.trimmingCharacters(in: .whitespaces).lowercased())
+        switch try? DayWords.parse(typed, language: Input.language, field: "--date") {
+        case .relative(let days)? where days <= 0: return today.adding(days: days)
         default:
             let day = try Input.check("--date") { try LocalDate(typed: text, field: "--date") }
             guard day <= today else { throw CLIFailure(.usage, Output.l.tr("--date: %s is in the future", Output.day(day))) }

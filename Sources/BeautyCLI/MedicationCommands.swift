@@ -315,12 +315,13 @@ struct DoseCommand: ParsableCommand {
             abstract: Output.l.tr("Record a dose as taken (uses up stock)."),
             discussion: Output.l.tr("A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")) }
         @OptionGroup var dose: DoseChoice
-        @Option(help: ArgumentHelp(Output.l.tr("When it was taken, if not now (a bare HH:MM is the last such time: today's, or yesterday's)."), valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp(Output.l.tr("When it was taken, if not now: a bare HH:MM is today's (a time still to come is refused: write 'yesterday 19:45'); more than 12 hours before the dose was due asks first."), valueName: "time")) var at: String?
+        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseTaken, try dose.params(at: at), output, global)
+            try DoseCommand.answer(MedicationRPC.doseTaken, try dose.params(at: at, yes: yes), output, global)
         }
     }
 
@@ -329,12 +330,13 @@ struct DoseCommand: ParsableCommand {
             abstract: Output.l.tr("Record a dose as deliberately skipped."),
             discussion: Output.l.tr("A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id.")) }
         @OptionGroup var dose: DoseChoice
-        @Option(help: ArgumentHelp(Output.l.tr("When it was skipped, if not now (a bare HH:MM is the last such time)."), valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp(Output.l.tr("When it was skipped, if not now (a bare HH:MM is today's; more than 12 hours before the dose was due asks first)."), valueName: "time")) var at: String?
+        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseSkip, try dose.params(at: at), output, global)
+            try DoseCommand.answer(MedicationRPC.doseSkip, try dose.params(at: at, yes: yes), output, global)
         }
     }
 
@@ -357,7 +359,7 @@ struct DoseCommand: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Record a dose taken outside the schedule (as needed, or an extra one): counted in history and stock.")) }
         @Argument(help: ArgumentHelp(Output.l.tr("The medication: its id or its name."))) var med: String
-        @Option(help: ArgumentHelp(Output.l.tr("When it was taken, if not now (a bare HH:MM is the last such time)."), valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp(Output.l.tr("When it was taken, if not now (a bare HH:MM is today's; a time still to come is refused)."), valueName: "time")) var at: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -397,18 +399,31 @@ struct DoseCommand: ParsableCommand {
             }
         }
 
-        func params(at: String?) throws -> DoseParams {
+        func params(at: String?, yes: Bool) throws -> DoseParams {
             let when = try at.map { try Input.time($0, option: "--at", past: true) }
-            if let id { return DoseParams(id: id, at: when) }
-            return DoseParams(medicationID: med!, scheduledAt: try Input.time(due!, option: "--due"), at: when)
+            let early: Bool? = yes ? true : nil
+            if let id { return DoseParams(id: id, at: when, early: early) }
+            return DoseParams(medicationID: med!, scheduledAt: try Input.time(due!, option: "--due"), at: when, early: early)
         }
     }
 
     static func answer(_ rpc: RPC<DoseParams, DoseResult>, _ params: DoseParams, _ output: OutputOptions, _ global: GlobalOptions) throws {
         var client = global.client
-        let result = try client.call(rpc, params)
-        if output.json { return try Output.json(result) }
         let times = Output.times
+        let result: DoseResult
+        do {
+            result = try client.call(rpc, params)
+        } catch let failure as CLIFailure where failure.data?.field == "early" {
+            // Long before the dose was due: more likely a slip of the day or hour, so ask.
+            guard let args = failure.data?.args, args.count == 2, let at = RFC3339.parse(args[0]), let due = RFC3339.parse(args[1])
+            else { throw failure }
+            let question = Output.l.tr("Record the dose due %s as answered at %s, more than 12 hours earlier?", times.short(due), times.short(at))
+            guard try Input.confirm(question, yes: false) else { return Output.line(Output.l.tr("Nothing recorded.")) }
+            var confirmed = params
+            confirmed.early = true
+            result = try client.call(rpc, confirmed)
+        }
+        if output.json { return try Output.json(result) }
         let what = "\(result.medication.name) (\(times.short(result.dose.scheduledAt)))"
         guard result.changed else {
             throw CLIFailure(.refused, Output.l.tr("dose %s of %s was already answered: %s", result.dose.id ?? 0, what,
@@ -416,7 +431,13 @@ struct DoseCommand: ParsableCommand {
         }
         switch result.dose.state {
         case .snoozed: Output.line(Output.l.tr("Snoozed %s until %s.", what, result.snoozedUntil.map(times.clock) ?? Output.l.tr("later")))
-        default: Output.line(Output.l.tr("Recorded %s as %s.", what, StatusName.dose(result.dose.state.rawValue, Output.l)))
+        default:
+            let state = StatusName.dose(result.dose.state.rawValue, Output.l)
+            if let recorded = result.dose.confirmedAt {
+                Output.line(Output.l.tr("Recorded %s as %s at %s.", what, state, times.short(recorded)))
+            } else {
+                Output.line(Output.l.tr("Recorded %s as %s.", what, state))
+            }
         }
         if let stock = result.medication.stock, result.dose.state == .taken {
             Output.line(Output.l.tr("%s left.", MedOutput.format(stock)))

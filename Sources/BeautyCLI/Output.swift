@@ -51,7 +51,7 @@ enum Output {
         let a = detail.appointment
         Output.line(Output.l.tr("Appointment %s: %s", a.id ?? 0, a.title))
         Output.line(Output.l.tr("  when:      %s", when(a)))
-        Output.line(Output.l.tr("  status:    %s", StatusName.appointment(a.status.rawValue, Output.l)))
+        Output.line(Output.l.tr("  status:    %s", StatusName.appointment(a, Output.l)))
         if let address = a.address { Output.line(Output.l.tr("  address:   %s", address)) }
         if let contact = detail.contact { Output.line(Output.l.tr("  contact:   %s, %s (contact %s)", contact.displayName, contact.phone, contact.id ?? 0)) }
         if let category = a.category {
@@ -79,9 +79,11 @@ enum Output {
             Output.line(Output.l.tr("  notes:     %s", notes.replacingOccurrences(of: "\n", with: "\n             ")))
         }
         if a.reminders.isEmpty { Output.line(Output.l.tr("  reminders: none")) }
-        for reminder in a.reminders.sorted(by: { $0.fireDate(forStart: a.start) < $1.fireDate(forStart: a.start) }) {
-            let fireAt = reminder.fireDate(forStart: a.start)
-            let key = Trigger.key(kind: .appointment, itemID: a.id ?? 0, occurrence: a.start, fireAt: fireAt)
+        // A series' reminders are those of its next occurrence: the first one's are long gone.
+        let occurrence = a.recurrence == nil ? a.start : detail.nextOccurrences?.first ?? a.start
+        for reminder in a.reminders.sorted(by: { $0.fireDate(forStart: occurrence) < $1.fireDate(forStart: occurrence) }) {
+            let fireAt = reminder.fireDate(forStart: occurrence)
+            let key = Trigger.key(kind: .appointment, itemID: a.id ?? 0, occurrence: occurrence, fireAt: fireAt)
             let unplanned = a.recurrence != nil && fireAt > Date() ? Output.l.tr("to be planned nearer the time") : Output.l.tr("not scheduled (time already passed)")
             let state = detail.deliveries.first { $0.trigger.key == key }.map { StatusName.reminder($0.state.rawValue, l) }
                 ?? (a.status == .scheduled ? unplanned : Output.l.tr("off (%s)", StatusName.appointment(a.status.rawValue, Output.l)))

@@ -1,5 +1,6 @@
 import BeautyCore
 import BeautyLocalization
+import Foundation
 
 /// The words for an appointment's status and a dose's state in the user's language; the wire and
 /// `--json` keep the codes (`scheduled`, `taken`...), and so do options that take them.
@@ -12,6 +13,13 @@ enum StatusName {
         case Appointment.Status.cancelled.rawValue: l.trc("status", "cancelled")
         default: dose(code, l)
         }
+    }
+
+    /// An appointment's status as lists show it: a single visit that has ended and is still
+    /// "scheduled" was never marked done or cancelled, and says so.
+    static func appointment(_ a: Appointment, _ l: Localizer, now: Date = Date()) -> String {
+        a.status == .scheduled && a.recurrence == nil && a.end <= now ? l.trc("status", "past, not marked done")
+            : appointment(a.status.rawValue, l)
     }
 
     /// A reminder's delivery state.

@@ -164,7 +164,10 @@ public struct AppointmentDraft: Sendable {
                                 localizer l: Localizer = .english) -> [String] {
         let times = Timestamps(zone: zone, language: l.language)
         let recorded = Set(deliveries.map(\.trigger.key))
-        return ReminderPlanner.triggers(for: appointment).compactMap { trigger in
+        // A visit booked after it began is more often a slip of the date than a record of the past.
+        let past = appointment.recurrence == nil && appointment.status == .scheduled && appointment.start < now
+            ? [l.tr("it starts in the past (%s): it stays scheduled until you mark it done or cancel it", times.short(appointment.start))] : []
+        return past + ReminderPlanner.triggers(for: appointment).compactMap { trigger in
             if !recorded.contains(trigger.key), appointment.recurrence == nil || trigger.fireAt <= now {
                 return l.tr("the reminder at %s is already in the past; it will not fire", times.short(trigger.fireAt))
             }

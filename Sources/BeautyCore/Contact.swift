@@ -11,6 +11,8 @@ public struct Contact: Codable, Sendable, Equatable {
     public var address: String?
     /// vCard UID: set by `contact import`, or a random `urn:uuid:` given by the first `contact export`.
     public var uid: String?
+    /// How many appointments link to it: in `contact.show`, and in `contact.rm` the ones it unlinked.
+    public var appointmentCount: Int?
 
     public init(
         id: Int64? = nil, name: String, phone: String, email: String? = nil,

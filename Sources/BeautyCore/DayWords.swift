@@ -3,7 +3,7 @@ import Foundation
 
 /// A day as a word names it: relative to today, or a weekday.
 public enum DayWord: Equatable, Sendable {
-    /// Days after today: 0 today, 1 tomorrow, 2 the day after.
+    /// Days after today: 0 today, 1 tomorrow, 2 the day after; -1 yesterday, -2 the day before.
     case relative(Int)
     /// 1 = Sunday ... 7 = Saturday, as Foundation's Calendar counts.
     case weekday(Int)
@@ -33,6 +33,12 @@ public enum DayWords {
         }
         add(.english, .relative(0), full: [], short: ["today"])
         add(.english, .relative(1), full: [], short: ["tomorrow"])
+        add(.english, .relative(-1), full: [], short: ["yesterday"])
+        add(.english, .relative(-2), full: [], short: [dayBeforeYesterday])
+        add(.polish, .relative(-1), full: [], short: ["wczoraj"])
+        add(.polish, .relative(-2), full: [], short: ["przedwczoraj"])
+        add(.slovak, .relative(-1), full: [], short: ["včera"])
+        add(.slovak, .relative(-2), full: [], short: ["predvčerom"])
         add(.polish, .relative(0), full: [], short: ["dziś", "dzisiaj"])
         add(.polish, .relative(1), full: [], short: ["jutro"])
         add(.polish, .relative(2), full: [], short: ["pojutrze"])
@@ -49,6 +55,19 @@ public enum DayWords {
         }
         return entries
     }()
+
+    /// English names this day in three words; `joiningPhrases` makes them one before words are split.
+    static let dayBeforeYesterday = "day-before-yesterday"
+
+    /// `text` (lowercased) with "the day before yesterday" written as the one word the entries know.
+    public static func joiningPhrases(_ text: String) -> String {
+        text.replacingOccurrences(of: #"(the )?day before yesterday"#, with: dayBeforeYesterday, options: .regularExpression)
+    }
+
+    /// The word for yesterday in `language`, for suggestions.
+    public static func yesterday(_ language: InputLanguage) -> String {
+        entries.first { $0.language == language && $0.meaning == .relative(-1) }?.spelling ?? "yesterday"
+    }
 
     static let polishShort = [["nd", "ndz"], ["pon", "pn"], ["wt"], ["śr"], ["czw", "cz"], ["pt"], ["sob", "sb"]]
     static let slovakShort = [["ne"], ["po"], ["ut"], ["st"], ["št"], ["pi"], ["so"]]
@@ -117,6 +136,8 @@ public enum DayWords {
         switch day {
         case .relative(0): "today"
         case .relative(1): "tomorrow"
+        case .relative(-1): "yesterday"
+        case .relative(-2): "the day before yesterday"
         case .relative(let n): "in \(n) days"
         case .weekday(let n): ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][n - 1]
         }
@@ -129,6 +150,8 @@ public enum DayWords {
         switch day {
         case .relative(0): return l.tr("today")
         case .relative(1): return l.tr("tomorrow")
+        case .relative(-1): return l.tr("yesterday")
+        case .relative(-2): return l.tr("the day before yesterday")
         case .relative(let n): return l.trn("in %s day", "in %s days", n, n)
         case .weekday(let n):
             let formatter = DateFormatter()

@@ -27,9 +27,12 @@ public struct NotificationText: Sendable, Equatable {
 
     /// Summary = title; body = local date and time, duration, address, contact and the first lines of the notes.
     /// The body is plain text: the notifier escapes it for servers that read markup.
-    public static func appointment(_ appointment: Appointment, contact: Contact?, zone: TimeZone,
+    /// `occurrence`: the start of the occurrence announced, for a series (its first one otherwise).
+    public static func appointment(_ appointment: Appointment, contact: Contact?, zone: TimeZone, occurrence: Date? = nil,
                                    localizer l: Localizer = .english) -> NotificationText {
         let times = Timestamps(zone: zone, language: l.language)
+        var appointment = appointment
+        if let occurrence { appointment.start = occurrence }
         var lines: [String] = []
         if appointment.allDay {
             lines.append(l.tr("%s, all day", times.fullDay(appointment.start)))

@@ -5,7 +5,7 @@ import Foundation
 /// `2026-12-01 14:00`, ISO 8601 with an offset, `14:00` or `14.30` (today, or tomorrow if passed),
 /// `today 14:00`, `tomorrow 9:30`, `monday 10:00`, `in 2h`, `now`, and a bare date `2026-12-01`;
 /// as Poles and Slovaks write them: `25.11.2026 14.30`, `25.11. 10:00` (the next 25 November),
-/// `jutro 10:00`, `pt 15:00`, `zajtra 9.15`, `piatok` (day words: `DayWords`).
+/// `jutro 10:00`, `pt 15:00`, `zajtra 9.15`, `piatok`, `wczoraj 19:45`, `včera` (day words: `DayWords`).
 ///
 /// A dotted pair is a time when its minutes have two digits (`14.30`, `10.10`); a date without a
 /// year ends with a dot (`10.10.`). Next to a day word it is a time, next to a time a date (`1.2 10:00`
@@ -23,7 +23,7 @@ public enum TimeExpression {
     }
 
     /// `past`: the time is when something already happened (`dose taken --at 08:00`), so a bare clock
-    /// time still to come today means the last such time, yesterday's, instead of tomorrow's.
+    /// time means today's, and one still to come today is refused (naming yesterday's spelling).
     public static func parse(
         _ text: String, now: Date, zone: TimeZone, field: String = "time", past: Bool = false,
         language: InputLanguage = .english, dayAlone: DayAlone = .midnight
@@ -48,7 +48,7 @@ public enum TimeExpression {
         }
         if let absolute = try isoWithOffset(input, field: field) { return (absolute, nil) }
 
-        let words = lower.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let words = DayWords.joiningPhrases(lower).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let cal = LocalTime.calendar(zone)
         let today = cal.dateComponents([.year, .month, .day], from: now)
         guard let todayStart = cal.date(from: today) else { throw failure }
@@ -127,8 +127,9 @@ public enum TimeExpression {
         if clock == nil, dayAlone == .refused { throw withoutTime(text, chosen, field: field, language: language) }
         let candidate = try resolve(chosen, hms, zone: zone, field: field)
         if dayOffset == nil, past, candidate.instant > now {
-            let previous = cal.date(byAdding: .day, value: -1, to: todayStart)!
-            return try resolve(components(cal, previous), hms, zone: zone, field: field)
+            // Moving it to yesterday silently booked slips of the hour (19:45 for 18:45) a day early.
+            throw ValidationError(field: field, template: "'%s' is still to come today: for yesterday's, write '%s %s'",
+                                  text, DayWords.yesterday(language), text)
         }
         if dayOffset == nil, !past, candidate.instant <= now {
             // A bare clock time that has passed means the next such time: tomorrow.

@@ -27,7 +27,8 @@ public enum WaterAmount {
     /// The largest daily goal accepted.
     public static let maxGoalMl = 20_000
 
-    public static func parse(_ text: String, field: String = "amount", maximum: Int = maxMl) throws -> Int {
+    /// `inMillilitres`: a bare number is millilitres (a file's `amount_ml`), never asked about.
+    public static func parse(_ text: String, field: String = "amount", maximum: Int = maxMl, inMillilitres: Bool = false) throws -> Int {
         var number = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !number.isEmpty else { throw ValidationError(field: field, template: "must not be empty (millilitres, e.g. 250, 250,5 or 0.5 l)") }
         var scale = 1
@@ -39,6 +40,9 @@ public enum WaterAmount {
         }
         number = number.trimmingCharacters(in: .whitespaces)
         if number.hasPrefix("-") { throw ValidationError(field: field, template: "'%s' is negative: an amount must be more than 0", text) }
+        if !inMillilitres, scale == 1, number == text.trimmingCharacters(in: .whitespaces).lowercased() {
+            try refuseAmbiguousDecimal(number, text: text, field: field, maximum: maximum)
+        }
         let pieces = number.split(separator: number.contains(",") ? "," : ".", omittingEmptySubsequences: false)
         let digits: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
         guard !(number.contains(",") && number.contains(".")), (1...2).contains(pieces.count), digits(pieces[0]),
@@ -54,6 +58,24 @@ public enum WaterAmount {
         for _ in fraction { power *= 10 }
         let scaled = (units * power + (Int(fraction) ?? 0)) * scale
         return try checked((scaled + power / 2) / power, text: text, field: field, maximum: maximum)
+    }
+
+    /// A bare number with a decimal comma or point that would also be a possible amount in litres
+    /// (`2,5`: 2,5 l or 3 ml?) is refused naming both; one too large for litres (`250,5`) is millilitres.
+    private static func refuseAmbiguousDecimal(_ number: String, text: String, field: String, maximum: Int) throws {
+        let separator: Character = number.contains(",") ? "," : "."
+        let pieces = number.split(separator: separator, omittingEmptySubsequences: false)
+        guard pieces.count == 2, !pieces[1].isEmpty, pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let litres = Double(number.replacingOccurrences(of: ",", with: ".")),
+              litres * 1000 <= Double(min(maximum, maxGoalMl))
+        else { return }
+        guard let ml = try? parse(number + "ml", field: field, maximum: .max) else {
+            // Less than a whole millilitre: only litres make sense, but the unit is still the user's to say.
+            throw ValidationError(field: field, template: "'%s' could only be %s l (%s ml): write '%s l'",
+                                  text, number, Int((litres * 1000).rounded()), number)
+        }
+        throw ValidationError(field: field, template: "'%s' could be %s l or %s ml: write the unit, e.g. '%s l' or '%s ml'",
+                              text, number, number, number, ml)
     }
 
     /// A number from a file or a request, rounded half up to whole millilitres.
@@ -204,7 +226,8 @@ public struct WaterImportError: Error, Sendable, Equatable, CustomStringConverti
 ///   may be numbers or strings.
 ///
 /// Times are ISO 8601 (`2030-01-15T08:30:00+01:00`, `...Z`, Apple Health's
-/// `2030-01-15 08:30:00 +0100`); without an offset they are local times in `zone`.
+/// `2030-01-15 08:30:00 +0100`), or the day first as the original iOS app wrote them
+/// (`15-01-2030 08:30:00`); without an offset they are local times in `zone`.
 /// A uuid repeated with other values is an error; repeated with the same values it is one record.
 public enum WaterImport {
     public static let maxProblems = 20
@@ -220,6 +243,11 @@ public enum WaterImport {
     /// An instant as a file writes it (see the type's notes).
     public static func instant(_ raw: String, zone: TimeZone, field: String) throws -> Date {
         var text = raw.trimmingCharacters(in: .whitespaces)
+        // "25-11-2026 18:00:00": the day first, as the original iOS app (shared/seeds) exported it.
+        if let dayFirst = text.range(of: #"^[0-9]{2}-[0-9]{2}-[0-9]{4}(?=[Tt ])"#, options: .regularExpression) {
+            let parts = text[dayFirst].split(separator: "-")
+            text.replaceSubrange(dayFirst, with: "\(parts[2])-\(parts[1])-\(parts[0])")
+        }
         if let gap = text.range(of: #" [+-][0-9]{2}:?[0-9]{2}$"#, options: .regularExpression) {
             text.remove(at: gap.lowerBound)  // "08:30:00 +0100": the offset belongs to the time
         }
@@ -318,7 +346,7 @@ public enum WaterImport {
                 let end = index["end"].map { values[$0].trimmingCharacters(in: .whitespaces) } ?? ""
                 return WaterRecord(
                     uuid: values[index["uuid"]!],
-                    amountMl: try WaterAmount.parse(values[index["amount_ml"]!], field: "amount_ml"),
+                    amountMl: try WaterAmount.parse(values[index["amount_ml"]!], field: "amount_ml", inMillilitres: true),
                     start: try instant(values[index["start"]!], zone: zone, field: "start"),
                     end: end.isEmpty ? nil : try instant(end, zone: zone, field: "end"))
             }
@@ -392,7 +420,7 @@ public enum WaterImport {
                 let amount: Int
                 switch object[key] {
                 case let number as NSNumber where !isBoolean(number): amount = try WaterAmount.rounded(number.doubleValue, field: key)
-                case let string as String: amount = try WaterAmount.parse(string, field: key)
+                case let string as String: amount = try WaterAmount.parse(string, field: key, inMillilitres: true)
                 case nil, is NSNull: throw ValidationError(field: "amountMl", template: "is missing (millilitres)")
                 default: throw ValidationError(field: key, template: "must be a number of millilitres")
                 }

@@ -97,16 +97,23 @@ public struct DoseParams: Codable, Sendable {
     public var at: Date?
     /// For `dose.snooze`: how long (default from the config).
     public var forSeconds: Int?
-    public init(id: Int64, at: Date? = nil, forSeconds: Int? = nil) {
+    /// True confirms an `at` more than `earlyLimit` before the dose was due, which is refused
+    /// otherwise (field `early`): more often a slip of the day or hour than a dose taken that early.
+    public var early: Bool?
+    public static let earlyLimit: TimeInterval = 12 * 3600
+
+    public init(id: Int64, at: Date? = nil, forSeconds: Int? = nil, early: Bool? = nil) {
         self.id = id
         self.at = at
         self.forSeconds = forSeconds
+        self.early = early
     }
 
-    public init(medicationID: Int64, scheduledAt: Date, at: Date? = nil) {
+    public init(medicationID: Int64, scheduledAt: Date, at: Date? = nil, early: Bool? = nil) {
         self.medicationID = medicationID
         self.scheduledAt = scheduledAt
         self.at = at
+        self.early = early
     }
 }
 

@@ -159,11 +159,11 @@ extension AppDatabase {
     }
 
     /// The price of an appointment marked done at `now`, as an expense (once per appointment; nil
-    /// without a price). It is dated at the appointment's start when that has passed (a single
-    /// visit), otherwise at the moment it was marked done.
+    /// without a price). A single visit's is dated at its start, even one marked done ahead (it is
+    /// paid then); a series', at the moment it was marked done.
     static func recordExpense(_ db: Database, for appointment: Appointment, doneAt now: Date) throws -> BudgetRow? {
         guard let id = appointment.id, let price = appointment.price, price.cents > 0 else { return nil }
-        let at = appointment.recurrence == nil && appointment.start <= now ? appointment.start : now
+        let at = appointment.recurrence == nil ? appointment.start : now
         return try insertAppointmentExpense(db, appointmentID: id, name: appointment.title, price: price, at: at, now: now)
     }
 

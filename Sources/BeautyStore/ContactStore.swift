@@ -29,6 +29,11 @@ extension AppDatabase {
         }
     }
 
+    /// How many appointments (series and their changed occurrences each count) link to the contact.
+    public func appointmentCount(contactID: Int64) throws -> Int {
+        try writer.read { db in try AppointmentRecord.filter(Column("contactId") == contactID).fetchCount(db) }
+    }
+
     public func contact(id: Int64) throws -> Contact {
         try writer.read { db in
             guard let record = try ContactRecord.fetchOne(db, key: id) else {

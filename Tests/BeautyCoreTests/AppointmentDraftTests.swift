@@ -111,6 +111,17 @@ struct AppointmentDraftTests {
                 "only a scheduled appointment's reminders")
     }
 
+    @Test func aVisitBookedAfterItBeganIsNamedAsPast() {
+        let a = appointment(instant("2026-11-20 10:00"))
+        #expect(AppointmentDraft.warnings(for: a, deliveries: [], zone: warsaw, now: instant("2026-11-27 19:00")) == [
+            "it starts in the past (2026-11-20 10:00): it stays scheduled until you mark it done or cancel it",
+        ])
+        var done = a
+        done.status = .done
+        #expect(AppointmentDraft.warnings(for: done, deliveries: [], zone: warsaw, now: instant("2026-11-27 19:00")).isEmpty)
+        #expect(AppointmentDraft.warnings(for: a, deliveries: [], zone: warsaw, now: instant("2026-11-20 09:00")).isEmpty)
+    }
+
     @Test func aSeriesReminderBeyondThePlanningHorizonIsNotCalledPast() {
         var a = appointment(instant("2027-01-10 10:00"), reminders: [.before(3600)])
         a.id = 8

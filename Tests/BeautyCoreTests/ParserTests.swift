@@ -109,15 +109,35 @@ struct TimeExpressionTests {
         #expect(try TimeExpression.parse("2026-10-04 02:15", now: now, zone: lordHowe) == utc("2026-10-03T15:45:00Z"))
     }
 
-    @Test func aPastTimeOfDayIsTheLastSuchTime() throws {
-        // `dose taken --at 08:00`: today's 08:00 if it has passed, else yesterday's, never tomorrow's.
+    @Test func aPastTimeOfDayIsTodaysAndOneStillToComeIsRefused() throws {
+        // `dose taken --at 08:00`: today's 08:00 if it has passed; one still to come today is refused
+        // (moved to yesterday it booked a slip of the hour a day early), naming yesterday's spelling.
         #expect(try TimeExpression.parse("08:00", now: now, zone: warsaw, past: true) == instant("2026-11-23 08:00"))
-        #expect(try TimeExpression.parse("11:00", now: now, zone: warsaw, past: true) == instant("2026-11-22 11:00"))
+        for (language, suggestion) in [(InputLanguage.english, "'yesterday 11:00'"), (.polish, "'wczoraj 11:00'"), (.slovak, "'včera 11:00'")] {
+            do {
+                let taken = try TimeExpression.parse("11:00", now: now, zone: warsaw, field: "--at", past: true, language: language)
+                Issue.record("11:00 still to come was taken as \(taken)")
+            } catch let error as ValidationError {
+                #expect(error.field == "--at" && error.message.contains("still to come today") && error.message.contains(suggestion), "\(error.message)")
+            }
+        }
         #expect(try parse("08:00") == instant("2026-11-24 08:00"))
-        // The same instant is 04:00 in New York and 20:00 on Lord Howe (+11:00).
         let york = TimeZone(identifier: "America/New_York")!, lordHowe = TimeZone(identifier: "Australia/Lord_Howe")!
-        #expect(try TimeExpression.parse("05:00", now: now, zone: york, past: true) == instant("2026-11-22 05:00", "America/New_York"))
-        #expect(try TimeExpression.parse("21:00", now: now, zone: lordHowe, past: true) == instant("2026-11-22 21:00", "Australia/Lord_Howe"))
+        // The same instant is 04:00 in New York and 20:00 on Lord Howe (+11:00).
+        #expect(throws: ValidationError.self) { try TimeExpression.parse("05:00", now: now, zone: york, past: true) }
+        #expect(try TimeExpression.parse("yesterday 05:00", now: now, zone: york, past: true) == instant("2026-11-22 05:00", "America/New_York"))
         #expect(try TimeExpression.parse("19:30", now: now, zone: lordHowe, past: true) == instant("2026-11-23 19:30", "Australia/Lord_Howe"))
+    }
+
+    @Test(arguments: [
+        ("yesterday 11:00", InputLanguage.english, "2026-11-22 11:00"), ("Yesterday", .english, "2026-11-22 00:00"),
+        ("day before yesterday 8:00", .english, "2026-11-21 08:00"), ("the day before yesterday", .english, "2026-11-21 00:00"),
+        ("wczoraj 19.45", .polish, "2026-11-22 19:45"), ("przedwczoraj 8:00", .polish, "2026-11-21 08:00"),
+        ("včera 19:45", .slovak, "2026-11-22 19:45"), ("vcera 7.30", .slovak, "2026-11-22 07:30"), ("predvčerom", .slovak, "2026-11-21 00:00"),
+        ("predvcerom 22:00", .english, "2026-11-21 22:00"), ("wczoraj", .slovak, "2026-11-22 00:00"),
+    ])
+    func yesterdayAndTheDayBeforeInEachLanguage(text: String, language: InputLanguage, local: String) throws {
+        #expect(try TimeExpression.parse(text, now: now, zone: warsaw, past: true, language: language) == instant(local))
+        #expect(try TimeExpression.parse(text, now: now, zone: warsaw, language: language) == instant(local), "not only for past times")
     }
 }

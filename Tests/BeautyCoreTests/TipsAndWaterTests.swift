@@ -79,7 +79,7 @@ struct TipsTests {
 @Suite("Water: amounts, records, reminder instants, CSV/JSON import")
 struct WaterTests {
     @Test(arguments: [
-        ("250", 250), ("250,5", 251), ("250.5", 251), ("250,49", 250), ("250,4999", 250), ("0,5", 1),
+        ("250", 250), ("250,5", 251), ("250.5", 251), ("250,49", 250), ("250,4999", 250), ("10,5", 11),
         ("0,5l", 500), ("0.33 L", 330), ("330ml", 330), (" 330 ml ", 330), ("1,5 l", 1500), ("007", 7), ("10000", 10_000),
     ])
     func amountsRoundHalfUpToWholeMillilitres(text: String, ml: Int) throws {
@@ -88,7 +88,7 @@ struct WaterTests {
 
     @Test(arguments: [
         ("-250", "negative"), ("12,3,4", "not an amount"), ("", "must not be empty"), ("   ", "must not be empty"),
-        ("abc", "not an amount"), ("0", "less than 1 ml"), ("0,4", "less than 1 ml"), ("10001", "more than 10000"),
+        ("abc", "not an amount"), ("0", "less than 1 ml"), ("0,4", "'0,4' could only be 0,4 l (400 ml): write '0,4 l'"), ("10001", "more than 10000"),
         ("1,2.3", "not an amount"), ("250,", "not an amount"), (",5", "not an amount"), ("9999999", "too large"), ("ml", "not an amount"),
     ])
     func badAmountsGetAClearMessage(text: String, mentions: String) {
@@ -101,6 +101,18 @@ struct WaterTests {
         } catch {
             Issue.record("\(error)")
         }
+    }
+
+    @Test(arguments: [("2,5", "'2,5' could be 2,5 l or 2,5 ml: write the unit, e.g. '2,5 l' or '3 ml'"),
+                      ("0.5", "'0.5' could be 0.5 l or 0.5 ml: write the unit, e.g. '0.5 l' or '1 ml'"),
+                      ("10,0", "'10,0' could be 10,0 l or 10,0 ml: write the unit, e.g. '10,0 l' or '10 ml'")])
+    func aBareDecimalThatCouldBeLitresIsRefusedNamingBothReadings(text: String, message: String) throws {
+        // `water add 2,5` stored 3 ml without a word.
+        #expect(throws: ValidationError(field: "amount", message)) { try WaterAmount.parse(text) }
+        #expect(throws: ValidationError.self) { try WaterAmount.goal(parsing: "1,5") }
+        #expect(try WaterAmount.parse("2,5 l") == 2500 && WaterAmount.parse("2,5ml") == 3 && WaterAmount.parse("250 ml") == 250)
+        #expect(try WaterAmount.parse("10,01") == 10, "more than a record's 10 l: only millilitres fit")
+        #expect(try WaterAmount.parse("2,5", inMillilitres: true) == 3, "a file's amount_ml column says its unit")
     }
 
     @Test func numbersFromFilesRoundTheSameWay() throws {
@@ -314,10 +326,11 @@ struct WaterTests {
     @Test func importTimesAcceptISOAppleHealthAndLocalForms() throws {
         let expected = instant("2030-01-15 08:30")
         for text in ["2030-01-15T08:30:00+01:00", "2030-01-15T07:30:00Z", "2030-01-15T07:30:00.000Z", "2030-01-15 08:30:00 +0100",
-                     "2030-01-15 08:30:00 +01:00", "2030-01-15T08:30", "2030-01-15 08:30:00", "2030-01-15t08:30:00+01:00"] {
+                     "2030-01-15 08:30:00 +01:00", "2030-01-15T08:30", "2030-01-15 08:30:00", "2030-01-15t08:30:00+01:00",
+                     "15-01-2030 08:30:00", "15-01-2030T07:30:00Z"] {
             #expect(try WaterImport.instant(text, zone: warsaw, field: "start") == expected, "\(text)")
         }
-        for text in ["2030-01-15", "08:30", "tomorrow 8:30", "in 2h", "2030-13-01T08:30:00Z", "2030-01-15T08:30:00+99:00", ""] {
+        for text in ["2030-01-15", "08:30", "tomorrow 8:30", "in 2h", "2030-13-01T08:30:00Z", "2030-01-15T08:30:00+99:00", "", "31-02-2030 08:30:00", "15-01-30 08:30"] {
             #expect(throws: ValidationError.self, "\(text)") { try WaterImport.instant(text, zone: warsaw, field: "start") }
         }
     }

@@ -136,6 +136,16 @@ struct TextTests {
         #expect(NotificationText.appointment(a, contact: nil, zone: warsaw).body == "Thu 24 Dec 2026, all day")
     }
 
+    @Test func aSeriesReminderNamesTheOccurrenceItAnnounces() {
+        // A DAILY series begun 26 Nov at 18:18: the 27 Nov reminder named 26 Nov.
+        let a = Appointment(id: 1, title: "Maseczka", start: instant("2026-11-26 18:18"))
+        #expect(NotificationText.appointment(a, contact: nil, zone: warsaw, occurrence: instant("2026-11-27 18:18")).body
+                == "Fri 27 Nov 2026, 18:18–19:18 (1h)")
+        let allDay = Appointment(id: 2, title: "Spa", start: instant("2026-12-24 00:00"), durationSeconds: 86_400, allDay: true)
+        #expect(NotificationText.appointment(allDay, contact: nil, zone: warsaw, occurrence: instant("2026-12-31 00:00")).body
+                == "Thu 31 Dec 2026, all day")
+    }
+
     @Test func bodyIsShownInTheReadersZone() {
         let a = Appointment(id: 1, title: "Call", start: utc("2026-12-01T13:00:00Z"))
         let newYork = TimeZone(identifier: "America/New_York")!

@@ -56,7 +56,7 @@ extension EndToEndServing {
             #expect(laterDetail.deliveries.map(\.state) == [.fired], "\(laterDetail.deliveries)")
 
             // A second backup, then the database is wiped: the restore brings back every record and the ledger.
-            _ = try await stack.beautyctlOK(["backup", file])
+            _ = try await stack.beautyctlOK(["backup", file, "--yes"])
             await stack.stopDaemon()
             for suffix in ["", "-wal", "-shm"] { unlink(stack.databasePath + suffix) }
             try await stack.startDaemon()
@@ -79,13 +79,13 @@ extension EndToEndServing {
                 let result = try await stack.beautyctl(["restore", path, "--yes"])
                 #expect(result.status != .exited(0) && words.allSatisfy { result.stderr.contains($0) }, "\(path): \(result)")
             }
-            let live = try await stack.beautyctl(["backup", stack.databasePath])
+            let live = try await stack.beautyctl(["backup", stack.databasePath, "--yes"])
             #expect(live.status == .exited(1) && live.stderr.contains("the database beautyd uses"), "\(live)")
             // A link (say one another user planted in /tmp) is refused, and its target left as it was.
             let precious = stack.directory + "/precious.txt"
             try "mine\n".write(toFile: precious, atomically: false, encoding: .utf8)
             #expect(symlink(precious, stack.directory + "/linked.sqlite") == 0)
-            let linked = try await stack.beautyctl(["backup", stack.directory + "/linked.sqlite"])
+            let linked = try await stack.beautyctl(["backup", stack.directory + "/linked.sqlite", "--yes"])
             #expect(linked.status == .exited(1) && linked.stderr.contains("is a symbolic link"), "\(linked)")
             #expect(try String(contentsOfFile: precious, encoding: .utf8) == "mine\n")
             #expect(try await Self.snapshot(stack) == before, "a refused restore changed something")

@@ -315,6 +315,15 @@ extension EndToEndServing {
                 chmod(readable, 0o644)
                 let refused = try await stack.beautyctl(["sync", "add", "phone"] + login + ["--password-file", readable])
                 #expect(refused.status == .exited(1) && refused.stderr.contains("chmod 600"), "\(refused)")
+                // A wrong password names the password file, not the URL (Xandikos as tested checks no password).
+                if kind == .radicale {
+                    let wrong = stack.directory + "/wrong.pw"
+                    try "not-it\n".write(toFile: wrong, atomically: true, encoding: .utf8)
+                    chmod(wrong, 0o600)
+                    let unauthorized = try await stack.beautyctl(["sync", "add", "phone"] + login + ["--password-file", wrong])
+                    #expect(unauthorized.status == .exited(1) && !unauthorized.stderr.contains("url:") && unauthorized.stderr.contains(
+                        "passwordFile: the CalDAV server refused the user name '\(server.user)' or the password in \(wrong)"), "\(unauthorized)")
+                }
 
                 let found: SyncAccountInfo = try await stack.beautyctlJSON(["sync", "add", "phone"] + login + ["--password-file", server.passwordFile])
                 #expect(URL(string: found.calendarURL)?.path == server.calendarURL.path, "\(found)")

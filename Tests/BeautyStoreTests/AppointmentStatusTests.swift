@@ -31,6 +31,13 @@ struct AppointmentStatusTests: WarsawJanuary2027 {
         #expect(try db.appointmentCount() == 2 && db.budgetEntries().count == 1)
     }
 
+    @Test func aVisitMarkedDoneAheadBooksItsExpenseAtTheVisit() throws {
+        let db = try AppDatabase.inMemory()
+        let visit = try manicure(db)
+        let change = try db.setAppointmentStatus(id: visit.id!, .done, now: local(2, 9), zone: zone)
+        #expect(change.expense?.at == local(13, 10), "booked when the command ran: \(String(describing: change.expense))")
+    }
+
     @Test func whenTheLastStepFailsNeitherTheFollowUpNorTheExpenseStays() throws {
         let db = try AppDatabase.inMemory()
         let visit = try manicure(db)

@@ -11,10 +11,15 @@ extension RequestHandler {
         router.register(ContactRPC.list) { requests, p in
             try ListSort.sorted(try requests.store.contacts(), sort: p.sort, reverse: p.reverse, supported: [.title]) { c, _ in .text(c.name) }
         }
-        router.register(ContactRPC.show) { try $0.store.contact(id: $1.id) }
+        router.register(ContactRPC.show) { requests, p in
+            var contact = try requests.store.contact(id: p.id)
+            contact.appointmentCount = try requests.store.appointmentCount(contactID: p.id)
+            return contact
+        }
         router.register(ContactRPC.edit) { try $0.editContact($1) }
         router.register(ContactRPC.remove) { requests, p in
-            let gone = try requests.store.contact(id: p.id)
+            var gone = try requests.store.contact(id: p.id)
+            gone.appointmentCount = try requests.store.appointmentCount(contactID: p.id)
             try requests.store.deleteContact(id: p.id)
             return gone
         }

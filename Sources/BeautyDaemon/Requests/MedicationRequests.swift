@@ -101,6 +101,7 @@ extension RequestHandler {
         }
         let now = clock()
         if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", template: "must not be in the future") }
+        try checkEarly(p, state)
         let answer: DoseAnswer
         switch (p.id, p.medicationID, p.scheduledAt) {
         case let (id?, nil, nil):
@@ -122,6 +123,17 @@ extension RequestHandler {
         if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", template: "must not be in the future") }
         let answer = try await scheduler.logDose(medicationID: p.medicationID, at: p.at ?? now)
         return DoseResult(dose: answer.dose, medication: try store.medication(id: p.medicationID), changed: true, snoozedUntil: nil)
+    }
+
+    /// An answer timed long before its dose was due waits for `early` (see `DoseParams.early`); the
+    /// error's arguments are the two instants (RFC 3339) for the client to word its question.
+    private func checkEarly(_ p: DoseParams, _ state: Dose.State) throws {
+        guard let at = p.at, p.early != true, state == .taken || state == .skipped,
+              let due = try p.scheduledAt ?? p.id.map({ try store.dose(id: $0).scheduledAt }),
+              at < due.addingTimeInterval(-DoseParams.earlyLimit)
+        else { return }
+        throw ValidationError(field: "early", template: "answered at %s, more than 12 hours before the dose was due (%s): set early to confirm",
+                              RFC3339.format(at), RFC3339.format(due))
     }
 
     /// A dose answered by its medication and time must be one the schedule has.

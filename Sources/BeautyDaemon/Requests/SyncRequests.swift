@@ -51,9 +51,14 @@ extension RequestHandler {
         do {
             account = try await SyncSetup(store: store, clock: clock).add(p)
         } catch let error as CalDAVError {
-            // The file, or else what the URL led to (refused, unreachable, not a calendar).
+            // The file, the login refused, or else what the URL led to (unreachable, not a calendar).
             switch error {
             case .passwordFileNotPrivate, .passwordFileTooLarge: throw ValidationError(field: "passwordFile", SyncErrorText.of(error))
+            case .unauthorized:
+                guard let file = p.passwordFile else {
+                    throw ValidationError(field: "keyring", template: "the CalDAV server refused the user name '%s' or the password in the keyring (401 Unauthorized)", p.user)
+                }
+                throw ValidationError(field: "passwordFile", template: "the CalDAV server refused the user name '%s' or the password in %s (401 Unauthorized)", p.user, file)
             default: break
             }
             throw ValidationError(field: "url", SyncErrorText.of(error))

@@ -16,7 +16,7 @@ struct NotificationContent {
     func appointment(_ trigger: Trigger) -> DesktopNotification? {
         guard let appointment = try? store.appointment(id: trigger.itemID) else { return nil }
         let contact = appointment.contactID.flatMap { try? store.contact(id: $0) }
-        let text = NotificationText.appointment(appointment, contact: contact, zone: zone, localizer: l)
+        let text = NotificationText.appointment(appointment, contact: contact, zone: zone, occurrence: trigger.occurrence, localizer: l)
         return DesktopNotification(
             key: trigger.key, summary: text.summary, body: text.body,
             category: ItemKind.appointment.notificationCategory, urgency: .normal,
