@@ -27,16 +27,16 @@ extension EndToEndServing {
             return try WireJSON.decoder().decode(SyncNowResult.self, from: Data(result.stdout.utf8))
         }
 
-        static func addAccount(_ stack: Stack, _ server: HostileCalDAVServer) async throws -> CommandResult {
+        static func addAccount(_ stack: Stack, _ server: ScriptedCalDAVServer) async throws -> CommandResult {
             try await stack.beautyctl(["sync", "add", "hostile", "--url", server.calendarURL.absoluteString, "--user", "u",
                                        "--password-file", server.passwordFile])
         }
 
         /// Runs `body` with a hostile server answering `control`, a stack whose daemon syncs only when
         /// told, and (when `follow`) the account `hostile` following the server's calendar.
-        static func withHostileServer(_ control: HostileCalDAVServer.Control = .init(), follow: Bool = true,
-                                      _ body: (HostileCalDAVServer, Stack, ChildProcess) async throws -> Void) async throws {
-            let server = try await HostileCalDAVServer.start(control)
+        static func withHostileServer(_ control: ScriptedCalDAVServer.Control = .init(), follow: Bool = true,
+                                      _ body: (ScriptedCalDAVServer, Stack, ChildProcess) async throws -> Void) async throws {
+            let server = try await ScriptedCalDAVServer.start(control)
             defer { server.stop() }
             let stack = try await Stack.startForSync()
             defer { stack.shutdown() }

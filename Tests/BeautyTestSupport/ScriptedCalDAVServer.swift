@@ -2,7 +2,7 @@ import Foundation
 
 /// Tests/BeautyTestSupport/Fixtures/scripted_caldav.py on loopback: one calendar, /cal/, whose answers a
 /// test sets between requests (nested XML, huge or hostile events, error texts).
-package final class HostileCalDAVServer: @unchecked Sendable {
+package final class ScriptedCalDAVServer: @unchecked Sendable {
     package struct Control: Encodable {
         /// Resource name to the file holding its text.
         package var events: [String: String] = [:]
@@ -37,9 +37,9 @@ package final class HostileCalDAVServer: @unchecked Sendable {
     /// A password file of the right mode (the server takes any password).
     package let passwordFile: String
 
-    package static func start(_ control: Control = Control()) async throws -> HostileCalDAVServer {
+    package static func start(_ control: Control = Control()) async throws -> ScriptedCalDAVServer {
         let scratch = try ScratchDirectory()
-        let server = try HostileCalDAVServer(scratch: scratch)
+        let server = try ScriptedCalDAVServer(scratch: scratch)
         try server.set(control)
         try await server.waitUntilListening()
         return server
