@@ -10,6 +10,9 @@ public struct AppointmentImportStage: Codable, Sendable {
     public var maxAppointments: Int
     /// Bytes of the appointments' text (titles, notes, addresses, UIDs...), counted as UTF-8.
     public var maxTextBytes: Int
+    /// The daemon's `maxAppointments`, known to beautyctl before it parses a file: a file with more
+    /// events is refused before it is read whole.
+    public static let standardMaxAppointments = 250_000
     public init(stage: String, maxAppointments: Int, maxTextBytes: Int) {
         self.stage = stage
         self.maxAppointments = maxAppointments

@@ -132,6 +132,25 @@ extension EndToEndServing {
             #expect(daemon.isRunning)
         }
 
+        @Test("an .ics with more events than one import holds is refused before it is parsed, in bounded memory")
+        func tooManyEventsRefusedEarly() async throws {
+            // No daemon: the refusal comes before beautyctl parses the file or sends anything.
+            let stack = try await Stack.start(server: false, daemon: false)
+            defer { stack.shutdown() }
+            let path = stack.directory + "/many.ics"
+            let events = AppointmentImportStage.standardMaxAppointments + 1
+            // 15 MB; parsed whole it took ~20 times its size (4 GB for a 200 MB file).
+            try ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hostile//EN\r\n"
+                 + (0..<events).map { "BEGIN:VEVENT\r\nUID:e\($0)\r\nDTSTART:20300305T100000Z\r\nEND:VEVENT\r\n" }.joined()
+                 + "END:VCALENDAR\r\n").write(toFile: path, atomically: false, encoding: .utf8)
+            let result = try await stack.run("/usr/bin/time", ["-f", "max RSS %M KiB", try Locations.built("beautyctl"),
+                                                               "--socket", stack.socketPath, "import", path], timeout: .seconds(300))
+            #expect(result.status == .exited(2), "\(result)")
+            #expect(result.stderr.contains("many.ics: its \(events) events are more than one import holds"), "\(result)")
+            let kibibytes = result.stderr.firstMatch(of: /max RSS (\d+) KiB/).flatMap { Int($0.1) }
+            #expect(try #require(kibibytes) < 100 << 10, "beautyctl read the whole file: \(result)")
+        }
+
         @Test("contacts too many for one request are refused with a clear error; one card too large at its FILE:LINE")
         func contactsTooLargeToSend() async throws {
             let stack = try await Stack.start(server: false)

@@ -14,7 +14,7 @@ final class ImportStages: @unchecked Sendable {
         var openStages: Int
         /// Above the largest calendars people keep (a 100,000-event file holds ~10 MiB of text and
         /// ~50 MiB as staged appointments), and 384 MiB at worst for all open stages.
-        static let standard = Limits(appointments: 250_000, bytes: 96 << 20, openStages: 4)
+        static let standard = Limits(appointments: AppointmentImportStage.standardMaxAppointments, bytes: 96 << 20, openStages: 4)
     }
 
     /// Appointments checked on arrival, waiting for the commit; contacts are linked at the commit.
