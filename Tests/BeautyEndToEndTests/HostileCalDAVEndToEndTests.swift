@@ -254,6 +254,28 @@ extension EndToEndServing {
             #expect(status.lastError?.contains("took longer than 20 s") == true, "\(String(describing: status.lastError))")
         }
 
+        @Test("a server whose every answer comes within request_timeout but whose listing never ends is stopped by [sync] sync_timeout")
+        func anEndlessListingIsStoppedByTheSyncTimeout() async throws {
+            // Each page comes 6 s after it is asked for, well inside request_timeout (10 s): only the
+            // whole sync's bound (15 s) can end it.
+            let stack = try await Stack.start(server: false, config: "[sync]\ninterval = \"1h\"\nrequest_timeout = \"10s\"\nsync_timeout = \"15s\"\n")
+            defer { stack.shutdown() }
+            let server = try await HostileCalDAVServer(stack: stack)
+            try await server.control("hostile-off")
+            try await server.follow(in: stack, as: "endless")
+            try await server.control("endless?6")
+            let held = try stack.spawn("sync-endless", try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "endless"])
+            defer { held.killNow() }
+            // A safety net only: without the bound the listing goes on for [sync] sync_timeout's default, 10 minutes.
+            let ended = await held.waitForExit(timeout: .seconds(180))
+            #expect(ended != nil && ended != .exited(0), "\(String(describing: ended)) \(held.outputTail)")
+            #expect(held.output.contains("the sync took longer than 15 s"), "\(held.output)")
+            #expect(!held.output.contains("the request took longer"), "\(held.output)")
+            #expect(server.lines.filter { $0.hasPrefix("ENDLESS page") }.count >= 2, "\(server.lines)")
+            let status = try await stack.syncStatus("endless")
+            #expect(status.lastError?.contains("the sync took longer than 15 s") == true, "\(String(describing: status.lastError))")
+        }
+
         @Test("an appointment restored from the trash goes back to the account whose server deleted it, not to the first account")
         func aRestoredAppointmentGoesHome() async throws {
             let stack = try await Stack.startForSync()

@@ -24,6 +24,9 @@ Control (no authentication, for the test only):
                                 "TRICKLE cut" when the client hangs up)
     POST /control/refuse-new    answers the next PUT with If-None-Match: * by 412 without storing it
                                 (and, hostile hrefs off, the multiget finds nothing there)
+    POST /control/endless?SECONDS  answers every sync-collection REPORT from now on after SECONDS,
+                                truncated (507) with a new token each time, so a listing never ends
+                                although each request does ("ENDLESS page N" per answer)
 """
 import hashlib
 import re
@@ -35,7 +38,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 PORT, TRAP = int(sys.argv[1]), int(sys.argv[2])
 LOCK = threading.Lock()
 ITEMS = {}  # href -> iCalendar text
-STATE = {"hostile": True, "generation": 0, "refuse_new": 0, "trickle": False}
+STATE = {"hostile": True, "generation": 0, "refuse_new": 0, "trickle": False, "endless": None}
 
 
 def hostile_hrefs():
@@ -104,6 +107,8 @@ class Server(BaseHTTPRequestHandler):
                     STATE["trickle"] = True
                 elif path == "/control/refuse-new":
                     STATE["refuse_new"] += 1
+                elif path.startswith("/control/endless?"):
+                    STATE["endless"] = float(path.split("?", 1)[1])
                 listing = "\n".join(sorted(ITEMS))
             return self.answer(200, listing, content_type="text/plain")
         if self.command == "PROPFIND":
@@ -123,6 +128,8 @@ class Server(BaseHTTPRequestHandler):
 </D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>""")
         if self.command == "REPORT" and STATE["trickle"]:
             return self.trickle()
+        if self.command == "REPORT" and "sync-collection" in body and STATE["endless"] is not None:
+            return self.endless()
         if self.command == "REPORT" and "sync-collection" in body:
             if re.search(r"<[^>]*sync-token>[^<]+<", body):
                 return self.answer(403, '<?xml version="1.0"?><D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>')
@@ -155,6 +162,16 @@ class Server(BaseHTTPRequestHandler):
                 ITEMS.pop(path, None)
             return self.answer(204)
         return self.answer(405)
+
+    def endless(self):
+        time.sleep(STATE["endless"])
+        with LOCK:
+            STATE["generation"] += 1
+            page = STATE["generation"]
+        self.answer(207, '<?xml version="1.0"?><D:multistatus xmlns:D="DAV:"><D:response><D:href>/cal/</D:href>'
+                    '<D:status>HTTP/1.1 507 Insufficient Storage</D:status></D:response>'
+                    f'<D:sync-token>t{page}</D:sync-token></D:multistatus>')
+        say(f"ENDLESS page {page}")
 
     def trickle(self):
         text = '<?xml version="1.0"?><D:multistatus xmlns:D="DAV:">' + " " * 2000 + "</D:multistatus>"
