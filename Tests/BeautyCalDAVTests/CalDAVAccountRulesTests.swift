@@ -89,20 +89,20 @@ import Glibc
         }
     }
 
+    /// Refused, not waited out: the reason is the refusal itself (a connect that was retried until the
+    /// 10 s connect timeout would say "connection timed out"), after one request. How long it takes
+    /// is a benchmark's figure (benchmarks/refused_connect.py), not this test's: under load the time
+    /// is the scheduler's, not the client's.
     @Test func nobodyListeningIsUnreachableQuickly() async throws {
         let port = try CalDAVTestServer.freePort()
         let client = try CalDAVClient(account: CalDAVAccount(url: URL(string: "http://127.0.0.1:\(port)/")!, credentials: Fixed()))
-        let started = ContinuousClock.now
-        await #expect {
-            try await client.discoverCalendars()
-        } throws: { error in
-            if case .unreachable = error as? CalDAVError { return true }
-            return false
+        let error = await #expect(throws: CalDAVError.self) { try await client.discoverCalendars() }
+        guard case let .unreachable(reason) = error else {
+            Issue.record("not unreachable: \(String(describing: error))")
+            return
         }
-        // A refused connection is reported, not waited out to the 10 s connect timeout (the bound is
-        // loose: with the whole suite running in parallel this took 5.6 s, alone well under 1 s).
-        #expect(ContinuousClock.now - started < .seconds(9))
-        #expect(client.statistics.requests >= 1)
+        #expect(reason.contains("Connection refused"), "\(reason)")
+        #expect(client.statistics.requests == 1)
     }
 
     /// HTTPS goes through the system's trust store: a self-signed certificate is a failure to

@@ -59,6 +59,7 @@ extension EndToEndTiming {
                 // timer stays armed for it: one last wake 10 s after each sync. (And as in `exercise`,
                 // libdispatch retires the connections' worker threads 5 s after their last job.)
                 try await Task.sleep(for: .seconds(11))
+                try await Self.waitForDispatchWorkersToRetire(daemon.pid, stack)
                 let wakeUps = try await Self.wakeUps(of: daemon.pid, over: .seconds(3))
                 #expect(wakeUps.values.reduce(0, +) == 0, "context switches per thread while idle with sync: \(wakeUps)\n\(stack.logs)")
             }
@@ -79,9 +80,24 @@ extension EndToEndTiming {
             let agenda = try await stack.beautyctl(["agenda", "--days", "7"])
             #expect(agenda.status == .exited(0), "\(agenda)")
             // libdispatch retires a worker thread 5 s after its last job (each connection's jobs run
-            // on a serial queue), and that exit is one last wake-up: wait until they are gone.
-            try await Task.sleep(for: .seconds(6))
+            // on a serial queue), and that exit is one last wake-up: wait until they are gone. (A fixed
+            // 6 s was not enough on a loaded machine: a worker whose job ended late exited in the window.)
+            try await Self.waitForDispatchWorkersToRetire(daemon.pid, stack)
             return daemon
+        }
+
+        /// libdispatch's threads are named after their root queue ("com.apple.root.default-qos",
+        /// "...-qos.overcommit"; /proc shows the last 15 bytes). Once idle only one stays: the
+        /// manager thread, asleep in epoll_wait with no timeout (it wakes only for a dispatch source).
+        private static func dispatchThreads(of pid: pid_t) -> [String] {
+            switches(of: pid).values.map(\.name).filter { $0.contains("qos") }
+        }
+
+        private static func waitForDispatchWorkersToRetire(_ pid: pid_t, _ stack: Stack) async throws {
+            let retired = await eventually(timeout: .seconds(60), interval: .milliseconds(100)) {
+                dispatchThreads(of: pid).count <= 1 ? true : nil
+            }
+            try #require(retired == true, "dispatch workers still there: \(dispatchThreads(of: pid))\n\(stack.logs)")
         }
 
         /// Voluntary plus involuntary context switches per thread during `window`; a thread that
