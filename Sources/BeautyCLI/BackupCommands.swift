@@ -31,7 +31,8 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         let path = BackupInput.absolute(file)
         var status = stat()
-        if lstat(path, &status) == 0, try !Input.confirm(Output.l.tr("Replace the existing file %s with the backup?", path), yes: yes) {
+        // Only a regular file can be replaced; anything else there beautyd refuses, so asking would mislead.
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, try !Input.confirm(Output.l.tr("Replace the existing file %s with the backup?", path), yes: yes) {
             return Output.line(Output.l.tr("Nothing was backed up."))
         }
         var client = global.client

@@ -94,7 +94,8 @@ struct AgendaCommand: ParsableCommand {
         let times = Output.times
         let l = Output.l
         guard !result.entries.isEmpty else {
-            if let offset, offset > 0, result.total > 0 {
+            // A cut answer goes on past its cut, so an offset beyond what it holds is not the end.
+            if cut == nil, let offset, offset > 0, result.total > 0 {
                 return Output.line(l.trn("--offset %s is past the end: there is %s entry.", "--offset %s is past the end: there are %s entries.",
                                          result.total, offset, result.total))
             }

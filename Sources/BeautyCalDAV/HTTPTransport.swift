@@ -122,7 +122,7 @@ final class HTTPTransport: Sendable {
         do {
             let limit = deadline, host = url.host ?? url.absoluteString
             let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-            (status, headers, buffer) = try await Deadline.run(within: limit, expired: {
+            (status, headers, buffer) = try await Deadline.run(within: limit, on: Self.client.eventLoopGroup.any(), expired: {
                 CalDAVError.unreachable("\(host): the request took longer than \(Self.seconds(limit)) s")
             }) { [request] in
                 let response = try await Self.client.execute(request, deadline: .now() + .nanoseconds(nanoseconds))

@@ -113,6 +113,7 @@ extension EndToEndServing {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
             await stack.stopDaemon()
+            let known = try await stack.sqlite(stack.databasePath, "SELECT count(*) FROM grdb_migrations")
             try await stack.sqlite(stack.databasePath, """
                 INSERT INTO grdb_migrations(identifier) VALUES ('v8: reminders by e-mail');
                 UPDATE setting SET value = '0.3.0' WHERE key = 'beautydVersion';
@@ -123,7 +124,8 @@ extension EndToEndServing {
                 #expect(refused.stderr.contains(part), "\(part) missing: \(refused)")
             }
             let migrations = try await stack.sqlite(stack.databasePath, "SELECT count(*) FROM grdb_migrations")
-            #expect(migrations.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "9", "the file was changed")
+            let expected = (Int(known.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) + 1
+            #expect(migrations.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(expected), "the file was changed")
         }
 
         @Test("a read-only database: the message names the file and the fix, and the start after the fix works")

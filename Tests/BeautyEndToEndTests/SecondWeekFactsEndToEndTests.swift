@@ -70,7 +70,7 @@ extension EndToEndServing {
             let recorded = try #require(try await Self.answeredAt(stack, dose.id))
             #expect(recorded < due.addingTimeInterval(-12 * 3600) && recorded > now.addingTimeInterval(-86_460), "\(recorded)")
             let shown = Timestamps(zone: zone, language: .polish).short(recorded)
-            #expect(confirmed.status == .exited(0) && confirmed.stdout.contains("jako: przyjęta, czas: \(shown)."), "\(confirmed)")
+            #expect(confirmed.status == .exited(0) && confirmed.stdout.contains("zapisano stan: przyjęta, czas: \(shown)."), "\(confirmed)")
         }
 
         @Test("dose skip --at 10 minutes ago is recorded at once and says when, in English too")

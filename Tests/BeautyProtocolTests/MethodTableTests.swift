@@ -39,7 +39,8 @@ import Testing
         #expect(NotificationAction.allCases.map { $0.button(.english) } == [
             .init(id: "taken", label: "Taken"), .init(id: "snooze", label: "Snooze"),
             .init(id: "skip", label: "Skip"), .init(id: "dismiss", label: "Dismiss"),
+            .init(id: "water-250", label: "+250 ml"),
         ])
-        #expect(NotificationAction.allCases.map(\.doseAnswer) == [.taken, .snoozed, .skipped, nil])
+        #expect(NotificationAction.allCases.map(\.doseAnswer) == [.taken, .snoozed, .skipped, nil, nil])
     }
 }

@@ -222,7 +222,8 @@ package final class CalDAVTestServer: @unchecked Sendable {
     }
 
     private func waitUntilListening() async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
+        // A safety net only: a server starting while the whole suite runs on two busy cores is slow.
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             guard process.isRunning else { throw HarnessError("\(kind) exited at start\n\(process.outputTail)") }
             if Self.answers(port: port) {
@@ -232,7 +233,7 @@ package final class CalDAVTestServer: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw HarnessError("\(kind) did not listen on 127.0.0.1:\(port) within 20 s\n\(process.outputTail)")
+        throw HarnessError("\(kind) did not listen on 127.0.0.1:\(port) within 120 s\n\(process.outputTail)")
     }
 
     /// Radicale logs "<METHOD> request for '<path>' ... received from"; Xandikos (aiohttp) one access line a request.

@@ -100,7 +100,8 @@ public actor SyncCoordinator {
             let report = try await withThrowingTaskGroup(of: SyncReport?.self) { group in
                 group.addTask { [engine] in try await engine.run() }
                 group.addTask {
-                    try await Task.sleep(for: limit)
+                    // An event-loop timer: Task.sleep would start libdispatch's once-a-second monitor.
+                    try await EventLoopConcurrency.sleep(for: limit)
                     return nil
                 }
                 // The engine stops at its next request once cancelled; each request has its own deadline.
