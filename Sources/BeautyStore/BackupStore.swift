@@ -38,7 +38,7 @@ extension AppDatabase {
             // A read: the pool gives it a snapshot, so writes go on meanwhile and the copy is consistent.
             try writer.database.backup(to: destination)
             try destination.close()
-            guard rename(partial, path) == 0 else { throw RestoreRefusal(ValidationError(field: "path", template: "cannot write %s: %s", path, String(cString: strerror(errno)))) }
+            guard rename(partial, path) == 0 else { throw RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot write %s: %s", [.plain(path), .message(SystemErrorText.text(errno))]))) }
         } catch {
             unlink(partial)
             throw error
@@ -138,7 +138,7 @@ extension AppDatabase {
     static func createPrivateFile(_ path: String) throws {
         unlink(path)
         let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw RestoreRefusal(ValidationError(field: "path", template: "cannot create %s: %s", path, String(cString: strerror(errno)))) }
+        guard fd >= 0 else { throw RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot create %s: %s", [.plain(path), .message(SystemErrorText.text(errno))]))) }
         Glibc.close(fd)
     }
 }
