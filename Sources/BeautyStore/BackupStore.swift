@@ -71,7 +71,8 @@ extension AppDatabase {
         let unknown = applied.filter { !Self.migrator.migrations.contains($0) }
         guard unknown.isEmpty else {
             throw RestoreRefusal(ValidationError(field: "path", template: "%s was written by a newer beautyd (schema %s); this one knows up to \"%s\": nothing was restored",
-                                                  path, unknown.map { "\"\($0)\"" }.joined(separator: ", "), Self.migrator.migrations.last ?? ""))
+                                                  path, unknown.map { "\"\($0.prefix { $0 != ":" })\"" }.joined(separator: ", "),
+                                                  (Self.migrator.migrations.last ?? "").prefix { $0 != ":" }))
         }
         // Brought up to date in a private scratch copy, so the live database changes only in the swap.
         let scratch = self.path + ".restore-\(getpid())"

@@ -46,6 +46,11 @@ extension EndToEndTiming {
 
             let backup = try await stack.beautyctl(["backup", stack.directory + "/missing/beauty.db"])
             #expect(backup.stderr.contains(language.noSuchFile) && Self.englishWords(in: backup.stderr).isEmpty, "\(backup)")
+
+            // The schema step by its version: no developer's English after it.
+            let saved = try await stack.beautyctlOK(["backup", stack.directory + "/copy.db"])
+            let schema = saved.stdout.split(separator: "„").last.map { $0.prefix { $0 != "”" && $0 != "“" } } ?? ""
+            #expect(schema.hasPrefix("v") && !schema.contains(" "), "\(saved)")
         }
     }
 }
