@@ -38,7 +38,9 @@ struct BackupCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(BackupRPC.backup, BackupParams(path: path))
         if output.json { return try Output.json(result) }
-        Output.line(Output.l.tr("Backed up the database to %s (%s bytes, schema \"%s\").", result.path, Output.numbers.integer(Int(result.bytes)), result.schema))
+        // The schema step by its version ("v8-sync"): the words after it are a developer's English.
+        Output.line(Output.l.tr("Backed up the database to %s (%s bytes, schema \"%s\").", result.path, Output.numbers.integer(Int(result.bytes)),
+                                result.schema.prefix { $0 != ":" }))
     }
 }
 

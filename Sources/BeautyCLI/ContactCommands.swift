@@ -158,8 +158,8 @@ extension ContactCommand {
             params.lastName = lastName
             params.address = address
             params.clear = try clear.map { raw in
-                switch raw.lowercased() {
-                case "email", "e-mail": return .email
+                switch TypedWord.code(raw, among: ["email", "first", "last", "address"], word: FieldName.contact) ?? raw.lowercased() {
+                case "email": return .email
                 case "first", "firstname": return .firstName
                 case "last", "lastname": return .lastName
                 case "address": return .address

@@ -1,3 +1,4 @@
+import BeautyCore
 import BeautyLocalization
 import BeautyProtocol
 
@@ -11,7 +12,7 @@ enum DaemonErrorText {
             return text
         }
         guard let text = data.translatable?.rendered(l) else { return error.message }
-        return data.field.map { "\($0): \(text)" } ?? text
+        return data.field.map { "\(ErrorFieldName.text($0).rendered(l)): \(text)" } ?? text
     }
 
     /// "no appointment with id 99" for the kinds of item beautyd keeps; nil for another.

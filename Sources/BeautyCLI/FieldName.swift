@@ -18,4 +18,28 @@ enum FieldName {
         case nil: code
         }
     }
+
+    /// A contact's field by the code `--clear` takes (email, first, last, address).
+    static func contact(_ code: String, _ l: Localizer) -> String {
+        switch code {
+        case "email": l.trc("field", "e-mail")
+        case "first": l.trc("field", "first name")
+        case "last": l.trc("field", "last name")
+        case "address": l.trc("field", "address")
+        default: code
+        }
+    }
+
+    static func medication(_ code: String, _ l: Localizer) -> String {
+        switch MedEditParams.Clearable(rawValue: code) {
+        case .dose: l.trc("field", "dose")
+        case .notes: l.trc("field", "notes")
+        case .startDate: l.trc("field", "start date")
+        case .endDate: l.trc("field", "end date")
+        case .stock: l.trc("field", "stock")
+        case .lowStock: l.trc("field", "low stock")
+        case .timeZone: l.trc("field", "zone")
+        case nil: code
+        }
+    }
 }

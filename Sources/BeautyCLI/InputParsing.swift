@@ -77,7 +77,9 @@ enum Input {
             // An empty option checks several options at once: the error's field names the option.
             let named = error.field.hasPrefix("-") ? error.field : "--\(error.field)"
             let field = option.isEmpty ? named : (same ? option : "\(option) (\(error.field))")
-            throw CLIFailure(.usage, "\(field): \(error.text(Output.l))")
+            // An option stays as typed (--at); a field's code (title) is said in the user's language.
+            let shown = field.hasPrefix("-") ? field : ErrorFieldName.text(field).rendered(Output.l)
+            throw CLIFailure(.usage, "\(shown): \(error.text(Output.l))")
         }
     }
 

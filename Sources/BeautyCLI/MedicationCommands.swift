@@ -229,7 +229,8 @@ extension MedCommand {
             params.lowStock = fields.low
             params.timeZone = fields.tz
             params.clear = try clear.map { raw in
-                guard let field = MedEditParams.Clearable(rawValue: raw.lowercased()) else {
+                let codes = MedEditParams.Clearable.allCases.map(\.rawValue)
+                guard let field = TypedWord.code(raw, among: codes, word: FieldName.medication).flatMap(MedEditParams.Clearable.init(rawValue:)) else {
                     throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of %s", raw, MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")))
                 }
                 return field

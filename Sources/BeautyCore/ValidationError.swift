@@ -43,7 +43,7 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
     public var messageText: TranslatableText { translatable ?? .verbatim(message) }
 
     /// "field: message" as a template (its `description` in English), the message inside as `messageText`.
-    public var textWithField: TranslatableText { TranslatableText("%s: %s", [.plain(field), .message(messageText)]) }
+    public var textWithField: TranslatableText { TranslatableText("%s: %s", [.message(ErrorFieldName.text(field)), .message(messageText)]) }
 
     /// The message in `l`'s language (English when it has no template).
     public func text(_ l: Localizer) -> String { translatable?.rendered(l) ?? message }

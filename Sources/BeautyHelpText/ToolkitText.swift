@@ -30,7 +30,7 @@ public struct ToolkitText {
     func usageError(_ english: String) -> String {
         english.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             let indent = line.prefix { $0 == " " }
-            return indent + translated(String(line.dropFirst(indent.count)), by: Self.errorPhrases)
+            return indent + placeholders(translated(String(line.dropFirst(indent.count)), by: Self.errorPhrases))
         }.joined(separator: "\n")
     }
 
@@ -38,8 +38,8 @@ public struct ToolkitText {
     func helpScreen(_ unwrapped: String, width: Int) -> String {
         HelpLayout(width: width).laidOut(unwrapped) { part, text in
             switch part {
-            case .line: match(text, Self.linePhrases)
-            case .label: match(text, Self.labelPhrases)
+            case .line: match(text, Self.linePhrases).map(placeholders)
+            case .label: changed(placeholders(match(text, Self.labelPhrases) ?? text), from: text)
             case .abstract: translatedAbstract(text)
             }
         }
@@ -57,6 +57,69 @@ public struct ToolkitText {
         }
         return nil
     }
+
+    /// `text` with each placeholder of a value (`<time>`, `[<options>]`, `<name|url>`) in the user's
+    /// language; one beautyctl does not name stays as it is (`<n>`, `<url>`, `<HH:MM>`).
+    func placeholders(_ text: String) -> String {
+        guard text.contains("<") else { return text }
+        let whole = text as NSString
+        var out = ""
+        var last = 0
+        for found in Self.placeholder.matches(in: text, range: NSRange(location: 0, length: whole.length)) {
+            out += whole.substring(with: NSRange(location: last, length: found.range.location - last))
+            let names = whole.substring(with: found.range(at: 1)).split(separator: "|", omittingEmptySubsequences: false)
+            out += "<" + names.map { placeholder(String($0)) }.joined(separator: "|") + ">"
+            last = found.range.location + found.range.length
+        }
+        return out + whole.substring(from: last)
+    }
+
+    private static let placeholder = try! NSRegularExpression(pattern: "<([A-Za-z|-]+)>")
+
+    private func changed(_ text: String, from original: String) -> String? { text == original ? nil : text }
+
+    /// A value's placeholder word (an option's `valueName`, an argument's name, ArgumentParser's own).
+    private func placeholder(_ name: String) -> String {
+        switch name {
+        case "options": l.tr("<options>").trimmingCharacters(in: Self.angles)
+        case "subcommand": l.tr("<subcommand>").trimmingCharacters(in: Self.angles)
+        case "time": l.tr("<time>").trimmingCharacters(in: Self.angles)
+        case "text": l.tr("<text>").trimmingCharacters(in: Self.angles)
+        case "name": l.tr("<name>").trimmingCharacters(in: Self.angles)
+        case "title": l.tr("<title>").trimmingCharacters(in: Self.angles)
+        case "file": l.tr("<file>").trimmingCharacters(in: Self.angles)
+        case "path": l.tr("<path>").trimmingCharacters(in: Self.angles)
+        case "duration": l.tr("<duration>").trimmingCharacters(in: Self.angles)
+        case "date": l.tr("<date>").trimmingCharacters(in: Self.angles)
+        case "amount": l.tr("<amount>").trimmingCharacters(in: Self.angles)
+        case "field": l.tr("<field>").trimmingCharacters(in: Self.angles)
+        case "count": l.tr("<count>").trimmingCharacters(in: Self.angles)
+        case "number": l.tr("<number>").trimmingCharacters(in: Self.angles)
+        case "zone": l.tr("<zone>").trimmingCharacters(in: Self.angles)
+        case "status": l.tr("<status>").trimmingCharacters(in: Self.angles)
+        case "state": l.tr("<state>").trimmingCharacters(in: Self.angles)
+        case "month": l.tr("<month>").trimmingCharacters(in: Self.angles)
+        case "code": l.tr("<code>").trimmingCharacters(in: Self.angles)
+        case "address": l.tr("<address>").trimmingCharacters(in: Self.angles)
+        case "user": l.tr("<user>").trimmingCharacters(in: Self.angles)
+        case "unit": l.tr("<unit>").trimmingCharacters(in: Self.angles)
+        case "level": l.tr("<level>").trimmingCharacters(in: Self.angles)
+        case "kind": l.tr("<kind>").trimmingCharacters(in: Self.angles)
+        case "key": l.tr("<key>").trimmingCharacters(in: Self.angles)
+        case "days": l.tr("<days>").trimmingCharacters(in: Self.angles)
+        case "contact": l.tr("<contact>").trimmingCharacters(in: Self.angles)
+        case "category": l.tr("<category>").trimmingCharacters(in: Self.angles)
+        case "color": l.tr("<color>").trimmingCharacters(in: Self.angles)
+        case "med": l.tr("<med>").trimmingCharacters(in: Self.angles)
+        case "position": l.tr("<position>").trimmingCharacters(in: Self.angles)
+        case "template": l.tr("<template>").trimmingCharacters(in: Self.angles)
+        case "shell": l.tr("<shell>").trimmingCharacters(in: Self.angles)
+        case "id": l.tr("<id>").trimmingCharacters(in: Self.angles)
+        default: name
+        }
+    }
+
+    private static let angles = CharacterSet(charactersIn: "<>")
 
     private func translated(_ text: String, by phrases: [Phrase]) -> String {
         match(text, phrases) ?? text

@@ -53,7 +53,7 @@ enum BackupSource {
         guard fstat(source, &info) == 0 else { throw cannotRead(path, errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw notRegular(path) }
         let target = open(copy, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard target >= 0 else { throw RestoreRefusal(ValidationError(field: "path", template: "cannot create %s: %s", copy, String(cString: strerror(errno)))) }
+        guard target >= 0 else { throw RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot create %s: %s", [.plain(copy), .message(SystemErrorText.text(errno))]))) }
         defer { close(target) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -68,7 +68,7 @@ enum BackupSource {
                 let step = buffer.withUnsafeBytes { write(target, $0.baseAddress! + written, count - written) }
                 if step < 0 {
                     if errno == EINTR { continue }
-                    throw RestoreRefusal(ValidationError(field: "path", template: "cannot write %s: %s", copy, String(cString: strerror(errno))))
+                    throw RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot write %s: %s", [.plain(copy), .message(SystemErrorText.text(errno))])))
                 }
                 written += step
             }
@@ -81,6 +81,6 @@ enum BackupSource {
 
     private static func cannotRead(_ path: String, _ code: Int32) -> RestoreRefusal {
         if code == ELOOP { return RestoreRefusal(ValidationError(field: "path", template: "%s is a symbolic link; give the file itself", path)) }
-        return RestoreRefusal(ValidationError(field: "path", template: "cannot read %s: %s", path, String(cString: strerror(code))))
+        return RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot read %s: %s", [.plain(path), .message(SystemErrorText.text(code))])))
     }
 }

@@ -71,7 +71,7 @@ extension AppDatabase {
     }
 
     private static func cannotWrite(_ path: String, _ code: Int32) -> RestoreRefusal {
-        RestoreRefusal(ValidationError(field: "path", template: "cannot write %s: %s", path, String(cString: strerror(code))))
+        RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot write %s: %s", [.plain(path), .message(SystemErrorText.text(code))])))
     }
 
     /// Replaces the whole database with the backup at `path`, in place (connections stay open).
@@ -107,7 +107,8 @@ extension AppDatabase {
         let unknown = applied.filter { !Self.migrator.migrations.contains($0) }
         guard unknown.isEmpty else {
             throw RestoreRefusal(ValidationError(field: "path", template: "%s was written by a newer beautyd (schema %s); this one knows up to \"%s\": nothing was restored",
-                                                  path, unknown.map { "\"\($0)\"" }.joined(separator: ", "), Self.migrator.migrations.last ?? ""))
+                                                  path, unknown.map { "\"\($0.prefix { $0 != ":" })\"" }.joined(separator: ", "),
+                                                  (Self.migrator.migrations.last ?? "").prefix { $0 != ":" }))
         }
         let leftOut = try RestoredSchema.keepOwnObjects(work, path: path, migratedUpTo: applied.last ?? "", migrator: Self.migrator)
         try Self.migrator.migrate(work)
@@ -201,7 +202,7 @@ extension AppDatabase {
     static func createPrivateFile(_ path: String) throws {
         unlink(path)
         let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw RestoreRefusal(ValidationError(field: "path", template: "cannot create %s: %s", path, String(cString: strerror(errno)))) }
+        guard fd >= 0 else { throw RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot create %s: %s", [.plain(path), .message(SystemErrorText.text(errno))]))) }
         Glibc.close(fd)
     }
 }

@@ -42,11 +42,11 @@ import Testing
         let help = Self.polish.helpScreen(BeautyctlCommand.fullMessage(for: Self.outcome(["tip", "--help"]), columns: HelpLayout.unwrapped),
                                           width: 80)
         let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.first?.hasPrefix("OPIS: ") == true && lines.contains("UŻYCIE: beautyctl tip <subcommand>"), "\(help)")
+        #expect(lines.first?.hasPrefix("OPIS: ") == true && lines.contains("UŻYCIE: beautyctl tip <podpolecenie>"), "\(help)")
         #expect(lines.contains("OPCJE:") && lines.contains("PODPOLECENIA:"), "\(help)")
         #expect(lines.contains("  --version               Pokaż wersję.") && lines.contains("  -h, --help              Pokaż pomoc."), "\(help)")
         #expect(lines.contains { $0.hasPrefix("  random (domyślne)       ") }, "the label keeps its column: \(help)")
-        #expect(help.hasSuffix("\n  Pomoc do podpolecenia: 'beautyctl help tip <subcommand>'."), "\(help)")
+        #expect(help.hasSuffix("\n  Pomoc do podpolecenia: 'beautyctl help tip <podpolecenie>'."), "\(help)")
         #expect(lines.allSatisfy { $0.count <= 80 }, "\(help)")
     }
 
@@ -85,15 +85,15 @@ import Testing
               See 'beautyctl appointment add --help' for more information.
             """
         #expect(Self.polish.usageError(missing) == """
-            Błąd: Brak wymaganego argumentu „<title>”
-            Pomoc:  <title>  What it is, e.g. Haircut.
-            Użycie: beautyctl appointment add [<options>] <title>
+            Błąd: Brak wymaganego argumentu „<tytuł>”
+            Pomoc:  <tytuł>  What it is, e.g. Haircut.
+            Użycie: beautyctl appointment add [<opcje>] <tytuł>
               Więcej informacji: 'beautyctl appointment add --help'.
             """)
         #expect(Self.slovak.usageError(missing) == """
-            Chyba: Chýba povinný argument „<title>“
-            Pomoc:    <title>  What it is, e.g. Haircut.
-            Použitie: beautyctl appointment add [<options>] <title>
+            Chyba: Chýba povinný argument „<názov>“
+            Pomoc:    <názov>  What it is, e.g. Haircut.
+            Použitie: beautyctl appointment add [<možnosti>] <názov>
               Viac informácií: 'beautyctl appointment add --help'.
             """)
         #expect(Self.polish.usageError("Error: Unknown option '--bogus'. Did you mean '--notes'?")
@@ -101,7 +101,7 @@ import Testing
         #expect(Self.polish.usageError("Error: 5 unexpected arguments: 'a', 'b', 'c', 'd', 'e'")
                 == "Błąd: 5 nieoczekiwanych argumentów: 'a', 'b', 'c', 'd', 'e'")
         #expect(Self.slovak.usageError("Error: The value 'x' is invalid for '<state>'. Please provide one of 'on', 'off' or 'status'.")
-                == "Chyba: Hodnota „x“ nie je platná pre „<state>“. Zadajte jednu z hodnôt: 'on', 'off' alebo 'status'.")
+                == "Chyba: Hodnota „x“ nie je platná pre „<stav>“. Zadajte jednu z hodnôt: 'on', 'off' alebo 'status'.")
         #expect(Self.polish.usageError("Error: Unknown option '-xy'\n   or: Missing value for '-x <n>' in '-xy'")
                 == "Błąd: Nieznana opcja „-xy”\n   lub: Brak wartości dla „-x <n>” w „-xy”")
         // A message of beautyctl's own (already in the user's language) and an unknown phrase are left as they are.

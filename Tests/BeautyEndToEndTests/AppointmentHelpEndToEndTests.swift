@@ -9,14 +9,14 @@ extension EndToEndBus {
         /// an argument, `--json` of the shared output options, and the command's examples.
         static let expected: [(locale: String, lines: [String])] = [
             ("pl_PL.UTF-8", [
-                "  --address <text>        Gdzie się odbywa.\n",
-                "  --color <name>          Kolor w widokach kalendarza: czerwony, pomarańczowy,",
+                "  --address <tekst>       Gdzie się odbywa.\n",
+                "  --color <nazwa>         Kolor w widokach kalendarza: czerwony, pomarańczowy,",
                 "  --json                  Wypisz JSON do przetwarzania maszynowego",
                 "Przykłady:\n  beautyctl appointment add Strzyżenie --at 'pt 15:00'",
             ]),
             ("sk_SK.UTF-8", [
                 "  --address <text>        Kde sa koná.\n",
-                "  --color <name>          Farba v zobrazeniach kalendára: červená, oranžová,",
+                "  --color <názov>         Farba v zobrazeniach kalendára: červená, oranžová,",
                 "  --json                  Vypísať strojovo čitateľný JSON namiesto textu.\n",
                 "Príklady:\n  beautyctl appointment add Strihanie --at 'pi 15:00'",
             ]),

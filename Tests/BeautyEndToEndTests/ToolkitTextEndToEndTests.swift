@@ -16,15 +16,15 @@ struct ToolkitLanguage: Sendable, CustomTestStringConvertible {
     static let polish = ToolkitLanguage(
         locale: "pl_PL.UTF-8",
         helpLines: ["ARGUMENTY:", "OPCJE:", "  --version               Pokaż wersję.", "  -h, --help              Pokaż pomoc."],
-        missingTitle: "Błąd: Brak wymaganego argumentu „<title>”\nPomoc:  <title>  ",
+        missingTitle: "Błąd: Brak wymaganego argumentu „<tytuł>”\nPomoc:  <tytuł>  ",
         unknownOption: "Błąd: Nieznana opcja „--bogus”",
-        usageLines: "\nUżycie: beautyctl appointment add [<options>] <title>\n  Więcej informacji: 'beautyctl appointment add --help'.\n")
+        usageLines: "\nUżycie: beautyctl appointment add [<opcje>] <tytuł>\n  Więcej informacji: 'beautyctl appointment add --help'.\n")
     static let slovak = ToolkitLanguage(
         locale: "sk_SK.UTF-8",
         helpLines: ["ARGUMENTY:", "VOĽBY:", "  --version               Zobraziť verziu.", "  -h, --help              Zobraziť pomoc."],
-        missingTitle: "Chyba: Chýba povinný argument „<title>“\nPomoc:    <title>  ",
+        missingTitle: "Chyba: Chýba povinný argument „<názov>“\nPomoc:    <názov>  ",
         unknownOption: "Chyba: Neznáma voľba „--bogus“",
-        usageLines: "\nPoužitie: beautyctl appointment add [<options>] <title>\n  Viac informácií: 'beautyctl appointment add --help'.\n")
+        usageLines: "\nPoužitie: beautyctl appointment add [<možnosti>] <názov>\n  Viac informácií: 'beautyctl appointment add --help'.\n")
     static let english = ToolkitLanguage(
         locale: "C",
         helpLines: ["ARGUMENTS:", "OPTIONS:", "  --version               Show the version.", "  -h, --help              Show help information."],
@@ -47,7 +47,8 @@ extension EndToEndBus {
                 let lines = help.stdout.split(separator: "\n").map(String.init)
                 #expect(help.status == .exited(0) && help.stderr.isEmpty, "\(arguments): \(help)")
                 #expect(language.helpLines.allSatisfy(lines.contains), "\(arguments): \(help)")
-                #expect(lines.contains { $0.hasSuffix(": beautyctl appointment add [<options>] <title>") }, "\(help)")
+                let usage = language.usageLines.split(separator: "\n")[0].drop { $0 != ":" }
+                #expect(lines.contains { $0.hasSuffix(usage) }, "\(help)")
             }
 
             let missing = try await stack.beautyctl(["appointment", "add", "--bogus"], socket: false)

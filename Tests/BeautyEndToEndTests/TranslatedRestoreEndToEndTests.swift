@@ -6,8 +6,8 @@ extension EndToEndServing {
     @Suite("restore refuses a file that is no database in Polish and Slovak; LANG=C in English", .serialized)
     struct TranslatedRestore {
         @Test(arguments: [
-            ("pl_PL.UTF-8", "path: nie można otworzyć %@ jako bazy danych ("),
-            ("sk_SK.UTF-8", "path: %@ sa nedá otvoriť ako databáza ("),
+            ("pl_PL.UTF-8", "ścieżka: nie można otworzyć %@ jako bazy danych ("),
+            ("sk_SK.UTF-8", "cesta: %@ sa nedá otvoriť ako databáza ("),
             ("C", "path: %@ cannot be opened as a database ("),
         ])
         func aFileThatIsNoDatabase(locale: String, refusal: String) async throws {

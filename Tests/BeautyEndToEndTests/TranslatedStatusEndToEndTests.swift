@@ -39,7 +39,8 @@ extension EndToEndBus {
             chmod(readable, 0o644)
             let refused = try await stack.beautyctl(["sync", "add", "phone", "--url", "http://127.0.0.1:9/dav/", "--user", "anna",
                                                      "--password-file", readable])
-            let expected = "passwordFile: " + refusal.replacingOccurrences(of: "%@", with: readable) + "\n"
+            let field = ["pl_PL.UTF-8": "plik hasła: ", "sk_SK.UTF-8": "súbor s heslom: "][locale] ?? "passwordFile: "
+            let expected = field + refusal.replacingOccurrences(of: "%@", with: readable) + "\n"
             #expect(refused.status == .exited(1) && refused.stderr.hasSuffix(expected), "\(refused)")
         }
     }

@@ -44,5 +44,28 @@ extension EndToEndBus {
             let refused = try await stack.beautyctl(["appointment", "edit", "1", "--color", "kolorowy"], lang: polish)
             #expect(refused.status != .exited(0) && refused.stderr.contains("kolorowy"), "\(refused)")
         }
+
+        @Test("contact edit --clear nazwisko/e-mail/address and med edit --clear dávka/zapas/low, in any of en, pl, sk")
+        func clearTakesEveryLanguage() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let polish = "pl_PL.UTF-8", slovak = "sk_SK.UTF-8"
+            _ = try await stack.beautyctlOK(["contact", "add", "Salon Anna", "--phone", "+48 600 100 200", "--email", "anna@example.com",
+                                             "--first", "Anna", "--last", "Nowak", "--address", "Długa 1"])
+            let contact = try await stack.beautyctlJSON(["contact", "edit", "1", "--clear", "nazwisko", "--clear", "e-mail", "--clear", "adresa"],
+                                                        lang: slovak, as: Contact.self)
+            #expect(contact.lastName == nil && contact.email == nil && contact.address == nil && contact.firstName == "Anna", "\(contact)")
+            let firstName = try await stack.beautyctlJSON(["contact", "edit", "1", "--clear", "meno"], lang: polish, as: Contact.self)
+            #expect(firstName.firstName == nil, "\(firstName)")
+
+            _ = try await stack.beautyctlOK(["med", "add", "Magnez", "--dose", "1 tabletka", "--at", "08:00", "--stock", "30", "--low", "5"])
+            let med = try await stack.beautyctlJSON(["med", "edit", "1", "--clear", "dávka", "--clear", "zapas", "--clear", "low stock"],
+                                                    lang: polish, as: MedDetail.self)
+            #expect(med.medication.dose == nil && med.medication.stock == nil && med.medication.lowStock == nil, "\(med)")
+
+            let refused = try await stack.beautyctl(["med", "edit", "1", "--clear", "kolor"], lang: polish)
+            #expect(refused.status == .exited(2) && refused.stderr.contains("kolor"), "\(refused)")
+        }
     }
 }
+

@@ -18,24 +18,24 @@ struct HelpLanguage: Sendable, CustomTestStringConvertible {
     var testDescription: String { locale }
 
     static let polish = HelpLanguage(locale: "pl_PL.UTF-8", says: [
-        "water add": ["  --at <time>             Kiedy został wypity (domyślnie: teraz;", "\nPrzykłady:\n  beautyctl water add 250\n"],
+        "water add": ["  --at <czas>             Kiedy został wypity (domyślnie: teraz;", "\nPrzykłady:\n  beautyctl water add 250\n"],
         "bmi": ["\nKlasy: wygłodzenie BMI < 16; wychudzenie 16 ≤ BMI < 17;"],
-        "beautyd": ["OPIS: Demon beautyd: przechowuje wizyty", "\n\nUŻYCIE: beautyd [--config <path>]", "\n\nOPCJE:\n",
-                    "  --config <path>         Plik konfiguracyjny.\n", "  -h, --help              Pokaż pomoc.\n"],
+        "beautyd": ["OPIS: Demon beautyd: przechowuje wizyty", "\n\nUŻYCIE: beautyd [--config <ścieżka>]", "\n\nOPCJE:\n",
+                    "  --config <ścieżka>      Plik konfiguracyjny.\n", "  -h, --help              Pokaż pomoc.\n"],
     ], unknownOption: """
         Błąd: Nieznana opcja „--bogus”
-        Użycie: beautyd [--config <path>] [--database <path>] [--socket <path>] [--log-level <level>] [--recover]
+        Użycie: beautyd [--config <ścieżka>] [--database <ścieżka>] [--socket <ścieżka>] [--log-level <poziom>] [--recover]
           Więcej informacji: 'beautyd --help'.
 
         """, unknownLogLevel: "Błąd: --log-level: „loud” nie jest żadnym z poziomów: trace, debug, info, notice, warning, error, critical")
     static let slovak = HelpLanguage(locale: "sk_SK.UTF-8", says: [
-        "water add": ["  --at <time>             Kedy bol vypitý (predvolene: teraz;", "\nPríklady:\n  beautyctl water add 250\n"],
+        "water add": ["  --at <čas>              Kedy bol vypitý (predvolene: teraz;", "\nPríklady:\n  beautyctl water add 250\n"],
         "bmi": ["\nTriedy: ťažká podvýživa BMI < 16; stredná podvýživa 16 ≤ BMI < 17;"],
-        "beautyd": ["PREHĽAD: Démon beautyd: uchováva návštevy", "\n\nPOUŽITIE: beautyd [--config <path>]", "\n\nVOĽBY:\n",
-                    "  --config <path>         Konfiguračný súbor.\n", "  -h, --help              Zobraziť pomoc.\n"],
+        "beautyd": ["PREHĽAD: Démon beautyd: uchováva návštevy", "\n\nPOUŽITIE: beautyd [--config <cesta>]", "\n\nVOĽBY:\n",
+                    "  --config <cesta>        Konfiguračný súbor.\n", "  -h, --help              Zobraziť pomoc.\n"],
     ], unknownOption: """
         Chyba: Neznáma voľba „--bogus“
-        Použitie: beautyd [--config <path>] [--database <path>] [--socket <path>] [--log-level <level>] [--recover]
+        Použitie: beautyd [--config <cesta>] [--database <cesta>] [--socket <cesta>] [--log-level <úroveň>] [--recover]
           Viac informácií: 'beautyd --help'.
 
         """, unknownLogLevel: "Chyba: --log-level: „loud“ nie je žiadna z úrovní: trace, debug, info, notice, warning, error, critical")
