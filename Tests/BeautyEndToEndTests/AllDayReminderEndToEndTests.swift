@@ -56,7 +56,7 @@ extension EndToEndTiming {
             let added = try await stack.beautyctlOK(["appointment", "add", "Spa", "--at", visitDay, "--all-day", "--remind", "1d"])
             let times = Timestamps(zone: testTimeZone)
             #expect(added.stdout.contains("reminder:  \(times.short(target)) (1d before) — pending"), "\(added)")
-            let calls = await stack.waitForNotifications(1, timeout: .seconds(150))
+            let calls = await stack.waitForNotifications(1, timeout: .seconds(100))
             let call = try #require(calls.first, "no reminder: the lead was counted from midnight\n\(stack.logs)")
             #expect(call.summary == "Spa", "\(call)")
             #expect(call.time >= target.timeIntervalSince1970 - 1, "it fired before its time: \(call)")
