@@ -81,8 +81,10 @@ enum Output {
         if a.reminders.isEmpty { Output.line(Output.l.tr("  reminders: none")) }
         // A series' reminders are those of its next occurrence: the first one's are long gone.
         let occurrence = a.recurrence == nil ? a.start : detail.nextOccurrences?.first ?? a.start
-        for reminder in a.reminders.sorted(by: { $0.fireDate(forStart: occurrence) < $1.fireDate(forStart: occurrence) }) {
-            let fireAt = reminder.fireDate(forStart: occurrence)
+        let allDay = AllDayReminders(time: detail.allDayReminderTime ?? AllDayReminders.defaultTime, zone: .current)
+        func fireDate(_ reminder: Reminder) -> Date { allDay.fireDate(reminder, of: a, start: occurrence) }
+        for reminder in a.reminders.sorted(by: { fireDate($0) < fireDate($1) }) {
+            let fireAt = fireDate(reminder)
             let key = Trigger.key(kind: .appointment, itemID: a.id ?? 0, occurrence: occurrence, fireAt: fireAt)
             let unplanned = a.recurrence != nil && fireAt > Date() ? Output.l.tr("to be planned nearer the time") : Output.l.tr("not scheduled (time already passed)")
             let state = detail.deliveries.first { $0.trigger.key == key }.map { StatusName.reminder($0.state.rawValue, l) }
@@ -99,7 +101,8 @@ enum Output {
     /// than English, the same warnings worked out here from the saved appointment, in that language.
     static func warnings(_ detail: AppointmentDetail) {
         let texts = l.language == .english || detail.warnings?.isEmpty != false ? detail.warnings ?? []
-            : AppointmentDraft.warnings(for: detail.appointment, deliveries: detail.deliveries, zone: .current, now: Date(), localizer: l)
+            : AppointmentDraft.warnings(for: detail.appointment, deliveries: detail.deliveries, zone: .current, now: Date(),
+                                        allDayTime: detail.allDayReminderTime ?? AllDayReminders.defaultTime, localizer: l)
         for text in texts { warn(text) }
     }
 

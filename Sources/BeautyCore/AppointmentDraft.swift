@@ -159,19 +159,22 @@ public struct AppointmentDraft: Sendable {
     /// What a person should hear about a saved appointment's reminders (nothing here is refused): one
     /// that is already past and will not fire (it has no delivery), one set for after the start.
     /// Times are written in `zone`. A series plans its reminders two weeks ahead, so one of its
-    /// future reminders without a delivery yet is simply not planned yet.
+    /// future reminders without a delivery yet is simply not planned yet. `allDayTime`: see `AllDayReminders`.
     public static func warnings(for appointment: Appointment, deliveries: [Delivery], zone: TimeZone, now: Date,
-                                localizer l: Localizer = .english) -> [String] {
+                                allDayTime: ClockTime = AllDayReminders.defaultTime, localizer l: Localizer = .english) -> [String] {
         let times = Timestamps(zone: zone, language: l.language)
         let recorded = Set(deliveries.map(\.trigger.key))
         // A visit booked after it began is more often a slip of the date than a record of the past.
         let past = appointment.recurrence == nil && appointment.status == .scheduled && appointment.start < now
             ? [l.tr("it starts in the past (%s): it stays scheduled until you mark it done or cancel it", times.short(appointment.start))] : []
-        return past + ReminderPlanner.triggers(for: appointment).compactMap { trigger in
+        let allDay = AllDayReminders(time: allDayTime, zone: zone)
+        // An all-day visit's reminders may come on its day, up to the all-day time.
+        let latest = appointment.allDay ? allDay.fireDate(.before(0), of: appointment, start: appointment.start) : appointment.start
+        return past + ReminderPlanner.triggers(for: appointment, allDay: allDay).compactMap { trigger in
             if !recorded.contains(trigger.key), appointment.recurrence == nil || trigger.fireAt <= now {
                 return l.tr("the reminder at %s is already in the past; it will not fire", times.short(trigger.fireAt))
             }
-            if trigger.fireAt > appointment.start {
+            if trigger.fireAt > latest {
                 return l.tr("the reminder at %s comes after the start (%s)", times.short(trigger.fireAt), times.short(appointment.start))
             }
             return nil

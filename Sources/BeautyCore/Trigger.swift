@@ -53,20 +53,21 @@ public enum DeliveryState: String, Codable, Sendable, CaseIterable {
 /// Reminder instants of appointments.
 public enum ReminderPlanner {
     /// Every trigger an appointment's reminders produce, earliest first; none unless it is scheduled.
-    public static func triggers(for appointment: Appointment) -> [Trigger] {
-        triggers(for: appointment, occurrences: [appointment.start])
+    public static func triggers(for appointment: Appointment, allDay: AllDayReminders = AllDayReminders(zone: .current)) -> [Trigger] {
+        triggers(for: appointment, occurrences: [appointment.start], allDay: allDay)
     }
 
     /// Triggers for the given occurrences of a series: lead times apply to each occurrence, an absolute
     /// reminder only to the first (the series' start). A series reminds at most once a
-    /// `seriesReminderSpacing` (see `spaced`).
-    public static func triggers(for appointment: Appointment, occurrences: [Date]) -> [Trigger] {
+    /// `seriesReminderSpacing` (see `spaced`). `allDay` places the reminders of an all-day one.
+    public static func triggers(for appointment: Appointment, occurrences: [Date],
+                                allDay: AllDayReminders = AllDayReminders(zone: .current)) -> [Trigger] {
         guard let id = appointment.id, appointment.status == .scheduled else { return [] }
         var seen = Set<String>()
         var result: [Trigger] = []
         for occurrence in occurrences {
             for reminder in appointment.reminders where reminder.at == nil || occurrence == appointment.start {
-                let fireAt = reminder.fireDate(forStart: occurrence)
+                let fireAt = allDay.fireDate(reminder, of: appointment, start: occurrence)
                 let key = Trigger.key(kind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt)
                 guard seen.insert(key).inserted else { continue }
                 result.append(Trigger(key: key, itemKind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt))

@@ -119,6 +119,9 @@ public struct AppointmentDetail: Codable, Sendable {
     public var warnings: [String]?
     /// For a series: the occurrences changed on their own (each its own appointment), by original start.
     public var changedOccurrences: [Appointment]?
+    /// For an all-day appointment: the time of day its reminders are counted back from (the daemon's
+    /// `all_day_reminder_time`); absent means 09:00.
+    public var allDayReminderTime: ClockTime?
     public init(appointment: Appointment, contact: Contact?, deliveries: [Delivery], nextOccurrences: [Date]? = nil,
                 followUp: Appointment? = nil, warnings: [String]? = nil, changedOccurrences: [Appointment]? = nil) {
         self.appointment = appointment

@@ -1,6 +1,7 @@
 import BeautyCore
 import Foundation
 import GRDB
+import Synchronization
 
 /// The store: every method that changes something user-visible is one transaction, so a crash or an
 /// error leaves either all of the change or none of it. Its file is WAL with synchronous=FULL, so an
@@ -9,6 +10,13 @@ public final class AppDatabase: Sendable {
     public let writer: PrioritizedWriter
     /// The database file (":memory:" for an in-memory one), for messages.
     public let path: String
+    /// The time of day an all-day appointment's reminders are counted back from (`AllDayReminders`);
+    /// the daemon sets it from its configuration.
+    public var allDayReminderTime: ClockTime {
+        get { allDayReminderTimeValue.withLock { $0 } }
+        set { allDayReminderTimeValue.withLock { $0 = newValue } }
+    }
+    private let allDayReminderTimeValue = Mutex(AllDayReminders.defaultTime)
 
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {

@@ -410,7 +410,8 @@ extension AppDatabase {
             occurrences = AppointmentOccurrences.starts(of: appointment, from: now, to: horizon.addingTimeInterval(lead), zone: zone)
             try db.cachedStatement(sql: "UPDATE appointment SET plannedUntil = ? WHERE id = ?").execute(arguments: [horizon, id])
         }
-        let wanted = ReminderPlanner.triggers(for: appointment, occurrences: occurrences)
+        let wanted = ReminderPlanner.triggers(for: appointment, occurrences: occurrences,
+                                              allDay: AllDayReminders(time: allDayReminderTime, zone: zone))
         if !isNew {
             let wantedKeys = Set(wanted.map(\.key))
             let pending = try DeliveryRecord.fetchAll(db.cachedStatement(sql: """

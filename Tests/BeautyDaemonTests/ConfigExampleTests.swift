@@ -18,6 +18,7 @@ import Testing
         "retry_interval": #""45s""#,
         "default_duration": #""90m""#,
         "default_reminders": #"["1d", "2h"]"#,
+        "all_day_reminder_time": #""7.30""#,
         "currency": #""PLN""#,
         "nag_interval": #""5m""#,
         "nag_count": "5",
@@ -81,6 +82,7 @@ import Testing
         ("[money]\n\ncurrency = [\n", ""),
         ("[daemon]\n# level\nlog_level = \"loud\"\n", "log_level"),
         ("[appointments]\ndefault_duration = \"1h\"\ndefault_reminders = [\"soon\"]\n", "default_reminders"),
+        ("[appointments]\n# a time of day\nall_day_reminder_time = \"9\"\n", "all_day_reminder_time"),
     ])
     func brokenConfigNamesTheLine(text: String, key: String) throws {
         let error = try #require(throws: DaemonConfig.LoadError.self) {

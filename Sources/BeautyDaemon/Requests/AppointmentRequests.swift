@@ -149,9 +149,12 @@ extension RequestHandler {
         let next = a.recurrence == nil ? nil
             : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: self.zone.current, limit: 5)
         let deliveries = try store.deliveries(itemKind: .appointment, itemID: id)
-        let warnings = zone.map { AppointmentDraft.warnings(for: a, deliveries: deliveries, zone: $0, now: clock()) } ?? []
+        let allDayTime = store.allDayReminderTime
+        let warnings = zone.map { AppointmentDraft.warnings(for: a, deliveries: deliveries, zone: $0, now: clock(), allDayTime: allDayTime) } ?? []
         let changed = a.recurrence == nil ? [] : try store.changedOccurrences(ofSeries: id)
-        return AppointmentDetail(appointment: a, contact: contact, deliveries: deliveries, nextOccurrences: next,
-                                 warnings: warnings.isEmpty ? nil : warnings, changedOccurrences: changed.isEmpty ? nil : changed)
+        var result = AppointmentDetail(appointment: a, contact: contact, deliveries: deliveries, nextOccurrences: next,
+                                       warnings: warnings.isEmpty ? nil : warnings, changedOccurrences: changed.isEmpty ? nil : changed)
+        if a.allDay { result.allDayReminderTime = allDayTime }
+        return result
     }
 }

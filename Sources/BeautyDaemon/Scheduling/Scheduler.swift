@@ -49,6 +49,7 @@ public actor Scheduler {
     public init(store: AppDatabase, notifier: any Notifier, hub: EventHub, config: DaemonConfig, logger: Logger,
                 clock: @escaping @Sendable () -> Date, zone: any ZoneSource, timer: DeadlineTimerFactory) throws {
         self.store = store
+        store.allDayReminderTime = config.allDayReminderTime
         self.notifier = notifier
         self.hub = hub
         self.config = config
@@ -69,6 +70,7 @@ public actor Scheduler {
 
     public func update(config: DaemonConfig) {
         self.config = config
+        store.allDayReminderTime = config.allDayReminderTime
         wake(.configReloaded)
     }
 

@@ -16,6 +16,8 @@ public struct DaemonConfig: Sendable, Equatable {
     public var defaultDurationSeconds = Appointment.defaultDurationSeconds
     /// Lead times given to appointments added without any `--remind`/`--remind-at`.
     public var defaultReminderSeconds: [Int] = []
+    /// The time of day all-day appointments' reminders are counted back from (`AllDayReminders`).
+    public var allDayReminderTime = AllDayReminders.defaultTime
     /// `money.currency`; nil follows the language (PLN for Polish, EUR otherwise).
     public var configuredCurrency: String?
     /// `ui.language`; nil follows the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
@@ -76,7 +78,7 @@ public struct DaemonConfig: Sendable, Equatable {
         let known: [String: Set<String>] = [
             "daemon": ["log_level"],
             "scheduling": ["max_lateness", "snooze", "retry_interval"],
-            "appointments": ["default_duration", "default_reminders"],
+            "appointments": ["default_duration", "default_reminders", "all_day_reminder_time"],
             "money": ["currency"],
             "medications": ["nag_interval", "nag_count"],
             "tips": ["daily_at"],
@@ -150,6 +152,12 @@ public struct DaemonConfig: Sendable, Equatable {
                 guard let time = try? ClockTime(parsing: text) else { throw fail("daily_at", "a time of day such as \"09:00\", or \"\" for never") }
                 config.dailyTipAt = time
             }
+        }
+        if let raw = value("appointments", "all_day_reminder_time") {
+            guard let text = raw.string, let time = try? ClockTime(parsing: text) else {
+                throw fail("all_day_reminder_time", "a time of day such as \"09:00\"")
+            }
+            config.allDayReminderTime = time
         }
         if let raw = value("money", "currency") {
             guard let text = raw.string, text.isEmpty || (text.count == 3 && text.allSatisfy({ $0.isASCII && $0.isLetter })) else {
