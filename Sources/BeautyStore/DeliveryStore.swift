@@ -6,22 +6,26 @@ import GRDB
 extension AppDatabase {
     /// Pending triggers whose instant has come, earliest first.
     public func dueTriggers(at now: Date, limit: Int = 10_000) throws -> [Trigger] {
-        try writer.read { db in
-            try DeliveryRecord
-                .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now)
-                .order(Column("fireAt"), Column("key")).limit(limit)
-                .fetchAll(db).compactMap(\.trigger)
-        }
+        try writer.read { db in try Self.dueTriggers(db, at: now, limit: limit) }
+    }
+
+    static func dueTriggers(_ db: Database, at now: Date, limit: Int) throws -> [Trigger] {
+        try DeliveryRecord
+            .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now)
+            .order(Column("fireAt"), Column("key")).limit(limit)
+            .fetchAll(db).compactMap(\.trigger)
     }
 
     /// The earliest pending trigger still in the future: what the wall-clock timer is armed for.
     public func nextTrigger(after now: Date) throws -> Trigger? {
-        try writer.read { db in
-            try DeliveryRecord
-                .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") > now)
-                .order(Column("fireAt"), Column("key"))
-                .fetchOne(db)?.trigger
-        }
+        try writer.read { db in try Self.nextTrigger(db, after: now) }
+    }
+
+    static func nextTrigger(_ db: Database, after now: Date) throws -> Trigger? {
+        try DeliveryRecord
+            .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") > now)
+            .order(Column("fireAt"), Column("key"))
+            .fetchOne(db)?.trigger
     }
 
     /// What a trigger is about, as notifications, events and `status` name it; nil when its item is gone.
@@ -123,11 +127,13 @@ extension AppDatabase {
 
     /// Pending deliveries whose time has come but which the notification server has not taken yet.
     public func waitingDeliveries(at now: Date) throws -> [Delivery] {
-        try writer.read { db in
-            try DeliveryRecord
-                .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now)
-                .order(Column("fireAt")).fetchAll(db).compactMap(Self.delivery)
-        }
+        try writer.read { db in try Self.waitingDeliveries(db, at: now) }
+    }
+
+    static func waitingDeliveries(_ db: Database, at now: Date) throws -> [Delivery] {
+        try DeliveryRecord
+            .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now)
+            .order(Column("fireAt")).fetchAll(db).compactMap(Self.delivery)
     }
 
     public func pendingCount() throws -> Int {
@@ -139,7 +145,11 @@ extension AppDatabase {
     // MARK: - Settings (small key/value switches such as notifications on/off)
 
     public func setting(_ key: String) throws -> String? {
-        try writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+        try writer.read { db in try Self.setting(db, key) }
+    }
+
+    static func setting(_ db: Database, _ key: String) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM setting WHERE key = ?"), arguments: [key])
     }
 
     public func setSetting(_ key: String, _ value: String) throws {

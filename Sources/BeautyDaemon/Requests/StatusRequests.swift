@@ -14,22 +14,23 @@ extension RequestHandler {
         let now = clock()
         let server = notifier.serverInfo()
         let hold = scheduler.hold()
+        let snapshot = try store.statusSnapshot(at: now, settingKey: Scheduler.notificationsSetting)
         var next: StatusResult.NextTrigger?
-        if let trigger = try store.nextTrigger(after: now) ?? store.dueTriggers(at: now, limit: 1).first {
+        if let trigger = snapshot.nextTrigger {
             next = .init(fireAt: trigger.fireAt, itemKind: trigger.itemKind, itemID: trigger.itemID, title: store.title(of: trigger) ?? "?")
         }
         return StatusResult(
             version: BeautyVersion.current, pid: getpid(), startedAt: startedAt,
             uptimeSeconds: Int(now.timeIntervalSince(startedAt)), database: store.path, socket: socketPath,
-            counts: .init(appointments: try store.appointmentCount(), contacts: try store.contactCount(),
-                          medications: try store.medicationCount(),
-                          pendingDeliveries: try store.pendingCount(),
-                          waitingDeliveries: try store.waitingDeliveries(at: now).count),
+            counts: .init(appointments: snapshot.appointments, contacts: snapshot.contacts,
+                          medications: snapshot.medications,
+                          pendingDeliveries: snapshot.pendingDeliveries,
+                          waitingDeliveries: snapshot.waitingDeliveries),
             nextTrigger: next,
             notificationServer: .init(reachable: server.reachable, name: server.name, vendor: server.vendor,
                                       version: server.version, capabilities: server.capabilities, lastError: server.lastError,
                                       lastErrorText: server.lastErrorText),
             waitingFor: hold?.waitingFor, waitingForText: hold?.text,
-            notificationsEnabled: try store.setting(Scheduler.notificationsSetting) != "off")
+            notificationsEnabled: snapshot.setting != "off")
     }
 }

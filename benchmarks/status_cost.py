@@ -1,0 +1,55 @@
+#!/usr/bin/python3
+"""What one `status` answer costs beautyd.
+
+    /usr/bin/python3 benchmarks/status_cost.py [--requests 20000] [--bin .build/release]
+
+Starts the benchmark session (benchmarks/harness.py: private bus, test notification server, beautyd
+on an empty database), then sends --requests `status` requests over one pipelined connection (at
+most 256 unanswered) and prints status/second and beautyd's CPU time (user + system) per status,
+steadier than wall time on a shared machine. Instruction counts are not available here: valgrind
+3.19 cannot read Swift 6.3's DWARF 5 and, on a `strip --strip-debug` copy, crashes inside
+callgrind; `perf stat -e instructions` is not supported in this VM. To see where the time goes, sample beautyd while this runs:
+`perf record -e cpu-clock -g -p PID`.
+Not part of `swift test`.
+"""
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import ROOT, RPC, Session, process_cpu_seconds  # noqa: E402
+
+
+def pipelined_status(session, count):
+    rpc = RPC(session.socket_path)
+    started = time.monotonic()
+    rpc.pipeline("status", [None] * count)
+    seconds = time.monotonic() - started
+    rpc.close()
+    return seconds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=20000)
+    parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
+    args = parser.parse_args()
+
+    session = Session(args.bin, prefix="bds-")
+    try:
+        session.start_bus()
+        session.start_daemon()
+        pipelined_status(session, 1000)  # warm up
+        cpu_before = process_cpu_seconds(session.daemon.pid)
+        seconds = pipelined_status(session, args.requests)
+        cpu = process_cpu_seconds(session.daemon.pid) - cpu_before
+        print(f"{args.requests} status in {seconds:.2f} s: {args.requests / seconds:,.0f} status/s "
+              f"({seconds / args.requests * 1e6:,.0f} µs each; beautyd CPU {cpu / args.requests * 1e6:,.0f} µs each)")
+    finally:
+        session.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
