@@ -81,8 +81,10 @@ import Testing
         // the process, as in beautyd, and it keeps retrying after this test: neither may go away.
         _ = Unmanaged.passRetained(session)
         _ = Unmanaged.passRetained(recorder)
-        let connected = await loop.call { session.delegate = recorder; return session.connect() }
-        try #require(connected)
+        _ = await loop.call { session.delegate = recorder; return session.connect() }
+        // On a busy machine the new dbus-daemon may not have answered the first connect in time; the
+        // session's own retries connect it (the wait is a safety net, it ends once connected).
+        try #require(try await eventually(loop, seconds: 120) { session.connection != nil }, "never connected to the new bus")
         // Another holder of the shared connection keeps GLib handing out that one after the bus has gone.
         let held = await loop.call { () -> UInt in
             var error: UnsafeMutablePointer<GError>?
