@@ -49,7 +49,7 @@ public struct PasswordFileCredentials: CalDAVCredentialSource {
         guard fstat(fd, &info) == 0 else {
             throw CalDAVError.malformed("cannot read the password file \(passwordFile): \(String(cString: strerror(errno)))")
         }
-        guard info.st_mode & 0o077 == 0, info.st_uid == getuid() else {
+        guard info.st_mode & 0o077 == 0, info.st_uid == geteuid() else {
             throw CalDAVError.passwordFileNotPrivate(passwordFile)
         }
         guard info.st_mode & S_IFMT == S_IFREG, info.st_size <= maximumFileSize else {

@@ -110,6 +110,12 @@ extension AppDatabase {
                                                   path, unknown.map { "\"\($0.prefix { $0 != ":" })\"" }.joined(separator: ", "),
                                                   (Self.migrator.migrations.last ?? "").prefix { $0 != ":" }))
         }
+        // The steps a file says it took must be beautyd's own first ones, in order: the reference schema
+        // is migrated up to the last of them (and GRDB stops the process on a step it does not know).
+        guard !applied.isEmpty, Array(Self.migrator.migrations.prefix(applied.count)) == applied else {
+            throw RestoreRefusal(ValidationError(field: "path", template: "%s does not list beautyd's schema steps in order (%s): nothing was restored",
+                                                  path, applied.map { String($0.prefix { $0 != ":" }) }.joined(separator: ", ")))
+        }
         let leftOut = try RestoredSchema.keepOwnObjects(work, path: path, migratedUpTo: applied.last ?? "", migrator: Self.migrator)
         try Self.migrator.migrate(work)
         let accounts = try work.write { db -> [SyncAccount] in

@@ -185,6 +185,24 @@ extension EndToEndServing {
             _ = try await stack.beautyctlOK(["status"])
         }
 
+        @Test("a file whose schema steps are missing or out of order is refused, and beautyd goes on")
+        func schemaStepsOutOfOrder() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            _ = try await stack.beautyctlOK(["appointment", "add", "Kept", "--at", iso(tomorrowOnTheHour())])
+            let backup = stack.directory + "/backup.sqlite"
+            _ = try await stack.beautyctlOK(["backup", backup])
+            for (name, sql) in [("none", "DELETE FROM grdb_migrations;"),
+                                ("gap", "DELETE FROM grdb_migrations WHERE rowid = (SELECT min(rowid) FROM grdb_migrations);")] {
+                let crafted = stack.directory + "/\(name).sqlite"
+                try FileManager.default.copyItem(atPath: backup, toPath: crafted)
+                try await stack.sqlite(crafted, sql)
+                let restored = try await stack.beautyctl(["restore", crafted, "--yes"])
+                #expect(restored.status == .exited(1) && restored.stderr.contains("does not list beautyd's schema steps in order"), "\(name): \(restored)")
+                #expect(try await titles(stack) == ["Kept"], "\(name): beautyd did not go on")
+            }
+        }
+
         @Test("a backup with another page size (512, 65536) is restored")
         func otherPageSizes() async throws {
             let stack = try await Stack.start()

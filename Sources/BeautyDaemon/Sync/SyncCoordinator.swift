@@ -48,7 +48,11 @@ public actor SyncCoordinator {
     func syncNow(name: String?, allowDeletions: Bool = false) async throws -> [SyncReport] {
         let accounts = try store.syncAccounts()
         if let name, !accounts.contains(where: { $0.name == name }) { throw SyncSetup.unknown(name, accounts) }
-        let names = accounts.map(\.name).filter { name == nil || $0 == name }
+        // An account a restore brought stays paused until the user names it: it may point anywhere.
+        let names = accounts.filter { account in
+            if let name { return account.name == name }
+            return account.lastError != SyncAccount.restoredPause(account.name).english
+        }.map(\.name)
         return await syncSideBySide(names, allowDeletions: allowDeletions)
     }
 
