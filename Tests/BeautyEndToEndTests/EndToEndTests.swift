@@ -234,7 +234,13 @@ extension EndToEndTiming {
             #expect(second[1].summary == "Facial")
             #expect(second[1].actionKeys.contains("dismiss"))
 
+            // The Notify is logged by the server before beautyd records the second delivery as fired.
             var detail = try stack.client().show(id)
+            _ = await eventually(timeout: .seconds(60)) { () -> Bool? in
+                guard let shown = try? stack.client().show(id) else { return nil }
+                detail = shown
+                return shown.deliveries.map(\.state) == [.snoozed, .fired] ? true : nil
+            }
             #expect(detail.deliveries.map(\.state) == [.snoozed, .fired], "\(detail.deliveries)")
 
             try await stack.click("dismiss", on: second[1].id)

