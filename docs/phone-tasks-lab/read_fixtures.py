@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reference reading of Tests/Fixtures/PhoneTasks/*.ics by the rules R0-R6 of docs/PHONE_TASKS.md §5,
+"""Reference reading of Tests/BeautyTestSupport/Fixtures/PhoneTasks/*.ics by the rules R0-R6 of docs/PHONE_TASKS.md §5,
 checked against expected.tsv. A check of the table, not beautyd's code (that is Swift, BeautyCore).
 
     /usr/bin/python3 docs/phone-tasks-lab/read_fixtures.py
