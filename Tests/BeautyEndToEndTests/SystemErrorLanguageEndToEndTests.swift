@@ -11,6 +11,8 @@ struct SystemErrorExpectations: Sendable, CustomTestStringConvertible {
     var locale: String
     /// Fills in the socket path.
     var notRunning: String
+    /// A socket file nobody listens on any more (ECONNREFUSED).
+    var refused: String
     /// Fills in the password file's path.
     var noPasswordFile: String
     /// Fills in the export's path.
@@ -28,6 +30,7 @@ struct SystemErrorExpectations: Sendable, CustomTestStringConvertible {
     static let polish = SystemErrorExpectations(
         locale: "pl_PL.UTF-8",
         notRunning: "beautyctl: beautyd nie działa (nie można połączyć się z %@: Nie ma takiego pliku ani katalogu).\n",
+        refused: ": Połączenie odrzucone).\n",
         noPasswordFile: "plik hasła: nie można odczytać pliku z hasłem %@: Nie ma takiego pliku ani katalogu\n",
         cannotExport: "beautyctl: --ics: nie można zapisać %@: Nie ma takiego pliku ani katalogu\n",
         lockIsADirectory: "beautyd: niebezpieczny katalog %@: To jest katalog\n",
@@ -37,6 +40,7 @@ struct SystemErrorExpectations: Sendable, CustomTestStringConvertible {
     static let slovak = SystemErrorExpectations(
         locale: "sk_SK.UTF-8",
         notRunning: "beautyctl: beautyd nebeží (nedá sa pripojiť k %@: Taký súbor ani priečinok neexistuje).\n",
+        refused: ": Spojenie odmietnuté).\n",
         noPasswordFile: "súbor s heslom: súbor s heslom %@ sa nedá prečítať: Taký súbor ani priečinok neexistuje\n",
         cannotExport: "beautyctl: --ics: nedá sa zapísať %@: Taký súbor ani priečinok neexistuje\n",
         lockIsADirectory: "beautyd: nebezpečný priečinok %@: Je to priečinok\n",
@@ -57,6 +61,11 @@ extension EndToEndTiming {
             let down = try await stack.beautyctl(["status"])
             let notRunning = language.notRunning.replacingOccurrences(of: "%@", with: stack.socketPath)
             #expect(down.status == .exited(3) && down.stderr.hasPrefix(notRunning), "\(down)")
+            // A socket left behind by a daemon that is gone: the connection is refused.
+            let stale = stack.directory + "/stale.sock"
+            _ = try await stack.run(Locations.python, ["-c", "import socket; socket.socket(socket.AF_UNIX).bind('\(stale)')"])
+            let staleAnswer = try await stack.beautyctl(["--socket", stale, "status"], socket: false)
+            #expect(staleAnswer.status == .exited(3) && staleAnswer.stderr.contains(stale + language.refused), "\(staleAnswer)")
 
             // The socket's lock is a directory: beautyd says why it will not start, in its user's language.
             let lock = stack.socketPath + ".lock"
