@@ -247,4 +247,7 @@ struct MessageCommand: ParsableCommand {
 extension MessageTemplate: ExpressibleByArgument {
     /// book, confirm, cancel, or their word in any language: "umów", "potwierdź", "zrušiť".
     public init?(argument: String) { self.init(typed: argument) }
+
+    /// The names `--help` and a usage error list: the user's own words ("umów, potwierdź, odwołaj").
+    public static var allValueStrings: [String] { allCases.map { $0.word(Output.l) } }
 }

@@ -24,6 +24,10 @@ struct SystemErrorExpectations: Sendable, CustomTestStringConvertible {
     var contactLanguage: String
     var contactShown: String
     var smsPrefix: String
+    /// The SMS templates as a usage error lists them.
+    var templates: [String]
+    /// A tip category that does not exist, refused with the ones there are in the user's words.
+    var noTipCategory: String
 
     var testDescription: String { locale }
 
@@ -36,7 +40,9 @@ struct SystemErrorExpectations: Sendable, CustomTestStringConvertible {
         lockIsADirectory: "beautyd: niebezpieczny katalog %@: To jest katalog\n",
         suppressed: "wstrzymane",
         contactLanguage: "slovenčina", contactShown: "  język:    słowacki\n",
-        smsPrefix: "Dobrý deň, potvrdzujem svoj termín (Manikúra) v piatok 6. decembra 2030 o 14:00.\n")
+        smsPrefix: "Dobrý deň, potvrdzujem svoj termín (Manikúra) v piatok 6. decembra 2030 o 14:00.\n",
+        templates: ["'umów'", "'potwierdź'", "'odwołaj'"],
+        noTipCategory: "beautyctl: --category: „usta” to nie kategoria porad (dostępne: twarz, włosy, paznokcie, ciało)\n")
     static let slovak = SystemErrorExpectations(
         locale: "sk_SK.UTF-8",
         notRunning: "beautyctl: beautyd nebeží (nedá sa pripojiť k %@: Taký súbor ani priečinok neexistuje).\n",
@@ -46,7 +52,9 @@ struct SystemErrorExpectations: Sendable, CustomTestStringConvertible {
         lockIsADirectory: "beautyd: nebezpečný priečinok %@: Je to priečinok\n",
         suppressed: "potlačená",
         contactLanguage: "pl", contactShown: "  jazyk SMS:  poľština\n",
-        smsPrefix: "Salon Anna, dzień dobry! Potwierdzam wizytę (Manikúra) w piątek, 6 grudnia 2030 o godz. 14:00.\n")
+        smsPrefix: "Salon Anna, dzień dobry! Potwierdzam wizytę (Manikúra) w piątek, 6 grudnia 2030 o godz. 14:00.\n",
+        templates: ["'objednať'", "'potvrdiť'", "'zrušiť'"],
+        noTipCategory: "beautyctl: --category: „usta“ nie je kategória tipov (možnosti: tvár, vlasy, nechty, telo)\n")
 }
 
 extension EndToEndTiming {
@@ -122,6 +130,12 @@ extension EndToEndTiming {
             _ = try await stack.beautyctlOK(["contact", "edit", "1", "--clear", "language"])
             let own = try await stack.beautyctlOK(["message", "confirm", "1"])
             #expect(!own.stdout.hasPrefix(language.smsPrefix) && !own.stdout.hasPrefix("Hello"), "\(own)")
+            // The templates' names are the user's words (typed in any language, listed in beautyctl's).
+            let noTemplate = try await stack.beautyctl(["message", "invite", "1"])
+            #expect(noTemplate.status == .exited(2) && language.templates.allSatisfy(noTemplate.stderr.contains)
+                    && !noTemplate.stderr.contains("'book'"), "\(noTemplate)")
+            let lips = try await stack.beautyctl(["tips", "--category", "usta"])
+            #expect(lips.status == .exited(2) && lips.stderr == language.noTipCategory, "\(lips)")
             let unknown = try await stack.beautyctl(["contact", "edit", "1", "--language", "klingon"])
             #expect(unknown.status == .exited(2) && unknown.stderr.contains("klingon") && unknown.stderr.contains("en, pl"), "\(unknown)")
         }
