@@ -30,6 +30,7 @@ import Testing
         (.polish, nil, "%s: its %s contacts are too many to send to beautyd at once (%s bytes, at most %s in one request); split the file (nothing was imported)",
          "%s: plik zawiera za dużo kontaktów (%s), by wysłać je do beautyd naraz (%s bajtów, najwyżej %s w jednym żądaniu); podziel go (nic nie zaimportowano)"),
         (.polish, nil, "  repeats:   %s", "  terminy:   %s"),
+        (.slovak, nil, "  repeats:   %s", "  termíny:   %s"),
         (.polish, nil, "One beauty tip.", "Jedna porada kosmetyczna."),
         (.slovak, nil, "  next:          nothing scheduled", "  ďalšia:        nič nie je naplánované"),
         (.slovak, nil, "--as-needed takes no --days or --cycle", "--as-needed sa nedá kombinovať s --days ani --cycle"),
