@@ -69,7 +69,7 @@ extension ContactCommand {
     struct Export: ParsableCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             commandName: "export",
-            abstract: Output.l.tr("Export every contact as vCard 4.0 (FN, N, TEL, EMAIL, ADR, UID)."),
+            abstract: Output.l.tr("Export every contact as vCard 4.0 (FN, N, TEL, EMAIL, ADR, UID, LANG)."),
             discussion: Output.l.tr("""
                 Each contact is written with a permanent UID (given on its first export), so importing the file \
                 again, here or into another beautyd, updates the same contacts rather than adding copies.
@@ -90,7 +90,7 @@ extension ContactCommand {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: vcf), options: .atomic)
             } catch {
-                throw CLIFailure(.usage, Output.l.tr("--vcf: cannot write %s: %s", vcf, error.localizedDescription))
+                throw CLIFailure(.usage, Output.l.tr("--vcf: cannot write %s: %s", vcf, SystemErrorText.text(of: error, Output.l)))
             }
             FileHandle.standardError.write(Data((Output.l.trn("Exported %s contact(s) to %s.", "Exported %s contact(s) to %s.", contacts.count, contacts.count, vcf) + "\n").utf8))
         }

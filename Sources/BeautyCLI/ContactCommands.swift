@@ -56,6 +56,17 @@ enum ContactInput {
     }
 }
 
+/// `--language` of `contact add/edit`: a code or a language's name in any language beautyd speaks.
+enum ContactLanguageInput {
+    static var help: ArgumentHelp {
+        ArgumentHelp(Output.l.tr("The language of SMS texts to this contact: pl, sk or en (default: beautyctl's)."), valueName: "language")
+    }
+
+    static func code(_ typed: String) throws -> String {
+        try Input.check("--language") { try Language.ofContact(typed, field: "--language").rawValue }
+    }
+}
+
 struct ContactCommand: ParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "contact",
@@ -75,6 +86,7 @@ extension ContactCommand {
         @Option(name: .customLong("first"), help: ArgumentHelp(Output.l.tr("First name of the person."), valueName: "name")) var firstName: String?
         @Option(name: .customLong("last"), help: ArgumentHelp(Output.l.tr("Last name of the person."), valueName: "name")) var lastName: String?
         @Option(help: ArgumentHelp(Output.l.tr("Postal address."), valueName: "text")) var address: String?
+        @Option(help: ContactLanguageInput.help) var language: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -86,6 +98,7 @@ extension ContactCommand {
             params.firstName = firstName
             params.lastName = lastName
             params.address = address
+            params.language = try language.map(ContactLanguageInput.code)
             var client = global.client
             let contact = try client.call(ContactRPC.add, params)
             if output.json { return try Output.json(contact) }
@@ -129,6 +142,7 @@ extension ContactCommand {
             if let v = c.firstName { Output.line(Output.l.tr("  first:   %s", v)) }
             if let v = c.lastName { Output.line(Output.l.tr("  last:    %s", v)) }
             if let v = c.address { Output.line(Output.l.tr("  address: %s", v)) }
+            if let v = c.language { Output.line(Output.l.tr("  SMS in:  %s", v.title(Output.l))) }
             if let count = c.appointmentCount { Output.line(Output.l.tr("  visits:  %s", count)) }
         }
     }
@@ -142,7 +156,8 @@ extension ContactCommand {
         @Option(name: .customLong("first"), help: ArgumentHelp(Output.l.tr("First name."), valueName: "name")) var firstName: String?
         @Option(name: .customLong("last"), help: ArgumentHelp(Output.l.tr("Last name."), valueName: "name")) var lastName: String?
         @Option(help: ArgumentHelp(Output.l.tr("Postal address."), valueName: "text")) var address: String?
-        @Option(help: ArgumentHelp(Output.l.tr("Empty a field: email, first, last, address; may repeat."), valueName: "field"))
+        @Option(help: ContactLanguageInput.help) var language: String?
+        @Option(help: ArgumentHelp(Output.l.tr("Empty a field: email, first, last, address, language; may repeat."), valueName: "field"))
         var clear: [String] = []
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -157,13 +172,15 @@ extension ContactCommand {
             params.firstName = firstName
             params.lastName = lastName
             params.address = address
+            params.language = try language.map(ContactLanguageInput.code)
             params.clear = try clear.map { raw in
-                switch TypedWord.code(raw, among: ["email", "first", "last", "address"], word: FieldName.contact) ?? raw.lowercased() {
+                switch TypedWord.code(raw, among: ["email", "first", "last", "address", "language"], word: FieldName.contact) ?? raw.lowercased() {
                 case "email": return .email
                 case "first", "firstname": return .firstName
                 case "last", "lastname": return .lastName
                 case "address": return .address
-                default: throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of email, first, last, address", raw))
+                case "language": return .language
+                default: throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of email, first, last, address, language", raw))
                 }
             }
             let c = try client.call(ContactRPC.edit, params)
@@ -230,4 +247,7 @@ struct MessageCommand: ParsableCommand {
 extension MessageTemplate: ExpressibleByArgument {
     /// book, confirm, cancel, or their word in any language: "umów", "potwierdź", "zrušiť".
     public init?(argument: String) { self.init(typed: argument) }
+
+    /// The names `--help` and a usage error list: the user's own words ("umów, potwierdź, odwołaj").
+    public static var allValueStrings: [String] { allCases.map { $0.word(Output.l) } }
 }

@@ -139,7 +139,7 @@ fileprivate final class Connection {
             throw CLIFailure(.usage, Output.l.tr("--socket: path longer than %s bytes: %s", SocketLocation.maxPathBytes, path))
         }
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CLIFailure(.unreachable, Output.l.tr("cannot create a socket: %s", String(cString: strerror(errno)))) }
+        guard fd >= 0 else { throw CLIFailure(.unreachable, Output.l.tr("cannot create a socket: %s", SystemErrorText.text(errno, Output.l))) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -152,7 +152,7 @@ fileprivate final class Connection {
             }
         }
         if connected != 0 {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemErrorText.text(errno, Output.l)
             Glibc.close(fd)
             throw CLIFailure(.unreachable, Output.l.tr(
                 "beautyd is not running (cannot connect to %s: %s).\nStart it with:  systemctl --user start beautyd\nor for this session only:  beautyd &",
@@ -174,7 +174,7 @@ fileprivate final class Connection {
     /// private notes, and whoever holds the socket's directory could have planted a fake server.
     private static func checkServerIsOurs(fd: Int32, path: String) throws {
         guard let peer = PeerCredentials.of(socket: fd) else {
-            throw CLIFailure(.unreachable, Output.l.tr("cannot tell who serves %s (SO_PEERCRED: %s); not sending anything", path, String(cString: strerror(errno))))
+            throw CLIFailure(.unreachable, Output.l.tr("cannot tell who serves %s (SO_PEERCRED: %s); not sending anything", path, SystemErrorText.text(errno, Output.l)))
         }
         guard peer.uid == geteuid() else {
             throw CLIFailure(.unreachable, Output.l.tr(
@@ -189,7 +189,7 @@ fileprivate final class Connection {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the connection: %s", String(cString: strerror(errno)))) }
+            guard n > 0 else { throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the connection: %s", SystemErrorText.text(errno, Output.l))) }
             offset += n
         }
     }
@@ -221,7 +221,7 @@ fileprivate final class Connection {
             } else if n == 0 {
                 throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the connection before answering"))
             } else if errno != EINTR {
-                throw CLIFailure(.unreachable, Output.l.tr("no answer from beautyd: %s", String(cString: strerror(errno))))
+                throw CLIFailure(.unreachable, Output.l.tr("no answer from beautyd: %s", SystemErrorText.text(errno, Output.l)))
             }
         }
     }

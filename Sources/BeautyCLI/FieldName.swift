@@ -19,13 +19,14 @@ enum FieldName {
         }
     }
 
-    /// A contact's field by the code `--clear` takes (email, first, last, address).
+    /// A contact's field by the code `--clear` takes (email, first, last, address, language).
     static func contact(_ code: String, _ l: Localizer) -> String {
         switch code {
         case "email": l.trc("field", "e-mail")
         case "first": l.trc("field", "first name")
         case "last": l.trc("field", "last name")
         case "address": l.trc("field", "address")
+        case "language": l.trc("field", "language")
         default: code
         }
     }

@@ -105,7 +105,7 @@ struct ExportCommand: ParsableCommand {
         do {
             try text.write(to: URL(fileURLWithPath: ics), options: .atomic)
         } catch {
-            throw CLIFailure(.usage, Output.l.tr("--ics: cannot write %s: %s", ics, error.localizedDescription))
+            throw CLIFailure(.usage, Output.l.tr("--ics: cannot write %s: %s", ics, SystemErrorText.text(of: error, Output.l)))
         }
         FileHandle.standardError.write(Data((Output.l.trn("Exported %s appointment(s) to %s.", "Exported %s appointment(s) to %s.", count, count, ics) + "\n").utf8))
     }

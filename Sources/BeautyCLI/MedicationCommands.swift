@@ -470,7 +470,10 @@ struct HistoryCommand: ParsableCommand {
         let times = Output.times
         if result.entries.isEmpty { Output.line(Output.l.tr("Nothing between %s and %s.", times.short(result.from), times.short(result.to))) }
         Output.table([Output.l.tr("SCHEDULED"), Output.l.tr("STATE"), Output.l.tr("WHAT"), Output.l.tr("CONFIRMED")], result.entries.map { e in
-            [times.short(e.scheduledAt), StatusName.dose(e.state, Output.l), e.title + (e.detail.map { " (\($0))" } ?? ""), e.confirmedAt.map(times.short) ?? ""]
+            let reminder = e.kind == "reminder"
+            let title = reminder && e.title == Appointment.deletedTitle ? Output.l.tr("(deleted appointment)") : e.title
+            return [times.short(e.scheduledAt), reminder ? StatusName.reminder(e.state, Output.l) : StatusName.dose(e.state, Output.l),
+                    title + (e.detail.map { " (\($0))" } ?? ""), e.confirmedAt.map(times.short) ?? ""]
         })
         if !result.adherence.isEmpty {
             Output.line()

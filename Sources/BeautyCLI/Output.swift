@@ -117,7 +117,7 @@ enum Output {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CLIFailure(.usage, Output.l.tr("%s: cannot write %s: %s", option, path, (error as NSError).localizedDescription))
+            throw CLIFailure(.usage, Output.l.tr("%s: cannot write %s: %s", option, path, SystemErrorText.text(of: error, Output.l)))
         }
     }
 

@@ -14,7 +14,14 @@ struct TipFilterOptions: ParsableArguments {
 
     /// Checked here too, so a typo is a usage error (exit 2) without a round trip.
     func params() throws -> TipsParams {
-        let names = try category.map { text in try Input.check("--category") { try TipCategory(parsing: text, field: "--category").rawValue } }
+        let names = try category.map { text in
+            guard let parsed = try? TipCategory(parsing: text) else {
+                // The names listed are the ones the user types: "twarz, włosy, paznokcie, ciało" ("face, hair..." in English).
+                let names = TipCategory.allCases.map { $0.title(Output.l).lowercased() }.joined(separator: ", ")
+                throw CLIFailure(.usage, "--category: " + Output.l.tr("'%s' is not a tip category (one of %s)", text, names))
+            }
+            return parsed.rawValue
+        }
         let texts = try search.compactMap { text in try Input.check("--search") { try Tips.searchText(text, field: "--search") } }
         var params = TipsParams()
         (params.category, params.categories) = WireList.oneOrList(names)

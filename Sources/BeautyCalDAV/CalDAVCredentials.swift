@@ -30,7 +30,7 @@ public struct PasswordFileCredentials: CalDAVCredentialSource {
         let text = try Self.readSmall(passwordFile)
         // "\r\n" is one Character: split on any line break, not on "\n" alone.
         password = text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        guard !password.isEmpty else { throw CalDAVError.malformed("the password file \(passwordFile) is empty") }
+        guard !password.isEmpty else { throw CalDAVError.passwordFileEmpty(passwordFile) }
     }
 
     /// A password file holds one line; reading more than this is refused rather than done, so a huge
@@ -42,12 +42,12 @@ public struct PasswordFileCredentials: CalDAVCredentialSource {
     private static func readSmall(_ passwordFile: String) throws -> String {
         let fd = open(passwordFile, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            throw CalDAVError.malformed("cannot read the password file \(passwordFile): \(String(cString: strerror(errno)))")
+            throw CalDAVError.passwordFileUnreadable(passwordFile, errno: errno)
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            throw CalDAVError.malformed("cannot read the password file \(passwordFile): \(String(cString: strerror(errno)))")
+            throw CalDAVError.passwordFileUnreadable(passwordFile, errno: errno)
         }
         guard info.st_mode & 0o077 == 0, info.st_uid == geteuid() else {
             throw CalDAVError.passwordFileNotPrivate(passwordFile)
@@ -62,7 +62,7 @@ public struct PasswordFileCredentials: CalDAVCredentialSource {
             let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else {
-                throw CalDAVError.malformed("cannot read the password file \(passwordFile): \(String(cString: strerror(errno)))")
+                throw CalDAVError.passwordFileUnreadable(passwordFile, errno: errno)
             }
             if count == 0 { break }
             filled += count

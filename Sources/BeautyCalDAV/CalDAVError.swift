@@ -13,6 +13,9 @@ public enum CalDAVError: Error, Equatable {
     /// The server no longer knows the sync token: list everything again.
     case syncTokenInvalid
     case passwordFileNotPrivate(String)
+    /// The password file cannot be opened or read: the system's error number.
+    case passwordFileUnreadable(String, errno: Int32)
+    case passwordFileEmpty(String)
     /// Larger than a password file can be, or not a regular file: it is not read.
     case passwordFileTooLarge(String, limit: Int)
     case server(status: Int, detail: String)
@@ -39,6 +42,10 @@ extension CalDAVError: CustomStringConvertible {
             return "the CalDAV server no longer knows the sync token; a full listing is needed"
         case let .passwordFileNotPrivate(path):
             return "the password file \(path) must belong to you and be readable by you alone (chmod 600 \(path))"
+        case let .passwordFileUnreadable(path, code):
+            return "cannot read the password file \(path): \(String(cString: strerror(code)))"
+        case let .passwordFileEmpty(path):
+            return "the password file \(path) is empty"
         case let .passwordFileTooLarge(path, limit):
             return "the password file \(path) is not a regular file of at most \(limit) bytes: it should hold the password alone"
         case let .server(status, detail):

@@ -3,6 +3,9 @@ import Foundation
 
 /// A booked visit: hairdresser, manicure, facial...
 public struct Appointment: Codable, Sendable, Equatable {
+    /// What `history` names a reminder by once its appointment is deleted (English on the wire).
+    public static let deletedTitle = "(deleted appointment)"
+
     public enum Status: String, Codable, Sendable, CaseIterable {
         case scheduled, done, cancelled
     }

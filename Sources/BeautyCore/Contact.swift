@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// A salon or person to book with.
@@ -11,12 +12,15 @@ public struct Contact: Codable, Sendable, Equatable {
     public var address: String?
     /// vCard UID: set by `contact import`, or a random `urn:uuid:` given by the first `contact export`.
     public var uid: String?
+    /// The language its SMS texts are written in (`beautyctl message`); nil: beautyctl's.
+    public var language: Language?
     /// How many appointments link to it: in `contact.show`, and in `contact.rm` the ones it unlinked.
     public var appointmentCount: Int?
 
     public init(
         id: Int64? = nil, name: String, phone: String, email: String? = nil,
-        firstName: String? = nil, lastName: String? = nil, address: String? = nil, uid: String? = nil
+        firstName: String? = nil, lastName: String? = nil, address: String? = nil, uid: String? = nil,
+        language: Language? = nil
     ) {
         self.id = id
         self.name = name
@@ -26,6 +30,7 @@ public struct Contact: Codable, Sendable, Equatable {
         self.lastName = lastName
         self.address = address
         self.uid = uid
+        self.language = language
     }
 
     /// "Salon Anna (Anna Nowak)" when a person is named, else just the name.

@@ -40,6 +40,7 @@ public enum ErrorFieldName {
         case "dose": l.tr("dose")
         case "limit": l.tr("limit")
         case "offset": l.tr("offset")
+        case "language": l.tr("language")
         default: nil
         }
     }

@@ -80,3 +80,30 @@ extension ItemKind {
         }
     }
 }
+
+extension Language {
+    /// The language's name as a user reads and types it: "polski", "slovenčina", "English".
+    public func title(_ l: Localizer) -> String {
+        switch self {
+        case .english: l.trc("language", "English")
+        case .polish: l.trc("language", "Polish")
+        case .slovak: l.trc("language", "Slovak")
+        }
+    }
+
+    /// A language typed as its code (`pl`, `sk`, `en`) or its name in any language beautyd speaks
+    /// ("polski", "slovenčina", "English"); nil for anything else.
+    public init?(typed: String) {
+        guard let code = TypedWord.code(typed, among: Self.allCases.map(\.rawValue), word: { Language(rawValue: $0)!.title($1) })
+        else { return nil }
+        self.init(rawValue: code)
+    }
+
+    /// A contact's language as the wire carries it (a code; a name in any language is taken too).
+    public static func ofContact(_ text: String, field: String = "language") throws -> Language {
+        guard let language = Language(typed: text) else {
+            throw ValidationError(field: field, template: "'%s' is not a language beautyd writes in (en, pl or sk)", text)
+        }
+        return language
+    }
+}

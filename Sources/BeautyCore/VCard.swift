@@ -1,3 +1,4 @@
+import BeautyLocalization
 import Foundation
 
 /// vCard (RFC 6350, version 4.0; 3.0 as phones and Google write it is read too) for
@@ -18,7 +19,7 @@ public enum VCard {
     }
 
     /// Properties beautyd reads; the others are counted in a warning.
-    static let understood: Set<String> = ["BEGIN", "END", "VERSION", "PRODID", "REV", "FN", "N", "TEL", "EMAIL", "ADR", "UID"]
+    static let understood: Set<String> = ["BEGIN", "END", "VERSION", "PRODID", "REV", "FN", "N", "TEL", "EMAIL", "ADR", "UID", "LANG"]
 
     /// Reads every VCARD of the file. Throws `LineError` only for what is malformed (a line that
     /// is no property, an unbalanced BEGIN/END); a card without a name or a usable phone number
@@ -97,6 +98,8 @@ public enum VCard {
         }
         var contact = Contact(name: name, phone: validPhone, firstName: given, lastName: family)
         contact.uid = all("UID").first.map(text).flatMap { $0.isEmpty ? nil : $0 }
+        // RFC 6350 LANG (a language tag, "sk" or "sk-SK"): the first one beautyd writes SMS texts in.
+        contact.language = all("LANG").lazy.compactMap { Language(code: text($0)) }.first
         for (index, email) in all("EMAIL").enumerated() {
             let value = text(email)
             if index == 0, let valid = try? Validation.email(value) {
@@ -195,6 +198,7 @@ public enum VCard {
             if let email = contact.email { emit("EMAIL:\(ICalendar.escapeText(email))") }
             // One line of text: the street component, which every reader shows.
             if let address = contact.address { emit("ADR:;;\(ICalendar.escapeText(address));;;;") }
+            if let language = contact.language { emit("LANG:\(language.rawValue)") }
             emit("END:VCARD")
         }
         return out

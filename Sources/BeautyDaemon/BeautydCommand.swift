@@ -80,10 +80,16 @@ public struct BeautydCommand: AsyncParsableCommand {
         }
     }
 
-    /// A start that cannot go on: one line in the log and on stderr, and the exit status for it.
+    /// A start that cannot go on: one line in the log (English) and on stderr (in the language of
+    /// whoever started it), and the exit status for it.
     private static func refuseStart(_ error: any Error, status: Int32, logger: Logger) -> ExitCode {
         logger.critical("\(error)")
-        FileHandle.standardError.write(Data("beautyd: \(error)\n".utf8))
+        let shown = switch error {
+        case let refused as PrivateDirectory.Refused: refused.text.rendered(l)
+        case let held as InstanceLock.Held: held.text.rendered(l)
+        default: "\(error)"
+        }
+        FileHandle.standardError.write(Data("beautyd: \(shown)\n".utf8))
         return ExitCode(status)
     }
 

@@ -115,6 +115,7 @@ public struct ToolkitText {
         case "template": l.tr("<template>").trimmingCharacters(in: Self.angles)
         case "shell": l.tr("<shell>").trimmingCharacters(in: Self.angles)
         case "id": l.tr("<id>").trimmingCharacters(in: Self.angles)
+        case "language": l.tr("<language>").trimmingCharacters(in: Self.angles)
         default: name
         }
     }

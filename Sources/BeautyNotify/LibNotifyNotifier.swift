@@ -118,7 +118,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
     private func showOnLoop(_ request: DesktopNotification) -> Result<ShowOutcome, NotifierError> {
         guard bus.connect() else {
             updateInfo { $0.reachable = false; $0.fail(bus.unavailable) }
-            return .failure(NotifierError(TranslatableText("%s (%s)", [.message(bus.unavailable), .plain(SessionBus.address)])))
+            return .failure(NotifierError(TranslatableText("%s (%s)", [.message(bus.unavailable), .message(SessionBus.addressText)])))
         }
         let server = bus.notificationServerOwner()
         if let waiting = unanswered.pending {

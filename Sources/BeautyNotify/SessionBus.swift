@@ -45,9 +45,14 @@ final class SessionBus {
     static let stale = TranslatableText(
         "the session bus is back but GLib still hands out the closed connection: reminders wait; `systemctl --user restart beautyd` reconnects", [])
     private static let staleBeforeReport = 3
-    /// Where the bus is expected, for log lines.
-    static let address: String = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? "the default address ($XDG_RUNTIME_DIR/bus)"
+    /// Where the bus is expected: English for log lines, in the reader's language for `status`.
+    static let addressText = addressText(ProcessInfo.processInfo.environment)
+    static var address: String { addressText.english }
+
+    static func addressText(_ environment: [String: String]) -> TranslatableText {
+        environment["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : TranslatableText.verbatim($0) }
+            ?? TranslatableText("the default address (%s)", ["$XDG_RUNTIME_DIR/bus"])
+    }
 
     init(logger: Logger) {
         self.logger = logger

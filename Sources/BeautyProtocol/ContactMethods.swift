@@ -8,6 +8,8 @@ public struct ContactAddParams: Codable, Sendable {
     public var firstName: String?
     public var lastName: String?
     public var address: String?
+    /// The language of its SMS texts: "en", "pl" or "sk".
+    public var language: String?
     public init(name: String, phone: String) {
         self.name = name
         self.phone = phone
@@ -16,7 +18,7 @@ public struct ContactAddParams: Codable, Sendable {
 
 public struct ContactEditParams: Codable, Sendable {
     public enum Clearable: String, Codable, Sendable, CaseIterable {
-        case email, firstName, lastName, address
+        case email, firstName, lastName, address, language
     }
 
     public var id: Int64
@@ -26,6 +28,7 @@ public struct ContactEditParams: Codable, Sendable {
     public var firstName: String?
     public var lastName: String?
     public var address: String?
+    public var language: String?
     public var clear: [Clearable]?
     public init(id: Int64) { self.id = id }
 }

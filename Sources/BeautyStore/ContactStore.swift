@@ -89,6 +89,7 @@ extension AppDatabase {
                 merged.lastName = contact.lastName ?? old.lastName
                 merged.address = contact.address ?? old.address
                 merged.uid = contact.uid ?? old.uid
+                merged.language = contact.language?.rawValue ?? old.language
                 if merged.contact == old.contact {
                     counts.unchanged += 1
                 } else {

@@ -53,7 +53,7 @@ extension AppDatabase {
                 WHERE delivery.itemKind = 'appointment' AND delivery.fireAt >= ? AND delivery.fireAt <= ? AND delivery.state != 'pending'
                 """, arguments: [from, end])
             for row in reminders {
-                rows.append(HistoryRow(kind: .reminder, id: row["itemID"], title: row["title"] ?? "(deleted appointment)",
+                rows.append(HistoryRow(kind: .reminder, id: row["itemID"], title: row["title"] ?? Appointment.deletedTitle,
                                        detail: nil, scheduledAt: row["fireAt"], state: row["state"], confirmedAt: row["firedAt"]))
             }
             return rows.sorted { ($0.scheduledAt, $0.title) < ($1.scheduledAt, $1.title) }

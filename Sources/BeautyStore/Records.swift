@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyLocalization
 import Foundation
 import GRDB
 
@@ -14,14 +15,16 @@ struct ContactRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var lastName: String?
     var address: String?
     var uid: String?
+    var language: String?
 
     init(_ c: Contact) {
         id = c.id; name = c.name; phone = c.phone; email = c.email
-        firstName = c.firstName; lastName = c.lastName; address = c.address; uid = c.uid
+        firstName = c.firstName; lastName = c.lastName; address = c.address; uid = c.uid; language = c.language?.rawValue
     }
 
     var contact: Contact {
-        Contact(id: id, name: name, phone: phone, email: email, firstName: firstName, lastName: lastName, address: address, uid: uid)
+        Contact(id: id, name: name, phone: phone, email: email, firstName: firstName, lastName: lastName, address: address, uid: uid,
+                language: language.flatMap(Language.init(rawValue:)))
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -1,4 +1,5 @@
 import BeautyCore
+import BeautyLocalization
 @testable import BeautyDaemon
 import BeautyStore
 import BeautyTestSupport
@@ -65,6 +66,14 @@ struct PlannerNoticeTests {
             #expect(notice.summary == "Beauty tip: Sleep on silk")
             #expect(notice.body.contains("silk or satin pillowcase") && notice.body.contains("beautyctl tips --category hair"), "\(notice.body)")
             #expect(notice.category == ItemKind.tip.notificationCategory && notice.urgency == .low)
+            // In Polish and Slovak the command names the category as the reader says it (`--category` takes it).
+            for (language, line) in [(Language.polish, "(Włosy — więcej: beautyctl tips --category włosy)"),
+                                     (.slovak, "(Vlasy — viac: beautyctl tips --category vlasy)")] {
+                let translated = NotificationContent(store: store, zone: zone, localizer: .forLanguage(language))
+                let body = try #require(try translated.plannerNotice(trigger, now: at(day, 9))).body
+                #expect(body.hasSuffix("\n" + line), "\(body)")
+                #expect(try TipCategory(parsing: "włosy") == .hair && TipCategory(parsing: "vlasy") == .hair)
+            }
             var unknown = trigger
             unknown.itemID = 9999
             #expect(try content.plannerNotice(unknown, now: at(day, 9))?.summary == "Beauty tip: \(Tips.ofTheDay(day).title)")

@@ -4,6 +4,7 @@ import BeautyLocalization
 import BeautyNotify
 import BeautyProtocol
 import BeautyStore
+import Glibc
 import GRDB
 import Testing
 
@@ -45,7 +46,7 @@ import Testing
 
     @Test(arguments: [
         CalDAVError.insecureURL("http://x/"), .unauthorized, .notFound("/cal/"), .preconditionFailed(href: "/cal/a.ics"), .syncTokenInvalid,
-        .passwordFileNotPrivate("/pw"), .server(status: 507, detail: ""), .server(status: 500, detail: "oops"), .unreachable("refused"),
+.passwordFileNotPrivate("/pw"), .passwordFileUnreadable("/pw", errno: ENOENT), .passwordFileEmpty("/pw"), .server(status: 507, detail: ""), .server(status: 500, detail: "oops"), .unreachable("refused"),
         .malformed("no XML"),
     ])
     func aSyncFailureIsWordedAsTheCalDAVClientWordsIt(error: CalDAVError) {

@@ -18,10 +18,33 @@ import Testing
         (.slovak, nil, "Reminder %s of %s: not confirmed yet", "Pripomienka %s z %s: dávka zatiaľ nie je potvrdená"),
         (.slovak, nil, "Recorded %s as %s.", "Dávka: %s — zaznamenaný stav: %s."),
         (.slovak, nil, "%s: %s in stock.", "%s: v zásobe %s."),
-        (.slovak, nil, "Today so far: %s of %s ml (%s%%).", "Dnes zatiaľ: %s z %s ml (%s %%)."),
+        (.slovak, nil, "Today so far: %s of %s ml (%s%%).", "Dnes zatiaľ: %s z %s ml (%s\u{00A0}%%)."),
+        (.slovak, nil, "%s of %s ml (%s%%)", "%s z %s ml (%s\u{00A0}%%)"),
         (.slovak, nil, "Later today:", "Ešte dnes:"),
         (.slovak, nil, "%s I want to confirm my visit (%s) %s.", "%s potvrdzujem svoj termín (%s) %s."),
+        // A count of a file's events or contacts stands in parentheses, never before a noun whose form it decides.
+        (.polish, nil, "%s: its %s events are more than one import holds (%s); split the file into parts of at most %s events and import them one after another (nothing was imported)",
+         "%s: plik zawiera więcej wydarzeń (%s), niż mieści jeden import (%s); podziel go na części po najwyżej %s wydarzeń i zaimportuj je kolejno (nic nie zaimportowano)"),
+        (.slovak, nil, "%s: its %s events are more than one import holds (%s); split the file into parts of at most %s events and import them one after another (nothing was imported)",
+         "%s: súbor obsahuje viac udalostí (%s), než pojme jeden import (%s); rozdeľte ho na časti s najviac %s udalosťami a importujte ich jednu po druhej (nič sa neimportovalo)"),
+        (.polish, nil, "%s: its %s contacts are too many to send to beautyd at once (%s bytes, at most %s in one request); split the file (nothing was imported)",
+         "%s: plik zawiera za dużo kontaktów (%s), by wysłać je do beautyd naraz (%s bajtów, najwyżej %s w jednym żądaniu); podziel go (nic nie zaimportowano)"),
+        (.polish, nil, "  repeats:   %s", "  terminy:   %s"),
+        (.slovak, nil, "  repeats:   %s", "  termíny:   %s"),
+        (.polish, nil, "One beauty tip.", "Jedna porada kosmetyczna."),
+        (.slovak, nil, "  next:          nothing scheduled", "  ďalšia:        nič nie je naplánované"),
+        (.slovak, nil, "--as-needed takes no --days or --cycle", "--as-needed sa nedá kombinovať s --days ani --cycle"),
     ]
+
+    /// No count of the file's items right before the noun it would have to inflect ("jego 300 000 wydarzeń").
+    @Test func noCountBeforeAnInflectedNounInARefusal() throws {
+        for language in Language.translated {
+            let wrong = try CatalogCoverageTests.catalog(language).entries.filter { entry in
+                entry.forms.contains { $0.range(of: #"\b(jego|jeho) %s \p{L}"#, options: .regularExpression) != nil }
+            }
+            #expect(wrong.isEmpty, "\(language): \(wrong.map(\.forms))")
+        }
+    }
 
     @Test func theCorrectedWordingStays() throws {
         for (language, context, id, expected) in Self.corrected {

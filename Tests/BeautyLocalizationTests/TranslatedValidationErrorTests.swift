@@ -15,6 +15,22 @@ import Testing
         return Localizer(language: language, catalog: try CatalogCoverageTests.catalog(language)).trArray(template, error.arguments)
     }
 
+    /// A file beautyctl writes itself (an export) fails with Foundation's error, whose system error is
+    /// shown in the user's language as everywhere else.
+    @Test func aWriteThatFailsSaysTheSystemsErrorInTheUsersLanguage() throws {
+        let missing = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/export.ics")
+        let polish = Localizer(language: .polish, catalog: try CatalogCoverageTests.catalog(.polish))
+        let slovak = Localizer(language: .slovak, catalog: try CatalogCoverageTests.catalog(.slovak))
+        do {
+            try Data("x".utf8).write(to: missing, options: .atomic)
+            Issue.record("\(missing.path) was written")
+        } catch {
+            #expect(SystemErrorText.text(of: error, polish) == "Nie ma takiego pliku ani katalogu", "\(error)")
+            #expect(SystemErrorText.text(of: error, slovak) == "Taký súbor ani priečinok neexistuje", "\(error)")
+        }
+        #expect(SystemErrorText.text(of: CocoaError(.fileReadCorruptFile), polish) == CocoaError(.fileReadCorruptFile).localizedDescription)
+    }
+
     @Test func durationWithoutAUnit() throws {
         let error = refusal { try DurationParser.seconds("90") }
         #expect(error?.message == "'90' needs a unit: s, m, h, d or w (e.g. 90m)")

@@ -50,7 +50,8 @@ extension RequestHandler {
 
     private func addContact(_ p: ContactAddParams) throws -> Contact {
         let contact = try Validation.contact(Contact(
-            name: p.name, phone: p.phone, email: p.email, firstName: p.firstName, lastName: p.lastName, address: p.address))
+            name: p.name, phone: p.phone, email: p.email, firstName: p.firstName, lastName: p.lastName, address: p.address,
+            language: try p.language.map { try Language.ofContact($0) }))
         return try store.addContact(contact)
     }
 
@@ -62,6 +63,7 @@ extension RequestHandler {
             case .firstName: c.firstName = nil
             case .lastName: c.lastName = nil
             case .address: c.address = nil
+            case .language: c.language = nil
             }
         }
         if let v = p.name { c.name = v }
@@ -70,13 +72,15 @@ extension RequestHandler {
         if let v = p.firstName { c.firstName = v }
         if let v = p.lastName { c.lastName = v }
         if let v = p.address { c.address = v }
+        if let v = p.language { c.language = try Language.ofContact(v) }
         return try store.updateContact(try Validation.contact(c))
     }
 
     private func message(_ p: MessageParams) throws -> MessageResult {
         let a = try store.appointment(id: p.id)
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
-        let language = p.language.flatMap(Language.init(code:)) ?? settings.config.language ?? SessionLanguage.shared.language
+        // A contact may write in another language than the user: the SMS is for the contact.
+        let language = contact?.language ?? p.language.flatMap(Language.init(code:)) ?? settings.config.language ?? SessionLanguage.shared.language
         let text = p.template.text(for: a, contact: contact, zone: zone.current, localizer: .forLanguage(language))
         return MessageResult(template: p.template, text: text, phone: contact?.phone,
                              smsURI: contact.map { MessageTemplate.smsURI(phone: $0.phone, body: text) })

@@ -53,7 +53,8 @@ extension RequestHandler {
         } catch let error as CalDAVError {
             // The file, the login refused, or else what the URL led to (unreachable, not a calendar).
             switch error {
-            case .passwordFileNotPrivate, .passwordFileTooLarge: throw ValidationError(field: "passwordFile", SyncErrorText.of(error))
+            case .passwordFileNotPrivate, .passwordFileTooLarge, .passwordFileUnreadable, .passwordFileEmpty:
+                throw ValidationError(field: "passwordFile", SyncErrorText.of(error))
             case .unauthorized:
                 guard let file = p.passwordFile else {
                     throw ValidationError(field: "keyring", template: "the CalDAV server refused the user name '%s' or the password in the keyring (401 Unauthorized)", p.user)

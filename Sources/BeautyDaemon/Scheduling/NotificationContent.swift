@@ -52,7 +52,9 @@ struct NotificationContent {
             let shown = TipText(tip, l)
             return DesktopNotification(
                 key: trigger.key, summary: l.tr("Beauty tip: %s", shown.title),
-                body: shown.text + "\n" + l.tr("(%s — more: beautyctl tips --category %s)", shown.category, tip.category.rawValue),
+                // The command names the category in the reader's words, which `--category` takes as well as the code.
+                body: shown.text + "\n" + l.tr("(%s — more: beautyctl tips --category %s)", shown.category,
+                                               l.language == .english ? tip.category.rawValue : shown.category.lowercased()),
                 category: ItemKind.tip.notificationCategory, urgency: .low)
         case .water:
             let day = LocalDate(trigger.fireAt, in: zone)

@@ -28,6 +28,10 @@ enum SyncErrorText {
             TranslatableText("the CalDAV server no longer knows the sync token; a full listing is needed", [])
         case let .passwordFileNotPrivate(path):
             TranslatableText("the password file %s must belong to you and be readable by you alone (chmod 600 %s)", [.plain(path), .plain(path)])
+        case let .passwordFileUnreadable(path, code):
+            TranslatableText("cannot read the password file %s: %s", [.plain(path), .message(SystemErrorText.text(code))])
+        case let .passwordFileEmpty(path):
+            TranslatableText("the password file %s is empty", [.plain(path)])
         case let .passwordFileTooLarge(path, limit):
             TranslatableText("the password file %s is not a regular file of at most %s bytes: it should hold the password alone", [.plain(path), .plain(limit)])
         case let .server(status, detail) where detail.isEmpty:

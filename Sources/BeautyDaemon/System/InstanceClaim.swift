@@ -1,3 +1,4 @@
+import BeautyCore
 import BeautyProtocol
 import Foundation
 
@@ -25,7 +26,7 @@ struct InstanceClaim {
         }
         locks.append(try InstanceLock(
             (paths.socket as NSString).lastPathComponent + ".lock", in: socketDirectory,
-            guarding: "socket \(paths.socket)"))
+            guarding: TranslatableText("socket %s", [.plain(paths.socket)])))
         return InstanceClaim(socketDirectory: socketDirectory, locks: locks)
     }
 
@@ -35,6 +36,6 @@ struct InstanceClaim {
         let directory = try PrivateDirectory.open(
             (paths.database as NSString).deletingLastPathComponent, kind: explicitDatabase ? .chosen : .data)
         return try InstanceLock((paths.database as NSString).lastPathComponent + ".lock", in: directory,
-                                guarding: "database \(paths.database)")
+                                guarding: TranslatableText("database %s", [.plain(paths.database)]))
     }
 }

@@ -1,3 +1,4 @@
+import BeautyCore
 import Foundation
 
 /// An exclusive `flock` on a file in a checked directory: one beside the database, so a second
@@ -12,19 +13,22 @@ public final class InstanceLock {
         public var path: String
         public var pid: String
         /// What the lock guards, as the message names it: "database /x/beautyd.sqlite".
-        public var guarding: String
-        public var description: String {
-            "another beautyd (pid \(pid)) is already running with the \(guarding); stop it first (lock \(path))"
+        public var guarding: TranslatableText
+        /// Why beautyd will not start, for its user to read: `description` in English is the journal's.
+        public var text: TranslatableText {
+            TranslatableText("another beautyd (pid %s) is already running with the %s; stop it first (lock %s)",
+                             [.plain(pid), .message(guarding), .plain(path)])
         }
+        public var description: String { text.english }
     }
 
     /// Locks `name` inside `directory`. The file is opened without following a symlink and must be
     /// a regular file of ours; it is emptied and given our pid only once the lock is held.
-    public init(_ name: String, in directory: PrivateDirectory, guarding: String) throws {
+    public init(_ name: String, in directory: PrivateDirectory, guarding: TranslatableText) throws {
         path = directory.path + "/" + name
         fd = openat(directory.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0o600)
         guard fd >= 0 else {
-            let reason = errno == ELOOP ? "it is a symbolic link; remove it" : String(cString: strerror(errno))
+            let reason = errno == ELOOP ? TranslatableText("it is a symbolic link; remove it", []) : SystemErrorText.text(errno)
             throw PrivateDirectory.Refused(path: path, reason: reason)
         }
         var info = stat()
@@ -33,11 +37,11 @@ public final class InstanceLock {
         // A second hard link would be another file of the user's, planted under the lock's name in
         // a sticky directory: emptying it would destroy that file.
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), info.st_nlink == 1 else {
-            throw PrivateDirectory.Refused(path: path, reason: "the lock file is not a regular file of yours with one name; remove it")
+            throw PrivateDirectory.Refused(path: path, reason: TranslatableText("the lock file is not a regular file of yours with one name; remove it", []))
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let owner = Self.contents(of: fd)
-            throw Held(path: path, pid: owner.isEmpty ? "unknown" : owner, guarding: guarding)
+            throw Held(path: path, pid: owner.isEmpty ? "?" : owner, guarding: guarding)
         }
         let pid = "\(getpid())\n"
         _ = ftruncate(fd, 0)

@@ -1,3 +1,4 @@
+import BeautyCore
 import Foundation
 
 /// A directory opened and checked so that no other local user can plant or swap files in it.
@@ -27,8 +28,15 @@ public final class PrivateDirectory: @unchecked Sendable {
 
     public struct Refused: Error, CustomStringConvertible {
         public var path: String
-        public var reason: String
-        public var description: String { "unsafe directory \(path): \(reason)" }
+        public var reason: TranslatableText
+        /// Why beautyd will not start, for its user to read: `description` in English is the journal's.
+        public var text: TranslatableText { TranslatableText("unsafe directory %s: %s", [.plain(path), .message(reason)]) }
+        public var description: String { text.english }
+
+        public init(path: String, reason: TranslatableText) {
+            self.path = path
+            self.reason = reason
+        }
     }
 
     private init(path: String, fd: Int32) {
@@ -61,27 +69,29 @@ public final class PrivateDirectory: @unchecked Sendable {
 
     private static func make(_ name: String, in parent: Int32, shownAs path: String, kind: Kind) throws -> PrivateDirectory {
         if mkdirat(parent, name, 0o700) != 0, errno != EEXIST {
-            throw Refused(path: path, reason: "cannot create it: \(String(cString: strerror(errno)))")
+            throw Refused(path: path, reason: TranslatableText("cannot create it: %s", [.message(SystemErrorText.text(errno))]))
         }
         let noFollow = kind == .own ? O_NOFOLLOW : 0
         let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | noFollow)
         guard fd >= 0 else {
             let reason = errno == ELOOP || errno == ENOTDIR
-                ? "it is a symbolic link or not a directory; remove it or point beautyd elsewhere"
-                : String(cString: strerror(errno))
+                ? TranslatableText("it is a symbolic link or not a directory; remove it or point beautyd elsewhere", [])
+                : SystemErrorText.text(errno)
             throw Refused(path: path, reason: reason)
         }
         let directory = PrivateDirectory(path: path, fd: fd)
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Refused(path: path, reason: String(cString: strerror(errno))) }
+        guard fstat(fd, &info) == 0 else { throw Refused(path: path, reason: SystemErrorText.text(errno)) }
         let me = geteuid()
         switch kind {
         case .own, .data:
             guard info.st_uid == me else {
-                throw Refused(path: path, reason: "it belongs to uid \(info.st_uid), not to you (uid \(me)); someone may have planted it. Remove it, or set XDG_RUNTIME_DIR to your own runtime directory")
+                throw Refused(path: path, reason: TranslatableText(
+                    "it belongs to uid %s, not to you (uid %s); someone may have planted it. Remove it, or set XDG_RUNTIME_DIR to your own runtime directory",
+                    [.plain(info.st_uid), .plain(me)]))
             }
             if info.st_mode & 0o077 != 0, fchmod(fd, 0o700) != 0 {
-                throw Refused(path: path, reason: "cannot make it private (mode 0700): \(String(cString: strerror(errno)))")
+                throw Refused(path: path, reason: TranslatableText("cannot make it private (mode 0700): %s", [.message(SystemErrorText.text(errno))]))
             }
         case .chosen:
             if let reason = sharedWithOthers(info) { throw Refused(path: path, reason: reason) }
@@ -90,13 +100,13 @@ public final class PrivateDirectory: @unchecked Sendable {
     }
 
     /// Why a directory the user chose is not safe to keep private files in, or nil.
-    private static func sharedWithOthers(_ info: stat) -> String? {
+    private static func sharedWithOthers(_ info: stat) -> TranslatableText? {
         let me = geteuid()
         guard info.st_uid == me || info.st_uid == 0 else {
-            return "it belongs to uid \(info.st_uid), not to you (uid \(me)) or root; choose a directory of your own"
+            return TranslatableText("it belongs to uid %s, not to you (uid %s) or root; choose a directory of your own", [.plain(info.st_uid), .plain(me)])
         }
         if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
-            return "other users may write to it (mode \(String(info.st_mode & 0o7777, radix: 8))); choose a private directory"
+            return TranslatableText("other users may write to it (mode %s); choose a private directory", [.plain(String(info.st_mode & 0o7777, radix: 8))])
         }
         return nil
     }
@@ -108,6 +118,6 @@ public final class PrivateDirectory: @unchecked Sendable {
         let parent = (String(cString: resolved) as NSString).deletingLastPathComponent
         var info = stat()
         guard !parent.isEmpty, stat(parent, &info) == 0, let reason = sharedWithOthers(info) else { return }
-        throw Refused(path: parent, reason: reason + " (it holds \(path))")
+        throw Refused(path: parent, reason: TranslatableText("%s (it holds %s)", [.message(reason), .plain(path)]))
     }
 }
