@@ -142,5 +142,39 @@ extension EndToEndServing {
                     && text.contains("BEGIN:VTIMEZONE") && text.contains("DTSTART:20300309T110000")
                     && text.contains("DTSTART:20300311T090000"), "\(text)")
         }
+
+        @Test("sync: a visit an edit makes timed goes to Radicale with TZID and its VTIMEZONE; a phone's floating event stays floating until its time is edited here")
+        func pushedEditsCarryTheirZone() async throws {
+            try await Stack.withSync(.radicale) { server, stack in
+                let spa: AppointmentDetail = try await stack.beautyctlJSON(["appointment", "add", "Spa", "--at", "2030-03-07", "--all-day"])
+                _ = try await stack.beautyctlOK(["appointment", "edit", String(spa.appointment.id!), "--no-all-day", "--at", "2030-03-07 10:00"])
+                try await server.put(server.path("floating.ics"), ics: """
+                    BEGIN:VCALENDAR\r
+                    VERSION:2.0\r
+                    PRODID:-//phone//EN\r
+                    BEGIN:VEVENT\r
+                    UID:floating@phone\r
+                    DTSTAMP:20300101T000000Z\r
+                    DTSTART:20300308T090000\r
+                    DTEND:20300308T100000\r
+                    SUMMARY:Brows\r
+                    END:VEVENT\r
+                    END:VCALENDAR\r
+
+                    """)
+                _ = try await stack.syncNow()
+                let pulled: [Appointment] = try await stack.beautyctlJSON(["appointment", "list", "--from", "2030-03-01"])
+                let brows = try #require(pulled.first { $0.title == "Brows" }, "\(pulled)")
+                #expect(brows.timeZone == nil, "the server's event is floating: \(brows)")
+                _ = try await stack.beautyctlOK(["appointment", "edit", String(brows.id!), "--at", "2030-03-08 11:00"])
+                _ = try await stack.syncNow()
+                let onServer = try await server.eventsByUID()
+                let pushed = try #require(onServer[spa.appointment.uid ?? ""] ?? onServer.values.first { $0.contains("SUMMARY:Spa") }, "\(onServer.keys)")
+                #expect(pushed.contains("DTSTART;TZID=Europe/Warsaw:20300307T100000") && pushed.contains("BEGIN:VTIMEZONE")
+                        && pushed.contains("TZID:Europe/Warsaw"), "\(pushed)")
+                let moved = try #require(onServer["floating@phone"])
+                #expect(moved.contains("DTSTART;TZID=Europe/Warsaw:20300308T110000") && moved.contains("BEGIN:VTIMEZONE"), "\(moved)")
+            }
+        }
     }
 }
