@@ -187,21 +187,12 @@ public enum MeasurementChart {
                             localizer l: Localizer = .english) -> String {
         var lines = ["\(unit.axisTitle(l)), \(month.name(l.language))"]
         guard !points.isEmpty else { return (lines + [l.tr("No measurements in %s.", month.name(l.language))]).joined(separator: "\n") + "\n" }
-        let shown = points.map { unit.shown($0.value) }
-        let scale = ChartScale(min: shown.min()!, max: shown.max()!, maxIntervals: max(1, maxRows - 1))
-        let labels = scale.ticks.map { BMI.localized(scale.label($0), l.language) }
-        let width = labels.map(\.count).max()!
         let days = month.dayCount
-        var rows = Array(repeating: Array(repeating: " ", count: days), count: labels.count)
-        for (p, value) in zip(points, shown) {
-            let row = Int(((scale.high - value) / scale.step).rounded())
-            rows[row][p.day.day - 1] = "●"
-        }
-        for (label, cells) in zip(labels, rows) {
-            let pad = String(repeating: " ", count: width - label.count)
-            let line = "\(pad)\(label) ┤" + cells.map { " " + $0 }.joined()
-            lines.append(String(line.reversed().drop { $0 == " " }.reversed()))
-        }
+        var values = [Double?](repeating: nil, count: days)
+        for p in points { values[p.day.day - 1] = p.value }
+        let plot = dotRows(values, unit: unit, maxRows: maxRows, language: l.language)
+        lines += plot.rows
+        let width = plot.width
         let labelled = Set(labelledDays(month))
         let margin = String(repeating: " ", count: width + 1)
         lines.append(margin + "└" + (1...days).map { labelled.contains($0) ? "─┬" : "──" }.joined())
@@ -209,10 +200,32 @@ public enum MeasurementChart {
         for day in labelled.sorted() {
             for (offset, digit) in String(day).enumerated() { numbers[2 * (day - 1) + 1 + offset] = digit }
         }
-        lines.append(String((margin + " " + String(numbers)).reversed().drop { $0 == " " }.reversed()))
+        lines.append(trimmed(margin + " " + String(numbers)))
         lines.append(summary(points, unit: unit, localizer: l))
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The rows of a dot chart, top first: the y axis's round labels and one dot per column with a
+    /// value (nil: none) on the row nearest to it as shown; `width` is the labels' width. No trailing spaces.
+    static func dotRows(_ values: [Double?], unit: ChartUnit, maxRows: Int, language: Language) -> (rows: [String], width: Int) {
+        let shown = values.map { $0.map(unit.shown) }
+        let present = shown.compactMap { $0 }
+        let scale = ChartScale(min: present.min()!, max: present.max()!, maxIntervals: max(1, maxRows - 1))
+        let labels = scale.ticks.map { BMI.localized(scale.label($0), language) }
+        let width = labels.map(\.count).max()!
+        var rows = Array(repeating: Array(repeating: " ", count: values.count), count: labels.count)
+        for (column, value) in shown.enumerated() {
+            guard let value else { continue }
+            rows[Int(((scale.high - value) / scale.step).rounded())][column] = "●"
+        }
+        let lines = zip(labels, rows).map { label, cells in
+            trimmed(String(repeating: " ", count: width - label.count) + "\(label) ┤" + cells.map { " " + $0 }.joined())
+        }
+        return (lines, width)
+    }
+
+    /// A line without its trailing spaces.
+    static func trimmed(_ line: String) -> String { String(line.reversed().drop { $0 == " " }.reversed()) }
 
     // MARK: - SVG
 

@@ -127,20 +127,9 @@ public struct MeasurementRangeChart: Codable, Sendable, Equatable {
             return (lines + [l.tr("No measurements from %s to %s.", Self.dayName(from, l.language, short: false),
                                   Self.dayName(to, l.language, short: false))]).joined(separator: "\n") + "\n"
         }
-        let shown = columns.map { $0.value.map(unit.shown) }
-        let values = shown.compactMap { $0 }
-        let scale = ChartScale(min: values.min()!, max: values.max()!, maxIntervals: Swift.max(1, maxRows - 1))
-        let labels = scale.ticks.map { BMI.localized(scale.label($0), l.language) }
-        let width = labels.map(\.count).max()!
-        var rows = Array(repeating: Array(repeating: " ", count: columns.count), count: labels.count)
-        for (index, value) in shown.enumerated() {
-            guard let value else { continue }
-            rows[Int(((scale.high - value) / scale.step).rounded())][index] = "●"
-        }
-        for (label, cells) in zip(labels, rows) {
-            let line = String(repeating: " ", count: width - label.count) + "\(label) ┤" + cells.map { " " + $0 }.joined()
-            lines.append(String(line.reversed().drop { $0 == " " }.reversed()))
-        }
+        let plot = MeasurementChart.dotRows(columns.map(\.value), unit: unit, maxRows: maxRows, language: l.language)
+        lines += plot.rows
+        let width = plot.width
         // Labels left to right where they fit, one space apart: the first column's always.
         var under = Array(repeating: Character(" "), count: 2 * columns.count + 12)
         var ticks = Set<Int>()
@@ -154,7 +143,7 @@ public struct MeasurementRangeChart: Codable, Sendable, Equatable {
         }
         let margin = String(repeating: " ", count: width + 1)
         lines.append(margin + "└" + columns.indices.map { ticks.contains($0) ? "─┬" : "──" }.joined())
-        lines.append(String((margin + " " + String(under)).reversed().drop { $0 == " " }.reversed()))
+        lines.append(MeasurementChart.trimmed(margin + " " + String(under)))
         lines.append(MeasurementChart.summary(points, unit: unit, localizer: l))
         return lines.joined(separator: "\n") + "\n"
     }
