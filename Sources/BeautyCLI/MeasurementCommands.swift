@@ -183,9 +183,6 @@ extension MeasureCommand {
             }
             if months != nil, from != nil || to != nil { throw ValidationError(Output.l.tr("--months cannot be combined with --from/--to")) }
             if let months, !(1...1200).contains(months) { throw ValidationError(Output.l.tr("--months: must be between 1 and 1200")) }
-            if svg != nil, from != nil || to != nil || months != nil {
-                throw ValidationError(Output.l.tr("--svg draws one month (--month); a range is drawn in the terminal, or given with --json"))
-            }
         }
 
         func run() throws {
@@ -215,7 +212,15 @@ extension MeasureCommand {
             let list = try client.call(MeasurementRPC.list, MeasureListParams(from: first, to: last))
             let chart = MeasurementRangeChart(list, from: first, to: last, unit: unit)
             if output.json { return try Output.json(chart) }
-            FileHandle.standardOutput.write(Data(chart.text(localizer: Output.l).utf8))
+            let l = Output.l
+            guard let svg else { return FileHandle.standardOutput.write(Data(chart.text(localizer: l).utf8)) }
+            if chart.points.isEmpty {
+                return Output.line(unit == .bmi ? l.tr("No BMI values in %s: no chart written.", chart.rangeName(l.language))
+                                   : l.tr("No measurements in %s: no chart written.", chart.rangeName(l.language)))
+            }
+            try Output.write(chart.svg(localizer: l), to: svg, option: "--svg")
+            Output.line(l.trn("Wrote %s: %s, %s, %s day with data.", "Wrote %s: %s, %s, %s days with data.", chart.points.count,
+                              svg, unit.axisTitle(l), chart.rangeName(l.language), chart.points.count))
         }
     }
 

@@ -118,6 +118,27 @@ public struct MeasurementRangeChart: Codable, Sendable, Equatable {
         }
     }
 
+    /// The SVG line chart of the range: a point per column with data (its mean, the days it averages on
+    /// hover), about nine labels under the x axis.
+    public func svg(localizer l: Localizer = .english) -> String {
+        let every = Swift.max(1, (columns.count + 8) / 9)
+        let labels = columns.indices.filter { $0 % every == 0 }.map { (column: $0, text: label(columns[$0], l.language)) }
+        let plotted = columns.enumerated().compactMap { index, column in
+            column.value.map { value in
+                let days = bucket == .day ? Self.dayName(column.first, l.language, short: false)
+                    : "\(Self.dayName(column.first, l.language, short: false)) – \(Self.dayName(column.last, l.language, short: false))"
+                let averaged = bucket == .day ? "" : ", " + l.trn("average of %s day", "average of %s days", column.daysWithData, column.daysWithData)
+                return MeasurementChart.SVGPlot.Point(column: index, value: value, day: column.first,
+                                                      hover: "\(days): \(unit.describe(value, l))\(averaged)")
+            }
+        }
+        let plot = MeasurementChart.SVGPlot(
+            title: "\(unit.axisTitle(l)), \(rangeName(l.language))", columns: columns.count, labels: labels, xTitle: bucket.caption(l),
+            empty: l.tr("No measurements from %s to %s.", Self.dayName(from, l.language, short: false), Self.dayName(to, l.language, short: false)),
+            points: plotted)
+        return MeasurementChart.svgPlot(plot, unit: unit, localizer: l)
+    }
+
     /// The terminal chart: a title naming the range and what a column is, one row per step of the y
     /// axis with a dot per column with data, labels under the axis where they fit, and a summary of the
     /// days themselves (not the means). No trailing spaces.

@@ -58,6 +58,18 @@ import Testing
         #expect(empty.hasSuffix("No measurements from 1 Jun 2026 to 30 Nov 2026.\n"), "\(empty)")
     }
 
+    @Test("the SVG of a range: a point per column with data at its mean, hover naming the days averaged, labels under the axis")
+    func svgChart() {
+        let measurements = [Self.weight("2026-06-02", 62), Self.weight("2026-06-04", 63), Self.weight("2026-09-15", 64)]
+        let svg = MeasurementRangeChart(measurements, from: Self.day("2026-06-01"), to: Self.day("2026-11-30"), unit: .kg).svg()
+        #expect(svg.hasPrefix("<?xml") && svg.hasSuffix("</svg>\n"))
+        #expect(svg.components(separatedBy: "<circle class=\"point\"").count - 1 == 2, "\(svg)")
+        #expect(svg.contains("data-value=\"62.5\"><title>1 Jun 2026 – 7 Jun 2026: 62.5 kg, average of 2 days</title>"), "\(svg)")
+        #expect(svg.contains(">1 Jun</text>") && svg.contains(">weekly averages</text>"), "\(svg)")
+        let empty = MeasurementRangeChart([], from: Self.day("2026-06-01"), to: Self.day("2026-06-01"), unit: .kg).svg()
+        #expect(empty.contains("No measurements from 1 Jun 2026 to 1 Jun 2026."), "\(empty)")
+    }
+
     @Test("a visit still scheduled after it ended is unconfirmed; one still going on, done or cancelled is not")
     func pastVisits() {
         let now = Date(timeIntervalSince1970: 1_800_000_000)

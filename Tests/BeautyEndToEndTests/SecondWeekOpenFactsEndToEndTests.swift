@@ -33,8 +33,15 @@ extension EndToEndServing {
 
             let mixed = try await stack.beautyctl(["measure", "chart", "--month", "2025-01", "--from", "2025-01-01"])
             #expect(mixed.status == .exited(2) && mixed.stderr.contains("--month cannot be combined with --from/--to or --months"), "\(mixed)")
-            let svg = try await stack.beautyctl(["measure", "chart", "--months", "6", "--svg", stack.directory + "/w.svg"], lang: "sk_SK.UTF-8")
-            #expect(svg.status == .exited(2) && svg.stderr.contains("--svg kreslí jeden mesiac"), "\(svg)")
+            let file = stack.directory + "/w.svg"
+            let svg = try await stack.beautyctl(["measure", "chart", "--from", "2025-01-01", "--to", "2025-06-30", "--svg", file], lang: "sk_SK.UTF-8")
+            #expect(svg.status == .exited(0) && svg.stdout.contains(file), "\(svg)")
+            let drawn = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(drawn.components(separatedBy: "<circle class=\"point\"").count - 1 == 3 && drawn.contains("týždenné priemery")
+                    && drawn.contains("priemer z 2 dní"), "\(drawn)")
+            let nothing = try await stack.beautyctl(["measure", "chart", "--months", "1", "--svg", stack.directory + "/none.svg"])
+            #expect(nothing.status == .exited(0) && nothing.stdout.contains("no chart written") && !FileManager.default.fileExists(atPath: stack.directory + "/none.svg"),
+                    "\(nothing)")
             let backwards = try await stack.beautyctl(["measure", "chart", "--from", "2025-07-01", "--to", "2025-06-01"])
             #expect(backwards.status == .exited(2) && backwards.stderr.contains("--from: 2025-07-01 is after --to (2025-06-01)"), "\(backwards)")
         }
