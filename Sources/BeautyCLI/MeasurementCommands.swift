@@ -195,13 +195,18 @@ extension MeasureCommand {
             guard let svg else {
                 return FileHandle.standardOutput.write(Data(MeasurementChart.text(result.points, month: month, unit: unit, localizer: Output.l).utf8))
             }
-            if result.points.isEmpty {
-                return Output.line((unit == .bmi ? Output.l.tr("No BMI values in %s: no chart written.", month.name(Output.l.language))
-                                   : Output.l.tr("No measurements in %s: no chart written.", month.name(Output.l.language))))
+            try write(MeasurementChart.svg(result.points, month: month, unit: unit, localizer: Output.l), to: svg,
+                      period: month.name(Output.l.language), days: result.points.count)
+        }
+
+        /// Writes the SVG chart of `period` to `file` and says so, or says none was written when no day has data.
+        private func write(_ chart: @autoclosure () -> String, to file: String, period: String, days: Int) throws {
+            let l = Output.l
+            guard days > 0 else {
+                return Output.line(unit == .bmi ? l.tr("No BMI values in %s: no chart written.", period) : l.tr("No measurements in %s: no chart written.", period))
             }
-            try Output.write(MeasurementChart.svg(result.points, month: month, unit: unit, localizer: Output.l), to: svg, option: "--svg")
-            Output.line(Output.l.trn("Wrote %s: %s, %s, %s day with data.", "Wrote %s: %s, %s, %s days with data.", result.points.count,
-                                     svg, unit.axisTitle(Output.l), month.name(Output.l.language), result.points.count))
+            try Output.write(chart(), to: file, option: "--svg")
+            Output.line(l.trn("Wrote %s: %s, %s, %s day with data.", "Wrote %s: %s, %s, %s days with data.", days, file, unit.axisTitle(l), period, days))
         }
 
         /// A range of days: the measurements of `measure.list` in it, drawn in buckets that fit a terminal.
@@ -212,15 +217,8 @@ extension MeasureCommand {
             let list = try client.call(MeasurementRPC.list, MeasureListParams(from: first, to: last))
             let chart = MeasurementRangeChart(list, from: first, to: last, unit: unit)
             if output.json { return try Output.json(chart) }
-            let l = Output.l
-            guard let svg else { return FileHandle.standardOutput.write(Data(chart.text(localizer: l).utf8)) }
-            if chart.points.isEmpty {
-                return Output.line(unit == .bmi ? l.tr("No BMI values in %s: no chart written.", chart.rangeName(l.language))
-                                   : l.tr("No measurements in %s: no chart written.", chart.rangeName(l.language)))
-            }
-            try Output.write(chart.svg(localizer: l), to: svg, option: "--svg")
-            Output.line(l.trn("Wrote %s: %s, %s, %s day with data.", "Wrote %s: %s, %s, %s days with data.", chart.points.count,
-                              svg, unit.axisTitle(l), chart.rangeName(l.language), chart.points.count))
+            guard let svg else { return FileHandle.standardOutput.write(Data(chart.text(localizer: Output.l).utf8)) }
+            try write(chart.svg(localizer: Output.l), to: svg, period: chart.rangeName(Output.l.language), days: chart.points.count)
         }
     }
 
