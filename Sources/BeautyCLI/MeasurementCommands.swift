@@ -57,6 +57,20 @@ enum MeasureOutput {
          m.bmiClass?.title ?? ""]
     }
 
+    /// The days of `measure chart --from/--to` or `--months` (the last n months, this one included, up to today).
+    static func range(from: String?, to: String?, months: Int?, today: LocalDate) throws -> (LocalDate, LocalDate) {
+        if let months {
+            let back = today.year * 12 + today.month - 1 - (months - 1)
+            return (LocalDate(year: back / 12, month: back % 12 + 1, day: 1), today)
+        }
+        let last = try to.map { text in try Input.check("--to") { try LocalDate(typed: text, field: "--to") } } ?? today
+        guard let from else { throw CLIFailure(.usage, Output.l.tr("--to goes with --from (the first day of the range)")) }
+        let first = try Input.check("--from") { try LocalDate(typed: from, field: "--from") }
+        guard first <= last else { throw CLIFailure(.usage, Output.l.tr("--from: %s is after --to (%s)", Output.day(first), Output.day(last))) }
+        guard first.year >= 1900 else { throw CLIFailure(.usage, Output.l.tr("--from: %s is before 1900", Output.day(first))) }
+        return (first, last)
+    }
+
     /// `--date`: YYYY-MM-DD, or a day word up to today (`today`, `wczoraj`, `predvčerom`), local.
     static func day(_ text: String, now: Date = Date()) throws -> LocalDate {
         let today = LocalDate(now, in: .current)
@@ -143,18 +157,36 @@ extension MeasureCommand {
         static var configuration: CommandConfiguration { CommandConfiguration(
             abstract: Output.l.tr("Chart a month of weight or BMI in the terminal, or as an SVG file for a browser."),
             discussion: Output.l.tr("""
+                A longer range (--from/--to, or --months) is drawn a day a column while it fits, else a week, \
+                a month or a year a column, each the average of its days with data; the summary gives the days themselves.
+
                 Examples:
                   beautyctl measure chart --month 2026-11
                   beautyctl measure chart --month 2026-11 --unit bmi --svg bmi.svg
+                  beautyctl measure chart --months 6
+                  beautyctl measure chart --from 2026-01-01 --to 2026-11-30 --json
                 """)) }
         @Option(help: ArgumentHelp(Output.l.tr("The month (YYYY-MM; default: this month)."), valueName: "month")) var month: String?
+        @Option(help: ArgumentHelp(Output.l.tr("First day of a range (YYYY-MM-DD; --to defaults to today)."), valueName: "date")) var from: String?
+        @Option(help: ArgumentHelp(Output.l.tr("Last day of a range, included (YYYY-MM-DD)."), valueName: "date")) var to: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("The last n months, this one included, up to today."), valueName: "n"))
+        var months: Int?
         @Option(help: ArgumentHelp(Output.l.tr("kg or bmi."), valueName: "unit")) var unit: ChartUnit = .kg
         @Option(help: ArgumentHelp(Output.l.tr("Write an SVG line chart to this file instead of drawing in the terminal."), valueName: "file"))
         var svg: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
+        func validate() throws {
+            if month != nil, from != nil || to != nil || months != nil {
+                throw ValidationError(Output.l.tr("--month cannot be combined with --from/--to or --months"))
+            }
+            if months != nil, from != nil || to != nil { throw ValidationError(Output.l.tr("--months cannot be combined with --from/--to")) }
+            if let months, !(1...1200).contains(months) { throw ValidationError(Output.l.tr("--months: must be between 1 and 1200")) }
+        }
+
         func run() throws {
+            if from != nil || to != nil || months != nil { return try runRange() }
             let month = try month.map { text in try Input.check("--month") { try CalendarMonth(parsing: text, field: "--month") } }
                 ?? CalendarMonth(LocalDate(Date(), in: .current))
             var client = global.client
@@ -163,13 +195,30 @@ extension MeasureCommand {
             guard let svg else {
                 return FileHandle.standardOutput.write(Data(MeasurementChart.text(result.points, month: month, unit: unit, localizer: Output.l).utf8))
             }
-            if result.points.isEmpty {
-                return Output.line((unit == .bmi ? Output.l.tr("No BMI values in %s: no chart written.", month.name(Output.l.language))
-                                   : Output.l.tr("No measurements in %s: no chart written.", month.name(Output.l.language))))
+            try write(MeasurementChart.svg(result.points, month: month, unit: unit, localizer: Output.l), to: svg,
+                      period: month.name(Output.l.language), days: result.points.count)
+        }
+
+        /// Writes the SVG chart of `period` to `file` and says so, or says none was written when no day has data.
+        private func write(_ chart: @autoclosure () -> String, to file: String, period: String, days: Int) throws {
+            let l = Output.l
+            guard days > 0 else {
+                return Output.line(unit == .bmi ? l.tr("No BMI values in %s: no chart written.", period) : l.tr("No measurements in %s: no chart written.", period))
             }
-            try Output.write(MeasurementChart.svg(result.points, month: month, unit: unit, localizer: Output.l), to: svg, option: "--svg")
-            Output.line(Output.l.trn("Wrote %s: %s, %s, %s day with data.", "Wrote %s: %s, %s, %s days with data.", result.points.count,
-                                     svg, unit.axisTitle(Output.l), month.name(Output.l.language), result.points.count))
+            try Output.write(chart(), to: file, option: "--svg")
+            Output.line(l.trn("Wrote %s: %s, %s, %s day with data.", "Wrote %s: %s, %s, %s days with data.", days, file, unit.axisTitle(l), period, days))
+        }
+
+        /// A range of days: the measurements of `measure.list` in it, drawn in buckets that fit a terminal.
+        private func runRange() throws {
+            let today = LocalDate(Date(), in: .current)
+            let (first, last) = try MeasureOutput.range(from: from, to: to, months: months, today: today)
+            var client = global.client
+            let list = try client.call(MeasurementRPC.list, MeasureListParams(from: first, to: last))
+            let chart = MeasurementRangeChart(list, from: first, to: last, unit: unit)
+            if output.json { return try Output.json(chart) }
+            guard let svg else { return FileHandle.standardOutput.write(Data(chart.text(localizer: Output.l).utf8)) }
+            try write(chart.svg(localizer: Output.l), to: svg, period: chart.rangeName(Output.l.language), days: chart.points.count)
         }
     }
 

@@ -107,6 +107,7 @@ struct AgendaCommand: ParsableCommand {
         // Doses one line a day unless asked for (--doses, or --kind medication alone): a fortnight's
         // visits are not buried in its doses.
         let dosesInFull = self.doses || kinds == [.medication]
+        let pricesShown = order.wire.sort == ListSortKey.price.rawValue
         var lastDay = ""
         var dayDoses: [String] = []
         func flushDoses() {
@@ -133,7 +134,13 @@ struct AgendaCommand: ParsableCommand {
             let clock = entry.allDay ? allDay.padding(toLength: max(11, allDay.count), withPad: " ", startingAt: 0)
                 : "\(times.clock(entry.start))–\(times.clock(entry.end))"
             var extras: [String] = []
-            if entry.status != "scheduled" { extras.append(StatusName.appointment(entry.status, l)) }
+            // Sorted by price, the prices are shown: the order would make no sense without them.
+            if pricesShown { extras.append(entry.price?.formatted(l.language) ?? l.tr("no price")) }
+            if PastVisit.isUnconfirmed(status: entry.status, end: entry.end, now: now) {
+                extras.append(l.trc("status", "past, not marked done"))
+            } else if entry.status != "scheduled" {
+                extras.append(StatusName.appointment(entry.status, l))
+            }
             if let c = entry.category { extras.append(l.language == .english ? c : CategoryTitle.title(name: c, stored: c, l)) }
             if let place = entry.address ?? entry.contactName { extras.append(place) }
             let suffix = extras.isEmpty ? "" : "  (\(extras.joined(separator: ", ")))"

@@ -187,21 +187,12 @@ public enum MeasurementChart {
                             localizer l: Localizer = .english) -> String {
         var lines = ["\(unit.axisTitle(l)), \(month.name(l.language))"]
         guard !points.isEmpty else { return (lines + [l.tr("No measurements in %s.", month.name(l.language))]).joined(separator: "\n") + "\n" }
-        let shown = points.map { unit.shown($0.value) }
-        let scale = ChartScale(min: shown.min()!, max: shown.max()!, maxIntervals: max(1, maxRows - 1))
-        let labels = scale.ticks.map { BMI.localized(scale.label($0), l.language) }
-        let width = labels.map(\.count).max()!
         let days = month.dayCount
-        var rows = Array(repeating: Array(repeating: " ", count: days), count: labels.count)
-        for (p, value) in zip(points, shown) {
-            let row = Int(((scale.high - value) / scale.step).rounded())
-            rows[row][p.day.day - 1] = "●"
-        }
-        for (label, cells) in zip(labels, rows) {
-            let pad = String(repeating: " ", count: width - label.count)
-            let line = "\(pad)\(label) ┤" + cells.map { " " + $0 }.joined()
-            lines.append(String(line.reversed().drop { $0 == " " }.reversed()))
-        }
+        var values = [Double?](repeating: nil, count: days)
+        for p in points { values[p.day.day - 1] = p.value }
+        let plot = dotRows(values, unit: unit, maxRows: maxRows, language: l.language)
+        lines += plot.rows
+        let width = plot.width
         let labelled = Set(labelledDays(month))
         let margin = String(repeating: " ", count: width + 1)
         lines.append(margin + "└" + (1...days).map { labelled.contains($0) ? "─┬" : "──" }.joined())
@@ -209,10 +200,32 @@ public enum MeasurementChart {
         for day in labelled.sorted() {
             for (offset, digit) in String(day).enumerated() { numbers[2 * (day - 1) + 1 + offset] = digit }
         }
-        lines.append(String((margin + " " + String(numbers)).reversed().drop { $0 == " " }.reversed()))
+        lines.append(trimmed(margin + " " + String(numbers)))
         lines.append(summary(points, unit: unit, localizer: l))
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The rows of a dot chart, top first: the y axis's round labels and one dot per column with a
+    /// value (nil: none) on the row nearest to it as shown; `width` is the labels' width. No trailing spaces.
+    static func dotRows(_ values: [Double?], unit: ChartUnit, maxRows: Int, language: Language) -> (rows: [String], width: Int) {
+        let shown = values.map { $0.map(unit.shown) }
+        let present = shown.compactMap { $0 }
+        let scale = ChartScale(min: present.min()!, max: present.max()!, maxIntervals: max(1, maxRows - 1))
+        let labels = scale.ticks.map { BMI.localized(scale.label($0), language) }
+        let width = labels.map(\.count).max()!
+        var rows = Array(repeating: Array(repeating: " ", count: values.count), count: labels.count)
+        for (column, value) in shown.enumerated() {
+            guard let value else { continue }
+            rows[Int(((scale.high - value) / scale.step).rounded())][column] = "●"
+        }
+        let lines = zip(labels, rows).map { label, cells in
+            trimmed(String(repeating: " ", count: width - label.count) + "\(label) ┤" + cells.map { " " + $0 }.joined())
+        }
+        return (lines, width)
+    }
+
+    /// A line without its trailing spaces.
+    static func trimmed(_ line: String) -> String { String(line.reversed().drop { $0 == " " }.reversed()) }
 
     // MARK: - SVG
 
@@ -224,18 +237,45 @@ public enum MeasurementChart {
     /// with the days of the month, the line through the days with data, and one point per such
     /// day whose `<title>` (shown on hover) gives the day and value.
     public static func svg(_ points: [ChartPoint], month: CalendarMonth, unit: ChartUnit, localizer l: Localizer = .english) -> String {
-        let values = points.map(\.value)
+        let monthName = month.name(l.language)
+        return svgPlot(SVGPlot(
+            title: "\(unit.axisTitle(l)), \(monthName)", columns: month.dayCount,
+            labels: labelledDays(month).map { (column: $0 - 1, text: String($0)) }, xTitle: l.tr("Day of %s", monthName),
+            empty: l.tr("No measurements in %s", monthName),
+            points: points.map { p in
+                SVGPlot.Point(column: p.day.day - 1, value: p.value, day: p.day, hover: "\(dayName(p.day, l.language)): \(unit.describe(p.value, l))")
+            }), unit: unit, localizer: l)
+    }
+
+    /// What `svgPlot` draws: `columns` slots on the x axis (the labelled ones with longer ticks), and the points.
+    struct SVGPlot {
+        struct Point {
+            var column: Int
+            var value: Double
+            var day: LocalDate
+            var hover: String
+        }
+        var title: String
+        var columns: Int
+        var labels: [(column: Int, text: String)]
+        var xTitle: String
+        var empty: String
+        var points: [Point]
+    }
+
+    /// The line chart of `plot` with the y axis of `unit`; a single column stands in the middle.
+    static func svgPlot(_ plot: SVGPlot, unit: ChartUnit, localizer l: Localizer) -> String {
+        let values = plot.points.map(\.value)
         let scale = ChartScale(min: values.min() ?? 0, max: values.max() ?? 1, maxIntervals: 10, padded: true)
         let plotWidth = svgWidth - left - right, plotHeight = svgHeight - top - bottom
-        let days = month.dayCount
-        func x(_ day: Int) -> Double { left + Double(day - 1) * plotWidth / Double(days - 1) }
+        func x(_ column: Int) -> Double {
+            plot.columns > 1 ? left + Double(column) * plotWidth / Double(plot.columns - 1) : left + plotWidth / 2
+        }
         func y(_ value: Double) -> Double { top + (scale.high - value) / (scale.high - scale.low) * plotHeight }
         func n(_ value: Double) -> String { String(format: "%.1f", value) }
-        let monthName = month.name(l.language)
-        let title = "\(unit.axisTitle(l)), \(monthName)"
         let color = "#c2185b", gridColor = "#e0e0e0", axisColor = "#444444"
 
-        var out = svgOpening(width: svgWidth, height: svgHeight, title: title)
+        var out = svgOpening(width: svgWidth, height: svgHeight, title: plot.title)
 
         out.append(#"<g class="y-axis">"#)
         for tick in scale.ticks {
@@ -248,25 +288,25 @@ public enum MeasurementChart {
 
         out.append(#"<g class="x-axis">"#)
         out.append(#"  <line class="axis" x1="\#(n(left))" y1="\#(n(top + plotHeight))" x2="\#(n(svgWidth - right))" y2="\#(n(top + plotHeight))" stroke="\#(axisColor)"/>"#)
-        let labelled = Set(labelledDays(month))
-        for day in 1...days {
-            let length = labelled.contains(day) ? 6.0 : 3.0
-            out.append(#"  <line class="x-tick" x1="\#(n(x(day)))" y1="\#(n(top + plotHeight))" x2="\#(n(x(day)))" y2="\#(n(top + plotHeight + length))" stroke="\#(axisColor)"/>"#)
+        let labelled = Set(plot.labels.map(\.column))
+        for column in 0..<plot.columns {
+            let length = labelled.contains(column) ? 6.0 : 3.0
+            out.append(#"  <line class="x-tick" x1="\#(n(x(column)))" y1="\#(n(top + plotHeight))" x2="\#(n(x(column)))" y2="\#(n(top + plotHeight + length))" stroke="\#(axisColor)"/>"#)
         }
-        for day in labelled.sorted() {
-            out.append(#"  <text class="x-label" x="\#(n(x(day)))" y="\#(n(top + plotHeight + 20))" text-anchor="middle">\#(day)</text>"#)
+        for label in plot.labels.sorted(by: { $0.column < $1.column }) {
+            out.append(#"  <text class="x-label" x="\#(n(x(label.column)))" y="\#(n(top + plotHeight + 20))" text-anchor="middle">\#(escape(label.text))</text>"#)
         }
-        out.append(#"  <text class="x-title" x="\#(n(left + plotWidth / 2))" y="\#(n(svgHeight - 14))" text-anchor="middle">\#(escape(l.tr("Day of %s", monthName)))</text>"#)
+        out.append(#"  <text class="x-title" x="\#(n(left + plotWidth / 2))" y="\#(n(svgHeight - 14))" text-anchor="middle">\#(escape(plot.xTitle))</text>"#)
         out.append("</g>")
 
-        if points.isEmpty {
-            out.append(#"<text class="no-data" x="\#(n(left + plotWidth / 2))" y="\#(n(top + plotHeight / 2))" text-anchor="middle">\#(escape(l.tr("No measurements in %s", monthName)))</text>"#)
+        if plot.points.isEmpty {
+            out.append(#"<text class="no-data" x="\#(n(left + plotWidth / 2))" y="\#(n(top + plotHeight / 2))" text-anchor="middle">\#(escape(plot.empty))</text>"#)
         } else {
-            let line = points.map { "\(n(x($0.day.day))),\(n(y($0.value)))" }.joined(separator: " ")
+            let line = plot.points.map { "\(n(x($0.column))),\(n(y($0.value)))" }.joined(separator: " ")
             out.append(#"<polyline class="series" points="\#(line)" fill="none" stroke="\#(color)" stroke-width="2" stroke-linejoin="round"/>"#)
             out.append(#"<g class="points" fill="\#(color)">"#)
-            for p in points {
-                out.append(#"  <circle class="point" cx="\#(n(x(p.day.day)))" cy="\#(n(y(p.value)))" r="4.5" data-day="\#(p.day)" data-value="\#(p.value)"><title>\#(escape("\(dayName(p.day, l.language)): \(unit.describe(p.value, l))"))</title></circle>"#)
+            for p in plot.points {
+                out.append(#"  <circle class="point" cx="\#(n(x(p.column)))" cy="\#(n(y(p.value)))" r="4.5" data-day="\#(p.day)" data-value="\#(p.value)"><title>\#(escape(p.hover))</title></circle>"#)
             }
             out.append("</g>")
         }

@@ -28,6 +28,12 @@ extension AgendaEntry: WireJSONWritable {
         json.add("id", id) { $0.int($1) }
         json.add("kind", kind.rawValue) { $0.string($1) }
         json.add("medicationID", medicationID) { $0.int($1) }
+        json.add("price", price) { json, price in
+            json.beginObject()
+            json.add("cents", price.cents) { $0.int($1) }
+            json.add("currency", price.currency) { $0.string($1) }
+            json.endObject()
+        }
         json.add("start", start) { $0.instant($1) }
         json.add("status", status) { $0.string($1) }
         json.add("title", title) { $0.string($1) }

@@ -39,6 +39,8 @@ public struct AgendaEntry: Codable, Sendable, Equatable {
     public var contactName: String?
     /// A dose's medication (an entry with `id` 0 is answered by this and its `start`).
     public var medicationID: Int64?
+    /// An appointment's price (doses have none).
+    public var price: Money?
 
     /// A dose of a medication: `id` is the dose's id (for `beautyctl dose taken ID`), 0 for a dose
     /// planned further ahead than the stored rows.
@@ -70,6 +72,7 @@ public struct AgendaEntry: Codable, Sendable, Equatable {
         color = a.color
         address = a.address
         self.contactName = contactName
+        price = a.price
     }
 }
 

@@ -19,6 +19,7 @@ import Testing
             a.category = "hair/colour"
             a.color = "#ff00aa"
             a.address = "ul. Piękna 1, Warszawa\nII piętro"
+            a.price = Money(cents: 12_050, currency: "PLN")
         }
         var entry = AgendaEntry(appointment: a, contactName: everything ? "Salon \"Anna\"" : nil)
         if n == 3 {

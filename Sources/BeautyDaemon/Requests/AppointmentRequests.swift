@@ -62,11 +62,17 @@ extension RequestHandler {
                                              repeatAfterDoneSeconds: p.repeatAfterDoneSeconds, exdates: p.exdates ?? [],
                                              startWall: p.startWall)
         let saved = try store.updateAppointment(id: p.id, now: clock(), zone: zone) { a in
-            a = try AppointmentDraft.editing(a, to: edited(a, p), durationGiven: p.durationSeconds != nil, series: series,
+            a = try AppointmentDraft.editing(a, to: pinnedEdit(a, p, zone: zone), durationGiven: p.durationSeconds != nil, series: series,
                                              placesStart: p.start != nil || p.allDay != nil).resolved(zone: zone)
         }
         scheduler.wake(.edited)
         return try detail(saved.id!, warningsIn: zone)
+    }
+
+    /// The stored appointment with the request's changes, pinned to `zone` when the change places a floating one's start.
+    func pinnedEdit(_ stored: Appointment, _ p: AppointmentEditParams, zone: TimeZone) -> Appointment {
+        AppointmentZonePin.pinned(edited(stored, p), placesStart: p.start != nil || p.allDay != nil,
+                                  clearsZone: p.clear?.contains(.timeZone) == true, zone: zone)
     }
 
     func edited(_ stored: Appointment, _ p: AppointmentEditParams) -> Appointment {

@@ -43,7 +43,7 @@ extension RequestHandler {
         let series = AppointmentDraft.Series(recurrence: p.recurrence, everySeconds: p.everySeconds,
                                              repeatAfterDoneSeconds: p.repeatAfterDoneSeconds, exdates: p.exdates ?? [])
         let saved = try store.splitSeries(id: p.id, at: occurrence, now: clock(), zone: zone) { a in
-            a = try AppointmentDraft.editing(a, to: edited(a, p), durationGiven: p.durationSeconds != nil, series: series,
+            a = try AppointmentDraft.editing(a, to: pinnedEdit(a, p, zone: zone), durationGiven: p.durationSeconds != nil, series: series,
                                              placesStart: p.start != nil || p.allDay != nil).resolved(zone: zone)
         }
         logger.info("series \(p.id) split at \(Timestamps().short(occurrence))", metadata: ["item_id": "\(saved.id ?? 0)"])
