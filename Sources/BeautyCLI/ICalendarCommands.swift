@@ -68,7 +68,8 @@ struct ImportCommand: ParsableCommand {
         }
         warnings.sort { $0.line < $1.line }
         let summary = ImportSummary(inserted: result.inserted, updated: result.updated, unchanged: result.unchanged,
-                                    contactsCreated: result.contactsCreated, file: file, warnings: warnings, skipped: read.skipped)
+                                    contactsCreated: result.contactsCreated, file: file, warnings: warnings, skipped: read.skipped,
+                                    skippedEvents: read.skippedEvents)
         if output.json { return try Output.json(summary) }
         summary.print(Output.l.tr("Imported %s new, %s updated, %s unchanged appointment(s) from %s.", result.inserted, result.updated, result.unchanged, file))
     }
@@ -138,7 +139,10 @@ enum CalendarFile {
         census.finish()
         try refuseTooManyEvents(census, path)
         guard let data = standardInput ?? FileManager.default.contents(atPath: path) else { throw cannotRead(path) }
-        return try text(data, path)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CLIFailure(.usage, Output.l.tr("%s: not an iCalendar file: it is not UTF-8 text (nothing was imported)", path))
+        }
+        return text
     }
 
     /// Parts a stage holds with room to spare: a 100,000-event calendar takes about half of its memory

@@ -4,24 +4,52 @@ import Foundation
 
 /// A warning of an import, named by file and line as compilers do (`FILE:LINE: message`). `--json`
 /// gives its `message` in English whatever the language, with its template (`text`, `args`) as the
-/// daemon's errors carry theirs.
+/// daemon's errors carry theirs (`argTexts` for an argument that is a message of its own).
 struct LocatedWarning: Encodable {
     var file: String
     var line: Int
     var message: String
     var text: String
     var args: [String]
+    var argTexts: [TranslatableText?]?
+
+    init(file: String, line: Int, _ translatable: TranslatableText) {
+        self.file = file
+        self.line = line
+        message = translatable.english
+        text = translatable.text
+        args = translatable.args
+        argTexts = translatable.argTexts
+    }
 
     init(file: String, _ warning: ImportWarning) {
-        self.file = file
-        line = warning.line
-        message = warning.message
-        text = warning.text.text
-        args = warning.text.args
+        self.init(file: file, line: warning.line, warning.text)
     }
 
     func shown(_ l: Localizer) -> String {
-        "\(file):\(line): \(Validation.quotable(TranslatableText(text, args).rendered(l)))"
+        "\(file):\(line): \(Validation.quotable(TranslatableText(text, args, argTexts: argTexts).rendered(l)))"
+    }
+}
+
+/// An event of the file that was not imported, as a warning is reported, with its UID and SUMMARY.
+struct LocatedSkippedEvent: Encodable {
+    var uid: String?
+    var summary: String?
+    var located: LocatedWarning
+
+    init(file: String, _ event: SkippedEvent) {
+        uid = event.uid
+        summary = event.summary
+        located = LocatedWarning(file: file, line: event.line, event.text)
+    }
+
+    private enum CodingKeys: String, CodingKey { case uid, summary }
+
+    func encode(to encoder: Encoder) throws {
+        try located.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(uid, forKey: .uid)
+        try container.encodeIfPresent(summary, forKey: .summary)
     }
 }
 
@@ -35,15 +63,18 @@ struct ImportSummary: Encodable {
     var warnings: [LocatedWarning]
     /// Components that are not appointments (VTODO, VJOURNAL...), by kind, with the line of the first.
     var notImported: [SkippedComponents.Kind]
+    /// Events that cannot be placed in time (no DTSTART), in file order.
+    var skippedEvents: [LocatedSkippedEvent]?
 
     init(inserted: Int, updated: Int, unchanged: Int, contactsCreated: Int? = nil,
-         file: String, warnings: [ImportWarning], skipped: SkippedComponents = SkippedComponents()) {
+         file: String, warnings: [ImportWarning], skipped: SkippedComponents = SkippedComponents(), skippedEvents: [SkippedEvent]? = nil) {
         self.inserted = inserted
         self.updated = updated
         self.unchanged = unchanged
         self.contactsCreated = contactsCreated
         self.warnings = warnings.sorted { $0.line < $1.line }.map { LocatedWarning(file: file, $0) }
         self.notImported = skipped.kinds
+        self.skippedEvents = skippedEvents?.map { LocatedSkippedEvent(file: file, $0) }
     }
 
     /// `counts` such as "Imported 3 new, 0 updated, 1 unchanged appointment(s) from a.ics.", then
@@ -54,6 +85,10 @@ struct ImportSummary: Encodable {
         if !notImported.isEmpty {
             let kinds = notImported.map { Output.l.tr("%s %s (first at line %s)", $0.count, $0.name, $0.firstLine) }.joined(separator: ", ")
             Output.line(Output.l.tr("Not imported: %s; beautyd keeps appointments only.", kinds))
+        }
+        if let skippedEvents, !skippedEvents.isEmpty {
+            Output.line(Output.l.trn("%s event not imported:", "%s events not imported:", skippedEvents.count))
+            for event in skippedEvents { Output.line("  \(event.located.shown(Output.l))") }
         }
         guard !warnings.isEmpty else { return }
         Output.line(Output.l.trn("%s warning(s): imported with a change or left out:", "%s warning(s): imported with a change or left out:", warnings.count))

@@ -5,6 +5,11 @@ extension CalendarEvent {
     /// The title of an event that has none.
     public static let untitled = "(no title)"
 
+    /// A SUMMARY as an argument of a message: itself, or "(no title)" in the reader's language.
+    public static func title(_ summary: String) -> TranslatableText.Argument {
+        summary.isEmpty ? .message(TranslatableText("(no title)", [])) : .plain(summary)
+    }
+
     /// `contactPhone` goes with the contact's name, so that a daemon without that contact can create it.
     public init(_ a: Appointment, contactName: String?, contactPhone: String? = nil) {
         self.init(

@@ -16,6 +16,9 @@ public enum ICalendar {
     ///   the gap (RFC 5545 §3.3.5), a repeated time is its first occurrence. A series whose
     ///   DTSTART is in UTC repeats in UTC (`timeZone` "UTC"); one whose DTSTART is in a gap keeps
     ///   that wall time (`startWall`).
+    /// - An event that cannot be placed in time (no DTSTART) is left out and listed (`skippedEvents`);
+    ///   a TZID that names no zone (not IANA, not Windows, no VTIMEZONE) is read as floating, with a
+    ///   warning; VEVENTs with no VCALENDAR around them are read as one calendar, with a warning.
     /// - Properties and subcomponents of a VEVENT that beautyd does not interpret are kept as
     ///   they came (`extraLines`) and written back on export. Components that are not events
     ///   (VTODO, VJOURNAL, X-...) are counted in the summary (`read`).
@@ -26,7 +29,7 @@ public enum ICalendar {
     ///   (the later one on a tie), in the place of the first.
     ///
     /// Throws `ICalendarError` with the 1-based line of the file as given (folded) and
-    /// returns nothing when any part of the file is malformed.
+    /// returns nothing when any part of the file is malformed, or is not iCalendar at all.
     public static func parse(_ text: String, defaultZone: TimeZone) throws -> [CalendarEvent] {
         try read(text, defaultZone: defaultZone).events
     }
@@ -37,10 +40,15 @@ public enum ICalendar {
         var collected = EventCollector()
         var warnings: [ImportWarning] = []
         var skipped = SkippedComponents()
+        var skippedEvents: [SkippedEvent] = []
         for calendar in try components(text) {
-            var zones = ZoneResolver(calendar: calendar)
+            if calendar.implied {
+                warnings.append(ImportWarning(line: calendar.line, template: "the file has no BEGIN:VCALENDAR: its events were read as one calendar"))
+            }
+            var zones = ZoneResolver(calendar: calendar, fallback: defaultZone)
             for child in calendar.children {
                 switch child.name {
+                case "VEVENT" where child.first("DTSTART") == nil: skippedEvents.append(SkippedEvent(withoutStart: child))
                 case "VEVENT": collected.add(try event(from: child, zones: &zones, defaultZone: defaultZone, warnings: &warnings))
                 case "VTIMEZONE": continue
                 default: skipped.add(child.name, line: child.line)
@@ -48,6 +56,7 @@ public enum ICalendar {
             }
             warnings += zones.warnings
         }
-        return Import(events: collected.finish(), warnings: warnings.sorted { $0.line < $1.line }, skipped: skipped)
+        return Import(events: collected.finish(), warnings: warnings.sorted { $0.line < $1.line }, skipped: skipped,
+                      skippedEvents: skippedEvents)
     }
 }

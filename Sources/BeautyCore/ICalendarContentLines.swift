@@ -19,6 +19,8 @@ struct ICalComponent {
     var line: Int
     var properties: [ICalProperty] = []
     var children: [ICalComponent] = []
+    /// A VCALENDAR the file does not write: bare VEVENTs (and other components) at the top level.
+    var implied = false
 
     func first(_ name: String) -> ICalProperty? { properties.first { $0.name == name } }
     func all(_ name: String) -> [ICalProperty] { properties.filter { $0.name == name } }
@@ -160,10 +162,18 @@ extension ICalendar {
         return out
     }
 
-    /// The VCALENDAR objects of a file, with BEGIN/END balance checked.
+    /// The VCALENDAR objects of a file, with BEGIN/END balance checked. Components written at the
+    /// top level, with no VCALENDAR around them, are read as one `implied` calendar.
     static func components(_ text: String) throws -> [ICalComponent] {
         let (lines, last) = try unfold(text)
-        guard !lines.isEmpty else { throw ICalendarError(line: 1, template: "the file is empty (expected BEGIN:VCALENDAR)") }
+        guard let first = lines.first else { throw ICalendarError(line: 1, template: "the file is empty (expected BEGIN:VCALENDAR)") }
+        // Every calendar, and every file of bare events, begins with a component: text that does not
+        // is some other kind of file (a CSV, a letter), said so rather than by the rule it breaks.
+        if (try? property(first.bytes, line: first.line))?.name != "BEGIN" {
+            let start = String(decoding: first.bytes, as: UTF8.self)
+            throw ICalendarError(line: first.line, template: "not an iCalendar file: it begins with '%s', not BEGIN:VCALENDAR",
+                                 start.count > 40 ? "\(start.prefix(40))..." : start)
+        }
         var stack: [ICalComponent] = []
         var calendars: [ICalComponent] = []
         for (bytes, number) in lines {
@@ -172,10 +182,15 @@ extension ICalendar {
             switch property.name {
             case "BEGIN":
                 guard !kind.isEmpty else { throw ICalendarError(line: number, template: "BEGIN without a component name") }
+                if kind == "VCALENDAR", stack.count == 1, stack[0].implied {
+                    calendars.append(stack.removeLast())
+                }
                 if let open = stack.last {
                     if kind == "VCALENDAR" || (topLevel.contains(kind) && open.name != "VCALENDAR") {
                         throw ICalendarError(line: number, template: "BEGIN:%s inside %s begun at line %s (missing END:%s)", kind, open.name, open.line, open.name)
                     }
+                } else if topLevel.contains(kind) {
+                    stack.append(ICalComponent(name: "VCALENDAR", line: number, implied: true))
                 } else if kind != "VCALENDAR" {
                     throw ICalendarError(line: number, template: "expected BEGIN:VCALENDAR, found BEGIN:%s", kind)
                 }
@@ -204,6 +219,7 @@ extension ICalendar {
                 stack[stack.count - 1].properties.append(property)
             }
         }
+        if stack.count == 1, stack[0].implied { calendars.append(stack.removeLast()) }
         if let open = stack.last {
             throw ICalendarError(line: last, template: "the file ends inside %s begun at line %s (missing END:%s)", open.name, open.line, open.name)
         }

@@ -27,6 +27,7 @@ extension ICalendar {
         guard let dtstart = c.first("DTSTART") else {
             throw ICalendarError(line: c.line, template: "VEVENT has no DTSTART")
         }
+        let firstUnknownZoneUse = zones.unknownUses.count
         let startValue = try dateValue(of: dtstart)
         // `zone`: where the event's floating and DATE values are (its TZID, else defaultZone);
         // `dayZone`: where DURATION adds nominal days (UTC for a UTC start).
@@ -80,7 +81,7 @@ extension ICalendar {
         if !event.summary.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }),
            event.summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             event.summary = ""
-            warnings.append(ImportWarning(line: c.line, template: "VEVENT has no SUMMARY: imported with the title '%s'", CalendarEvent.untitled))
+            warnings.append(ImportWarning(line: c.line, TranslatableText("VEVENT has no SUMMARY: imported with the title '%s'", [CalendarEvent.title("")])))
         } else if event.summary.contains(where: \.isNewline), let summary = c.first("SUMMARY") {
             event.summary = oneLine(event.summary, separator: " ")
             warnings.append(ImportWarning(line: summary.line, template: "SUMMARY has line breaks: the title is kept on one line"))
@@ -160,6 +161,12 @@ extension ICalendar {
             event.recurrenceID = try instant(value, of: rid, floating: zone, zones: &zones)
             if case .date = value { event.recurrenceIDIsDate = true }
             event.thisAndFuture = rid.param("RANGE")?.uppercased() == "THISANDFUTURE"
+        }
+        var unknownZones = Set<String>()
+        for use in zones.unknownUses[firstUnknownZoneUse...] where unknownZones.insert(use.tzid).inserted {
+            warnings.append(ImportWarning(line: use.line, TranslatableText(
+                "unknown time zone '%s' (not an IANA or Windows name, and the file has no VTIMEZONE for it): '%s' is imported in local time, now %s",
+                [.plain(use.tzid), CalendarEvent.title(event.summary), .plain(defaultZone.identifier)])))
         }
         let sequence = c.first("SEQUENCE").flatMap { Int($0.value.trimmingWhitespace()) } ?? 0
         return ParsedEvent(event: event, sequence: sequence)

@@ -12,8 +12,14 @@ struct ZoneResolver {
     private var yearsUsed: [String: ClosedRange<Int>] = [:]
     /// What was read other than as written: "time zone 'X' read as Europe/Berlin …".
     private(set) var warnings: [ImportWarning] = []
+    /// Where a TZID that names no zone puts its times: the user's own zone, as for floating times.
+    let fallback: TimeZone
+    private var unknown: Set<String> = []
+    /// Each use of a TZID that names no zone, in order: the event that used it says so.
+    private(set) var unknownUses: [(tzid: String, line: Int)] = []
 
-    init(calendar: ICalComponent) {
+    init(calendar: ICalComponent, fallback: TimeZone) {
+        self.fallback = fallback
         for child in calendar.children where child.name == "VTIMEZONE" {
             if let tzid = child.first("TZID")?.value.trimmingWhitespace(), definitions[tzid] == nil {
                 definitions[tzid] = child
@@ -33,9 +39,9 @@ struct ZoneResolver {
     /// has no Etc/GMT name). `line` is the line of the property that uses the TZID.
     mutating func zone(_ rawTZID: String, line: Int) throws -> (zone: TimeZone, name: String?) {
         let tzid = rawTZID.trimmingWhitespace()
-        if let known = cache[tzid] { return known }
-        let resolved = try resolve(tzid, line: line)
+        let resolved = try cache[tzid] ?? resolve(tzid, line: line)
         cache[tzid] = resolved
+        if unknown.contains(tzid) { unknownUses.append((tzid, line)) }
         return resolved
     }
 
@@ -44,7 +50,9 @@ struct ZoneResolver {
         if let iana = Self.iana(tzid) { return (iana.zone, iana.name) }
         if let name = Self.windowsZones[tzid], let zone = TimeZone(identifier: name) { return (zone, name) }
         guard let definition = definitions[tzid] else {
-            throw ICalendarError(line: line, template: "unknown time zone '%s': not an IANA name such as Europe/Warsaw, and the file has no VTIMEZONE for it", tzid)
+            // Floating, like a time without TZID: the event follows the user's zone.
+            unknown.insert(tzid)
+            return (fallback, nil)
         }
         // libical (Thunderbird, Evolution) names the IANA zone of its VTIMEZONEs.
         if let location = definition.first("X-LIC-LOCATION"), let iana = Self.iana(location.value) {
@@ -135,9 +143,8 @@ struct ZoneResolver {
         return (TimeZone(secondsFromGMT: offset) ?? TimeZone(identifier: "UTC")!, nil)
     }
 
-    /// Common Windows zone names (Outlook, Exchange) to IANA, after CLDR's windowsZones.xml
-    /// ("001" territory). Not every Windows zone: the rest need an IANA TZID or a VTIMEZONE
-    /// with one fixed offset.
+    /// Windows zone names (Outlook, Exchange) to IANA: every zone of CLDR's windowsZones.xml
+    /// ("001" territory), and names Outlook writes that are no Windows zone ID.
     static let windowsZones: [String: String] = [
         "Dateline Standard Time": "Etc/GMT+12",
         "UTC-11": "Etc/GMT+11",
@@ -198,5 +205,87 @@ struct ZoneResolver {
         "Tasmania Standard Time": "Australia/Hobart",
         "Lord Howe Standard Time": "Australia/Lord_Howe",
         "New Zealand Standard Time": "Pacific/Auckland",
+        "AUS Central Standard Time": "Australia/Darwin",
+        "Afghanistan Standard Time": "Asia/Kabul",
+        "Aleutian Standard Time": "America/Adak",
+        "Altai Standard Time": "Asia/Barnaul",
+        "Arabic Standard Time": "Asia/Baghdad",
+        "Astrakhan Standard Time": "Europe/Astrakhan",
+        "Aus Central W. Standard Time": "Australia/Eucla",
+        "Azerbaijan Standard Time": "Asia/Baku",
+        "Azores Standard Time": "Atlantic/Azores",
+        "Bahia Standard Time": "America/Bahia",
+        "Bangladesh Standard Time": "Asia/Dhaka",
+        "Bougainville Standard Time": "Pacific/Bougainville",
+        "Cape Verde Standard Time": "Atlantic/Cape_Verde",
+        "Caucasus Standard Time": "Asia/Yerevan",
+        "Central Asia Standard Time": "Asia/Almaty",
+        "Central Brazilian Standard Time": "America/Cuiaba",
+        "Central Pacific Standard Time": "Pacific/Guadalcanal",
+        "Chatham Islands Standard Time": "Pacific/Chatham",
+        "Cuba Standard Time": "America/Havana",
+        "Easter Island Standard Time": "Pacific/Easter",
+        "Eastern Standard Time (Mexico)": "America/Cancun",
+        "Ekaterinburg Standard Time": "Asia/Yekaterinburg",
+        "Fiji Standard Time": "Pacific/Fiji",
+        "Georgian Standard Time": "Asia/Tbilisi",
+        "Greenland Standard Time": "America/Godthab",
+        "Haiti Standard Time": "America/Port-au-Prince",
+        "Libya Standard Time": "Africa/Tripoli",
+        "Line Islands Standard Time": "Pacific/Kiritimati",
+        "Magadan Standard Time": "Asia/Magadan",
+        "Magallanes Standard Time": "America/Punta_Arenas",
+        "Marquesas Standard Time": "Pacific/Marquesas",
+        "Mauritius Standard Time": "Indian/Mauritius",
+        "Middle East Standard Time": "Asia/Beirut",
+        "Montevideo Standard Time": "America/Montevideo",
+        "Mountain Standard Time (Mexico)": "America/Chihuahua",
+        "Myanmar Standard Time": "Asia/Rangoon",
+        "N. Central Asia Standard Time": "Asia/Novosibirsk",
+        "Namibia Standard Time": "Africa/Windhoek",
+        "Norfolk Standard Time": "Pacific/Norfolk",
+        "North Asia East Standard Time": "Asia/Irkutsk",
+        "North Asia Standard Time": "Asia/Krasnoyarsk",
+        "North Korea Standard Time": "Asia/Pyongyang",
+        "Omsk Standard Time": "Asia/Omsk",
+        "Pacific Standard Time (Mexico)": "America/Tijuana",
+        "Paraguay Standard Time": "America/Asuncion",
+        "Qyzylorda Standard Time": "Asia/Qyzylorda",
+        "Russia Time Zone 10": "Asia/Srednekolymsk",
+        "Russia Time Zone 11": "Asia/Kamchatka",
+        "Russia Time Zone 3": "Europe/Samara",
+        "SA Western Standard Time": "America/La_Paz",
+        "Saint Pierre Standard Time": "America/Miquelon",
+        "Sakhalin Standard Time": "Asia/Sakhalin",
+        "Samoa Standard Time": "Pacific/Apia",
+        "Sao Tome Standard Time": "Africa/Sao_Tome",
+        "Saratov Standard Time": "Europe/Saratov",
+        "South Sudan Standard Time": "Africa/Juba",
+        "Sri Lanka Standard Time": "Asia/Colombo",
+        "Sudan Standard Time": "Africa/Khartoum",
+        "Syria Standard Time": "Asia/Damascus",
+        "Tocantins Standard Time": "America/Araguaina",
+        "Tomsk Standard Time": "Asia/Tomsk",
+        "Tonga Standard Time": "Pacific/Tongatapu",
+        "Transbaikal Standard Time": "Asia/Chita",
+        "Turks And Caicos Standard Time": "America/Grand_Turk",
+        "US Eastern Standard Time": "America/Indianapolis",
+        "UTC+12": "Etc/GMT-12",
+        "UTC+13": "Etc/GMT-13",
+        "UTC-02": "Etc/GMT+2",
+        "UTC-08": "Etc/GMT+8",
+        "UTC-09": "Etc/GMT+9",
+        "Ulaanbaatar Standard Time": "Asia/Ulaanbaatar",
+        "Venezuela Standard Time": "America/Caracas",
+        "Vladivostok Standard Time": "Asia/Vladivostok",
+        "Volgograd Standard Time": "Europe/Volgograd",
+        "W. Mongolia Standard Time": "Asia/Hovd",
+        "West Asia Standard Time": "Asia/Tashkent",
+        "West Bank Standard Time": "Asia/Hebron",
+        "West Pacific Standard Time": "Pacific/Port_Moresby",
+        "Yakutsk Standard Time": "Asia/Yakutsk",
+        "Yukon Standard Time": "America/Whitehorse",
+        // Not a Windows zone ID but the display name some Outlook exports write as TZID.
+        "Western/Central Europe": "Europe/Berlin",
     ]
 }

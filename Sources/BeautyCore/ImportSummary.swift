@@ -12,6 +12,11 @@ public struct ImportWarning: Sendable, Equatable, CustomStringConvertible {
         text = TranslatableText(template, arguments.map(\.description))
     }
 
+    public init(line: Int, _ text: TranslatableText) {
+        self.line = line
+        self.text = text
+    }
+
     /// In English.
     public var message: String { text.english }
 
@@ -49,6 +54,27 @@ public struct SkippedComponents: Codable, Sendable, Equatable {
     public var description: String { kinds.map { "\($0.count) \($0.name)" }.joined(separator: ", ") }
 }
 
+/// An event an import left out because it cannot be placed in time (it has no DTSTART), named by
+/// its line, SUMMARY and UID.
+public struct SkippedEvent: Sendable, Equatable {
+    public var line: Int
+    public var uid: String?
+    public var summary: String?
+    /// Why, naming the event, in the user's language.
+    public var text: TranslatableText
+
+    init(withoutStart c: ICalComponent) {
+        line = c.line
+        uid = c.first("UID").map { ICalendar.unescapeText($0.value).trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+        summary = c.first("SUMMARY").map { ICalendar.unescapeText($0.value).trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+        let title = CalendarEvent.title(summary ?? "")
+        text = uid.map { TranslatableText("VEVENT '%s' (UID %s) has no DTSTART: it cannot be placed in time and is not imported", [title, .plain($0)]) }
+            ?? TranslatableText("VEVENT '%s' has no DTSTART and no UID: it cannot be placed in time and is not imported", [title])
+    }
+
+    public var message: String { text.english }
+}
+
 extension ICalendar {
     /// What reading a calendar file gives: its events, and what was approximated or left out.
     public struct Import: Sendable {
@@ -57,11 +83,14 @@ extension ICalendar {
         public var warnings: [ImportWarning]
         /// Top-level components other than VEVENT and VTIMEZONE (VTODO, VJOURNAL, VFREEBUSY, X-...).
         public var skipped: SkippedComponents
+        /// Events left out, in file order.
+        public var skippedEvents: [SkippedEvent]
 
-        public init(events: [CalendarEvent], warnings: [ImportWarning], skipped: SkippedComponents) {
+        public init(events: [CalendarEvent], warnings: [ImportWarning], skipped: SkippedComponents, skippedEvents: [SkippedEvent] = []) {
             self.events = events
             self.warnings = warnings
             self.skipped = skipped
+            self.skippedEvents = skippedEvents
         }
     }
 }

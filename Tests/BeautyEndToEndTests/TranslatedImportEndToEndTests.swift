@@ -46,13 +46,13 @@ struct ImportLanguage: Sendable, CustomTestStringConvertible {
     var testDescription: String { locale }
 
     static let polish = ImportLanguage(
-        locale: "pl_PL.UTF-8", warning: ":3: VEVENT nie ma SUMMARY: zaimportowano z tytułem „(no title)”\n",
+        locale: "pl_PL.UTF-8", warning: ":3: VEVENT nie ma SUMMARY: zaimportowano z tytułem „(bez tytułu)”\n",
         notImported: "1 × VTODO (pierwszy w wierszu 7)",
         refusedEvent: ":3: contactPhone: „abc” to nie numer telefonu (nieoczekiwane „a”) (Manicure) (nic nie zaimportowano)\n",
         refusedCard: ":1: name: zawiera znak sterujący (U+0007) (Anna?Nowak) (nic nie zaimportowano)\n",
         malformed: ":2: „oops” to nie wiersz treści NAZWA:WARTOŚĆ (brak „:”) (nic nie zaimportowano)\n")
     static let slovak = ImportLanguage(
-        locale: "sk_SK.UTF-8", warning: ":3: VEVENT nemá SUMMARY: importované s názvom „(no title)“\n",
+        locale: "sk_SK.UTF-8", warning: ":3: VEVENT nemá SUMMARY: importované s názvom „(bez názvu)“\n",
         notImported: "1 × VTODO (prvý na riadku 7)",
         refusedEvent: ":3: contactPhone: „abc“ nie je telefónne číslo (neočakávané „a“) (Manicure) (nič sa neimportovalo)\n",
         refusedCard: ":1: name: obsahuje riadiaci znak (U+0007) (Anna?Nowak) (nič sa neimportovalo)\n",

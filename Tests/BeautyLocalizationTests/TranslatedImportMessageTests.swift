@@ -32,9 +32,10 @@ import Testing
         #expect(read.warnings.map(\.message) == ["VEVENT has no SUMMARY: imported with the title '(no title)'",
                                                  "LOCATION has line breaks: kept on one line as 'Salon, ul. Długa 5'"])
         #expect(try read.warnings.map { $0.message(try localizer(.polish)) } == [
-            "VEVENT nie ma SUMMARY: zaimportowano z tytułem „(no title)”",
+            "VEVENT nie ma SUMMARY: zaimportowano z tytułem „(bez tytułu)”",
             "LOCATION zawiera podziały wierszy: zapisano w jednym wierszu jako „Salon, ul. Długa 5”",
         ])
+        #expect(try read.warnings[0].message(try localizer(.slovak)) == "VEVENT nemá SUMMARY: importované s názvom „(bez názvu)“")
         #expect(try read.warnings[1].message(try localizer(.slovak))
             == "LOCATION obsahuje zalomenia riadkov: uložené na jednom riadku ako „Salon, ul. Długa 5“")
     }

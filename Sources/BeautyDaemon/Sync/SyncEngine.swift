@@ -111,7 +111,7 @@ struct SyncEngine {
             let batch = Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
             for resource in try await server.fetch(calendarURL, hrefs: batch) {
                 report.fetched += 1
-                guard let event = serverEvent(resource), uids.claim(event.resource.uid, href: resource.href) else { continue }
+                guard let event = serverEvent(resource, warnings: &warnings), uids.claim(event.resource.uid, href: resource.href) else { continue }
                 if pending.contains(event.resource.uid) {
                     try conflictCheck(uid: event.resource.uid, server: event.appointments, into: &changes)
                 }
@@ -160,10 +160,16 @@ struct SyncEngine {
     }
 
     /// The server's resource as appointments ready to store; nil (logged) when it holds no event
-    /// beautyd can read: one bad event must not stop the others.
-    private func serverEvent(_ resource: CalDAVResource) -> ServerEvent? {
+    /// beautyd can read: one bad event must not stop the others. An event left out because it cannot
+    /// be placed in time (no DTSTART) is named in `warnings`, which `sync status` shows.
+    private func serverEvent(_ resource: CalDAVResource, warnings: inout [TranslatableText]) -> ServerEvent? {
         do {
-            let events = try ICalendar.parse(resource.ics, defaultZone: zone)
+            let read = try ICalendar.read(resource.ics, defaultZone: zone)
+            for skipped in read.skippedEvents {
+                logger.warning("sync \(account.name): \(resource.href): line \(skipped.line): \(skipped.message)")
+                warnings.append(TranslatableText("the server's item %s: %s", [.plain(String(resource.href.prefix(200))), .message(skipped.text)]))
+            }
+            let events = read.events
             guard let uid = events.first?.uid else { return nil }
             let imported = CalendarEvent.importing(events, zone: zone)
             let phones = imported.events.map { events[$0].contactPhone }
@@ -299,7 +305,8 @@ struct SyncEngine {
         var changes = ServerChanges()
         changes.syncToken = fresh.syncToken
         changes.ctag = fresh.ctag
-        let event = current.flatMap { serverEvent($0) }
+        var unplaced: [TranslatableText] = []  // logged: the pull that lists the item reports them
+        let event = current.flatMap { serverEvent($0, warnings: &unplaced) }
         if let copy = conflictCopy(uid: uid, local: local, server: event?.appointments) {
             report.conflicts += 1
             changes.conflicts.append(copy)
