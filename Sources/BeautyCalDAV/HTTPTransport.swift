@@ -100,6 +100,8 @@ final class HTTPTransport: Sendable {
     private func sendOnce(_ method: String, _ url: URL, headers extra: [(String, String)], body: String?,
                           credentialed: Bool) async throws -> HTTPAnswer {
         try Self.checkTransport(url, allowInsecure: allowInsecure)
+        // A cancelled sync starts no request, nor asks the keyring for a password.
+        try Task.checkCancellation()
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = HTTPMethod(rawValue: method)
         if credentialed { request.headers.add(name: "Authorization", value: try await credentials.authorization()) }

@@ -276,6 +276,32 @@ extension EndToEndServing {
             #expect(status.lastError?.contains("the sync took longer than 15 s") == true, "\(String(describing: status.lastError))")
         }
 
+        @Test("stopping beautyd during a sync ends the sync at once: no request is sent after the stop, and beautyd exits cleanly")
+        func stoppingTheDaemonStopsItsSync() async throws {
+            // Each page comes 3 s after it is asked for and the listing never ends: only the stop can end
+            // this sync before [sync] sync_timeout's 10 minutes.
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let server = try await HostileCalDAVServer(stack: stack)
+            try await server.control("hostile-off")
+            try await server.follow(in: stack, as: "endless")
+            try await server.control("endless?3")
+            // A local change starts the sync by itself, as the daemon's own loop does.
+            _ = try await stack.beautyctlOK(["appointment", "add", "Peel", "--at", "2030-08-01T10:00:00+02:00"])
+            func listings() -> Int { server.lines.filter { $0.hasPrefix("MAIN REPORT /cal/") }.count }
+            let paging = await eventually(timeout: .seconds(120)) { server.lines.contains { $0.hasPrefix("ENDLESS page") } ? true : nil }
+            try #require(paging == true, "\(server.lines)")
+            let daemon = try #require(stack.daemon)
+            let before = listings()
+            daemon.signal(SIGINT)
+            // A safety net only: a sync that goes on holds the daemon for [sync] sync_timeout.
+            let ended = await daemon.waitForExit(timeout: .seconds(90))
+            #expect(ended == .exited(0), "\(String(describing: ended)) \(daemon.outputTail)")
+            // One listing may have been on its way as the signal came; none after it.
+            #expect(listings() <= before + 1, "\(server.lines)")
+            #expect(daemon.output.contains("sync endless: stopped before it finished"), "\(daemon.outputTail)")
+        }
+
         @Test("an appointment restored from the trash goes back to the account whose server deleted it, not to the first account")
         func aRestoredAppointmentGoesHome() async throws {
             let stack = try await Stack.startForSync()
