@@ -39,14 +39,14 @@ struct SyncAddCommand: ParsableCommand {
               beautyctl sync add phone --url https://cloud.example.org/remote.php/dav --user anna --password-file ~/.nextcloud.pw
               beautyctl sync add fastmail --url https://caldav.fastmail.com/dav/ --user anna@fastmail.com --password-file ~/.fm.pw --calendar Personal
               beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --create Beauty
-              secret-tool store --label beautyd service beautyd account icloud
+              secret-tool store --label beautyd service beautyd account icloud user anna@icloud.com origin https://caldav.icloud.com
               beautyctl sync add icloud --url https://caldav.icloud.com/ --user anna@icloud.com --keyring
             """)) }
     @Argument(help: ArgumentHelp(Output.l.tr("A name for the account."), valueName: "name")) var name: String
     @Option(help: ArgumentHelp(Output.l.tr("The server's base URL or the calendar's URL."), valueName: "url")) var url: String
     @Option(help: ArgumentHelp(Output.l.tr("The user name."), valueName: "user")) var user: String
     @Option(help: ArgumentHelp(Output.l.tr("A file readable by you alone holding the password."), valueName: "file")) var passwordFile: String?
-    @Flag(help: ArgumentHelp(Output.l.tr("Take the password from the desktop's keyring (Secret Service), stored with: secret-tool store --label beautyd service beautyd account NAME")))
+    @Flag(help: ArgumentHelp(Output.l.tr("Take the password from the desktop's keyring (Secret Service), stored with: secret-tool store --label beautyd service beautyd account NAME user USER origin https://HOST")))
     var keyring = false
     @Option(help: ArgumentHelp(Output.l.tr("Which calendar to follow: its display name or URL."), valueName: "name|url")) var calendar: String?
     @Option(help: ArgumentHelp(Output.l.tr("Create a calendar with this name and follow it."), valueName: "name")) var create: String?

@@ -10,7 +10,7 @@ public struct SyncAddParams: Codable, Sendable {
     /// A file only its owner may read, holding the password (an app password for iCloud, Fastmail...).
     public var passwordFile: String?
     /// Take the password from the desktop's Secret Service instead (stored with
-    /// `secret-tool store --label beautyd service beautyd account NAME`).
+    /// `secret-tool store --label beautyd service beautyd account NAME user USER origin ORIGIN`).
     public var keyring: Bool?
     /// The display name or URL of the calendar to follow, when discovery finds several.
     public var calendar: String?

@@ -158,7 +158,7 @@ public actor SyncCoordinator {
         }
         guard let url = URL(string: account.calendarURL) else { throw CalDAVError.malformed("calendar URL \(account.calendarURL)") }
         let credentials: any CalDAVCredentialSource = try account.passwordFile.map { try PasswordFileCredentials(user: account.user, passwordFile: $0) }
-            ?? SyncSetup.keyring(user: account.user, account: account.name)
+            ?? SyncSetup.keyring(user: account.user, account: account.name, url: url)
         let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: account.insecure,
                                                              requestDeadline: .seconds(settings.config.syncRequestTimeoutSeconds)))
         clients[account.name] = client

@@ -32,7 +32,7 @@ struct SyncSetup {
             guard file.hasPrefix("/") else { throw ValidationError(field: "passwordFile", template: "must be an absolute path") }
             credentials = try PasswordFileCredentials(user: p.user, passwordFile: file)
         case (nil, true):
-            credentials = Self.keyring(user: p.user, account: name)
+            credentials = Self.keyring(user: p.user, account: name, url: url)
         default:
             throw ValidationError(field: "passwordFile", template: "give either a password file or keyring (the desktop's Secret Service)")
         }
@@ -70,9 +70,9 @@ struct SyncSetup {
         }
     }
 
-    /// The password the desktop's Secret Service keeps for account `account`.
-    static func keyring(user: String, account: String) -> SecretServiceCredentials {
-        SecretServiceCredentials(user: user, attributes: ["service": "beautyd", "account": account])
+    /// The password the desktop's Secret Service keeps for account `account` at `url`'s origin.
+    static func keyring(user: String, account: String, url: URL) -> SecretServiceCredentials {
+        SecretServiceCredentials.account(account, user: user, origin: url)
     }
 
     /// `"Name" URL, ...`; a calendar without a name by its URL alone, so no English word goes into a translated message.
