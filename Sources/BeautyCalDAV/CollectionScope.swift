@@ -16,6 +16,11 @@ public enum CollectionScope {
         return left == right
     }
 
+    /// Whether the password may travel to `url` without `--insecure`: https, or plain HTTP to this machine.
+    public static func isEncryptedOrLocal(_ url: URL) -> Bool {
+        (try? HTTPTransport.checkTransport(url, allowInsecure: false)) != nil
+    }
+
     /// The origin as text, `scheme://host` with `:port` when it is not the scheme's default.
     public static func origin(of url: URL) -> String {
         let scheme = url.scheme?.lowercased() ?? "", host = url.host?.lowercased() ?? ""

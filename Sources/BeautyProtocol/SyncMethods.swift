@@ -18,11 +18,13 @@ public struct SyncAddParams: Codable, Sendable {
     public var create: String?
     /// Allow plain HTTP to a host other than loopback.
     public var insecure: Bool?
+    /// The host (`host` or `host:port`) discovery may lead to, over https: the account then lives there.
+    public var trustHost: String?
 
     public init(name: String, url: String, user: String, passwordFile: String?, keyring: Bool? = nil, calendar: String? = nil,
-                create: String? = nil, insecure: Bool? = nil) {
+                create: String? = nil, insecure: Bool? = nil, trustHost: String? = nil) {
         self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile; self.keyring = keyring
-        self.calendar = calendar; self.create = create; self.insecure = insecure
+        self.calendar = calendar; self.create = create; self.insecure = insecure; self.trustHost = trustHost
     }
 }
 

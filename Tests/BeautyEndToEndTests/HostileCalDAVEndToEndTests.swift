@@ -302,6 +302,50 @@ extension EndToEndServing {
             #expect(daemon.output.contains("sync endless: stopped before it finished"), "\(daemon.outputTail)")
         }
 
+        @Test("discovery that leads to another host sends nothing there and names it; with --trust-host the account moves there and signs in there alone")
+        func discoveryOnAnotherHostNeedsTheUsersWord() async throws {
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            // The provider's other host: a real CalDAV server on another port (another origin).
+            let shard = try await CalDAVTestServer.start(.radicale)
+            let server = try await HostileCalDAVServer(stack: stack)
+            try await server.control("hostile-off")
+            try await server.control("elsewhere?\(shard.principalURL.absoluteString)")
+            let start = "http://127.0.0.1:\(server.port)/", host = "127.0.0.1:\(shard.port)"
+            let add = ["sync", "add", "shard", "--url", start, "--user", shard.user, "--password-file", shard.passwordFile]
+
+            let before = shard.requestCount
+            let refused = try await stack.beautyctl(add)
+            #expect(refused.status != .exited(0), "\(refused)")
+            #expect(refused.stderr.contains("another host, http://\(host)") && refused.stderr.contains("--trust-host \(host)"), "\(refused)")
+            #expect(shard.requestCount == before, "a request reached the other host without the user's word: \(shard.log)")
+            let wrongHost = try await stack.beautyctl(add + ["--trust-host", "127.0.0.2:\(shard.port)"])
+            #expect(wrongHost.status != .exited(0) && wrongHost.stderr.contains("--trust-host \(host)"), "\(wrongHost)")
+            #expect(shard.requestCount == before, "\(shard.log)")
+
+            let moved: SyncAccountInfo = try await stack.beautyctlJSON(add + ["--trust-host", host])
+            #expect(moved.url.hasPrefix("http://\(host)/") && moved.calendarURL.hasPrefix("http://\(host)/"), "\(moved)")
+            #expect(moved.calendarURL.contains(shard.calendarURL.path), "\(moved.calendarURL) \(shard.calendarURL)")
+
+            // From now on the account's password goes to the other host alone.
+            let asked = server.lines.count
+            _ = try await stack.beautyctlOK(["appointment", "add", "Lashes", "--at", "2030-09-01T10:00:00+02:00"])
+            let synced = try await stack.syncNow("shard")
+            #expect(synced.accounts.first?.error == nil && synced.pushed == 1, "\(synced.accounts)")
+            #expect(try await shard.events().values.contains { $0.contains("SUMMARY:Lashes") })
+            #expect(server.lines.count == asked, "the first host was asked again: \(server.lines.suffix(5))")
+
+            // /.well-known/caldav sending the client to another host is one more way there: the same rule.
+            try await server.control("redirect?\(shard.baseURL.absoluteString)")
+            let redirected = ["sync", "add", "again", "--url", start, "--user", shard.user, "--password-file", shard.passwordFile]
+            let stopped = try await stack.beautyctl(redirected)
+            #expect(stopped.status != .exited(0) && stopped.stderr.contains("--trust-host \(host)"), "\(stopped)")
+            let followed: SyncAccountInfo = try await stack.beautyctlJSON(redirected + ["--trust-host", host])
+            #expect(followed.calendarURL.hasPrefix("http://\(host)/"), "\(followed)")
+            #expect(server.trapped.isEmpty, "\(server.trapped)")
+            await shard.stop()
+        }
+
         @Test("an appointment restored from the trash goes back to the account whose server deleted it, not to the first account")
         func aRestoredAppointmentGoesHome() async throws {
             let stack = try await Stack.startForSync()

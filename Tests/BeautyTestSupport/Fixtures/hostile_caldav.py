@@ -27,6 +27,9 @@ Control (no authentication, for the test only):
     POST /control/endless?SECONDS  answers every sync-collection REPORT from now on after SECONDS,
                                 truncated (507) with a new token each time, so a listing never ends
                                 although each request does ("ENDLESS page N" per answer)
+    POST /control/elsewhere?URL  a PROPFIND of "/" names URL (another server of the provider) as the
+                                principal and calendar home, instead of the trap
+    POST /control/redirect?URL  a PROPFIND of /.well-known/caldav is answered 301 to URL
 """
 import hashlib
 import re
@@ -38,7 +41,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 PORT, TRAP = int(sys.argv[1]), int(sys.argv[2])
 LOCK = threading.Lock()
 ITEMS = {}  # href -> iCalendar text
-STATE = {"hostile": True, "generation": 0, "refuse_new": 0, "trickle": False, "endless": None}
+STATE = {"hostile": True, "generation": 0, "refuse_new": 0, "trickle": False, "endless": None, "elsewhere": None,
+         "redirect": None}
 
 
 def hostile_hrefs():
@@ -109,14 +113,22 @@ class Server(BaseHTTPRequestHandler):
                     STATE["refuse_new"] += 1
                 elif path.startswith("/control/endless?"):
                     STATE["endless"] = float(path.split("?", 1)[1])
+                elif path.startswith("/control/elsewhere?"):
+                    STATE["elsewhere"] = path.split("?", 1)[1]
+                elif path.startswith("/control/redirect?"):
+                    STATE["redirect"] = path.split("?", 1)[1]
                 listing = "\n".join(sorted(ITEMS))
             return self.answer(200, listing, content_type="text/plain")
         if self.command == "PROPFIND":
+            if path == "/.well-known/caldav" and STATE["redirect"]:
+                return self.answer(301, headers={"Location": STATE["redirect"]})
             if path == "/":
+                principal = STATE["elsewhere"] or f"http://127.0.0.2:{TRAP}/principal/"
+                home = STATE["elsewhere"] or f"http://127.0.0.2:{TRAP}/home/"
                 return self.answer(207, f"""<?xml version="1.0"?><D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
 <D:response><D:href>/</D:href><D:propstat><D:prop>
-<D:current-user-principal><D:href>http://127.0.0.2:{TRAP}/principal/</D:href></D:current-user-principal>
-<C:calendar-home-set><D:href>http://127.0.0.2:{TRAP}/home/</D:href></C:calendar-home-set>
+<D:current-user-principal><D:href>{escape(principal)}</D:href></D:current-user-principal>
+<C:calendar-home-set><D:href>{escape(home)}</D:href></C:calendar-home-set>
 </D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>""")
             if path != "/cal/":
                 return self.answer(404)
