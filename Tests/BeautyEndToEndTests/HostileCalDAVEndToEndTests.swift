@@ -2,67 +2,12 @@ import BeautyCore
 import BeautyProtocol
 import BeautyTestSupport
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 
-/// A CalDAV server that misbehaves on purpose (Fixtures/hostile_caldav.py) with a trap listening
-/// on another host and port: the password and writes go only to the account's origin and
-/// calendar, and a server cannot empty the calendar silently.
-final class HostileCalDAVServer: @unchecked Sendable {
-    let port: Int
-    let trapPort: Int
-    let process: ChildProcess
-    let passwordFile: String
-
-    init(stack: Stack) async throws {
-        var attempt = 0
-        while true {
-            attempt += 1
-            let port = try CalDAVTestServer.freePort(), trap = try CalDAVTestServer.freePort()
-            let process = try stack.spawn("hostile-\(attempt)", Locations.python, [try Locations.fixture("hostile_caldav.py"), String(port), String(trap)])
-            let up = await eventually(timeout: .seconds(20)) { () -> Bool? in
-                if !process.isRunning { return false }
-                return CalDAVTestServer.answers(port: port) && process.output.contains("LISTENING") ? true : nil
-            }
-            if up == true {
-                self.port = port
-                trapPort = trap
-                self.process = process
-                break
-            }
-            process.killNow()
-            if attempt >= 3 { throw HarnessError("hostile_caldav.py did not start\n\(process.outputTail)") }
-        }
-        passwordFile = stack.directory + "/hostile.pw"
-        guard FileManager.default.createFile(atPath: passwordFile, contents: Data("hunter2\n".utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw HarnessError("cannot write \(passwordFile)")
-        }
-    }
-
-    deinit { process.killNow() }
-
-    var calendarURL: String { "http://127.0.0.1:\(port)/cal/" }
-    var lines: [String] { process.output.split(separator: "\n").map(String.init) }
-    /// Whatever reached the trap (another host or port): should stay empty.
-    var trapped: [String] { lines.filter { $0.hasPrefix("TRAP ") } }
-    /// Writes the server took, as "PUT /cal/x.ics".
-    var writes: [String] {
-        lines.filter { $0.hasPrefix("MAIN PUT ") || $0.hasPrefix("MAIN DELETE ") }.map { String($0.dropFirst(5).split(separator: " auth=")[0]) }
-    }
-
+extension HostileCalDAVServer {
     /// `beautyctl sync add NAME` following this server's calendar.
     func follow(in stack: Stack, as name: String) async throws {
-        _ = try await stack.beautyctlOK(["sync", "add", name, "--url", calendarURL, "--user", "anna", "--password-file", passwordFile])
-    }
-
-    @discardableResult
-    func control(_ what: String, body: String? = nil) async throws -> String {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/control/\(what)")!, timeoutInterval: 30)
-        request.httpMethod = "POST"
-        request.httpBody = body.map { Data($0.utf8) }
-        return String(decoding: try await URLSession.shared.data(for: request).0, as: UTF8.self)
+        _ = try await stack.beautyctlOK(["sync", "add", name, "--url", calendarURL.absoluteString, "--user", "anna", "--password-file", passwordFile])
     }
 }
 
