@@ -33,24 +33,28 @@ struct SyncAddCommand: ParsableCommand {
             (/.well-known/caldav, current-user-principal, calendar-home-set); with several, choose one with \
             --calendar (its name or URL), or make one with --create. The password file must be readable by you \
             alone (chmod 600); use an app password where the provider has them (iCloud, Fastmail, mailbox.org). \
-            Plain http:// is refused except to this machine, unless --insecure. The first account also receives \
-            every appointment already stored.
+            Plain http:// is refused except to this machine, unless --insecure. When discovery leads to another \
+            host (iCloud keeps calendars on hosts such as p42-caldav.icloud.com), nothing is sent there and \
+            sync add names it: add the account again with --trust-host HOST to follow it over https; the account \
+            then signs in to that host alone. The first account also receives every appointment already stored.
             Examples:
               beautyctl sync add phone --url https://cloud.example.org/remote.php/dav --user anna --password-file ~/.nextcloud.pw
               beautyctl sync add fastmail --url https://caldav.fastmail.com/dav/ --user anna@fastmail.com --password-file ~/.fm.pw --calendar Personal
               beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --create Beauty
-              secret-tool store --label beautyd service beautyd account icloud
+              secret-tool store --label beautyd service beautyd account icloud user anna@icloud.com origin https://caldav.icloud.com
               beautyctl sync add icloud --url https://caldav.icloud.com/ --user anna@icloud.com --keyring
             """)) }
     @Argument(help: ArgumentHelp(Output.l.tr("A name for the account."), valueName: "name")) var name: String
     @Option(help: ArgumentHelp(Output.l.tr("The server's base URL or the calendar's URL."), valueName: "url")) var url: String
     @Option(help: ArgumentHelp(Output.l.tr("The user name."), valueName: "user")) var user: String
     @Option(help: ArgumentHelp(Output.l.tr("A file readable by you alone holding the password."), valueName: "file")) var passwordFile: String?
-    @Flag(help: ArgumentHelp(Output.l.tr("Take the password from the desktop's keyring (Secret Service), stored with: secret-tool store --label beautyd service beautyd account NAME")))
+    @Flag(help: ArgumentHelp(Output.l.tr("Take the password from the desktop's keyring (Secret Service), stored with: secret-tool store --label beautyd service beautyd account NAME user USER origin https://HOST")))
     var keyring = false
     @Option(help: ArgumentHelp(Output.l.tr("Which calendar to follow: its display name or URL."), valueName: "name|url")) var calendar: String?
     @Option(help: ArgumentHelp(Output.l.tr("Create a calendar with this name and follow it."), valueName: "name")) var create: String?
     @Flag(help: ArgumentHelp(Output.l.tr("Allow plain HTTP to another machine (the password travels readable)."))) var insecure = false
+    @Option(help: ArgumentHelp(Output.l.tr("Follow discovery to this other host (as sync add names it), over https; the account then signs in there alone."),
+                               valueName: "host")) var trustHost: String?
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -62,7 +66,8 @@ struct SyncAddCommand: ParsableCommand {
     func run() throws {
         var client = global.client
         let params = SyncAddParams(name: name, url: url, user: user, passwordFile: passwordFile.map(BackupInput.absolute),
-                                   keyring: keyring ? true : nil, calendar: calendar, create: create, insecure: insecure ? true : nil)
+                                   keyring: keyring ? true : nil, calendar: calendar, create: create, insecure: insecure ? true : nil,
+                                   trustHost: trustHost)
         let account = try client.call(SyncRPC.add, params, waiting: true)
         if output.json { return try Output.json(account) }
         Output.line(Output.l.tr("Added sync account '%s': calendar %s.", account.name, "\(account.calendarName.map { "\"\($0)\" " } ?? "")\(account.calendarURL)"))

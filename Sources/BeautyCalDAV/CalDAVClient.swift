@@ -190,8 +190,9 @@ public final class CalDAVClient: Sendable {
         }
     }
 
-    func propfind(_ url: URL, depth: String, _ body: String) async throws -> Multistatus {
-        let answer = try await transport.send("PROPFIND", url, headers: [("Depth", depth), Self.xmlContent], body: body)
+    func propfind(_ url: URL, depth: String, _ body: String, staysOnOrigin: Bool = false) async throws -> Multistatus {
+        let answer = try await transport.send("PROPFIND", url, headers: [("Depth", depth), Self.xmlContent], body: body,
+                                              staysOnOrigin: staysOnOrigin)
         try expect(answer, [207], url.path)
         return try Multistatus(parsing: answer.body)
     }

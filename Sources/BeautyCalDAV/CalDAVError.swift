@@ -25,6 +25,9 @@ public enum CalDAVError: Error, Equatable {
     case malformed(String)
     /// A write to an href outside the calendar followed (or on another origin): refused, nothing sent.
     case outsideCollection(String)
+    /// Discovery leads to another origin (a principal, calendar home or redirect there): not followed,
+    /// nothing sent there; the URL it names.
+    case otherOrigin(String)
 }
 
 extension CalDAVError: CustomStringConvertible {
@@ -56,6 +59,8 @@ extension CalDAVError: CustomStringConvertible {
             return "unexpected CalDAV answer: \(reason)"
         case let .outsideCollection(href):
             return "\(href) lies outside the calendar followed: nothing is sent there"
+        case let .otherOrigin(url):
+            return "the server sends beautyd to another host, \(url): nothing was sent there"
         }
     }
 }

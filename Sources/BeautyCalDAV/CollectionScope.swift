@@ -16,6 +16,19 @@ public enum CollectionScope {
         return left == right
     }
 
+    /// Whether the password may travel to `url` without `--insecure`: https, or plain HTTP to this machine.
+    public static func isEncryptedOrLocal(_ url: URL) -> Bool {
+        (try? HTTPTransport.checkTransport(url, allowInsecure: false)) != nil
+    }
+
+    /// The origin as text, `scheme://host` with `:port` when it is not the scheme's default.
+    public static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? "", host = url.host?.lowercased() ?? ""
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let port = url.port.flatMap { ($0 == 443 && scheme == "https") || ($0 == 80 && scheme == "http") ? nil : $0 }
+        return "\(scheme)://\(bracketed)" + (port.map { ":\($0)" } ?? "")
+    }
+
     /// `href` (a path or a whole URL, percent-encoded as the server gives it) resolved against
     /// `collection`, when it names something strictly inside the collection; nil otherwise.
     public static func member(_ href: String, of collection: URL) -> URL? {

@@ -28,6 +28,12 @@ enum Deadline {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
                 outcome.withLockedValue { $0 = continuation }
+                // A caller cancelled before this point ran its cancellation handler while there was no
+                // continuation to resume: it is seen here, and the work never starts.
+                if Task.isCancelled {
+                    finish(.failure(CancellationError()))
+                    return
+                }
                 // Armed before the work starts, so a body that ends at once finds it there to cancel.
                 timer.withLockedValue { scheduled in
                     scheduled = eventLoop.scheduleTask(in: TimeAmount(limit)) { finish(.failure(expired())) }

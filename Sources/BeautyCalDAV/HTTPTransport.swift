@@ -82,7 +82,10 @@ final class HTTPTransport: Sendable {
         return false
     }
 
-    func send(_ method: String, _ url: URL, headers extra: [(String, String)] = [], body: String? = nil) async throws -> HTTPAnswer {
+    /// `staysOnOrigin`: a redirect to another origin is not followed but thrown as `otherOrigin` (discovery,
+    /// where the user decides whether the password may go there).
+    func send(_ method: String, _ url: URL, headers extra: [(String, String)] = [], body: String? = nil,
+              staysOnOrigin: Bool = false) async throws -> HTTPAnswer {
         var target = url
         for _ in 0...Self.maximumRedirects {
             // The password goes to the account's origin alone, whatever a server's href or redirect
@@ -92,6 +95,7 @@ final class HTTPTransport: Sendable {
             guard [301, 302, 303, 307, 308].contains(answer.status), let location = answer.headers.first(name: "Location"),
                   let next = URL(string: location, relativeTo: target)?.absoluteURL
             else { return answer }
+            if staysOnOrigin, !CollectionScope.sameOrigin(next, origin) { throw CalDAVError.otherOrigin(next.absoluteString) }
             target = next
         }
         throw CalDAVError.server(status: 310, detail: "too many redirects from \(url.absoluteString)")
@@ -100,6 +104,8 @@ final class HTTPTransport: Sendable {
     private func sendOnce(_ method: String, _ url: URL, headers extra: [(String, String)], body: String?,
                           credentialed: Bool) async throws -> HTTPAnswer {
         try Self.checkTransport(url, allowInsecure: allowInsecure)
+        // A cancelled sync starts no request, nor asks the keyring for a password.
+        try Task.checkCancellation()
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = HTTPMethod(rawValue: method)
         if credentialed { request.headers.add(name: "Authorization", value: try await credentials.authorization()) }

@@ -3,7 +3,8 @@ import NIOConcurrencyHelpers
 
 /// HTTP Basic with a password the desktop's Secret Service keeps (GNOME Keyring, KeePassXC, KWallet
 /// through its Secret Service bridge), read with libsecret's `secret-tool lookup` and the attributes it
-/// was stored with, e.g. `secret-tool store --label beautyd service beautyd account phone`.
+/// was stored with, e.g. `secret-tool store --label beautyd service beautyd account phone user anna
+/// origin https://cloud.example.org` (see `account(_:user:origin:)`).
 ///
 /// The password is looked up at the first request, not at init: unlocking the keyring may ask the user
 /// and must not hold up the daemon's start. It is then kept for the life of the credentials.
@@ -21,6 +22,18 @@ public struct SecretServiceCredentials: CalDAVCredentialSource {
         self.attributes = attributes
         self.secretTool = secretTool
         self.environment = environment
+    }
+
+    /// The entry of sync account `account`: keyed by the origin the password goes to and the user as
+    /// well as the account's name, so that an account whose URL changed (a restore, an account removed
+    /// and added again for another server) is not handed the password kept for another server.
+    public static func account(_ account: String, user: String, origin url: URL, environment: [String: String]? = nil) -> SecretServiceCredentials {
+        SecretServiceCredentials(user: user, attributes: attributes(account: account, user: user, origin: url), environment: environment)
+    }
+
+    /// The attributes `account(_:user:origin:)` looks up, as `secret-tool store` takes them.
+    public static func attributes(account: String, user: String, origin url: URL) -> [String: String] {
+        ["service": "beautyd", "account": account, "user": user, "origin": CollectionScope.origin(of: url)]
     }
 
     public func authorization() async throws -> String {

@@ -10,7 +10,7 @@ public struct SyncAddParams: Codable, Sendable {
     /// A file only its owner may read, holding the password (an app password for iCloud, Fastmail...).
     public var passwordFile: String?
     /// Take the password from the desktop's Secret Service instead (stored with
-    /// `secret-tool store --label beautyd service beautyd account NAME`).
+    /// `secret-tool store --label beautyd service beautyd account NAME user USER origin ORIGIN`).
     public var keyring: Bool?
     /// The display name or URL of the calendar to follow, when discovery finds several.
     public var calendar: String?
@@ -18,11 +18,13 @@ public struct SyncAddParams: Codable, Sendable {
     public var create: String?
     /// Allow plain HTTP to a host other than loopback.
     public var insecure: Bool?
+    /// The host (`host` or `host:port`) discovery may lead to, over https: the account then lives there.
+    public var trustHost: String?
 
     public init(name: String, url: String, user: String, passwordFile: String?, keyring: Bool? = nil, calendar: String? = nil,
-                create: String? = nil, insecure: Bool? = nil) {
+                create: String? = nil, insecure: Bool? = nil, trustHost: String? = nil) {
         self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile; self.keyring = keyring
-        self.calendar = calendar; self.create = create; self.insecure = insecure
+        self.calendar = calendar; self.create = create; self.insecure = insecure; self.trustHost = trustHost
     }
 }
 

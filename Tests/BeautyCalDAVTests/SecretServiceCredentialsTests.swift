@@ -58,6 +58,32 @@ import Testing
         }
     }
 
+    @Test func anAccountIsGivenOnlyThePasswordKeptForItsOriginAndUser() async throws {
+        let server = try await CalDAVTestServer.start(.radicale)
+        defer { Task { await server.stop() } }
+        let scratch = try ScratchDirectory()
+        let (environment, children) = try await keyring(in: scratch)
+        defer { children.forEach { $0.killNow() } }
+        let stored = SecretServiceCredentials.attributes(account: "phone", user: server.user, origin: server.baseURL)
+        #expect(stored["origin"] == "http://127.0.0.1:\(server.port)")
+        try await store(server.password, stored.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }, environment: environment, in: scratch)
+
+        let own = SecretServiceCredentials.account("phone", user: server.user, origin: server.calendarURL, environment: environment)
+        let client = try CalDAVClient(account: CalDAVAccount(url: server.calendarURL, credentials: own))
+        #expect(try await client.calendar(at: server.calendarURL).url.path == server.calendarURL.path)
+
+        // The same account name brought back (a restore) for another server, or for another user: no password.
+        let moved = URL(string: "http://127.0.0.2:\(server.port)/alice/calendar/")!
+        for credentials in [SecretServiceCredentials.account("phone", user: server.user, origin: moved, environment: environment),
+                            SecretServiceCredentials.account("phone", user: "mallory", origin: server.calendarURL, environment: environment)] {
+            await #expect {
+                try await credentials.authorization()
+            } throws: { error in
+                "\(error)".contains("no password in the Secret Service for account=phone origin=")
+            }
+        }
+    }
+
     @Test func withoutSecretToolTheErrorSaysWhatToInstall() async {
         let credentials = SecretServiceCredentials(user: "alice", attributes: ["service": "beautyd"], secretTool: "/nonexistent/secret-tool")
         await #expect {

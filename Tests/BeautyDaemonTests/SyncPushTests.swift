@@ -14,7 +14,7 @@ import Testing
     let start = Date(timeIntervalSince1970: 1_900_000_000)
 
     /// A calendar whose listing never changes; writes check their precondition as a server does.
-    final class StaleListingCalendar: CalendarServer, @unchecked Sendable {
+    class StaleListingCalendar: CalendarServer, @unchecked Sendable {
         let lock = NSLock()
         var resources: [String: CalDAVResource] = [:]
         var puts = 0
@@ -82,6 +82,29 @@ import Testing
         #expect(try store.syncConflicts().first?.ics?.contains("SUMMARY:Facial (desktop)") == true)
         #expect(try store.outbox().isEmpty)
         #expect(server.resources["/cal/facial@x.ics"]?.ics.contains("Facial (phone)") == true, "the server's version was overwritten")
+    }
+
+    @Test("a sync cancelled while a write is on its way sends no further request")
+    func aCancelledSyncSendsNothingMore() async throws {
+        let store = try store(), server = CancellingCalendar()
+        for title in ["Brows", "Nails", "Facial"] {
+            _ = try store.addAppointment(Appointment(title: title, start: start, uid: "\(title.lowercased())@x"), now: start, zone: zone)
+        }
+        let engine = try engine(store, server)
+        // A task of its own: the calendar cancels the task the sync runs in.
+        let sync = Task { try await engine.run() }
+        await #expect(throws: CancellationError.self) { _ = try await sync.value }
+        #expect(server.puts == 1, "writes after the sync was cancelled: \(server.puts)")
+        #expect(try store.outbox().count == 2)
+    }
+
+    /// A calendar whose first write is answered just as the sync is cancelled (the daemon stopping,
+    /// `[sync] sync_timeout`): the answer arrives, but the cancellation must stop what follows.
+    final class CancellingCalendar: StaleListingCalendar, @unchecked Sendable {
+        override func put(_ href: String, ics: String, _ precondition: CalDAVWritePrecondition) async throws -> String? {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await super.put(href, ics: ics, precondition)
+        }
     }
 
     @Test("a new event whose first PUT went through unanswered: the retry's 412 finds the same event and records it, no conflict, no copy")

@@ -2,67 +2,12 @@ import BeautyCore
 import BeautyProtocol
 import BeautyTestSupport
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 
-/// A CalDAV server that misbehaves on purpose (Fixtures/hostile_caldav.py) with a trap listening
-/// on another host and port: the password and writes go only to the account's origin and
-/// calendar, and a server cannot empty the calendar silently.
-final class HostileCalDAVServer: @unchecked Sendable {
-    let port: Int
-    let trapPort: Int
-    let process: ChildProcess
-    let passwordFile: String
-
-    init(stack: Stack) async throws {
-        var attempt = 0
-        while true {
-            attempt += 1
-            let port = try CalDAVTestServer.freePort(), trap = try CalDAVTestServer.freePort()
-            let process = try stack.spawn("hostile-\(attempt)", Locations.python, [try Locations.fixture("hostile_caldav.py"), String(port), String(trap)])
-            let up = await eventually(timeout: .seconds(20)) { () -> Bool? in
-                if !process.isRunning { return false }
-                return CalDAVTestServer.answers(port: port) && process.output.contains("LISTENING") ? true : nil
-            }
-            if up == true {
-                self.port = port
-                trapPort = trap
-                self.process = process
-                break
-            }
-            process.killNow()
-            if attempt >= 3 { throw HarnessError("hostile_caldav.py did not start\n\(process.outputTail)") }
-        }
-        passwordFile = stack.directory + "/hostile.pw"
-        guard FileManager.default.createFile(atPath: passwordFile, contents: Data("hunter2\n".utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw HarnessError("cannot write \(passwordFile)")
-        }
-    }
-
-    deinit { process.killNow() }
-
-    var calendarURL: String { "http://127.0.0.1:\(port)/cal/" }
-    var lines: [String] { process.output.split(separator: "\n").map(String.init) }
-    /// Whatever reached the trap (another host or port): should stay empty.
-    var trapped: [String] { lines.filter { $0.hasPrefix("TRAP ") } }
-    /// Writes the server took, as "PUT /cal/x.ics".
-    var writes: [String] {
-        lines.filter { $0.hasPrefix("MAIN PUT ") || $0.hasPrefix("MAIN DELETE ") }.map { String($0.dropFirst(5).split(separator: " auth=")[0]) }
-    }
-
+extension HostileCalDAVServer {
     /// `beautyctl sync add NAME` following this server's calendar.
     func follow(in stack: Stack, as name: String) async throws {
-        _ = try await stack.beautyctlOK(["sync", "add", name, "--url", calendarURL, "--user", "anna", "--password-file", passwordFile])
-    }
-
-    @discardableResult
-    func control(_ what: String, body: String? = nil) async throws -> String {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/control/\(what)")!, timeoutInterval: 30)
-        request.httpMethod = "POST"
-        request.httpBody = body.map { Data($0.utf8) }
-        return String(decoding: try await URLSession.shared.data(for: request).0, as: UTF8.self)
+        _ = try await stack.beautyctlOK(["sync", "add", name, "--url", calendarURL.absoluteString, "--user", "anna", "--password-file", passwordFile])
     }
 }
 
@@ -274,6 +219,76 @@ extension EndToEndServing {
             #expect(server.lines.filter { $0.hasPrefix("ENDLESS page") }.count >= 2, "\(server.lines)")
             let status = try await stack.syncStatus("endless")
             #expect(status.lastError?.contains("the sync took longer than 15 s") == true, "\(String(describing: status.lastError))")
+        }
+
+        @Test("stopping beautyd during a sync ends the sync at once: no request is sent after the stop, and beautyd exits cleanly")
+        func stoppingTheDaemonStopsItsSync() async throws {
+            // Each page comes 3 s after it is asked for and the listing never ends: only the stop can end
+            // this sync before [sync] sync_timeout's 10 minutes.
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let server = try await HostileCalDAVServer(stack: stack)
+            try await server.control("hostile-off")
+            try await server.follow(in: stack, as: "endless")
+            try await server.control("endless?3")
+            // A local change starts the sync by itself, as the daemon's own loop does.
+            _ = try await stack.beautyctlOK(["appointment", "add", "Peel", "--at", "2030-08-01T10:00:00+02:00"])
+            func listings() -> Int { server.lines.filter { $0.hasPrefix("MAIN REPORT /cal/") }.count }
+            let paging = await eventually(timeout: .seconds(120)) { server.lines.contains { $0.hasPrefix("ENDLESS page") } ? true : nil }
+            try #require(paging == true, "\(server.lines)")
+            let daemon = try #require(stack.daemon)
+            let before = listings()
+            daemon.signal(SIGINT)
+            // A safety net only: a sync that goes on holds the daemon for [sync] sync_timeout.
+            let ended = await daemon.waitForExit(timeout: .seconds(90))
+            #expect(ended == .exited(0), "\(String(describing: ended)) \(daemon.outputTail)")
+            // One listing may have been on its way as the signal came; none after it.
+            #expect(listings() <= before + 1, "\(server.lines)")
+            #expect(daemon.output.contains("sync endless: stopped before it finished"), "\(daemon.outputTail)")
+        }
+
+        @Test("discovery that leads to another host sends nothing there and names it; with --trust-host the account moves there and signs in there alone")
+        func discoveryOnAnotherHostNeedsTheUsersWord() async throws {
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            // The provider's other host: a real CalDAV server on another port (another origin).
+            let shard = try await CalDAVTestServer.start(.radicale)
+            let server = try await HostileCalDAVServer(stack: stack)
+            try await server.control("hostile-off")
+            try await server.control("elsewhere?\(shard.principalURL.absoluteString)")
+            let start = "http://127.0.0.1:\(server.port)/", host = "127.0.0.1:\(shard.port)"
+            let add = ["sync", "add", "shard", "--url", start, "--user", shard.user, "--password-file", shard.passwordFile]
+
+            let before = shard.requestCount
+            let refused = try await stack.beautyctl(add)
+            #expect(refused.status != .exited(0), "\(refused)")
+            #expect(refused.stderr.contains("another host, http://\(host)") && refused.stderr.contains("--trust-host \(host)"), "\(refused)")
+            #expect(shard.requestCount == before, "a request reached the other host without the user's word: \(shard.log)")
+            let wrongHost = try await stack.beautyctl(add + ["--trust-host", "127.0.0.2:\(shard.port)"])
+            #expect(wrongHost.status != .exited(0) && wrongHost.stderr.contains("--trust-host \(host)"), "\(wrongHost)")
+            #expect(shard.requestCount == before, "\(shard.log)")
+
+            let moved: SyncAccountInfo = try await stack.beautyctlJSON(add + ["--trust-host", host])
+            #expect(moved.url.hasPrefix("http://\(host)/") && moved.calendarURL.hasPrefix("http://\(host)/"), "\(moved)")
+            #expect(moved.calendarURL.contains(shard.calendarURL.path), "\(moved.calendarURL) \(shard.calendarURL)")
+
+            // From now on the account's password goes to the other host alone.
+            let asked = server.lines.count
+            _ = try await stack.beautyctlOK(["appointment", "add", "Lashes", "--at", "2030-09-01T10:00:00+02:00"])
+            let synced = try await stack.syncNow("shard")
+            #expect(synced.accounts.first?.error == nil && synced.pushed == 1, "\(synced.accounts)")
+            #expect(try await shard.events().values.contains { $0.contains("SUMMARY:Lashes") })
+            #expect(server.lines.count == asked, "the first host was asked again: \(server.lines.suffix(5))")
+
+            // /.well-known/caldav sending the client to another host is one more way there: the same rule.
+            try await server.control("redirect?\(shard.baseURL.absoluteString)")
+            let redirected = ["sync", "add", "again", "--url", start, "--user", shard.user, "--password-file", shard.passwordFile]
+            let stopped = try await stack.beautyctl(redirected)
+            #expect(stopped.status != .exited(0) && stopped.stderr.contains("--trust-host \(host)"), "\(stopped)")
+            let followed: SyncAccountInfo = try await stack.beautyctlJSON(redirected + ["--trust-host", host])
+            #expect(followed.calendarURL.hasPrefix("http://\(host)/"), "\(followed)")
+            #expect(server.trapped.isEmpty, "\(server.trapped)")
+            await shard.stop()
         }
 
         @Test("an appointment restored from the trash goes back to the account whose server deleted it, not to the first account")

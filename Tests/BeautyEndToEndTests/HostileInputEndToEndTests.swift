@@ -27,16 +27,16 @@ extension EndToEndServing {
             return try WireJSON.decoder().decode(SyncNowResult.self, from: Data(result.stdout.utf8))
         }
 
-        static func addAccount(_ stack: Stack, _ server: ScriptedCalDAVServer) async throws -> CommandResult {
+        static func addAccount(_ stack: Stack, _ server: HostileCalDAVServer) async throws -> CommandResult {
             try await stack.beautyctl(["sync", "add", "hostile", "--url", server.calendarURL.absoluteString, "--user", "u",
                                        "--password-file", server.passwordFile])
         }
 
         /// Runs `body` with a hostile server answering `control`, a stack whose daemon syncs only when
         /// told, and (when `follow`) the account `hostile` following the server's calendar.
-        static func withHostileServer(_ control: ScriptedCalDAVServer.Control = .init(), follow: Bool = true,
-                                      _ body: (ScriptedCalDAVServer, Stack, ChildProcess) async throws -> Void) async throws {
-            let server = try await ScriptedCalDAVServer.start(control)
+        static func withHostileServer(_ control: HostileCalDAVServer.Script = .init(), follow: Bool = true,
+                                      _ body: (HostileCalDAVServer, Stack, ChildProcess) async throws -> Void) async throws {
+            let server = try await HostileCalDAVServer.start(control)
             defer { server.stop() }
             let stack = try await Stack.startForSync()
             defer { stack.shutdown() }
@@ -55,9 +55,9 @@ extension EndToEndServing {
             #expect(refused.stderr.contains("nests elements more than 64 deep"), "\(refused)")
             #expect(daemon.isRunning, "\(stack.logs)")
 
-            try server.set(.init())
+            try await server.set(.init())
             #expect(try await Self.addAccount(stack, server).status == .exited(0))
-            try server.set(.init(nestedXML: 50_000))
+            try await server.set(.init(nestedXML: 50_000))
             let report = try await Self.syncNow(stack)
             #expect(report.accounts.first?.error?.contains("nests elements more than 64 deep") == true, "\(report)")
             // The failure is recorded (so the next automatic attempt waits its back-off) and a local
@@ -73,9 +73,9 @@ extension EndToEndServing {
         @Test("calendar-data nested 100,000 deep is skipped, the other event of the listing arrives; the daemon lives")
         func nestedCalendarData() async throws { try await Self.withHostileServer { server, stack, daemon in
             let start = tomorrowOnTheHour()
-            try server.set(.init(events: [
-                "nest.ics": try server.eventFile("nest.ics", Self.nestedCalendar(100_000)),
-                "fine.ics": try server.eventFile("fine.ics", Self.event(uid: "fine@hostile", summary: "Manicure", start: start)),
+            try await server.set(.init(events: [
+                "nest.ics": Self.nestedCalendar(100_000),
+                "fine.ics": Self.event(uid: "fine@hostile", summary: "Manicure", start: start),
             ]))
             let report = try await Self.syncNow(stack)
             #expect(report.fetched == 2 && report.accounts.first?.error == nil, "\(report)\n\(stack.logs)")
@@ -87,7 +87,7 @@ extension EndToEndServing {
 
         @Test("a server's error text with escape sequences and a newline reaches the daemon's log escaped")
         func serverErrorTextIsEscapedInTheLog() async throws { try await Self.withHostileServer { server, stack, daemon in
-            try server.set(.init(error: .init(status: 500, body: "\u{1B}]0;owned\u{07}\u{1B}[2J\nbeautyd: sync forged ok\u{202E}")))
+            try await server.set(.init(error: .init(status: 500, body: "\u{1B}]0;owned\u{07}\u{1B}[2J\nbeautyd: sync forged ok\u{202E}")))
             let report = try await Self.syncNow(stack)
             #expect(report.accounts.first?.error != nil, "\(report)")
             let log = daemon.stderr

@@ -75,7 +75,9 @@ public actor SyncCoordinator {
             return await body()
         }
         tails[account] = Task { _ = await task.value }
-        return await task.value
+        // The sync runs in a task of its own (the next one waits for it): the daemon stopping cancels
+        // the caller, and must reach the sync too.
+        return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
     }
 
     private func sync(_ name: String, allowDeletions: Bool = false) async -> SyncReport {
@@ -119,6 +121,15 @@ public actor SyncCoordinator {
             try store.recordSyncOutcome(account: name, at: clock(), error: nil, nextAttemptAt: nil)
             logger.info("sync \(name): fetched \(report.fetched), pushed \(report.pushed), removed \(report.removed), conflicts \(report.conflicts), \(report.requests) requests")
             return report
+        } catch where Task.isCancelled {
+            // The daemon is stopping (the engine or the sync_timeout timer may be the one to say so):
+            // not a failure of the server's, so no back-off is recorded.
+            scheduler.wake(.edited)
+            logger.notice("sync \(name): stopped before it finished")
+            var report = SyncReport(account: name)
+            report.errorText = TranslatableText("the sync was stopped before it finished", [])
+            report.error = report.errorText?.english
+            return report
         } catch {
             // What the pull stored before the failure has reminders to arm too.
             scheduler.wake(.edited)
@@ -147,7 +158,7 @@ public actor SyncCoordinator {
         }
         guard let url = URL(string: account.calendarURL) else { throw CalDAVError.malformed("calendar URL \(account.calendarURL)") }
         let credentials: any CalDAVCredentialSource = try account.passwordFile.map { try PasswordFileCredentials(user: account.user, passwordFile: $0) }
-            ?? SyncSetup.keyring(user: account.user, account: account.name)
+            ?? SyncSetup.keyring(user: account.user, account: account.name, url: url)
         let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: account.insecure,
                                                              requestDeadline: .seconds(settings.config.syncRequestTimeoutSeconds)))
         clients[account.name] = client

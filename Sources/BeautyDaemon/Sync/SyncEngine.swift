@@ -50,6 +50,7 @@ struct SyncEngine {
         let started = ContinuousClock.now
         try store.assignMissingUIDs()
         try await pull(&report)
+        try Task.checkCancellation()
         try await push(&report)
         let after = server.statistics
         report.requests = after.requests - before.requests
@@ -108,6 +109,7 @@ struct SyncEngine {
         let pending = Set(try store.outbox().map(\.uid))
         var uids = UIDClaims(known: known, gone: Set(removed.map(Self.key)), otherAccounts: try store.syncedUIDs(otherThan: account.name))
         for start in stride(from: 0, to: wanted.count, by: Self.fetchBatch) {
+            try Task.checkCancellation()
             let batch = Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
             for resource in try await server.fetch(calendarURL, hrefs: batch) {
                 report.fetched += 1
@@ -205,6 +207,8 @@ struct SyncEngine {
         let others = Set(try store.syncAccounts().filter { $0.name != account.name }.map(\.name))
         var refused: CalDAVError?
         for entry in try store.outbox() {
+            // A sync stopped (the daemon stopping, `[sync] sync_timeout`) sends nothing more.
+            try Task.checkCancellation()
             let known = try store.syncedResource(account: account.name, uid: entry.uid)
             if known == nil {
                 // Another account's event, one brought back from an account's trash (it goes back

@@ -44,6 +44,8 @@ enum SyncErrorText {
             TranslatableText("unexpected CalDAV answer: %s", [.plain(reason)])
         case let .outsideCollection(href):
             TranslatableText("%s lies outside the calendar followed: nothing is sent there", [.plain(href)])
+        case let .otherOrigin(url):
+            TranslatableText("the server sends beautyd to another host, %s: nothing was sent there", [.plain(url)])
         }
     }
 }

@@ -32,15 +32,26 @@ struct SyncSetup {
             guard file.hasPrefix("/") else { throw ValidationError(field: "passwordFile", template: "must be an absolute path") }
             credentials = try PasswordFileCredentials(user: p.user, passwordFile: file)
         case (nil, true):
-            credentials = Self.keyring(user: p.user, account: name)
+            credentials = Self.keyring(user: p.user, account: name, url: url)
         default:
             throw ValidationError(field: "passwordFile", template: "give either a password file or keyring (the desktop's Secret Service)")
         }
         let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: p.insecure ?? false))
         defer { Task { try? await client.shutdown() } }
-        let calendar = try await chooseCalendar(client, url: url, p)
+        var own = p.url
+        let calendar: CalDAVCalendar
+        do {
+            calendar = try await chooseCalendar(client, url: url, p)
+        } catch let CalDAVError.otherOrigin(text) {
+            guard let there = URL(string: text) else { throw CalDAVError.otherOrigin(text) }
+            // The user named this host: the account moves there, and its password goes there alone from now on.
+            try Self.checkFollowing(there, trusting: p.trustHost)
+            let moved = p.passwordFile == nil ? Self.keyring(user: p.user, account: name, url: there) : credentials
+            calendar = try await chooseCalendar(try CalDAVClient(account: CalDAVAccount(url: there, credentials: moved)), url: there, p)
+            own = there.absoluteString
+        }
         let account = SyncAccount(
-            name: name, url: p.url, user: p.user, passwordFile: p.passwordFile, calendarURL: calendar.url.absoluteString,
+            name: name, url: own, user: p.user, passwordFile: p.passwordFile, calendarURL: calendar.url.absoluteString,
             calendarName: calendar.displayName, insecure: p.insecure ?? false,
             supportsSyncCollection: calendar.supportsSyncCollection, createdAt: clock())
         try store.addSyncAccount(account)
@@ -70,9 +81,27 @@ struct SyncSetup {
         }
     }
 
-    /// The password the desktop's Secret Service keeps for account `account`.
-    static func keyring(user: String, account: String) -> SecretServiceCredentials {
-        SecretServiceCredentials(user: user, attributes: ["service": "beautyd", "account": account])
+    /// Discovery during `sync add` led to `url`, on another origin: followed only when the user named
+    /// its host (`--trust-host`), and only over https (or to this machine, as any account may be).
+    static func checkFollowing(_ url: URL, trusting trusted: String?) throws {
+        let origin = CollectionScope.origin(of: url), host = hostName(of: url)
+        guard let trusted, trusted.trimmingCharacters(in: .whitespaces).lowercased() == host else {
+            throw ValidationError(field: "url", template: "the server keeps your calendars on another host, %s; nothing was sent there. If you trust it with your password, add the account again with --trust-host %s",
+                                  origin, host)
+        }
+        guard CollectionScope.isEncryptedOrLocal(url) else {
+            throw ValidationError(field: "trustHost", template: "%s is not https: the password does not go to another host unencrypted", origin)
+        }
+    }
+
+    /// The host as `--trust-host` takes it: with `:port` when the port is not the scheme's default.
+    static func hostName(of url: URL) -> String {
+        String(CollectionScope.origin(of: url).drop { $0 != "/" }.dropFirst(2))
+    }
+
+    /// The password the desktop's Secret Service keeps for account `account` at `url`'s origin.
+    static func keyring(user: String, account: String, url: URL) -> SecretServiceCredentials {
+        SecretServiceCredentials.account(account, user: user, origin: url)
     }
 
     /// `"Name" URL, ...`; a calendar without a name by its URL alone, so no English word goes into a translated message.

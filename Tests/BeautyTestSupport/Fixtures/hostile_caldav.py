@@ -27,8 +27,19 @@ Control (no authentication, for the test only):
     POST /control/endless?SECONDS  answers every sync-collection REPORT from now on after SECONDS,
                                 truncated (507) with a new token each time, so a listing never ends
                                 although each request does ("ENDLESS page N" per answer)
+    POST /control/elsewhere?URL  a PROPFIND of "/" names URL (another server of the provider) as the
+                                principal and calendar home, instead of the trap
+    POST /control/redirect?URL  a PROPFIND of /.well-known/caldav is answered 301 to URL
+    POST /control/script        a JSON body sets all that follows at once; from then on the server
+                                serves these events alone, keeps its sync tokens and lists nothing
+                                outside /cal/:
+        {"events": {"a.ics": "BEGIN:VCALENDAR..."},  resources listed and served as calendar-data
+         "nested_xml": 50000,                        every PROPFIND and REPORT answer: elements this deep
+         "error": {"status": 500, "body": "..."},    every REPORT answered so
+         "listed_extra": 70000}                      sync-collection also lists this many made-up resources
 """
 import hashlib
+import json
 import re
 import sys
 import threading
@@ -38,7 +49,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 PORT, TRAP = int(sys.argv[1]), int(sys.argv[2])
 LOCK = threading.Lock()
 ITEMS = {}  # href -> iCalendar text
-STATE = {"hostile": True, "generation": 0, "refuse_new": 0, "trickle": False, "endless": None}
+STATE = {"hostile": True, "generation": 0, "refuse_new": 0, "trickle": False, "endless": None, "elsewhere": None,
+         "redirect": None, "keep_tokens": False, "nested": 0, "error": None, "extra": 0}
 
 
 def hostile_hrefs():
@@ -64,6 +76,10 @@ def etag(text):
 
 def escape(text):
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#13;")
+
+
+def nested(depth):
+    return '<?xml version="1.0"?><D:multistatus xmlns:D="DAV:">' + "<D:x>" * depth + "</D:x>" * depth + "</D:multistatus>"
 
 
 def say(line):
@@ -109,14 +125,32 @@ class Server(BaseHTTPRequestHandler):
                     STATE["refuse_new"] += 1
                 elif path.startswith("/control/endless?"):
                     STATE["endless"] = float(path.split("?", 1)[1])
+                elif path.startswith("/control/elsewhere?"):
+                    STATE["elsewhere"] = path.split("?", 1)[1]
+                elif path.startswith("/control/redirect?"):
+                    STATE["redirect"] = path.split("?", 1)[1]
+                elif path == "/control/script":
+                    script = json.loads(body or "{}")
+                    ITEMS.clear()
+                    ITEMS.update({"/cal/" + name: text for name, text in script.get("events", {}).items()})
+                    STATE.update(hostile=False, keep_tokens=True, nested=script.get("nested_xml", 0),
+                                 error=script.get("error"), extra=script.get("listed_extra", 0))
                 listing = "\n".join(sorted(ITEMS))
             return self.answer(200, listing, content_type="text/plain")
+        if self.command in ("PROPFIND", "REPORT") and STATE["nested"]:
+            return self.answer(207, nested(STATE["nested"]))
+        if self.command == "REPORT" and STATE["error"]:
+            return self.answer(STATE["error"]["status"], STATE["error"]["body"], content_type="text/plain; charset=utf-8")
         if self.command == "PROPFIND":
+            if path == "/.well-known/caldav" and STATE["redirect"]:
+                return self.answer(301, headers={"Location": STATE["redirect"]})
             if path == "/":
+                principal = STATE["elsewhere"] or f"http://127.0.0.2:{TRAP}/principal/"
+                home = STATE["elsewhere"] or f"http://127.0.0.2:{TRAP}/home/"
                 return self.answer(207, f"""<?xml version="1.0"?><D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
 <D:response><D:href>/</D:href><D:propstat><D:prop>
-<D:current-user-principal><D:href>http://127.0.0.2:{TRAP}/principal/</D:href></D:current-user-principal>
-<C:calendar-home-set><D:href>http://127.0.0.2:{TRAP}/home/</D:href></C:calendar-home-set>
+<D:current-user-principal><D:href>{escape(principal)}</D:href></D:current-user-principal>
+<C:calendar-home-set><D:href>{escape(home)}</D:href></C:calendar-home-set>
 </D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>""")
             if path != "/cal/":
                 return self.answer(404)
@@ -131,13 +165,14 @@ class Server(BaseHTTPRequestHandler):
         if self.command == "REPORT" and "sync-collection" in body and STATE["endless"] is not None:
             return self.endless()
         if self.command == "REPORT" and "sync-collection" in body:
-            if re.search(r"<[^>]*sync-token>[^<]+<", body):
+            if re.search(r"<[^>]*sync-token>[^<]+<", body) and not STATE["keep_tokens"]:
                 return self.answer(403, '<?xml version="1.0"?><D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>')
             with LOCK:
                 STATE["generation"] += 1
                 listed = [(href, etag(text)) for href, text in sorted(ITEMS.items())]
                 if STATE["hostile"]:
                     listed += [(href, etag(invented(href))) for href in hostile_hrefs()]
+                listed += [(f"/cal/extra-{n}.ics", f'"extra-{n}"') for n in range(STATE["extra"])]
                 token = f"t{STATE['generation']}"
             responses = "".join(f"<D:response><D:href>{escape(href)}</D:href><D:propstat><D:prop><D:getetag>{escape(tag)}</D:getetag>"
                                 "</D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>" for href, tag in listed)
