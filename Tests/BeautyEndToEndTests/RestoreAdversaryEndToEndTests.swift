@@ -29,6 +29,23 @@ private let attackerWAL = """
     os._exit(0)
     """
 
+/// `python3 - FILE PREPARED SIDE`, as the attacker: prints "ready" once it watches FILE, and renames its
+/// PREPARED file to SIDE the moment someone opens FILE (inotify IN_OPEN), so the side file appears after
+/// a restore has checked what lies beside FILE and while it copies FILE.
+private let plantOnOpen = """
+    import ctypes, os, sys
+    libc = ctypes.CDLL(None, use_errno=True)
+    watched, prepared, side = sys.argv[1:4]
+    fd = libc.inotify_init()
+    if fd < 0 or libc.inotify_add_watch(fd, watched.encode(), 0x20) < 0:
+        print('cannot watch', ctypes.get_errno(), flush=True)
+        sys.exit(1)
+    print('ready', flush=True)
+    os.read(fd, 4096)
+    os.rename(prepared, side)
+    print('planted', flush=True)
+    """
+
 extension EndToEndServing {
     @Suite("Restore of a planted or crafted backup", .serialized)
     struct RestoreAdversary {
@@ -69,6 +86,56 @@ extension EndToEndServing {
             _ = try await stack.beautyctlOK(["restore", backup, "--yes"])
             #expect(try await titles(stack) == ["The victim's own"])
             #expect(try await stack.beautyctlJSON(["sync", "list"], as: SyncAccountsResult.self).accounts.isEmpty)
+        }
+
+        @Test("a -wal another user puts beside a backup while it is being copied is not read; a side file with another link is refused")
+        func walPlantedDuringTheCopy() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            chmod(stack.directory, 0o711)
+            let shared = stack.directory + "/t"
+            mkdir(shared, 0o755)
+            chmod(shared, 0o1777)
+            _ = try await stack.beautyctlOK(["appointment", "add", "The victim's own", "--at", iso(tomorrowOnTheHour())])
+            let backup = shared + "/bk.sqlite"
+            _ = try await stack.beautyctlOK(["backup", backup])
+            let made = try await stack.run("/usr/bin/python3", ["-c", attackerWAL, backup, shared + "/evil"])
+            #expect(made.status == .exited(0), "\(made)")
+            // 64 MiB of free pages: copying the file takes a while, the attacker's moment.
+            let padded = try await stack.run(try Locations.system("sqlite3", package: "sqlite3"), [backup, """
+                CREATE TABLE pad(x);
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 64) INSERT INTO pad SELECT zeroblob(1048576) FROM n;
+                DROP TABLE pad;
+                """], timeout: .seconds(120))
+            #expect(padded.status == .exited(0), "\(padded)")
+            var info = stat()
+            try #require(stat(backup, &info) == 0 && info.st_size > 60 << 20, "the padding did not stay: \(info.st_size) bytes")
+            chmod(backup, 0o644)  // the attacker may watch it (inotify needs read permission)
+
+            let setpriv = try Locations.system("setpriv", package: "util-linux")
+            let prepared = shared + "/.prepared"
+            let copied = try await stack.run(setpriv, Self.attacker + ["--", "/bin/cp", shared + "/evil", prepared])
+            #expect(copied.status == .exited(0), "\(copied)")
+            let attacker = try stack.spawn("planter", setpriv, Self.attacker + ["--", "/usr/bin/python3", "-c", plantOnOpen, backup, prepared, backup + "-wal"])
+            let ready = await eventually(timeout: .seconds(60)) { attacker.stdout.contains("ready") ? true : nil }
+            try #require(ready == true, "\(attacker.outputTail)")
+
+            let restored = try await stack.beautyctl(["restore", backup, "--yes"])
+            let planted = await eventually(timeout: .seconds(60)) { attacker.stdout.contains("planted") ? true : nil }
+            _ = await attacker.stop()
+            #expect(planted == true, "the attacker never saw the backup opened: \(attacker.outputTail)")
+            #expect(restored.status == .exited(0), "\(restored)")
+            #expect(try await stack.beautyctlJSON(["sync", "list"], as: SyncAccountsResult.self).accounts.isEmpty,
+                    "the attacker's WAL was restored\n\(restored)")
+            #expect(try await titles(stack) == ["The victim's own"])
+
+            // The user's own file under a second name (another user could have made the link) is refused as a side file.
+            unlink(backup + "-wal")
+            try await stack.sqlite(stack.directory + "/own.sqlite", "CREATE TABLE x(y);")
+            #expect(link(stack.directory + "/own.sqlite", backup + "-wal") == 0)
+            let linked = try await stack.beautyctl(["restore", backup, "--yes"])
+            #expect(linked.status == .exited(1) && linked.stderr.contains("is not a regular file with one link"), "\(linked)")
+            unlink(backup + "-wal")
         }
 
         @Test("a crafted file: triggers, views, tables and indexes not beautyd's own are left out, its sync accounts listed and paused")
