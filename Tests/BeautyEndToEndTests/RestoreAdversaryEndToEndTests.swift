@@ -270,6 +270,30 @@ extension EndToEndServing {
             }
         }
 
+        @Test("a path, a sync account and an object name with escape sequences and a newline reach the log escaped exactly once")
+        func logLinesEscapeOnce() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let daemon = try #require(stack.daemon)
+            let backup = stack.directory + "/b\u{1B}[2J\nx.sqlite"
+            _ = try await stack.beautyctlOK(["backup", backup, "--yes"])
+            try await stack.sqlite(backup, """
+                INSERT INTO syncAccount(name, url, user, passwordFile, calendarURL, createdAt) VALUES
+                    ('evil' || char(27) || ']0;x' || char(7), 'http://127.0.0.1:9/', 'u' || char(10) || 'v', NULL,
+                     'http://127.0.0.1:9/cal/' || char(8238), '2026-01-01 00:00:00.000');
+                CREATE VIEW "peek\u{1B}[2J" AS SELECT 1;
+                """)
+            _ = try await stack.beautyctlOK(["restore", backup, "--yes"])
+            let log = daemon.stderr
+            let path = stack.directory + #"/b\u001b[2J\u000ax.sqlite"#
+            #expect(log.contains("database backed up to \(path) ("), "\(log)")
+            #expect(log.contains("restore from \(path): sync account " + #"evil\u001b]0;x\u0007 (http://127.0.0.1:9/cal/\u202e, user u\u000av) paused until 'sync now evil\u001b]0;x\u0007'"#),
+                    "\(log)")
+            #expect(log.contains(#"left out what is not beautyd's own: view peek\u001b[2J"#), "\(log)")
+            #expect(!log.contains(#"\\u00"#) && !log.contains("evil?") && !log.contains("peek?"), "escaped twice or replaced: \(log)")
+            #expect(!log.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(log)")
+        }
+
         @Test("a backup with another page size (512, 65536) is restored")
         func otherPageSizes() async throws {
             let stack = try await Stack.start()
