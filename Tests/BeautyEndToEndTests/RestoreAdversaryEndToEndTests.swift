@@ -55,10 +55,9 @@ extension EndToEndServing {
             try await stack.beautyctlJSON(["appointment", "list"], as: [Appointment].self).map(\.title).sorted()
         }
 
-        @Test("a -wal planted by another user beside a backup in a sticky directory is refused; the backup is one self-contained file")
-        func plantedWAL() async throws {
-            let stack = try await Stack.start()
-            defer { stack.shutdown() }
+        /// The victim's backup bk.sqlite (one appointment) in a sticky directory all may write to, and
+        /// beside it `evil`, the attacker's WAL for it (`attackerWAL`).
+        private func victimsBackupInSharedDirectory(_ stack: Stack) async throws -> (shared: String, backup: String) {
             chmod(stack.directory, 0o711)
             let shared = stack.directory + "/t"
             mkdir(shared, 0o755)
@@ -66,12 +65,20 @@ extension EndToEndServing {
             _ = try await stack.beautyctlOK(["appointment", "add", "The victim's own", "--at", iso(tomorrowOnTheHour())])
             let backup = shared + "/bk.sqlite"
             _ = try await stack.beautyctlOK(["backup", backup])
+            let made = try await stack.run("/usr/bin/python3", ["-c", attackerWAL, backup, shared + "/evil"])
+            guard made.status == .exited(0) else { throw HarnessError("the attacker's WAL: \(made)") }
+            return (shared, backup)
+        }
+
+        @Test("a -wal planted by another user beside a backup in a sticky directory is refused; the backup is one self-contained file")
+        func plantedWAL() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let (shared, backup) = try await victimsBackupInSharedDirectory(stack)
             // Bytes 18 and 19 of the header: 1 is a rollback journal, 2 is WAL (which reads a -wal beside it).
             let header = try Data(contentsOf: URL(fileURLWithPath: backup)).prefix(20)
             #expect(Array(header.suffix(2)) == [1, 1], "the backup is in WAL mode: \(Array(header.suffix(2)))")
 
-            let made = try await stack.run("/usr/bin/python3", ["-c", attackerWAL, backup, shared + "/evil"])
-            #expect(made.status == .exited(0), "\(made)")
             let setpriv = try Locations.system("setpriv", package: "util-linux")
             let planted = try await stack.run(setpriv, Self.attacker + ["--", "/bin/cp", shared + "/evil", backup + "-wal"])
             #expect(planted.status == .exited(0), "\(planted)")
@@ -92,15 +99,7 @@ extension EndToEndServing {
         func walPlantedDuringTheCopy() async throws {
             let stack = try await Stack.start()
             defer { stack.shutdown() }
-            chmod(stack.directory, 0o711)
-            let shared = stack.directory + "/t"
-            mkdir(shared, 0o755)
-            chmod(shared, 0o1777)
-            _ = try await stack.beautyctlOK(["appointment", "add", "The victim's own", "--at", iso(tomorrowOnTheHour())])
-            let backup = shared + "/bk.sqlite"
-            _ = try await stack.beautyctlOK(["backup", backup])
-            let made = try await stack.run("/usr/bin/python3", ["-c", attackerWAL, backup, shared + "/evil"])
-            #expect(made.status == .exited(0), "\(made)")
+            let (shared, backup) = try await victimsBackupInSharedDirectory(stack)
             // 64 MiB of free pages: copying the file takes a while, the attacker's moment.
             let padded = try await stack.run(try Locations.system("sqlite3", package: "sqlite3"), [backup, """
                 CREATE TABLE pad(x);
