@@ -14,44 +14,89 @@ enum BackupSource {
     static let checkedSuffixes = ["-shm"]
 
     /// Copies `path`, and its -wal or -journal when they are the user's own regular files, to `copy`
-    /// (an empty private file beautyd made) and the same names beside it.
+    /// (an empty private file beautyd made) and the same names beside it. Every file is opened once and
+    /// checked on that descriptor, and read from it: a file swapped in after its check is never read.
+    /// The side files are opened before the file itself, so one that appears while the file is copied
+    /// is not read either.
     static func copy(_ path: String, to copy: String) throws {
+        var carried: [(suffix: String, descriptor: Int32)] = []
+        defer { for side in carried { close(side.descriptor) } }
         for suffix in carriedSuffixes + checkedSuffixes {
-            try refuseForeign(path + suffix, beside: path)
+            guard let side = try openSide(path + suffix, beside: path) else { continue }
+            if carriedSuffixes.contains(suffix) { carried.append((suffix, side)) } else { close(side) }
         }
-        try copyRegularFile(path, to: copy)
-        for suffix in carriedSuffixes where exists(path + suffix) {
-            try copyRegularFile(path + suffix, to: copy + suffix)
-        }
+        let source = try openOwnFile(path)
+        defer { close(source) }
+        try copyContents(of: source, from: path, to: copy)
+        for side in carried { try copyContents(of: side.descriptor, from: path + side.suffix, to: copy + side.suffix) }
     }
 
-    /// A side file that exists must be a regular file of this user's with one link.
-    private static func refuseForeign(_ side: String, beside path: String) throws {
-        var info = stat()
-        guard lstat(side, &info) == 0 else { return }
-        if info.st_uid != geteuid() {
-            throw RestoreRefusal(ValidationError(field: "path", template: "%s beside %s belongs to uid %s, not to you: someone else may have put it there; nothing was restored",
-                                                  side, path, info.st_uid))
+    /// The side file's descriptor when it exists (nil when it does not), once fstat has shown it a
+    /// regular file of this user's with one link.
+    private static func openSide(_ side: String, beside path: String) throws -> Int32? {
+        let descriptor = openNoFollow(side)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            var info = stat()
+            if lstat(side, &info) == 0, info.st_uid != geteuid() { throw foreignSide(side, beside: path, owner: info.st_uid) }
+            if code == ELOOP { throw RestoreRefusal(ValidationError(field: "path", template: "%s beside %s is not a regular file with one link: nothing was restored", side, path)) }
+            throw cannotRead(side, code)
         }
-        if info.st_mode & S_IFMT != S_IFREG || info.st_nlink > 1 {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw cannotRead(side, code)
+        }
+        if info.st_uid != geteuid() {
+            close(descriptor)
+            throw foreignSide(side, beside: path, owner: info.st_uid)
+        }
+        if info.st_mode & S_IFMT != S_IFREG || info.st_nlink != 1 {
+            close(descriptor)
             throw RestoreRefusal(ValidationError(field: "path", template: "%s beside %s is not a regular file with one link: nothing was restored", side, path))
         }
+        return descriptor
     }
 
-    private static func exists(_ path: String) -> Bool {
+    /// The file's descriptor once fstat has shown it a regular file of this user's with one link (another
+    /// name for it, made by someone else, could be changed behind the user's back).
+    private static func openOwnFile(_ path: String) throws -> Int32 {
+        let descriptor = openNoFollow(path)
+        guard descriptor >= 0 else { throw cannotRead(path, errno) }
         var info = stat()
-        return lstat(path, &info) == 0
+        let refusal: RestoreRefusal?
+        if fstat(descriptor, &info) != 0 {
+            refusal = cannotRead(path, errno)
+        } else if info.st_mode & S_IFMT != S_IFREG {
+            refusal = notRegular(path)
+        } else if info.st_uid != geteuid() {
+            refusal = RestoreRefusal(ValidationError(field: "path", template: "%s belongs to uid %s, not to you", path, info.st_uid))
+        } else if info.st_nlink != 1 {
+            refusal = RestoreRefusal(ValidationError(field: "path", template: "%s has more than one link (another name may lead to it): nothing was restored", path))
+        } else {
+            refusal = nil
+        }
+        if let refusal {
+            close(descriptor)
+            throw refusal
+        }
+        return descriptor
     }
 
-    /// Reads through one descriptor opened without following a link or waiting on a FIFO, and checked
-    /// with fstat to be a regular file: what was checked is what is read.
-    private static func copyRegularFile(_ path: String, to copy: String) throws {
-        let source = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard source >= 0 else { throw cannotRead(path, errno) }
-        defer { close(source) }
-        var info = stat()
-        guard fstat(source, &info) == 0 else { throw cannotRead(path, errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw notRegular(path) }
+    /// Neither follows a link nor waits on a FIFO, and a terminal does not become beautyd's.
+    private static func openNoFollow(_ path: String) -> Int32 {
+        open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    }
+
+    private static func foreignSide(_ side: String, beside path: String, owner: uid_t) -> RestoreRefusal {
+        RestoreRefusal(ValidationError(field: "path", template: "%s beside %s belongs to uid %s, not to you: someone else may have put it there; nothing was restored",
+                                       side, path, owner))
+    }
+
+    /// Everything `source` (read from the start) holds, written to `copy`.
+    private static func copyContents(of source: Int32, from path: String, to copy: String) throws {
         let target = open(copy, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard target >= 0 else { throw RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot create %s: %s", [.plain(copy), .message(SystemErrorText.text(errno))]))) }
         defer { close(target) }

@@ -136,6 +136,15 @@ extension AppDatabase {
             .order(Column("fireAt")).fetchAll(db).compactMap(Self.delivery)
     }
 
+    /// How many `waitingDeliveries` there are, counted by SQLite: `status` asks this on every call and
+    /// must not read every row of a long backlog. Rows of a kind beautyd does not know are left out, as
+    /// `waitingDeliveries` leaves them out.
+    static func waitingDeliveryCount(_ db: Database, at now: Date) throws -> Int {
+        let kinds = ItemKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM delivery WHERE state = ? AND fireAt <= ? AND itemKind IN (\(kinds))"),
+                                arguments: [DeliveryState.pending.rawValue, now]) ?? 0
+    }
+
     public func pendingCount() throws -> Int {
         try writer.read { db in
             try DeliveryRecord.filter(Column("state") == DeliveryState.pending.rawValue).fetchCount(db)

@@ -334,8 +334,17 @@ extension AppDatabase {
         try writer.read { db in try SyncTrashEntry.filter(Column("id") == id && Column("restoredAt") == nil).fetchOne(db) }
     }
 
-    public func markRestored(id: Int64, at: Date) throws {
-        try writer.write { db in try db.execute(sql: "UPDATE syncTrash SET restoredAt = ? WHERE id = ?", arguments: [at, id]) }
+    /// Brings back what trash entry `id` kept: the entry is marked restored and its appointments (their
+    /// reminders, changed occurrences, contacts) imported in one transaction, so a failure anywhere
+    /// leaves the entry in the trash and nothing of it imported. Nil when the entry is not in the trash
+    /// (any more).
+    public func restoreFromTrash(id: Int64, _ appointments: [Appointment], contacts: [Contact?], now: Date,
+                                 zone: TimeZone) throws -> AppointmentImportCounts? {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE syncTrash SET restoredAt = ? WHERE id = ? AND restoredAt IS NULL", arguments: [now, id])
+            guard db.changesCount == 1 else { return nil }
+            return try importAppointments(db, appointments, contacts: contacts, now: now, zone: zone)
+        }
     }
 
     /// The account an appointment with this UID was restored for, when it was brought back from the trash.

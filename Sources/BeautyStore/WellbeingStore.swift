@@ -41,6 +41,19 @@ extension AppDatabase {
         }
     }
 
+    /// The '+250 ml' button of the water reminder `key`: the reminder answered (dismissed) and `record`
+    /// stored in one transaction, so a crash or a failure between the two can neither lose the glass
+    /// nor log it twice. Nil, and nothing stored, when the reminder was answered already.
+    public func drinkFromReminder(_ key: String, _ record: WaterRecord, at now: Date) throws -> WaterRecord? {
+        try writer.write { db in
+            guard try Self.transition(db, [key], from: [.fired], to: .dismissed, at: now, firedAt: nil) > 0 else { return nil }
+            var row = WaterRow(record)
+            row.id = nil
+            try row.insert(db)
+            return row.record
+        }
+    }
+
     /// Stores the records whose uuid is not stored yet, in one transaction; the rest are skipped.
     public func importWater(_ records: [WaterRecord]) throws -> (inserted: Int, skipped: Int) {
         try writer.write { db in

@@ -314,5 +314,38 @@ extension EndToEndServing {
             let pendingA = try await stack.syncStatus("a").pending, pendingB = try await stack.syncStatus("b").pending
             #expect(pendingA == 0 && pendingB == 0)
         }
+
+        @Test("restore-deleted is one write: when a step of bringing an appointment back fails, it stays in the trash and nothing of it is restored")
+        func restoreDeletedIsOneWrite() async throws {
+            let stack = try await Stack.startForSync()
+            defer { stack.shutdown() }
+            let server = try await HostileCalDAVServer(stack: stack)
+            try await server.control("hostile-off")
+            try await server.follow(in: stack, as: "b")
+            try await server.control("put?/cal/nails.ics", body: CalDAVTestServer.event(uid: "nails@phone", summary: "Nails", start: instant("2030-07-01 10:00")))
+            #expect(try await stack.syncNow("b").fetched == 1)
+            try await server.control("forget")
+            #expect(try await stack.syncNow("b").removed == 1)
+            let trash: SyncTrashResult = try await stack.beautyctlJSON(["sync", "trash", "b"])
+            let entry = try #require(trash.entries.first)
+            func nails() async throws -> [Appointment] {
+                try await stack.beautyctlJSON(["appointment", "list", "--from", "2030-07-01", "--to", "2030-07-02"])
+            }
+            // Each step in turn cannot be written (as on a failing disk): marking the entry restored, storing the appointment.
+            for (table, step) in [("syncTrash", "UPDATE"), ("appointment", "INSERT")] {
+                try await stack.sqlite(stack.databasePath, "PRAGMA busy_timeout = 30000; CREATE TRIGGER fail_restore BEFORE \(step) ON \(table) BEGIN SELECT RAISE(ABORT, 'no room'); END;")
+                let failed = try await stack.beautyctl(["sync", "restore-deleted", String(entry.id)])
+                try await stack.sqlite(stack.databasePath, "PRAGMA busy_timeout = 30000; DROP TRIGGER fail_restore;")
+                #expect(failed.status != .exited(0), "\(step) \(table): \(failed)")
+                #expect(try await nails().isEmpty, "\(step) \(table) failed, yet the appointment is back")
+                let left: SyncTrashResult = try await stack.beautyctlJSON(["sync", "trash", "b"])
+                #expect(left.entries.map(\.id) == [entry.id], "\(step) \(table) failed, yet the entry left the trash: \(left.entries)")
+            }
+            let restored: SyncRestoreDeletedResult = try await stack.beautyctlJSON(["sync", "restore-deleted", String(entry.id)])
+            #expect(restored.restored == 1)
+            #expect(try await nails().map(\.title) == ["Nails"])
+            let emptied: SyncTrashResult = try await stack.beautyctlJSON(["sync", "trash", "b"])
+            #expect(emptied.entries.isEmpty)
+        }
     }
 }

@@ -29,6 +29,23 @@ private let attackerWAL = """
     os._exit(0)
     """
 
+/// `python3 - FILE PREPARED SIDE`, as the attacker: prints "ready" once it watches FILE, and renames its
+/// PREPARED file to SIDE the moment someone opens FILE (inotify IN_OPEN), so the side file appears after
+/// a restore has checked what lies beside FILE and while it copies FILE.
+private let plantOnOpen = """
+    import ctypes, os, sys
+    libc = ctypes.CDLL(None, use_errno=True)
+    watched, prepared, side = sys.argv[1:4]
+    fd = libc.inotify_init()
+    if fd < 0 or libc.inotify_add_watch(fd, watched.encode(), 0x20) < 0:
+        print('cannot watch', ctypes.get_errno(), flush=True)
+        sys.exit(1)
+    print('ready', flush=True)
+    os.read(fd, 4096)
+    os.rename(prepared, side)
+    print('planted', flush=True)
+    """
+
 extension EndToEndServing {
     @Suite("Restore of a planted or crafted backup", .serialized)
     struct RestoreAdversary {
@@ -38,10 +55,9 @@ extension EndToEndServing {
             try await stack.beautyctlJSON(["appointment", "list"], as: [Appointment].self).map(\.title).sorted()
         }
 
-        @Test("a -wal planted by another user beside a backup in a sticky directory is refused; the backup is one self-contained file")
-        func plantedWAL() async throws {
-            let stack = try await Stack.start()
-            defer { stack.shutdown() }
+        /// The victim's backup bk.sqlite (one appointment) in a sticky directory all may write to, and
+        /// beside it `evil`, the attacker's WAL for it (`attackerWAL`).
+        private func victimsBackupInSharedDirectory(_ stack: Stack) async throws -> (shared: String, backup: String) {
             chmod(stack.directory, 0o711)
             let shared = stack.directory + "/t"
             mkdir(shared, 0o755)
@@ -49,12 +65,20 @@ extension EndToEndServing {
             _ = try await stack.beautyctlOK(["appointment", "add", "The victim's own", "--at", iso(tomorrowOnTheHour())])
             let backup = shared + "/bk.sqlite"
             _ = try await stack.beautyctlOK(["backup", backup])
+            let made = try await stack.run("/usr/bin/python3", ["-c", attackerWAL, backup, shared + "/evil"])
+            guard made.status == .exited(0) else { throw HarnessError("the attacker's WAL: \(made)") }
+            return (shared, backup)
+        }
+
+        @Test("a -wal planted by another user beside a backup in a sticky directory is refused; the backup is one self-contained file")
+        func plantedWAL() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let (shared, backup) = try await victimsBackupInSharedDirectory(stack)
             // Bytes 18 and 19 of the header: 1 is a rollback journal, 2 is WAL (which reads a -wal beside it).
             let header = try Data(contentsOf: URL(fileURLWithPath: backup)).prefix(20)
             #expect(Array(header.suffix(2)) == [1, 1], "the backup is in WAL mode: \(Array(header.suffix(2)))")
 
-            let made = try await stack.run("/usr/bin/python3", ["-c", attackerWAL, backup, shared + "/evil"])
-            #expect(made.status == .exited(0), "\(made)")
             let setpriv = try Locations.system("setpriv", package: "util-linux")
             let planted = try await stack.run(setpriv, Self.attacker + ["--", "/bin/cp", shared + "/evil", backup + "-wal"])
             #expect(planted.status == .exited(0), "\(planted)")
@@ -69,6 +93,48 @@ extension EndToEndServing {
             _ = try await stack.beautyctlOK(["restore", backup, "--yes"])
             #expect(try await titles(stack) == ["The victim's own"])
             #expect(try await stack.beautyctlJSON(["sync", "list"], as: SyncAccountsResult.self).accounts.isEmpty)
+        }
+
+        @Test("a -wal another user puts beside a backup while it is being copied is not read; a side file with another link is refused")
+        func walPlantedDuringTheCopy() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let (shared, backup) = try await victimsBackupInSharedDirectory(stack)
+            // 64 MiB of free pages: copying the file takes a while, the attacker's moment.
+            let padded = try await stack.run(try Locations.system("sqlite3", package: "sqlite3"), [backup, """
+                CREATE TABLE pad(x);
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 64) INSERT INTO pad SELECT zeroblob(1048576) FROM n;
+                DROP TABLE pad;
+                """], timeout: .seconds(120))
+            #expect(padded.status == .exited(0), "\(padded)")
+            var info = stat()
+            try #require(stat(backup, &info) == 0 && info.st_size > 60 << 20, "the padding did not stay: \(info.st_size) bytes")
+            chmod(backup, 0o644)  // the attacker may watch it (inotify needs read permission)
+
+            let setpriv = try Locations.system("setpriv", package: "util-linux")
+            let prepared = shared + "/.prepared"
+            let copied = try await stack.run(setpriv, Self.attacker + ["--", "/bin/cp", shared + "/evil", prepared])
+            #expect(copied.status == .exited(0), "\(copied)")
+            let attacker = try stack.spawn("planter", setpriv, Self.attacker + ["--", "/usr/bin/python3", "-c", plantOnOpen, backup, prepared, backup + "-wal"])
+            let ready = await eventually(timeout: .seconds(60)) { attacker.stdout.contains("ready") ? true : nil }
+            try #require(ready == true, "\(attacker.outputTail)")
+
+            let restored = try await stack.beautyctl(["restore", backup, "--yes"])
+            let planted = await eventually(timeout: .seconds(60)) { attacker.stdout.contains("planted") ? true : nil }
+            _ = await attacker.stop()
+            #expect(planted == true, "the attacker never saw the backup opened: \(attacker.outputTail)")
+            #expect(restored.status == .exited(0), "\(restored)")
+            #expect(try await stack.beautyctlJSON(["sync", "list"], as: SyncAccountsResult.self).accounts.isEmpty,
+                    "the attacker's WAL was restored\n\(restored)")
+            #expect(try await titles(stack) == ["The victim's own"])
+
+            // The user's own file under a second name (another user could have made the link) is refused as a side file.
+            unlink(backup + "-wal")
+            try await stack.sqlite(stack.directory + "/own.sqlite", "CREATE TABLE x(y);")
+            #expect(link(stack.directory + "/own.sqlite", backup + "-wal") == 0)
+            let linked = try await stack.beautyctl(["restore", backup, "--yes"])
+            #expect(linked.status == .exited(1) && linked.stderr.contains("is not a regular file with one link"), "\(linked)")
+            unlink(backup + "-wal")
         }
 
         @Test("a crafted file: triggers, views, tables and indexes not beautyd's own are left out, its sync accounts listed and paused")
@@ -201,6 +267,30 @@ extension EndToEndServing {
                 #expect(restored.status == .exited(1) && restored.stderr.contains("does not list beautyd's schema steps in order"), "\(name): \(restored)")
                 #expect(try await titles(stack) == ["Kept"], "\(name): beautyd did not go on")
             }
+        }
+
+        @Test("a path, a sync account and an object name with escape sequences and a newline reach the log escaped exactly once")
+        func logLinesEscapeOnce() async throws {
+            let stack = try await Stack.start()
+            defer { stack.shutdown() }
+            let daemon = try #require(stack.daemon)
+            let backup = stack.directory + "/b\u{1B}[2J\nx.sqlite"
+            _ = try await stack.beautyctlOK(["backup", backup, "--yes"])
+            try await stack.sqlite(backup, """
+                INSERT INTO syncAccount(name, url, user, passwordFile, calendarURL, createdAt) VALUES
+                    ('evil' || char(27) || ']0;x' || char(7), 'http://127.0.0.1:9/', 'u' || char(10) || 'v', NULL,
+                     'http://127.0.0.1:9/cal/' || char(8238), '2026-01-01 00:00:00.000');
+                CREATE VIEW "peek\u{1B}[2J" AS SELECT 1;
+                """)
+            _ = try await stack.beautyctlOK(["restore", backup, "--yes"])
+            let log = daemon.stderr
+            let path = stack.directory + #"/b\u001b[2J\u000ax.sqlite"#
+            #expect(log.contains("database backed up to \(path) ("), "\(log)")
+            #expect(log.contains("restore from \(path): sync account " + #"evil\u001b]0;x\u0007 (http://127.0.0.1:9/cal/\u202e, user u\u000av) paused until 'sync now evil\u001b]0;x\u0007'"#),
+                    "\(log)")
+            #expect(log.contains(#"left out what is not beautyd's own: view peek\u001b[2J"#), "\(log)")
+            #expect(!log.contains(#"\\u00"#) && !log.contains("evil?") && !log.contains("peek?"), "escaped twice or replaced: \(log)")
+            #expect(!log.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(log)")
         }
 
         @Test("a backup with another page size (512, 65536) is restored")

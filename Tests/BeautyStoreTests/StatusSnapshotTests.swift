@@ -1,6 +1,8 @@
 import BeautyCore
 import BeautyStore
 import Foundation
+import GRDB
+import Synchronization
 import Testing
 
 /// `status` reads its figures in one snapshot: each must equal what the per-figure reads say.
@@ -27,5 +29,38 @@ struct StatusSnapshotTests: WarsawJanuary2027 {
         }
         #expect(try db.statusSnapshot(at: local(15, 20, 30), settingKey: "notifications").waitingDeliveries == 1)
         #expect(try db.statusSnapshot(at: now, settingKey: "absent").setting == nil)
+    }
+
+    @Test("many waiting deliveries are counted by SQLite, not read row by row, with the same answer")
+    func waitingDeliveriesAreCountedNotFetched() throws {
+        let statements = Mutex<[String]>([])
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            db.trace { event in statements.withLock { $0.append("\(event)") } }
+        }
+        let db = try AppDatabase(DatabaseQueue(configuration: configuration))
+        // 5,000 due and pending, one of a kind beautyd does not know, and some that are not waiting.
+        try db.writer.write { db in
+            let insert = try db.makeStatement(sql: """
+                INSERT INTO delivery(key, itemKind, itemID, occurrence, fireAt, state, source, attempts) VALUES (?, ?, ?, ?, ?, ?, 'plan', 0)
+                """)
+            for n in 0..<5_000 {
+                let due = now.addingTimeInterval(-Double(n) * 60)
+                try insert.execute(arguments: ["water/\(n)", ItemKind.water.rawValue, n, due, due, DeliveryState.pending.rawValue])
+            }
+            let due = now.addingTimeInterval(-30)
+            try insert.execute(arguments: ["unknown/1", "horoscope", 1, due, due, DeliveryState.pending.rawValue])
+            try insert.execute(arguments: ["water/fired", ItemKind.water.rawValue, 9_001, due, due, DeliveryState.fired.rawValue])
+            let ahead = now.addingTimeInterval(3_600)
+            try insert.execute(arguments: ["water/ahead", ItemKind.water.rawValue, 9_002, ahead, ahead, DeliveryState.pending.rawValue])
+        }
+        statements.withLock { $0.removeAll() }
+        let snapshot = try db.statusSnapshot(at: now, settingKey: "notifications")
+        let read = statements.withLock { $0 }
+        #expect(snapshot.waitingDeliveries == 5_000)
+        #expect(snapshot.waitingDeliveries == (try db.waitingDeliveries(at: now).count))
+        // Only counts and single rows (the next trigger) come from the delivery table (GRDB's PRAGMAs read its schema).
+        let fetchesRows = read.filter { $0.hasPrefix("SELECT") && $0.contains("delivery") && !$0.contains("COUNT(") && !$0.contains("LIMIT") }
+        #expect(fetchesRows.isEmpty, "status read delivery rows: \(fetchesRows)")
     }
 }

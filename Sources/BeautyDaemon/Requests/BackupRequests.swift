@@ -31,11 +31,11 @@ extension RequestHandler {
             logger.notice("database restored from \(path); the one it replaced is kept as \(kept); \(outcome.deliveriesKept) reminder(s) already shown stay shown")
             // Everything may differ now: the pass plans doses, series, water and the tip again from the restored rows.
             scheduler.wake(.edited)
-            if !outcome.leftOut.isEmpty { logger.warning("restore from \(path): left out what is not beautyd's own: \(outcome.leftOut.map(Validation.quotable).joined(separator: ", "))") }
+            // Names and URLs come from the file: the log handler escapes every record once (`Validation.escapedForLog`),
+            // so a crafted one can neither write to the terminal nor forge a line, and still reads as it is.
+            if !outcome.leftOut.isEmpty { logger.warning("restore from \(path): left out what is not beautyd's own: \(outcome.leftOut.joined(separator: ", "))") }
             for account in outcome.syncAccounts {
-                // Names and URLs come from the file: escaped, so a crafted one cannot write to the terminal or the journal.
-                let (name, url, user) = (Validation.quotable(account.name), Validation.quotable(account.calendarURL), Validation.quotable(account.user))
-                logger.notice("restore from \(path): sync account \(name) (\(url), user \(user)) paused until 'sync now \(name)'")
+                logger.notice("restore from \(path): sync account \(account.name) (\(account.calendarURL), user \(account.user)) paused until 'sync now \(account.name)'")
             }
             var result = RestoreResult(path: path, kept: outcome.kept, restoredSchema: outcome.restoredSchema, deliveriesKept: outcome.deliveriesKept)
             result.syncAccounts = outcome.syncAccounts.map {

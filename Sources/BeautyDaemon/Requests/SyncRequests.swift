@@ -30,17 +30,17 @@ extension RequestHandler {
 
     /// Imports the kept text as a local change: the outbox takes it, so the next sync sends it back to the server.
     private func restoreDeleted(_ id: Int64) throws -> SyncRestoreDeletedResult {
-        guard let entry = try store.syncTrashEntry(id: id) else {
-            throw ValidationError(field: "id", template: "no removed appointment with id %s (see: beautyctl sync trash)", id)
-        }
+        let notInTrash = ValidationError(field: "id", template: "no removed appointment with id %s (see: beautyctl sync trash)", id)
+        guard let entry = try store.syncTrashEntry(id: id) else { throw notInTrash }
         let events = try ICalendar.parse(entry.ics, defaultZone: zone.current)
         let imported = CalendarEvent.importing(events, zone: zone.current)
         let checked = try Self.checkedImports(imported.appointments, contactNames: imported.contactNames,
                                               contactPhones: imported.events.map { events[$0].contactPhone }, firstIndex: 0,
                                               tree: try store.categories().map { (name: $0.name, title: $0.title) },
                                               currency: settings.config.currency)
-        _ = try store.importAppointments(checked.appointments, contacts: checked.contacts, now: clock(), zone: zone.current)
-        try store.markRestored(id: id, at: clock())
+        guard try store.restoreFromTrash(id: id, checked.appointments, contacts: checked.contacts, now: clock(), zone: zone.current) != nil else {
+            throw notInTrash
+        }
         logger.notice("sync: restored \(entry.uid) removed by a pull of \(entry.account)")
         scheduler.wake(.edited)
         return SyncRestoreDeletedResult(restored: checked.appointments.count, uid: entry.uid, title: entry.title)

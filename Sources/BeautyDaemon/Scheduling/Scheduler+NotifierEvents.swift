@@ -36,8 +36,8 @@ extension Scheduler {
                 hub.publish(DaemonEvent(.snoozed, at: now, key: key, detail: WireJSON.formatInstant(until)))
                 wake(.edited)
             case let .action(key, action) where NotificationAction(rawValue: action) == .drinkGlass && key.hasPrefix(ItemKind.water.rawValue + "/"):
-                guard try store.settle(key, as: .dismissed, at: now) > 0 else { return }
-                let glass = try store.addWater(WaterRecord(uuid: UUID().uuidString, amountMl: NotificationAction.glassMl, start: now)).record
+                let drink = WaterRecord(uuid: UUID().uuidString, amountMl: NotificationAction.glassMl, start: now)
+                guard let glass = try store.drinkFromReminder(key, drink, at: now) else { return }
                 logger.info("water logged from a reminder: \(glass.amountMl) ml", metadata: ["item_id": "\(glass.id ?? 0)", "item_kind": "water"])
                 hub.publish(DaemonEvent(.dismissed, at: now, key: key))
             case let .action(key, action) where NotificationAction(rawValue: action) == .dismiss:
