@@ -119,9 +119,9 @@ extension EndToEndServing {
             let start = tomorrowOnTheHour()
             let noStart = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//beautyd tests//phone//EN", "BEGIN:VEVENT", "UID:nostart@hostile",
                            "DTSTAMP:20261120T101500Z", "SUMMARY:Henna brwi", "END:VEVENT", "END:VCALENDAR"].joined(separator: "\r\n") + "\r\n"
-            try server.set(.init(events: [
-                "nostart.ics": try server.eventFile("nostart.ics", noStart),
-                "fine.ics": try server.eventFile("fine.ics", HostileInput.event(uid: "fine@hostile", summary: "Manicure", start: start)),
+            try await server.set(.init(events: [
+                "nostart.ics": noStart,
+                "fine.ics": HostileInput.event(uid: "fine@hostile", summary: "Manicure", start: start),
             ]))
             let report = try await HostileInput.syncNow(stack)
             #expect(report.fetched == 2 && report.accounts.first?.error == nil, "\(report)\n\(stack.logs)")
