@@ -35,14 +35,21 @@ struct UIDPerAccountTests {
         }
     }
 
-    @Test("two accounts' servers with one UID: two appointments; one account's change and deletion leave the other's alone")
-    func oneUIDInTwoAccounts() throws {
+    /// A store with accounts a and b (a added first) whose servers each served an event under `uid`.
+    func twoAccounts(serving uid: String, a: String, b: String) throws -> AppDatabase {
         let db = try AppDatabase.inMemory()
         try db.addSyncAccount(account("a", createdAt: now))
         try db.addSyncAccount(account("b", createdAt: now.addingTimeInterval(1)))
-        try db.applyServerChanges(serverEvent("a", visit("Mine", uid: "same@x")), account: "a", now: now, zone: zone)
-        try db.applyServerChanges(serverEvent("b", visit("Theirs", uid: "same@x", hours: 40)), account: "b", now: now, zone: zone)
-        #expect(try rows(db) == ["Mine@a", "Theirs@b"])
+        // b's first: which one a UID names must not depend on which came first.
+        try db.applyServerChanges(serverEvent("b", visit(b, uid: uid, hours: 40)), account: "b", now: now, zone: zone)
+        try db.applyServerChanges(serverEvent("a", visit(a, uid: uid)), account: "a", now: now, zone: zone)
+        return db
+    }
+
+    @Test("two accounts' servers with one UID: two appointments; one account's change and deletion leave the other's alone")
+    func oneUIDInTwoAccounts() throws {
+        let db = try twoAccounts(serving: "same@x", a: "Mine", b: "Theirs")
+        #expect(try rows(db) == ["Theirs@b", "Mine@a"])
         #expect(try db.outbox().isEmpty)
 
         try db.applyServerChanges(serverEvent("b", visit("Theirs, moved", uid: "same@x", hours: 41)), account: "b", now: now, zone: zone)
@@ -58,15 +65,16 @@ struct UIDPerAccountTests {
         edited.title = "Mine, edited"
         _ = try db.updateAppointment(edited, now: now, zone: zone)
         #expect(try db.outbox().map { "\($0.account ?? "-") \($0.uid)" } == ["a same@x"])
+
+        // Removing the account keeps its appointment and its waiting change, as no account's.
+        try db.removeSyncAccount(named: "a")
+        #expect(try rows(db) == ["Mine, edited@-"])
+        #expect(try db.outbox().map { "\($0.account ?? "-") \($0.uid)" } == ["- same@x"])
     }
 
     @Test("a user's import with a UID updates the appointment no account has yet, else the first account's; it never makes a second one")
     func importMatchesTheUnsyncedOneFirst() throws {
-        let db = try AppDatabase.inMemory()
-        try db.addSyncAccount(account("a", createdAt: now))
-        try db.addSyncAccount(account("b", createdAt: now.addingTimeInterval(1)))
-        try db.applyServerChanges(serverEvent("b", visit("B's", uid: "u@x")), account: "b", now: now, zone: zone)
-        try db.applyServerChanges(serverEvent("a", visit("A's", uid: "u@x")), account: "a", now: now, zone: zone)
+        let db = try twoAccounts(serving: "u@x", a: "A's", b: "B's")
         let first = try db.importAppointments([visit("Imported", uid: "u@x")], now: now, zone: zone)
         #expect(first.updated == 1 && first.inserted == 0)
         #expect(try rows(db) == ["B's@b", "Imported@a"])
