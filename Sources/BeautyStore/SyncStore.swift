@@ -266,7 +266,7 @@ extension AppDatabase {
     /// under this UID already. Answers whether it did.
     private func adopt(_ db: Database, uid: String, into account: String) throws -> Bool {
         try db.execute(sql: """
-            UPDATE appointment SET account = ? WHERE account IS NULL AND uid = ?
+            UPDATE appointment SET account = ? WHERE IFNULL(account, '') = '' AND uid = ?
             AND NOT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = ? AND uid = ?)
             """, arguments: [account, uid, account, uid])
         return db.changesCount > 0
