@@ -265,11 +265,15 @@ extension AppDatabase {
     /// The event no account has yet under `uid` becomes `account`'s, unless that account has one
     /// under this UID already. Answers whether it did.
     private func adopt(_ db: Database, uid: String, into account: String) throws -> Bool {
-        try db.execute(sql: """
-            UPDATE appointment SET account = ? WHERE IFNULL(account, '') = '' AND uid = ?
-            AND NOT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = ? AND uid = ?)
-            """, arguments: [account, uid, account, uid])
-        return db.changesCount > 0
+        // Asked first through a cached statement: an UPDATE of `appointment` compiles the outbox
+        // triggers with it, a millisecond for every event a pull brings.
+        let unsynced = try db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = '' AND uid = ?)
+               AND NOT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = ? AND uid = ?)
+            """)
+        guard try Bool.fetchOne(unsynced, arguments: [uid, account, uid]) == true else { return false }
+        try db.execute(sql: "UPDATE appointment SET account = ? WHERE IFNULL(account, '') = '' AND uid = ?", arguments: [account, uid])
+        return true
     }
 
     /// Records where an event is on the server; an href that held another UID before (deleted and
