@@ -249,7 +249,7 @@ public final class AppDatabase: Sendable {
             try db.execute(sql: "CREATE UNIQUE INDEX contact_on_uid ON contact(uid) WHERE uid IS NOT NULL")
         }
         SyncSchema.register(&migrator)
-        migrator.registerMigration("v9-contact-language: the language of a contact's SMS texts") { db in
+        migrator.registerMigration("v10-contact-language: the language of a contact's SMS texts") { db in
             try db.alter(table: "contact") { t in t.add(column: "language", .text) }
         }
         return migrator

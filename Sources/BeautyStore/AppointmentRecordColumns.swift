@@ -43,15 +43,16 @@ extension AppointmentRecord {
 
     /// `insert` through one cached statement: GRDB's builds its INSERT and a persistence container
     /// for every record, a tenth of the daemon's time in a large import.
-    mutating func insertRow(_ db: Database) throws {
+    /// `account`: the sync account whose UID it is (nil: none yet); the record itself leaves it alone.
+    mutating func insertRow(_ db: Database, account: String? = nil) throws {
         let statement = try db.cachedStatement(sql: Self.insertSQL)
-        statement.setUncheckedArguments(StatementArguments(try databaseValues()))
+        statement.setUncheckedArguments(StatementArguments(try databaseValues() + [account.databaseValue]))
         try statement.execute()
         id = db.lastInsertedRowID
     }
 
     private static let insertSQL =
-        "INSERT INTO appointment (\(columnList)) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        "INSERT INTO appointment (\(columnList), account) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")), ?)"
 
     /// Every column, in the order `init(row:)` reads them. The record is fetched only through GRDB
     /// requests, which select `databaseSelection`, so each row has them at these indexes: reading by

@@ -87,36 +87,41 @@ extension AppDatabase {
         }
     }
 
-    /// The appointment imported with this iCalendar UID (or exported as `appointment-ID@beautyd`).
-    public func appointment(uid: String) throws -> Appointment? {
-        try writer.read { db in try fetchAppointment(db, uid: uid) }
+    /// The appointment imported with this iCalendar UID (or exported as `appointment-ID@beautyd`),
+    /// as `scope` picks among the accounts.
+    public func appointment(uid: String, scope: UIDScope = .user) throws -> Appointment? {
+        try writer.read { db in try fetchAppointment(db, uid: uid, account: try owner(db, uid: uid, scope)) }
     }
 
     /// Inserts or updates appointments by UID in one transaction: all or nothing. An appointment equal
-    /// to the stored one is left alone, so importing the same file again changes nothing.
+    /// to the stored one is left alone, so importing the same file again changes nothing. A UID
+    /// names the appointment `scope` picks (a user's import: the one no account has yet, else the
+    /// first account's).
     /// `contacts` (index-aligned, may be empty): the contact each appointment names. One of the same
     /// name (any case) is linked; else one with a phone number is created, in the same transaction;
     /// else the appointment stays without a contact and its index is listed in `unlinked`.
     public func importAppointments(
-        _ incoming: [Appointment], contacts: [Contact?] = [], now: Date, zone: TimeZone
+        _ incoming: [Appointment], contacts: [Contact?] = [], scope: UIDScope = .user, now: Date, zone: TimeZone
     ) throws -> AppointmentImportCounts {
-        try writer.write { db in try importAppointments(db, incoming, contacts: contacts, now: now, zone: zone) }
+        try writer.write { db in try importAppointments(db, incoming, contacts: contacts, scope: scope, now: now, zone: zone) }
     }
 
     /// `importAppointments` inside a transaction (sync applies a server's changes in one of its own).
     func importAppointments(
-        _ db: Database, _ incoming: [Appointment], contacts: [Contact?] = [], now: Date, zone: TimeZone
+        _ db: Database, _ incoming: [Appointment], contacts: [Contact?] = [], scope: UIDScope = .user, now: Date, zone: TimeZone
     ) throws -> AppointmentImportCounts {
         var counts = AppointmentImportCounts()
         // Series and single appointments are looked up in a few queries, whatever their number; the
         // few changed occurrences one by one, by UID and original start.
-        let existing = try storedAppointments(db, uids: incoming.filter { $0.recurrenceID == nil }.compactMap(\.uid))
+        let existing = try storedAppointments(db, uids: incoming.filter { $0.recurrenceID == nil }.compactMap(\.uid), scope: scope)
         let brought = Self.changedOccurrencesByUID(incoming)
         var linked: [String: Int64] = [:]
         for index in Self.seriesFirst(incoming) {
             var new = incoming[index]
-            let old = new.recurrenceID == nil ? new.uid.flatMap { existing[$0] } : try importedMatch(db, new)
-            try linkImported(db, &new, old: old, brought: brought, now: now, zone: zone)
+            let stored = new.recurrenceID == nil ? new.uid.flatMap { existing[$0] } : nil
+            let account = new.recurrenceID == nil ? (stored.map(\.account) ?? scope.newAppointmentAccount) : try owner(db, uid: new.uid, scope)
+            let old = new.recurrenceID == nil ? stored?.appointment : try importedMatch(db, new, account: account)
+            try linkImported(db, &new, old: old, account: account, brought: brought, now: now, zone: zone)
             if index < contacts.count, let wanted = contacts[index] {
                 let key = wanted.name.lowercased()
                 if let id = try linked[key] ?? Int64.fetchOne(db, sql: "SELECT id FROM contact WHERE name = ? COLLATE swiftCaseInsensitiveCompare ORDER BY id",
@@ -153,7 +158,7 @@ extension AppDatabase {
                 record.id = nil
                 record.createdAt = now
                 record.updatedAt = now
-                try record.insertRow(db)
+                try record.insertRow(db, account: account)
                 counts.inserted += 1
             }
             let saved = record.appointment(reminders: new.reminders)
@@ -164,28 +169,38 @@ extension AppDatabase {
         return counts
     }
 
-    /// The stored appointments these UIDs name (as `fetchAppointment(_:uid:)` finds them), in a few
-    /// queries whatever their number: an import looks up every one of its events.
-    private func storedAppointments(_ db: Database, uids: [String]) throws -> [String: Appointment] {
+    /// The stored appointments these UIDs name in `scope` (as `fetchAppointment(_:uid:account:)` finds
+    /// them) with their accounts, in a few queries whatever their number: an import looks up every one of its events.
+    private func storedAppointments(_ db: Database, uids: [String], scope: UIDScope) throws -> [String: (appointment: Appointment, account: String?)] {
         guard !uids.isEmpty else { return [:] }
-        var ids: [String: Int64] = [:]
+        var ids: [String: Int64] = [:], accounts: [String: String?] = [:], ranks: [String: Int] = [:]
         let wanted = Set(uids)
-        let rows = try Row.fetchCursor(db, sql: "SELECT uid, id FROM appointment WHERE uid IS NOT NULL AND recurrenceId IS NULL")
+        let preference = try Self.accountPreference(db)
+        let rows = try Row.fetchCursor(db, sql: "SELECT uid, id, account FROM appointment WHERE uid IS NOT NULL AND recurrenceId IS NULL")
         while let row = try rows.next() {
-            let uid: String = row[0]
-            if wanted.contains(uid) { ids[uid] = row[1] }
+            let uid: String = row[0], account: String? = row[2]
+            guard wanted.contains(uid) else { continue }
+            let rank: Int
+            switch scope {
+            case let .account(name): guard account == name else { continue }; rank = 0
+            case .user: rank = account.map { preference[$0] ?? Int.max } ?? 0
+            }
+            if let best = ranks[uid], best <= rank { continue }
+            ids[uid] = row[1]; accounts[uid] = account; ranks[uid] = rank
         }
         // `appointment-ID@beautyd` names the appointment exported under that name, while it has no UID of its own.
         let prefix = "appointment-", suffix = "@beautyd"
         let derived = wanted.filter { ids[$0] == nil && $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }
             .compactMap { uid in Int64(uid.dropFirst(prefix.count).dropLast(suffix.count)).map { (uid, $0) } }
-        if !derived.isEmpty {
-            let withoutUID = Set(try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL"))
-            for (uid, id) in derived where withoutUID.contains(id) { ids[uid] = id }
+        if !derived.isEmpty, scope.newAppointmentAccount == nil {
+            let withoutUID = Set(try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL AND account IS NULL"))
+            for (uid, id) in derived where withoutUID.contains(id) { ids[uid] = id; accounts[uid] = .some(nil) }
         }
         guard !ids.isEmpty else { return [:] }
         let byID = try appointments(db, ids: Array(Set(ids.values)))
-        return ids.compactMapValues { byID[$0] }
+        var found: [String: (appointment: Appointment, account: String?)] = [:]
+        for (uid, id) in ids { if let appointment = byID[id] { found[uid] = (appointment, accounts[uid] ?? nil) } }
+        return found
     }
 
     /// Appointments by id with their reminders, in chunks (SQLite limits bound variables per statement).
@@ -306,14 +321,17 @@ extension AppDatabase {
         return record.appointment(reminders: try remindersByAppointment(db, ids: [id])[id] ?? [])
     }
 
-    func fetchAppointment(_ db: Database, uid: String) throws -> Appointment? {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM appointment WHERE uid = ? AND recurrenceId IS NULL", arguments: [uid]) {
+    /// The series or single appointment `account`'s UID `uid` names (nil account: one no account has yet).
+    func fetchAppointment(_ db: Database, uid: String, account: String?) throws -> Appointment? {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM appointment WHERE IFNULL(account, '') = ? AND uid = ? AND recurrenceId IS NULL",
+                                       arguments: [account ?? "", uid]) {
             return try fetchAppointment(db, id: id)
         }
         let prefix = "appointment-", suffix = "@beautyd"
         guard uid.hasPrefix(prefix), uid.hasSuffix(suffix),
               let id = Int64(uid.dropFirst(prefix.count).dropLast(suffix.count)),
-              try Bool.fetchOne(db, sql: "SELECT uid IS NULL FROM appointment WHERE id = ?", arguments: [id]) == true
+              try Bool.fetchOne(db, sql: "SELECT uid IS NULL AND IFNULL(account, '') = ? FROM appointment WHERE id = ?",
+                                arguments: [account ?? "", id]) == true
         else { return nil }
         return try fetchAppointment(db, id: id)
     }

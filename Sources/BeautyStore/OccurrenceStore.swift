@@ -84,7 +84,8 @@ extension AppDatabase {
             let saved = try insertAppointment(db, tail, now: now, zone: zone)
             for row in try changedOccurrences(db, ofSeries: id) {
                 guard let rid = row.recurrenceID, Recurrence.key(rid) >= Recurrence.key(occurrence) else { continue }
-                try db.execute(sql: "UPDATE appointment SET seriesId = ?, uid = ?, recurrenceId = ? WHERE id = ?",
+                // With the new series' UID they are, like it, in no account yet.
+                try db.execute(sql: "UPDATE appointment SET seriesId = ?, uid = ?, recurrenceId = ?, account = NULL WHERE id = ?",
                                arguments: [saved.id, saved.uid, rid.addingTimeInterval(shift), row.id])
             }
             return saved

@@ -17,6 +17,11 @@ enum SyncSchema {
         "COALESCE(\(row).uid, 'appointment-' || COALESCE(\(row).seriesId, \(row).id) || '@beautyd')"
     }
 
+    /// The outbox's account of an appointment row: its account's name, or '' while no account has it.
+    static func outboxAccount(_ row: String) -> String {
+        "IFNULL(\(row).account, '')"
+    }
+
     static let enabled = "NOT EXISTS (SELECT 1 FROM syncQuiet)"
     static let now = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
 
@@ -87,6 +92,31 @@ enum SyncSchema {
                 t.column("restoredAt", .datetime)
             }
         }
+        migrator.registerMigration("v9-sync: UIDs per account") { db in
+            // A UID names an event in one account's calendar (or, NULL, one no account has yet): two
+            // servers serving one UID make two appointments, and neither server reaches the other's.
+            try db.alter(table: "appointment") { t in t.add(column: "account", .text) }
+            let owners = "SELECT uid, min(account) AS account FROM syncResource GROUP BY uid"
+            try db.execute(sql: "UPDATE appointment SET account = owner.account FROM (\(owners)) AS owner WHERE appointment.uid = owner.uid")
+            try db.execute(sql: "DROP INDEX appointment_on_uid")
+            try db.execute(sql: "CREATE UNIQUE INDEX appointment_on_uid ON appointment(IFNULL(account, ''), uid, IFNULL(recurrenceId, ''))")
+            // The outbox is keyed by (account, UID) too; '' is the account of an appointment no account has yet.
+            // Its triggers name the old table: they go, and `matchTriggersToAccounts` makes them again.
+            for name in triggerNames { try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)") }
+            try db.create(table: "syncOutboxByAccount") { t in
+                t.column("account", .text).notNull()
+                t.column("uid", .text).notNull()
+                t.column("queuedAt", .datetime).notNull()
+                t.primaryKey(["account", "uid"])
+            }
+            try db.execute(sql: """
+                INSERT INTO syncOutboxByAccount(account, uid, queuedAt)
+                SELECT IFNULL(owner.account, ''), syncOutbox.uid, syncOutbox.queuedAt
+                FROM syncOutbox LEFT JOIN (\(owners)) AS owner ON owner.uid = syncOutbox.uid
+                """)
+            try db.drop(table: "syncOutbox")
+            try db.rename(table: "syncOutboxByAccount", to: "syncOutbox")
+        }
     }
 
     static let triggerNames = ["syncQueueInsert", "syncQueueDelete", "syncQueueUpdate", "syncQueueReminderInsert",
@@ -110,7 +140,7 @@ enum SyncSchema {
         // A UID queued again takes the later time: a push that began before this change then leaves
         // it queued (it drops only what was queued before it read the event).
         let queue = { (row: String) in
-            "INSERT INTO syncOutbox(uid, queuedAt) VALUES (\(resourceUID(row)), \(now)) ON CONFLICT(uid) DO UPDATE SET queuedAt = excluded.queuedAt;"
+            "INSERT INTO syncOutbox(account, uid, queuedAt) VALUES (\(outboxAccount(row)), \(resourceUID(row)), \(now)) ON CONFLICT(account, uid) DO UPDATE SET queuedAt = excluded.queuedAt;"
         }
         let changed = syncedColumns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
         try db.execute(sql: """
@@ -120,17 +150,18 @@ enum SyncSchema {
                 BEGIN \(queue("OLD")) END;
                 CREATE TRIGGER syncQueueUpdate AFTER UPDATE ON appointment WHEN (\(enabled)) AND (\(changed))
                 BEGIN \(queue("OLD")) \(queue("NEW"))
-                      DELETE FROM syncOutbox WHERE OLD.uid IS NULL AND NEW.uid IS NOT NULL AND uid = \(resourceUID("OLD")); END;
+                      DELETE FROM syncOutbox WHERE OLD.uid IS NULL AND NEW.uid IS NOT NULL AND uid = \(resourceUID("OLD"))
+                      AND account = \(outboxAccount("OLD")); END;
                 CREATE TRIGGER syncQueueReminderInsert AFTER INSERT ON appointmentReminder WHEN \(enabled)
-                BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
-                      FROM appointment WHERE appointment.id = NEW.appointmentId ON CONFLICT(uid) DO UPDATE SET queuedAt = excluded.queuedAt; END;
+                BEGIN INSERT INTO syncOutbox(account, uid, queuedAt) SELECT \(outboxAccount("appointment")), \(resourceUID("appointment")), \(now)
+                      FROM appointment WHERE appointment.id = NEW.appointmentId ON CONFLICT(account, uid) DO UPDATE SET queuedAt = excluded.queuedAt; END;
                 CREATE TRIGGER syncQueueContact AFTER UPDATE OF name, phone ON contact
                 WHEN (\(enabled)) AND (OLD.name IS NOT NEW.name OR OLD.phone IS NOT NEW.phone)
-                BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
-                      FROM appointment WHERE appointment.contactId = NEW.id ON CONFLICT(uid) DO UPDATE SET queuedAt = excluded.queuedAt; END;
+                BEGIN INSERT INTO syncOutbox(account, uid, queuedAt) SELECT \(outboxAccount("appointment")), \(resourceUID("appointment")), \(now)
+                      FROM appointment WHERE appointment.contactId = NEW.id ON CONFLICT(account, uid) DO UPDATE SET queuedAt = excluded.queuedAt; END;
                 CREATE TRIGGER syncQueueReminderDelete AFTER DELETE ON appointmentReminder WHEN \(enabled)
-                BEGIN INSERT INTO syncOutbox(uid, queuedAt) SELECT \(resourceUID("appointment")), \(now)
-                      FROM appointment WHERE appointment.id = OLD.appointmentId ON CONFLICT(uid) DO UPDATE SET queuedAt = excluded.queuedAt; END;
+                BEGIN INSERT INTO syncOutbox(account, uid, queuedAt) SELECT \(outboxAccount("appointment")), \(resourceUID("appointment")), \(now)
+                      FROM appointment WHERE appointment.id = OLD.appointmentId ON CONFLICT(account, uid) DO UPDATE SET queuedAt = excluded.queuedAt; END;
                 """)
     }
 }

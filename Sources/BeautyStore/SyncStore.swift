@@ -89,8 +89,10 @@ public struct SyncTrashEntry: Codable, Sendable, Equatable, FetchableRecord, Mut
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-/// A local change waiting to go to the servers: the UID of the event it touched.
+/// A local change waiting to go to a server: the account and UID of the event it touched.
 public struct OutboxEntry: Sendable, Equatable {
+    /// The account whose event it is; nil for one no account has yet (it goes to the first account).
+    public var account: String?
     public var uid: String
     public var queuedAt: Date
 }
@@ -143,8 +145,9 @@ extension AppDatabase {
             try SyncSchema.matchTriggersToAccounts(db)
             if first {
                 try db.execute(sql: """
-                    INSERT INTO syncOutbox(uid, queuedAt) SELECT DISTINCT \(SyncSchema.resourceUID("appointment")), \(SyncSchema.now)
-                    FROM appointment WHERE true ON CONFLICT(uid) DO NOTHING
+                    INSERT INTO syncOutbox(account, uid, queuedAt)
+                    SELECT DISTINCT \(SyncSchema.outboxAccount("appointment")), \(SyncSchema.resourceUID("appointment")), \(SyncSchema.now)
+                    FROM appointment WHERE true ON CONFLICT(account, uid) DO NOTHING
                     """)
             }
         }
@@ -158,13 +161,17 @@ extension AppDatabase {
         try writer.read { db in try SyncAccount.fetchOne(db, key: name) }
     }
 
-    /// Forgets an account, what it knew of its server and its conflict copies; the appointments stay.
-    /// With no account left, the outbox is emptied (nothing is waiting to go anywhere).
+    /// Forgets an account, what it knew of its server and its conflict copies; the appointments stay,
+    /// as ones no account has yet (unless such a one has their UID already), and so do their changes
+    /// waiting in the outbox. With no account left, the outbox is emptied (nothing is waiting to go anywhere).
     @discardableResult
     public func removeSyncAccount(named name: String) throws -> Bool {
         try writer.write { db in
             let removed = try SyncAccount.deleteOne(db, key: name)
             try db.execute(sql: "DELETE FROM syncConflict WHERE account = ?", arguments: [name])
+            try db.execute(sql: "UPDATE OR IGNORE appointment SET account = NULL WHERE account = ?", arguments: [name])
+            try db.execute(sql: "UPDATE OR IGNORE syncOutbox SET account = '' WHERE account = ?", arguments: [name])
+            try db.execute(sql: "DELETE FROM syncOutbox WHERE account = ?", arguments: [name])
             if try SyncAccount.fetchCount(db) == 0 { try db.execute(sql: "DELETE FROM syncOutbox") }
             try SyncSchema.matchTriggersToAccounts(db)
             return removed
@@ -192,18 +199,15 @@ extension AppDatabase {
 
     public func outbox() throws -> [OutboxEntry] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT uid, queuedAt FROM syncOutbox ORDER BY queuedAt, uid")
-                .map { OutboxEntry(uid: $0["uid"], queuedAt: $0["queuedAt"]) }
+            try Row.fetchAll(db, sql: "SELECT account, uid, queuedAt FROM syncOutbox ORDER BY queuedAt, account, uid").map { row in
+                let account: String = row["account"]
+                return OutboxEntry(account: account.isEmpty ? nil : account, uid: row["uid"], queuedAt: row["queuedAt"])
+            }
         }
     }
 
     public func syncedResources(account: String) throws -> [SyncedResource] {
         try writer.read { db in try SyncedResource.filter(Column("account") == account).fetchAll(db) }
-    }
-
-    /// The UIDs the other accounts' servers hold.
-    public func syncedUIDs(otherThan account: String) throws -> Set<String> {
-        try writer.read { db in Set(try String.fetchAll(db, sql: "SELECT uid FROM syncResource WHERE account <> ?", arguments: [account])) }
     }
 
     public func syncedResource(account: String, uid: String) throws -> SyncedResource? {
@@ -218,24 +222,30 @@ extension AppDatabase {
         }
     }
 
-    /// The event stored under this UID with its changed occurrences and contacts; nil when there is none.
-    public func localEvent(uid: String) throws -> LocalEvent? {
-        try writer.read { db in try localEvent(db, uid: uid) }
+    /// The event `account` has under this UID (nil account: the one no account has yet) with its
+    /// changed occurrences and contacts; nil when there is none.
+    public func localEvent(uid: String, account: String?) throws -> LocalEvent? {
+        try writer.read { db in try localEvent(db, uid: uid, account: account) }
     }
 
-    private func localEvent(_ db: Database, uid: String) throws -> LocalEvent? {
-        guard let root = try fetchAppointment(db, uid: uid) else { return nil }
+    private func localEvent(_ db: Database, uid: String, account: String?) throws -> LocalEvent? {
+        guard let root = try fetchAppointment(db, uid: uid, account: account) else { return nil }
         let all = [root] + (try changedOccurrences(db, ofSeries: root.id!))
         let contacts = try all.map { a in try a.contactID.flatMap { try ContactRecord.fetchOne(db, key: $0)?.contact } }
         return LocalEvent(appointments: all, contactNames: contacts.map { $0?.name }, contactPhones: contacts.map { $0?.phone })
     }
 
-    /// A push went through: the server has `resource` now. The UID leaves the outbox unless it was
-    /// queued again after `queuedBefore` (changed while the push was under way).
-    public func recordPushed(_ resource: SyncedResource, queuedBefore: Date) throws {
+    /// A push went through: the server has `resource` now. The UID leaves the outbox (`queued`'s
+    /// account) unless it was queued again after `queuedBefore` (changed while the push was under
+    /// way). An event no account had becomes the account's, and so does such a later change.
+    public func recordPushed(_ resource: SyncedResource, queued: String?, queuedBefore: Date) throws {
         try writer.write { db in
             try remember(db, resource)
-            try dropFromOutbox(db, uid: resource.uid, queuedBefore: queuedBefore)
+            try dropFromOutbox(db, account: queued, uid: resource.uid, queuedBefore: queuedBefore)
+            if queued == nil, try adopt(db, uid: resource.uid, into: resource.account) {
+                try db.execute(sql: "UPDATE OR REPLACE syncOutbox SET account = ? WHERE account = '' AND uid = ?",
+                               arguments: [resource.account, resource.uid])
+            }
         }
     }
 
@@ -243,13 +253,27 @@ extension AppDatabase {
     public func recordDeleted(account: String, uid: String, queuedBefore: Date) throws {
         try writer.write { db in
             _ = try SyncedResource.deleteOne(db, key: ["account": account, "uid": uid])
-            try dropFromOutbox(db, uid: uid, queuedBefore: queuedBefore)
+            try dropFromOutbox(db, account: account, uid: uid, queuedBefore: queuedBefore)
         }
     }
 
-    /// Nothing to send for this UID (the server already has what is stored).
-    public func dropFromOutbox(uid: String, queuedBefore: Date) throws {
-        try writer.write { db in try dropFromOutbox(db, uid: uid, queuedBefore: queuedBefore) }
+    /// Nothing to send for this UID of `account` (nil: of no account yet): the server already has what is stored.
+    public func dropFromOutbox(account: String? = nil, uid: String, queuedBefore: Date) throws {
+        try writer.write { db in try dropFromOutbox(db, account: account, uid: uid, queuedBefore: queuedBefore) }
+    }
+
+    /// The event no account has yet under `uid` becomes `account`'s, unless that account has one
+    /// under this UID already. Answers whether it did.
+    private func adopt(_ db: Database, uid: String, into account: String) throws -> Bool {
+        // Asked first through a cached statement: an UPDATE of `appointment` compiles the outbox
+        // triggers with it, a millisecond for every event a pull brings.
+        let unsynced = try db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = '' AND uid = ?)
+               AND NOT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = ? AND uid = ?)
+            """)
+        guard try Bool.fetchOne(unsynced, arguments: [uid, account, uid]) == true else { return false }
+        try db.execute(sql: "UPDATE appointment SET account = ? WHERE IFNULL(account, '') = '' AND uid = ?", arguments: [account, uid])
+        return true
     }
 
     /// Records where an event is on the server; an href that held another UID before (deleted and
@@ -260,14 +284,16 @@ extension AppDatabase {
         try resource.save(db)
     }
 
-    private func dropFromOutbox(_ db: Database, uid: String, queuedBefore: Date) throws {
-        try db.execute(sql: "DELETE FROM syncOutbox WHERE uid = ? AND queuedAt <= ?", arguments: [uid, queuedBefore])
+    private func dropFromOutbox(_ db: Database, account: String?, uid: String, queuedBefore: Date) throws {
+        try db.execute(sql: "DELETE FROM syncOutbox WHERE account = ? AND uid = ? AND queuedAt <= ?", arguments: [account ?? "", uid, queuedBefore])
     }
 
     /// Stores what a pull brought, in one transaction, without queueing any of it to go back:
-    /// changed events are imported by UID (rows keep their ids, so a reminder already shown keeps
-    /// its delivery and is not shown again), deleted ones go, conflict copies are kept, and the
-    /// account's sync token or CTag moves on.
+    /// changed events are imported by the account's UID (rows keep their ids, so a reminder already
+    /// shown keeps its delivery and is not shown again; an event no account has yet under that UID
+    /// becomes this account's), deleted ones go, conflict copies are kept, and the account's sync
+    /// token or CTag moves on. Another account's appointment is never touched: the store's
+    /// uniqueness of (account, UID) is the arbiter, whatever syncs run at the same time.
     @discardableResult
     public func applyServerChanges(_ changes: ServerChanges, account name: String, now: Date, zone: TimeZone) throws -> AppointmentImportCounts {
         try writer.write { db in
@@ -276,25 +302,28 @@ extension AppDatabase {
             try db.execute(sql: "DELETE FROM syncTrash WHERE removedAt < ?", arguments: [now.addingTimeInterval(-Self.trashDays * 86_400)])
             for href in changes.removed {
                 guard let resource = try SyncedResource.filter(Column("account") == name && Column("href") == href).fetchOne(db) else { continue }
-                if let local = try localEvent(db, uid: resource.uid), let root = local.appointments.first {
+                if let local = try localEvent(db, uid: resource.uid, account: name), let root = local.appointments.first {
                     try keepInTrash(db, local, account: name, uid: resource.uid, now: now, zone: zone)
                     let occurrences = try changedOccurrences(db, ofSeries: root.id!).compactMap(\.id)
                     try deletePendingDeliveries(db, ids: [root.id!] + occurrences)
                     _ = try AppointmentRecord.deleteOne(db, key: root.id!)
                 }
                 try resource.delete(db)
-                try db.execute(sql: "DELETE FROM syncOutbox WHERE uid = ?", arguments: [resource.uid])
+                try db.execute(sql: "DELETE FROM syncOutbox WHERE account = ? AND uid = ?", arguments: [name, resource.uid])
             }
             var incoming: [Appointment] = [], contacts: [Contact?] = []
             for event in changes.changed {
-                try dropStaleOccurrences(db, uid: event.resource.uid, kept: event.appointments.compactMap(\.recurrenceID))
+                if try adopt(db, uid: event.resource.uid, into: name) {
+                    try db.execute(sql: "DELETE FROM syncOutbox WHERE account = '' AND uid = ?", arguments: [event.resource.uid])
+                }
+                try dropStaleOccurrences(db, uid: event.resource.uid, account: name, kept: event.appointments.compactMap(\.recurrenceID))
                 incoming += event.appointments
                 contacts += event.contacts.count == event.appointments.count
                     ? event.contacts : Array(repeating: nil, count: event.appointments.count)
                 try remember(db, event.resource)
-                try db.execute(sql: "DELETE FROM syncOutbox WHERE uid = ?", arguments: [event.resource.uid])
+                try db.execute(sql: "DELETE FROM syncOutbox WHERE account = ? AND uid = ?", arguments: [name, event.resource.uid])
             }
-            let counts = try importAppointments(db, incoming, contacts: contacts, now: now, zone: zone)
+            let counts = try importAppointments(db, incoming, contacts: contacts, scope: .account(name), now: now, zone: zone)
             try db.execute(sql: "UPDATE syncAccount SET syncToken = ?, ctag = ? WHERE name = ?",
                            arguments: [changes.syncToken, changes.ctag, name])
             if let warnings = changes.warnings {
@@ -338,27 +367,19 @@ extension AppDatabase {
     /// reminders, changed occurrences, contacts) imported in one transaction, so a failure anywhere
     /// leaves the entry in the trash and nothing of it imported. Nil when the entry is not in the trash
     /// (any more).
-    public func restoreFromTrash(id: Int64, _ appointments: [Appointment], contacts: [Contact?], now: Date,
+    public func restoreFromTrash(id: Int64, _ appointments: [Appointment], contacts: [Contact?], scope: UIDScope, now: Date,
                                  zone: TimeZone) throws -> AppointmentImportCounts? {
         try writer.write { db in
             try db.execute(sql: "UPDATE syncTrash SET restoredAt = ? WHERE id = ? AND restoredAt IS NULL", arguments: [now, id])
             guard db.changesCount == 1 else { return nil }
-            return try importAppointments(db, appointments, contacts: contacts, now: now, zone: zone)
-        }
-    }
-
-    /// The account an appointment with this UID was restored for, when it was brought back from the trash.
-    public func restoredAccount(uid: String) throws -> String? {
-        try writer.read { db in
-            try String.fetchOne(db, sql: "SELECT account FROM syncTrash WHERE uid = ? AND restoredAt IS NOT NULL ORDER BY restoredAt DESC LIMIT 1",
-                                arguments: [uid])
+            return try importAppointments(db, appointments, contacts: contacts, scope: scope, now: now, zone: zone)
         }
     }
 
     /// Changed occurrences the server no longer has: their rows go (the series plans those
     /// occurrences again, or its EXDATEs leave them out).
-    private func dropStaleOccurrences(_ db: Database, uid: String, kept: [Date]) throws {
-        guard let root = try fetchAppointment(db, uid: uid), root.recurrenceID == nil else { return }
+    private func dropStaleOccurrences(_ db: Database, uid: String, account: String, kept: [Date]) throws {
+        guard let root = try fetchAppointment(db, uid: uid, account: account), root.recurrenceID == nil else { return }
         var stale: [Int64] = []
         for row in try changedOccurrences(db, ofSeries: root.id!) {
             guard let rid = row.recurrenceID, !kept.contains(where: { SeriesOccurrence.same($0, rid) }) else { continue }

@@ -107,8 +107,8 @@ extension EndToEndServing {
             #expect(items == true, "\(server.writes)")
         }
 
-        @Test("two resources with one UID, or another account's UID: ignored and reported, the syncs go on and nobody's event is overwritten")
-        func aUIDBelongsToOneResourceOfOneAccount() async throws {
+        @Test("two accounts' servers serving one UID: each account has its own appointment, B's changes and deletion never reach A's, each edit goes to its own server and the outbox drains; twins in one calendar: the first is kept, the other reported")
+        func aUIDBelongsToOneAccount() async throws {
             let stack = try await Stack.startForSync()
             defer { stack.shutdown() }
             let first = try await HostileCalDAVServer(stack: stack), second = try await HostileCalDAVServer(stack: stack)
@@ -122,9 +122,10 @@ extension EndToEndServing {
                 try await stack.beautyctlJSON(["appointment", "list", "--from", "2030-05-01", "--to", "2030-06-01"])
             }
             let mine = try #require(try await may().first?.uid)
-            // B's server serves A's event; A's server has the same event twice.
+            let mineHref = try #require(first.writes.first { $0.hasPrefix("PUT /cal/") }).dropFirst(4)
+            // B's server serves A's UID; A's server has one event twice.
             let start = instant("2030-05-02 10:00")
-            try await second.control("put?/cal/stolen.ics", body: CalDAVTestServer.event(uid: mine, summary: "Overwritten", start: start))
+            try await second.control("put?/cal/stolen.ics", body: CalDAVTestServer.event(uid: mine, summary: "Theirs", start: start))
             try await first.control("put?/cal/twin-1.ics", body: CalDAVTestServer.event(uid: "twin@phone", summary: "Twin", start: start))
             try await first.control("put?/cal/twin-2.ics", body: CalDAVTestServer.event(uid: "twin@phone", summary: "Twin again", start: start))
 
@@ -135,21 +136,47 @@ extension EndToEndServing {
             let synced = try await syncAll()
             #expect(synced.accounts.count == 2 && synced.accounts.allSatisfy { $0.error == nil }, "\(synced.accounts)")
             let titles = try await may().map(\.title).sorted()
-            #expect(titles.count == 2 && titles.contains("Mine") && !titles.contains("Overwritten") && titles.filter { $0.hasPrefix("Twin") }.count == 1,
+            #expect(titles.count == 3 && titles.contains("Mine") && titles.contains("Theirs") && titles.filter { $0.hasPrefix("Twin") }.count == 1,
                     "\(titles)")
-            #expect(try await stack.syncStatus("a").warnings?.map(\.english).joined().contains("1 item(s) whose UID") == true)
-            #expect(try await stack.syncStatus("b").warnings?.map(\.english).joined().contains("/cal/stolen.ics") == true)
+            #expect(try await may().filter { $0.uid == mine }.count == 2)
+            #expect(try await stack.syncStatus("a").warnings?.map(\.english).joined().contains("1 item(s) whose UID another item of this calendar") == true)
+            #expect(try await stack.syncStatus("b").warnings == nil)
 
-            // B's server deletes what it served: A's event stays.
+            // B's server changes its event: A's stays as it was.
+            try await second.control("put?/cal/stolen.ics", body: CalDAVTestServer.event(uid: mine, summary: "Theirs, moved", start: instant("2030-05-03 10:00")))
+            let moved = try await stack.syncNow("b")
+            #expect(moved.accounts.first?.error == nil && moved.fetched == 1, "\(moved.accounts)")
+            #expect(try await may().map(\.title).sorted() == ["Mine", "Theirs, moved", titles.first { $0.hasPrefix("Twin") }!].sorted())
+
+            // Each local edit goes to its own account's server, at its own href.
+            let now = try await may()
+            let ours = try #require(now.first { $0.title == "Mine" }), theirs = try #require(now.first { $0.title == "Theirs, moved" })
+            let firstBefore = first.writes.count, secondBefore = second.writes.count
+            _ = try await stack.beautyctlOK(["appointment", "edit", String(ours.id ?? 0), "--title", "Mine (edited)"])
+            _ = try await stack.beautyctlOK(["appointment", "edit", String(theirs.id ?? 0), "--title", "Theirs (edited)"])
+            let pushed = try await syncAll()
+            #expect(pushed.accounts.allSatisfy { $0.error == nil }, "\(pushed.accounts)")
+            #expect(Array(first.writes.dropFirst(firstBefore)) == ["PUT " + mineHref], "\(first.writes)")
+            #expect(Array(second.writes.dropFirst(secondBefore)) == ["PUT /cal/stolen.ics"], "\(second.writes)")
+            let pendingA = try await stack.syncStatus("a").pending, pendingB = try await stack.syncStatus("b").pending
+            #expect(pendingA == 0 && pendingB == 0)
+
+            // B's server deletes what it served: only B's appointment goes, nothing is sent to A's server.
             try await second.control("forget")
+            let firstWrites = first.writes.count
             _ = try await stack.run(try Locations.built("beautyctl"), ["--socket", stack.socketPath, "sync", "now", "b", "--allow-deletions"])
-            #expect(try await may().map(\.title).contains("Mine"))
+            let left = try await may().map(\.title)
+            #expect(left.contains("Mine (edited)") && !left.contains("Theirs (edited)"), "\(left)")
+            _ = try await syncAll()
+            #expect(first.writes.count == firstWrites, "\(first.writes)")
+            #expect(try await first.control("items").contains(String(mineHref.dropFirst())))
             // A local change of the twin drains from the outbox.
             let twin = try #require(try await may().first { $0.title.hasPrefix("Twin") })
             _ = try await stack.beautyctlOK(["appointment", "edit", String(twin.id ?? 0), "--title", "Twin (edited)"])
             let again = try await syncAll()
             #expect(again.accounts.count == 2 && again.accounts.allSatisfy { $0.error == nil }, "\(again.accounts)")
-            #expect(try await stack.syncStatus("a").pending == 0)
+            let drainedA = try await stack.syncStatus("a").pending, drainedB = try await stack.syncStatus("b").pending
+            #expect(drainedA == 0 && drainedB == 0)
         }
 
         @Test("a new event refused with 412 although the server shows nothing there goes under another name: no conflict copy, nothing left queued")

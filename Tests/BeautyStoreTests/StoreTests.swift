@@ -40,7 +40,8 @@ struct StoreTests {
                                                "v7: contact UIDs (vCard)",
                                                "v8-sync: CalDAV accounts, resources, outbox, conflict copies",
                                                "v8-sync-safety: sync warnings, appointments removed by a pull",
-                                               "v9-contact-language: the language of a contact's SMS texts"])
+                                               "v9-sync: UIDs per account",
+                                               "v10-contact-language: the language of a contact's SMS texts"])
         let mode = try db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let permissions = try FileManager.default.attributesOfItem(atPath: temp.path)[.posixPermissions] as? Int

@@ -38,7 +38,11 @@ extension RequestHandler {
                                               contactPhones: imported.events.map { events[$0].contactPhone }, firstIndex: 0,
                                               tree: try store.categories().map { (name: $0.name, title: $0.title) },
                                               currency: settings.config.currency)
-        guard try store.restoreFromTrash(id: id, checked.appointments, contacts: checked.contacts, now: clock(), zone: zone.current) != nil else {
+        // Back into the account whose server deleted it (the next sync sends it there), or, that account
+        // gone, among the appointments no account has yet.
+        let home = try store.syncAccount(named: entry.account) == nil ? nil : entry.account
+        guard try store.restoreFromTrash(id: id, checked.appointments, contacts: checked.contacts, scope: .account(home), now: clock(),
+                                         zone: zone.current) != nil else {
             throw notInTrash
         }
         logger.notice("sync: restored \(entry.uid) removed by a pull of \(entry.account)")

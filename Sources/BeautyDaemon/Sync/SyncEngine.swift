@@ -106,8 +106,10 @@ struct SyncEngine {
         }
         let wanted = tags.filter { tag in knownByHref[Self.key(tag.href)].map { $0.etag != tag.etag || tag.etag.isEmpty } ?? true }
             .map(\.href)
-        let pending = Set(try store.outbox().map(\.uid))
-        var uids = UIDClaims(known: known, gone: Set(removed.map(Self.key)), otherAccounts: try store.syncedUIDs(otherThan: account.name))
+        let outbox = try store.outbox()
+        let pending = Set(outbox.filter { $0.account == account.name }.map(\.uid))
+        let pendingUnsynced = Set(outbox.filter { $0.account == nil }.map(\.uid))
+        var uids = UIDClaims(known: known, gone: Set(removed.map(Self.key)))
         for start in stride(from: 0, to: wanted.count, by: Self.fetchBatch) {
             try Task.checkCancellation()
             let batch = Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
@@ -116,13 +118,16 @@ struct SyncEngine {
                 guard let event = serverEvent(resource, warnings: &warnings), uids.claim(event.resource.uid, href: resource.href) else { continue }
                 if pending.contains(event.resource.uid) {
                     try conflictCheck(uid: event.resource.uid, server: event.appointments, into: &changes)
+                } else if pendingUnsynced.contains(event.resource.uid), try store.localEvent(uid: event.resource.uid, account: account.name) == nil {
+                    // A local event no account has yet, under the UID this server has: the pull takes it in.
+                    try conflictCheck(uid: event.resource.uid, unsynced: true, server: event.appointments, into: &changes)
                 }
                 changes.changed.append(event)
             }
         }
         if !uids.refused.isEmpty {
             logger.warning("sync \(account.name): ignored \(uids.refused.count) resource(s) whose UID another one has: \(uids.refused.prefix(5).joined(separator: " "))")
-            warnings.append(TranslatableText("the server has %s item(s) whose UID another item already has, in this calendar or another account's; they were ignored: %s",
+            warnings.append(TranslatableText("the server has %s item(s) whose UID another item of this calendar already has; they were ignored: %s",
                                              [.plain(uids.refused.count), .plain(Self.named(uids.refused))]))
         }
         let gone = removed.compactMap { knownByHref[Self.key($0)] }
@@ -187,10 +192,11 @@ struct SyncEngine {
         }
     }
 
-    /// A local change of `uid` waits while the server changed it too: keep the local version as a
-    /// conflict copy unless both say the same.
-    private func conflictCheck(uid: String, server: [Appointment]?, into changes: inout ServerChanges) throws {
-        if let copy = conflictCopy(uid: uid, local: try store.localEvent(uid: uid), server: server) { changes.conflicts.append(copy) }
+    /// A local change of `uid` (this account's event, or with `unsynced` one no account has yet) waits
+    /// while the server changed it too: keep the local version as a conflict copy unless both say the same.
+    private func conflictCheck(uid: String, unsynced: Bool = false, server: [Appointment]?, into changes: inout ServerChanges) throws {
+        let local = try store.localEvent(uid: uid, account: unsynced ? nil : account.name)
+        if let copy = conflictCopy(uid: uid, local: local, server: server) { changes.conflicts.append(copy) }
     }
 
     /// The local version as a conflict copy when it loses to the server's; nil when both agree.
@@ -204,30 +210,22 @@ struct SyncEngine {
     // MARK: - Push
 
     private func push(_ report: inout SyncReport) async throws {
-        let others = Set(try store.syncAccounts().filter { $0.name != account.name }.map(\.name))
         var refused: CalDAVError?
-        for entry in try store.outbox() {
+        // This account's events, and the new ones no account has yet when this is the first account.
+        for entry in try store.outbox() where entry.account.map({ $0 == account.name }) ?? takesNewEvents {
             // A sync stopped (the daemon stopping, `[sync] sync_timeout`) sends nothing more.
             try Task.checkCancellation()
-            let known = try store.syncedResource(account: account.name, uid: entry.uid)
-            if known == nil {
-                // Another account's event, one brought back from an account's trash (it goes back
-                // there), or a new one that goes to the first account.
-                let elsewhere = try others.contains { try store.syncedResource(account: $0, uid: entry.uid) != nil }
-                if let home = try store.restoredAccount(uid: entry.uid), try store.syncAccount(named: home) != nil {
-                    if home != account.name { continue }
-                } else if elsewhere || !takesNewEvents {
-                    continue
-                }
-            }
-            let local = try store.localEvent(uid: entry.uid)
+            // An event no account has is new to this server too: whatever it holds under the UID is
+            // another event, never overwritten or deleted from here.
+            let known = entry.account == nil ? nil : try store.syncedResource(account: account.name, uid: entry.uid)
+            let local = try store.localEvent(uid: entry.uid, account: entry.account)
             do {
                 if let local {
-                    try await put(local, uid: entry.uid, known: known, queuedAt: entry.queuedAt, report: &report)
+                    try await put(local, entry, known: known, report: &report)
                 } else if let known {
-                    try await delete(known, queuedAt: entry.queuedAt, report: &report)
+                    try await delete(known, entry, report: &report)
                 } else {
-                    try store.dropFromOutbox(uid: entry.uid, queuedBefore: entry.queuedAt)
+                    try store.dropFromOutbox(account: entry.account, uid: entry.uid, queuedBefore: entry.queuedAt)
                 }
             } catch let CalDAVError.outsideCollection(href) {
                 // Recorded before hrefs were checked: it stays queued and the sync fails, naming it, rather than write there.
@@ -243,9 +241,10 @@ struct SyncEngine {
         if let refused { throw refused }
     }
 
-    private func put(_ local: LocalEvent, uid: String, known: SyncedResource?, queuedAt: Date, report: inout SyncReport) async throws {
+    private func put(_ local: LocalEvent, _ entry: OutboxEntry, known: SyncedResource?, report: inout SyncReport) async throws {
+        let uid = entry.uid
         if let known, let server = try? appointments(of: known.ics), SyncDecision.same(local.appointments, server) {
-            try store.dropFromOutbox(uid: uid, queuedBefore: queuedAt)
+            try store.dropFromOutbox(account: entry.account, uid: uid, queuedBefore: entry.queuedAt)
             return
         }
         let text = ics(local)
@@ -254,12 +253,13 @@ struct SyncEngine {
             var precondition = CalDAVWritePrecondition.mustNotExist
             if let known { precondition = .mustMatch(etag: try await etag(of: known)) }
             let newETag = try await server.put(href, ics: text, precondition)
-            try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text), queuedBefore: queuedAt)
+            try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text),
+                                   queued: entry.account, queuedBefore: entry.queuedAt)
             report.pushed += 1
         } catch CalDAVError.preconditionFailed {
-            if known == nil, try await createUnderAnotherName(uid: uid, text: text, taken: href, queuedAt: queuedAt, report: &report) { return }
+            if known == nil, try await createUnderAnotherName(entry, text: text, taken: href, report: &report) { return }
             // Changed (or created, or deleted) on the server since the last pull: decide now.
-            try await settle(uid: uid, href: href, local: local, queuedAt: queuedAt, report: &report)
+            try await settle(entry, href: href, local: local, report: &report)
         }
     }
 
@@ -267,14 +267,16 @@ struct SyncEngine {
     /// there (a creation retried after a lost answer) `settle` decides (false). When something else
     /// is, or nothing the server lets beautyd read, the event goes under another name: it is not a
     /// conflict, and nothing here was deleted on the server.
-    private func createUnderAnotherName(uid: String, text: String, taken: String, queuedAt: Date, report: inout SyncReport) async throws -> Bool {
+    private func createUnderAnotherName(_ entry: OutboxEntry, text: String, taken: String, report: inout SyncReport) async throws -> Bool {
+        let uid = entry.uid
         if let current = try await server.fetch(calendarURL, hrefs: [taken]).first,
            (try? ICalendar.parse(current.ics, defaultZone: zone))?.first?.uid == uid { return false }
         for attempt in 1...3 {
             let href = server.href(forUID: "\(uid)-\(attempt)", in: calendarURL)
             do {
                 let newETag = try await server.put(href, ics: text, .mustNotExist)
-                try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text), queuedBefore: queuedAt)
+                try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text),
+                                       queued: entry.account, queuedBefore: entry.queuedAt)
                 report.pushed += 1
                 logger.notice("sync \(account.name): \(taken) is taken on the server by another resource; \(uid) went to \(href)")
                 return true
@@ -286,22 +288,23 @@ struct SyncEngine {
         throw CalDAVError.server(status: 412, detail: "\(uid): \(taken) and the other names tried are taken on the server")
     }
 
-    private func delete(_ known: SyncedResource, queuedAt: Date, report: inout SyncReport) async throws {
+    private func delete(_ known: SyncedResource, _ entry: OutboxEntry, report: inout SyncReport) async throws {
         do {
             try await server.delete(known.href, .mustMatch(etag: try await etag(of: known)))
             report.pushed += 1
         } catch CalDAVError.notFound {
             // Already gone: what the deletion wanted.
         } catch CalDAVError.preconditionFailed {
-            try await settle(uid: known.uid, href: known.href, local: nil, queuedAt: queuedAt, report: &report)
+            try await settle(entry, href: known.href, local: nil, report: &report)
             return
         }
-        try store.recordDeleted(account: account.name, uid: known.uid, queuedBefore: queuedAt)
+        try store.recordDeleted(account: account.name, uid: known.uid, queuedBefore: entry.queuedAt)
     }
 
     /// A write was refused because the server's version is not the one last seen: fetch it and let the
     /// server's version win in place, keeping the local one as a conflict copy unless both agree.
-    private func settle(uid: String, href: String, local: LocalEvent?, queuedAt: Date, report: inout SyncReport) async throws {
+    private func settle(_ entry: OutboxEntry, href: String, local: LocalEvent?, report: inout SyncReport) async throws {
+        let uid = entry.uid
         let current = try await server.fetch(calendarURL, hrefs: [href]).first
         report.fetched += current == nil ? 0 : 1
         // The pull of this sync moved the token on: keep it.
@@ -321,7 +324,7 @@ struct SyncEngine {
             changes.removed.append(href)
         }
         try store.applyServerChanges(changes, account: account.name, now: now(), zone: zone)
-        try store.dropFromOutbox(uid: uid, queuedBefore: queuedAt)
+        try store.dropFromOutbox(account: entry.account, uid: uid, queuedBefore: entry.queuedAt)
     }
 
     /// The ETag to match: the one recorded, or (when the server gave none with the write) the current one.
