@@ -131,10 +131,7 @@ public struct ICalendarPiecePlanner: Sendable {
             throw ICalendarError(line: number, template: "END:%s without a matching BEGIN:%s", kind, kind)
         }
         guard open.name == kind else {
-            if stack.contains(where: { $0.name == kind }) {
-                throw ICalendarError(line: number, template: "END:%s but %s begun at line %s is still open (missing END:%s)", kind, open.name, open.line, open.name)
-            }
-            throw ICalendarError(line: number, template: "END:%s does not match BEGIN:%s at line %s", kind, open.name, open.line)
+            throw ICalendar.unmatchedEnd(kind, line: number, open: open, stillOpen: stack.contains { $0.name == kind })
         }
         stack.removeLast()
         switch stack.count {
