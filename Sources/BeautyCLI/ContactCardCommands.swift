@@ -50,19 +50,25 @@ extension ContactCommand {
         }
 
         /// Contacts go in one request, which the daemon reads only up to its line limit: a larger one
-        /// is refused here, naming the card when one alone is too large, rather than discarded unread.
+        /// is refused here, rather than discarded unread, naming the first card that does not fit (or one
+        /// too large alone) so that the file can be split there.
         static func refuseTooLarge(_ cards: [VCard.Card], file: String) throws {
             let encoder = WireJSON.encoder()
-            let total = try encoder.encode(ContactImportParams(contacts: cards.map(\.contact))).count
-            guard total >= StagedImport.daemonLineLimit else { return }
-            for card in cards {
+            let empty = try encoder.encode(ContactImportParams(contacts: [])).count
+            guard try encoder.encode(ContactImportParams(contacts: cards.map(\.contact))).count >= StagedImport.daemonLineLimit else { return }
+            var total = empty
+            for (index, card) in cards.enumerated() {
                 let bytes = try encoder.encode(ContactImportParams(contacts: [card.contact])).count
                 if bytes >= StagedImport.daemonLineLimit {
                     throw ImportSummary.nothingImported(file: file, line: card.line, ImportSummary.tooLargeToSend(bytes))
                 }
+                total += bytes - empty + 1  // and a comma
+                if total >= StagedImport.daemonLineLimit {
+                    throw ImportSummary.nothingImported(file: file, line: card.line, Output.l.tr(
+                        "its %s contacts are more than one request to beautyd holds (%s bytes); the %s before this card fit: split the file here and import the parts one after another",
+                        cards.count, StagedImport.daemonLineLimit, index))
+                }
             }
-            throw CLIFailure(.usage, Output.l.tr("%s: its %s contacts are too many to send to beautyd at once (%s bytes, at most %s in one request); split the file (nothing was imported)",
-                                                 file, cards.count, total, StagedImport.daemonLineLimit))
         }
     }
 

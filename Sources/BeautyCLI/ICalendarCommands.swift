@@ -33,45 +33,67 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let text = try CalendarFile.readEvents(file)
-        let read: ICalendar.Import
-        do {
-            read = try ICalendar.read(text, defaultZone: .current)
-        } catch let error as ICalendarError {
-            throw ImportSummary.nothingImported(file: file, line: error.line, error.message(Output.l))
-        }
-        let events = read.events
-        var warnings = read.warnings
-        for event in events where event.recurrenceID != nil && event.rrule != nil {
-            // A changed occurrence is one occurrence; some programs copy the series' rule into it.
-            warnings.append(ImportWarning(line: event.line ?? 1, template: "'%s' changes one occurrence of a series but has an RRULE: the rule was not imported",
-                                          Validation.quotable(event.summary)))
-        }
-        let (appointments, contactNames, sources) = CalendarEvent.importing(events, zone: .current)
-        let staged = StagedImport(appointments: appointments, contactNames: contactNames,
-                                  contactPhones: sources.map { events[$0].contactPhone })
-        let progress = ImportProgress(total: appointments.count, quiet: output.json)
+        var warnings: [ImportWarning] = []
+        var skipped = SkippedComponents()
+        var skippedEvents: [SkippedEvent] = []
+        // For messages about appointments the daemon names by their index in the whole import.
+        var lines: [Int?] = []
+        var contactNames: [Int: (line: Int, name: String)] = [:]
+        var staged: StagedImport?
         let result: AppointmentImportResult
         do {
+            let source = try CalendarFile.readEvents(file)
+            let progress = ImportProgress(total: source.eventsAtLeast, quiet: output.json)
             defer { progress.finish() }
-            result = try staged.run(global.client, progress: progress.update)
+            func send(_ read: ICalendar.Import) throws {
+                let events = read.events
+                warnings += read.warnings
+                skipped.add(read.skipped)
+                skippedEvents += read.skippedEvents
+                for event in events where event.recurrenceID != nil && event.rrule != nil {
+                    // A changed occurrence is one occurrence; some programs copy the series' rule into it.
+                    warnings.append(ImportWarning(line: event.line ?? 1, template: "'%s' changes one occurrence of a series but has an RRULE: the rule was not imported",
+                                                  Validation.quotable(event.summary)))
+                }
+                let (appointments, names, sources) = CalendarEvent.importing(events, zone: .current)
+                for (offset, source) in sources.enumerated() {
+                    if let name = events[source].contactName { contactNames[lines.count + offset] = (events[source].line ?? 1, name) }
+                }
+                lines += sources.map { events[$0].line }
+                let stage = try staged ?? StagedImport(global.client)
+                staged = stage
+                try stage.send(appointments, contactNames: names, contactPhones: sources.map { events[$0].contactPhone },
+                               progress: progress.update)
+            }
+            switch source.source {
+            case .whole(let text): try send(try ICalendar.read(text, defaultZone: .current))
+            case .pieces(let pieces): try pieces.forEach(defaultZone: .current, send)
+            }
+            result = try (staged ?? StagedImport(global.client)).commit(progress: progress.update)
+        } catch let error as ICalendarError {
+            throw ImportSummary.nothingImported(file: file, line: error.line, error.message(Output.l))
         } catch let failure as CLIFailure {
-            throw ImportSummary.located(failure, prefix: "appointments", file: file, lines: sources.map { events[$0].line })
+            throw ImportSummary.located(failure, prefix: "appointments", file: file, lines: lines)
         } catch let tooLarge as StagedImport.ItemTooLarge {
-            throw ImportSummary.nothingImported(file: file, line: events[sources[tooLarge.index]].line ?? 1,
-                                                ImportSummary.tooLargeToSend(tooLarge.bytes))
+            throw ImportSummary.nothingImported(file: file, line: lines[tooLarge.index] ?? 1, ImportSummary.tooLargeToSend(tooLarge.bytes))
         }
-        for index in result.unlinkedContacts ?? [] where sources.indices.contains(index) {
-            let event = events[sources[index]]
-            warnings.append(ImportWarning(line: event.line ?? 1, template:
-                "contact '%s' does not exist and the file gives no phone number to create it: imported without a contact", event.contactName ?? ""))
+        for index in result.unlinkedContacts ?? [] {
+            guard let contact = contactNames[index] else { continue }
+            warnings.append(ImportWarning(line: contact.line, template:
+                "contact '%s' does not exist and the file gives no phone number to create it: imported without a contact", contact.name))
         }
         warnings.sort { $0.line < $1.line }
         let summary = ImportSummary(inserted: result.inserted, updated: result.updated, unchanged: result.unchanged,
-                                    contactsCreated: result.contactsCreated, file: file, warnings: warnings, skipped: read.skipped,
-                                    skippedEvents: read.skippedEvents)
+                                    contactsCreated: result.contactsCreated, file: file, warnings: Self.once(warnings), skipped: skipped,
+                                    skippedEvents: skippedEvents)
         if output.json { return try Output.json(summary) }
         summary.print(Output.l.tr("Imported %s new, %s updated, %s unchanged appointment(s) from %s.", result.inserted, result.updated, result.unchanged, file))
+    }
+
+    /// A file read in pieces repeats what is said about a VTIMEZONE in each piece that uses it.
+    private static func once(_ warnings: [ImportWarning]) -> [ImportWarning] {
+        var seen = Set<String>()
+        return warnings.filter { seen.insert("\($0.line)\u{0}\($0.message)").inserted }
     }
 }
 
@@ -120,16 +142,25 @@ enum CalendarFile {
         return try text(data, path)
     }
 
+    /// An .ics file to import, whole or in pieces.
+    enum EventSource {
+        case whole(String)
+        case pieces(CalendarFilePieces)
+    }
+
     /// An .ics file to import. Its events are counted first, reading 1 MiB at a time: a file with more
-    /// than one staged import holds is refused before it is parsed (parsing holds about ten times the
-    /// file in memory, 2.5 GB for 200 MB) and before anything is sent.
-    static func readEvents(_ path: String) throws -> String {
+    /// than one staged import holds is refused before it is parsed and before anything is sent. A file
+    /// larger than one piece is not read whole (`CalendarFilePieces`); `eventsAtLeast` is for progress.
+    static func readEvents(_ path: String) throws -> (source: EventSource, eventsAtLeast: Int) {
         var census = ICalendarEventCensus()
         var standardInput: Data?
         if path == "-" {
             standardInput = FileHandle.standardInput.readDataToEndOfFile()
             census.add(standardInput ?? Data())
         } else {
+            if let pieces = try CalendarFilePieces.plan(path, census: &census, refuse: { try refuseTooManyEvents($0, path) }) {
+                return (.pieces(pieces), census.appointmentsAtLeast)
+            }
             guard let handle = FileHandle(forReadingAtPath: path) else { throw cannotRead(path) }
             defer { try? handle.close() }
             do {
@@ -139,10 +170,8 @@ enum CalendarFile {
         census.finish()
         try refuseTooManyEvents(census, path)
         guard let data = standardInput ?? FileManager.default.contents(atPath: path) else { throw cannotRead(path) }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw CLIFailure(.usage, Output.l.tr("%s: not an iCalendar file: it is not UTF-8 text (nothing was imported)", path))
-        }
-        return text
+        guard let text = String(data: data, encoding: .utf8) else { throw notICalendarText(path) }
+        return (.whole(text), census.appointmentsAtLeast)
     }
 
     /// Parts a stage holds with room to spare: a 100,000-event calendar takes about half of its memory
@@ -157,12 +186,19 @@ enum CalendarFile {
             path, census.appointmentsAtLeast, bound, eventsPerPart))
     }
 
-    private static func cannotRead(_ path: String) -> CLIFailure {
+    static func cannotRead(_ path: String) -> CLIFailure {
         CLIFailure(.usage, Output.l.tr("%s: cannot read the file (does it exist?)", path))
     }
 
     private static func text(_ data: Data, _ path: String) throws -> String {
-        guard let text = String(data: data, encoding: .utf8) else { throw CLIFailure(.usage, Output.l.tr("%s: not UTF-8 text", path)) }
+        guard let text = String(data: data, encoding: .utf8) else { throw notUTF8(path) }
         return text
+    }
+
+    static func notUTF8(_ path: String) -> CLIFailure { CLIFailure(.usage, Output.l.tr("%s: not UTF-8 text", path)) }
+
+    /// An .ics to import that is not text at all.
+    static func notICalendarText(_ path: String) -> CLIFailure {
+        CLIFailure(.usage, Output.l.tr("%s: not an iCalendar file: it is not UTF-8 text (nothing was imported)", path))
     }
 }

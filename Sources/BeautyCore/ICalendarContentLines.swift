@@ -203,10 +203,7 @@ extension ICalendar {
                     throw ICalendarError(line: number, template: "END:%s without a matching BEGIN:%s", kind, kind)
                 }
                 guard open.name == kind else {
-                    if stack.contains(where: { $0.name == kind }) {
-                        throw ICalendarError(line: number, template: "END:%s but %s begun at line %s is still open (missing END:%s)", kind, open.name, open.line, open.name)
-                    }
-                    throw ICalendarError(line: number, template: "END:%s does not match BEGIN:%s at line %s", kind, open.name, open.line)
+                    throw unmatchedEnd(kind, line: number, open: (open.name, open.line), stillOpen: stack.contains { $0.name == kind })
                 }
                 let done = stack.removeLast()
                 if stack.isEmpty { calendars.append(done) } else { stack[stack.count - 1].children.append(done) }
@@ -224,6 +221,14 @@ extension ICalendar {
             throw ICalendarError(line: last, template: "the file ends inside %s begun at line %s (missing END:%s)", open.name, open.line, open.name)
         }
         return calendars
+    }
+
+    /// The error for an END that does not close the innermost open component (`open`); `stillOpen`
+    /// when a component it names is open further out.
+    static func unmatchedEnd(_ kind: String, line: Int, open: (name: String, line: Int), stillOpen: Bool) -> ICalendarError {
+        stillOpen
+            ? ICalendarError(line: line, template: "END:%s but %s begun at line %s is still open (missing END:%s)", kind, open.name, open.line, open.name)
+            : ICalendarError(line: line, template: "END:%s does not match BEGIN:%s at line %s", kind, open.name, open.line)
     }
 
     /// Undoes TEXT escaping: \n \N \, \; \\ (an unknown escape is kept as written).

@@ -47,6 +47,25 @@ public struct SkippedComponents: Codable, Sendable, Equatable {
         }
     }
 
+    /// Adds the counts of another part of the same file.
+    public mutating func add(_ other: SkippedComponents) {
+        for kind in other.kinds {
+            if let index = kinds.firstIndex(where: { $0.name == kind.name }) {
+                kinds[index].count += kind.count
+                kinds[index].firstLine = min(kinds[index].firstLine, kind.firstLine)
+            } else {
+                kinds.append(kind)
+            }
+        }
+    }
+
+    /// The same counts, with the first lines renumbered.
+    public func mappingLines(_ line: (Int) -> Int) -> SkippedComponents {
+        var mapped = self
+        for index in mapped.kinds.indices { mapped.kinds[index].firstLine = line(mapped.kinds[index].firstLine) }
+        return mapped
+    }
+
     public var isEmpty: Bool { kinds.isEmpty }
     public var total: Int { kinds.reduce(0) { $0 + $1.count } }
 
