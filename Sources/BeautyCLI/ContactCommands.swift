@@ -250,4 +250,8 @@ extension MessageTemplate: ExpressibleByArgument {
 
     /// The names `--help` and a usage error list: the user's own words ("umów, potwierdź, odwołaj").
     public static var allValueStrings: [String] { allCases.map { $0.word(Output.l) } }
+
+    /// A completion script is generated once and installed for every language: it offers the English
+    /// names, which every language accepts.
+    public static var defaultCompletionKind: CompletionKind { .list(allCases.map(\.rawValue)) }
 }

@@ -72,7 +72,7 @@ struct StoreTests {
         let reopened = try temp.open()
         #expect(try reopened.appointment(id: id).title == "Strzyżenie")
         #expect(try reopened.contacts().map(\.name) == ["Nails Studio"])
-        #expect(try reopened.appliedMigrations().count == 10)
+        #expect(try reopened.appliedMigrations().count == 11)
     }
 
     @Test func missingRowsAreNotFound() throws {

@@ -49,6 +49,9 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: ownSocket))
         #expect(child.output.contains("listening on the socket systemd passed (fd 3)"), "log:\n\(child.output)")
 
+        // Requests are answered before the service group has trapped SIGINT; "ready" comes once it has.
+        let ready = await eventually(timeout: .seconds(120)) { child.output.contains(" ready: ") ? true : nil }
+        #expect(ready == true, "no ready line\nlog:\n\(child.output)")
         child.signal(SIGINT)
         let status = await child.waitForExit()
         #expect(status == .exited(0), "log:\n\(child.output)")
