@@ -249,6 +249,10 @@ public final class AppDatabase: Sendable {
             try db.execute(sql: "CREATE UNIQUE INDEX contact_on_uid ON contact(uid) WHERE uid IS NOT NULL")
         }
         SyncSchema.register(&migrator)
+        migrator.registerMigration("v9: deliveries committed ahead of their instant") { db in
+            // The instant a pending delivery was committed to be shown at (`commitAhead`); NULL otherwise.
+            try db.alter(table: "delivery") { t in t.add(column: "committedFor", .datetime) }
+        }
         return migrator
     }
 

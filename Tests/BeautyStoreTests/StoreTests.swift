@@ -39,7 +39,8 @@ struct StoreTests {
                                                "v6: changed occurrences, free tags, kept iCalendar properties",
                                                "v7: contact UIDs (vCard)",
                                                "v8-sync: CalDAV accounts, resources, outbox, conflict copies",
-                                               "v8-sync-safety: sync warnings, appointments removed by a pull"])
+                                               "v8-sync-safety: sync warnings, appointments removed by a pull",
+                                               "v9: deliveries committed ahead of their instant"])
         let mode = try db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let permissions = try FileManager.default.attributesOfItem(atPath: temp.path)[.posixPermissions] as? Int
@@ -70,7 +71,7 @@ struct StoreTests {
         let reopened = try temp.open()
         #expect(try reopened.appointment(id: id).title == "Strzyżenie")
         #expect(try reopened.contacts().map(\.name) == ["Nails Studio"])
-        #expect(try reopened.appliedMigrations().count == 9)
+        #expect(try reopened.appliedMigrations().count == 10)
     }
 
     @Test func missingRowsAreNotFound() throws {
