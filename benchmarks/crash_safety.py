@@ -17,6 +17,15 @@ Prints a summary; exits 1 on any violation.
 
     /usr/bin/python3 benchmarks/crash_safety.py [--adds 10000] [--kills 5] [--clients 6]
                                                 [--duration SECONDS] [--bin .build/debug | .build/release]
+
+With --around-instants, kill -9 lands around reminders' instants instead: --reminders (400)
+reminders, 10 due at each instant, instants a second apart; at --kills (default 12 there) instants
+chosen at random, beautyd is killed at a random point from 12 ms before the instant to 8 ms after
+it, which spans the commit made `scheduling.commit_ahead_ms` (5 ms) ahead, the instant and the
+Notify calls, and started again at once. Checks: none shown twice; none lost, apart from those
+beautyd records as interrupted while being shown (counted as shown: at most once), reported apart.
+
+    /usr/bin/python3 benchmarks/crash_safety.py --around-instants [--reminders 400] [--kills 12]
 """
 import argparse
 import datetime
@@ -28,7 +37,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hardening_stack import DEFAULT_BIN, LineReader, Stack, connect  # noqa: E402
+from hardening_stack import DEFAULT_BIN, LineReader, Stack, call, connect  # noqa: E402
 
 import json  # noqa: E402
 
@@ -48,9 +57,13 @@ def main():
                         help="pace the adds so the run takes at least this many seconds (0: as fast as possible)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--bin", default=DEFAULT_BIN)
+    parser.add_argument("--around-instants", action="store_true", help="kill around reminders' instants (see above)")
+    parser.add_argument("--reminders", type=int, default=400, help="with --around-instants: how many reminders")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
+    if args.around_instants:
+        return around_instants(args, seed, rng)
 
     stack = Stack(args.bin, notification_server=True, prefix="bdc-")
     violations = []
@@ -213,6 +226,96 @@ def main():
               f"{len(duplicates)} delivered more than once, {len(lost)} lost, "
               f"{len(lost_in_flight)} interrupted by a kill while being shown (counted as shown: at most once)")
         print(f"  Notify calls         {len(stack.notifications())}")
+        if violations:
+            print("VIOLATIONS:")
+            for v in violations:
+                print("  " + v)
+            print(f"(kept {stack.work} for inspection)")
+            return 1
+        print("OK")
+        return 0
+    finally:
+        stack.close(keep=bool(violations))
+
+
+def iso_ms(t):
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).isoformat(timespec="milliseconds")
+
+
+def around_instants(args, seed, rng, per_instant=10, lead=6.0):
+    """kill -9 at random points around the ledger's commit ahead of an instant and the instant itself."""
+    kills_wanted = args.kills if "--kills" in sys.argv else 12
+    instants = (args.reminders + per_instant - 1) // per_instant
+    stack = Stack(args.bin, notification_server=True, prefix="bdi-")
+    violations = []
+    try:
+        stack.start_daemon()
+        first = int(time.time() + lead) + 1
+        due = {}
+        with connect(stack.socket_path, timeout=30) as sock:
+            reader = LineReader(sock)
+            for i in range(args.reminders):
+                at = first + i // per_instant
+                title = f"instant-{seed}-{i}"
+                answer = call(sock, "appointment.add", {"title": title, "start": iso_ms(at + 3600),
+                                                        "reminders": [{"at": iso_ms(at)}]}, i + 1, reader)
+                if "result" not in answer:
+                    violations.append(f"add {title!r}: {answer}")
+                due[title] = at
+        if time.time() >= first - 0.5:
+            violations.append("adding the reminders took longer than the lead")
+        # A kill at most every other instant: the restart (a fraction of a second here) must be over.
+        killed_at = sorted(rng.sample(range(0, instants, 2), min(kills_wanted, (instants + 1) // 2)))
+        offsets = []
+        restart_times = []
+        for k in killed_at:
+            offset = rng.uniform(-0.012, 0.008)
+            target = first + k + offset
+            while time.time() < target - 0.02:
+                time.sleep(0.005)
+            while time.time() < target:
+                pass
+            stack.kill_daemon()
+            offsets.append((time.time() - first - k) * 1000)
+            began = time.time()
+            stack.start_daemon()
+            restart_times.append(time.time() - began)
+
+        last_due = first + instants - 1
+        deadline = max(time.time(), last_due) + 30
+        while True:
+            counts = count_deliveries(stack.notifications(), set(due))
+            if (all(counts.get(t, 0) >= 1 for t in due) and time.time() > last_due + 2) or time.time() > deadline:
+                break
+            time.sleep(0.2)
+        status = stack.stop_daemon()
+        db = sqlite3.connect(stack.database_path)
+        interrupted = {row[0] for row in db.execute(
+            "SELECT appointment.title FROM delivery JOIN appointment ON appointment.id = delivery.itemID "
+            "WHERE delivery.itemKind = 'appointment' AND delivery.lastError LIKE 'interrupted while being shown%'")}
+        integrity = db.execute("PRAGMA integrity_check").fetchall()
+        db.close()
+        duplicates = {t: c for t, c in counts.items() if c > 1}
+        never_shown = sorted(t for t in due if counts.get(t, 0) == 0)
+        lost_in_flight = [t for t in never_shown if t in interrupted]
+        lost = [t for t in never_shown if t not in interrupted]
+        for t, c in list(duplicates.items())[:10]:
+            violations.append(f"reminder {t!r} delivered {c} times")
+        for t in lost[:10]:
+            violations.append(f"reminder {t!r} never delivered")
+        if integrity != [("ok",)]:
+            violations.append(f"integrity_check: {integrity[:5]}")
+        if status not in (0, None):
+            violations.append(f"beautyd exited with {status} at the final SIGINT")
+        print(f"crash safety around instants (seed {seed}, {stack.built})")
+        print(f"  reminders            {len(due)}, {per_instant} at each of {instants} instants a second apart")
+        print(f"  kill -9              {len(offsets)}, at ms from the instant: "
+              f"{', '.join(f'{o:+.1f}' for o in offsets)}")
+        print(f"  restart to answering {', '.join(f'{t:.2f}' for t in restart_times)} s")
+        print(f"  delivered            {sum(1 for t in due if counts.get(t, 0) >= 1)}; "
+              f"{len(duplicates)} more than once, {len(lost)} lost, {len(lost_in_flight)} interrupted by a kill "
+              f"while being shown (counted as shown: at most once)")
+        print(f"  integrity_check      {integrity[0][0] if integrity else '?'}")
         if violations:
             print("VIOLATIONS:")
             for v in violations:

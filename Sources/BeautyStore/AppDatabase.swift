@@ -252,6 +252,10 @@ public final class AppDatabase: Sendable {
         migrator.registerMigration("v10-contact-language: the language of a contact's SMS texts") { db in
             try db.alter(table: "contact") { t in t.add(column: "language", .text) }
         }
+        migrator.registerMigration("v11: deliveries committed ahead of their instant") { db in
+            // The instant a pending delivery was committed to be shown at (`commitAhead`); NULL otherwise.
+            try db.alter(table: "delivery") { t in t.add(column: "committedFor", .datetime) }
+        }
         return migrator
     }
 

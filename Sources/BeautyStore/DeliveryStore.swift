@@ -4,14 +4,16 @@ import GRDB
 
 /// The scheduler's ledger: each (item, occurrence, fire instant) moves pending -> fired -> settled once.
 extension AppDatabase {
-    /// Pending triggers whose instant has come, earliest first.
+    /// Pending triggers whose instant has come, earliest first; not those committed ahead (`commitAhead`),
+    /// which the scheduler shows at their instant.
     public func dueTriggers(at now: Date, limit: Int = 10_000) throws -> [Trigger] {
         try writer.read { db in try Self.dueTriggers(db, at: now, limit: limit) }
     }
 
     static func dueTriggers(_ db: Database, at now: Date, limit: Int) throws -> [Trigger] {
         try DeliveryRecord
-            .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now)
+            .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now
+                    && (Column("committedFor") == nil || Column("committedFor") != Column("fireAt")))
             .order(Column("fireAt"), Column("key")).limit(limit)
             .fetchAll(db).compactMap(\.trigger)
     }
@@ -56,15 +58,19 @@ extension AppDatabase {
     /// At start-up: deliveries interrupted between asking the server and recording the answer. The
     /// server almost certainly showed them (the ask is a millisecond, the record can wait behind other
     /// writes), so they count as fired: never twice, at the rare cost of one lost if the crash fell
-    /// exactly before the ask.
+    /// exactly before the ask. A delivery committed ahead (`commitAhead`) for an instant still to come
+    /// is pending again; one whose instant has come counts as interrupted in the same way.
     @discardableResult
     public func settleInterruptedDeliveries(at now: Date) throws -> [String] {
         try writer.write { db in
-            let keys = try String.fetchAll(db, sql: "SELECT key FROM delivery WHERE state = 'delivering'")
+            try db.execute(sql: "UPDATE delivery SET committedFor = NULL WHERE committedFor IS NOT NULL AND NOT (\(AppDatabase.committedAndDue))",
+                           arguments: [now])
+            let interrupted = "state = 'delivering' OR committedFor IS NOT NULL"
+            let keys = try String.fetchAll(db, sql: "SELECT key FROM delivery WHERE \(interrupted) ORDER BY key")
             try db.execute(sql: """
-                UPDATE delivery SET state = 'fired', firedAt = COALESCE(firedAt, ?), settledAt = ?,
+                UPDATE delivery SET state = 'fired', firedAt = COALESCE(firedAt, ?), settledAt = ?, committedFor = NULL,
                        lastError = 'interrupted while being shown: counted as shown'
-                WHERE state = 'delivering'
+                WHERE \(interrupted)
                 """, arguments: [now, now])
             return keys
         }
@@ -107,7 +113,7 @@ extension AppDatabase {
         try writer.write { db in
             for key in keys {
                 try db.execute(
-                    sql: "UPDATE delivery SET state = 'pending', attempts = attempts + 1, lastError = ? WHERE key = ? AND state IN ('pending', 'delivering')",
+                    sql: "UPDATE delivery SET state = 'pending', committedFor = NULL, attempts = attempts + 1, lastError = ? WHERE key = ? AND state IN ('pending', 'delivering')",
                     arguments: [error, key])
             }
         }

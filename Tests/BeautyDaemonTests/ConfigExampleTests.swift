@@ -16,6 +16,7 @@ import Testing
         "max_lateness": #""3h""#,
         "snooze": #""7m""#,
         "retry_interval": #""45s""#,
+        "commit_ahead_ms": "20",
         "default_duration": #""90m""#,
         "default_reminders": #"["1d", "2h"]"#,
         "all_day_reminder_time": #""7.30""#,

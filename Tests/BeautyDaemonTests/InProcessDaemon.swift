@@ -25,9 +25,12 @@ final class InProcessDaemon: @unchecked Sendable {
     /// every wait ends as soon as what it waits for is there.
     static let patience: Duration = .seconds(120)
 
-    /// Starts the scheduler at `now` and returns once its first pass has armed the timer.
+    /// Starts the scheduler at `now` and returns once its first pass has armed the timer. Deliveries are
+    /// committed at their instant unless `commitAheadMilliseconds` says otherwise, so the timer's
+    /// deadlines are the reminders' own instants.
     init(now: Date, config: DaemonConfig = DaemonConfig(), zone: TimeZone = testTimeZone,
-         notifier: RecordingNotifier = RecordingNotifier(), store: AppDatabase? = nil) async throws {
+         notifier: RecordingNotifier = RecordingNotifier(), store: AppDatabase? = nil,
+         commitAheadMilliseconds: Int = 0) async throws {
         clock = TestClock(now)
         self.zone = SettableZone(zone)
         self.notifier = notifier
@@ -35,6 +38,7 @@ final class InProcessDaemon: @unchecked Sendable {
         // English unless a test asks for another language, whatever the language of the shell running the tests.
         var config = config
         config.language = config.language ?? .english
+        config.commitAheadMilliseconds = commitAheadMilliseconds
         daemon = try makeDaemon(
             store: try store ?? AppDatabase.inMemory(), notifier: notifier, config: config, socket: "in process",
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),

@@ -87,7 +87,7 @@ struct DatabaseOpeningTests {
         }
         let refused = try #require(refusal { _ = try AppDatabase.open(path: temp.path, version: "0.1.0") })
         #expect(refused.reason == .newerSchema)
-        for part in [temp.path, "0.3.0", "v8: reminders by e-mail", "0.1.0", "v10-contact-language: the language of a contact's SMS texts"] {
+        for part in [temp.path, "0.3.0", "v8: reminders by e-mail", "0.1.0", "v11: deliveries committed ahead of their instant"] {
             #expect(refused.description.contains(part), "\(part) missing from: \(refused.description)")
         }
         let stored = try DatabaseQueue(path: temp.path).read { db in

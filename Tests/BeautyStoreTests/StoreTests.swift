@@ -41,7 +41,8 @@ struct StoreTests {
                                                "v8-sync: CalDAV accounts, resources, outbox, conflict copies",
                                                "v8-sync-safety: sync warnings, appointments removed by a pull",
                                                "v9-sync: UIDs per account",
-                                               "v10-contact-language: the language of a contact's SMS texts"])
+                                               "v10-contact-language: the language of a contact's SMS texts",
+                                               "v11: deliveries committed ahead of their instant"])
         let mode = try db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let permissions = try FileManager.default.attributesOfItem(atPath: temp.path)[.posixPermissions] as? Int
@@ -72,7 +73,7 @@ struct StoreTests {
         let reopened = try temp.open()
         #expect(try reopened.appointment(id: id).title == "Strzyżenie")
         #expect(try reopened.contacts().map(\.name) == ["Nails Studio"])
-        #expect(try reopened.appliedMigrations().count == 11)
+        #expect(try reopened.appliedMigrations().count == 12)
     }
 
     @Test func missingRowsAreNotFound() throws {

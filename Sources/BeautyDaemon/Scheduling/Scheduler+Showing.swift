@@ -17,7 +17,7 @@ extension Scheduler {
         // A stop under way sends nothing new: the grace below is for a Notify already sent.
         try Task.checkCancellation()
         // Durably "delivering" before the server hears of it: a crash from here on never repeats it.
-        try store.markDelivering(keys, at: clock())
+        if !committedKeys.isSuperset(of: keys) { try store.markDelivering(keys, at: clock()) }
         let notifier = self.notifier
         let outcome = ResumeOnce<ShowOutcome>()
         return try await withTaskCancellationHandler {
@@ -52,7 +52,12 @@ extension Scheduler {
     func showThenRecord(_ notification: DesktopNotification, for keys: [String], as description: String,
                                 metadata: Logger.Metadata? = nil, record: @escaping (Date) throws -> Void) async throws -> Bool {
         _ = try await show(notification, for: keys)
-        return self.record(ShownDelivery(keys: keys, description: description, metadata: metadata, shownAt: clock(), record: record))
+        let shown = ShownDelivery(keys: keys, description: description, metadata: metadata, shownAt: clock(), record: record)
+        if deferredRecords != nil {
+            deferredRecords?.append(shown)
+            return true
+        }
+        return self.record(shown)
     }
 
     /// Runs `shown.record`; if it fails, keeps it for the next pass (logged the first time only).

@@ -27,7 +27,7 @@ public actor Scheduler {
     private let wakeContinuation: AsyncStream<WakeReason>.Continuation
     /// Made with the scheduler, before the socket listens: a process out of descriptors then fails
     /// to start, rather than losing its scheduler (and with it the whole daemon) after it said it was ready.
-    private let timer: any DeadlineTimer
+    let timer: any DeadlineTimer
     private let zoneChanged = Flag()
     /// Keys that failed last time: logged loudly once, then quietly until they succeed.
     var failingKeys = Set<String>()
@@ -36,6 +36,12 @@ public actor Scheduler {
     /// Shown notifications whose record could not be written (the database locked, the disk full): written
     /// at each pass until it works. Their rows stay "delivering", which no pass shows again and a start counts as fired.
     var unrecorded: [ShownDelivery] = []
+    /// The instant whose deliveries are committed ahead (`commitAhead`): the timer is armed for it.
+    var committedInstant: Date?
+    /// The deliveries being shown at their committed instant: already durable, so `show` writes nothing for them.
+    var committedKeys: Set<String> = []
+    /// While the committed deliveries are shown, their records wait here so that no write comes between the Notify calls.
+    var deferredRecords: [ShownDelivery]?
 
     /// A thread for the scheduler alone (one per process; beautyd has one scheduler). On the event
     /// loops shared with other work, each pass (a few reads, a write when something fires) queued
@@ -123,6 +129,7 @@ public actor Scheduler {
 
     private func pass(reason: WakeReason) async {
         do {
+            var failed = try await showCommitted(reason: reason) == false
             let now = clock()
             // The store knows the zone it planned in, so a change while the daemon was stopped shows at start.
             let plannedIn = try store.plannedZone()
@@ -155,7 +162,7 @@ public actor Scheduler {
                     hub.publish(DaemonEvent(.missed, at: now, key: trigger.key, itemKind: trigger.itemKind, itemID: trigger.itemID))
                 }
             }
-            var failed = !recordShownDeliveries()
+            if !recordShownDeliveries() { failed = true }
             if try notificationsEnabled() {
                 for trigger in plan.deliver where !(await deliver(trigger)) { failed = true }
                 if !plan.catchUp.isEmpty, !(await deliverGroup(plan.catchUp)) { failed = true }
@@ -188,11 +195,12 @@ public actor Scheduler {
             } else {
                 holds.current = nil
             }
-            timer.arm(at: wakeAt)
+            try arm(for: wakeAt)
         } catch {
             let hold = held(by: error, otherwise: .scheduler)
             logger.error("scheduler pass failed, reminders waiting for \(hold.waitingFor)")
-            timer.arm(at: clock().addingTimeInterval(hold.retryDelay(configured: config.retrySeconds)))
+            let retry = clock().addingTimeInterval(hold.retryDelay(configured: config.retrySeconds))
+            timer.arm(at: min(retry, committedInstant ?? retry))
         }
     }
 
@@ -200,7 +208,7 @@ public actor Scheduler {
         ["item_id": "\(trigger.itemID)", "item_kind": "\(trigger.itemKind.rawValue)", "delivery_key": "\(trigger.key)"]
     }
 
-    private func notificationsEnabled() throws -> Bool {
+    func notificationsEnabled() throws -> Bool {
         try store.setting(Self.notificationsSetting) != "off"
     }
 

@@ -13,6 +13,9 @@ public struct DaemonConfig: Sendable, Equatable {
     public var snoozeSeconds = 10 * 60
     /// With no notification server, due reminders wait and are retried this often (and at once when one appears).
     public var retrySeconds = 30
+    /// How long before a reminder's instant its delivery is committed to the database, so that at the
+    /// instant only the Notify calls remain; 0 commits at the instant.
+    public var commitAheadMilliseconds = 5
     public var defaultDurationSeconds = Appointment.defaultDurationSeconds
     /// Lead times given to appointments added without any `--remind`/`--remind-at`.
     public var defaultReminderSeconds: [Int] = []
@@ -77,7 +80,7 @@ public struct DaemonConfig: Sendable, Equatable {
         }
         let known: [String: Set<String>] = [
             "daemon": ["log_level"],
-            "scheduling": ["max_lateness", "snooze", "retry_interval"],
+            "scheduling": ["max_lateness", "snooze", "retry_interval", "commit_ahead_ms"],
             "appointments": ["default_duration", "default_reminders", "all_day_reminder_time"],
             "money": ["currency"],
             "medications": ["nag_interval", "nag_count"],
@@ -124,6 +127,10 @@ public struct DaemonConfig: Sendable, Equatable {
         if let v = try duration("scheduling", "retry_interval") {
             guard v > 0 else { throw fail("retry_interval", "more than 0") }
             config.retrySeconds = v
+        }
+        if let raw = value("scheduling", "commit_ahead_ms") {
+            guard let v = raw.int, (0...1000).contains(v) else { throw fail("commit_ahead_ms", "a whole number of milliseconds from 0 to 1000") }
+            config.commitAheadMilliseconds = v
         }
         if let v = try duration("appointments", "default_duration") {
             guard (try? Validation.duration(v)) != nil else { throw fail("default_duration", "a duration of at most a year") }

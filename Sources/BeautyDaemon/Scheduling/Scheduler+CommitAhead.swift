@@ -1,0 +1,64 @@
+import BeautyCore
+import BeautyStore
+import Foundation
+
+/// The deliveries of the next due instant are committed `commit_ahead_ms` before it, in one
+/// transaction; at the instant they are shown back to back, in a stable order, with nothing written
+/// in between (and so nothing waiting for a client's write), and recorded after the last one.
+extension Scheduler {
+    /// At the committed instant: shows what is still committed for it. Before it, a clock or zone
+    /// change or a reload takes the commitment back (an edit needs nothing: it replaces or removes
+    /// its pending rows, and what is shown is read again at the instant). Nil when nothing was shown.
+    func showCommitted(reason: WakeReason) async throws -> Bool? {
+        guard let instant = committedInstant else { return nil }
+        switch reason {
+        case .clockChanged, .zoneChanged, .configReloaded, .started:
+            try store.takeBackCommitments()
+            committedInstant = nil
+            return nil
+        case .timer, .edited, .serverAppeared:
+            guard clock() >= instant else { return nil }
+        }
+        guard try notificationsEnabled() else {
+            try store.takeBackCommitments()  // switched off meanwhile: the pass records them as suppressed
+            committedInstant = nil
+            return nil
+        }
+        // Committed rows are left out of the passes' due deliveries: only this shows them.
+        let due = try store.committedAhead(for: instant)
+        committedInstant = nil
+        committedKeys = Set(due.map(\.key))
+        deferredRecords = []
+        defer {
+            committedKeys = []
+            deferredRecords = nil
+        }
+        var shown = true
+        for trigger in due where !(await deliver(trigger)) { shown = false }
+        let records = deferredRecords ?? []
+        deferredRecords = nil
+        for delivery in records where !record(delivery) { shown = false }
+        return shown
+    }
+
+    /// Arms the timer for `wakeAt`; when that is a delivery's instant, for `commit_ahead_ms` before it,
+    /// and once that time has come, commits the instant's deliveries and arms the timer for the instant.
+    func arm(for wakeAt: Date?) throws {
+        if let committed = committedInstant {
+            timer.arm(at: min(wakeAt ?? committed, committed))
+            return
+        }
+        let lead = TimeInterval(config.commitAheadMilliseconds) / 1000
+        guard lead > 0, let wakeAt, try notificationsEnabled(),
+              let next = try store.nextTrigger(after: clock()), next.fireAt == wakeAt else {
+            timer.arm(at: wakeAt)
+            return
+        }
+        if wakeAt.timeIntervalSince(clock()) > lead {
+            timer.arm(at: wakeAt.addingTimeInterval(-lead))
+            return
+        }
+        if !(try store.commitAhead(dueAt: wakeAt)).isEmpty { committedInstant = wakeAt }
+        timer.arm(at: wakeAt)
+    }
+}

@@ -1,0 +1,175 @@
+@testable import BeautyDaemon
+import BeautyCore
+import BeautyProtocol
+@testable import BeautyStore
+import BeautyTestSupport
+import Foundation
+import Testing
+
+/// The deliveries of an instant committed `commit_ahead_ms` before it: a crash on either side of the
+/// instant shows nothing twice and loses nothing not yet due, an edit or a clock change in between
+/// takes the commitment back, and at the instant the Notify calls wait for no write.
+@Suite("Deliveries committed ahead of their instant: crashes, edits, clock changes, bursts")
+struct CommitAheadTests {
+    static let now = instant("2030-01-15 09:00")
+    static let due = now.addingTimeInterval(60)
+    static let lead = 5
+    static var committing: Date { due.addingTimeInterval(-Double(lead) / 1000) }
+
+    /// A real database file, as beautyd opens it (reads then never wait for a write in progress).
+    static func withStore(_ body: (AppDatabase) async throws -> Void) async throws {
+        let directory = try ScratchDirectory()
+        try await body(try AppDatabase.open(path: try directory.sub("db.sqlite")))
+    }
+
+    static func daemon(at now: Date, _ store: AppDatabase) async throws -> InProcessDaemon {
+        try await InProcessDaemon(now: now, store: store, commitAheadMilliseconds: lead)
+    }
+
+    @discardableResult
+    static func add(_ daemon: InProcessDaemon, _ title: String, at fireAt: Date = due) async throws -> Int64 {
+        var params = AppointmentAddParams(title: title, start: fireAt.addingTimeInterval(3600))
+        params.reminders = [.at(fireAt)]
+        return try await passed(daemon) { try #require(try await daemon.call(AppointmentRPC.add, params).appointment.id) }
+    }
+
+    /// Runs `request` and returns once the pass it woke has armed the timer again: no pass is left running.
+    static func passed<T>(_ daemon: InProcessDaemon, _ request: () async throws -> T) async throws -> T {
+        let arms = daemon.timer.arms
+        let answer = try await request()
+        guard await eventually(timeout: InProcessDaemon.patience, interval: .milliseconds(5), {
+            daemon.timer.arms > arms ? true : nil
+        }) != nil else { throw HarnessError("no pass ended after the request") }
+        return answer
+    }
+
+    /// Runs the daemon to `commit_ahead_ms` before the instant: the pass there commits it.
+    static func commit(_ daemon: InProcessDaemon, count: Int = 1) async throws {
+        #expect(await daemon.armed(for: committing), "next wake \(String(describing: daemon.timer.deadline))")
+        try await daemon.advance(to: committing)
+        #expect(await daemon.armed(for: due), "after committing, next wake \(String(describing: daemon.timer.deadline))")
+        #expect(try daemon.store.committedAhead(for: due).count == count)
+        #expect(daemon.notifier.shown.isEmpty, "shown before its instant")
+    }
+
+    static func state(_ store: AppDatabase, _ id: Int64) throws -> DeliveryState? {
+        try store.deliveries(itemKind: .appointment, itemID: id).first?.state
+    }
+
+    @Test("committed, then a crash before the instant: pending again at the restart, and shown once at the instant")
+    func crashBeforeTheInstant() async throws {
+        try await Self.withStore { store in
+            let first = try await Self.daemon(at: Self.now, store)
+            let id = try await Self.add(first, "Serum")
+            try await Self.commit(first)
+            await first.stop()  // as a kill: nothing more is written
+
+            let second = try await Self.daemon(at: Self.due.addingTimeInterval(-0.002), store)
+            #expect(try Self.state(store, id) == .pending)
+            try await second.run(until: Self.due.addingTimeInterval(60))
+            #expect(second.notifier.shown.map(\.summary) == ["Serum"])
+            #expect(try Self.state(store, id) == .fired)
+            #expect(try store.deliveries(itemKind: .appointment, itemID: id).first?.lastError == nil)
+        }
+    }
+
+    @Test("committed, then a crash after the instant (the Notify may have gone): counted as shown, never shown again")
+    func crashAfterTheInstant() async throws {
+        try await Self.withStore { store in
+            let first = try await Self.daemon(at: Self.now, store)
+            let id = try await Self.add(first, "Serum")
+            try await Self.commit(first)
+            await first.stop()
+
+            let second = try await Self.daemon(at: Self.due.addingTimeInterval(1), store)
+            try await second.run(until: Self.due.addingTimeInterval(60))
+            #expect(second.notifier.shown.isEmpty, "shown again: \(second.notifier.shown)")
+            let delivery = try #require(try store.deliveries(itemKind: .appointment, itemID: id).first)
+            #expect(delivery.state == .fired)
+            #expect(delivery.lastError?.hasPrefix("interrupted while being shown") == true, "\(delivery)")
+        }
+    }
+
+    @Test("an edit between the commitment and the instant takes it back: a removed one is not shown, a moved one at its new time")
+    func editTakesItBack() async throws {
+        try await Self.withStore { store in
+            let daemon = try await Self.daemon(at: Self.now, store)
+            let removed = try await Self.add(daemon, "Removed")
+            let moved = try await Self.add(daemon, "Moved")
+            try await Self.add(daemon, "Kept")
+            try await Self.commit(daemon, count: 3)
+
+            _ = try await Self.passed(daemon) { try await daemon.call(AppointmentRPC.remove, AppointmentOccurrenceParams(id: removed)) }
+            var edit = AppointmentEditParams(id: moved)
+            let later = Self.due.addingTimeInterval(30)
+            edit.reminders = [.at(later)]
+            _ = try await Self.passed(daemon) { try await daemon.call(AppointmentRPC.edit, edit) }
+            #expect(daemon.timer.deadline == Self.due)
+            #expect(try store.committedAhead(for: Self.due).count == 1)
+
+            try await daemon.advance(to: Self.due)
+            #expect(daemon.notifier.shown.map(\.summary) == ["Kept"])
+            try await daemon.run(until: later.addingTimeInterval(60))
+            #expect(daemon.notifier.shown.map(\.summary) == ["Kept", "Moved"])
+            #expect(try Self.state(store, moved) == .fired)
+            #expect(try store.deliveries(itemKind: .appointment, itemID: removed).allSatisfy { $0.state != .fired })
+        }
+    }
+
+    @Test("a clock change between the commitment and the instant takes it back: pending, committed again before the instant")
+    func clockChangeTakesItBack() async throws {
+        try await Self.withStore { store in
+            let daemon = try await Self.daemon(at: Self.now, store)
+            let id = try await Self.add(daemon, "Serum")
+            try await Self.commit(daemon)
+
+            // Set back an hour: the commitment was for an instant an hour and a minute away now.
+            let arms = daemon.timer.arms
+            daemon.clock.set(Self.now.addingTimeInterval(-3600))
+            daemon.timer.wake(.clockChanged)
+            #expect(await eventually(timeout: InProcessDaemon.patience, interval: .milliseconds(5)) {
+                daemon.timer.arms > arms ? true : nil
+            } == true)
+            #expect(try store.committedAhead(for: Self.due).isEmpty)
+            #expect(try Self.state(store, id) == .pending)
+            #expect(daemon.timer.deadline == Self.committing)
+
+            try await daemon.run(until: Self.due.addingTimeInterval(60))
+            #expect(daemon.notifier.shown.map(\.summary) == ["Serum"])
+        }
+    }
+
+    @Test("10 due at one instant: committed ahead in one go, shown at the instant in key order while a client's write holds the database")
+    func burstWaitsForNoWrite() async throws {
+        try await Self.withStore { store in
+            let daemon = try await Self.daemon(at: Self.now, store)
+            var ids: [Int64] = []
+            for index in 0..<10 { ids.append(try await Self.add(daemon, "Burst \(index)")) }
+            try await Self.commit(daemon, count: 10)
+            let keys = try ids.map { id in try #require(try store.deliveries(itemKind: .appointment, itemID: id).first?.trigger.key) }
+
+            // A client's write in progress at the instant, finished only once the test has looked.
+            let writing = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let client = Thread {
+                try? store.writer.write { _ in
+                    writing.signal()
+                    release.wait()
+                }
+            }
+            client.start()
+            writing.wait()
+            let arms = daemon.timer.arms
+            daemon.clock.set(Self.due)
+            daemon.timer.wake(.deadline)
+            let shown = await daemon.notifier.waitForShown(10, timeout: .seconds(60))
+            release.signal()
+            #expect(shown.map(\.key) == keys.sorted(), "\(shown.map(\.summary))")
+            #expect(await eventually(timeout: InProcessDaemon.patience, interval: .milliseconds(5)) {
+                daemon.timer.arms > arms ? true : nil
+            } == true)
+            for id in ids { #expect(try Self.state(store, id) == .fired) }
+            #expect(daemon.notifier.shown.count == 10)
+        }
+    }
+}
