@@ -34,11 +34,17 @@ enum Deadline {
                     finish(.failure(CancellationError()))
                     return
                 }
+                // A cancellation may also come between the check above and here: `finish` clears the
+                // outcome before it cancels the timer and the work under their locks, so each is
+                // armed or started only while the outcome is still open, else `finish` finds it.
+                let open = { outcome.withLockedValue { $0 != nil } }
                 // Armed before the work starts, so a body that ends at once finds it there to cancel.
                 timer.withLockedValue { scheduled in
+                    guard open() else { return }
                     scheduled = eventLoop.scheduleTask(in: TimeAmount(limit)) { finish(.failure(expired())) }
                 }
                 work.withLockedValue { task in
+                    guard open() else { return }
                     task = Task {
                         do { finish(.success(try await body())) } catch { finish(.failure(error)) }
                     }

@@ -65,6 +65,9 @@ public struct ICalendarPiecePlanner: Sendable {
         cutting = false
     }
 
+    /// The most a piece may hold when the events cannot be cut sooner.
+    private var maximumRegionBytes: Int { Swift.max(4 * pieceBytes, 16 << 20) }
+
     /// The second scan, with the first one's result.
     public init(cutting scanned: ICalendarPiecePlanner, pieceBytes: Int) {
         self.pieceBytes = pieceBytes
@@ -144,6 +147,13 @@ public struct ICalendarPiecePlanner: Sendable {
             if let uid = componentUID { regionReach = max(regionReach, lastComponentOfUID[uid] ?? component) }
             if cutting, line.end - regionStart.offset >= pieceBytes, component >= regionReach {
                 addRegion(to: (line.end, line.lastLine))
+            }
+            // A piece is parsed whole: events that share one UID across the file, or one huge event,
+            // must not make one piece of all of it.
+            if cutting, line.end - regionStart.offset > maximumRegionBytes {
+                throw ICalendarError(line: regionStart.line, template:
+                    "the events from line %s on cannot be cut into parts smaller than %s bytes (events that share one UID, or one event, are larger): split the file there",
+                    regionStart.line, maximumRegionBytes)
             }
         default: break
         }

@@ -337,13 +337,15 @@ extension AppDatabase {
     }
 
     /// Inserts a new appointment with its reminders and schedules their deliveries.
-    func insertAppointment(_ db: Database, _ appointment: Appointment, now: Date, zone: TimeZone) throws -> Appointment {
+    /// `account`: the sync account the new row belongs to (a series' changed occurrence or split-off
+    /// tail stays its series' account's), nil for one no account has yet.
+    func insertAppointment(_ db: Database, _ appointment: Appointment, account: String? = nil, now: Date, zone: TimeZone) throws -> Appointment {
         var record = AppointmentRecord(appointment)
         record.id = nil
         record.createdAt = now
         record.updatedAt = now
         try checkContact(db, appointment.contactID)
-        try record.insert(db)
+        try record.insertRow(db, account: account)
         let saved = record.appointment(reminders: appointment.reminders)
         try saveReminders(db, saved)
         try syncDeliveries(db, for: saved, now: now, zone: zone)
@@ -351,6 +353,11 @@ extension AppDatabase {
     }
 
     /// Saves a stored appointment's fields and reminders and makes its pending deliveries match.
+    /// The sync account appointment `id` belongs to; nil when none has it yet.
+    func account(_ db: Database, ofAppointment id: Int64) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT account FROM appointment WHERE id = ?", arguments: [id])
+    }
+
     func saveAppointment(_ db: Database, _ appointment: Appointment, now: Date, zone: TimeZone) throws -> Appointment {
         let id = appointment.id!
         guard let old = try AppointmentRecord.fetchOne(db, key: id) else {

@@ -123,11 +123,22 @@ extension AppDatabase {
         try writer.read { db in try DeliveryRecord.fetchOne(db, key: key).flatMap(Self.delivery) }
     }
 
-    /// Every delivery of one item, oldest first.
-    public func deliveries(itemKind: ItemKind, itemID: Int64) throws -> [Delivery] {
+    /// Every delivery of one item, oldest first. With `now`, a row committed ahead of its instant that
+    /// has come reads `delivering`: it is being shown, and a crash now counts it as shown, as for a
+    /// `delivering` row (in the table it stays `pending`, so an edit can still take it back).
+    public func deliveries(itemKind: ItemKind, itemID: Int64, now: Date? = nil) throws -> [Delivery] {
         try writer.read { db in
-            try DeliveryRecord.filter(Column("itemKind") == itemKind.rawValue && Column("itemID") == itemID)
+            let deliveries = try DeliveryRecord.filter(Column("itemKind") == itemKind.rawValue && Column("itemID") == itemID)
                 .order(Column("fireAt"), Column("key")).fetchAll(db).compactMap(Self.delivery)
+            guard let now else { return deliveries }
+            let committed = Set(try String.fetchAll(db, sql: "SELECT key FROM delivery WHERE itemKind = ? AND itemID = ? AND \(Self.committedAndDue)",
+                                                    arguments: [itemKind.rawValue, itemID, now]))
+            return deliveries.map { delivery in
+                guard delivery.state == .pending, committed.contains(delivery.trigger.key) else { return delivery }
+                var showing = delivery
+                showing.state = .delivering
+                return showing
+            }
         }
     }
 

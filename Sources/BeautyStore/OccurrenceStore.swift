@@ -81,12 +81,14 @@ extension AppDatabase {
             if recurrence == drafted { recurrence = moved } else { recurrence.changed = moved.changed }
             tail.recurrence = recurrence
             _ = try saveAppointment(db, head, now: now, zone: zone)
-            let saved = try insertAppointment(db, tail, now: now, zone: zone)
+            // The tail and its changed occurrences stay in the series' account: its server gets the new
+            // series, and no other account's server ever does.
+            let home = try account(db, ofAppointment: id)
+            let saved = try insertAppointment(db, tail, account: home, now: now, zone: zone)
             for row in try changedOccurrences(db, ofSeries: id) {
                 guard let rid = row.recurrenceID, Recurrence.key(rid) >= Recurrence.key(occurrence) else { continue }
-                // With the new series' UID they are, like it, in no account yet.
-                try db.execute(sql: "UPDATE appointment SET seriesId = ?, uid = ?, recurrenceId = ?, account = NULL WHERE id = ?",
-                               arguments: [saved.id, saved.uid, rid.addingTimeInterval(shift), row.id])
+                try db.execute(sql: "UPDATE appointment SET seriesId = ?, uid = ?, recurrenceId = ?, account = ? WHERE id = ?",
+                               arguments: [saved.id, saved.uid, rid.addingTimeInterval(shift), home, row.id])
             }
             return saved
         }
@@ -135,7 +137,9 @@ extension AppDatabase {
         var updated = series
         updated.recurrence?.changed = Self.withDate(occurrence, in: series.recurrence?.changed ?? [])
         _ = try saveAppointment(db, updated, now: now, zone: zone)
-        return try insertAppointment(db, SeriesOccurrence.detached(from: series, at: occurrence), now: now, zone: zone)
+        // A changed occurrence belongs to its series' account, as one pulled from its server does.
+        return try insertAppointment(db, SeriesOccurrence.detached(from: series, at: occurrence), account: try account(db, ofAppointment: seriesID),
+                                     now: now, zone: zone)
     }
 
     func removeOccurrence(_ db: Database, id: Int64, occurrence: Date?, now: Date, zone: TimeZone) throws -> Appointment {

@@ -80,6 +80,26 @@ struct ICalendarPieceTests {
         #expect(events.first { $0.uid == "two@example.org" }?.summary == "New title")
     }
 
+    @Test("events that cannot be cut (the first and the last share a UID) are refused once they pass the bound, not read as one piece")
+    func uncuttableEventsAreRefused() throws {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//beautyd tests//pieces//EN"]
+        let count = 160_000
+        for index in 0..<count {
+            lines += ["BEGIN:VEVENT", "UID:\(index == 0 || index == count - 1 ? "same" : "event-\(index)")@pieces",
+                      "DTSTAMP:20261120T101500Z", "DTSTART:20270101T100000Z", "SUMMARY:Event \(index)",
+                      "DESCRIPTION:" + String(repeating: "x", count: 40), "END:VEVENT"]
+        }
+        lines.append("END:VCALENDAR")
+        let text = lines.joined(separator: "\n")
+        #expect(text.utf8.count > 16 << 20)
+        do {
+            _ = try Self.readInPieces(text, pieceBytes: 4096, blockBytes: 1 << 20)
+            Issue.record("a file whose events cannot be cut was read as one piece")
+        } catch let error as ICalendarError {
+            #expect(error.line == 2 && error.message(.english).contains("cannot be cut into parts smaller than 16777216 bytes"), "\(error)")
+        }
+    }
+
     @Test("an error in a late piece names the line of the file; BEGIN/END are checked before any piece is read")
     func errorsNameFileLines() throws {
         var late = Self.zoneLast

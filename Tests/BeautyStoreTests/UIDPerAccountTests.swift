@@ -120,4 +120,37 @@ struct UIDPerAccountTests {
         _ = try db.updateAppointment(edited, now: now, zone: zone)
         #expect(try db.outbox().map { "\($0.account ?? "-") \($0.uid)" }.sorted() == ["- local@x", "b b1@x"])
     }
+
+    @Test("an occurrence changed here and a series split here stay in the series' account: pushed to its server only, never duplicated by its next pull")
+    func occurrencesAndSplitsStayInTheSeriesAccount() throws {
+        let db = try AppDatabase.inMemory()
+        try db.addSyncAccount(account("a", createdAt: now))
+        try db.addSyncAccount(account("b", createdAt: now.addingTimeInterval(1)))
+        var weekly = visit("Nails", uid: "nails@b")
+        weekly.recurrence = AppointmentRecurrence(rule: "FREQ=WEEKLY;COUNT=6")
+        try db.applyServerChanges(serverEvent("b", weekly), account: "b", now: now, zone: zone)
+        let series = try #require(try db.writer.read { try Int64.fetchOne($0, sql: "SELECT id FROM appointment WHERE uid = 'nails@b'") })
+        let first = weekly.start
+
+        let changed = try db.changeOccurrence(seriesID: series, occurrence: first.addingTimeInterval(7 * 86_400), now: now, zone: zone) { $0.title = "Gel" }
+        #expect(try rows(db) == ["Nails@b", "Gel@b"])
+        let queued = try db.outbox()
+        #expect(queued.allSatisfy { $0.account == "b" }, "\(queued)")
+        // b's server sends the series back with that occurrence: the same row, not a second one.
+        var override = weekly
+        override.title = "Gel"
+        override.recurrence = nil
+        override.recurrenceID = changed.recurrenceID
+        override.start = changed.start
+        var pulled = serverEvent("b", weekly)
+        pulled.changed[0].appointments.append(override)
+        pulled.changed[0].contacts.append(nil)
+        try db.applyServerChanges(pulled, account: "b", now: now, zone: zone)
+        #expect(try rows(db).filter { $0.hasPrefix("Gel") } == ["Gel@b"])
+
+        let tail = try db.splitSeries(id: series, at: first.addingTimeInterval(3 * 7 * 86_400), now: now, zone: zone)
+        let after = try rows(db), outbox = try db.outbox()
+        #expect(after.allSatisfy { $0.hasSuffix("@b") }, "\(after)")
+        #expect(outbox.contains { $0.account == "b" && $0.uid == tail.uid } && outbox.allSatisfy { $0.account == "b" }, "\(outbox)")
+    }
 }

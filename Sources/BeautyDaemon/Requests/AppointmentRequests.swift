@@ -154,7 +154,7 @@ extension RequestHandler {
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
         let next = a.recurrence == nil ? nil
             : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: self.zone.current, limit: 5)
-        let deliveries = try store.deliveries(itemKind: .appointment, itemID: id)
+        let deliveries = try store.deliveries(itemKind: .appointment, itemID: id, now: clock())
         let allDayTime = store.allDayReminderTime
         let warnings = zone.map { AppointmentDraft.warnings(for: a, deliveries: deliveries, zone: $0, now: clock(), allDayTime: allDayTime) } ?? []
         let changed = a.recurrence == nil ? [] : try store.changedOccurrences(ofSeries: id)
