@@ -183,11 +183,7 @@ def main():
         db = sqlite3.connect(stack.database_path)
         integrity = db.execute("PRAGMA integrity_check").fetchall()
         stored = dict(db.execute("SELECT id, title FROM appointment").fetchall())
-        # Deliveries a kill interrupted between "delivering" (written before asking the server) and "fired":
-        # beautyd counts them as shown, so that nothing is ever shown twice (at most once, by design).
-        interrupted = {row[0] for row in db.execute(
-            "SELECT appointment.title FROM delivery JOIN appointment ON appointment.id = delivery.itemID "
-            "WHERE delivery.itemKind = 'appointment' AND delivery.lastError LIKE 'interrupted while being shown%'")}
+        interrupted = interrupted_titles(db)
         db.close()
         if integrity != [("ok",)]:
             violations.append(f"integrity_check: {integrity[:5]}")
@@ -196,14 +192,9 @@ def main():
             violations.append(f"answered add #{i} {t!r} not in the database (found {stored.get(i)!r})")
         if len(missing) > 10:
             violations.append(f"... {len(missing) - 10} more answered adds missing")
-        duplicates = {t: c for t, c in counts.items() if c > 1}
+        duplicates, lost_in_flight, lost = shown_outcome(counts, reminded_answered, interrupted)
         for t, c in list(duplicates.items())[:10]:
             violations.append(f"reminder {t!r} delivered {c} times")
-        never_shown = sorted(t for t in reminded_answered if counts.get(t, 0) == 0)
-        # Lost in the few milliseconds between the durable "delivering" and the server receiving Notify:
-        # the price of never delivering twice. Reported, not a violation; any other loss is one.
-        lost_in_flight = [t for t in never_shown if t in interrupted]
-        lost = [t for t in never_shown if t not in interrupted]
         for t in lost[:10]:
             violations.append(f"reminder {t!r} (add answered) never delivered")
         if len(lost) > 10:
@@ -226,14 +217,7 @@ def main():
               f"{len(duplicates)} delivered more than once, {len(lost)} lost, "
               f"{len(lost_in_flight)} interrupted by a kill while being shown (counted as shown: at most once)")
         print(f"  Notify calls         {len(stack.notifications())}")
-        if violations:
-            print("VIOLATIONS:")
-            for v in violations:
-                print("  " + v)
-            print(f"(kept {stack.work} for inspection)")
-            return 1
-        print("OK")
-        return 0
+        return verdict(violations, stack)
     finally:
         stack.close(keep=bool(violations))
 
@@ -290,15 +274,10 @@ def around_instants(args, seed, rng, per_instant=10, lead=6.0):
             time.sleep(0.2)
         status = stack.stop_daemon()
         db = sqlite3.connect(stack.database_path)
-        interrupted = {row[0] for row in db.execute(
-            "SELECT appointment.title FROM delivery JOIN appointment ON appointment.id = delivery.itemID "
-            "WHERE delivery.itemKind = 'appointment' AND delivery.lastError LIKE 'interrupted while being shown%'")}
+        interrupted = interrupted_titles(db)
         integrity = db.execute("PRAGMA integrity_check").fetchall()
         db.close()
-        duplicates = {t: c for t, c in counts.items() if c > 1}
-        never_shown = sorted(t for t in due if counts.get(t, 0) == 0)
-        lost_in_flight = [t for t in never_shown if t in interrupted]
-        lost = [t for t in never_shown if t not in interrupted]
+        duplicates, lost_in_flight, lost = shown_outcome(counts, due, interrupted)
         for t, c in list(duplicates.items())[:10]:
             violations.append(f"reminder {t!r} delivered {c} times")
         for t in lost[:10]:
@@ -316,16 +295,38 @@ def around_instants(args, seed, rng, per_instant=10, lead=6.0):
               f"{len(duplicates)} more than once, {len(lost)} lost, {len(lost_in_flight)} interrupted by a kill "
               f"while being shown (counted as shown: at most once)")
         print(f"  integrity_check      {integrity[0][0] if integrity else '?'}")
-        if violations:
-            print("VIOLATIONS:")
-            for v in violations:
-                print("  " + v)
-            print(f"(kept {stack.work} for inspection)")
-            return 1
-        print("OK")
-        return 0
+        return verdict(violations, stack)
     finally:
         stack.close(keep=bool(violations))
+
+
+def interrupted_titles(db):
+    """Titles of reminders a kill interrupted between "delivering" (written before asking the server) and
+    "fired": beautyd counts them as shown, so that nothing is ever shown twice (at most once, by design)."""
+    return {row[0] for row in db.execute(
+        "SELECT appointment.title FROM delivery JOIN appointment ON appointment.id = delivery.itemID "
+        "WHERE delivery.itemKind = 'appointment' AND delivery.lastError LIKE 'interrupted while being shown%'")}
+
+
+def shown_outcome(counts, expected, interrupted):
+    """(titles shown more than once with their counts, never shown but interrupted, never shown otherwise).
+    Lost in the few milliseconds between the durable "delivering" and the server receiving Notify is the
+    price of never delivering twice: reported, not a violation; any other loss is one."""
+    duplicates = {t: c for t, c in counts.items() if c > 1}
+    never_shown = sorted(t for t in expected if counts.get(t, 0) == 0)
+    return (duplicates, [t for t in never_shown if t in interrupted], [t for t in never_shown if t not in interrupted])
+
+
+def verdict(violations, stack):
+    """Prints the violations (keeping the work directory) and answers the exit code."""
+    if violations:
+        print("VIOLATIONS:")
+        for v in violations:
+            print("  " + v)
+        print(f"(kept {stack.work} for inspection)")
+        return 1
+    print("OK")
+    return 0
 
 
 def count_deliveries(calls, titles):
