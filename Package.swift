@@ -68,7 +68,8 @@ let package = Package(
         .target(
             name: "BeautyDaemon",
             dependencies: [
-                "BeautyCore", "BeautyLocalization", "BeautyHelpText", "BeautyStore", "BeautyNotify", "BeautyProtocol", "BeautyCalDAV", "CSystemd", "CTimerFD", "CMalloc",
+                "BeautyCore", "BeautyLocalization", "BeautyHelpText", "BeautyStore", "BeautyNotify", "BeautyProtocol",
+                "BeautyCalDAV", "CSystemd", "CTimerFD", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -99,12 +100,16 @@ let package = Package(
         ),
         .testTarget(name: "BeautyCoreTests", dependencies: ["BeautyCore", "BeautyTestSupport"]),
         // The catalogs against the sources and GNU gettext, plural rules, formats.
-        .testTarget(name: "BeautyLocalizationTests", dependencies: ["BeautyLocalization", "BeautyCore", "BeautyTestSupport"]),
+        .testTarget(
+            name: "BeautyLocalizationTests", dependencies: ["BeautyLocalization", "BeautyCore", "BeautyTestSupport"]),
         .testTarget(name: "BeautyStoreTests", dependencies: ["BeautyCore", "BeautyStore"]),
         // beautyctl's own logic in process: swift-argument-parser's texts in the user's language.
         .testTarget(
             name: "BeautyCLITests",
-            dependencies: ["BeautyCLI", "BeautyHelpText", "BeautyLocalization", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "BeautyCLI", "BeautyHelpText", "BeautyLocalization",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // The CalDAV client against real Radicale and Xandikos servers on loopback.
         .testTarget(name: "BeautyCalDAVTests", dependencies: ["BeautyCalDAV", "BeautyTestSupport"]),
@@ -122,7 +127,8 @@ let package = Package(
         .testTarget(
             name: "BeautyDaemonTests",
             dependencies: [
-                "BeautyDaemon", "BeautyProtocol", "BeautyCalDAV", "BeautyCore", "BeautyLocalization", "BeautyStore", "BeautyNotify", "BeautyTestSupport",
+                "BeautyDaemon", "BeautyProtocol", "BeautyCalDAV", "BeautyCore", "BeautyLocalization", "BeautyStore",
+                "BeautyNotify", "BeautyTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

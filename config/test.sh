@@ -27,6 +27,9 @@ fi
 bash "$repo/config/test-locales.sh"
 
 cd "$repo"
+# The layout every Swift file keeps (120 columns; config/swift-format.json): a file that drifts fails here.
+say "Checking the Swift files' layout"
+swift format lint --strict --recursive --parallel --configuration config/swift-format.json Sources Tests Package.swift
 say "Building beautyd, beautyctl and the tests"
 swift build --build-tests
 # swift-argument-parser's man page generator, which TranslatedManPageTests runs (not part of the above).

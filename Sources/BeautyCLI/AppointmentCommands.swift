@@ -5,62 +5,107 @@ import BeautyProtocol
 import Foundation
 
 struct AppointmentCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "appointment",
-        abstract: Output.l.tr("Add, list, change and complete appointments (hairdresser, manicure, facial...)."),
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Split.self, Remove.self, Done.self, Cancel.self],
-        aliases: ["appt"]) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "appointment",
+            abstract: Output.l.tr("Add, list, change and complete appointments (hairdresser, manicure, facial...)."),
+            subcommands: [Add.self, List.self, Show.self, Edit.self, Split.self, Remove.self, Done.self, Cancel.self],
+            aliases: ["appt"])
+    }
 }
 
 /// The fields `add` and `edit` share.
 struct AppointmentFields: ParsableArguments {
-    @Option(help: ArgumentHelp(Output.l.tr("Start: '2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'fri 10:00', 'pt 15:00', 'in 2h', or ISO 8601 with an offset; a day alone only with --all-day."), valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr(
+                "Start: '2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'fri 10:00', 'pt 15:00', 'in 2h', or ISO 8601 with an offset; a day alone only with --all-day."
+            ), valueName: "time"))
     var at: String?
 
-    @Option(help: ArgumentHelp(Output.l.tr("How long it lasts, e.g. 45m, 1h30m (default 60m; all-day: 1d)."), valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr("How long it lasts, e.g. 45m, 1h30m (default 60m; all-day: 1d)."), valueName: "duration"))
     var duration: String?
 
-    @Flag(inversion: .prefixedNo, help: ArgumentHelp(Output.l.tr("A whole-day appointment (the time of --at is ignored).")))
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(Output.l.tr("A whole-day appointment (the time of --at is ignored).")))
     var allDay: Bool?
 
     @Option(help: ArgumentHelp(Output.l.tr("Where it is."), valueName: "text"))
     var address: String?
 
-    @Option(help: ArgumentHelp(Output.l.tr("Free text notes; the first three lines are shown in the reminder."), valueName: "text"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr("Free text notes; the first three lines are shown in the reminder."), valueName: "text"))
     var notes: String?
 
-    @Option(help: ArgumentHelp(Output.l.tr("The salon contact: its id, phone number or name (a unique part will do; see 'beautyctl contact list')."), valueName: "contact"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr(
+                "The salon contact: its id, phone number or name (a unique part will do; see 'beautyctl contact list')."
+            ), valueName: "contact"))
     var contact: String?
 
-    @Option(help: ArgumentHelp(Output.l.tr("Category such as hair, nails, face, body (a/b for a sub-category)."), valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr("Category such as hair, nails, face, body (a/b for a sub-category)."), valueName: "name"))
     var category: String?
 
-    @Option(help: ArgumentHelp(
-        Output.l.tr("Colour in calendar views: %s or #rrggbb.", TerminalColor.allCases.map { $0.title(Output.l) }.joined(separator: ", ")), valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr(
+                "Colour in calendar views: %s or #rrggbb.",
+                TerminalColor.allCases.map { $0.title(Output.l) }.joined(separator: ", ")), valueName: "name"))
     var color: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("Price, e.g. 45.00, 45,50, '1 234,50 zł', '120 PLN', '10 €' (default currency from the config; not negative)."), valueName: "amount"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            Output.l.tr(
+                "Price, e.g. 45.00, 45,50, '1 234,50 zł', '120 PLN', '10 €' (default currency from the config; not negative)."
+            ), valueName: "amount"))
     var price: String?
 
-    @Option(help: ArgumentHelp(Output.l.tr("Remind this long before the start; repeat for several (e.g. --remind 1d --remind 2h)."), valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr("Remind this long before the start; repeat for several (e.g. --remind 1d --remind 2h)."),
+            valueName: "duration"))
     var remind: [String] = []
 
     @Option(help: ArgumentHelp(Output.l.tr("Remind at this exact time; may repeat."), valueName: "time"))
     var remindAt: [String] = []
 
-    @Option(help: ArgumentHelp(Output.l.tr("Pin to a time zone (IANA name, e.g. Europe/Warsaw): --at and the series are that zone's wall clock. A new timed appointment is pinned to the zone you are in."), valueName: "zone"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr(
+                "Pin to a time zone (IANA name, e.g. Europe/Warsaw): --at and the series are that zone's wall clock. A new timed appointment is pinned to the zone you are in."
+            ), valueName: "zone"))
     var tz: String?
 
-    @Option(help: ArgumentHelp(Output.l.tr("Repeat by an RFC 5545 rule, e.g. 'FREQ=WEEKLY;INTERVAL=6' or 'FREQ=MONTHLY;BYDAY=-1FR'."), valueName: "rrule"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr("Repeat by an RFC 5545 rule, e.g. 'FREQ=WEEKLY;INTERVAL=6' or 'FREQ=MONTHLY;BYDAY=-1FR'."),
+            valueName: "rrule"))
     var `repeat`: String?
 
-    @Option(help: ArgumentHelp(Output.l.tr("Skip this occurrence of the series (its start time); may repeat."), valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr("Skip this occurrence of the series (its start time); may repeat."), valueName: "time"))
     var except: [String] = []
 
-    @Option(help: ArgumentHelp(Output.l.tr("Repeat every so often (whole days or weeks, e.g. 6w); with --after-done, counted from the day it is marked done."), valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr(
+                "Repeat every so often (whole days or weeks, e.g. 6w); with --after-done, counted from the day it is marked done."
+            ), valueName: "duration"))
     var every: String?
 
-    @Flag(help: ArgumentHelp(Output.l.tr("With --every: the next visit is scheduled when this one is marked done (haircuts, manicures).")))
+    @Flag(
+        help: ArgumentHelp(
+            Output.l.tr("With --every: the next visit is scheduled when this one is marked done (haircuts, manicures).")
+        ))
     var afterDone = false
 
     var zone: TimeZone {
@@ -77,16 +122,21 @@ struct AppointmentFields: ParsableArguments {
         let zone = try zone
         return try at.map { text in
             try Input.check("--at") {
-                try TimeExpression.parseGiven(text, now: now, zone: zone, field: "--at", language: Input.language,
-                                              dayAlone: dayNeedsTime ? .refused : .midnight)
+                try TimeExpression.parseGiven(
+                    text, now: now, zone: zone, field: "--at", language: Input.language,
+                    dayAlone: dayNeedsTime ? .refused : .midnight)
             }
         }
     }
 
     /// The series and the cycle as typed: --repeat, --every (a series, or with --after-done a cycle) and
     /// --except. The daemon makes them one; checking the same rules here first makes a typo exit 2.
-    func repetition(now: Date) throws -> (recurrence: AppointmentRecurrence?, everySeconds: Int?, afterDone: Int?, exdates: [Date]?) {
-        if afterDone, every == nil { throw CLIFailure(.usage, Output.l.tr("--after-done goes with --every (e.g. --every 6w --after-done)")) }
+    func repetition(now: Date) throws -> (
+        recurrence: AppointmentRecurrence?, everySeconds: Int?, afterDone: Int?, exdates: [Date]?
+    ) {
+        if afterDone, every == nil {
+            throw CLIFailure(.usage, Output.l.tr("--after-done goes with --every (e.g. --every 6w --after-done)"))
+        }
         let recurrence = try `repeat`.map { rule in
             _ = try Input.check("--repeat") { try RecurrenceRule.parse(rule) }
             return AppointmentRecurrence(rule: rule)
@@ -94,7 +144,8 @@ struct AppointmentFields: ParsableArguments {
         let seconds = try every.map { try Input.duration($0, option: "--every") }
         let exdates = try except.map { try Input.time($0, option: "--except", now: now, zone: try zone) }
         let series = AppointmentDraft.Series(
-            recurrence: recurrence, everySeconds: afterDone ? nil : seconds, repeatAfterDoneSeconds: afterDone ? seconds : nil,
+            recurrence: recurrence, everySeconds: afterDone ? nil : seconds,
+            repeatAfterDoneSeconds: afterDone ? seconds : nil,
             exdates: exdates, fields: .init(rule: "--repeat", every: "--every", cycle: "--every", exdates: "--except"))
         _ = try Input.check("") { try series.resolved() }
         return (recurrence, series.everySeconds, series.repeatAfterDoneSeconds, exdates.isEmpty ? nil : exdates)
@@ -102,15 +153,20 @@ struct AppointmentFields: ParsableArguments {
 
     func durationSeconds() throws -> Int? {
         try duration.map { duration in
-            try Input.check("--duration") { try Validation.duration(try DurationParser.seconds(duration, field: "--duration"), field: "--duration") }
+            try Input.check("--duration") {
+                try Validation.duration(try DurationParser.seconds(duration, field: "--duration"), field: "--duration")
+            }
         }
     }
 
     func priceParam() throws -> PriceParam? {
         guard let price else { return nil }
         if price.trimmingCharacters(in: .whitespaces).hasPrefix("-") {
-            throw CLIFailure(.usage, Output.l.tr("--price: '%s' is negative; a price is what the visit costs, 0 or more (a refund is an income: %s)",
-                                                 price, Output.l.tr("beautyctl budget add Refund 20 --income")))
+            throw CLIFailure(
+                .usage,
+                Output.l.tr(
+                    "--price: '%s' is negative; a price is what the visit costs, 0 or more (a refund is an income: %s)",
+                    price, Output.l.tr("beautyctl budget add Refund 20 --income")))
         }
         let money = try Input.money(price, option: "--price")
         return PriceParam(cents: money.cents, currency: money.currency.isEmpty ? nil : money.currency)
@@ -137,14 +193,17 @@ struct AppointmentFields: ParsableArguments {
 
 extension AppointmentCommand {
     struct Add: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Add an appointment."),
-            discussion: Output.l.tr("""
-                Examples:
-                  beautyctl appointment add Haircut --at 'fri 15:00' --duration 45m --remind 1d --remind 2h
-                  beautyctl appointment add 'Manicure hybrydowy' --at '2026-12-01 14:00' --contact 'Salon Anna' --price 120,00 --category nails
-                  beautyctl appointment add 'Spa day' --at 2026-12-24 --all-day --remind-at '2026-12-23 18:00'
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr("Add an appointment."),
+                discussion: Output.l.tr(
+                    """
+                    Examples:
+                      beautyctl appointment add Haircut --at 'fri 15:00' --duration 45m --remind 1d --remind 2h
+                      beautyctl appointment add 'Manicure hybrydowy' --at '2026-12-01 14:00' --contact 'Salon Anna' --price 120,00 --category nails
+                      beautyctl appointment add 'Spa day' --at 2026-12-24 --all-day --remind-at '2026-12-23 18:00'
+                    """))
+        }
 
         @Argument(help: ArgumentHelp(Output.l.tr("What it is, e.g. Haircut."))) var title: String
         @OptionGroup var fields: AppointmentFields
@@ -154,7 +213,8 @@ extension AppointmentCommand {
         func run() throws {
             let now = Date()
             guard let start = try fields.start(now: now, dayNeedsTime: fields.allDay != true) else {
-                throw CLIFailure(.usage, Output.l.tr("--at is required: when does it start? (e.g. --at 'tomorrow 9:30')"))
+                throw CLIFailure(
+                    .usage, Output.l.tr("--at is required: when does it start? (e.g. --at 'tomorrow 9:30')"))
             }
             var params = AppointmentAddParams(title: try Input.name(title, option: "title"), start: start.instant)
             params.startWall = start.skippedWall
@@ -169,10 +229,14 @@ extension AppointmentCommand {
             params.reminders = try fields.reminders(now: now)
             // As calendar programs do: booked in Warsaw, it stays at that hour in Warsaw wherever the
             // laptop goes, and servers index it by that zone. All-day visits stay floating (a date).
-            params.timeZone = fields.tz ?? (fields.allDay == true ? nil : try? Validation.timeZone(TimeZone.current.identifier))
-            (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) = try fields.repetition(now: now)
+            params.timeZone =
+                fields.tz ?? (fields.allDay == true ? nil : try? Validation.timeZone(TimeZone.current.identifier))
+            (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) =
+                try fields.repetition(now: now)
             var client = global.client
-            params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
+            params.contactID = try fields.contact.map {
+                try ContactInput.resolve($0, option: "--contact", client: &client)
+            }
             try CategoriesCommand.requireKnown(params.category, typed: fields.category, client: &client)
             let detail = try client.call(AppointmentRPC.add, params)
             if output.json { return try Output.json(detail) }
@@ -183,11 +247,17 @@ extension AppointmentCommand {
     }
 
     struct List: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List appointments by start time.")) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: Output.l.tr("List appointments by start time."))
+        }
 
-        @Option(help: ArgumentHelp(Output.l.tr("Only those starting at or after this time."), valueName: "time")) var from: String?
-        @Option(help: ArgumentHelp(Output.l.tr("Only those starting before this time."), valueName: "time")) var to: String?
-        @Option(help: ArgumentHelp(Output.l.tr("Only this status: scheduled, done or cancelled; may repeat."), valueName: "status"))
+        @Option(help: ArgumentHelp(Output.l.tr("Only those starting at or after this time."), valueName: "time"))
+        var from: String?
+        @Option(help: ArgumentHelp(Output.l.tr("Only those starting before this time."), valueName: "time")) var to:
+            String?
+        @Option(
+            help: ArgumentHelp(
+                Output.l.tr("Only this status: scheduled, done or cancelled; may repeat."), valueName: "status"))
         var status: [String] = []
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
@@ -196,8 +266,12 @@ extension AppointmentCommand {
         func run() throws {
             let statuses = try status.map { raw in
                 let codes = Appointment.Status.allCases.map(\.rawValue)
-                guard let s = TypedWord.code(raw, among: codes, word: StatusName.appointment).flatMap(Appointment.Status.init(rawValue:)) else {
-                    throw CLIFailure(.usage, Output.l.tr("--status: '%s' is not one of scheduled, done, cancelled", raw))
+                guard
+                    let s = TypedWord.code(raw, among: codes, word: StatusName.appointment).flatMap(
+                        Appointment.Status.init(rawValue:))
+                else {
+                    throw CLIFailure(
+                        .usage, Output.l.tr("--status: '%s' is not one of scheduled, done, cancelled", raw))
                 }
                 return s
             }
@@ -208,26 +282,43 @@ extension AppointmentCommand {
             (params.sort, params.reverse) = order.wire
             var client = global.client
             let list = try client.call(AppointmentRPC.list, params)
-            if try output.printed(list, csv: ["id", "title", "start", "end", "all_day", "status", "category", "color", "contact_id",
-                                              "price", "currency", "address", "notes"], {
-                list.map { a in
-                    [String(a.id ?? 0), a.title, Output.iso(a.start), Output.iso(a.end), String(a.allDay), a.status.rawValue,
-                     a.category ?? "", a.color ?? "", a.contactID.map(String.init) ?? "", a.price.map { BudgetInput.csv($0.cents) } ?? "",
-                     a.price?.currency ?? "", a.address ?? "", a.notes ?? ""]
-                }
-            }) { return }
+            if try output.printed(
+                list,
+                csv: [
+                    "id", "title", "start", "end", "all_day", "status", "category", "color", "contact_id",
+                    "price", "currency", "address", "notes",
+                ],
+                {
+                    list.map { a in
+                        [
+                            String(a.id ?? 0), a.title, Output.iso(a.start), Output.iso(a.end), String(a.allDay),
+                            a.status.rawValue,
+                            a.category ?? "", a.color ?? "", a.contactID.map(String.init) ?? "",
+                            a.price.map { BudgetInput.csv($0.cents) } ?? "",
+                            a.price?.currency ?? "", a.address ?? "", a.notes ?? "",
+                        ]
+                    }
+                })
+            {
+                return
+            }
             if list.isEmpty { return Output.line(Output.l.tr("No appointments.")) }
             // Sorted by price, the prices are shown.
             let prices = order.wire.sort == ListSortKey.price.rawValue
-            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("STATUS")] + (prices ? [Output.l.tr("PRICE")] : []) + [Output.l.tr("TITLE")], list.map { a in
-                [String(a.id ?? 0), Output.when(a), StatusName.appointment(a, Output.l)]
-                    + (prices ? [a.price?.formatted(Output.l.language) ?? "—"] : []) + [a.title]
-            })
+            Output.table(
+                [Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("STATUS")] + (prices ? [Output.l.tr("PRICE")] : [])
+                    + [Output.l.tr("TITLE")],
+                list.map { a in
+                    [String(a.id ?? 0), Output.when(a), StatusName.appointment(a, Output.l)]
+                        + (prices ? [a.price?.formatted(Output.l.language) ?? "—"] : []) + [a.title]
+                })
         }
     }
 
     struct Show: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("Show one appointment with its reminders and their state.")) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: Output.l.tr("Show one appointment with its reminders and their state."))
+        }
         @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -241,19 +332,22 @@ extension AppointmentCommand {
     }
 
     struct Edit: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Change an appointment; options not given stay as they are."),
-            discussion: Output.l.tr("""
-                --remind/--remind-at replace the whole reminder list. Reminders already shown are never shown
-                again unless their time changes.
-                On a series, the changes apply to every occurrence; with --occurrence (the start that \
-                occurrence has in the series) only to that one, which then gets its own id (shown by \
-                'appointment show SERIES'). To change the series from one occurrence on, see 'appointment split'.
-                Examples:
-                  beautyctl appointment edit 3 --at 'fri 16:00'
-                  beautyctl appointment edit 3 --clear address --clear price
-                  beautyctl appointment edit 12 --occurrence '2026-12-04 15:00' --at '2026-12-04 16:00'
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr("Change an appointment; options not given stay as they are."),
+                discussion: Output.l.tr(
+                    """
+                    --remind/--remind-at replace the whole reminder list. Reminders already shown are never shown
+                    again unless their time changes.
+                    On a series, the changes apply to every occurrence; with --occurrence (the start that \
+                    occurrence has in the series) only to that one, which then gets its own id (shown by \
+                    'appointment show SERIES'). To change the series from one occurrence on, see 'appointment split'.
+                    Examples:
+                      beautyctl appointment edit 3 --at 'fri 16:00'
+                      beautyctl appointment edit 3 --clear address --clear price
+                      beautyctl appointment edit 12 --occurrence '2026-12-04 15:00' --at '2026-12-04 16:00'
+                    """))
+        }
 
         @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
         @OptionGroup var changes: AppointmentChanges
@@ -264,15 +358,23 @@ extension AppointmentCommand {
             var client = global.client
             let params = try changes.params(id: id, client: &client)
             let fields = changes.fields
-            if params.occurrence != nil, fields.repeat != nil || fields.every != nil || !fields.except.isEmpty
-                || params.clear?.contains(where: { $0 == .recurrence || $0 == .cycle }) == true {
-                throw CLIFailure(.usage, Output.l.tr("--occurrence: one occurrence does not repeat; to change the rule from this occurrence on, use '%s'",
-                                                     "beautyctl appointment split \(id) --occurrence ... --repeat ..."))
+            if params.occurrence != nil,
+                fields.repeat != nil || fields.every != nil || !fields.except.isEmpty
+                    || params.clear?.contains(where: { $0 == .recurrence || $0 == .cycle }) == true
+            {
+                throw CLIFailure(
+                    .usage,
+                    Output.l.tr(
+                        "--occurrence: one occurrence does not repeat; to change the rule from this occurrence on, use '%s'",
+                        "beautyctl appointment split \(id) --occurrence ... --repeat ..."))
             }
             let detail = try client.call(AppointmentRPC.edit, params)
             if output.json { return try Output.json(detail) }
             if let original = params.occurrence {
-                Output.line(Output.l.tr("Updated the %s occurrence of series %s: now appointment %s.", Output.times.short(original), id, detail.appointment.id ?? 0))
+                Output.line(
+                    Output.l.tr(
+                        "Updated the %s occurrence of series %s: now appointment %s.", Output.times.short(original), id,
+                        detail.appointment.id ?? 0))
             } else {
                 Output.line(Output.l.tr("Updated appointment %s.", id))
             }
@@ -282,16 +384,21 @@ extension AppointmentCommand {
     }
 
     struct Remove: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            commandName: "rm", abstract: Output.l.tr("Delete an appointment, or one occurrence of a series (asks first on a terminal)."),
-            discussion: Output.l.tr("""
-                Deleting a series deletes its changed occurrences too. Deleting a changed occurrence (its own id), \
-                or a series with --occurrence, takes that one occurrence out of the series for good (an EXDATE); \
-                the rest of the series stays.
-                Examples:
-                  beautyctl appointment rm 3 --yes
-                  beautyctl appointment rm 12 --occurrence '2026-12-11 15:00' --yes
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                commandName: "rm",
+                abstract: Output.l.tr(
+                    "Delete an appointment, or one occurrence of a series (asks first on a terminal)."),
+                discussion: Output.l.tr(
+                    """
+                    Deleting a series deletes its changed occurrences too. Deleting a changed occurrence (its own id), \
+                    or a series with --occurrence, takes that one occurrence out of the series for good (an EXDATE); \
+                    the rest of the series stays.
+                    Examples:
+                      beautyctl appointment rm 3 --yes
+                      beautyctl appointment rm 12 --occurrence '2026-12-11 15:00' --yes
+                    """))
+        }
         @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
         @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
@@ -303,14 +410,26 @@ extension AppointmentCommand {
             let params = AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date()))
             if !yes {
                 let detail = try client.call(AppointmentRPC.show, IDParams(id: id))
-                let question = params.occurrence.map { Output.l.tr("Delete the %s occurrence of series %s '%s'?", Output.times.short($0), id, detail.appointment.title) }
-                    ?? Output.l.tr("Delete appointment %s '%s' (%s)?", id, detail.appointment.title, Output.when(detail.appointment))
-                guard try Input.confirm(question, yes: false) else { return Output.line(Output.l.tr("Kept appointment %s.", id)) }
+                let question =
+                    params.occurrence.map {
+                        Output.l.tr(
+                            "Delete the %s occurrence of series %s '%s'?", Output.times.short($0), id,
+                            detail.appointment.title)
+                    }
+                    ?? Output.l.tr(
+                        "Delete appointment %s '%s' (%s)?", id, detail.appointment.title,
+                        Output.when(detail.appointment))
+                guard try Input.confirm(question, yes: false) else {
+                    return Output.line(Output.l.tr("Kept appointment %s.", id))
+                }
             }
             let gone = try client.call(AppointmentRPC.remove, params)
             if output.json { return try Output.json(gone) }
             if let original = params.occurrence {
-                Output.line(Output.l.tr("Deleted the %s occurrence of series %s: %s.", Output.times.short(original), id, gone.appointment.title))
+                Output.line(
+                    Output.l.tr(
+                        "Deleted the %s occurrence of series %s: %s.", Output.times.short(original), id,
+                        gone.appointment.title))
             } else {
                 Output.line(Output.l.tr("Deleted appointment %s: %s.", id, gone.appointment.title))
             }
@@ -318,13 +437,17 @@ extension AppointmentCommand {
     }
 
     struct Done: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Mark an appointment, or one occurrence of a series, done (its remaining reminders are dropped)."),
-            discussion: Output.l.tr("""
-                Examples:
-                  beautyctl appointment done 3
-                  beautyctl appointment done 12 --occurrence '2026-12-04 15:00'
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr(
+                    "Mark an appointment, or one occurrence of a series, done (its remaining reminders are dropped)."),
+                discussion: Output.l.tr(
+                    """
+                    Examples:
+                      beautyctl appointment done 3
+                      beautyctl appointment done 12 --occurrence '2026-12-04 15:00'
+                    """))
+        }
         @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
         @OptionGroup var output: OutputOptions
@@ -332,23 +455,32 @@ extension AppointmentCommand {
 
         func run() throws {
             var client = global.client
-            let detail = try client.call(AppointmentRPC.done, AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
+            let detail = try client.call(
+                AppointmentRPC.done,
+                AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
             if output.json { return try Output.json(detail) }
-            Output.line(Output.l.tr("Appointment %s '%s' is done.", detail.appointment.id ?? id, detail.appointment.title))
+            Output.line(
+                Output.l.tr("Appointment %s '%s' is done.", detail.appointment.id ?? id, detail.appointment.title))
             if let next = detail.followUp {
-                Output.line(Output.l.tr("Next visit of the cycle: appointment %s, %s.", next.id ?? 0, Output.when(next)))
+                Output.line(
+                    Output.l.tr("Next visit of the cycle: appointment %s, %s.", next.id ?? 0, Output.when(next)))
             }
         }
     }
 
     struct Cancel: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Cancel an appointment, or one occurrence of a series (kept in the list and agenda, no more reminders)."),
-            discussion: Output.l.tr("""
-                Examples:
-                  beautyctl appointment cancel 3
-                  beautyctl appointment cancel 12 --occurrence '2026-12-11 15:00'
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr(
+                    "Cancel an appointment, or one occurrence of a series (kept in the list and agenda, no more reminders)."
+                ),
+                discussion: Output.l.tr(
+                    """
+                    Examples:
+                      beautyctl appointment cancel 3
+                      beautyctl appointment cancel 12 --occurrence '2026-12-11 15:00'
+                    """))
+        }
         @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
         @OptionGroup var occurrence: OccurrenceOption
         @OptionGroup var output: OutputOptions
@@ -356,9 +488,12 @@ extension AppointmentCommand {
 
         func run() throws {
             var client = global.client
-            let detail = try client.call(AppointmentRPC.cancel, AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
+            let detail = try client.call(
+                AppointmentRPC.cancel,
+                AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
             if output.json { return try Output.json(detail) }
-            Output.line(Output.l.tr("Appointment %s '%s' is cancelled.", detail.appointment.id ?? id, detail.appointment.title))
+            Output.line(
+                Output.l.tr("Appointment %s '%s' is cancelled.", detail.appointment.id ?? id, detail.appointment.title))
         }
     }
 }
@@ -368,8 +503,11 @@ struct AppointmentChanges: ParsableArguments {
     @OptionGroup var occurrence: OccurrenceOption
     @Option(help: ArgumentHelp(Output.l.tr("New title."), valueName: "text")) var title: String?
     @OptionGroup var fields: AppointmentFields
-    @Option(help: ArgumentHelp(
-        Output.l.tr("Empty a field: %s; may repeat.", AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")), valueName: "field"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr(
+                "Empty a field: %s; may repeat.",
+                AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")), valueName: "field"))
     var clear: [String] = []
 
     /// The changes typed, as `appointment.edit` and `appointment.split` take them.
@@ -389,10 +527,14 @@ struct AppointmentChanges: ParsableArguments {
         params.price = try fields.priceParam()
         params.reminders = try fields.reminders(now: now)
         params.timeZone = fields.tz
-        (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) = try fields.repetition(now: now)
+        (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) = try fields.repetition(
+            now: now)
         params.clear = try clear.map { raw in
             let codes = AppointmentEditParams.Clearable.allCases.map(\.rawValue)
-            guard let field = TypedWord.code(raw, among: codes, word: FieldName.appointment).flatMap(AppointmentEditParams.Clearable.init(rawValue:)) else {
+            guard
+                let field = TypedWord.code(raw, among: codes, word: FieldName.appointment).flatMap(
+                    AppointmentEditParams.Clearable.init(rawValue:))
+            else {
                 let names = AppointmentEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")
                 throw CLIFailure(.usage, Output.l.tr("--clear: '%s' is not one of %s", raw, names))
             }

@@ -5,14 +5,17 @@ import BeautyProtocol
 import Foundation
 
 struct BudgetCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "budget",
-        abstract: Output.l.tr("Income and expenses, and the balance per currency (it may go negative)."),
-        discussion: Output.l.tr("""
-            Amounts are kept exactly, in cents, with a currency (default: money.currency of the daemon's config).
-            Marking a priced appointment done records its price as an expense, once.
-            """),
-        subcommands: [Add.self, List.self, Edit.self, Remove.self, Balance.self]) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "budget",
+            abstract: Output.l.tr("Income and expenses, and the balance per currency (it may go negative)."),
+            discussion: Output.l.tr(
+                """
+                Amounts are kept exactly, in cents, with a currency (default: money.currency of the daemon's config).
+                Marking a priced appointment done records its price as an expense, once.
+                """),
+            subcommands: [Add.self, List.self, Edit.self, Remove.self, Balance.self])
+    }
 }
 
 /// `--from`/`--to` of `budget list` and `budget balance`: `from <= at < to`, either may be left out.
@@ -21,9 +24,12 @@ struct BudgetRangeOptions: ParsableArguments {
     @Option(help: ArgumentHelp(Output.l.tr("Only before this time."), valueName: "time")) var to: String?
 
     func params() throws -> BudgetRangeParams {
-        let params = BudgetRangeParams(from: try from.map { try Input.time($0, option: "--from") },
-                                       to: try to.map { try Input.time($0, option: "--to") })
-        try Input.check("--to") { try Validation.range(from: params.from, to: params.to, .halfOpen, toField: "--to", fromName: "--from") }
+        let params = BudgetRangeParams(
+            from: try from.map { try Input.time($0, option: "--from") },
+            to: try to.map { try Input.time($0, option: "--to") })
+        try Input.check("--to") {
+            try Validation.range(from: params.from, to: params.to, .halfOpen, toField: "--to", fromName: "--from")
+        }
         return params
     }
 }
@@ -31,9 +37,11 @@ struct BudgetRangeOptions: ParsableArguments {
 enum BudgetInput {
     /// AMOUNT as typed ("45", "45,50", "120 PLN", "-45") with --currency: the size, its currency ("" = the
     /// daemon's default) and whether it was typed negative.
-    static func amount(_ text: String, option: String, currency: String?) throws -> (param: PriceParam, negative: Bool) {
+    static func amount(_ text: String, option: String, currency: String?) throws -> (param: PriceParam, negative: Bool)
+    {
         let money = try Input.check(option) {
-            try MoneyParser.parse(text, defaultCurrency: "", allowNegative: true, field: option, language: Output.l.language)
+            try MoneyParser.parse(
+                text, defaultCurrency: "", allowNegative: true, field: option, language: Output.l.language)
         }
         var code = money.currency
         if let currency {
@@ -87,25 +95,34 @@ enum BudgetInput {
 
 extension BudgetCommand {
     struct Add: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Record an expense (default) or an income (--income)."),
-            usage: "beautyctl budget add <name> <amount> [--income] [--at <time>] [--currency <code>] [--json]",
-            discussion: Output.l.tr("""
-                A negative amount is an expense too (-20 is the same as 20); an income cannot be negative.
-                Examples:
-                  beautyctl budget add 'Shampoo' 12,99
-                  beautyctl budget add Zwrot -20
-                  beautyctl budget add Salary 3200 --income --at 2026-12-01
-                  beautyctl budget add 'Nail polish' '35 PLN'
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr("Record an expense (default) or an income (--income)."),
+                usage: "beautyctl budget add <name> <amount> [--income] [--at <time>] [--currency <code>] [--json]",
+                discussion: Output.l.tr(
+                    """
+                    A negative amount is an expense too (-20 is the same as 20); an income cannot be negative.
+                    Examples:
+                      beautyctl budget add 'Shampoo' 12,99
+                      beautyctl budget add Zwrot -20
+                      beautyctl budget add Salary 3200 --income --at 2026-12-01
+                      beautyctl budget add 'Nail polish' '35 PLN'
+                    """))
+        }
 
         @Argument(help: ArgumentHelp(Output.l.tr("What it was."))) var name: String
-        @Argument(parsing: .allUnrecognized,
-                  help: ArgumentHelp(Output.l.tr("How much: 45, 45.50, 45,50, -20, '120 PLN', '10 zł', '10,50 €' (a negative amount is an expense too)."), valueName: "amount"))
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp(
+                Output.l.tr(
+                    "How much: 45, 45.50, 45,50, -20, '120 PLN', '10 zł', '10,50 €' (a negative amount is an expense too)."
+                ), valueName: "amount"))
         var amount: [String] = []
         @Flag(help: ArgumentHelp(Output.l.tr("It is an income (default: an expense)."))) var income = false
         @Option(help: ArgumentHelp(Output.l.tr("When (default now)."), valueName: "time")) var at: String?
-        @Option(help: ArgumentHelp(Output.l.tr("Currency code such as EUR or PLN (default from the daemon's config)."), valueName: "code"))
+        @Option(
+            help: ArgumentHelp(
+                Output.l.tr("Currency code such as EUR or PLN (default from the daemon's config)."), valueName: "code"))
         var currency: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -114,8 +131,12 @@ extension BudgetCommand {
             let name = try Input.name(name, option: "name")
             let amount = try Input.single(amount, what: .amount, example: Output.l.tr("budget add Shampoo 12,99"))
             let (size, negative) = try BudgetInput.amount(amount, option: "amount", currency: currency)
-            if negative, income { throw CLIFailure(.usage, Output.l.tr("amount: an income cannot be negative ('%s' with --income)", amount)) }
-            let params = BudgetAddParams(name: name, amount: size, income: income, at: try at.map { try Input.time($0, option: "--at") })
+            if negative, income {
+                throw CLIFailure(
+                    .usage, Output.l.tr("amount: an income cannot be negative ('%s' with --income)", amount))
+            }
+            let params = BudgetAddParams(
+                name: name, amount: size, income: income, at: try at.map { try Input.time($0, option: "--at") })
             var client = global.client
             let entry = try client.call(BudgetRPC.add, params)
             if output.json { return try Output.json(entry) }
@@ -124,7 +145,9 @@ extension BudgetCommand {
     }
 
     struct List: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(abstract: Output.l.tr("List income and expenses, oldest first.")) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(abstract: Output.l.tr("List income and expenses, oldest first."))
+        }
         @OptionGroup var range: BudgetRangeOptions
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
@@ -135,32 +158,51 @@ extension BudgetCommand {
             (range.sort, range.reverse) = order.wire
             var client = global.client
             let list = try client.call(BudgetRPC.list, range)
-            if try output.printed(list, csv: ["id", "at", "kind", "amount", "currency", "name", "appointment_id"], {
-                list.map { e in
-                    [String(e.id), Output.iso(e.at), e.isIncome ? "income" : "expense", BudgetInput.csv(e.amount.cents), e.amount.currency,
-                     e.name, e.appointmentID.map(String.init) ?? ""]
-                }
-            }) { return }
+            if try output.printed(
+                list, csv: ["id", "at", "kind", "amount", "currency", "name", "appointment_id"],
+                {
+                    list.map { e in
+                        [
+                            String(e.id), Output.iso(e.at), e.isIncome ? "income" : "expense",
+                            BudgetInput.csv(e.amount.cents), e.amount.currency,
+                            e.name, e.appointmentID.map(String.init) ?? "",
+                        ]
+                    }
+                })
+            {
+                return
+            }
             if list.isEmpty { return Output.line(Output.l.tr("No budget entries%s.", BudgetInput.describe(range))) }
-            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("AMOUNT"), Output.l.tr("NAME")], list.map { e in
-                [String(e.id), Output.times.short(e.at), BudgetInput.signed(e.amount),
-                 e.name + (e.appointmentID.map { Output.l.tr(" (appointment %s)", $0) } ?? "")]
-            })
+            Output.table(
+                [Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("AMOUNT"), Output.l.tr("NAME")],
+                list.map { e in
+                    [
+                        String(e.id), Output.times.short(e.at), BudgetInput.signed(e.amount),
+                        e.name + (e.appointmentID.map { Output.l.tr(" (appointment %s)", $0) } ?? ""),
+                    ]
+                })
         }
     }
 
     struct Edit: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Change an income or expense; options not given stay as they are."),
-            discussion: Output.l.tr("""
-                A new --amount keeps the entry an income or an expense unless --income or --expense is given.
-                Examples:
-                  beautyctl budget edit 4 --amount 14,50
-                  beautyctl budget edit 4 --income
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr("Change an income or expense; options not given stay as they are."),
+                discussion: Output.l.tr(
+                    """
+                    A new --amount keeps the entry an income or an expense unless --income or --expense is given.
+                    Examples:
+                      beautyctl budget edit 4 --amount 14,50
+                      beautyctl budget edit 4 --income
+                    """))
+        }
         @Argument(help: ArgumentHelp(Output.l.tr("Budget entry id."))) var id: Int64
         @Option(help: ArgumentHelp(Output.l.tr("New name."), valueName: "text")) var name: String?
-        @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("New amount (45.50, -20, '120 PLN', '10 zł'); a negative one makes it an expense."), valueName: "amount"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                Output.l.tr("New amount (45.50, -20, '120 PLN', '10 zł'); a negative one makes it an expense."),
+                valueName: "amount"))
         var amount: String?
         @Flag(help: ArgumentHelp(Output.l.tr("Make it an income."))) var income = false
         @Flag(help: ArgumentHelp(Output.l.tr("Make it an expense."))) var expense = false
@@ -179,7 +221,8 @@ extension BudgetCommand {
                 params.amount = size
                 if negative { params.income = false }
             } else if let currency {
-                throw CLIFailure(.usage, Output.l.tr("--currency goes with --amount (e.g. --amount '45 %s')", currency.uppercased()))
+                throw CLIFailure(
+                    .usage, Output.l.tr("--currency goes with --amount (e.g. --amount '45 %s')", currency.uppercased()))
             }
             if income { params.income = true }
             if expense { params.income = false }
@@ -192,7 +235,10 @@ extension BudgetCommand {
     }
 
     struct Remove: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(commandName: "rm", abstract: Output.l.tr("Delete an income or expense (asks first on a terminal).")) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                commandName: "rm", abstract: Output.l.tr("Delete an income or expense (asks first on a terminal)."))
+        }
         @Argument(help: ArgumentHelp(Output.l.tr("Budget entry id."))) var id: Int64
         @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
         @OptionGroup var output: OutputOptions
@@ -200,9 +246,13 @@ extension BudgetCommand {
 
         func run() throws {
             var client = global.client
-            let removed = try Input.confirmedRemoval(of: Output.l.tr("budget entry"), id: id, yes: yes, client: &client, remove: BudgetRPC.remove) { client in
+            let removed = try Input.confirmedRemoval(
+                of: Output.l.tr("budget entry"), id: id, yes: yes, client: &client, remove: BudgetRPC.remove
+            ) { client in
                 let all = try client.call(BudgetRPC.list, BudgetRangeParams())
-                guard let entry = all.first(where: { $0.id == id }) else { throw CLIFailure(.notFound, Output.l.tr("no budget entry with id %s", id)) }
+                guard let entry = all.first(where: { $0.id == id }) else {
+                    throw CLIFailure(.notFound, Output.l.tr("no budget entry with id %s", id))
+                }
                 return Output.l.tr("Delete %s?", BudgetInput.describe(entry))
             }
             guard let gone = removed else { return }
@@ -212,17 +262,24 @@ extension BudgetCommand {
     }
 
     struct Balance: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Income, expenses and the balance per currency (all time, or --from/--to), with a bar chart."),
-            discussion: Output.l.tr("""
-                Below the table, income and expenses are drawn as bars, each currency on its own scale. --svg writes \
-                the same chart to a file for a browser instead.
-                Examples:
-                  beautyctl budget balance
-                  beautyctl budget balance --from 2026-11-01 --to 2026-12-01 --svg budget.svg
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr(
+                    "Income, expenses and the balance per currency (all time, or --from/--to), with a bar chart."),
+                discussion: Output.l.tr(
+                    """
+                    Below the table, income and expenses are drawn as bars, each currency on its own scale. --svg writes \
+                    the same chart to a file for a browser instead.
+                    Examples:
+                      beautyctl budget balance
+                      beautyctl budget balance --from 2026-11-01 --to 2026-12-01 --svg budget.svg
+                    """))
+        }
         @OptionGroup var range: BudgetRangeOptions
-        @Option(help: ArgumentHelp(Output.l.tr("Write the chart as an SVG file instead of drawing it in the terminal."), valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                Output.l.tr("Write the chart as an SVG file instead of drawing it in the terminal."), valueName: "file")
+        )
         var svg: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -234,31 +291,48 @@ extension BudgetCommand {
             if output.json { return try Output.json(balance) }
             let l = Output.l
             if balance.totals.isEmpty {
-                return Output.line(l.tr("No budget entries%s", BudgetInput.describe(range)) + (svg == nil ? "." : l.tr(": no chart written.")))
+                return Output.line(
+                    l.tr("No budget entries%s", BudgetInput.describe(range))
+                        + (svg == nil ? "." : l.tr(": no chart written.")))
             }
-            let title = range.from == nil && range.to == nil ? l.tr("Balance, all time") : l.tr("Balance%s", BudgetInput.describe(range))
-            let rows = balance.totals.map { BudgetChart.Row(currency: $0.currency, incomeCents: $0.incomeCents, expenseCents: $0.expenseCents) }
+            let title =
+                range.from == nil && range.to == nil
+                ? l.tr("Balance, all time") : l.tr("Balance%s", BudgetInput.describe(range))
+            let rows = balance.totals.map {
+                BudgetChart.Row(currency: $0.currency, incomeCents: $0.incomeCents, expenseCents: $0.expenseCents)
+            }
             if let svg {
                 try Output.write(BudgetChart.svg(rows, title: title, localizer: l), to: svg, option: "--svg")
-                return Output.line(l.tr("Wrote %s: %s, %s.", svg, title.prefix(1).lowercased() + title.dropFirst(),
-                                        l.trn("%s currency", "%s currencies", rows.count)))
+                return Output.line(
+                    l.tr(
+                        "Wrote %s: %s, %s.", svg, title.prefix(1).lowercased() + title.dropFirst(),
+                        l.trn("%s currency", "%s currencies", rows.count)))
             }
             Output.line(title + ":")
-            Output.table([l.tr("CURRENCY"), l.tr("INCOME"), l.tr("EXPENSES"), l.tr("BALANCE"), l.tr("ENTRIES")], balance.totals.map { t in
-                [t.currency, BudgetInput.plain(t.incomeCents), BudgetInput.plain(t.expenseCents),
-                 (t.balanceCents > 0 ? "+" : "") + BudgetInput.plain(t.balanceCents), String(t.entries)]
-            })
+            Output.table(
+                [l.tr("CURRENCY"), l.tr("INCOME"), l.tr("EXPENSES"), l.tr("BALANCE"), l.tr("ENTRIES")],
+                balance.totals.map { t in
+                    [
+                        t.currency, BudgetInput.plain(t.incomeCents), BudgetInput.plain(t.expenseCents),
+                        (t.balanceCents > 0 ? "+" : "") + BudgetInput.plain(t.balanceCents), String(t.entries),
+                    ]
+                })
             Output.line()
-            FileHandle.standardOutput.write(Data(BudgetChart.text(rows, width: Output.columns, localizer: Output.l).utf8))
+            FileHandle.standardOutput.write(
+                Data(BudgetChart.text(rows, width: Output.columns, localizer: Output.l).utf8))
         }
     }
 }
 
 struct CategoriesCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "categories",
-        abstract: Output.l.tr("The treatment categories: a two-level tree (hair, hair/cut...)."),
-        discussion: Output.l.tr("A parent includes its children: 'beautyctl agenda --category hair' also lists hair/cut and hair/colour.")) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "categories",
+            abstract: Output.l.tr("The treatment categories: a two-level tree (hair, hair/cut...)."),
+            discussion: Output.l.tr(
+                "A parent includes its children: 'beautyctl agenda --category hair' also lists hair/cut and hair/colour."
+            ))
+    }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -268,7 +342,9 @@ struct CategoriesCommand: ParsableCommand {
         if output.json { return try Output.json(tree) }
         let l = Output.l
         let title = { (node: CategoryNode) in CategoryTitle.title(name: node.name, stored: node.title, l) }
-        let rows = tree.flatMap { parent in [[parent.name, title(parent)]] + parent.children.map { ["  " + $0.name, title($0)] } }
+        let rows = tree.flatMap { parent in
+            [[parent.name, title(parent)]] + parent.children.map { ["  " + $0.name, title($0)] }
+        }
         Output.table([l.tr("CATEGORY"), l.tr("TITLE")], rows)
     }
 
@@ -277,12 +353,19 @@ struct CategoriesCommand: ParsableCommand {
     /// synonyms were turned into codes before, by `CategoryTitle.code(typed:)`.)
     static func requireKnown(_ category: String?, typed: String?, client: inout DaemonClient) throws {
         guard let category = category?.trimmingCharacters(in: .whitespaces).lowercased(), !category.isEmpty,
-              let tree = try? client.call(BudgetRPC.categories), !CategoryNode.names(tree).contains(category) else { return }
+            let tree = try? client.call(BudgetRPC.categories), !CategoryNode.names(tree).contains(category)
+        else { return }
         let l = Output.l
         func line(_ node: CategoryNode, indent: String) -> String {
             "\(indent)\(node.name)  \(CategoryTitle.title(name: node.name, stored: node.title, l))"
         }
-        let lines: [String] = tree.flatMap { parent in [line(parent, indent: "  ")] + parent.children.map { line($0, indent: "    ") } }
-        throw CLIFailure(.usage, l.tr("--category: '%s' is no category, nor a word of one; the categories:\n%s", typed ?? category, lines.joined(separator: "\n")))
+        let lines: [String] = tree.flatMap { parent in
+            [line(parent, indent: "  ")] + parent.children.map { line($0, indent: "    ") }
+        }
+        throw CLIFailure(
+            .usage,
+            l.tr(
+                "--category: '%s' is no category, nor a word of one; the categories:\n%s", typed ?? category,
+                lines.joined(separator: "\n")))
     }
 }

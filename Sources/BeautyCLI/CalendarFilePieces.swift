@@ -11,7 +11,8 @@ import Foundation
 struct CalendarFilePieces {
     /// Pieces aim at this many bytes; BEAUTYCTL_IMPORT_PIECE_BYTES sets another size (tests use small pieces).
     static var pieceBytes: Int {
-        ProcessInfo.processInfo.environment["BEAUTYCTL_IMPORT_PIECE_BYTES"].flatMap { Int($0) }.map { max(1, $0) } ?? 4 << 20
+        ProcessInfo.processInfo.environment["BEAUTYCTL_IMPORT_PIECE_BYTES"].flatMap { Int($0) }.map { max(1, $0) } ?? 4
+            << 20
     }
     private static let blockBytes = 1 << 20
 
@@ -21,10 +22,13 @@ struct CalendarFilePieces {
     /// Reads `path` through `census` and plans its pieces; nil (with `census` not fed) when the file is no
     /// larger than one piece, or does not begin with BEGIN:VCALENDAR (bare VEVENTs, or not iCalendar at
     /// all): it is read whole, by `ICalendar.read`'s rules for such files.
-    static func plan(_ path: String, census: inout ICalendarEventCensus, refuse: (ICalendarEventCensus) throws -> Void) throws -> CalendarFilePieces? {
+    static func plan(_ path: String, census: inout ICalendarEventCensus, refuse: (ICalendarEventCensus) throws -> Void)
+        throws -> CalendarFilePieces?
+    {
         let pieceBytes = Self.pieceBytes
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > pieceBytes,
-              beginsWithACalendar(path) else { return nil }
+            beginsWithACalendar(path)
+        else { return nil }
         var scanned = ICalendarPiecePlanner()
         try scan(path) { block, scanner in
             census.add(block)
@@ -65,7 +69,9 @@ struct CalendarFilePieces {
             }
             let piece: ICalendarPiece
             do {
-                piece = try ICalendarPiece(calendar: calendar, zones: zones.data, region: try bytes(handle, region.start, region.end), at: region)
+                piece = try ICalendarPiece(
+                    calendar: calendar, zones: zones.data, region: try bytes(handle, region.start, region.end),
+                    at: region)
             } catch is ICalendarPiece.NotUTF8 {
                 throw CalendarFile.notICalendarText(path)
             }
@@ -86,8 +92,10 @@ struct CalendarFilePieces {
         }
     }
 
-    private static func scan(_ path: String, _ each: (Data, inout ICalendarLineScanner) throws -> Void,
-                             finish: (inout ICalendarLineScanner) throws -> Void) throws {
+    private static func scan(
+        _ path: String, _ each: (Data, inout ICalendarLineScanner) throws -> Void,
+        finish: (inout ICalendarLineScanner) throws -> Void
+    ) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw CalendarFile.cannotRead(path) }
         defer { try? handle.close() }
         var scanner = ICalendarLineScanner()

@@ -28,14 +28,19 @@ enum CategoryTitle {
 
     /// A title's words worth matching alone, folded: "Brwi i rzęsy" gives brwi, rzesy.
     static func titleWords(_ title: String) -> [String] {
-        TextFolding.fold(title).split(whereSeparator: { !$0.isLetter }).map(String.init).filter { $0.count >= 3 && $0 != "and" }
+        TextFolding.fold(title).split(whereSeparator: { !$0.isLetter }).map(String.init).filter {
+            $0.count >= 3 && $0 != "and"
+        }
     }
 
     /// Words people use for a category that its titles do not have, folded, in Polish, Slovak and English.
     static let synonyms: [String: [String]] = [
         "hair": ["wlos", "vlas", "fryzjer", "kadernik", "kadernictvo"],
         "hair/cut": ["ciecie", "podciecie", "strih", "strihanie", "cut", "trim"],
-        "hair/colour": ["farbowanie", "farba", "farbenie", "balayage", "pasemka", "melir", "color", "coloring", "colour", "dye", "tint"],
+        "hair/colour": [
+            "farbowanie", "farba", "farbenie", "balayage", "pasemka", "melir", "color", "coloring", "colour", "dye",
+            "tint",
+        ],
         "hair/styling": ["modelowanie", "uczesanie", "uces", "ucesy", "blowout", "updo"],
         "nails": ["paznokiec", "necht", "hybryda", "hybrydy", "gel", "zel", "zele"],
         "face/facial": ["oczyszczanie", "peeling", "osetrenie", "cistenie", "pletove"],
@@ -46,8 +51,10 @@ enum CategoryTitle {
         "body/spa": ["wellness", "sauna"],
     ]
 
-    static let builtIn = ["hair", "hair/cut", "hair/colour", "hair/styling", "nails", "nails/manicure", "nails/pedicure",
-                          "face", "face/facial", "face/brows", "face/makeup", "body", "body/massage", "body/waxing", "body/spa"]
+    static let builtIn = [
+        "hair", "hair/cut", "hair/colour", "hair/styling", "nails", "nails/manicure", "nails/pedicure",
+        "face", "face/facial", "face/brows", "face/makeup", "body", "body/massage", "body/waxing", "body/spa",
+    ]
 
     /// The code of a built-in category typed by its title in English, Polish or Slovak, in any case, with
     /// or without diacritics: `włosy` and `vlasy` are `hair`, `strzyzenie` is `hair/cut`, `Włosy/Koloryzacja`
@@ -56,11 +63,14 @@ enum CategoryTitle {
     /// synonym (`farbowanie`, `farbenie`, `dye`) that names one category only.
     static func code(typed text: String) -> String {
         let languages = [Localizer.english] + Language.translated.map(Localizer.forLanguage)
-        let titles = builtIn.map { name in (name, Set(languages.map { TextFolding.fold(title(name: name, stored: name, $0)) })) }
+        let titles = builtIn.map { name in
+            (name, Set(languages.map { TextFolding.fold(title(name: name, stored: name, $0)) }))
+        }
         let words = builtIn.map { name in
             (name, Set(languages.flatMap { titleWords(title(name: name, stored: name, $0)) } + (synonyms[name] ?? [])))
         }
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
+            .map(String.init)
         func match(_ part: String, among names: [(String, Set<String>)]) -> String? {
             let folded = TextFolding.fold(part.trimmingCharacters(in: .whitespaces))
             if let whole = names.first(where: { $0.1.contains(folded) })?.0 { return whole }
@@ -72,8 +82,10 @@ enum CategoryTitle {
         case 1:
             return match(parts[0], among: titles) ?? text
         case 2:
-            guard let parent = match(parts[0], among: titles.filter { !$0.0.contains("/") }) ?? builtIn.first(where: { $0 == parts[0].lowercased() }),
-                  let child = match(parts[1], among: titles.filter { $0.0.hasPrefix(parent + "/") })
+            guard
+                let parent = match(parts[0], among: titles.filter { !$0.0.contains("/") })
+                    ?? builtIn.first(where: { $0 == parts[0].lowercased() }),
+                let child = match(parts[1], among: titles.filter { $0.0.hasPrefix(parent + "/") })
             else { return text }
             return child
         default:

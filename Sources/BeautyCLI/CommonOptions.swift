@@ -6,8 +6,10 @@ import Foundation
 
 /// `--socket`, accepted by every command that talks to the daemon.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        Output.l.tr("The daemon's socket (default: $BEAUTYD_SOCKET, else $XDG_RUNTIME_DIR/beautyd/beautyd.sock)."), valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr("The daemon's socket (default: $BEAUTYD_SOCKET, else $XDG_RUNTIME_DIR/beautyd/beautyd.sock)."),
+            valueName: "path"))
     var socket: String?
 
     var client: DaemonClient {
@@ -18,12 +20,16 @@ struct GlobalOptions: ParsableArguments {
 
 /// `--sort` and `--reverse` of the lists. The daemon sorts, so paging (`--limit`/`--offset`) comes after the sort.
 struct SortOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        Output.l.tr("Sort by title, time, category or price (those this list has); equal ones keep the list's order, ones without a value come last."),
-        valueName: "key"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr(
+                "Sort by title, time, category or price (those this list has); equal ones keep the list's order, ones without a value come last."
+            ),
+            valueName: "key"))
     var sort: String?
 
-    @Flag(help: ArgumentHelp(Output.l.tr("Reverse the order: descending (--sort) or the list's own order turned round.")))
+    @Flag(
+        help: ArgumentHelp(Output.l.tr("Reverse the order: descending (--sort) or the list's own order turned round.")))
     var reverse = false
 
     func validate() throws {
@@ -44,7 +50,9 @@ struct ListOutputOptions: ParsableArguments {
     @Flag(help: ArgumentHelp(Output.l.tr("Print machine-readable JSON instead of text.")))
     var json = false
 
-    @Flag(help: ArgumentHelp(Output.l.tr("Print CSV instead of text: a header line, then one line per item (times in ISO 8601).")))
+    @Flag(
+        help: ArgumentHelp(
+            Output.l.tr("Print CSV instead of text: a header line, then one line per item (times in ISO 8601).")))
     var csv = false
 
     func validate() throws {

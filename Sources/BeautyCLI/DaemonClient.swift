@@ -41,7 +41,8 @@ struct DaemonClient {
     mutating func resultJSON<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> [UInt8] {
         let bytes = try answerBytes(rpc, params)
         if let result = WireJSON.member("result", in: bytes) { return Array(bytes[result]) }
-        _ = try Self.decode(Data(bytes), as: R.self)  // throws the error the answer carries, or says what is wrong with it
+        // throws the error the answer carries, or says what is wrong with it
+        _ = try Self.decode(Data(bytes), as: R.self)
         throw CLIFailure(.refused, Output.l.tr("beautyd sent an answer without a result"))
     }
 
@@ -69,10 +70,14 @@ struct DaemonClient {
         let connection = try Connection(path: socketPath, timeout: false)
         defer { connection.close() }
         let subscribe = ViewRPC.subscribe
-        try connection.send(try WireJSON.encoder().encode(RPCRequest(id: .number(1), method: subscribe.method.rawValue, params: NoParams())))
+        try connection.send(
+            try WireJSON.encoder().encode(
+                RPCRequest(id: .number(1), method: subscribe.method.rawValue, params: NoParams())))
         _ = try Self.decode(try connection.readLine(), as: SubscribeResult.self)
         while let line = try? connection.readLine() {
-            guard let note = try? WireJSON.decoder().decode(RPCNotification<DaemonEvent>.self, from: line) else { continue }
+            guard let note = try? WireJSON.decoder().decode(RPCNotification<DaemonEvent>.self, from: line) else {
+                continue
+            }
             body(note.params, line)
         }
     }
@@ -82,7 +87,10 @@ struct DaemonClient {
         do {
             response = try WireJSON.decoder().decode(RPCResponse<R>.self, from: line)
         } catch {
-            throw CLIFailure(.refused, Output.l.tr("unexpected answer from beautyd (is it the same version?): %s", Validation.quotable("\(error)")))
+            throw CLIFailure(
+                .refused,
+                Output.l.tr(
+                    "unexpected answer from beautyd (is it the same version?): %s", Validation.quotable("\(error)")))
         }
         if let error = response.error {
             let message = DaemonErrorText.message(error, Output.l)
@@ -91,7 +99,9 @@ struct DaemonClient {
             default: throw CLIFailure(.refused, message, data: error.data)
             }
         }
-        guard let result = response.result else { throw CLIFailure(.refused, Output.l.tr("beautyd sent an answer without a result")) }
+        guard let result = response.result else {
+            throw CLIFailure(.refused, Output.l.tr("beautyd sent an answer without a result"))
+        }
         return result
     }
 }
@@ -113,7 +123,8 @@ final class DaemonSession {
         if let writable = params as? any WireJSONWritable {
             return WireJSON.request(id: .number(nextID), method: rpc.method.rawValue, params: writable)
         }
-        return try WireJSON.encoder().encode(RPCRequest(id: .number(nextID), method: rpc.method.rawValue, params: params))
+        return try WireJSON.encoder().encode(
+            RPCRequest(id: .number(nextID), method: rpc.method.rawValue, params: params))
     }
 
     func send(_ line: Data) throws { try connection.send(line) }
@@ -136,10 +147,14 @@ fileprivate final class Connection {
     init(path: String, timeout: Bool = true) throws {
         self.path = path
         guard path.utf8.count <= SocketLocation.maxPathBytes else {
-            throw CLIFailure(.usage, Output.l.tr("--socket: path longer than %s bytes: %s", SocketLocation.maxPathBytes, path))
+            throw CLIFailure(
+                .usage, Output.l.tr("--socket: path longer than %s bytes: %s", SocketLocation.maxPathBytes, path))
         }
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CLIFailure(.unreachable, Output.l.tr("cannot create a socket: %s", SystemErrorText.text(errno, Output.l))) }
+        guard fd >= 0 else {
+            throw CLIFailure(
+                .unreachable, Output.l.tr("cannot create a socket: %s", SystemErrorText.text(errno, Output.l)))
+        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -154,9 +169,11 @@ fileprivate final class Connection {
         if connected != 0 {
             let reason = SystemErrorText.text(errno, Output.l)
             Glibc.close(fd)
-            throw CLIFailure(.unreachable, Output.l.tr(
-                "beautyd is not running (cannot connect to %s: %s).\nStart it with:  systemctl --user start beautyd\nor for this session only:  beautyd &",
-                path, reason))
+            throw CLIFailure(
+                .unreachable,
+                Output.l.tr(
+                    "beautyd is not running (cannot connect to %s: %s).\nStart it with:  systemctl --user start beautyd\nor for this session only:  beautyd &",
+                    path, reason))
         }
         do {
             try Self.checkServerIsOurs(fd: fd, path: path)
@@ -174,12 +191,18 @@ fileprivate final class Connection {
     /// private notes, and whoever holds the socket's directory could have planted a fake server.
     private static func checkServerIsOurs(fd: Int32, path: String) throws {
         guard let peer = PeerCredentials.of(socket: fd) else {
-            throw CLIFailure(.unreachable, Output.l.tr("cannot tell who serves %s (SO_PEERCRED: %s); not sending anything", path, SystemErrorText.text(errno, Output.l)))
+            throw CLIFailure(
+                .unreachable,
+                Output.l.tr(
+                    "cannot tell who serves %s (SO_PEERCRED: %s); not sending anything", path,
+                    SystemErrorText.text(errno, Output.l)))
         }
         guard peer.uid == geteuid() else {
-            throw CLIFailure(.unreachable, Output.l.tr(
-                "refusing to talk to %s: it is served by uid %s, not by you (uid %s). Another user may have planted it; nothing was sent. Check the directory and restart your own beautyd.",
-                path, peer.uid, geteuid()))
+            throw CLIFailure(
+                .unreachable,
+                Output.l.tr(
+                    "refusing to talk to %s: it is served by uid %s, not by you (uid %s). Another user may have planted it; nothing was sent. Check the directory and restart your own beautyd.",
+                    path, peer.uid, geteuid()))
         }
     }
 
@@ -189,7 +212,11 @@ fileprivate final class Connection {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the connection: %s", SystemErrorText.text(errno, Output.l))) }
+            guard n > 0 else {
+                throw CLIFailure(
+                    .unreachable,
+                    Output.l.tr("beautyd closed the connection: %s", SystemErrorText.text(errno, Output.l)))
+            }
             offset += n
         }
     }
@@ -221,7 +248,8 @@ fileprivate final class Connection {
             } else if n == 0 {
                 throw CLIFailure(.unreachable, Output.l.tr("beautyd closed the connection before answering"))
             } else if errno != EINTR {
-                throw CLIFailure(.unreachable, Output.l.tr("no answer from beautyd: %s", SystemErrorText.text(errno, Output.l)))
+                throw CLIFailure(
+                    .unreachable, Output.l.tr("no answer from beautyd: %s", SystemErrorText.text(errno, Output.l)))
             }
         }
     }

@@ -8,7 +8,8 @@ import BeautyProtocol
 enum DaemonErrorText {
     static func message(_ error: RPCErrorObject, _ l: Localizer) -> String {
         guard l.language != .english, let data = error.data else { return error.message }
-        if error.code == RPCErrorCode.notFound, let kind = data.kind, let id = data.id, let text = notFound(kind, id, l) {
+        if error.code == RPCErrorCode.notFound, let kind = data.kind, let id = data.id, let text = notFound(kind, id, l)
+        {
             return text
         }
         guard let text = data.translatable?.rendered(l) else { return error.message }

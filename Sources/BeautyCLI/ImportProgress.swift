@@ -19,7 +19,9 @@ final class ImportProgress {
         if let lastShown, now.timeIntervalSince(lastShown) < Self.interval { return }
         lastShown = now
         let count = { (n: Int) in Output.l.language == .english ? Self.grouped(n) : Output.numbers.integer(n) }
-        write("\r\u{1B}[2K" + Output.l.trn("Importing %s/%s event…", "Importing %s/%s events…", total, count(done), count(total)))
+        write(
+            "\r\u{1B}[2K"
+                + Output.l.trn("Importing %s/%s event…", "Importing %s/%s events…", total, count(done), count(total)))
     }
 
     /// Clears the line before the result (or an error) is printed.

@@ -66,8 +66,11 @@ struct ImportSummary: Encodable {
     /// Events that cannot be placed in time (no DTSTART), in file order.
     var skippedEvents: [LocatedSkippedEvent]?
 
-    init(inserted: Int, updated: Int, unchanged: Int, contactsCreated: Int? = nil,
-         file: String, warnings: [ImportWarning], skipped: SkippedComponents = SkippedComponents(), skippedEvents: [SkippedEvent]? = nil) {
+    init(
+        inserted: Int, updated: Int, unchanged: Int, contactsCreated: Int? = nil,
+        file: String, warnings: [ImportWarning], skipped: SkippedComponents = SkippedComponents(),
+        skippedEvents: [SkippedEvent]? = nil
+    ) {
         self.inserted = inserted
         self.updated = updated
         self.unchanged = unchanged
@@ -81,9 +84,15 @@ struct ImportSummary: Encodable {
     /// what was created, left out and approximated.
     func print(_ counts: String) {
         Output.line(counts)
-        if let created = contactsCreated { Output.line(Output.l.trn("Created %s contact(s) named in the file, with their phone numbers.", "Created %s contact(s) named in the file, with their phone numbers.", created)) }
+        if let created = contactsCreated {
+            Output.line(
+                Output.l.trn(
+                    "Created %s contact(s) named in the file, with their phone numbers.",
+                    "Created %s contact(s) named in the file, with their phone numbers.", created))
+        }
         if !notImported.isEmpty {
-            let kinds = notImported.map { Output.l.tr("%s %s (first at line %s)", $0.count, $0.name, $0.firstLine) }.joined(separator: ", ")
+            let kinds = notImported.map { Output.l.tr("%s %s (first at line %s)", $0.count, $0.name, $0.firstLine) }
+                .joined(separator: ", ")
             Output.line(Output.l.tr("Not imported: %s; beautyd keeps appointments only.", kinds))
         }
         if let skippedEvents, !skippedEvents.isEmpty {
@@ -91,7 +100,10 @@ struct ImportSummary: Encodable {
             for event in skippedEvents { Output.line("  \(event.located.shown(Output.l))") }
         }
         guard !warnings.isEmpty else { return }
-        Output.line(Output.l.trn("%s warning(s): imported with a change or left out:", "%s warning(s): imported with a change or left out:", warnings.count))
+        Output.line(
+            Output.l.trn(
+                "%s warning(s): imported with a change or left out:",
+                "%s warning(s): imported with a change or left out:", warnings.count))
         for warning in warnings { Output.line("  \(warning.shown(Output.l))") }
     }
 
@@ -100,8 +112,8 @@ struct ImportSummary: Encodable {
     static func located(_ failure: CLIFailure, prefix: String, file: String, lines: [Int?]) -> CLIFailure {
         let message = failure.message
         guard message.hasPrefix(prefix + "["), let close = message.firstIndex(of: "]"),
-              let index = Int(message[message.index(message.startIndex, offsetBy: prefix.count + 1)..<close]),
-              lines.indices.contains(index), let line = lines[index]
+            let index = Int(message[message.index(message.startIndex, offsetBy: prefix.count + 1)..<close]),
+            lines.indices.contains(index), let line = lines[index]
         else { return failure }
         var rest = message[message.index(after: close)...]
         if rest.hasPrefix(".") { rest = rest.dropFirst() }
@@ -110,12 +122,15 @@ struct ImportSummary: Encodable {
 
     /// Why one item of a file cannot be sent: its request alone is longer than the daemon reads.
     static func tooLargeToSend(_ bytes: Int) -> String {
-        Output.l.tr("this item is too large to send to beautyd (%s bytes, at most %s in one request): shorten its text",
-                    bytes, StagedImport.daemonLineLimit)
+        Output.l.tr(
+            "this item is too large to send to beautyd (%s bytes, at most %s in one request): shorten its text",
+            bytes, StagedImport.daemonLineLimit)
     }
 
     /// `a.ics:12: problem (nothing was imported)`: an import refused whole for one line of its file.
-    static func nothingImported(_ code: CLIFailure.Code = .usage, file: String, line: Int, _ problem: String) -> CLIFailure {
+    static func nothingImported(_ code: CLIFailure.Code = .usage, file: String, line: Int, _ problem: String)
+        -> CLIFailure
+    {
         CLIFailure(code, Output.l.tr("%s:%s: %s (nothing was imported)", file, line, problem))
     }
 }

@@ -8,8 +8,12 @@ enum Input {
     /// Whose forms win where two languages read typed input differently.
     static let language = InputLanguage.of(environment: ProcessInfo.processInfo.environment)
 
-    static func time(_ text: String, option: String, now: Date = Date(), zone: TimeZone = .current, past: Bool = false) throws -> Date {
-        try wrap(option) { try TimeExpression.parse(text, now: now, zone: zone, field: option, past: past, language: language) }
+    static func time(_ text: String, option: String, now: Date = Date(), zone: TimeZone = .current, past: Bool = false)
+        throws -> Date
+    {
+        try wrap(option) {
+            try TimeExpression.parse(text, now: now, zone: zone, field: option, past: past, language: language)
+        }
     }
 
     static func duration(_ text: String, option: String) throws -> Int {
@@ -18,7 +22,9 @@ enum Input {
 
     static func money(_ text: String, option: String) throws -> Money {
         // The currency placeholder is replaced by the daemon's configured default when none is typed.
-        try wrap(option) { try MoneyParser.parse(text, defaultCurrency: "", field: option, language: Output.l.language) }
+        try wrap(option) {
+            try MoneyParser.parse(text, defaultCurrency: "", field: option, language: Output.l.language)
+        }
     }
 
     static func name(_ text: String, option: String) throws -> String {
@@ -54,7 +60,9 @@ enum Input {
     static func single(_ values: [String], what: SingleValue, example: String) throws -> String {
         // Whatever follows "--" is a value, whatever it looks like.
         let terminator = values.firstIndex(of: "--") ?? values.endIndex
-        if let option = values[..<terminator].first(where: { $0.hasPrefix("-") && !($0.dropFirst().first?.isNumber ?? false) }) {
+        if let option = values[..<terminator].first(where: {
+            $0.hasPrefix("-") && !($0.dropFirst().first?.isNumber ?? false)
+        }) {
             throw CLIFailure(.usage, Output.l.tr("unknown option '%s' (see --help)", option))
         }
         var values = values
@@ -73,7 +81,9 @@ enum Input {
         do {
             return try body()
         } catch let error as BeautyCore.ValidationError {
-            let same = error.field == option || "--" + error.field == option || error.field.hasPrefix(option.dropFirst(2) + ":")
+            let same =
+                error.field == option || "--" + error.field == option
+                || error.field.hasPrefix(option.dropFirst(2) + ":")
             // An empty option checks several options at once: the error's field names the option.
             let named = error.field.hasPrefix("-") ? error.field : "--\(error.field)"
             let field = option.isEmpty ? named : (same ? option : "\(option) (\(error.field))")
@@ -88,7 +98,9 @@ enum Input {
         if yes { return true }
         guard isatty(STDIN_FILENO) == 1 else {
             // "Delete appointment 3 'Haircut'?" -> "add --yes to delete appointment 3 'Haircut'" (names keep their case).
-            let action = question.prefix(1).lowercased() + question.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: "?"))
+            let action =
+                question.prefix(1).lowercased()
+                + question.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: "?"))
             throw CLIFailure(.usage, Output.l.tr("not asking on a non-terminal: add --yes to %s", action))
         }
         FileHandle.standardError.write(Data("\(question) \(YesNo.prompt(Output.l)) ".utf8))

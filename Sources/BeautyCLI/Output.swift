@@ -41,7 +41,8 @@ enum Output {
     static func when(_ a: Appointment) -> String {
         if a.allDay {
             let days = max(1, a.durationSeconds / 86_400)
-            return days > 1 ? Output.l.trn("%s, all day (%s day)", "%s, all day (%s days)", days, times.day(a.start), days)
+            return days > 1
+                ? Output.l.trn("%s, all day (%s day)", "%s, all day (%s days)", days, times.day(a.start), days)
                 : Output.l.tr("%s, all day", times.day(a.start))
         }
         return "\(times.long(a.start))–\(times.clock(a.end)) (\(DurationParser.format(a.durationSeconds, l)))"
@@ -53,27 +54,44 @@ enum Output {
         Output.line(Output.l.tr("  when:      %s", when(a)))
         Output.line(Output.l.tr("  status:    %s", StatusName.appointment(a, Output.l)))
         if let address = a.address { Output.line(Output.l.tr("  address:   %s", address)) }
-        if let contact = detail.contact { Output.line(Output.l.tr("  contact:   %s, %s (contact %s)", contact.displayName, contact.phone, contact.id ?? 0)) }
+        if let contact = detail.contact {
+            Output.line(
+                Output.l.tr("  contact:   %s, %s (contact %s)", contact.displayName, contact.phone, contact.id ?? 0))
+        }
         if let category = a.category {
             let title = l.language == .english ? category : CategoryTitle.title(name: category, stored: category, l)
             Output.line(Output.l.tr("  category:  %s", title == category ? category : "\(title) (\(category))"))
         }
-        if let color = a.color { Output.line(Output.l.tr("  colour:    %s", TerminalColor(rawValue: color)?.title(l) ?? color)) }
+        if let color = a.color {
+            Output.line(Output.l.tr("  colour:    %s", TerminalColor(rawValue: color)?.title(l) ?? color))
+        }
         if let price = a.price { Output.line(Output.l.tr("  price:     %s", price.formatted(Output.l.language))) }
         if let zone = a.timeZone { Output.line(Output.l.tr("  zone:      %s", zone)) }
         if let recurrence = a.recurrence {
             let words = (try? RecurrenceRule.parse(recurrence.rule))?.words(Output.l, start: a.start, times: times)
-            Output.line(Output.l.tr("  repeats:   %s", words ?? recurrence.rule)
-                        + (recurrence.exdates.isEmpty ? "" : Output.l.tr(" except %s", recurrence.exdates.map(times.short).joined(separator: ", "))))
+            Output.line(
+                Output.l.tr("  repeats:   %s", words ?? recurrence.rule)
+                    + (recurrence.exdates.isEmpty
+                        ? "" : Output.l.tr(" except %s", recurrence.exdates.map(times.short).joined(separator: ", "))))
         }
-        if let every = a.repeatAfterDoneSeconds { Output.line(Output.l.tr("  cycle:     every %s after it is done", DurationParser.format(every, Output.l))) }
+        if let every = a.repeatAfterDoneSeconds {
+            Output.line(Output.l.tr("  cycle:     every %s after it is done", DurationParser.format(every, Output.l)))
+        }
         if let series = a.seriesID, let original = a.recurrenceID {
-            Output.line(Output.l.tr("  series:    one occurrence of appointment %s, changed (in the series: %s)", series, times.short(original)))
+            Output.line(
+                Output.l.tr(
+                    "  series:    one occurrence of appointment %s, changed (in the series: %s)", series,
+                    times.short(original)))
         }
         for next in detail.nextOccurrences ?? [] { Output.line(Output.l.tr("  next:      %s", times.long(next))) }
         for changed in detail.changedOccurrences ?? [] {
-            let moved = changed.recurrenceID.map { SeriesOccurrence.same($0, changed.start) } == false ? " → \(when(changed))" : ""
-            Output.line(Output.l.tr("  changed:   %s%s — %s (appointment %s)", changed.recurrenceID.map(times.short) ?? "?", moved, StatusName.appointment(changed.status.rawValue, Output.l), changed.id ?? 0))
+            let moved =
+                changed.recurrenceID.map { SeriesOccurrence.same($0, changed.start) } == false
+                ? " → \(when(changed))" : ""
+            Output.line(
+                Output.l.tr(
+                    "  changed:   %s%s — %s (appointment %s)", changed.recurrenceID.map(times.short) ?? "?", moved,
+                    StatusName.appointment(changed.status.rawValue, Output.l), changed.id ?? 0))
         }
         if let notes = a.notes {
             Output.line(Output.l.tr("  notes:     %s", notes.replacingOccurrences(of: "\n", with: "\n             ")))
@@ -86,23 +104,35 @@ enum Output {
         for reminder in a.reminders.sorted(by: { fireDate($0) < fireDate($1) }) {
             let fireAt = fireDate(reminder)
             let key = Trigger.key(kind: .appointment, itemID: a.id ?? 0, occurrence: occurrence, fireAt: fireAt)
-            let unplanned = a.recurrence != nil && fireAt > Date() ? Output.l.tr("to be planned nearer the time") : Output.l.tr("not scheduled (time already passed)")
-            let state = detail.deliveries.first { $0.trigger.key == key }.map { StatusName.reminder($0.state.rawValue, l) }
-                ?? (a.status == .scheduled ? unplanned : Output.l.tr("off (%s)", StatusName.appointment(a.status.rawValue, Output.l)))
-            let label = reminder.beforeSeconds.map { Output.l.tr("%s before", DurationParser.format($0, Output.l)) } ?? Output.l.tr("at")
+            let unplanned =
+                a.recurrence != nil && fireAt > Date()
+                ? Output.l.tr("to be planned nearer the time") : Output.l.tr("not scheduled (time already passed)")
+            let state =
+                detail.deliveries.first { $0.trigger.key == key }.map { StatusName.reminder($0.state.rawValue, l) }
+                ?? (a.status == .scheduled
+                    ? unplanned : Output.l.tr("off (%s)", StatusName.appointment(a.status.rawValue, Output.l)))
+            let label =
+                reminder.beforeSeconds.map { Output.l.tr("%s before", DurationParser.format($0, Output.l)) }
+                ?? Output.l.tr("at")
             Output.line(Output.l.tr("  reminder:  %s (%s) — %s", times.short(fireAt), label, state))
         }
         for snooze in detail.deliveries where snooze.trigger.key.contains("/snooze/") {
-            Output.line(Output.l.tr("  snoozed:   %s — %s", times.short(snooze.trigger.fireAt), StatusName.reminder(snooze.state.rawValue, l)))
+            Output.line(
+                Output.l.tr(
+                    "  snoozed:   %s — %s", times.short(snooze.trigger.fireAt),
+                    StatusName.reminder(snooze.state.rawValue, l)))
         }
     }
 
     /// The daemon's warnings about what it just saved (nothing was refused); in another language
     /// than English, the same warnings worked out here from the saved appointment, in that language.
     static func warnings(_ detail: AppointmentDetail) {
-        let texts = l.language == .english || detail.warnings?.isEmpty != false ? detail.warnings ?? []
-            : AppointmentDraft.warnings(for: detail.appointment, deliveries: detail.deliveries, zone: .current, now: Date(),
-                                        allDayTime: detail.allDayReminderTime ?? AllDayReminders.defaultTime, localizer: l)
+        let texts =
+            l.language == .english || detail.warnings?.isEmpty != false
+            ? detail.warnings ?? []
+            : AppointmentDraft.warnings(
+                for: detail.appointment, deliveries: detail.deliveries, zone: .current, now: Date(),
+                allDayTime: detail.allDayReminderTime ?? AllDayReminders.defaultTime, localizer: l)
         for text in texts { warn(text) }
     }
 
@@ -111,13 +141,16 @@ enum Output {
     static func write(_ text: String, to path: String, option: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if !directory.isEmpty,
+            !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue
+        {
             throw CLIFailure(.usage, Output.l.tr("%s: there is no directory %s", option, directory))
         }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CLIFailure(.usage, Output.l.tr("%s: cannot write %s: %s", option, path, SystemErrorText.text(of: error, Output.l)))
+            throw CLIFailure(
+                .usage, Output.l.tr("%s: cannot write %s: %s", option, path, SystemErrorText.text(of: error, Output.l)))
         }
     }
 
@@ -131,7 +164,8 @@ enum Output {
     /// CR) gets a leading `'`, which makes it text; a plain number ("-12.99") is left as it is.
     static func csvField(_ text: String) -> String {
         let inert = isFormulaLike(text) ? "'" + text : text
-        return inert.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) ? "\"" + inert.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : inert
+        return inert.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
+            ? "\"" + inert.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : inert
     }
 
     static func isFormulaLike(_ text: String) -> Bool {

@@ -67,13 +67,15 @@ enum ServerText {
             case UInt8(ascii: "\\") where index + 1 < line.count:
                 let next = line[index + 1]
                 if next == UInt8(ascii: "r"), index + 3 < line.count, line[index + 2] == UInt8(ascii: "\\"),
-                   line[index + 3] == UInt8(ascii: "n") {
+                    line[index + 3] == UInt8(ascii: "n")
+                {
                     // CRLF ends a line as LF does (an exported .ics has them): it moves nothing on a terminal.
                     out.append(contentsOf: line[index...(index + 3)])
                     index += 4
                 } else if next == UInt8(ascii: "u"), index + 5 < line.count,
-                   let value = UInt32(String(decoding: line[(index + 2)...(index + 5)], as: UTF8.self), radix: 16),
-                   mustEscape(value) {
+                    let value = UInt32(String(decoding: line[(index + 2)...(index + 5)], as: UTF8.self), radix: 16),
+                    mustEscape(value)
+                {
                     emitEscaped(value)
                     index += 6
                 } else if next == UInt8(ascii: "b") || next == UInt8(ascii: "f") || next == UInt8(ascii: "r") {

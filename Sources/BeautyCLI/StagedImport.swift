@@ -35,7 +35,9 @@ final class StagedImport {
 
     /// Sends the next appointments (a file's part at a time, or all of it); `progress` is told how many
     /// appointments the daemon has received so far.
-    func send(_ appointments: [Appointment], contactNames: [String?], contactPhones: [String?], progress: (Int) -> Void) throws {
+    func send(_ appointments: [Appointment], contactNames: [String?], contactPhones: [String?], progress: (Int) -> Void)
+        throws
+    {
         var done = 0
         while done < appointments.count {
             var count = max(1, min(appointments.count - done, Self.targetLineBytes / max(1, perAppointment)))
@@ -65,11 +67,15 @@ final class StagedImport {
         return try session.call(AppointmentRPC.importCommit, AppointmentImportStageParams(stage: stage))
     }
 
-    private func chunkLine(_ appointments: [Appointment], _ contactNames: [String?], _ contactPhones: [String?],
-                           from first: Int, count: Int) throws -> Data {
+    private func chunkLine(
+        _ appointments: [Appointment], _ contactNames: [String?], _ contactPhones: [String?],
+        from first: Int, count: Int
+    ) throws -> Data {
         let range = first..<(first + count)
-        return try session.line(AppointmentRPC.importChunk, AppointmentImportChunkParams(
-            stage: stage, firstIndex: sent, appointments: Array(appointments[range]),
-            contactNames: Array(contactNames[range]), contactPhones: Array(contactPhones[range])))
+        return try session.line(
+            AppointmentRPC.importChunk,
+            AppointmentImportChunkParams(
+                stage: stage, firstIndex: sent, appointments: Array(appointments[range]),
+                contactNames: Array(contactNames[range]), contactPhones: Array(contactPhones[range])))
     }
 }

@@ -18,7 +18,8 @@ enum StatusName {
     /// An appointment's status as lists show it: a single visit that has ended and is still
     /// "scheduled" was never marked done or cancelled, and says so.
     static func appointment(_ a: Appointment, _ l: Localizer, now: Date = Date()) -> String {
-        a.recurrence == nil && PastVisit.isUnconfirmed(status: a.status.rawValue, end: a.end, now: now) ? l.trc("status", "past, not marked done")
+        a.recurrence == nil && PastVisit.isUnconfirmed(status: a.status.rawValue, end: a.end, now: now)
+            ? l.trc("status", "past, not marked done")
             : appointment(a.status.rawValue, l)
     }
 

@@ -5,80 +5,112 @@ import Foundation
 
 /// `beautyctl sync ...`: CalDAV accounts (a phone's or a web calendar's server) and their syncs.
 struct SyncCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "sync",
-        abstract: Output.l.tr("Keep appointments in sync with a CalDAV calendar (Nextcloud, Radicale, Fastmail, iCloud...)."),
-        discussion: Output.l.tr("""
-            Appointments made on the phone or the web calendar appear in beautyd with their reminders, and \
-            those made with beautyctl appear there. beautyd syncs at the interval of [sync] in config.toml \
-            (15 minutes by default) and right after local changes. If both sides changed an event, the \
-            server's version wins and the local one is kept as a conflict copy ('sync status' lists it). \
-            Medications, doses and other records stay on this machine.
-            Examples:
-              beautyctl sync add phone --url https://cloud.example.org/remote.php/dav --user anna --password-file ~/.config/beautyd/nextcloud.pw
-              beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --calendar Beauty
-              beautyctl sync now
-              beautyctl sync status phone
-            """),
-        subcommands: [SyncAddCommand.self, SyncListCommand.self, SyncStatusCommand.self, SyncNowCommand.self, SyncRemoveCommand.self,
-                      SyncTrashCommand.self, SyncRestoreDeletedCommand.self]) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "sync",
+            abstract: Output.l.tr(
+                "Keep appointments in sync with a CalDAV calendar (Nextcloud, Radicale, Fastmail, iCloud...)."),
+            discussion: Output.l.tr(
+                """
+                Appointments made on the phone or the web calendar appear in beautyd with their reminders, and \
+                those made with beautyctl appear there. beautyd syncs at the interval of [sync] in config.toml \
+                (15 minutes by default) and right after local changes. If both sides changed an event, the \
+                server's version wins and the local one is kept as a conflict copy ('sync status' lists it). \
+                Medications, doses and other records stay on this machine.
+                Examples:
+                  beautyctl sync add phone --url https://cloud.example.org/remote.php/dav --user anna --password-file ~/.config/beautyd/nextcloud.pw
+                  beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --calendar Beauty
+                  beautyctl sync now
+                  beautyctl sync status phone
+                """),
+            subcommands: [
+                SyncAddCommand.self, SyncListCommand.self, SyncStatusCommand.self, SyncNowCommand.self,
+                SyncRemoveCommand.self,
+                SyncTrashCommand.self, SyncRestoreDeletedCommand.self,
+            ])
+    }
 }
 
 struct SyncAddCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "add",
-        abstract: Output.l.tr("Follow a CalDAV calendar."),
-        discussion: Output.l.tr("""
-            --url is the calendar's own URL, or the server's base URL: then beautyd finds your calendars \
-            (/.well-known/caldav, current-user-principal, calendar-home-set); with several, choose one with \
-            --calendar (its name or URL), or make one with --create. The password file must be readable by you \
-            alone (chmod 600); use an app password where the provider has them (iCloud, Fastmail, mailbox.org). \
-            Plain http:// is refused except to this machine, unless --insecure. When discovery leads to another \
-            host (iCloud keeps calendars on hosts such as p42-caldav.icloud.com), nothing is sent there and \
-            sync add names it: add the account again with --trust-host HOST to follow it over https; the account \
-            then signs in to that host alone. The first account also receives every appointment already stored.
-            Examples:
-              beautyctl sync add phone --url https://cloud.example.org/remote.php/dav --user anna --password-file ~/.nextcloud.pw
-              beautyctl sync add fastmail --url https://caldav.fastmail.com/dav/ --user anna@fastmail.com --password-file ~/.fm.pw --calendar Personal
-              beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --create Beauty
-              secret-tool store --label beautyd service beautyd account icloud user anna@icloud.com origin https://caldav.icloud.com
-              beautyctl sync add icloud --url https://caldav.icloud.com/ --user anna@icloud.com --keyring
-            """)) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "add",
+            abstract: Output.l.tr("Follow a CalDAV calendar."),
+            discussion: Output.l.tr(
+                """
+                --url is the calendar's own URL, or the server's base URL: then beautyd finds your calendars \
+                (/.well-known/caldav, current-user-principal, calendar-home-set); with several, choose one with \
+                --calendar (its name or URL), or make one with --create. The password file must be readable by you \
+                alone (chmod 600); use an app password where the provider has them (iCloud, Fastmail, mailbox.org). \
+                Plain http:// is refused except to this machine, unless --insecure. When discovery leads to another \
+                host (iCloud keeps calendars on hosts such as p42-caldav.icloud.com), nothing is sent there and \
+                sync add names it: add the account again with --trust-host HOST to follow it over https; the account \
+                then signs in to that host alone. The first account also receives every appointment already stored.
+                Examples:
+                  beautyctl sync add phone --url https://cloud.example.org/remote.php/dav --user anna --password-file ~/.nextcloud.pw
+                  beautyctl sync add fastmail --url https://caldav.fastmail.com/dav/ --user anna@fastmail.com --password-file ~/.fm.pw --calendar Personal
+                  beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --create Beauty
+                  secret-tool store --label beautyd service beautyd account icloud user anna@icloud.com origin https://caldav.icloud.com
+                  beautyctl sync add icloud --url https://caldav.icloud.com/ --user anna@icloud.com --keyring
+                """))
+    }
     @Argument(help: ArgumentHelp(Output.l.tr("A name for the account."), valueName: "name")) var name: String
-    @Option(help: ArgumentHelp(Output.l.tr("The server's base URL or the calendar's URL."), valueName: "url")) var url: String
+    @Option(help: ArgumentHelp(Output.l.tr("The server's base URL or the calendar's URL."), valueName: "url")) var url:
+        String
     @Option(help: ArgumentHelp(Output.l.tr("The user name."), valueName: "user")) var user: String
-    @Option(help: ArgumentHelp(Output.l.tr("A file readable by you alone holding the password."), valueName: "file")) var passwordFile: String?
-    @Flag(help: ArgumentHelp(Output.l.tr("Take the password from the desktop's keyring (Secret Service), stored with: secret-tool store --label beautyd service beautyd account NAME user USER origin https://HOST")))
+    @Option(help: ArgumentHelp(Output.l.tr("A file readable by you alone holding the password."), valueName: "file"))
+    var passwordFile: String?
+    @Flag(
+        help: ArgumentHelp(
+            Output.l.tr(
+                "Take the password from the desktop's keyring (Secret Service), stored with: secret-tool store --label beautyd service beautyd account NAME user USER origin https://HOST"
+            )))
     var keyring = false
-    @Option(help: ArgumentHelp(Output.l.tr("Which calendar to follow: its display name or URL."), valueName: "name|url")) var calendar: String?
-    @Option(help: ArgumentHelp(Output.l.tr("Create a calendar with this name and follow it."), valueName: "name")) var create: String?
-    @Flag(help: ArgumentHelp(Output.l.tr("Allow plain HTTP to another machine (the password travels readable)."))) var insecure = false
-    @Option(help: ArgumentHelp(Output.l.tr("Follow discovery to this other host (as sync add names it), over https; the account then signs in there alone."),
-                               valueName: "host")) var trustHost: String?
+    @Option(
+        help: ArgumentHelp(Output.l.tr("Which calendar to follow: its display name or URL."), valueName: "name|url"))
+    var calendar: String?
+    @Option(help: ArgumentHelp(Output.l.tr("Create a calendar with this name and follow it."), valueName: "name"))
+    var create: String?
+    @Flag(help: ArgumentHelp(Output.l.tr("Allow plain HTTP to another machine (the password travels readable).")))
+    var insecure = false
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr(
+                "Follow discovery to this other host (as sync add names it), over https; the account then signs in there alone."
+            ),
+            valueName: "host")) var trustHost: String?
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if calendar != nil, create != nil { throw ValidationError(Output.l.tr("--calendar and --create: choose one")) }
-        if (passwordFile == nil) == !keyring { throw ValidationError(Output.l.tr("give --password-file FILE or --keyring")) }
+        if (passwordFile == nil) == !keyring {
+            throw ValidationError(Output.l.tr("give --password-file FILE or --keyring"))
+        }
     }
 
     func run() throws {
         var client = global.client
-        let params = SyncAddParams(name: name, url: url, user: user, passwordFile: passwordFile.map(BackupInput.absolute),
-                                   keyring: keyring ? true : nil, calendar: calendar, create: create, insecure: insecure ? true : nil,
-                                   trustHost: trustHost)
+        let params = SyncAddParams(
+            name: name, url: url, user: user, passwordFile: passwordFile.map(BackupInput.absolute),
+            keyring: keyring ? true : nil, calendar: calendar, create: create, insecure: insecure ? true : nil,
+            trustHost: trustHost)
         let account = try client.call(SyncRPC.add, params, waiting: true)
         if output.json { return try Output.json(account) }
-        Output.line(Output.l.tr("Added sync account '%s': calendar %s.", account.name, "\(account.calendarName.map { "\"\($0)\" " } ?? "")\(account.calendarURL)"))
+        Output.line(
+            Output.l.tr(
+                "Added sync account '%s': calendar %s.", account.name,
+                "\(account.calendarName.map { "\"\($0)\" " } ?? "")\(account.calendarURL)"))
         Output.line(Output.l.tr("It syncs in the background; 'beautyctl sync now %s' syncs at once.", account.name))
     }
 }
 
 struct SyncListCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "list", abstract: Output.l.tr("List the sync accounts."),
-        discussion: Output.l.tr("Example:\n  beautyctl sync list --json")) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "list", abstract: Output.l.tr("List the sync accounts."),
+            discussion: Output.l.tr("Example:\n  beautyctl sync list --json"))
+    }
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -86,24 +118,41 @@ struct SyncListCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(SyncRPC.list)
         if output.json { return try Output.json(result) }
-        if result.accounts.isEmpty { return Output.line(Output.l.tr("No sync accounts. Add one with 'beautyctl sync add NAME --url URL --user USER --password-file FILE'.")) }
-        Output.table([Output.l.tr("NAME"), Output.l.tr("CALENDAR"), Output.l.tr("URL"), Output.l.tr("USER"), Output.l.tr("LAST SYNC")], result.accounts.map {
-            [$0.name, $0.calendarName ?? "", $0.calendarURL, $0.user, $0.lastSyncAt.map(Output.instant) ?? Output.l.tr("never")]
-        })
+        if result.accounts.isEmpty {
+            return Output.line(
+                Output.l.tr(
+                    "No sync accounts. Add one with 'beautyctl sync add NAME --url URL --user USER --password-file FILE'."
+                ))
+        }
+        Output.table(
+            [
+                Output.l.tr("NAME"), Output.l.tr("CALENDAR"), Output.l.tr("URL"), Output.l.tr("USER"),
+                Output.l.tr("LAST SYNC"),
+            ],
+            result.accounts.map {
+                [
+                    $0.name, $0.calendarName ?? "", $0.calendarURL, $0.user,
+                    $0.lastSyncAt.map(Output.instant) ?? Output.l.tr("never"),
+                ]
+            })
     }
 }
 
 struct SyncStatusCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "status", abstract: Output.l.tr("Show the last sync, pending local changes, conflicts and the last error."),
-        discussion: Output.l.tr("""
-            A conflict is an event changed on both sides between two syncs: the server's version is the one \
-            in your calendar now, and the local version is kept here as iCalendar text (see it with --json; \
-            'beautyctl import' takes it back).
-            Examples:
-              beautyctl sync status
-              beautyctl sync status phone --json
-            """)) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "status",
+            abstract: Output.l.tr("Show the last sync, pending local changes, conflicts and the last error."),
+            discussion: Output.l.tr(
+                """
+                A conflict is an event changed on both sides between two syncs: the server's version is the one \
+                in your calendar now, and the local version is kept here as iCalendar text (see it with --json; \
+                'beautyctl import' takes it back).
+                Examples:
+                  beautyctl sync status
+                  beautyctl sync status phone --json
+                """))
+    }
     @Argument(help: ArgumentHelp(Output.l.tr("One account (default: all)."), valueName: "name")) var name: String?
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
@@ -117,66 +166,97 @@ struct SyncStatusCommand: ParsableCommand {
             if index > 0 { Output.line() }
             Output.line("\(a.name): \(a.calendarName.map { "\"\($0)\" " } ?? "")\(a.calendarURL)")
             let last = a.lastSyncAt.map(Output.instant) ?? Output.l.tr("never")
-            Output.line(a.incremental ? Output.l.tr("  last sync:       %s (incremental: sync-collection)", last)
-                                      : Output.l.tr("  last sync:       %s (CTag and ETags)", last))
+            Output.line(
+                a.incremental
+                    ? Output.l.tr("  last sync:       %s (incremental: sync-collection)", last)
+                    : Output.l.tr("  last sync:       %s (CTag and ETags)", last))
             Output.line(Output.l.tr("  pending changes: %s", a.pending))
-            if let error = StatusCommand.shown(a.lastError, a.lastErrorText) { Output.line(Output.l.tr("  last error:      %s", error)) }
+            if let error = StatusCommand.shown(a.lastError, a.lastErrorText) {
+                Output.line(Output.l.tr("  last error:      %s", error))
+            }
             if let next = a.nextAttemptAt { Output.line(Output.l.tr("  next attempt:    %s", Output.instant(next))) }
-            for warning in a.warnings ?? [] { Output.line(Output.l.tr("  warning:         %s", Validation.quotable(warning.rendered(Output.l)))) }
+            for warning in a.warnings ?? [] {
+                Output.line(Output.l.tr("  warning:         %s", Validation.quotable(warning.rendered(Output.l))))
+            }
             Output.line(Output.l.tr("  conflicts:       %s", a.conflicts.count))
             // A reason is one of beautyd's msgids, in English on the wire.
             for c in a.conflicts {
-                Output.line("    \(Output.instant(c.detectedAt))  \(Validation.quotable(c.title))  (\(Validation.quotable(c.uid))): \(Validation.quotable(Output.l.trArray(c.reason, [])))")
+                Output.line(
+                    "    \(Output.instant(c.detectedAt))  \(Validation.quotable(c.title))  (\(Validation.quotable(c.uid))): \(Validation.quotable(Output.l.trArray(c.reason, [])))"
+                )
             }
         }
     }
 }
 
 struct SyncNowCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "now", abstract: Output.l.tr("Sync now and wait for the result."),
-        discussion: Output.l.tr("""
-            Syncs one account (default: all) at once, whatever the back-off after failures. --json prints \
-            the totals (requests, bytesSent, bytesReceived, seconds, fetched, pushed, removed, conflicts) and \
-            each account's report.
-            Examples:
-              beautyctl sync now
-              beautyctl sync now phone --json
-            """)) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "now", abstract: Output.l.tr("Sync now and wait for the result."),
+            discussion: Output.l.tr(
+                """
+                Syncs one account (default: all) at once, whatever the back-off after failures. --json prints \
+                the totals (requests, bytesSent, bytesReceived, seconds, fetched, pushed, removed, conflicts) and \
+                each account's report.
+                Examples:
+                  beautyctl sync now
+                  beautyctl sync now phone --json
+                """))
+    }
     @Argument(help: ArgumentHelp(Output.l.tr("One account (default: all)."), valueName: "name")) var name: String?
-    @Flag(help: ArgumentHelp(Output.l.tr("""
-        Apply the server's deletions even when there are so many that they are held back: all of an \
-        account's appointments, or more than max_deletion_share of them ([sync] in config.toml, half by \
-        default) and more than 5. 'sync status' says when that happened; removed appointments stay in \
-        'beautyctl sync trash' for 30 days.
-        """)))
+    @Flag(
+        help: ArgumentHelp(
+            Output.l.tr(
+                """
+                Apply the server's deletions even when there are so many that they are held back: all of an \
+                account's appointments, or more than max_deletion_share of them ([sync] in config.toml, half by \
+                default) and more than 5. 'sync status' says when that happened; removed appointments stay in \
+                'beautyctl sync trash' for 30 days.
+                """)))
     var allowDeletions = false
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         var client = global.client
-        let result = try client.call(SyncRPC.now, SyncNameParams(name: name, allowDeletions: allowDeletions ? true : nil), waiting: true)
-        if output.json { try Output.json(result) } else {
+        let result = try client.call(
+            SyncRPC.now, SyncNameParams(name: name, allowDeletions: allowDeletions ? true : nil), waiting: true)
+        if output.json {
+            try Output.json(result)
+        } else {
             if result.accounts.isEmpty { Output.line(Output.l.tr("No sync accounts.")) }
             for r in result.accounts {
-                if let error = StatusCommand.shown(r.error, r.errorText) { Output.line(Output.l.tr("%s: failed: %s", r.account, error)); continue }
-                Output.line(Output.l.tr("%s: %s fetched, %s sent, %s removed, %s conflict(s); %s requests, %s bytes, %s s",
-                                        r.account, r.fetched, r.pushed, r.removed, r.conflicts, r.requests,
-                                        Output.numbers.integer(r.bytesSent + r.bytesReceived), Output.numbers.decimal(r.seconds, digits: 2)))
-                for warning in r.warnings ?? [] { Output.line(Output.l.tr("%s: warning: %s", r.account, Validation.quotable(warning.rendered(Output.l)))) }
+                if let error = StatusCommand.shown(r.error, r.errorText) {
+                    Output.line(Output.l.tr("%s: failed: %s", r.account, error)); continue
+                }
+                Output.line(
+                    Output.l.tr(
+                        "%s: %s fetched, %s sent, %s removed, %s conflict(s); %s requests, %s bytes, %s s",
+                        r.account, r.fetched, r.pushed, r.removed, r.conflicts, r.requests,
+                        Output.numbers.integer(r.bytesSent + r.bytesReceived),
+                        Output.numbers.decimal(r.seconds, digits: 2)))
+                for warning in r.warnings ?? [] {
+                    Output.line(
+                        Output.l.tr("%s: warning: %s", r.account, Validation.quotable(warning.rendered(Output.l))))
+                }
             }
         }
         if let failed = result.accounts.first(where: { $0.error != nil }) {
-            throw CLIFailure(.refused, Output.l.tr("sync of %s failed: %s", failed.account, StatusCommand.shown(failed.error, failed.errorText) ?? ""))
+            throw CLIFailure(
+                .refused,
+                Output.l.tr(
+                    "sync of %s failed: %s", failed.account, StatusCommand.shown(failed.error, failed.errorText) ?? ""))
         }
     }
 }
 
 struct SyncRemoveCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "rm", abstract: Output.l.tr("Stop syncing an account (its appointments stay here and on the server)."),
-        discussion: Output.l.tr("Example:\n  beautyctl sync rm phone")) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "rm",
+            abstract: Output.l.tr("Stop syncing an account (its appointments stay here and on the server)."),
+            discussion: Output.l.tr("Example:\n  beautyctl sync rm phone"))
+    }
     @Argument(help: ArgumentHelp(Output.l.tr("The account."), valueName: "name")) var name: String
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
@@ -190,17 +270,21 @@ struct SyncRemoveCommand: ParsableCommand {
 }
 
 struct SyncTrashCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "trash", abstract: Output.l.tr("List the appointments syncs removed (deleted on the server) in the last 30 days."),
-        discussion: Output.l.tr("""
-            Every appointment a sync removes because the server no longer has it is kept here for 30 days, \
-            with its reminders, whoever made it. 'beautyctl sync restore-deleted ID' brings one back (and \
-            sends it to the server again); --json also prints each one as iCalendar text.
-            Examples:
-              beautyctl sync trash
-              beautyctl sync trash phone --json
-              beautyctl sync restore-deleted 3
-            """)) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "trash",
+            abstract: Output.l.tr("List the appointments syncs removed (deleted on the server) in the last 30 days."),
+            discussion: Output.l.tr(
+                """
+                Every appointment a sync removes because the server no longer has it is kept here for 30 days, \
+                with its reminders, whoever made it. 'beautyctl sync restore-deleted ID' brings one back (and \
+                sends it to the server again); --json also prints each one as iCalendar text.
+                Examples:
+                  beautyctl sync trash
+                  beautyctl sync trash phone --json
+                  beautyctl sync restore-deleted 3
+                """))
+    }
     @Argument(help: ArgumentHelp(Output.l.tr("One account (default: all)."), valueName: "name")) var name: String?
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
@@ -209,23 +293,37 @@ struct SyncTrashCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(SyncRPC.trash, SyncNameParams(name: name))
         if output.json { return try Output.json(result) }
-        if result.entries.isEmpty { return Output.line(Output.l.tr("No appointments removed by syncs in the last 30 days.")) }
-        Output.table([Output.l.tr("ID"), Output.l.tr("ACCOUNT"), Output.l.tr("REMOVED"), Output.l.tr("START"), Output.l.tr("TITLE")], result.entries.map {
-            [String($0.id), $0.account, Output.instant($0.removedAt), Output.instant($0.start), Validation.quotable($0.title)]
-        })
+        if result.entries.isEmpty {
+            return Output.line(Output.l.tr("No appointments removed by syncs in the last 30 days."))
+        }
+        Output.table(
+            [
+                Output.l.tr("ID"), Output.l.tr("ACCOUNT"), Output.l.tr("REMOVED"), Output.l.tr("START"),
+                Output.l.tr("TITLE"),
+            ],
+            result.entries.map {
+                [
+                    String($0.id), $0.account, Output.instant($0.removedAt), Output.instant($0.start),
+                    Validation.quotable($0.title),
+                ]
+            })
     }
 }
 
 struct SyncRestoreDeletedCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "restore-deleted", abstract: Output.l.tr("Bring back an appointment a sync removed."),
-        discussion: Output.l.tr("""
-            ID is the number 'beautyctl sync trash' shows. The appointment comes back with its reminders \
-            and goes to the server again at the next sync.
-            Example:
-              beautyctl sync restore-deleted 3
-            """)) }
-    @Argument(help: ArgumentHelp(Output.l.tr("The number 'beautyctl sync trash' shows."), valueName: "id")) var id: Int64
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "restore-deleted", abstract: Output.l.tr("Bring back an appointment a sync removed."),
+            discussion: Output.l.tr(
+                """
+                ID is the number 'beautyctl sync trash' shows. The appointment comes back with its reminders \
+                and goes to the server again at the next sync.
+                Example:
+                  beautyctl sync restore-deleted 3
+                """))
+    }
+    @Argument(help: ArgumentHelp(Output.l.tr("The number 'beautyctl sync trash' shows."), valueName: "id")) var id:
+        Int64
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -233,6 +331,9 @@ struct SyncRestoreDeletedCommand: ParsableCommand {
         var client = global.client
         let result = try client.call(SyncRPC.restoreDeleted, SyncRestoreDeletedParams(id: id))
         if output.json { return try Output.json(result) }
-        Output.line(Output.l.tr("Restored '%s' (%s); it goes to the server at the next sync.", Validation.quotable(result.title), Validation.quotable(result.uid)))
+        Output.line(
+            Output.l.tr(
+                "Restored '%s' (%s); it goes to the server at the next sync.", Validation.quotable(result.title),
+                Validation.quotable(result.uid)))
     }
 }

@@ -6,10 +6,16 @@ import Foundation
 
 /// `--category` and `--search`, shared by `tips` and `tip random`.
 struct TipFilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(Output.l.tr("Only this category: face, hair, nails or body; may repeat (any of them)."), valueName: "category"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr("Only this category: face, hair, nails or body; may repeat (any of them)."),
+            valueName: "category"))
     var category: [String] = []
 
-    @Option(help: ArgumentHelp(Output.l.tr("Only tips whose title or text contains this (any case); may repeat (any of them)."), valueName: "text"))
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr("Only tips whose title or text contains this (any case); may repeat (any of them)."),
+            valueName: "text"))
     var search: [String] = []
 
     /// Checked here too, so a typo is a usage error (exit 2) without a round trip.
@@ -18,11 +24,14 @@ struct TipFilterOptions: ParsableArguments {
             guard let parsed = try? TipCategory(parsing: text) else {
                 // The names listed are the ones the user types: "twarz, włosy, paznokcie, ciało" ("face, hair..." in English).
                 let names = TipCategory.allCases.map { $0.title(Output.l).lowercased() }.joined(separator: ", ")
-                throw CLIFailure(.usage, "--category: " + Output.l.tr("'%s' is not a tip category (one of %s)", text, names))
+                throw CLIFailure(
+                    .usage, "--category: " + Output.l.tr("'%s' is not a tip category (one of %s)", text, names))
             }
             return parsed.rawValue
         }
-        let texts = try search.compactMap { text in try Input.check("--search") { try Tips.searchText(text, field: "--search") } }
+        let texts = try search.compactMap { text in
+            try Input.check("--search") { try Tips.searchText(text, field: "--search") }
+        }
         var params = TipsParams()
         (params.category, params.categories) = WireList.oneOrList(names)
         (params.search, params.searches) = WireList.oneOrList(texts)
@@ -33,21 +42,26 @@ struct TipFilterOptions: ParsableArguments {
 enum TipOutput {
     static func show(_ tip: Tip) {
         let shown = TipText(tip, Output.l)
-        Output.line("#\(tip.id) \(shown.title) (\(Output.l.language == .english ? tip.category.rawValue : shown.category.lowercased()))")
+        Output.line(
+            "#\(tip.id) \(shown.title) (\(Output.l.language == .english ? tip.category.rawValue : shown.category.lowercased()))"
+        )
         Output.line("   \(shown.text)")
     }
 }
 
 struct TipsCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "tips",
-        abstract: Output.l.tr("Beauty tips for face, hair, nails and body."),
-        discussion: Output.l.tr("""
-            Examples:
-              beautyctl tips --category nails
-              beautyctl tips --search sunscreen
-            A daily tip as a notification: [tips] daily_at = "09:00" in the config.
-            """)) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "tips",
+            abstract: Output.l.tr("Beauty tips for face, hair, nails and body."),
+            discussion: Output.l.tr(
+                """
+                Examples:
+                  beautyctl tips --category nails
+                  beautyctl tips --search sunscreen
+                A daily tip as a notification: [tips] daily_at = "09:00" in the config.
+                """))
+    }
 
     @OptionGroup var filter: TipFilterOptions
     @OptionGroup var output: OutputOptions
@@ -60,11 +74,16 @@ struct TipsCommand: ParsableCommand {
         if output.json { return try Output.json(tips) }
         guard !tips.isEmpty else {
             let l = Output.l
-            let categories = filter.category.compactMap { TipCategory(rawValue: $0.lowercased())?.title(l).lowercased() }
-                .joined(separator: l.tr(" or "))
-            let what = [categories.isEmpty ? nil : l.tr("in %s", categories),
-                        filter.search.isEmpty ? nil : l.tr("mentioning '%s'", filter.search.joined(separator: "'" + l.tr(" or ") + "'"))]
-                .compactMap { $0 }
+            let categories = filter.category.compactMap {
+                TipCategory(rawValue: $0.lowercased())?.title(l).lowercased()
+            }
+            .joined(separator: l.tr(" or "))
+            let what = [
+                categories.isEmpty ? nil : l.tr("in %s", categories),
+                filter.search.isEmpty
+                    ? nil : l.tr("mentioning '%s'", filter.search.joined(separator: "'" + l.tr(" or ") + "'")),
+            ]
+            .compactMap { $0 }
             return Output.line(l.tr("No tips %s.", what.joined(separator: " ")))
         }
         for (index, tip) in tips.enumerated() {
@@ -75,13 +94,18 @@ struct TipsCommand: ParsableCommand {
 }
 
 struct TipCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "tip", abstract: Output.l.tr("One beauty tip."), subcommands: [Random.self], defaultSubcommand: Random.self) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "tip", abstract: Output.l.tr("One beauty tip."), subcommands: [Random.self],
+            defaultSubcommand: Random.self)
+    }
 
     struct Random: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("A tip picked at random (from one category or matching a text, if given)."),
-            discussion: Output.l.tr("Example: beautyctl tip random --category hair")) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr("A tip picked at random (from one category or matching a text, if given)."),
+                discussion: Output.l.tr("Example: beautyctl tip random --category hair"))
+        }
 
         @OptionGroup var filter: TipFilterOptions
         @OptionGroup var output: OutputOptions
@@ -98,13 +122,22 @@ struct TipCommand: ParsableCommand {
 
 /// `--days`, `--from`, `--to` of `water total` and `water list` (default: today).
 struct WaterRangeOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("The last N days, today included."), valueName: "n")) var days: Int?
-    @Option(help: ArgumentHelp(Output.l.tr("Start of the range (a time or a date)."), valueName: "time")) var from: String?
-    @Option(help: ArgumentHelp(Output.l.tr("End of the range, exclusive (a date means its midnight)."), valueName: "time")) var to: String?
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp(Output.l.tr("The last N days, today included."), valueName: "n"))
+    var days: Int?
+    @Option(help: ArgumentHelp(Output.l.tr("Start of the range (a time or a date)."), valueName: "time")) var from:
+        String?
+    @Option(
+        help: ArgumentHelp(Output.l.tr("End of the range, exclusive (a date means its midnight)."), valueName: "time"))
+    var to: String?
 
     func validate() throws {
-        if let days, days <= 0 || days > 3660 { throw ValidationError(Output.l.tr("--days: must be between 1 and 3660")) }
-        if days != nil, from != nil || to != nil { throw ValidationError(Output.l.tr("--days cannot be combined with --from/--to")) }
+        if let days, days <= 0 || days > 3660 {
+            throw ValidationError(Output.l.tr("--days: must be between 1 and 3660"))
+        }
+        if days != nil, from != nil || to != nil {
+            throw ValidationError(Output.l.tr("--days cannot be combined with --from/--to"))
+        }
     }
 
     func params(now: Date) throws -> WaterTotalParams {
@@ -117,16 +150,20 @@ struct WaterRangeOptions: ParsableArguments {
         }
         if let from { params.from = try Input.time(from, option: "--from", now: now) }
         if let to { params.to = try Input.time(to, option: "--to", now: now) }
-        try Input.check("--to") { try Validation.range(from: params.from, to: params.to, .halfOpen, toField: "--to", fromName: "--from") }
+        try Input.check("--to") {
+            try Validation.range(from: params.from, to: params.to, .halfOpen, toField: "--to", fromName: "--from")
+        }
         return params
     }
 }
 
 struct WaterCommand: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "water",
-        abstract: Output.l.tr("Water intake: log drinks, totals per day, a daily goal, reminders, import."),
-        subcommands: [Add.self, List.self, Edit.self, Remove.self, Total.self, Goal.self, Remind.self, Import.self]) }
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "water",
+            abstract: Output.l.tr("Water intake: log drinks, totals per day, a daily goal, reminders, import."),
+            subcommands: [Add.self, List.self, Edit.self, Remove.self, Total.self, Goal.self, Remind.self, Import.self])
+    }
 }
 
 enum WaterOutput {
@@ -140,12 +177,15 @@ enum WaterOutput {
 
     /// "water record 4: 250 ml at Wed 7 Jan 2026, 08:30".
     static func describe(_ record: WaterRecord) -> String {
-        Output.l.tr("water record %s: %s ml at %s", record.id ?? 0, Output.numbers.integer(record.amountMl), Output.times.short(record.start))
+        Output.l.tr(
+            "water record %s: %s ml at %s", record.id ?? 0, Output.numbers.integer(record.amountMl),
+            Output.times.short(record.start))
     }
 
     /// "Today" or the day's name.
     static func dayName(_ day: WaterDay, now: Date) -> String {
-        day.day.description == Output.times.isoDay(now) ? Output.l.tr("Today") : Output.times.day(day.day.start(in: .current))
+        day.day.description == Output.times.isoDay(now)
+            ? Output.l.tr("Today") : Output.times.day(day.day.start(in: .current))
     }
 
     /// "from 12:00", "until 18:00" or "12:00–18:00" when the range covers only part of `day`; nil for all of it.
@@ -163,10 +203,16 @@ enum WaterOutput {
 
     /// A past time as typed; a bare clock time ("8:30", "8.30") means today's, not tomorrow's.
     static func pastTime(_ text: String, option: String, now: Date) throws -> Date {
-        let clockOnly = text.trimmingCharacters(in: .whitespaces).range(of: #"^[0-9]{1,2}([:.][0-9]{2}|:[0-9]{2}:[0-9]{2})$"#, options: .regularExpression) != nil
+        let clockOnly =
+            text.trimmingCharacters(in: .whitespaces).range(
+                of: #"^[0-9]{1,2}([:.][0-9]{2}|:[0-9]{2}:[0-9]{2})$"#, options: .regularExpression) != nil
         let time = try Input.time(clockOnly ? "today \(text)" : text, option: option, now: now)
         guard time <= now.addingTimeInterval(60) else {
-            throw CLIFailure(.usage, Output.l.tr("%s: '%s' is %s, in the future: log water once it is drunk", option, text, Output.times.short(time)))
+            throw CLIFailure(
+                .usage,
+                Output.l.tr(
+                    "%s: '%s' is %s, in the future: log water once it is drunk", option, text, Output.times.short(time))
+            )
         }
         return time
     }
@@ -174,21 +220,30 @@ enum WaterOutput {
 
 extension WaterCommand {
     struct Add: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Log a drink, in millilitres."),
-            usage: "beautyctl water add <amount> [--at <time>] [--until <time>] [--json]",
-            discussion: Output.l.tr("""
-                The amount may have a decimal comma or point and a unit: 250, 250,5 (stored as 251: \
-                whole millilitres, halves round up), 0,5l, 330ml.
-                Examples:
-                  beautyctl water add 250
-                  beautyctl water add 500 --at 8:30 --until 9:15
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr("Log a drink, in millilitres."),
+                usage: "beautyctl water add <amount> [--at <time>] [--until <time>] [--json]",
+                discussion: Output.l.tr(
+                    """
+                    The amount may have a decimal comma or point and a unit: 250, 250,5 (stored as 251: \
+                    whole millilitres, halves round up), 0,5l, 330ml.
+                    Examples:
+                      beautyctl water add 250
+                      beautyctl water add 500 --at 8:30 --until 9:15
+                    """))
+        }
 
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp(Output.l.tr("How much, in ml (e.g. 250, 250,5 or 0,5l)."), valueName: "amount"))
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp(Output.l.tr("How much, in ml (e.g. 250, 250,5 or 0,5l)."), valueName: "amount"))
         var amount: [String] = []
-        @Option(help: ArgumentHelp(Output.l.tr("When it was drunk (default: now; '8:30' means today's)."), valueName: "time")) var at: String?
-        @Option(help: ArgumentHelp(Output.l.tr("When drinking it ended (optional)."), valueName: "time")) var until: String?
+        @Option(
+            help: ArgumentHelp(
+                Output.l.tr("When it was drunk (default: now; '8:30' means today's)."), valueName: "time")) var at:
+            String?
+        @Option(help: ArgumentHelp(Output.l.tr("When drinking it ended (optional)."), valueName: "time")) var until:
+            String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -202,26 +257,36 @@ extension WaterCommand {
                 let clockOnly = text.range(of: #"^[0-9]{1,2}:[0-9]{2}$"#, options: .regularExpression) != nil
                 return try Input.time(clockOnly ? "today \(text)" : text, option: "--until", now: now)
             }
-            if let end = params.until, end < params.at ?? now { throw CLIFailure(.usage, Output.l.tr("--until: must not be before --at")) }
+            if let end = params.until, end < params.at ?? now {
+                throw CLIFailure(.usage, Output.l.tr("--until: must not be before --at"))
+            }
             var client = global.client
             let result = try client.call(WellbeingRPC.waterAdd, params)
             if output.json { return try Output.json(result) }
             let times = Output.times
-            let when = times.isoDay(result.record.start) == times.isoDay(now) ? times.clock(result.record.start) : times.short(result.record.start)
-            Output.line(Output.l.tr("Logged %s ml at %s (record %s).", result.record.amountMl, when, result.record.id ?? 0))
-            Output.line("\(times.isoDay(result.record.start) == times.isoDay(now) ? Output.l.tr("Today") : times.day(result.record.start)): \(WaterOutput.progress(result.day)).")
+            let when =
+                times.isoDay(result.record.start) == times.isoDay(now)
+                ? times.clock(result.record.start) : times.short(result.record.start)
+            Output.line(
+                Output.l.tr("Logged %s ml at %s (record %s).", result.record.amountMl, when, result.record.id ?? 0))
+            Output.line(
+                "\(times.isoDay(result.record.start) == times.isoDay(now) ? Output.l.tr("Today") : times.day(result.record.start)): \(WaterOutput.progress(result.day))."
+            )
         }
     }
 
     struct List: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("List the drinks logged (default: today), earliest first, with their ids."),
-            discussion: Output.l.tr("""
-                Examples:
-                  beautyctl water list
-                  beautyctl water list --days 7 --json
-                  beautyctl water list --days 7 --reverse      # latest first
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr("List the drinks logged (default: today), earliest first, with their ids."),
+                discussion: Output.l.tr(
+                    """
+                    Examples:
+                      beautyctl water list
+                      beautyctl water list --days 7 --json
+                      beautyctl water list --days 7 --reverse      # latest first
+                    """))
+        }
         @OptionGroup var range: WaterRangeOptions
         @OptionGroup var order: SortOptions
         @OptionGroup var output: ListOutputOptions
@@ -232,29 +297,50 @@ extension WaterCommand {
             (params.sort, params.reverse) = order.wire
             var client = global.client
             let list = try client.call(WellbeingRPC.waterList, params)
-            if try output.printed(list, csv: ["id", "uuid", "amount_ml", "start", "end"], {
-                list.map { [String($0.id ?? 0), $0.uuid, String($0.amountMl), Output.iso($0.start), Output.iso($0.end)] }
-            }) { return }
-            if list.isEmpty { return Output.line(range.days == nil && range.from == nil && range.to == nil ? Output.l.tr("No water logged today.") : Output.l.tr("No water logged in that range.")) }
+            if try output.printed(
+                list, csv: ["id", "uuid", "amount_ml", "start", "end"],
+                {
+                    list.map {
+                        [String($0.id ?? 0), $0.uuid, String($0.amountMl), Output.iso($0.start), Output.iso($0.end)]
+                    }
+                })
+            {
+                return
+            }
+            if list.isEmpty {
+                return Output.line(
+                    range.days == nil && range.from == nil && range.to == nil
+                        ? Output.l.tr("No water logged today.") : Output.l.tr("No water logged in that range."))
+            }
             let times = Output.times
-            Output.table([Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("ML"), Output.l.tr("UNTIL")], list.map { r in
-                [String(r.id ?? 0), times.short(r.start), String(r.amountMl), r.end.map(times.clock) ?? ""]
-            })
+            Output.table(
+                [Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("ML"), Output.l.tr("UNTIL")],
+                list.map { r in
+                    [String(r.id ?? 0), times.short(r.start), String(r.amountMl), r.end.map(times.clock) ?? ""]
+                })
         }
     }
 
     struct Edit: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Change a logged drink (ids from 'water list'); options not given stay as they are."),
-            discussion: Output.l.tr("""
-                The day's total changes with it, and so do the day's reminders (they stop once the goal is reached).
-                Examples:
-                  beautyctl water edit 4 --amount 330
-                  beautyctl water edit 4 --at 8:15 --clear-until
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr(
+                    "Change a logged drink (ids from 'water list'); options not given stay as they are."),
+                discussion: Output.l.tr(
+                    """
+                    The day's total changes with it, and so do the day's reminders (they stop once the goal is reached).
+                    Examples:
+                      beautyctl water edit 4 --amount 330
+                      beautyctl water edit 4 --at 8:15 --clear-until
+                    """))
+        }
         @Argument(help: ArgumentHelp(Output.l.tr("Water record id."))) var id: Int64
-        @Option(parsing: .unconditional, help: ArgumentHelp(Output.l.tr("New amount in ml (250, 250,5, 0,5l)."), valueName: "amount")) var amount: String?
-        @Option(help: ArgumentHelp(Output.l.tr("When it was drunk ('8:30' means today's)."), valueName: "time")) var at: String?
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(Output.l.tr("New amount in ml (250, 250,5, 0,5l)."), valueName: "amount")) var amount:
+            String?
+        @Option(help: ArgumentHelp(Output.l.tr("When it was drunk ('8:30' means today's)."), valueName: "time")) var at:
+            String?
         @Option(help: ArgumentHelp(Output.l.tr("When drinking it ended."), valueName: "time")) var until: String?
         @Flag(help: ArgumentHelp(Output.l.tr("Remove the end time."))) var clearUntil = false
         @OptionGroup var output: OutputOptions
@@ -262,12 +348,17 @@ extension WaterCommand {
 
         func run() throws {
             if amount == nil, at == nil, until == nil, !clearUntil {
-                throw CLIFailure(.usage, Output.l.tr("nothing to change: give --amount, --at, --until or --clear-until"))
+                throw CLIFailure(
+                    .usage, Output.l.tr("nothing to change: give --amount, --at, --until or --clear-until"))
             }
-            if clearUntil, until != nil { throw CLIFailure(.usage, Output.l.tr("--until and --clear-until: choose one")) }
+            if clearUntil, until != nil {
+                throw CLIFailure(.usage, Output.l.tr("--until and --clear-until: choose one"))
+            }
             let now = Date()
             var params = WaterEditParams(id: id)
-            params.amountMl = try amount.map { text in try Input.check("--amount") { try WaterAmount.parse(text, field: "--amount") } }
+            params.amountMl = try amount.map { text in
+                try Input.check("--amount") { try WaterAmount.parse(text, field: "--amount") }
+            }
             params.at = try at.map { try WaterOutput.pastTime($0, option: "--at", now: now) }
             params.until = try until.map { try WaterOutput.pastTime($0, option: "--until", now: now) }
             params.clearUntil = clearUntil ? true : nil
@@ -280,8 +371,11 @@ extension WaterCommand {
     }
 
     struct Remove: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            commandName: "rm", abstract: Output.l.tr("Delete a logged drink (asks first on a terminal; ids from 'water list').")) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                commandName: "rm",
+                abstract: Output.l.tr("Delete a logged drink (asks first on a terminal; ids from 'water list')."))
+        }
         @Argument(help: ArgumentHelp(Output.l.tr("Water record id."))) var id: Int64
         @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
         @OptionGroup var output: OutputOptions
@@ -289,7 +383,9 @@ extension WaterCommand {
 
         func run() throws {
             var client = global.client
-            let removed = try Input.confirmedRemoval(of: Output.l.tr("water record"), id: id, yes: yes, client: &client, remove: WellbeingRPC.waterRemove) { _ in
+            let removed = try Input.confirmedRemoval(
+                of: Output.l.tr("water record"), id: id, yes: yes, client: &client, remove: WellbeingRPC.waterRemove
+            ) { _ in
                 Output.l.tr("Delete water record %s?", id)
             }
             guard let gone = removed else { return }
@@ -300,14 +396,17 @@ extension WaterCommand {
     }
 
     struct Total: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Water drunk per day and over a range (default: today)."),
-            discussion: Output.l.tr("""
-                Examples:
-                  beautyctl water total
-                  beautyctl water total --days 7
-                  beautyctl water total --from 2026-11-01 --to 2026-12-01 --json
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr("Water drunk per day and over a range (default: today)."),
+                discussion: Output.l.tr(
+                    """
+                    Examples:
+                      beautyctl water total
+                      beautyctl water total --days 7
+                      beautyctl water total --from 2026-11-01 --to 2026-12-01 --json
+                    """))
+        }
 
         @OptionGroup var range: WaterRangeOptions
         @OptionGroup var output: OutputOptions
@@ -328,35 +427,56 @@ extension WaterCommand {
                     return Output.line("\(name): \(WaterOutput.progress(day)), \(drinks(day.count)).")
                 }
                 // The daily goal is for a whole day: a share of it over a few hours would read as the day's progress.
-                return Output.line(l.tr("%s %s: %s ml, %s (part of the day: no goal progress).", name, part, ml(day.totalMl), drinks(day.count)))
+                return Output.line(
+                    l.tr(
+                        "%s %s: %s ml, %s (part of the day: no goal progress).", name, part, ml(day.totalMl),
+                        drinks(day.count)))
             }
-            Output.line(l.tr("Water from %s to %s", times.short(result.from), times.short(result.to))
-                        + (result.goalMl.map { l.tr(" (goal %s ml a day)", ml($0)) } ?? ""))
-            Output.table([l.tr("DAY"), l.tr("ML"), l.tr("DRINKS"), l.tr("GOAL")], result.days.map { day in
-                let part = WaterOutput.part(of: day.day, from: result.from, to: result.to)
-                return [times.day(day.day.start(in: .current)) + (part.map { " (\($0))" } ?? ""), ml(day.totalMl), String(day.count),
-                        day.goalMl.map { day.goalReached == true ? l.tr("reached") : part != nil ? l.tr("part of the day") : "\(day.totalMl * 100 / $0)%" } ?? ""]
-            })
+            Output.line(
+                l.tr("Water from %s to %s", times.short(result.from), times.short(result.to))
+                    + (result.goalMl.map { l.tr(" (goal %s ml a day)", ml($0)) } ?? ""))
+            Output.table(
+                [l.tr("DAY"), l.tr("ML"), l.tr("DRINKS"), l.tr("GOAL")],
+                result.days.map { day in
+                    let part = WaterOutput.part(of: day.day, from: result.from, to: result.to)
+                    return [
+                        times.day(day.day.start(in: .current)) + (part.map { " (\($0))" } ?? ""), ml(day.totalMl),
+                        String(day.count),
+                        day.goalMl.map {
+                            day.goalReached == true
+                                ? l.tr("reached") : part != nil ? l.tr("part of the day") : "\(day.totalMl * 100 / $0)%"
+                        } ?? "",
+                    ]
+                })
             let average = result.days.isEmpty ? 0 : result.totalMl / result.days.count
             let reached = result.days.filter { $0.goalReached == true }.count
-            Output.line(l.trn("Total: %s ml in %s drink(s), %s ml a day on average", "Total: %s ml in %s drink(s), %s ml a day on average",
-                              result.count, ml(result.totalMl), ml(result.count), ml(average))
-                        + (result.goalMl == nil ? "." : l.tr("; goal reached on %s of %s days.", reached, result.days.count)))
+            Output.line(
+                l.trn(
+                    "Total: %s ml in %s drink(s), %s ml a day on average",
+                    "Total: %s ml in %s drink(s), %s ml a day on average",
+                    result.count, ml(result.totalMl), ml(result.count), ml(average))
+                    + (result.goalMl == nil
+                        ? "." : l.tr("; goal reached on %s of %s days.", reached, result.days.count)))
         }
     }
 
     struct Goal: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Show or set the daily goal in ml ('off' removes it)."),
-            usage: "beautyctl water goal [<ml>|off] [--json]",
-            discussion: Output.l.tr("""
-                Today's progress shows in 'beautyctl now'; reminders stop for the day once it is reached.
-                Examples:
-                  beautyctl water goal 2000
-                  beautyctl water goal off
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr("Show or set the daily goal in ml ('off' removes it)."),
+                usage: "beautyctl water goal [<ml>|off] [--json]",
+                discussion: Output.l.tr(
+                    """
+                    Today's progress shows in 'beautyctl now'; reminders stop for the day once it is reached.
+                    Examples:
+                      beautyctl water goal 2000
+                      beautyctl water goal off
+                    """))
+        }
 
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp(Output.l.tr("Millilitres a day, or 'off'."), valueName: "ml|off"))
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp(Output.l.tr("Millilitres a day, or 'off'."), valueName: "ml|off"))
         var value: [String] = []
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
@@ -374,24 +494,35 @@ extension WaterCommand {
             var client = global.client
             let result = try client.call(WellbeingRPC.waterGoal, params)
             if output.json { return try Output.json(result) }
-            Output.line(result.goalMl.map { Output.l.tr("Daily water goal: %s ml.", Output.numbers.integer($0)) } ?? Output.l.tr("No daily water goal."))
+            Output.line(
+                result.goalMl.map { Output.l.tr("Daily water goal: %s ml.", Output.numbers.integer($0)) }
+                    ?? Output.l.tr("No daily water goal."))
         }
     }
 
     struct Remind: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Hydration reminders every N hours inside a daily window ('off' stops them)."),
-            discussion: Output.l.tr("""
-                Reminders stop for the day once the daily goal is reached. Without options this shows \
-                the settings; 'on' switches the last ones back on (default every 2h, 09:00-21:00).
-                Examples:
-                  beautyctl water remind --every 2h --between 09:00-21:00
-                  beautyctl water remind off
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr("Hydration reminders every N hours inside a daily window ('off' stops them)."),
+                discussion: Output.l.tr(
+                    """
+                    Reminders stop for the day once the daily goal is reached. Without options this shows \
+                    the settings; 'on' switches the last ones back on (default every 2h, 09:00-21:00).
+                    Examples:
+                      beautyctl water remind --every 2h --between 09:00-21:00
+                      beautyctl water remind off
+                    """))
+        }
 
         @Argument(help: ArgumentHelp(Output.l.tr("'on' or 'off' (optional)."), valueName: "on|off")) var state: String?
-        @Option(help: ArgumentHelp(Output.l.tr("How often (elapsed time from the window's start), e.g. 2h or 90m."), valueName: "duration")) var every: String?
-        @Option(help: ArgumentHelp(Output.l.tr("The daily window, end included, e.g. 09:00-21:00."), valueName: "HH:MM-HH:MM")) var between: String?
+        @Option(
+            help: ArgumentHelp(
+                Output.l.tr("How often (elapsed time from the window's start), e.g. 2h or 90m."), valueName: "duration")
+        ) var every: String?
+        @Option(
+            help: ArgumentHelp(
+                Output.l.tr("The daily window, end included, e.g. 09:00-21:00."), valueName: "HH:MM-HH:MM"))
+        var between: String?
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
@@ -401,7 +532,8 @@ extension WaterCommand {
             case nil: break
             case "on": params.enabled = true
             case "off": params.enabled = false
-            case let other?: throw CLIFailure(.usage, Output.l.tr("'%s': say on or off (or give --every/--between)", other))
+            case let other?:
+                throw CLIFailure(.usage, Output.l.tr("'%s': say on or off (or give --every/--between)", other))
             }
             if params.enabled == false, every != nil || between != nil {
                 throw CLIFailure(.usage, Output.l.tr("'off' takes no --every or --between"))
@@ -420,29 +552,42 @@ extension WaterCommand {
             var client = global.client
             let result = try client.call(WellbeingRPC.waterRemind, params)
             if output.json { return try Output.json(result) }
-            let settings = DurationParser.every(result.everySeconds, Output.l) + Output.l.tr(" between %s and %s", result.windowStart, result.windowEnd)
-            guard result.enabled else { return Output.line(Output.l.tr("Water reminders are off (last settings: %s).", settings)) }
+            let settings =
+                DurationParser.every(result.everySeconds, Output.l)
+                + Output.l.tr(" between %s and %s", result.windowStart, result.windowEnd)
+            guard result.enabled else {
+                return Output.line(Output.l.tr("Water reminders are off (last settings: %s).", settings))
+            }
             Output.line(Output.l.tr("Water reminders are on: %s.", settings))
             let times = Output.times
             if !result.upcoming.isEmpty {
-                Output.line(Output.l.tr("Next: %s", result.upcoming.map { times.isoDay($0) == times.isoDay(Date()) ? times.clock($0) : times.short($0) }
-                    .joined(separator: ", ")))
+                Output.line(
+                    Output.l.tr(
+                        "Next: %s",
+                        result.upcoming.map {
+                            times.isoDay($0) == times.isoDay(Date()) ? times.clock($0) : times.short($0)
+                        }
+                        .joined(separator: ", ")))
             }
         }
     }
 
     struct Import: ParsableCommand {
-        static var configuration: CommandConfiguration { CommandConfiguration(
-            abstract: Output.l.tr("Import water records from a CSV or JSON file; records already present are skipped."),
-            discussion: Output.l.tr("""
-                CSV: a header naming the columns uuid,amount_ml,start,end (end may be empty), e.g.
-                  uuid,amount_ml,start,end
-                  6F1C...,250,2026-11-20T08:30:00+01:00,2026-11-20T08:35:00+01:00
-                JSON: an array of {"uuid", "amountMl" (or "amount_ml"), "start", "end"}.
-                Times are ISO 8601; without an offset they are local. Amounts round half up to whole ml \
-                (a decimal comma in CSV needs quotes: "250,5"). Records are matched by uuid, so importing \
-                the same file again adds nothing. A bad line is reported with its number and nothing is imported.
-                """)) }
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: Output.l.tr(
+                    "Import water records from a CSV or JSON file; records already present are skipped."),
+                discussion: Output.l.tr(
+                    """
+                    CSV: a header naming the columns uuid,amount_ml,start,end (end may be empty), e.g.
+                      uuid,amount_ml,start,end
+                      6F1C...,250,2026-11-20T08:30:00+01:00,2026-11-20T08:35:00+01:00
+                    JSON: an array of {"uuid", "amountMl" (or "amount_ml"), "start", "end"}.
+                    Times are ISO 8601; without an offset they are local. Amounts round half up to whole ml \
+                    (a decimal comma in CSV needs quotes: "250,5"). Records are matched by uuid, so importing \
+                    the same file again adds nothing. A bad line is reported with its number and nothing is imported.
+                    """))
+        }
 
         @Argument(help: ArgumentHelp(Output.l.tr("The CSV or JSON file ('-' reads standard input)."))) var file: String
         @OptionGroup var output: OutputOptions
@@ -457,7 +602,10 @@ extension WaterCommand {
             do {
                 records = try WaterImport.parse(text, zone: .current)
             } catch let error as WaterImportError {
-                throw CLIFailure(.usage, (error.located(in: file, Output.l) + [Output.l.tr("(nothing was imported)")]).joined(separator: "\n"))
+                throw CLIFailure(
+                    .usage,
+                    (error.located(in: file, Output.l) + [Output.l.tr("(nothing was imported)")]).joined(
+                        separator: "\n"))
             }
             var client = global.client
             var total = WaterImportResult(inserted: 0, skipped: 0)
@@ -469,7 +617,10 @@ extension WaterCommand {
                 total.skipped += result.skipped
             }
             if output.json { return try Output.json(total) }
-            Output.line(Output.l.tr("Imported %s new water record(s) from %s; %s already present (skipped).", total.inserted, file, total.skipped))
+            Output.line(
+                Output.l.tr(
+                    "Imported %s new water record(s) from %s; %s already present (skipped).", total.inserted, file,
+                    total.skipped))
         }
     }
 }

@@ -9,7 +9,10 @@ public struct CalDAVAccount: Sendable {
     /// The longest one request may take, answer included (a server trickling its answer too).
     public var requestDeadline: Duration
 
-    public init(url: URL, credentials: any CalDAVCredentialSource, allowInsecure: Bool = false, requestDeadline: Duration = .seconds(120)) {
+    public init(
+        url: URL, credentials: any CalDAVCredentialSource, allowInsecure: Bool = false,
+        requestDeadline: Duration = .seconds(120)
+    ) {
         self.url = url
         self.credentials = credentials
         self.allowInsecure = allowInsecure

@@ -16,8 +16,9 @@ public final class CalDAVClient: Sendable {
     public init(account: CalDAVAccount) throws {
         try HTTPTransport.checkTransport(account.url, allowInsecure: account.allowInsecure)
         self.account = account
-        transport = HTTPTransport(credentials: account.credentials, allowInsecure: account.allowInsecure, origin: account.url,
-                                  deadline: account.requestDeadline)
+        transport = HTTPTransport(
+            credentials: account.credentials, allowInsecure: account.allowInsecure, origin: account.url,
+            deadline: account.requestDeadline)
     }
 
     /// Requests and bytes over the client's life.
@@ -32,8 +33,9 @@ public final class CalDAVClient: Sendable {
     /// The calendar at `url` (PROPFIND, Depth 0).
     public func calendar(at url: URL) async throws -> CalDAVCalendar {
         let status = try await propfind(url, depth: "0", DAVRequestBodies.calendar)
-        guard let response = status.responses.first(where: { samePath(resolve($0.href), url) }) ?? status.responses.first,
-              let calendar = calendar(from: response)
+        guard
+            let response = status.responses.first(where: { samePath(resolve($0.href), url) }) ?? status.responses.first,
+            let calendar = calendar(from: response)
         else { throw CalDAVError.malformed("\(url.absoluteString) is not a calendar collection") }
         return calendar
     }
@@ -44,7 +46,8 @@ public final class CalDAVClient: Sendable {
             throw CalDAVError.notFound("a calendar home (calendar-home-set) for \(account.url.absoluteString)")
         }
         let url = home.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
-        let answer = try await transport.send("MKCALENDAR", url, headers: [Self.xmlContent], body: DAVRequestBodies.makeCalendar(named: name))
+        let answer = try await transport.send(
+            "MKCALENDAR", url, headers: [Self.xmlContent], body: DAVRequestBodies.makeCalendar(named: name))
         try expect(answer, [200, 201], url.path)
         return try await calendar(at: url)
     }
@@ -62,12 +65,15 @@ public final class CalDAVClient: Sendable {
         while true {
             let previous = current
             let answer = try await transport.send(
-                "REPORT", calendar, headers: [("Depth", "0"), Self.xmlContent], body: DAVRequestBodies.syncCollection(token: current)
+                "REPORT", calendar, headers: [("Depth", "0"), Self.xmlContent],
+                body: DAVRequestBodies.syncCollection(token: current)
             )
             if current != nil, Self.forgotToken(answer) { throw CalDAVError.syncTokenInvalid }
             try expect(answer, [207], calendar.path)
             let status = try Multistatus(parsing: answer.body)
-            guard let next = status.syncToken else { throw CalDAVError.malformed("a sync-collection answer without a sync-token") }
+            guard let next = status.syncToken else {
+                throw CalDAVError.malformed("a sync-collection answer without a sync-token")
+            }
             var truncated = false
             for response in status.responses {
                 if samePath(resolve(response.href), calendar) {
@@ -107,8 +113,8 @@ public final class CalDAVClient: Sendable {
         let status = try await propfind(calendar, depth: "1", DAVRequestBodies.etags)
         return status.responses.compactMap { response in
             guard !samePath(resolve(response.href), calendar),
-                  response.property(DAVNamespace.dav, "resourcetype")?.contains(DAVNamespace.dav, "collection") != true,
-                  let etag = response.text(DAVNamespace.dav, "getetag")
+                response.property(DAVNamespace.dav, "resourcetype")?.contains(DAVNamespace.dav, "collection") != true,
+                let etag = response.text(DAVNamespace.dav, "getetag")
             else { return nil }
             return CalDAVResourceTag(href: response.href, etag: etag)
         }
@@ -125,14 +131,19 @@ public final class CalDAVClient: Sendable {
         while start < hrefs.endIndex {
             let end = min(start + Self.multigetBatchSize, hrefs.endIndex)
             let answer = try await transport.send(
-                "REPORT", calendar, headers: [("Depth", "1"), Self.xmlContent], body: DAVRequestBodies.multiget(hrefs: hrefs[start..<end])
+                "REPORT", calendar, headers: [("Depth", "1"), Self.xmlContent],
+                body: DAVRequestBodies.multiget(hrefs: hrefs[start..<end])
             )
             try expect(answer, [207], calendar.path)
             for response in try Multistatus(parsing: answer.body).responses {
                 guard CollectionScope.member(response.href, of: calendar) != nil else { continue }
-                guard let ics = response.property(DAVNamespace.caldav, "calendar-data")?.text, !ics.isEmpty else { continue }
-                resources.append(CalDAVResource(href: response.href, etag: response.text(DAVNamespace.dav, "getetag") ?? "",
-                                                ics: Self.withCRLF(ics)))
+                guard let ics = response.property(DAVNamespace.caldav, "calendar-data")?.text, !ics.isEmpty else {
+                    continue
+                }
+                resources.append(
+                    CalDAVResource(
+                        href: response.href, etag: response.text(DAVNamespace.dav, "getetag") ?? "",
+                        ics: Self.withCRLF(ics)))
             }
             start = end
         }
@@ -158,7 +169,8 @@ public final class CalDAVClient: Sendable {
     @discardableResult
     public func put(_ href: String, ics: String, _ precondition: CalDAVWritePrecondition) async throws -> String? {
         let answer = try await transport.send(
-            "PUT", try member(href), headers: [("Content-Type", "text/calendar; charset=utf-8"), Self.header(precondition)], body: ics
+            "PUT", try member(href),
+            headers: [("Content-Type", "text/calendar; charset=utf-8"), Self.header(precondition)], body: ics
         )
         try expect(answer, [200, 201, 204], href)
         return answer.headers.first(name: "ETag")
@@ -191,8 +203,9 @@ public final class CalDAVClient: Sendable {
     }
 
     func propfind(_ url: URL, depth: String, _ body: String, staysOnOrigin: Bool = false) async throws -> Multistatus {
-        let answer = try await transport.send("PROPFIND", url, headers: [("Depth", depth), Self.xmlContent], body: body,
-                                              staysOnOrigin: staysOnOrigin)
+        let answer = try await transport.send(
+            "PROPFIND", url, headers: [("Depth", depth), Self.xmlContent], body: body,
+            staysOnOrigin: staysOnOrigin)
         try expect(answer, [207], url.path)
         return try Multistatus(parsing: answer.body)
     }
@@ -223,7 +236,8 @@ public final class CalDAVClient: Sendable {
     /// origin than the account's (the password does not follow it there).
     func calendar(from response: Multistatus.Response) -> CalDAVCalendar? {
         guard CollectionScope.sameOrigin(resolve(response.href), account.url) else { return nil }
-        guard response.property(DAVNamespace.dav, "resourcetype")?.contains(DAVNamespace.caldav, "calendar") == true else { return nil }
+        guard response.property(DAVNamespace.dav, "resourcetype")?.contains(DAVNamespace.caldav, "calendar") == true
+        else { return nil }
         let syncToken = response.text(DAVNamespace.dav, "sync-token")
         let reports = response.property(DAVNamespace.dav, "supported-report-set")
         let components = response.property(DAVNamespace.caldav, "supported-calendar-component-set")
@@ -232,7 +246,8 @@ public final class CalDAVClient: Sendable {
             displayName: response.text(DAVNamespace.dav, "displayname"),
             ctag: response.text(DAVNamespace.calendarServer, "getctag"),
             syncToken: syncToken,
-            supportsSyncCollection: reports.map { $0.contains(DAVNamespace.dav, "sync-collection") } ?? (syncToken != nil),
+            supportsSyncCollection: reports.map { $0.contains(DAVNamespace.dav, "sync-collection") }
+                ?? (syncToken != nil),
             supportsEvents: components.map { set in
                 set.children(DAVNamespace.caldav, "comp").contains { $0.attributes["name"]?.uppercased() == "VEVENT" }
             } ?? true
@@ -247,7 +262,8 @@ public final class CalDAVClient: Sendable {
         case 404, 410: throw CalDAVError.notFound(what)
         case 412: throw CalDAVError.preconditionFailed(href: what)
         default:
-            let detail = String(decoding: answer.body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let detail = String(decoding: answer.body.prefix(300), as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             throw CalDAVError.server(status: answer.status, detail: "\(what): \(detail)")
         }
     }

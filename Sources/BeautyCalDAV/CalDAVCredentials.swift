@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where the Authorization header comes from. Kept to one call so that OAuth 2.0 (a bearer token that
@@ -29,7 +29,9 @@ public struct PasswordFileCredentials: CalDAVCredentialSource {
         self.passwordFile = passwordFile
         let text = try Self.readSmall(passwordFile)
         // "\r\n" is one Character: split on any line break, not on "\n" alone.
-        password = text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        password =
+            text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(
+                String.init) ?? ""
         guard !password.isEmpty else { throw CalDAVError.passwordFileEmpty(passwordFile) }
     }
 
@@ -67,7 +69,9 @@ public struct PasswordFileCredentials: CalDAVCredentialSource {
             if count == 0 { break }
             filled += count
         }
-        guard filled <= maximumFileSize else { throw CalDAVError.passwordFileTooLarge(passwordFile, limit: maximumFileSize) }
+        guard filled <= maximumFileSize else {
+            throw CalDAVError.passwordFileTooLarge(passwordFile, limit: maximumFileSize)
+        }
         guard let text = String(validating: bytes[..<filled], as: UTF8.self) else {
             throw CalDAVError.malformed("cannot read the password file \(passwordFile): it is not UTF-8 text")
         }

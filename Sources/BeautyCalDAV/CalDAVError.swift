@@ -34,7 +34,8 @@ extension CalDAVError: CustomStringConvertible {
     public var description: String {
         switch self {
         case let .insecureURL(url):
-            return "refusing plain HTTP to \(url): use https://, or allow it explicitly (--insecure) if you trust the network"
+            return
+                "refusing plain HTTP to \(url): use https://, or allow it explicitly (--insecure) if you trust the network"
         case .unauthorized:
             return "the CalDAV server refused the user name or password (401 Unauthorized)"
         case let .notFound(what):
@@ -50,7 +51,8 @@ extension CalDAVError: CustomStringConvertible {
         case let .passwordFileEmpty(path):
             return "the password file \(path) is empty"
         case let .passwordFileTooLarge(path, limit):
-            return "the password file \(path) is not a regular file of at most \(limit) bytes: it should hold the password alone"
+            return
+                "the password file \(path) is not a regular file of at most \(limit) bytes: it should hold the password alone"
         case let .server(status, detail):
             return "the CalDAV server answered \(status)" + (detail.isEmpty ? "" : ": \(detail)")
         case let .unreachable(reason):

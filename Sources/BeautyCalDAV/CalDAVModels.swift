@@ -11,8 +11,10 @@ public struct CalDAVCalendar: Sendable, Codable, Equatable {
     /// Whether the calendar takes VEVENTs (a calendar that names no component set takes all).
     public var supportsEvents: Bool
 
-    public init(url: URL, displayName: String? = nil, ctag: String? = nil, syncToken: String? = nil,
-                supportsSyncCollection: Bool, supportsEvents: Bool) {
+    public init(
+        url: URL, displayName: String? = nil, ctag: String? = nil, syncToken: String? = nil,
+        supportsSyncCollection: Bool, supportsEvents: Bool
+    ) {
         self.url = url
         self.displayName = displayName
         self.ctag = ctag

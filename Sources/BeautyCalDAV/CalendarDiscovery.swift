@@ -76,8 +76,12 @@ extension CalDAVClient {
             throw CalDAVError.notFound("a current-user-principal at \(account.url.absoluteString)")
         }
         let described = try await describe(principal)
-        if described.homes.isEmpty, let elsewhere = described.elsewhere { throw CalDAVError.otherOrigin(elsewhere.absoluteString) }
-        guard !described.homes.isEmpty else { throw CalDAVError.notFound("a calendar-home-set for \(principal.absoluteString)") }
+        if described.homes.isEmpty, let elsewhere = described.elsewhere {
+            throw CalDAVError.otherOrigin(elsewhere.absoluteString)
+        }
+        guard !described.homes.isEmpty else {
+            throw CalDAVError.notFound("a calendar-home-set for \(principal.absoluteString)")
+        }
         return described.homes
     }
 

@@ -33,9 +33,9 @@ public enum CollectionScope {
     /// `collection`, when it names something strictly inside the collection; nil otherwise.
     public static func member(_ href: String, of collection: URL) -> URL? {
         guard let url = URL(string: href, relativeTo: collection)?.absoluteURL, sameOrigin(url, collection),
-              url.user == nil, url.password == nil,
-              let path = normalizedPath(url.path(percentEncoded: true)).flatMap({ $0.removingPercentEncoding }),
-              var base = normalizedPath(collection.path(percentEncoded: true)).flatMap({ $0.removingPercentEncoding })
+            url.user == nil, url.password == nil,
+            let path = normalizedPath(url.path(percentEncoded: true)).flatMap({ $0.removingPercentEncoding }),
+            var base = normalizedPath(collection.path(percentEncoded: true)).flatMap({ $0.removingPercentEncoding })
         else { return nil }
         // Compared unescaped: servers differ in what they escape (`@` or `%40`).
         if !base.hasSuffix("/") { base += "/" }
@@ -48,7 +48,9 @@ public enum CollectionScope {
     /// backslash, which servers split differently.
     static func normalizedPath(_ encoded: String) -> String? {
         let lowered = encoded.lowercased()
-        if lowered.contains("%2f") || lowered.contains("%5c") || encoded.contains("\\") || lowered.contains("%00") { return nil }
+        if lowered.contains("%2f") || lowered.contains("%5c") || encoded.contains("\\") || lowered.contains("%00") {
+            return nil
+        }
         let path = encoded.replacingOccurrences(of: "%2e", with: ".", options: .caseInsensitive)
         var output: [Substring] = []
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)

@@ -4,7 +4,8 @@ import Foundation
 /// calendarserver.org (getctag) namespaces.
 enum DAVRequestBodies {
     private static let header = #"<?xml version="1.0" encoding="utf-8"?>"#
-    private static let namespaces = #"xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/""#
+    private static let namespaces =
+        #"xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/""#
 
     /// What a `CalDAVCalendar` holds.
     static let calendar = propfind([
@@ -22,7 +23,8 @@ enum DAVRequestBodies {
     static let etags = propfind(["d:resourcetype", "d:getetag"])
 
     private static func propfind(_ properties: [String]) -> String {
-        "\(header)<d:propfind \(namespaces)><d:prop>" + properties.map { "<\($0)/>" }.joined() + "</d:prop></d:propfind>"
+        "\(header)<d:propfind \(namespaces)><d:prop>" + properties.map { "<\($0)/>" }.joined()
+            + "</d:prop></d:propfind>"
     }
 
     /// RFC 6578 §3.2: an empty token asks for everything; level 1 is the calendar's members.

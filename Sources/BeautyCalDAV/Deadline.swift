@@ -11,16 +11,20 @@ enum Deadline {
     /// to notice. The limit is a timer of `eventLoop`'s: `Task.sleep` would go through `dispatch_after`,
     /// which starts libdispatch's once-a-second load monitor for the life of the process, so an idle
     /// daemon would never sleep again after its first sync.
-    static func run<T: Sendable>(within limit: Duration, on eventLoop: any EventLoop, expired: @escaping @Sendable () -> Error,
-                                 _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    static func run<T: Sendable>(
+        within limit: Duration, on eventLoop: any EventLoop, expired: @escaping @Sendable () -> Error,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let outcome = NIOLockedValueBox<CheckedContinuation<T, Error>?>(nil)
         let work = NIOLockedValueBox<Task<Void, Never>?>(nil)
         let timer = NIOLockedValueBox<Scheduled<Void>?>(nil)
         @Sendable func finish(_ result: Result<T, Error>) {
-            guard let continuation = outcome.withLockedValue({ value -> CheckedContinuation<T, Error>? in
-                defer { value = nil }
-                return value
-            }) else { return }
+            guard
+                let continuation = outcome.withLockedValue({ value -> CheckedContinuation<T, Error>? in
+                    defer { value = nil }
+                    return value
+                })
+            else { return }
             work.withLockedValue { $0?.cancel() }
             timer.withLockedValue { $0?.cancel() }
             continuation.resume(with: result)

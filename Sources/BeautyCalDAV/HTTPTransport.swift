@@ -84,25 +84,32 @@ final class HTTPTransport: Sendable {
 
     /// `staysOnOrigin`: a redirect to another origin is not followed but thrown as `otherOrigin` (discovery,
     /// where the user decides whether the password may go there).
-    func send(_ method: String, _ url: URL, headers extra: [(String, String)] = [], body: String? = nil,
-              staysOnOrigin: Bool = false) async throws -> HTTPAnswer {
+    func send(
+        _ method: String, _ url: URL, headers extra: [(String, String)] = [], body: String? = nil,
+        staysOnOrigin: Bool = false
+    ) async throws -> HTTPAnswer {
         var target = url
         for _ in 0...Self.maximumRedirects {
             // The password goes to the account's origin alone, whatever a server's href or redirect
             // names: another host (or port, or scheme) gets the request without it.
             let credentialed = CollectionScope.sameOrigin(target, origin)
             let answer = try await sendOnce(method, target, headers: extra, body: body, credentialed: credentialed)
-            guard [301, 302, 303, 307, 308].contains(answer.status), let location = answer.headers.first(name: "Location"),
-                  let next = URL(string: location, relativeTo: target)?.absoluteURL
+            guard [301, 302, 303, 307, 308].contains(answer.status),
+                let location = answer.headers.first(name: "Location"),
+                let next = URL(string: location, relativeTo: target)?.absoluteURL
             else { return answer }
-            if staysOnOrigin, !CollectionScope.sameOrigin(next, origin) { throw CalDAVError.otherOrigin(next.absoluteString) }
+            if staysOnOrigin, !CollectionScope.sameOrigin(next, origin) {
+                throw CalDAVError.otherOrigin(next.absoluteString)
+            }
             target = next
         }
         throw CalDAVError.server(status: 310, detail: "too many redirects from \(url.absoluteString)")
     }
 
-    private func sendOnce(_ method: String, _ url: URL, headers extra: [(String, String)], body: String?,
-                          credentialed: Bool) async throws -> HTTPAnswer {
+    private func sendOnce(
+        _ method: String, _ url: URL, headers extra: [(String, String)], body: String?,
+        credentialed: Bool
+    ) async throws -> HTTPAnswer {
         try Self.checkTransport(url, allowInsecure: allowInsecure)
         // A cancelled sync starts no request, nor asks the keyring for a password.
         try Task.checkCancellation()
@@ -119,8 +126,12 @@ final class HTTPTransport: Sendable {
             request.body = .bytes(bytes)
             request.headers.add(name: "Content-Length", value: String(bytes.readableBytes))
         }
-        sent += Self.headerSize("\(method) \(url.path) HTTP/1.1", request.headers) + "Host: \(url.host ?? "")\r\n".utf8.count
-        counters.withLockedValue { $0.requests += 1; $0.bytesSent += sent }
+        sent +=
+            Self.headerSize("\(method) \(url.path) HTTP/1.1", request.headers)
+            + "Host: \(url.host ?? "")\r\n".utf8.count
+        counters.withLockedValue {
+            $0.requests += 1; $0.bytesSent += sent
+        }
 
         let status: Int
         let headers: HTTPHeaders
@@ -128,14 +139,21 @@ final class HTTPTransport: Sendable {
         do {
             let limit = deadline, host = url.host ?? url.absoluteString
             let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-            (status, headers, buffer) = try await Deadline.run(within: limit, on: Self.client.eventLoopGroup.any(), expired: {
-                CalDAVError.unreachable("\(host): the request took longer than \(Self.seconds(limit)) s")
-            }) { [request] in
+            (status, headers, buffer) = try await Deadline.run(
+                within: limit, on: Self.client.eventLoopGroup.any(),
+                expired: {
+                    CalDAVError.unreachable("\(host): the request took longer than \(Self.seconds(limit)) s")
+                }
+            ) { [request] in
                 let response = try await Self.client.execute(request, deadline: .now() + .nanoseconds(nanoseconds))
-                return (Int(response.status.code), response.headers, try await response.body.collect(upTo: Self.maximumBodySize))
+                return (
+                    Int(response.status.code), response.headers,
+                    try await response.body.collect(upTo: Self.maximumBodySize)
+                )
             }
         } catch let error as NIOTooManyBytesError {
-            throw CalDAVError.malformed("an answer from \(url.absoluteString) is larger than \(Self.maximumBodySize) bytes (\(error))")
+            throw CalDAVError.malformed(
+                "an answer from \(url.absoluteString) is larger than \(Self.maximumBodySize) bytes (\(error))")
         } catch let error as CalDAVError {
             throw error
         } catch is CancellationError {
@@ -144,7 +162,8 @@ final class HTTPTransport: Sendable {
             throw CalDAVError.unreachable("\(url.host ?? url.absoluteString): \(reason(error))")
         }
         // A compressed body arrives decompressed: its Content-Length is what travelled.
-        let travelled = headers.contains(name: "Content-Encoding") ? headers.first(name: "Content-Length").flatMap(Int.init) : nil
+        let travelled =
+            headers.contains(name: "Content-Encoding") ? headers.first(name: "Content-Length").flatMap(Int.init) : nil
         let received = (travelled ?? buffer.readableBytes) + Self.headerSize("HTTP/1.1 \(status)", headers)
         counters.withLockedValue { $0.bytesReceived += received }
         let data = buffer.readData(length: buffer.readableBytes) ?? Data()

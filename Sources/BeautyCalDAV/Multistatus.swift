@@ -34,9 +34,15 @@ struct Multistatus {
                 throw CalDAVError.malformed("a multistatus response without an href")
             }
             let found = element.children(DAVNamespace.dav, "propstat")
-                .filter { Multistatus.statusCode($0.child(DAVNamespace.dav, "status")?.trimmedText).map { (200..<300).contains($0) } ?? false }
+                .filter {
+                    Multistatus.statusCode($0.child(DAVNamespace.dav, "status")?.trimmedText).map {
+                        (200..<300).contains($0)
+                    } ?? false
+                }
                 .flatMap { $0.child(DAVNamespace.dav, "prop")?.children ?? [] }
-            return Response(href: href, status: Multistatus.statusCode(element.child(DAVNamespace.dav, "status")?.trimmedText), found: found)
+            return Response(
+                href: href, status: Multistatus.statusCode(element.child(DAVNamespace.dav, "status")?.trimmedText),
+                found: found)
         }
         let token = root.child(DAVNamespace.dav, "sync-token")?.trimmedText
         syncToken = token?.isEmpty == false ? token : nil

@@ -11,7 +11,8 @@ enum ResourceName {
         if safe.count == uid.unicodeScalars.count, !uid.isEmpty, uid.count <= longest, !uid.hasPrefix(".") {
             return uid + ".ics"
         }
-        let prefix = String(String.UnicodeScalarView(safe.prefix(longest - 17))).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        let prefix = String(String.UnicodeScalarView(safe.prefix(longest - 17))).trimmingCharacters(
+            in: CharacterSet(charactersIn: "."))
         return (prefix.isEmpty ? "" : prefix + "-") + fnv1a(uid) + ".ics"
     }
 

@@ -16,8 +16,10 @@ public struct SecretServiceCredentials: CalDAVCredentialSource {
     private let password = NIOLockedValueBox<String?>(nil)
 
     /// `environment` replaces the process's for `secret-tool` (its D-Bus session address), nil keeps it.
-    public init(user: String, attributes: [String: String], secretTool: String = "/usr/bin/secret-tool",
-                environment: [String: String]? = nil) {
+    public init(
+        user: String, attributes: [String: String], secretTool: String = "/usr/bin/secret-tool",
+        environment: [String: String]? = nil
+    ) {
         self.user = user
         self.attributes = attributes
         self.secretTool = secretTool
@@ -27,8 +29,11 @@ public struct SecretServiceCredentials: CalDAVCredentialSource {
     /// The entry of sync account `account`: keyed by the origin the password goes to and the user as
     /// well as the account's name, so that an account whose URL changed (a restore, an account removed
     /// and added again for another server) is not handed the password kept for another server.
-    public static func account(_ account: String, user: String, origin url: URL, environment: [String: String]? = nil) -> SecretServiceCredentials {
-        SecretServiceCredentials(user: user, attributes: attributes(account: account, user: user, origin: url), environment: environment)
+    public static func account(_ account: String, user: String, origin url: URL, environment: [String: String]? = nil)
+        -> SecretServiceCredentials
+    {
+        SecretServiceCredentials(
+            user: user, attributes: attributes(account: account, user: user, origin: url), environment: environment)
     }
 
     /// The attributes `account(_:user:origin:)` looks up, as `secret-tool store` takes them.
@@ -47,11 +52,15 @@ public struct SecretServiceCredentials: CalDAVCredentialSource {
         return basicAuthorization(user: user, password: secret)
     }
 
-    private var query: String { attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+    private var query: String {
+        attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
 
     private func lookUp() async throws -> String {
         guard FileManager.default.isExecutableFile(atPath: secretTool) else {
-            throw CredentialLookupError("\(secretTool) is not installed (apt install libsecret-tools), so the password cannot be read from the Secret Service")
+            throw CredentialLookupError(
+                "\(secretTool) is not installed (apt install libsecret-tools), so the password cannot be read from the Secret Service"
+            )
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: secretTool)
@@ -66,15 +75,17 @@ public struct SecretServiceCredentials: CalDAVCredentialSource {
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch {
                 process.terminationHandler = nil
-                continuation.resume(throwing: CredentialLookupError("cannot run \(secretTool): \(error.localizedDescription)"))
+                continuation.resume(
+                    throwing: CredentialLookupError("cannot run \(secretTool): \(error.localizedDescription)"))
             }
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let detail = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard status == 0, !text.isEmpty else {
-            throw CredentialLookupError("no password in the Secret Service for \(query)" + (detail.isEmpty ? "" : " (\(detail))")
-                + "; store one with: secret-tool store --label beautyd \(query)")
+            throw CredentialLookupError(
+                "no password in the Secret Service for \(query)" + (detail.isEmpty ? "" : " (\(detail))")
+                    + "; store one with: secret-tool store --label beautyd \(query)")
         }
         // secret-tool prints the secret as stored, with a line break only when printing to a terminal.
         return text.hasSuffix("\n") ? String(text.dropLast()) : text

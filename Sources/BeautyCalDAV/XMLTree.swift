@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// A parsed XML element with namespace-qualified names: DAV answers use any prefix for a namespace
@@ -29,7 +29,9 @@ struct DAVElement: Sendable {
 
     /// Every element so named anywhere below, in document order.
     func descendants(_ namespace: String, _ name: String) -> [DAVElement] {
-        children.flatMap { ($0.namespace == namespace && $0.name == name ? [$0] : []) + $0.descendants(namespace, name) }
+        children.flatMap {
+            ($0.namespace == namespace && $0.name == name ? [$0] : []) + $0.descendants(namespace, name)
+        }
     }
 
     var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -70,8 +72,10 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         return root
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
         guard failure == nil else { return }
         guard stack.count < Self.maximumDepth else {
             failure = CalDAVError.malformed("the XML answer nests elements more than \(Self.maximumDepth) deep")
@@ -79,7 +83,9 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             parser.abortParsing()
             return
         }
-        stack.append(DAVElement(namespace: namespaceURI ?? "", name: elementName, attributes: attributeDict, children: [], text: ""))
+        stack.append(
+            DAVElement(
+                namespace: namespaceURI ?? "", name: elementName, attributes: attributeDict, children: [], text: ""))
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -92,7 +98,9 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+    ) {
         guard let finished = stack.popLast() else { return }
         if stack.isEmpty {
             root = finished

@@ -26,8 +26,10 @@ public struct AllDayReminders: Sendable, Equatable {
         guard lead % 86_400 == 0 else { return reminder.fireDate(forStart: start) }
         let day = calendar.dateComponents([.year, .month, .day], from: start)
         guard let year = day.year, let month = day.month, let dayOfMonth = day.day,
-              let anchor = calendar.date(from: DateComponents(year: year, month: month, day: dayOfMonth - lead / 86_400,
-                                                              hour: time.minutes / 60, minute: time.minutes % 60))
+            let anchor = calendar.date(
+                from: DateComponents(
+                    year: year, month: month, day: dayOfMonth - lead / 86_400,
+                    hour: time.minutes / 60, minute: time.minutes % 60))
         else { return reminder.fireDate(forStart: start) }
         return anchor
     }

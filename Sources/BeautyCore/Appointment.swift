@@ -113,8 +113,10 @@ public struct AppointmentRecurrence: Codable, Sendable, Equatable {
     /// occurrences keep this wall time. Nil when `start`'s own wall time is the series' time.
     public var startWall: String?
 
-    public init(rule: String, moreRules: [String] = [], exdates: [Date] = [], rdates: [Date] = [],
-                changed: [Date] = [], startWall: String? = nil) {
+    public init(
+        rule: String, moreRules: [String] = [], exdates: [Date] = [], rdates: [Date] = [],
+        changed: [Date] = [], startWall: String? = nil
+    ) {
         self.rule = rule
         self.moreRules = moreRules
         self.exdates = exdates

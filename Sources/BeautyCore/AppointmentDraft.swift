@@ -41,11 +41,14 @@ public struct AppointmentDraft: Sendable {
                 self.exdates = exdates
             }
 
-            public static let wire = Fields(rule: "recurrence", every: "everySeconds", cycle: "repeatAfterDoneSeconds", exdates: "exdates")
+            public static let wire = Fields(
+                rule: "recurrence", every: "everySeconds", cycle: "repeatAfterDoneSeconds", exdates: "exdates")
         }
 
-        public init(recurrence: AppointmentRecurrence? = nil, everySeconds: Int? = nil, repeatAfterDoneSeconds: Int? = nil,
-                    exdates: [Date] = [], startWall: String? = nil, fields: Fields = .wire) {
+        public init(
+            recurrence: AppointmentRecurrence? = nil, everySeconds: Int? = nil, repeatAfterDoneSeconds: Int? = nil,
+            exdates: [Date] = [], startWall: String? = nil, fields: Fields = .wire
+        ) {
             self.recurrence = recurrence
             self.startWall = startWall
             self.everySeconds = everySeconds
@@ -57,7 +60,8 @@ public struct AppointmentDraft: Sendable {
         /// The series asked for (nil: none in this request), or which field is wrong.
         public func resolved() throws -> AppointmentRecurrence? {
             if recurrence != nil, everySeconds != nil {
-                throw ValidationError(field: fields.every, template: "use %s or %s, not both", fields.rule, fields.every)
+                throw ValidationError(
+                    field: fields.every, template: "use %s or %s, not both", fields.rule, fields.every)
             }
             if let cycle = repeatAfterDoneSeconds {
                 if recurrence != nil || everySeconds != nil {
@@ -67,10 +71,14 @@ public struct AppointmentDraft: Sendable {
                 _ = try AppointmentDraft.cycleAfterDone(cycle, field: fields.cycle)
             }
             if let everySeconds {
-                return AppointmentRecurrence(rule: try AppointmentDraft.everyRule(seconds: everySeconds, field: fields.every), exdates: exdates)
+                return AppointmentRecurrence(
+                    rule: try AppointmentDraft.everyRule(seconds: everySeconds, field: fields.every), exdates: exdates)
             }
             guard var recurrence else {
-                if !exdates.isEmpty { throw ValidationError(field: fields.exdates, template: "goes with %s or %s", fields.rule, fields.every) }
+                if !exdates.isEmpty {
+                    throw ValidationError(
+                        field: fields.exdates, template: "goes with %s or %s", fields.rule, fields.every)
+                }
                 return nil
             }
             recurrence.exdates += exdates.filter { !recurrence.exdates.contains($0) }
@@ -79,8 +87,10 @@ public struct AppointmentDraft: Sendable {
     }
 
     /// A new appointment: without `durationSeconds` it lasts a day when all-day, else `defaultDurationSeconds`.
-    public static func adding(_ appointment: Appointment, durationSeconds: Int?, defaultDurationSeconds: Int,
-                              series: Series = Series()) -> AppointmentDraft {
+    public static func adding(
+        _ appointment: Appointment, durationSeconds: Int?, defaultDurationSeconds: Int,
+        series: Series = Series()
+    ) -> AppointmentDraft {
         var a = appointment
         a.durationSeconds = durationSeconds ?? (a.allDay ? allDayDurationSeconds : defaultDurationSeconds)
         return AppointmentDraft(appointment: a, series: series, placesStart: true)
@@ -90,8 +100,10 @@ public struct AppointmentDraft: Sendable {
     /// day unless the request gives a duration, as a new one does, so it ends at the next midnight and not
     /// its old length after this one; the edit sets all-day, so its start moves to the day's midnight and
     /// lead-time reminders count from there.
-    public static func editing(_ stored: Appointment, to edited: Appointment, durationGiven: Bool,
-                               series: Series = Series(), placesStart: Bool) -> AppointmentDraft {
+    public static func editing(
+        _ stored: Appointment, to edited: Appointment, durationGiven: Bool,
+        series: Series = Series(), placesStart: Bool
+    ) -> AppointmentDraft {
         var a = edited
         if edited.allDay, !stored.allDay, !durationGiven { a.durationSeconds = allDayDurationSeconds }
         return AppointmentDraft(appointment: a, series: series, placesStart: placesStart)
@@ -122,10 +134,12 @@ public struct AppointmentDraft: Sendable {
     /// series' zone and reads (RFC 5545) as that start; nil otherwise, and the start's own wall time rules.
     static func gapWall(_ given: String?, start: Date, zone: TimeZone) -> String? {
         guard let c = given.flatMap(LocalTime.wallFields),
-              let wall = LocalTime.skippedWall(year: c.year!, month: c.month!, day: c.day!, hour: c.hour!,
-                                                minute: c.minute!, second: c.second!, in: zone),
-              LocalTime.instant(year: c.year!, month: c.month!, day: c.day!, hour: c.hour!, minute: c.minute!,
-                                second: c.second!, in: zone) == start
+            let wall = LocalTime.skippedWall(
+                year: c.year!, month: c.month!, day: c.day!, hour: c.hour!,
+                minute: c.minute!, second: c.second!, in: zone),
+            LocalTime.instant(
+                year: c.year!, month: c.month!, day: c.day!, hour: c.hour!, minute: c.minute!,
+                second: c.second!, in: zone) == start
         else { return nil }
         return wall
     }
@@ -142,7 +156,8 @@ public struct AppointmentDraft: Sendable {
         guard seconds >= 86_400, seconds % 86_400 == 0 else {
             throw ValidationError(field: field, template: "use whole days or weeks for appointments (e.g. 2w, 30d)")
         }
-        return seconds % 604_800 == 0 ? "FREQ=WEEKLY;INTERVAL=\(seconds / 604_800)" : "FREQ=DAILY;INTERVAL=\(seconds / 86_400)"
+        return seconds % 604_800 == 0
+            ? "FREQ=WEEKLY;INTERVAL=\(seconds / 604_800)" : "FREQ=DAILY;INTERVAL=\(seconds / 86_400)"
     }
 
     /// A treatment cycle after done: whole days, from one day to five years.
@@ -160,24 +175,37 @@ public struct AppointmentDraft: Sendable {
     /// that is already past and will not fire (it has no delivery), one set for after the start.
     /// Times are written in `zone`. A series plans its reminders two weeks ahead, so one of its
     /// future reminders without a delivery yet is simply not planned yet. `allDayTime`: see `AllDayReminders`.
-    public static func warnings(for appointment: Appointment, deliveries: [Delivery], zone: TimeZone, now: Date,
-                                allDayTime: ClockTime = AllDayReminders.defaultTime, localizer l: Localizer = .english) -> [String] {
+    public static func warnings(
+        for appointment: Appointment, deliveries: [Delivery], zone: TimeZone, now: Date,
+        allDayTime: ClockTime = AllDayReminders.defaultTime, localizer l: Localizer = .english
+    ) -> [String] {
         let times = Timestamps(zone: zone, language: l.language)
         let recorded = Set(deliveries.map(\.trigger.key))
         // A visit booked after it began is more often a slip of the date than a record of the past.
-        let past = appointment.recurrence == nil && appointment.status == .scheduled && appointment.start < now
-            ? [l.tr("it starts in the past (%s): it stays scheduled until you mark it done or cancel it", times.short(appointment.start))] : []
+        let past =
+            appointment.recurrence == nil && appointment.status == .scheduled && appointment.start < now
+            ? [
+                l.tr(
+                    "it starts in the past (%s): it stays scheduled until you mark it done or cancel it",
+                    times.short(appointment.start))
+            ] : []
         let allDay = AllDayReminders(time: allDayTime, zone: zone)
         // An all-day visit's reminders may come on its day, up to the all-day time.
-        let latest = appointment.allDay ? allDay.fireDate(.before(0), of: appointment, start: appointment.start) : appointment.start
-        return past + ReminderPlanner.triggers(for: appointment, allDay: allDay).compactMap { trigger in
-            if !recorded.contains(trigger.key), appointment.recurrence == nil || trigger.fireAt <= now {
-                return l.tr("the reminder at %s is already in the past; it will not fire", times.short(trigger.fireAt))
+        let latest =
+            appointment.allDay
+            ? allDay.fireDate(.before(0), of: appointment, start: appointment.start) : appointment.start
+        return past
+            + ReminderPlanner.triggers(for: appointment, allDay: allDay).compactMap { trigger in
+                if !recorded.contains(trigger.key), appointment.recurrence == nil || trigger.fireAt <= now {
+                    return l.tr(
+                        "the reminder at %s is already in the past; it will not fire", times.short(trigger.fireAt))
+                }
+                if trigger.fireAt > latest {
+                    return l.tr(
+                        "the reminder at %s comes after the start (%s)", times.short(trigger.fireAt),
+                        times.short(appointment.start))
+                }
+                return nil
             }
-            if trigger.fireAt > latest {
-                return l.tr("the reminder at %s comes after the start (%s)", times.short(trigger.fireAt), times.short(appointment.start))
-            }
-            return nil
-        }
     }
 }

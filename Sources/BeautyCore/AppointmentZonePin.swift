@@ -12,10 +12,11 @@ import Foundation
 public enum AppointmentZonePin {
     /// `edited` with its zone as the rule says: `placesStart` when the change gives a start or all-day,
     /// `clearsZone` when it empties the zone, `zone` the one the user is in (pinned only under an IANA name).
-    public static func pinned(_ edited: Appointment, placesStart: Bool, clearsZone: Bool, zone: TimeZone) -> Appointment {
+    public static func pinned(_ edited: Appointment, placesStart: Bool, clearsZone: Bool, zone: TimeZone) -> Appointment
+    {
         guard placesStart, !clearsZone, !edited.allDay, edited.timeZone == nil, edited.seriesID == nil,
-              edited.recurrence?.changed.isEmpty ?? true,
-              let name = try? Validation.timeZone(zone.identifier)
+            edited.recurrence?.changed.isEmpty ?? true,
+            let name = try? Validation.timeZone(zone.identifier)
         else { return edited }
         var pinned = edited
         pinned.timeZone = name

@@ -105,10 +105,12 @@ public enum BMI {
         let negative = digits.hasPrefix("-")
         if negative { digits = digits.dropFirst() }
         let parts = digits.split(separator: digits.contains(",") ? "," : ".", omittingEmptySubsequences: false)
-        let isDigits: (Substring) -> Bool = { !$0.isEmpty && $0.count <= 9 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+        let isDigits: (Substring) -> Bool = {
+            !$0.isEmpty && $0.count <= 9 && $0.allSatisfy { $0.isASCII && $0.isNumber }
+        }
         guard !(digits.contains(",") && digits.contains(".")), (1...2).contains(parts.count), isDigits(parts[0]),
-              parts.count == 1 || isDigits(parts[1]),
-              let value = Double(parts.joined(separator: "."))
+            parts.count == 1 || isDigits(parts[1]),
+            let value = Double(parts.joined(separator: "."))
         else { throw ValidationError(field: field, template: "'%s' is not a number (e.g. 62.5 or 62,5)", text) }
         return negative ? -value : value
     }
@@ -116,16 +118,23 @@ public enum BMI {
     public static func checkWeight(_ kg: Double, field: String = "weight") throws -> Double {
         guard kg.isFinite, kg > 0 else { throw ValidationError(field: field, template: "must be more than 0 kg") }
         guard weightRange.contains(kg) else {
-            throw ValidationError(field: field, template: "%s kg is not a body weight (%s to %s kg)", trim(kg), trim(weightRange.lowerBound), trim(weightRange.upperBound))
+            throw ValidationError(
+                field: field, template: "%s kg is not a body weight (%s to %s kg)", trim(kg),
+                trim(weightRange.lowerBound), trim(weightRange.upperBound))
         }
         return kg
     }
 
     public static func checkHeight(_ cm: Double, field: String = "height") throws -> Double {
         guard cm.isFinite, cm > 0 else { throw ValidationError(field: field, template: "must be more than 0 cm") }
-        if cm < 3 { throw ValidationError(field: field, template: "%s looks like metres: give centimetres (e.g. %s)", trim(cm), trim(cm * 100)) }
+        if cm < 3 {
+            throw ValidationError(
+                field: field, template: "%s looks like metres: give centimetres (e.g. %s)", trim(cm), trim(cm * 100))
+        }
         guard heightRange.contains(cm) else {
-            throw ValidationError(field: field, template: "%s cm is not a body height (%s to %s cm)", trim(cm), trim(heightRange.lowerBound), trim(heightRange.upperBound))
+            throw ValidationError(
+                field: field, template: "%s cm is not a body height (%s to %s cm)", trim(cm),
+                trim(heightRange.lowerBound), trim(heightRange.upperBound))
         }
         return cm
     }
@@ -144,7 +153,8 @@ public enum BMI {
     /// A weight or height as shown: at least one decimal, at most two ("63.0", "62.25").
     public static func quantity(_ value: Double) -> String {
         let hundredths = (value * 100).rounded()
-        return hundredths.truncatingRemainder(dividingBy: 10) == 0 ? String(format: "%.1f", hundredths / 100)
+        return hundredths.truncatingRemainder(dividingBy: 10) == 0
+            ? String(format: "%.1f", hundredths / 100)
             : String(format: "%.2f", hundredths / 100)
     }
 
@@ -152,7 +162,8 @@ public enum BMI {
     public static func trim(_ value: Double) -> String {
         let hundredths = (value * 100).rounded()
         if hundredths.truncatingRemainder(dividingBy: 100) == 0 { return String(format: "%.0f", hundredths / 100) }
-        return hundredths.truncatingRemainder(dividingBy: 10) == 0 ? String(format: "%.1f", hundredths / 100)
+        return hundredths.truncatingRemainder(dividingBy: 10) == 0
+            ? String(format: "%.1f", hundredths / 100)
             : String(format: "%.2f", hundredths / 100)
     }
 }
@@ -200,7 +211,8 @@ public struct BodyMeasurement: Codable, Sendable, Equatable {
     public func summary(_ l: Localizer) -> String {
         let weight = BMI.localized(BMI.quantity(weightKg), l.language)
         guard let bmi else { return l.tr("%s kg", weight) }
-        return l.tr("%s kg, BMI %s (%s)", weight, BMI.localized(BMI.format(bmi), l.language), BMIClass(bmi: bmi).title(l))
+        return l.tr(
+            "%s kg, BMI %s (%s)", weight, BMI.localized(BMI.format(bmi), l.language), BMIClass(bmi: bmi).title(l))
     }
 
     private enum CodingKeys: String, CodingKey { case day, weightKg, heightCm, bmi, bmiClass, updatedAt }

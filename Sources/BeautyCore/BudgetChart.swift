@@ -36,9 +36,13 @@ public enum BudgetChart {
     ///          balance  -300.00
     public static func text(_ rows: [Row], width: Int = 80, localizer l: Localizer = .english) -> String {
         let amount = { (cents: Int64) in Self.amount(cents, l.language) }
-        let labels = [l.trc("budget chart", "income"), l.trc("budget chart", "expense"), l.trc("budget chart", "balance")]
+        let labels = [
+            l.trc("budget chart", "income"), l.trc("budget chart", "expense"), l.trc("budget chart", "balance"),
+        ]
         let labelWidth = labels.map(\.count).max() ?? 7
-        let (income, expense, balance) = (pad(labels[0], labelWidth), pad(labels[1], labelWidth), pad(labels[2], labelWidth))
+        let (income, expense, balance) = (
+            pad(labels[0], labelWidth), pad(labels[1], labelWidth), pad(labels[2], labelWidth)
+        )
         let codeWidth = rows.map(\.currency.count).max() ?? 3
         let amountWidth = rows.flatMap { [amount($0.incomeCents), amount($0.expenseCents)] }.map(\.count).max() ?? 4
         let barWidth = max(10, width - codeWidth - 2 - labelWidth - 2 - 1 - amountWidth)
@@ -58,7 +62,9 @@ public enum BudgetChart {
         return out
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.padding(toLength: width, withPad: " ", startingAt: 0)
+    }
 
     public static let svgWidth = 760.0
     static let incomeColor = "#2e7d32"
@@ -75,25 +81,39 @@ public enum BudgetChart {
         let escape = MeasurementChart.escape
         var out = MeasurementChart.svgOpening(width: svgWidth, height: height, title: title)
         if rows.isEmpty {
-            out.append(#"<text class="no-data" x="\#(n(svgWidth / 2))" y="\#(n(top + 30))" text-anchor="middle">\#(escape(l.tr("No budget entries")))</text>"#)
+            out.append(
+                #"<text class="no-data" x="\#(n(svgWidth / 2))" y="\#(n(top + 30))" text-anchor="middle">\#(escape(l.tr("No budget entries")))</text>"#
+            )
         }
         for (index, row) in rows.enumerated() {
             let y = top + rowHeight * Double(index)
             let largest = max(row.incomeCents, row.expenseCents)
             let currency = escape(row.currency)
             out.append(#"<g class="currency" data-currency="\#(currency)">"#)
-            out.append(#"  <text class="currency-label" x="16" y="\#(n(y + barHeight))" font-weight="bold">\#(currency)</text>"#)
-            for (offset, (kind, cents, color)) in [("income", row.incomeCents, incomeColor), ("expense", row.expenseCents, expenseColor)].enumerated() {
+            out.append(
+                #"  <text class="currency-label" x="16" y="\#(n(y + barHeight))" font-weight="bold">\#(currency)</text>"#
+            )
+            for (offset, (kind, cents, color)) in [
+                ("income", row.incomeCents, incomeColor), ("expense", row.expenseCents, expenseColor),
+            ].enumerated() {
                 let barY = y + Double(offset) * (barHeight + 6)
                 let length = largest > 0 ? plotWidth * Double(cents) / Double(largest) : 0
                 let name = kind == "income" ? l.trc("budget chart", "Income") : l.trc("budget chart", "Expenses")
                 let label = "\(name): \(amount(cents, l.language)) \(row.currency)"
-                out.append(#"  <text class="bar-label" x="\#(n(left - 8))" y="\#(n(barY + barHeight * 0.7))" text-anchor="end">\#(escape(name))</text>"#)
-                out.append(#"  <rect class="\#(kind)" x="\#(n(left))" y="\#(n(barY))" width="\#(n(length))" height="\#(n(barHeight))" fill="\#(color)" data-cents="\#(cents)"><title>\#(escape(label))</title></rect>"#)
-                out.append(#"  <text class="amount" x="\#(n(left + length + 6))" y="\#(n(barY + barHeight * 0.7))">\#(amount(cents, l.language))</text>"#)
+                out.append(
+                    #"  <text class="bar-label" x="\#(n(left - 8))" y="\#(n(barY + barHeight * 0.7))" text-anchor="end">\#(escape(name))</text>"#
+                )
+                out.append(
+                    #"  <rect class="\#(kind)" x="\#(n(left))" y="\#(n(barY))" width="\#(n(length))" height="\#(n(barHeight))" fill="\#(color)" data-cents="\#(cents)"><title>\#(escape(label))</title></rect>"#
+                )
+                out.append(
+                    #"  <text class="amount" x="\#(n(left + length + 6))" y="\#(n(barY + barHeight * 0.7))">\#(amount(cents, l.language))</text>"#
+                )
             }
             let balance = (row.balanceCents > 0 ? "+" : "") + amount(row.balanceCents, l.language)
-            out.append(#"  <text class="balance" x="\#(n(left))" y="\#(n(y + 2 * (barHeight + 6) + 14))" fill="\#(row.balanceCents < 0 ? expenseColor : black)">\#(escape(l.tr("Balance: %s %s", balance, row.currency)))</text>"#)
+            out.append(
+                #"  <text class="balance" x="\#(n(left))" y="\#(n(y + 2 * (barHeight + 6) + 14))" fill="\#(row.balanceCents < 0 ? expenseColor : black)">\#(escape(l.tr("Balance: %s %s", balance, row.currency)))</text>"#
+            )
             out.append("</g>")
         }
         out.append("</svg>")

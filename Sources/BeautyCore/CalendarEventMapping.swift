@@ -14,12 +14,14 @@ extension CalendarEvent {
     public init(_ a: Appointment, contactName: String?, contactPhone: String? = nil) {
         self.init(
             uid: a.effectiveUID, summary: a.title, start: a.start, allDay: a.allDay, durationSeconds: a.durationSeconds,
-            timeZone: a.timeZone, location: a.address, notes: a.notes, categories: (a.category.map { [$0] } ?? []) + a.tags,
+            timeZone: a.timeZone, location: a.address, notes: a.notes,
+            categories: (a.category.map { [$0] } ?? []) + a.tags,
             status: a.status == .cancelled ? "CANCELLED" : "CONFIRMED",
             rrule: a.recurrence.flatMap { $0.rule.isEmpty ? nil : $0.rule },
             exdates: a.recurrence?.exdates ?? [], rdates: a.recurrence?.rdates ?? [],
             alarms: a.reminders, color: a.color, priceCents: a.price?.cents, currency: a.price?.currency,
-            contactName: contactName, moreRules: a.recurrence?.moreRules ?? [], contactPhone: contactName == nil ? nil : contactPhone,
+            contactName: contactName, moreRules: a.recurrence?.moreRules ?? [],
+            contactPhone: contactName == nil ? nil : contactPhone,
             done: a.status == .done, cycleSeconds: a.repeatAfterDoneSeconds, extraLines: a.extraProperties)
         startWall = a.recurrence?.startWall
         recurrenceID = a.recurrenceID
@@ -31,16 +33,21 @@ extension CalendarEvent {
     /// one that names a category of it (`CategoryAssignment`).
     public func appointment() -> Appointment {
         let recurs = rrule != nil || !moreRules.isEmpty || !rdates.isEmpty
-        let status: Appointment.Status = self.status?.uppercased() == "CANCELLED" ? .cancelled : done ? .done : .scheduled
+        let status: Appointment.Status =
+            self.status?.uppercased() == "CANCELLED" ? .cancelled : done ? .done : .scheduled
         return Appointment(
-            title: summary.isEmpty ? Self.untitled : summary, start: start, durationSeconds: durationSeconds, allDay: allDay,
+            title: summary.isEmpty ? Self.untitled : summary, start: start, durationSeconds: durationSeconds,
+            allDay: allDay,
             address: location, notes: notes,
             color: (try? Validation.color(color)) ?? nil,  // the reader keeps other programs' colours as extra lines
             price: priceCents.map { Money(cents: $0, currency: currency ?? "") },
             status: status, reminders: alarms, timeZone: timeZone,
             // A changed occurrence is one occurrence, whatever RRULE it carries.
             recurrence: recurs && recurrenceID == nil
-                ? AppointmentRecurrence(rule: rrule ?? "", moreRules: moreRules, exdates: exdates, rdates: rdates, startWall: startWall) : nil,
-            repeatAfterDoneSeconds: cycleSeconds, uid: uid, recurrenceID: recurrenceID, tags: categories, extraProperties: extraLines)
+                ? AppointmentRecurrence(
+                    rule: rrule ?? "", moreRules: moreRules, exdates: exdates, rdates: rdates, startWall: startWall)
+                : nil,
+            repeatAfterDoneSeconds: cycleSeconds, uid: uid, recurrenceID: recurrenceID, tags: categories,
+            extraProperties: extraLines)
     }
 }

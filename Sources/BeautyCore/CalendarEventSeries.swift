@@ -11,13 +11,16 @@ extension CalendarEvent {
     /// At the series' first occurrence it changes the whole series.
     /// `events` gives, for each appointment, the index of the event it came from (for its line and contact phone).
     public static func importing(_ events: [CalendarEvent], zone: TimeZone)
-        -> (appointments: [Appointment], contactNames: [String?], events: [Int]) {
+        -> (appointments: [Appointment], contactNames: [String?], events: [Int])
+    {
         var appointments = events.map { $0.appointment() }
         var contactNames = events.map(\.contactName)
         var gone = Set<Int>()
         for (index, event) in events.enumerated() where event.thisAndFuture {
             guard let rid = event.recurrenceID,
-                  let master = appointments.firstIndex(where: { $0.uid == event.uid && $0.recurrenceID == nil && $0.recurrence != nil })
+                let master = appointments.firstIndex(where: {
+                    $0.uid == event.uid && $0.recurrenceID == nil && $0.recurrence != nil
+                })
             else { continue }
             let shift = event.start.timeIntervalSince(rid)
             var changes = appointments[index]
@@ -36,7 +39,10 @@ extension CalendarEvent {
                 gone.insert(index)
             } else {
                 seriesUID = "\(event.uid)/from-\(ICalendar.utcText(rid))"
-                guard let (head, tail) = try? SeriesSplit.split(appointments[master], at: rid, zone: zone, newUID: seriesUID) else { continue }
+                guard
+                    let (head, tail) = try? SeriesSplit.split(
+                        appointments[master], at: rid, zone: zone, newUID: seriesUID)
+                else { continue }
                 appointments[master] = head
                 changes.recurrence = tail.recurrence.map { SeriesSplit.shifted($0, by: shift) }
                 changes.uid = seriesUID
@@ -55,16 +61,22 @@ extension CalendarEvent {
     /// occurrence right after its series, as a RECURRENCE-ID component with the series' UID (a
     /// DATE for an all-day series), earliest first.
     /// `contactPhones`, when given, goes with `contactNames`.
-    public static func exporting(_ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]? = nil) -> [CalendarEvent] {
+    public static func exporting(
+        _ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]? = nil
+    ) -> [CalendarEvent] {
         // Indices rather than copies of the appointments: an export has a hundred thousand.
         let phones = contactPhones ?? []
         let ids = Set(appointments.compactMap(\.id))
         var occurrences: [Int64: [Int]] = [:]
         for index in appointments.indices {
-            if let series = appointments[index].seriesID, ids.contains(series) { occurrences[series, default: []].append(index) }
+            if let series = appointments[index].seriesID, ids.contains(series) {
+                occurrences[series, default: []].append(index)
+            }
         }
         func event(_ index: Int) -> CalendarEvent {
-            CalendarEvent(appointments[index], contactName: contactNames[index], contactPhone: index < phones.count ? phones[index] : nil)
+            CalendarEvent(
+                appointments[index], contactName: contactNames[index],
+                contactPhone: index < phones.count ? phones[index] : nil)
         }
         var events: [CalendarEvent] = []
         events.reserveCapacity(appointments.count)
@@ -72,7 +84,9 @@ extension CalendarEvent {
             if let series = appointments[index].seriesID, ids.contains(series) { continue }
             events.append(event(index))
             guard let id = appointments[index].id, let changed = occurrences[id] else { continue }
-            func original(_ occurrence: Int) -> Date { appointments[occurrence].recurrenceID ?? appointments[occurrence].start }
+            func original(_ occurrence: Int) -> Date {
+                appointments[occurrence].recurrenceID ?? appointments[occurrence].start
+            }
             for occurrence in changed.sorted(by: { original($0) < original($1) }) {
                 var changedEvent = event(occurrence)
                 changedEvent.uid = appointments[index].effectiveUID

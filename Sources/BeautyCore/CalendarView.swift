@@ -58,8 +58,10 @@ public enum CalendarView {
     /// hold them all side by side they are drawn in bands of as many as fit (a week at 80 columns: Monday
     /// to Thursday, then Friday to Sunday), one under the other with the same hours and column widths.
     /// Whatever width is left after dividing goes to the first columns, so the whole width is used.
-    public static func render(_ entries: [Entry], days: [LocalDate], zone: TimeZone, now: Date,
-                              width: Int = 80, color: Bool = false, localizer l: Localizer = .english) -> String {
+    public static func render(
+        _ entries: [Entry], days: [LocalDate], zone: TimeZone, now: Date,
+        width: Int = 80, color: Bool = false, localizer l: Localizer = .english
+    ) -> String {
         guard !days.isEmpty else { return "" }
         let times = Timestamps(zone: zone, language: l.language)
         let perBand = bandSize(days: days.count, width: width)
@@ -97,12 +99,16 @@ public enum CalendarView {
         }
         for (index, columns) in bands.enumerated() {
             if index > 0 { lines.append("") }
-            lines += grid(columns, labels: days.count > 1, slots: firstSlot..<endSlot, times: times, now: now, paint: paint, localizer: l)
+            lines += grid(
+                columns, labels: days.count > 1, slots: firstSlot..<endSlot, times: times, now: now, paint: paint,
+                localizer: l)
         }
         let hidden = bands.joined().reduce(0) { $0 + $1.hidden }
         if hidden > 0 {
-            lines.append(l.trn("(+%s more at the same time, too many to draw here: see beautyctl agenda)",
-                               "(+%s more at the same time, too many to draw here: see beautyctl agenda)", hidden))
+            lines.append(
+                l.trn(
+                    "(+%s more at the same time, too many to draw here: see beautyctl agenda)",
+                    "(+%s more at the same time, too many to draw here: see beautyctl agenda)", hidden))
         }
         return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) + "\n" }.joined()
     }
@@ -129,8 +135,10 @@ public enum CalendarView {
     }
 
     /// One band of days: the labels (several days), the all-day rows, the rule and the hour rows.
-    static func grid(_ columns: [Column], labels: Bool, slots: Range<Int>, times: Timestamps, now: Date, paint: Paint,
-                     localizer l: Localizer) -> [String] {
+    static func grid(
+        _ columns: [Column], labels: Bool, slots: Range<Int>, times: Timestamps, now: Date, paint: Paint,
+        localizer l: Localizer
+    ) -> [String] {
         let perHour = 60 / slotMinutes
         var lines: [String] = []
         if labels {
@@ -147,10 +155,14 @@ public enum CalendarView {
                 let entry = column.allDay[row]
                 return paint.block(fit("■ " + entry.title, column.width), color: entry.color)
             }
-            lines.append((row == 0 ? fit(l.trc("calendar, at most 7 characters", "all-day"), gutterWidth) : String(repeating: " ", count: gutterWidth)) + "│" + cells.joined(separator: "│"))
+            lines.append(
+                (row == 0
+                    ? fit(l.trc("calendar, at most 7 characters", "all-day"), gutterWidth)
+                    : String(repeating: " ", count: gutterWidth)) + "│" + cells.joined(separator: "│"))
         }
-        lines.append(String(repeating: "─", count: gutterWidth) + "┼"
-                     + columns.map { String(repeating: "─", count: $0.width) }.joined(separator: "┼"))
+        lines.append(
+            String(repeating: "─", count: gutterWidth) + "┼"
+                + columns.map { String(repeating: "─", count: $0.width) }.joined(separator: "┼"))
 
         for slot in slots {
             var gutter: String
@@ -230,7 +242,11 @@ public enum CalendarView {
         /// Side by side: each block takes the leftmost lane free at its start; blocks that overlap,
         /// directly or through others, share the column's width by the most lanes any of them needed.
         mutating func layOut() {
-            blocks.sort { ($0.first, -$0.end, $0.entry.title, $0.entry.start) < ($1.first, -$1.end, $1.entry.title, $1.entry.start) }
+            blocks.sort {
+                ($0.first, -$0.end, $0.entry.title, $0.entry.start) < (
+                    $1.first, -$1.end, $1.entry.title, $1.entry.start
+                )
+            }
             let maxLanes = max(1, (width + 1) / 2)
             var clusterStart = 0
             var clusterEnd = -1
@@ -268,9 +284,11 @@ public enum CalendarView {
             for lane in 0..<lanes {
                 let size = lane == lanes - 1 ? width - (lanes - 1) - laneWidth * (lanes - 1) : laneWidth
                 if let block = here.first(where: { $0.lane == lane }) {
-                    parts.append(paint.block(fit(text(block, slot: slot, times: times), size), color: block.entry.color))
+                    parts.append(
+                        paint.block(fit(text(block, slot: slot, times: times), size), color: block.entry.color))
                 } else {
-                    parts.append(isNow ? paint.now(String(repeating: "─", count: size)) : String(repeating: " ", count: size))
+                    parts.append(
+                        isNow ? paint.now(String(repeating: "─", count: size)) : String(repeating: " ", count: size))
                 }
             }
             return parts.joined(separator: isNow ? paint.now("─") : " ")

@@ -60,14 +60,16 @@ public enum ContactLookup {
         let text = query.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return .none }
         if text.count <= 6, text.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(text),
-           let byID = contacts.first(where: { $0.id == id }) {
+            let byID = contacts.first(where: { $0.id == id })
+        {
             return .found(byID)
         }
         let typedDigits = digits(text)
         if looksLikePhone(text) {
             let byPhone = contacts.filter { contact in
                 let stored = digits(contact.phone)
-                return stored == typedDigits || (typedDigits.count >= 7 && (stored.hasSuffix(typedDigits) || typedDigits.hasSuffix(stored)))
+                return stored == typedDigits
+                    || (typedDigits.count >= 7 && (stored.hasSuffix(typedDigits) || typedDigits.hasSuffix(stored)))
             }
             if let outcome = outcome(byPhone) { return outcome }
         }

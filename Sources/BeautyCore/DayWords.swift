@@ -61,7 +61,8 @@ public enum DayWords {
 
     /// `text` (lowercased) with "the day before yesterday" written as the one word the entries know.
     public static func joiningPhrases(_ text: String) -> String {
-        text.replacingOccurrences(of: #"(the )?day before yesterday"#, with: dayBeforeYesterday, options: .regularExpression)
+        text.replacingOccurrences(
+            of: #"(the )?day before yesterday"#, with: dayBeforeYesterday, options: .regularExpression)
     }
 
     /// The word for yesterday in `language`, for suggestions.
@@ -84,23 +85,28 @@ public enum DayWords {
     /// Words of one language that another language uses for a day: the user's language reads them its
     /// way. (The refusal's text names what the word means there: one template per word.)
     static let otherMeanings: [(spelling: String, language: InputLanguage)] = [
-        ("po", .polish),  // "after"
+        ("po", .polish)  // "after"
     ]
 
     /// What `word` names, nil when it is not a day word. Throws when it names a day only in a language
     /// other than the user's, where it means something else.
     public static func parse(_ word: String, language: InputLanguage, field: String) throws -> DayWord? {
         let lower = word.lowercased(), folded = TextFolding.fold(word)
-        if let other = otherMeanings.first(where: { $0.language == language && TextFolding.fold($0.spelling) == folded }) {
+        if let other = otherMeanings.first(where: { $0.language == language && TextFolding.fold($0.spelling) == folded }
+        ) {
             let l = Localizer.forLanguage(Language(rawValue: language.rawValue) ?? .english)
             let meaning = meanings(lower: lower, folded: folded).first
             // The days in the language of the input for translations; in English for the English message.
-            var error = ValidationError(field: field, template: "'%s' is \"after\" in Polish, not %s (for %s write %s)",
-                                        word, meaning.map { describe($0, language: language) } ?? l.tr("a day"),
-                                        otherDay(other.spelling, language: language), unambiguous(for: other.spelling))
-            error.message = Localizer.english.trArray(error.template!, [
-                word, meaning.map(describe) ?? "a day", otherDay(other.spelling, language: .english), unambiguous(for: other.spelling),
-            ])
+            var error = ValidationError(
+                field: field, template: "'%s' is \"after\" in Polish, not %s (for %s write %s)",
+                word, meaning.map { describe($0, language: language) } ?? l.tr("a day"),
+                otherDay(other.spelling, language: language), unambiguous(for: other.spelling))
+            error.message = Localizer.english.trArray(
+                error.template!,
+                [
+                    word, meaning.map(describe) ?? "a day", otherDay(other.spelling, language: .english),
+                    unambiguous(for: other.spelling),
+                ])
             throw error
         }
         let found = meanings(lower: lower, folded: folded)
@@ -108,9 +114,17 @@ public enum DayWords {
             let days = found.map { describe($0, language: language) }, englishDays = found.map(describe)
             var error: ValidationError
             switch days.count {
-            case 2: error = ValidationError(field: field, template: "'%s' could be %s or %s: write more of the name", word, days[0], days[1])
-            case 3: error = ValidationError(field: field, template: "'%s' could be %s or %s or %s: write more of the name", word, days[0], days[1], days[2])
-            default: error = ValidationError(field: field, template: "'%s' could be any of %s: write more of the name", word, days.joined(separator: ", "))
+            case 2:
+                error = ValidationError(
+                    field: field, template: "'%s' could be %s or %s: write more of the name", word, days[0], days[1])
+            case 3:
+                error = ValidationError(
+                    field: field, template: "'%s' could be %s or %s or %s: write more of the name", word, days[0],
+                    days[1], days[2])
+            default:
+                error = ValidationError(
+                    field: field, template: "'%s' could be any of %s: write more of the name", word,
+                    days.joined(separator: ", "))
             }
             // The days in the language of the input for translations; in English for the English message.
             error.message = "'\(word)' could be \(englishDays.joined(separator: " or ")): write more of the name"
@@ -124,7 +138,8 @@ public enum DayWords {
     static func meanings(lower: String, folded: String) -> [DayWord] {
         let exact = entries.filter { $0.spelling == lower }
         let plain = exact.isEmpty ? entries.filter { TextFolding.fold($0.spelling) == folded } : exact
-        let start = plain.isEmpty && folded.count >= 3
+        let start =
+            plain.isEmpty && folded.count >= 3
             ? entries.filter { $0.full && TextFolding.fold($0.spelling).hasPrefix(folded) } : plain
         var meanings: [DayWord] = []
         for entry in start where !meanings.contains(entry.meaning) { meanings.append(entry.meaning) }
@@ -168,8 +183,10 @@ public enum DayWords {
     /// The other spellings of the day `spelling` names, for an error's suggestion: "'pon', 'pondelok'".
     static func unambiguous(for spelling: String) -> String {
         guard let meaning = entries.first(where: { $0.spelling == spelling })?.meaning else { return "" }
-        return entries.filter { $0.meaning == meaning && $0.spelling != spelling && !$0.full }.map { "'\($0.spelling)'" }
-            .joined(separator: ", ")
+        return entries.filter { $0.meaning == meaning && $0.spelling != spelling && !$0.full }.map {
+            "'\($0.spelling)'"
+        }
+        .joined(separator: ", ")
     }
 
     /// The weekday spellings each language accepts, for help and error texts.

@@ -84,7 +84,7 @@ public enum DosePlanner {
             return schedule.times.compactMap { at(day, $0, zone) }
         case .interval:
             guard let every = schedule.intervalSeconds, every > 0,
-                  let first = at(day, schedule.windowStart ?? ClockTime(hour: 0, minute: 0), zone)
+                let first = at(day, schedule.windowStart ?? ClockTime(hour: 0, minute: 0), zone)
             else { return [] }
             // The window end is inclusive; with no end the day runs to the next midnight, exclusive.
             let windowEnd: Date
@@ -99,7 +99,8 @@ public enum DosePlanner {
                 inclusive = false
             }
             // Never at or after the next day's first dose, which starts the count again.
-            let limit = at(day.adding(days: 1), schedule.windowStart ?? ClockTime(hour: 0, minute: 0), zone) ?? windowEnd
+            let limit =
+                at(day.adding(days: 1), schedule.windowStart ?? ClockTime(hour: 0, minute: 0), zone) ?? windowEnd
             var result: [Date] = []
             var dose = first
             while dose < limit, inclusive ? dose <= windowEnd : dose < windowEnd {
@@ -113,6 +114,7 @@ public enum DosePlanner {
     }
 
     private static func at(_ day: LocalDate, _ time: ClockTime, _ zone: TimeZone) -> Date? {
-        LocalTime.instant(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute, in: zone)
+        LocalTime.instant(
+            year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute, in: zone)
     }
 }

@@ -16,7 +16,9 @@ public enum DurationParser {
                 number.append(character)
             } else if let unit = units[character] {
                 guard let value = Int(number) else {
-                    throw ValidationError(field: field, template: "'%s' is not a duration (a number must come before '%s')", text, character)
+                    throw ValidationError(
+                        field: field, template: "'%s' is not a duration (a number must come before '%s')", text,
+                        character)
                 }
                 let (product, overflow1) = value.multipliedReportingOverflow(by: unit)
                 let (sum, overflow2) = total.addingReportingOverflow(product)
@@ -27,7 +29,9 @@ public enum DurationParser {
                 number = ""
                 sawUnit = true
             } else {
-                throw ValidationError(field: field, template: "'%s' is not a duration (use a number with s, m, h, d or w, e.g. 90m or 1h30m)", text)
+                throw ValidationError(
+                    field: field,
+                    template: "'%s' is not a duration (use a number with s, m, h, d or w, e.g. 90m or 1h30m)", text)
             }
         }
         guard number.isEmpty, sawUnit else {
@@ -42,8 +46,11 @@ public enum DurationParser {
     public static func format(_ seconds: Int, _ l: Localizer) -> String {
         guard l.language != .english else { return format(seconds) }
         if seconds == 0 { return "0 " + l.trc("duration unit", "m") }
-        let units = [(l.trc("duration unit", "w"), 604_800), (l.trc("duration unit", "d"), 86_400), (l.trc("duration unit", "h"), 3600),
-                     (l.trc("duration unit", "m"), 60), (l.trc("duration unit", "s"), 1)]
+        let units = [
+            (l.trc("duration unit", "w"), 604_800), (l.trc("duration unit", "d"), 86_400),
+            (l.trc("duration unit", "h"), 3600),
+            (l.trc("duration unit", "m"), 60), (l.trc("duration unit", "s"), 1),
+        ]
         var rest = seconds
         var parts: [String] = []
         for (unit, size) in units where rest >= size {

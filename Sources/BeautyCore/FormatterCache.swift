@@ -8,18 +8,22 @@ public enum FormatterCache {
     nonisolated(unsafe) private static var patterns: [String: DateFormatter] = [:]
 
     /// Runs `body` with a formatter for `pattern` in `zone` and `locale` (en_US_POSIX unless given).
-    public static func withPattern<T>(_ pattern: String, zone: TimeZone, locale: Locale = Locale(identifier: "en_US_POSIX"),
-                                      _ body: (DateFormatter) -> T) -> T {
+    public static func withPattern<T>(
+        _ pattern: String, zone: TimeZone, locale: Locale = Locale(identifier: "en_US_POSIX"),
+        _ body: (DateFormatter) -> T
+    ) -> T {
         lock.withLock {
             let key = "\(zone.identifier)\u{0}\(locale.identifier)\u{0}\(pattern)"
-            let formatter = patterns[key] ?? {
-                let made = DateFormatter()
-                made.locale = locale
-                made.timeZone = zone
-                made.dateFormat = pattern
-                patterns[key] = made
-                return made
-            }()
+            let formatter =
+                patterns[key]
+                ?? {
+                    let made = DateFormatter()
+                    made.locale = locale
+                    made.timeZone = zone
+                    made.dateFormat = pattern
+                    patterns[key] = made
+                    return made
+                }()
             return body(formatter)
         }
     }

@@ -43,20 +43,26 @@ public enum ICalendar {
         var skippedEvents: [SkippedEvent] = []
         for calendar in try components(text) {
             if calendar.implied {
-                warnings.append(ImportWarning(line: calendar.line, template: "the file has no BEGIN:VCALENDAR: its events were read as one calendar"))
+                warnings.append(
+                    ImportWarning(
+                        line: calendar.line,
+                        template: "the file has no BEGIN:VCALENDAR: its events were read as one calendar"))
             }
             var zones = ZoneResolver(calendar: calendar, fallback: defaultZone)
             for child in calendar.children {
                 switch child.name {
-                case "VEVENT" where child.first("DTSTART") == nil: skippedEvents.append(SkippedEvent(withoutStart: child))
-                case "VEVENT": collected.add(try event(from: child, zones: &zones, defaultZone: defaultZone, warnings: &warnings))
+                case "VEVENT" where child.first("DTSTART") == nil:
+                    skippedEvents.append(SkippedEvent(withoutStart: child))
+                case "VEVENT":
+                    collected.add(try event(from: child, zones: &zones, defaultZone: defaultZone, warnings: &warnings))
                 case "VTIMEZONE": continue
                 default: skipped.add(child.name, line: child.line)
                 }
             }
             warnings += zones.warnings
         }
-        return Import(events: collected.finish(), warnings: warnings.sorted { $0.line < $1.line }, skipped: skipped,
-                      skippedEvents: skippedEvents)
+        return Import(
+            events: collected.finish(), warnings: warnings.sorted { $0.line < $1.line }, skipped: skipped,
+            skippedEvents: skippedEvents)
     }
 }

@@ -59,7 +59,8 @@ extension ICalendar {
             lastNonEmpty = number
             if first == 0x20 || first == 0x09 {
                 guard !result.isEmpty else {
-                    throw ICalendarError(line: number, template: "a continuation line (starting with a space) has no line before it")
+                    throw ICalendarError(
+                        line: number, template: "a continuation line (starting with a space) has no line before it")
                 }
                 result[result.count - 1].bytes += physical.dropFirst()
             } else {
@@ -71,7 +72,8 @@ extension ICalendar {
 
     /// Parses `NAME;P=V;Q="a,b":VALUE`. Parameter values may be quoted; RFC 6868 ^n ^^ ^' are decoded.
     static func property(_ bytes: [UInt8], line: Int) throws -> ICalProperty {
-        let colon = UInt8(ascii: ":"), semicolon = UInt8(ascii: ";"), comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
+        let colon = UInt8(ascii: ":"), semicolon = UInt8(ascii: ";"), comma = UInt8(ascii: ","),
+            quote = UInt8(ascii: "\"")
         let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self) }
         let preview = { () -> String in
             let whole = String(decoding: bytes, as: UTF8.self)
@@ -100,7 +102,8 @@ extension ICalendar {
             while true {
                 if i < bytes.count, bytes[i] == quote {
                     guard let close = bytes[(i + 1)...].firstIndex(of: quote) else {
-                        throw ICalendarError(line: line, template: "%s has an unterminated quoted %s value", name, paramName)
+                        throw ICalendarError(
+                            line: line, template: "%s has an unterminated quoted %s value", name, paramName)
                     }
                     values.append(decodeCarets(text((i + 1)..<close)))
                     i = close + 1
@@ -113,12 +116,14 @@ extension ICalendar {
                 i += 1
             }
             guard i < bytes.count, bytes[i] == colon || bytes[i] == semicolon else {
-                throw ICalendarError(line: line, template: "%s: malformed %s parameter (no ':' before the value)", name, paramName)
+                throw ICalendarError(
+                    line: line, template: "%s: malformed %s parameter (no ':' before the value)", name, paramName)
             }
             params.append((paramName, values))
         }
-        return ICalProperty(name: name, params: params, value: text((i + 1)..<bytes.count), line: line,
-                            raw: String(decoding: bytes, as: UTF8.self))
+        return ICalProperty(
+            name: name, params: params, value: text((i + 1)..<bytes.count), line: line,
+            raw: String(decoding: bytes, as: UTF8.self))
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
@@ -139,7 +144,9 @@ extension ICalendar {
     }
 
     /// Replaces `marker` + a known character by its meaning; an unknown pair is kept as written.
-    private static func decodeEscapes(_ raw: String, marker: Unicode.Scalar, _ meaning: (Unicode.Scalar) -> String?) -> String {
+    private static func decodeEscapes(_ raw: String, marker: Unicode.Scalar, _ meaning: (Unicode.Scalar) -> String?)
+        -> String
+    {
         guard raw.unicodeScalars.contains(marker) else { return raw }
         var out = ""
         var escaped = false
@@ -166,13 +173,16 @@ extension ICalendar {
     /// top level, with no VCALENDAR around them, are read as one `implied` calendar.
     static func components(_ text: String) throws -> [ICalComponent] {
         let (lines, last) = try unfold(text)
-        guard let first = lines.first else { throw ICalendarError(line: 1, template: "the file is empty (expected BEGIN:VCALENDAR)") }
+        guard let first = lines.first else {
+            throw ICalendarError(line: 1, template: "the file is empty (expected BEGIN:VCALENDAR)")
+        }
         // Every calendar, and every file of bare events, begins with a component: text that does not
         // is some other kind of file (a CSV, a letter), said so rather than by the rule it breaks.
         if (try? property(first.bytes, line: first.line))?.name != "BEGIN" {
             let start = String(decoding: first.bytes, as: UTF8.self)
-            throw ICalendarError(line: first.line, template: "not an iCalendar file: it begins with '%s', not BEGIN:VCALENDAR",
-                                 start.count > 40 ? "\(start.prefix(40))..." : start)
+            throw ICalendarError(
+                line: first.line, template: "not an iCalendar file: it begins with '%s', not BEGIN:VCALENDAR",
+                start.count > 40 ? "\(start.prefix(40))..." : start)
         }
         var stack: [ICalComponent] = []
         var calendars: [ICalComponent] = []
@@ -181,13 +191,17 @@ extension ICalendar {
             let kind = property.value.trimmingWhitespace().uppercased()
             switch property.name {
             case "BEGIN":
-                guard !kind.isEmpty else { throw ICalendarError(line: number, template: "BEGIN without a component name") }
+                guard !kind.isEmpty else {
+                    throw ICalendarError(line: number, template: "BEGIN without a component name")
+                }
                 if kind == "VCALENDAR", stack.count == 1, stack[0].implied {
                     calendars.append(stack.removeLast())
                 }
                 if let open = stack.last {
                     if kind == "VCALENDAR" || (topLevel.contains(kind) && open.name != "VCALENDAR") {
-                        throw ICalendarError(line: number, template: "BEGIN:%s inside %s begun at line %s (missing END:%s)", kind, open.name, open.line, open.name)
+                        throw ICalendarError(
+                            line: number, template: "BEGIN:%s inside %s begun at line %s (missing END:%s)", kind,
+                            open.name, open.line, open.name)
                     }
                 } else if topLevel.contains(kind) {
                     stack.append(ICalComponent(name: "VCALENDAR", line: number, implied: true))
@@ -195,7 +209,8 @@ extension ICalendar {
                     throw ICalendarError(line: number, template: "expected BEGIN:VCALENDAR, found BEGIN:%s", kind)
                 }
                 guard stack.count < maximumDepth else {
-                    throw ICalendarError(line: number, template: "BEGIN:%s nests components more than %s deep", kind, maximumDepth)
+                    throw ICalendarError(
+                        line: number, template: "BEGIN:%s nests components more than %s deep", kind, maximumDepth)
                 }
                 stack.append(ICalComponent(name: kind, line: number))
             case "END":
@@ -203,7 +218,8 @@ extension ICalendar {
                     throw ICalendarError(line: number, template: "END:%s without a matching BEGIN:%s", kind, kind)
                 }
                 guard open.name == kind else {
-                    throw unmatchedEnd(kind, line: number, open: (open.name, open.line), stillOpen: stack.contains { $0.name == kind })
+                    throw unmatchedEnd(
+                        kind, line: number, open: (open.name, open.line), stillOpen: stack.contains { $0.name == kind })
                 }
                 let done = stack.removeLast()
                 if stack.isEmpty { calendars.append(done) } else { stack[stack.count - 1].children.append(done) }
@@ -211,24 +227,32 @@ extension ICalendar {
                 guard !stack.isEmpty else {
                     throw calendars.isEmpty
                         ? ICalendarError(line: number, template: "expected BEGIN:VCALENDAR, found %s", property.name)
-                        : ICalendarError(line: number, template: "%s after END:VCALENDAR (expected BEGIN:VCALENDAR)", property.name)
+                        : ICalendarError(
+                            line: number, template: "%s after END:VCALENDAR (expected BEGIN:VCALENDAR)", property.name)
                 }
                 stack[stack.count - 1].properties.append(property)
             }
         }
         if stack.count == 1, stack[0].implied { calendars.append(stack.removeLast()) }
         if let open = stack.last {
-            throw ICalendarError(line: last, template: "the file ends inside %s begun at line %s (missing END:%s)", open.name, open.line, open.name)
+            throw ICalendarError(
+                line: last, template: "the file ends inside %s begun at line %s (missing END:%s)", open.name, open.line,
+                open.name)
         }
         return calendars
     }
 
     /// The error for an END that does not close the innermost open component (`open`); `stillOpen`
     /// when a component it names is open further out.
-    static func unmatchedEnd(_ kind: String, line: Int, open: (name: String, line: Int), stillOpen: Bool) -> ICalendarError {
+    static func unmatchedEnd(_ kind: String, line: Int, open: (name: String, line: Int), stillOpen: Bool)
+        -> ICalendarError
+    {
         stillOpen
-            ? ICalendarError(line: line, template: "END:%s but %s begun at line %s is still open (missing END:%s)", kind, open.name, open.line, open.name)
-            : ICalendarError(line: line, template: "END:%s does not match BEGIN:%s at line %s", kind, open.name, open.line)
+            ? ICalendarError(
+                line: line, template: "END:%s but %s begun at line %s is still open (missing END:%s)", kind, open.name,
+                open.line, open.name)
+            : ICalendarError(
+                line: line, template: "END:%s does not match BEGIN:%s at line %s", kind, open.name, open.line)
     }
 
     /// Undoes TEXT escaping: \n \N \, \; \\ (an unknown escape is kept as written).

@@ -39,10 +39,14 @@ public struct ICalendarEventCensus: Sendable {
     private mutating func finishLine() {
         defer { lineStart.removeAll(keepingCapacity: true) }
         // Most lines start with neither name: skip them cheaply.
-        guard let first = lineStart.first, [UInt8(ascii: "B"), UInt8(ascii: "b"), UInt8(ascii: "R"), UInt8(ascii: "r")].contains(first) else { return }
+        guard let first = lineStart.first,
+            [UInt8(ascii: "B"), UInt8(ascii: "b"), UInt8(ascii: "R"), UInt8(ascii: "r")].contains(first)
+        else { return }
         let upper = lineStart.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
         if Self.line(upper, is: "BEGIN:VEVENT", followedBy: [0x0D, 0x20, 0x09]) { events += 1 }
-        if Self.line(upper, is: "RECURRENCE-ID", followedBy: [UInt8(ascii: ":"), UInt8(ascii: ";")]) { changedOccurrences += 1 }
+        if Self.line(upper, is: "RECURRENCE-ID", followedBy: [UInt8(ascii: ":"), UInt8(ascii: ";")]) {
+            changedOccurrences += 1
+        }
     }
 
     private static func line(_ line: [UInt8], is name: String, followedBy ends: [UInt8]) -> Bool {

@@ -16,7 +16,9 @@ extension ICalendar {
         "X-BEAUTYD-COLOR", "X-BEAUTYD-PRICE", "X-BEAUTYD-CONTACT", "X-BEAUTYD-STATUS", "X-BEAUTYD-CYCLE",
     ]
     /// Of those, the ones an event has at most once (RFC 5545 §3.6.1); a second one is reported.
-    private static let singleProperties: Set<String> = understoodProperties.subtracting(["CATEGORIES", "RRULE", "EXDATE", "RDATE"])
+    private static let singleProperties: Set<String> = understoodProperties.subtracting([
+        "CATEGORIES", "RRULE", "EXDATE", "RDATE",
+    ])
     /// How much of what beautyd does not interpret one event may carry (UTF-8 bytes of the unfolded
     /// lines): enough for any calendar program's own properties, not for attached files.
     public static let maxExtraBytes = 32_768
@@ -51,21 +53,27 @@ extension ICalendar {
             durationSeconds = Int(end.timeIntervalSince(start).rounded())
         } else if let property = c.first("DURATION") {
             guard let value = duration(property.value) else {
-                throw ICalendarError(line: property.line, template: "DURATION '%s' is not a duration such as PT1H30M or P1D", property.value)
+                throw ICalendarError(
+                    line: property.line, template: "DURATION '%s' is not a duration such as PT1H30M or P1D",
+                    property.value)
             }
-            guard !value.negative else { throw ICalendarError(line: property.line, template: "DURATION '%s' is negative", property.value) }
+            guard !value.negative else {
+                throw ICalendarError(line: property.line, template: "DURATION '%s' is negative", property.value)
+            }
             let end = adding(days: value.days, seconds: value.seconds, to: start, in: dayZone)
             durationSeconds = Int(end.timeIntervalSince(start).rounded())
         }
         // An all-day event without an end, or (as Apple and Outlook write it) ending on its own
         // day, lasts that day.
         if allDay, durationSeconds == 0, c.first("DURATION") == nil {
-            durationSeconds = Int(adding(days: 1, seconds: 0, to: start, in: dayZone).timeIntervalSince(start).rounded())
+            durationSeconds = Int(
+                adding(days: 1, seconds: 0, to: start, in: dayZone).timeIntervalSince(start).rounded())
         }
 
         var kept = KeptLines(line: c.line)
-        var event = CalendarEvent(uid: "", summary: text(c.first("SUMMARY")) ?? "", start: start, allDay: allDay,
-                                  durationSeconds: durationSeconds, timeZone: allDay ? nil : zoneName)
+        var event = CalendarEvent(
+            uid: "", summary: text(c.first("SUMMARY")) ?? "", start: start, allDay: allDay,
+            durationSeconds: durationSeconds, timeZone: allDay ? nil : zoneName)
         if c.first("RRULE") != nil || c.first("RDATE") != nil {
             (event.timeZone, event.startWall) = seriesTime(startValue, zone: zone, zoneName: event.timeZone)
         }
@@ -79,31 +87,43 @@ extension ICalendar {
         }
         // A visible ASCII character settles it without Foundation's trim (every event of a large file asks).
         if !event.summary.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }),
-           event.summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            event.summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        {
             event.summary = ""
-            warnings.append(ImportWarning(line: c.line, TranslatableText("VEVENT has no SUMMARY: imported with the title '%s'", [CalendarEvent.title("")])))
+            warnings.append(
+                ImportWarning(
+                    line: c.line,
+                    TranslatableText("VEVENT has no SUMMARY: imported with the title '%s'", [CalendarEvent.title("")])))
         } else if event.summary.contains(where: \.isNewline), let summary = c.first("SUMMARY") {
             event.summary = oneLine(event.summary, separator: " ")
-            warnings.append(ImportWarning(line: summary.line, template: "SUMMARY has line breaks: the title is kept on one line"))
+            warnings.append(
+                ImportWarning(line: summary.line, template: "SUMMARY has line breaks: the title is kept on one line"))
         }
         event.location = text(c.first("LOCATION"))
         if let location = event.location, location.contains(where: \.isNewline), let property = c.first("LOCATION") {
             // An address is shown on one line (lists, reminders, messages to the salon).
             event.location = oneLine(location, separator: ", ")
-            warnings.append(ImportWarning(line: property.line, template: "LOCATION has line breaks: kept on one line as '%s'",
-                                          Validation.quotable(event.location ?? "")))
+            warnings.append(
+                ImportWarning(
+                    line: property.line, template: "LOCATION has line breaks: kept on one line as '%s'",
+                    Validation.quotable(event.location ?? "")))
         }
         event.notes = text(c.first("DESCRIPTION"))
         event.categories = c.all("CATEGORIES").flatMap { splitTextList($0.value).map(unescapeText) }
             .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
-        event.status = c.first("STATUS").map { $0.value.trimmingWhitespace().uppercased() }.flatMap { $0.isEmpty ? nil : $0 }
+        event.status = c.first("STATUS").map { $0.value.trimmingWhitespace().uppercased() }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         if let status = event.status, status != "CONFIRMED", status != "CANCELLED", let property = c.first("STATUS") {
-            warnings.append(ImportWarning(line: property.line, template: "STATUS:%s is imported as a scheduled appointment", status))
+            warnings.append(
+                ImportWarning(line: property.line, template: "STATUS:%s is imported as a scheduled appointment", status)
+            )
         }
         let rules = c.all("RRULE").map { $0.value.trimmingWhitespace() }.filter { !$0.isEmpty }
         event.rrule = rules.first
         event.moreRules = Array(rules.dropFirst())
-        event.exdates = try dateList(c.all("EXDATE"), allDay: allDay, floating: zone, zones: &zones, warnings: &warnings)
+        event.exdates = try dateList(
+            c.all("EXDATE"), allDay: allDay, floating: zone, zones: &zones, warnings: &warnings)
         event.rdates = try dateList(c.all("RDATE"), allDay: allDay, floating: zone, zones: &zones, warnings: &warnings)
         readColour(c, into: &event, kept: &kept, warnings: &warnings)
         if let contact = c.first("X-BEAUTYD-CONTACT") {
@@ -116,24 +136,37 @@ extension ICalendar {
                 event.priceCents = money.cents
                 event.currency = raw.contains(" ") ? money.currency : nil
             } else {
-                kept.keep(price, &warnings, ImportWarning(line: price.line, template:
-                    "X-BEAUTYD-PRICE '%s' is not an amount such as 45.50 EUR: no price imported; the line is kept as it came", Validation.quotable(raw)))
+                kept.keep(
+                    price, &warnings,
+                    ImportWarning(
+                        line: price.line,
+                        template:
+                            "X-BEAUTYD-PRICE '%s' is not an amount such as 45.50 EUR: no price imported; the line is kept as it came",
+                        Validation.quotable(raw)))
             }
         }
         if let status = c.first("X-BEAUTYD-STATUS") {
             if status.value.trimmingWhitespace().uppercased() == "DONE" {
                 event.done = true
             } else {
-                kept.keep(status, &warnings, ImportWarning(line: status.line, template: "X-BEAUTYD-STATUS '%s' is not DONE: the line is kept as it came",
-                                                          Validation.quotable(status.value)))
+                kept.keep(
+                    status, &warnings,
+                    ImportWarning(
+                        line: status.line, template: "X-BEAUTYD-STATUS '%s' is not DONE: the line is kept as it came",
+                        Validation.quotable(status.value)))
             }
         }
         if let cycle = c.first("X-BEAUTYD-CYCLE") {
             if let value = duration(cycle.value), !value.negative, value.exactSeconds > 0 {
                 event.cycleSeconds = value.exactSeconds
             } else {
-                kept.keep(cycle, &warnings, ImportWarning(line: cycle.line, template:
-                    "X-BEAUTYD-CYCLE '%s' is not a duration such as P42D: no cycle imported; the line is kept as it came", Validation.quotable(cycle.value)))
+                kept.keep(
+                    cycle, &warnings,
+                    ImportWarning(
+                        line: cycle.line,
+                        template:
+                            "X-BEAUTYD-CYCLE '%s' is not a duration such as P42D: no cycle imported; the line is kept as it came",
+                        Validation.quotable(cycle.value)))
             }
         }
         var seen = Set<String>()
@@ -143,7 +176,10 @@ extension ICalendar {
                 continue
             }
             if Self.singleProperties.contains(property.name), !seen.insert(property.name).inserted {
-                warnings.append(ImportWarning(line: property.line, template: "a second %s in one VEVENT is not imported (the first one is)", property.name))
+                warnings.append(
+                    ImportWarning(
+                        line: property.line, template: "a second %s in one VEVENT is not imported (the first one is)",
+                        property.name))
             }
         }
         for child in c.children {
@@ -164,9 +200,12 @@ extension ICalendar {
         }
         var unknownZones = Set<String>()
         for use in zones.unknownUses[firstUnknownZoneUse...] where unknownZones.insert(use.tzid).inserted {
-            warnings.append(ImportWarning(line: use.line, TranslatableText(
-                "unknown time zone '%s' (not an IANA or Windows name, and the file has no VTIMEZONE for it): '%s' is imported in local time, now %s",
-                [.plain(use.tzid), CalendarEvent.title(event.summary), .plain(defaultZone.identifier)])))
+            warnings.append(
+                ImportWarning(
+                    line: use.line,
+                    TranslatableText(
+                        "unknown time zone '%s' (not an IANA or Windows name, and the file has no VTIMEZONE for it): '%s' is imported in local time, now %s",
+                        [.plain(use.tzid), CalendarEvent.title(event.summary), .plain(defaultZone.identifier)])))
         }
         let sequence = c.first("SEQUENCE").flatMap { Int($0.value.trimmingWhitespace()) } ?? 0
         return ParsedEvent(event: event, sequence: sequence)
@@ -177,22 +216,33 @@ extension ICalendar {
     private static func seriesTime(_ value: DateValue, zone: TimeZone, zoneName: String?) -> (String?, String?) {
         guard case .dateTime(let w, let utc) = value else { return (zoneName, nil) }
         if utc { return ("UTC", nil) }
-        return (zoneName, LocalTime.skippedWall(year: w.year, month: w.month, day: w.day, hour: w.hour,
-                                                minute: w.minute, second: w.second, in: zone))
+        return (
+            zoneName,
+            LocalTime.skippedWall(
+                year: w.year, month: w.month, day: w.day, hour: w.hour,
+                minute: w.minute, second: w.second, in: zone)
+        )
     }
 
     /// X-BEAUTYD-COLOR, else COLOR (RFC 7986), when it is a colour beautyd shows; one it does not
     /// (CSS has 148 names) is kept as it came.
-    private static func readColour(_ c: ICalComponent, into event: inout CalendarEvent, kept: inout KeptLines,
-                                   warnings: inout [ImportWarning]) {
+    private static func readColour(
+        _ c: ICalComponent, into event: inout CalendarEvent, kept: inout KeptLines,
+        warnings: inout [ImportWarning]
+    ) {
         for property in [c.first("X-BEAUTYD-COLOR"), c.first("COLOR")].compactMap({ $0 }) {
             guard let value = text(property) else { continue }
             if event.color == nil, let colour = try? Validation.color(value) {
                 event.color = colour
             } else if event.color == nil || property.name == "X-BEAUTYD-COLOR" {
-                kept.keep(property, &warnings, ImportWarning(line: property.line, template:
-                    "%s '%s' is not a colour beautyd shows (#rrggbb or %s): kept in the export, not shown",
-                    property.name, Validation.quotable(value), TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")))
+                kept.keep(
+                    property, &warnings,
+                    ImportWarning(
+                        line: property.line,
+                        template:
+                            "%s '%s' is not a colour beautyd shows (#rrggbb or %s): kept in the export, not shown",
+                        property.name, Validation.quotable(value),
+                        TerminalColor.allCases.map(\.rawValue).joined(separator: ", ")))
             }
             // A COLOR next to beautyd's own colour is its CSS shadow, written with it.
         }
@@ -208,14 +258,27 @@ extension ICalendar {
             return kept.keep(alarm, &warnings, nil)
         }
         guard let trigger = alarm.first("TRIGGER") else {
-            return kept.keep(alarm, &warnings, ImportWarning(line: alarm.line, template: "VALARM has no TRIGGER: no reminder; kept in the export as it came"))
+            return kept.keep(
+                alarm, &warnings,
+                ImportWarning(
+                    line: alarm.line, template: "VALARM has no TRIGGER: no reminder; kept in the export as it came"))
         }
-        guard let reminder = try reminder(trigger, durationSeconds: event.durationSeconds, floating: floating, zones: &zones) else {
-            return kept.keep(alarm, &warnings, ImportWarning(line: alarm.line, template:
-                "VALARM fires after the start (TRIGGER %s): beautyd reminds only before; kept in the export as it came", Validation.quotable(trigger.value)))
+        guard
+            let reminder = try reminder(
+                trigger, durationSeconds: event.durationSeconds, floating: floating, zones: &zones)
+        else {
+            return kept.keep(
+                alarm, &warnings,
+                ImportWarning(
+                    line: alarm.line,
+                    template:
+                        "VALARM fires after the start (TRIGGER %s): beautyd reminds only before; kept in the export as it came",
+                    Validation.quotable(trigger.value)))
         }
         if event.alarms.contains(reminder) {
-            warnings.append(ImportWarning(line: alarm.line, template: "VALARM repeats an earlier reminder of the event: imported once"))
+            warnings.append(
+                ImportWarning(
+                    line: alarm.line, template: "VALARM repeats an earlier reminder of the event: imported once"))
         } else {
             event.alarms.append(reminder)
         }
@@ -262,9 +325,12 @@ extension ICalendar {
         func reportOverflow(_ warnings: inout [ImportWarning]) {
             guard let dropped else { return }
             // Counted in brackets ("(3, 40 KiB)") rather than with plural nouns, so one template reads right in every language.
-            warnings.append(ImportWarning(line: dropped.firstLine, template:
-                "properties or components beautyd does not interpret not kept (%s, %s KiB): an event keeps at most %s KiB of them",
-                dropped.count, (dropped.bytes + 1023) / 1024, ICalendar.maxExtraBytes / 1024))
+            warnings.append(
+                ImportWarning(
+                    line: dropped.firstLine,
+                    template:
+                        "properties or components beautyd does not interpret not kept (%s, %s KiB): an event keeps at most %s KiB of them",
+                    dropped.count, (dropped.bytes + 1023) / 1024, ICalendar.maxExtraBytes / 1024))
         }
     }
 
@@ -277,24 +343,35 @@ extension ICalendar {
 
     private static func dateValue(of property: ICalProperty) throws -> DateValue {
         guard let value = dateValue(property.value) else {
-            throw ICalendarError(line: property.line, template: "%s '%s' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)",
-                                 property.name, property.value)
+            throw ICalendarError(
+                line: property.line,
+                template: "%s '%s' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)",
+                property.name, property.value)
         }
         return value
     }
 
     /// The instant of a date or date-time value: UTC, in the property's TZID, or else in `floating`.
-    static func instant(_ value: DateValue, of property: ICalProperty, floating: TimeZone, zones: inout ZoneResolver) throws -> Date {
+    static func instant(_ value: DateValue, of property: ICalProperty, floating: TimeZone, zones: inout ZoneResolver)
+        throws -> Date
+    {
         var zone = floating
         switch value {
         case .dateTime(_, utc: true): zone = TimeZone(identifier: "UTC")!
-        case .dateTime(_, utc: false): if let tzid = property.param("TZID") { zone = try zones.zone(tzid, line: property.line).zone }
+        case .dateTime(_, utc: false):
+            if let tzid = property.param("TZID") { zone = try zones.zone(tzid, line: property.line).zone }
         case .date: break
         }
         let w = value.wall
-        guard let date = LocalTime.instant(year: w.year, month: w.month, day: w.day, hour: w.hour,
-                                           minute: w.minute, second: w.second, in: zone)
-        else { throw ICalendarError(line: property.line, template: "%s '%s' is not a time in %s", property.name, property.value, zone.identifier) }
+        guard
+            let date = LocalTime.instant(
+                year: w.year, month: w.month, day: w.day, hour: w.hour,
+                minute: w.minute, second: w.second, in: zone)
+        else {
+            throw ICalendarError(
+                line: property.line, template: "%s '%s' is not a time in %s", property.name, property.value,
+                zone.identifier)
+        }
         return date
     }
 
@@ -302,7 +379,8 @@ extension ICalendar {
     /// by its start); duplicates are dropped. On an all-day event a date-time names its day as
     /// written, whatever its TZID (Outlook writes EXDATEs of all-day series that way).
     private static func dateList(
-        _ properties: [ICalProperty], allDay: Bool, floating: TimeZone, zones: inout ZoneResolver, warnings: inout [ImportWarning]
+        _ properties: [ICalProperty], allDay: Bool, floating: TimeZone, zones: inout ZoneResolver,
+        warnings: inout [ImportWarning]
     ) throws -> [Date] {
         var dates: [Date] = []
         for property in properties {
@@ -313,18 +391,29 @@ extension ICalendar {
                 let text = String(parts.first ?? item).trimmingWhitespace()
                 guard !text.isEmpty else { continue }
                 guard let value = dateValue(text) else {
-                    throw ICalendarError(line: property.line, template: "%s '%s' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)",
-                                         property.name, text)
+                    throw ICalendarError(
+                        line: property.line,
+                        template: "%s '%s' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)",
+                        property.name, text)
                 }
-                let date = allDay
-                    ? try instant(.date(Wall(year: value.wall.year, month: value.wall.month, day: value.wall.day, hour: 0, minute: 0, second: 0)),
-                                  of: property, floating: floating, zones: &zones)
+                let date =
+                    allDay
+                    ? try instant(
+                        .date(
+                            Wall(
+                                year: value.wall.year, month: value.wall.month, day: value.wall.day, hour: 0, minute: 0,
+                                second: 0)),
+                        of: property, floating: floating, zones: &zones)
                     : try instant(value, of: property, floating: floating, zones: &zones)
                 if !dates.contains(date) { dates.append(date) }
             }
             if periods > 0 {
-                warnings.append(ImportWarning(line: property.line, template:
-                    "%s has periods (%s): each is kept by its start and lasts as long as the event", property.name, periods))
+                warnings.append(
+                    ImportWarning(
+                        line: property.line,
+                        template:
+                            "%s has periods (%s): each is kept by its start and lasts as long as the event",
+                        property.name, periods))
             }
         }
         return dates
@@ -344,14 +433,18 @@ extension ICalendar {
         if type != "DURATION", let value = dateValue(trigger.value) {
             return .at(try instant(value, of: trigger, floating: floating, zones: &zones))
         }
-        throw ICalendarError(line: trigger.line, template: "TRIGGER '%s' is not a duration such as -PT15M or a date-time such as 20261201T090000Z",
-                             trigger.value)
+        throw ICalendarError(
+            line: trigger.line,
+            template: "TRIGGER '%s' is not a duration such as -PT15M or a date-time such as 20261201T090000Z",
+            trigger.value)
     }
 
     /// "synthesized-<FNV-1a 64 of the event's lines>@beautyd", leaving out the lines that
     /// change whenever a program re-exports the same event.
     static func synthesizedUID(_ c: ICalComponent) -> String {
-        let volatile: Set<String> = ["DTSTAMP", "LAST-MODIFIED", "CREATED", "SEQUENCE", "X-MOZ-GENERATION", "X-MOZ-LASTACK"]
+        let volatile: Set<String> = [
+            "DTSTAMP", "LAST-MODIFIED", "CREATED", "SEQUENCE", "X-MOZ-GENERATION", "X-MOZ-LASTACK",
+        ]
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func feed(_ text: String) {
             for byte in text.utf8 {

@@ -58,7 +58,9 @@ public struct ICalendarLineScanner: Sendable {
                     physical += 1
                     if byte == 0x20 || byte == 0x09 {
                         guard current != nil else {
-                            throw ICalendarError(line: physical, template: "a continuation line (starting with a space) has no line before it")
+                            throw ICalendarError(
+                                line: physical,
+                                template: "a continuation line (starting with a space) has no line before it")
                         }
                         current?.lastLine = physical
                         inCurrent = true

@@ -9,7 +9,9 @@ public struct ICalendarPiece {
     private let parts: [(pieceLine: Int, fileLine: Int)]
 
     /// `zones` and `region` are the bytes of the file at the planner's ranges.
-    public init(calendar: ICalendarPiecePlanner.Calendar, zones: [Data], region: Data, at range: ICalendarPiecePlanner.Region) throws {
+    public init(
+        calendar: ICalendarPiecePlanner.Calendar, zones: [Data], region: Data, at range: ICalendarPiecePlanner.Region
+    ) throws {
         var bytes = Data("BEGIN:VCALENDAR\r\n".utf8)
         var parts = [(pieceLine: 1, fileLine: calendar.beginLine)]
         var next = 2
@@ -20,7 +22,9 @@ public struct ICalendarPiece {
             if let last = part.last, last != 0x0A, last != 0x0D { bytes.append(contentsOf: [0x0D, 0x0A]) }
             next += lastLine - firstLine + 1
         }
-        for (zone, data) in zip(calendar.zones, zones) { append(data, firstLine: zone.firstLine, lastLine: zone.lastLine) }
+        for (zone, data) in zip(calendar.zones, zones) {
+            append(data, firstLine: zone.firstLine, lastLine: zone.lastLine)
+        }
         append(region, firstLine: range.firstLine, lastLine: range.lastLine)
         parts.append((next, calendar.endLine))
         bytes.append(contentsOf: Array("END:VCALENDAR\r\n".utf8))
@@ -50,7 +54,9 @@ public struct ICalendarPiece {
         for index in read.events.indices { read.events[index].line = read.events[index].line.map(fileLine) }
         for index in read.warnings.indices { read.warnings[index].line = fileLine(read.warnings[index].line) }
         read.skipped = read.skipped.mappingLines(fileLine)
-        for index in read.skippedEvents.indices { read.skippedEvents[index].line = fileLine(read.skippedEvents[index].line) }
+        for index in read.skippedEvents.indices {
+            read.skippedEvents[index].line = fileLine(read.skippedEvents[index].line)
+        }
         return read
     }
 }

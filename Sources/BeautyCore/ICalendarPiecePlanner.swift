@@ -84,7 +84,8 @@ public struct ICalendarPiecePlanner: Sendable {
         default:
             guard !stack.isEmpty else {
                 throw ended
-                    ? ICalendarError(line: line.firstLine, template: "%s after END:VCALENDAR (expected BEGIN:VCALENDAR)", name)
+                    ? ICalendarError(
+                        line: line.firstLine, template: "%s after END:VCALENDAR (expected BEGIN:VCALENDAR)", name)
                     : ICalendarError(line: line.firstLine, template: "expected BEGIN:VCALENDAR, found %s", name)
             }
             if stack.count == 2, stack[1].name == "VEVENT", name == "UID" {
@@ -95,9 +96,13 @@ public struct ICalendarPiecePlanner: Sendable {
 
     /// Checks that the file ended with every component closed.
     public mutating func finish() throws {
-        guard lastLine > 0 else { throw ICalendarError(line: 1, template: "the file is empty (expected BEGIN:VCALENDAR)") }
+        guard lastLine > 0 else {
+            throw ICalendarError(line: 1, template: "the file is empty (expected BEGIN:VCALENDAR)")
+        }
         if let open = stack.last {
-            throw ICalendarError(line: lastLine, template: "the file ends inside %s begun at line %s (missing END:%s)", open.name, open.line, open.name)
+            throw ICalendarError(
+                line: lastLine, template: "the file ends inside %s begun at line %s (missing END:%s)", open.name,
+                open.line, open.name)
         }
     }
 
@@ -106,13 +111,16 @@ public struct ICalendarPiecePlanner: Sendable {
         guard !kind.isEmpty else { throw ICalendarError(line: number, template: "BEGIN without a component name") }
         if let open = stack.last {
             if kind == "VCALENDAR" || (Self.topLevel.contains(kind) && open.name != "VCALENDAR") {
-                throw ICalendarError(line: number, template: "BEGIN:%s inside %s begun at line %s (missing END:%s)", kind, open.name, open.line, open.name)
+                throw ICalendarError(
+                    line: number, template: "BEGIN:%s inside %s begun at line %s (missing END:%s)", kind, open.name,
+                    open.line, open.name)
             }
         } else if kind != "VCALENDAR" {
             throw ICalendarError(line: number, template: "expected BEGIN:VCALENDAR, found BEGIN:%s", kind)
         }
         guard stack.count < ICalendar.maximumDepth else {
-            throw ICalendarError(line: number, template: "BEGIN:%s nests components more than %s deep", kind, ICalendar.maximumDepth)
+            throw ICalendarError(
+                line: number, template: "BEGIN:%s nests components more than %s deep", kind, ICalendar.maximumDepth)
         }
         switch stack.count {
         case 0:
@@ -151,8 +159,10 @@ public struct ICalendarPiecePlanner: Sendable {
             // A piece is parsed whole: events that share one UID across the file, or one huge event,
             // must not make one piece of all of it.
             if cutting, line.end - regionStart.offset > maximumRegionBytes {
-                throw ICalendarError(line: regionStart.line, template:
-                    "the events from line %s on cannot be cut into parts smaller than %s bytes (events that share one UID, or one event, are larger): split the file there",
+                throw ICalendarError(
+                    line: regionStart.line,
+                    template:
+                        "the events from line %s on cannot be cut into parts smaller than %s bytes (events that share one UID, or one event, are larger): split the file there",
                     regionStart.line, maximumRegionBytes)
             }
         default: break
@@ -164,17 +174,23 @@ public struct ICalendarPiecePlanner: Sendable {
         guard kind == "VTIMEZONE" else { return }
         zoneBytes += line.end - componentStart.offset
         guard zoneBytes <= Self.maximumZoneBytes else {
-            throw ICalendarError(line: componentStart.line, template: "the file's VTIMEZONE components are larger than %s bytes in all (too large to read)",
-                                 Self.maximumZoneBytes)
+            throw ICalendarError(
+                line: componentStart.line,
+                template: "the file's VTIMEZONE components are larger than %s bytes in all (too large to read)",
+                Self.maximumZoneBytes)
         }
-        calendars[calendars.count - 1].zones.append(Zone(start: componentStart.offset, end: line.end,
-                                                         firstLine: componentStart.line, lastLine: line.lastLine))
+        calendars[calendars.count - 1].zones.append(
+            Zone(
+                start: componentStart.offset, end: line.end,
+                firstLine: componentStart.line, lastLine: line.lastLine))
     }
 
     private mutating func addRegion(to last: (offset: Int, line: Int)) {
         if cutting {
-            regions.append(Region(calendar: calendars.count - 1, start: regionStart.offset, end: last.offset,
-                                  firstLine: regionStart.line, lastLine: last.line))
+            regions.append(
+                Region(
+                    calendar: calendars.count - 1, start: regionStart.offset, end: last.offset,
+                    firstLine: regionStart.line, lastLine: last.line))
         }
         regionStart = (last.offset, last.line + 1)
         regionReach = -1
@@ -207,7 +223,9 @@ public struct ICalendarPiecePlanner: Sendable {
 private extension Array where Element == UInt8 {
     func trimmingASCIISpaces() -> ArraySlice<UInt8> {
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return [] }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return []
+        }
         return self[first...last]
     }
 }

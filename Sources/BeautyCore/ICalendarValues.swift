@@ -22,18 +22,19 @@ extension ICalendar {
             return Int(String(decoding: b[from..<to], as: UTF8.self))
         }
         guard b.count == 8 || b.count == 15 || b.count == 16,
-              let year = number(0, 4), let month = number(4, 6), let day = number(6, 8),
-              LocalTime.isValidDay(year: year, month: month, day: day)
+            let year = number(0, 4), let month = number(4, 6), let day = number(6, 8),
+            LocalTime.isValidDay(year: year, month: month, day: day)
         else { return nil }
         if b.count == 8 { return .date(Wall(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)) }
         guard b[8] == UInt8(ascii: "T") || b[8] == UInt8(ascii: "t"),
-              let hour = number(9, 11), let minute = number(11, 13), let second = number(13, 15),
-              hour < 24, minute < 60, second <= 60
+            let hour = number(9, 11), let minute = number(11, 13), let second = number(13, 15),
+            hour < 24, minute < 60, second <= 60
         else { return nil }
         let utc = b.count == 16
         if utc, b[15] != UInt8(ascii: "Z"), b[15] != UInt8(ascii: "z") { return nil }
         // A leap second (60) is kept as the second before it.
-        return .dateTime(Wall(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59)), utc: utc)
+        return .dateTime(
+            Wall(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59)), utc: utc)
     }
 
     struct Duration {
@@ -93,7 +94,9 @@ extension ICalendar {
         let text = raw.trimmingWhitespace()
         guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
         let digits = text.dropFirst()
-        guard digits.count == 4 || digits.count == 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard digits.count == 4 || digits.count == 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            return nil
+        }
         let values = stride(from: 0, to: digits.count, by: 2).map {
             Int(digits.dropFirst($0).prefix(2))!
         }
@@ -110,8 +113,10 @@ extension ICalendar {
         let utc = TimeZone(identifier: "UTC")!
         let noon = LocalTime.instant(year: w.year, month: w.month, day: w.day, hour: 12, in: utc)!
         let day = wall(noon.addingTimeInterval(TimeInterval(days) * 86_400), utc)
-        let shifted = LocalTime.instant(year: day.year, month: day.month, day: day.day, hour: w.hour,
-                                        minute: w.minute, second: w.second, in: zone)
+        let shifted =
+            LocalTime.instant(
+                year: day.year, month: day.month, day: day.day, hour: w.hour,
+                minute: w.minute, second: w.second, in: zone)
             ?? date.addingTimeInterval(TimeInterval(days) * 86_400)
         return shifted.addingTimeInterval(TimeInterval(seconds))
     }

@@ -18,8 +18,9 @@ extension ICalendar {
 
     /// `serialize`'s text as UTF-8, built as bytes: an export of a hundred thousand events is 22 MB.
     public static func serializedBytes(_ events: [CalendarEvent], stamp: Date, defaultZone: TimeZone) -> [UInt8] {
-        serializedBytes(events, stamp: stamp, defaultZone: defaultZone,
-                        parts: events.count < 2_000 ? 1 : max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)))
+        serializedBytes(
+            events, stamp: stamp, defaultZone: defaultZone,
+            parts: events.count < 2_000 ? 1 : max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)))
     }
 
     /// `parts`: how many parts of the list are written at once.
@@ -37,14 +38,18 @@ extension ICalendar {
             vtimezone(name, years: years).forEach(emit)
         }
         let stampText = utcText(stamp)
-        for part in written(events, inParts: parts, stamp: stampText, defaultZone: defaultZone) { out.append(contentsOf: part) }
+        for part in written(events, inParts: parts, stamp: stampText, defaultZone: defaultZone) {
+            out.append(contentsOf: part)
+        }
         emit("END:VCALENDAR")
         return out
     }
 
     /// The events' VEVENTs, `count` parts of the list written at once, one per processor (each event's
     /// text depends on that event alone): a hundred thousand take a fifth of a second on one.
-    private static func written(_ events: [CalendarEvent], inParts count: Int, stamp: String, defaultZone: TimeZone) -> [[UInt8]] {
+    private static func written(_ events: [CalendarEvent], inParts count: Int, stamp: String, defaultZone: TimeZone)
+        -> [[UInt8]]
+    {
         let parts = PartResults(count: count)
         DispatchQueue.concurrentPerform(iterations: count) { part in
             let range = (events.count * part / count)..<(events.count * (part + 1) / count)
@@ -52,7 +57,9 @@ extension ICalendar {
             out.reserveCapacity(range.count * 256)
             let zones = ZoneCache()
             for index in range {
-                writeEvent(events[index], stamp: stamp, defaultZone: defaultZone, zones: zones) { appendFolded($0, to: &out) }
+                writeEvent(events[index], stamp: stamp, defaultZone: defaultZone, zones: zones) {
+                    appendFolded($0, to: &out)
+                }
             }
             parts.set(part, out)
         }
@@ -126,8 +133,9 @@ extension ICalendar {
             instantText = { name, date in
                 let exact = wholeSeconds(date)
                 let w = wall(exact, zone)
-                let back = LocalTime.instant(year: w.year, month: w.month, day: w.day, hour: w.hour,
-                                             minute: w.minute, second: w.second, in: zone)
+                let back = LocalTime.instant(
+                    year: w.year, month: w.month, day: w.day, hour: w.hour,
+                    minute: w.minute, second: w.second, in: zone)
                 return back == exact ? "\(name)\(tzid):\(dateTimeText(w))" : "\(name):\(utcText(exact))"
             }
             // DTSTART keeps its zone even in the repeated hour (it reads back as the first one).
@@ -198,8 +206,9 @@ extension ICalendar {
     /// The DTSTART wall time a series was given in a DST gap, when it still reads as its start.
     private static func givenWall(_ event: CalendarEvent, zone: TimeZone) -> Wall? {
         guard let c = event.startWall.flatMap(LocalTime.wallFields),
-              LocalTime.instant(year: c.year!, month: c.month!, day: c.day!, hour: c.hour!, minute: c.minute!,
-                                second: c.second!, in: zone) == wholeSeconds(event.start)
+            LocalTime.instant(
+                year: c.year!, month: c.month!, day: c.day!, hour: c.hour!, minute: c.minute!,
+                second: c.second!, in: zone) == wholeSeconds(event.start)
         else { return nil }
         return Wall(year: c.year!, month: c.month!, day: c.day!, hour: c.hour!, minute: c.minute!, second: c.second!)
     }
@@ -247,7 +256,9 @@ extension ICalendar {
     /// control characters (not allowed in TEXT) are dropped.
     static func escapeText(_ text: String) -> String {
         // Most texts (titles, UIDs) need nothing: returned as they are, without building a copy.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") }) {
+        if !text.utf8.contains(where: {
+            $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",")
+        }) {
             return text
         }
         var out = ""
@@ -314,15 +325,18 @@ extension ICalendar {
             return Wall(year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute, second: f.second)
         }
         let c = LocalTime.calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return Wall(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1,
-                    hour: c.hour ?? 0, minute: c.minute ?? 0, second: c.second ?? 0)
+        return Wall(
+            year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1,
+            hour: c.hour ?? 0, minute: c.minute ?? 0, second: c.second ?? 0)
     }
 
     private static let utc = TimeZone(identifier: "UTC")!
 
     private static func dayAfter(_ w: Wall, days: Int) -> Wall {
         let utc = TimeZone(identifier: "UTC")!
-        let noon = LocalTime.instant(year: w.year, month: w.month, day: w.day, hour: 12, in: utc) ?? Date(timeIntervalSince1970: 0)
+        let noon =
+            LocalTime.instant(year: w.year, month: w.month, day: w.day, hour: 12, in: utc)
+            ?? Date(timeIntervalSince1970: 0)
         return wall(noon.addingTimeInterval(TimeInterval(days) * 86_400), utc)
     }
 
@@ -343,7 +357,8 @@ extension ICalendar {
 
     static func dateTimeText(_ w: Wall) -> String {
         guard (0...9999).contains(w.year), (0...99).contains(w.month), (0...99).contains(w.day),
-              (0...99).contains(w.hour), (0...99).contains(w.minute), (0...99).contains(w.second) else {
+            (0...99).contains(w.hour), (0...99).contains(w.minute), (0...99).contains(w.second)
+        else {
             return dateText(w) + "T" + digits(w.hour, 2) + digits(w.minute, 2) + digits(w.second, 2)
         }
         // 15 bytes: stored inline, no allocation (every instant of an export is written so).

@@ -25,48 +25,60 @@ struct VTimezoneRules {
         var read: [Observance] = []
         for part in definition.children where part.name == "STANDARD" || part.name == "DAYLIGHT" {
             guard let toProperty = part.first("TZOFFSETTO") else {
-                throw ICalendarError(line: part.line, template: "%s of time zone '%s' has no TZOFFSETTO", part.name, tzid)
+                throw ICalendarError(
+                    line: part.line, template: "%s of time zone '%s' has no TZOFFSETTO", part.name, tzid)
             }
             let to = try Self.offset(toProperty)
             let from = try part.first("TZOFFSETFROM").map(Self.offset) ?? to
             var start = ICalendar.Wall(year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0)
             if let dtstart = part.first("DTSTART") {
                 guard let value = ICalendar.dateValue(dtstart.value) else {
-                    throw ICalendarError(line: dtstart.line, template: "%s of time zone '%s': DTSTART '%s' is not a date-time", part.name, tzid, dtstart.value)
+                    throw ICalendarError(
+                        line: dtstart.line, template: "%s of time zone '%s': DTSTART '%s' is not a date-time",
+                        part.name, tzid, dtstart.value)
                 }
                 start = value.wall
             }
             var rule: RecurrenceRule?
             if let rrule = part.first("RRULE") {
                 do { rule = try RecurrenceRule.parse(rrule.value) } catch {
-                    throw ICalendarError(line: rrule.line, template: "%s of time zone '%s': RRULE '%s' is not a rule beautyd can read", part.name, tzid, rrule.value)
+                    throw ICalendarError(
+                        line: rrule.line, template: "%s of time zone '%s': RRULE '%s' is not a rule beautyd can read",
+                        part.name, tzid, rrule.value)
                 }
             }
             var rdates: [ICalendar.Wall] = []
             for property in part.all("RDATE") {
                 for item in property.value.split(separator: ",") {
                     guard let value = ICalendar.dateValue(String(item)) else {
-                        throw ICalendarError(line: property.line, template: "%s of time zone '%s': RDATE '%s' is not a date-time", part.name, tzid, item)
+                        throw ICalendarError(
+                            line: property.line, template: "%s of time zone '%s': RDATE '%s' is not a date-time",
+                            part.name, tzid, item)
                     }
                     rdates.append(value.wall)
                 }
             }
-            read.append(Observance(daylight: part.name == "DAYLIGHT", start: start, startGiven: part.first("DTSTART") != nil,
-                                   line: part.line, from: from, to: to, rule: rule, rdates: rdates))
+            read.append(
+                Observance(
+                    daylight: part.name == "DAYLIGHT", start: start, startGiven: part.first("DTSTART") != nil,
+                    line: part.line, from: from, to: to, rule: rule, rdates: rdates))
         }
         guard !read.isEmpty else {
-            throw ICalendarError(line: definition.line, template: "time zone '%s' has no STANDARD or DAYLIGHT part", tzid)
+            throw ICalendarError(
+                line: definition.line, template: "time zone '%s' has no STANDARD or DAYLIGHT part", tzid)
         }
         observances = read
         if fixedOffset == nil, let undated = read.first(where: { !$0.startGiven }) {
-            throw ICalendarError(line: undated.line, template: "%s of time zone '%s' has no DTSTART: when its offset starts is not said",
-                                 undated.daylight ? "DAYLIGHT" : "STANDARD", tzid)
+            throw ICalendarError(
+                line: undated.line, template: "%s of time zone '%s' has no DTSTART: when its offset starts is not said",
+                undated.daylight ? "DAYLIGHT" : "STANDARD", tzid)
         }
     }
 
     private static func offset(_ property: ICalProperty) throws -> Int {
         guard let value = ICalendar.utcOffset(property.value) else {
-            throw ICalendarError(line: property.line, template: "%s '%s' is not an offset such as +0100", property.name, property.value)
+            throw ICalendarError(
+                line: property.line, template: "%s '%s' is not an offset such as +0100", property.name, property.value)
         }
         return value
     }

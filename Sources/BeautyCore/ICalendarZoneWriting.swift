@@ -12,7 +12,9 @@ extension ICalendar {
         for event in events {
             guard let (name, zone) = tzidZone(event, zones: zones) else { continue }
             let instants = [event.start] + event.exdates + event.rdates
-            let used = instants.map { LocalTime.fields(of: $0, in: zone)?.year ?? LocalTime.calendar(zone).component(.year, from: $0) }
+            let used = instants.map {
+                LocalTime.fields(of: $0, in: zone)?.year ?? LocalTime.calendar(zone).component(.year, from: $0)
+            }
             let low = used.min()!, high = used.max()! + (event.rrule == nil ? 0 : 10)
             if let known = years[name] {
                 years[name] = min(known.lowerBound, low)...max(known.upperBound, high)
@@ -50,22 +52,28 @@ extension ICalendar {
             t = next
             let from = zone.secondsFromGMT(for: next.addingTimeInterval(-1)), to = zone.secondsFromGMT(for: next)
             guard from != to else { continue }
-            onsets.append(Onset(from: from, to: to, daylight: zone.isDaylightSavingTime(for: next),
-                                name: zone.abbreviation(for: next) ?? name,
-                                wall: wall(next.addingTimeInterval(TimeInterval(from)), utc)))
+            onsets.append(
+                Onset(
+                    from: from, to: to, daylight: zone.isDaylightSavingTime(for: next),
+                    name: zone.abbreviation(for: next) ?? name,
+                    wall: wall(next.addingTimeInterval(TimeInterval(from)), utc)))
         }
         var lines = ["BEGIN:VTIMEZONE", "TZID:\(escapeText(name))", "X-LIC-LOCATION:\(escapeText(name))"]
         if onsets.isEmpty {
             let offset = zone.secondsFromGMT(for: begin)
-            lines += ["BEGIN:STANDARD", "DTSTART:\(years.lowerBound)0101T000000", "TZOFFSETFROM:\(offsetText(offset))",
-                      "TZOFFSETTO:\(offsetText(offset))", "TZNAME:\(escapeText(zone.abbreviation(for: begin) ?? name))",
-                      "END:STANDARD"]
+            lines += [
+                "BEGIN:STANDARD", "DTSTART:\(years.lowerBound)0101T000000", "TZOFFSETFROM:\(offsetText(offset))",
+                "TZOFFSETTO:\(offsetText(offset))", "TZNAME:\(escapeText(zone.abbreviation(for: begin) ?? name))",
+                "END:STANDARD",
+            ]
         }
         // One observance per kind of change (offsets and name), in the order they first happen.
         var groups: [[Onset]] = []
         for onset in onsets {
-            if let i = groups.firstIndex(where: { $0[0].from == onset.from && $0[0].to == onset.to
-                && $0[0].daylight == onset.daylight && $0[0].name == onset.name }) {
+            if let i = groups.firstIndex(where: {
+                $0[0].from == onset.from && $0[0].to == onset.to
+                    && $0[0].daylight == onset.daylight && $0[0].name == onset.name
+            }) {
                 groups[i].append(onset)
             } else {
                 groups.append([onset])
@@ -74,8 +82,10 @@ extension ICalendar {
         let lastYear = years.upperBound + 1
         for group in groups {
             let kind = group[0].daylight ? "DAYLIGHT" : "STANDARD"
-            lines += ["BEGIN:\(kind)", "DTSTART:\(dateTimeText(group[0].wall))", "TZOFFSETFROM:\(offsetText(group[0].from))",
-                      "TZOFFSETTO:\(offsetText(group[0].to))", "TZNAME:\(escapeText(group[0].name))"]
+            lines += [
+                "BEGIN:\(kind)", "DTSTART:\(dateTimeText(group[0].wall))", "TZOFFSETFROM:\(offsetText(group[0].from))",
+                "TZOFFSETTO:\(offsetText(group[0].to))", "TZNAME:\(escapeText(group[0].name))",
+            ]
             if group.count > 1, group.last!.wall.year == lastYear, let rule = yearlyRule(group.map(\.wall)) {
                 lines.append("RRULE:\(rule)")
             } else if group.count > 1 {
@@ -95,7 +105,7 @@ extension ICalendar {
         let weekday = { (w: Wall) in CivilTime.weekday(CivilTime.days(w.year, w.month, w.day)) }
         for (i, w) in walls.enumerated() {
             guard w.year == first.year + i, w.month == first.month, w.hour == first.hour, w.minute == first.minute,
-                  w.second == first.second, weekday(w) == weekday(first)
+                w.second == first.second, weekday(w) == weekday(first)
             else { return nil }
         }
         let position: Int

@@ -28,7 +28,8 @@ struct ZoneResolver {
         for event in calendar.children where event.name == "VEVENT" {
             for property in event.properties {
                 guard let tzid = property.param("TZID")?.trimmingWhitespace(),
-                      let year = Int(property.value.trimmingWhitespace().prefix(4)) else { continue }
+                    let year = Int(property.value.trimmingWhitespace().prefix(4))
+                else { continue }
                 let known = yearsUsed[tzid] ?? year...year
                 yearsUsed[tzid] = min(known.lowerBound, year)...max(known.upperBound, year)
             }
@@ -65,20 +66,28 @@ struct ZoneResolver {
         let years = used.lowerBound...min(used.upperBound, used.lowerBound + 9)
         let span = years.count == 1 ? "\(years.lowerBound)" : "\(years.lowerBound)–\(years.upperBound)"
         if let match = Self.agreeingZone(rules, years: years) {
-            warnings.append(ImportWarning(line: definition.line, template: "time zone '%s' read as %s, whose offsets agree with its VTIMEZONE in %s",
-                                          tzid, match.name, span))
+            warnings.append(
+                ImportWarning(
+                    line: definition.line,
+                    template: "time zone '%s' read as %s, whose offsets agree with its VTIMEZONE in %s",
+                    tzid, match.name, span))
             return (match.zone, match.name)
         }
         let fixed = Self.fixed(rules.standardOffset)
-        warnings.append(ImportWarning(line: definition.line, template:
-            "time zone '%s' approximated as a fixed %s (its standard time): no IANA zone follows its VTIMEZONE rules in %s",
-            tzid, ICalendar.offsetText(rules.standardOffset), span))
+        warnings.append(
+            ImportWarning(
+                line: definition.line,
+                template:
+                    "time zone '%s' approximated as a fixed %s (its standard time): no IANA zone follows its VTIMEZONE rules in %s",
+                tzid, ICalendar.offsetText(rules.standardOffset), span))
         return fixed
     }
 
     /// The IANA zone whose offsets and changes in `years` are the rules' own, preferring the zones
     /// Windows names stand for (Europe/Berlin for the EU rules at +01:00), then by name.
-    private static func agreeingZone(_ rules: VTimezoneRules, years: ClosedRange<Int>) -> (zone: TimeZone, name: String)? {
+    private static func agreeingZone(_ rules: VTimezoneRules, years: ClosedRange<Int>) -> (
+        zone: TimeZone, name: String
+    )? {
         let utc = TimeZone(identifier: "UTC")!
         let from = LocalTime.instant(year: years.lowerBound, month: 1, day: 1, in: utc)!
         let to = LocalTime.instant(year: years.upperBound + 1, month: 1, day: 1, in: utc)!
@@ -86,16 +95,21 @@ struct ZoneResolver {
         let preferred = Set(windowsZones.values).sorted()
         let others = TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") && !$0.hasPrefix("Etc/") }.sorted()
         for name in preferred + others {
-            guard let zone = TimeZone(identifier: name), zone.secondsFromGMT(for: from) == wanted.initial else { continue }
+            guard let zone = TimeZone(identifier: name), zone.secondsFromGMT(for: from) == wanted.initial else {
+                continue
+            }
             var changes: [(instant: Date, offset: Int)] = []
             var t = from
-            while let next = zone.nextDaylightSavingTimeTransition(after: t), next < to, changes.count <= wanted.changes.count {
+            while let next = zone.nextDaylightSavingTimeTransition(after: t), next < to,
+                changes.count <= wanted.changes.count
+            {
                 t = next
                 let offset = zone.secondsFromGMT(for: next)
                 if offset != (changes.last?.offset ?? wanted.initial) { changes.append((next, offset)) }
             }
             if changes.count == wanted.changes.count,
-               zip(changes, wanted.changes).allSatisfy({ $0.instant == $1.instant && $0.offset == $1.offset }) {
+                zip(changes, wanted.changes).allSatisfy({ $0.instant == $1.instant && $0.offset == $1.offset })
+            {
                 return (zone, name)
             }
         }
@@ -111,9 +125,12 @@ struct ZoneResolver {
         guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
         let digits = rest.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
         var hoursText = digits.first ?? "", minutesText = digits.count > 1 ? digits[1] : ""
-        if digits.count == 1, hoursText.count == 4 { (hoursText, minutesText) = (hoursText.prefix(2), hoursText.suffix(2)) }
+        if digits.count == 1, hoursText.count == 4 {
+            (hoursText, minutesText) = (hoursText.prefix(2), hoursText.suffix(2))
+        }
         guard digits.count <= 2, (1...2).contains(hoursText.count), minutesText.isEmpty || minutesText.count == 2,
-              let hours = Int(hoursText), hours <= 14, let minutes = minutesText.isEmpty ? 0 : Int(minutesText), minutes < 60
+            let hours = Int(hoursText), hours <= 14, let minutes = minutesText.isEmpty ? 0 : Int(minutesText),
+            minutes < 60
         else { return nil }
         return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }

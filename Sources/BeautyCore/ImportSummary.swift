@@ -84,11 +84,21 @@ public struct SkippedEvent: Sendable, Equatable {
 
     init(withoutStart c: ICalComponent) {
         line = c.line
-        uid = c.first("UID").map { ICalendar.unescapeText($0.value).trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
-        summary = c.first("SUMMARY").map { ICalendar.unescapeText($0.value).trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+        uid = c.first("UID").map { ICalendar.unescapeText($0.value).trimmingWhitespace() }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
+        summary = c.first("SUMMARY").map { ICalendar.unescapeText($0.value).trimmingWhitespace() }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         let title = CalendarEvent.title(summary ?? "")
-        text = uid.map { TranslatableText("VEVENT '%s' (UID %s) has no DTSTART: it cannot be placed in time and is not imported", [title, .plain($0)]) }
-            ?? TranslatableText("VEVENT '%s' has no DTSTART and no UID: it cannot be placed in time and is not imported", [title])
+        text =
+            uid.map {
+                TranslatableText(
+                    "VEVENT '%s' (UID %s) has no DTSTART: it cannot be placed in time and is not imported",
+                    [title, .plain($0)])
+            }
+            ?? TranslatableText(
+                "VEVENT '%s' has no DTSTART and no UID: it cannot be placed in time and is not imported", [title])
     }
 
     public var message: String { text.english }
@@ -105,7 +115,10 @@ extension ICalendar {
         /// Events left out, in file order.
         public var skippedEvents: [SkippedEvent]
 
-        public init(events: [CalendarEvent], warnings: [ImportWarning], skipped: SkippedComponents, skippedEvents: [SkippedEvent] = []) {
+        public init(
+            events: [CalendarEvent], warnings: [ImportWarning], skipped: SkippedComponents,
+            skippedEvents: [SkippedEvent] = []
+        ) {
             self.events = events
             self.warnings = warnings
             self.skipped = skipped

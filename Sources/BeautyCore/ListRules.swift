@@ -61,13 +61,18 @@ public enum ListSort {
     /// With `sort`: by that key (texts ignoring case and accents; money by currency, then amount, never
     /// converted, so currencies do not mix), descending with `reverse`; equal values keep the list's own order, and items without
     /// a value come last either way. A key the list does not have (`supported`) is refused, naming them.
-    public static func sorted<Item>(_ items: [Item], sort: String?, reverse: Bool?, supported: [ListSortKey],
-                                    field: String = "sort", value: (Item, ListSortKey) -> SortValue) throws -> [Item] {
+    public static func sorted<Item>(
+        _ items: [Item], sort: String?, reverse: Bool?, supported: [ListSortKey],
+        field: String = "sort", value: (Item, ListSortKey) -> SortValue
+    ) throws -> [Item] {
         let descending = reverse ?? false
         guard let raw = sort else { return descending ? items.reversed() : items }
         let names = supported.map(\.rawValue).joined(separator: ", ")
-        guard let key = ListSortKey(rawValue: raw.trimmingCharacters(in: .whitespaces).lowercased()), supported.contains(key) else {
-            throw ValidationError(field: field, template: "'%s' is not one of %s (what this list can be sorted by)", raw, names)
+        guard let key = ListSortKey(rawValue: raw.trimmingCharacters(in: .whitespaces).lowercased()),
+            supported.contains(key)
+        else {
+            throw ValidationError(
+                field: field, template: "'%s' is not one of %s (what this list can be sorted by)", raw, names)
         }
         let keyed = items.enumerated().map { (index: $0.offset, item: $0.element, value: value($0.element, key)) }
         return keyed.sorted { a, b in

@@ -15,7 +15,9 @@ public enum LocalTime {
     public static func instant(
         year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, in zone: TimeZone
     ) -> Date? {
-        if let date = arithmeticInstant(Fields(year: year, month: month, day: day, hour: hour, minute: minute, second: second), in: zone) {
+        if let date = arithmeticInstant(
+            Fields(year: year, month: month, day: day, hour: hour, minute: minute, second: second), in: zone)
+        {
             return date
         }
         let cal = calendar(zone)
@@ -25,7 +27,8 @@ public enum LocalTime {
         let wall = { (date: Date) in cal.dateComponents(fields, from: date) }
         let target = wall(guess)
         if target.year == year, target.month == month, target.day == day, target.hour == hour,
-           target.minute == minute, target.second == second {
+            target.minute == minute, target.second == second
+        {
             // A repeated hour (fall back) has two instants with this wall time: take the earlier.
             for shift in [-3600.0, -1800.0] where wall(guess.addingTimeInterval(shift)) == target {
                 return guess.addingTimeInterval(shift)
@@ -36,8 +39,9 @@ public enum LocalTime {
         // so it lands as far after the jump as it lies after the gap's start, and two times in one
         // gap stay two instants.
         if let transition = zone.nextDaylightSavingTimeTransition(after: guess.addingTimeInterval(-86_400)),
-           transition <= guess.addingTimeInterval(86_400),
-           let asUTC = calendar(TimeZone(identifier: "UTC")!).date(from: wanted) {
+            transition <= guess.addingTimeInterval(86_400),
+            let asUTC = calendar(TimeZone(identifier: "UTC")!).date(from: wanted)
+        {
             return asUTC.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: transition.addingTimeInterval(-1))))
         }
         return guess
@@ -47,7 +51,8 @@ public enum LocalTime {
     public static func exists(
         year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, in zone: TimeZone
     ) -> Bool {
-        guard let date = instant(year: year, month: month, day: day, hour: hour, minute: minute, second: second, in: zone)
+        guard
+            let date = instant(year: year, month: month, day: day, hour: hour, minute: minute, second: second, in: zone)
         else { return false }
         if let shown = fields(of: date, in: zone) {
             return shown == Fields(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
@@ -70,7 +75,9 @@ public enum LocalTime {
         let parts = text.split(whereSeparator: { $0 == "-" || $0 == "T" || $0 == ":" })
         guard parts.count == 6, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }) else { return nil }
         let n = parts.compactMap { Int($0) }
-        guard n.count == 6, isValidDay(year: n[0], month: n[1], day: n[2]), n[3] < 24, n[4] < 60, n[5] < 60 else { return nil }
+        guard n.count == 6, isValidDay(year: n[0], month: n[1], day: n[2]), n[3] < 24, n[4] < 60, n[5] < 60 else {
+            return nil
+        }
         return DateComponents(year: n[0], month: n[1], day: n[2], hour: n[3], minute: n[4], second: n[5])
     }
 
@@ -80,7 +87,7 @@ public enum LocalTime {
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int = 0, in zone: TimeZone
     ) -> String? {
         guard isValidDay(year: year, month: month, day: day),
-              !exists(year: year, month: month, day: day, hour: hour, minute: minute, second: second, in: zone)
+            !exists(year: year, month: month, day: day, hour: hour, minute: minute, second: second, in: zone)
         else { return nil }
         return wallText(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
@@ -89,7 +96,9 @@ public enum LocalTime {
     public static func isValidDay(year: Int, month: Int, day: Int) -> Bool {
         if year >= 1583 { return (1...12).contains(month) && (1...CivilTime.daysInMonth(year, month)).contains(day) }
         let cal = calendar(TimeZone(identifier: "UTC")!)
-        guard let date = cal.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) else { return false }
+        guard let date = cal.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) else {
+            return false
+        }
         let c = cal.dateComponents([.year, .month, .day], from: date)
         return c.year == year && c.month == month && c.day == day
     }

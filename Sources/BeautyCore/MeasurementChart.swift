@@ -18,11 +18,15 @@ public struct CalendarMonth: Codable, Sendable, Hashable, Comparable, CustomStri
     public init(parsing text: String, field: String = "month") throws {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, (1...2).contains(parts[1].count),
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let year = Int(parts[0]), let month = Int(parts[1])
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let year = Int(parts[0]), let month = Int(parts[1])
         else { throw ValidationError(field: field, template: "'%s' is not a month (use YYYY-MM, e.g. 2026-11)", text) }
-        guard (1...12).contains(month) else { throw ValidationError(field: field, template: "'%s': there is no month %s", text, month) }
-        guard (1900...9999).contains(year) else { throw ValidationError(field: field, template: "'%s': the year must be 1900 to 9999", text) }
+        guard (1...12).contains(month) else {
+            throw ValidationError(field: field, template: "'%s': there is no month %s", text, month)
+        }
+        guard (1900...9999).contains(year) else {
+            throw ValidationError(field: field, template: "'%s': the year must be 1900 to 9999", text)
+        }
         self.init(year: year, month: month)
     }
 
@@ -32,7 +36,8 @@ public struct CalendarMonth: Codable, Sendable, Hashable, Comparable, CustomStri
     public var last: LocalDate { LocalDate(year: year, month: month, day: dayCount) }
 
     public var dayCount: Int {
-        let next = month == 12 ? LocalDate(year: year + 1, month: 1, day: 1) : LocalDate(year: year, month: month + 1, day: 1)
+        let next =
+            month == 12 ? LocalDate(year: year + 1, month: 1, day: 1) : LocalDate(year: year, month: month + 1, day: 1)
         return first.days(until: next)
     }
 
@@ -42,8 +47,10 @@ public struct CalendarMonth: Codable, Sendable, Hashable, Comparable, CustomStri
     /// "November 2026", "listopad 2026", "november 2026": the month standing alone (nominative).
     public func name(_ language: Language) -> String {
         guard language != .english else {
-            let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                         "November", "December"]
+            let names = [
+                "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December",
+            ]
             return "\(names[month - 1]) \(year)"
         }
         let first = LocalTime.calendar(.gmt).date(from: DateComponents(year: year, month: month, day: 1))!
@@ -86,7 +93,8 @@ public enum ChartUnit: String, Codable, Sendable, CaseIterable {
 
     /// "63.0 kg", "BMI 22.1 (normal weight)".
     public func describe(_ value: Double, _ l: Localizer = .english) -> String {
-        self == .kg ? l.tr("%s kg", BMI.localized(BMI.quantity(value), l.language))
+        self == .kg
+            ? l.tr("%s kg", BMI.localized(BMI.quantity(value), l.language))
             : l.tr("BMI %s (%s)", BMI.localized(BMI.format(value), l.language), BMIClass(bmi: value).title(l))
     }
 }
@@ -146,7 +154,8 @@ public struct ChartScale: Sendable, Equatable {
 /// Pure renderers of a month of measurements: a text chart for the terminal and an SVG line chart.
 public enum MeasurementChart {
     /// The days of `month` that have a value in `unit`, in day order.
-    public static func points(_ measurements: [BodyMeasurement], month: CalendarMonth, unit: ChartUnit) -> [ChartPoint] {
+    public static func points(_ measurements: [BodyMeasurement], month: CalendarMonth, unit: ChartUnit) -> [ChartPoint]
+    {
         measurements.filter { CalendarMonth($0.day) == month }.sorted { $0.day < $1.day }
             .compactMap { m in unit.value(of: m).map { ChartPoint(day: m.day, value: $0) } }
     }
@@ -167,26 +176,36 @@ public enum MeasurementChart {
     static func summary(_ points: [ChartPoint], unit: ChartUnit, localizer l: Localizer = .english) -> String {
         let utc = TimeZone(identifier: "UTC")!
         let short = { (p: ChartPoint) in
-            l.language == .english ? String(dayName(p.day).split(separator: " ").dropFirst().prefix(2).joined(separator: " "))
-                : FormatterCache.withPattern(l.language == .slovak ? "d. M." : "d.MM", zone: utc, locale: l.language.locale) { $0.string(from: p.day.start(in: utc)) }
+            l.language == .english
+                ? String(dayName(p.day).split(separator: " ").dropFirst().prefix(2).joined(separator: " "))
+                : FormatterCache.withPattern(
+                    l.language == .slovak ? "d. M." : "d.MM", zone: utc, locale: l.language.locale
+                ) { $0.string(from: p.day.start(in: utc)) }
         }
         let low = points.min { $0.value < $1.value }!, high = points.max { $0.value < $1.value }!
         let value = { (v: Double) in
-            unit == .kg ? l.tr("%s kg", BMI.localized(BMI.quantity(v), l.language)) : BMI.localized(BMI.format(v), l.language)
+            unit == .kg
+                ? l.tr("%s kg", BMI.localized(BMI.quantity(v), l.language)) : BMI.localized(BMI.format(v), l.language)
         }
-        return l.trn("%s day with data: min %s (%s), max %s (%s), last %s (%s)", "%s days with data: min %s (%s), max %s (%s), last %s (%s)",
-                     points.count, points.count, value(low.value), short(low), value(high.value), short(high),
-                     value(points.last!.value), short(points.last!))
+        return l.trn(
+            "%s day with data: min %s (%s), max %s (%s), last %s (%s)",
+            "%s days with data: min %s (%s), max %s (%s), last %s (%s)",
+            points.count, points.count, value(low.value), short(low), value(high.value), short(high),
+            value(points.last!.value), short(points.last!))
     }
 
     // MARK: - Terminal
 
     /// A dot chart, one column pair per day and one row per step of the y axis (each value on
     /// its nearest row), with the day numbers under it and a summary line. No trailing spaces.
-    public static func text(_ points: [ChartPoint], month: CalendarMonth, unit: ChartUnit, maxRows: Int = 13,
-                            localizer l: Localizer = .english) -> String {
+    public static func text(
+        _ points: [ChartPoint], month: CalendarMonth, unit: ChartUnit, maxRows: Int = 13,
+        localizer l: Localizer = .english
+    ) -> String {
         var lines = ["\(unit.axisTitle(l)), \(month.name(l.language))"]
-        guard !points.isEmpty else { return (lines + [l.tr("No measurements in %s.", month.name(l.language))]).joined(separator: "\n") + "\n" }
+        guard !points.isEmpty else {
+            return (lines + [l.tr("No measurements in %s.", month.name(l.language))]).joined(separator: "\n") + "\n"
+        }
         let days = month.dayCount
         var values = [Double?](repeating: nil, count: days)
         for p in points { values[p.day.day - 1] = p.value }
@@ -207,7 +226,9 @@ public enum MeasurementChart {
 
     /// The rows of a dot chart, top first: the y axis's round labels and one dot per column with a
     /// value (nil: none) on the row nearest to it as shown; `width` is the labels' width. No trailing spaces.
-    static func dotRows(_ values: [Double?], unit: ChartUnit, maxRows: Int, language: Language) -> (rows: [String], width: Int) {
+    static func dotRows(_ values: [Double?], unit: ChartUnit, maxRows: Int, language: Language) -> (
+        rows: [String], width: Int
+    ) {
         let shown = values.map { $0.map(unit.shown) }
         let present = shown.compactMap { $0 }
         let scale = ChartScale(min: present.min()!, max: present.max()!, maxIntervals: max(1, maxRows - 1))
@@ -236,15 +257,21 @@ public enum MeasurementChart {
     /// A self-contained SVG line chart: title, y axis with round labels and grid lines, x axis
     /// with the days of the month, the line through the days with data, and one point per such
     /// day whose `<title>` (shown on hover) gives the day and value.
-    public static func svg(_ points: [ChartPoint], month: CalendarMonth, unit: ChartUnit, localizer l: Localizer = .english) -> String {
+    public static func svg(
+        _ points: [ChartPoint], month: CalendarMonth, unit: ChartUnit, localizer l: Localizer = .english
+    ) -> String {
         let monthName = month.name(l.language)
-        return svgPlot(SVGPlot(
-            title: "\(unit.axisTitle(l)), \(monthName)", columns: month.dayCount,
-            labels: labelledDays(month).map { (column: $0 - 1, text: String($0)) }, xTitle: l.tr("Day of %s", monthName),
-            empty: l.tr("No measurements in %s", monthName),
-            points: points.map { p in
-                SVGPlot.Point(column: p.day.day - 1, value: p.value, day: p.day, hover: "\(dayName(p.day, l.language)): \(unit.describe(p.value, l))")
-            }), unit: unit, localizer: l)
+        return svgPlot(
+            SVGPlot(
+                title: "\(unit.axisTitle(l)), \(monthName)", columns: month.dayCount,
+                labels: labelledDays(month).map { (column: $0 - 1, text: String($0)) },
+                xTitle: l.tr("Day of %s", monthName),
+                empty: l.tr("No measurements in %s", monthName),
+                points: points.map { p in
+                    SVGPlot.Point(
+                        column: p.day.day - 1, value: p.value, day: p.day,
+                        hover: "\(dayName(p.day, l.language)): \(unit.describe(p.value, l))")
+                }), unit: unit, localizer: l)
     }
 
     /// What `svgPlot` draws: `columns` slots on the x axis (the labelled ones with longer ticks), and the points.
@@ -279,34 +306,56 @@ public enum MeasurementChart {
 
         out.append(#"<g class="y-axis">"#)
         for tick in scale.ticks {
-            out.append(#"  <line class="grid" x1="\#(n(left))" y1="\#(n(y(tick)))" x2="\#(n(svgWidth - right))" y2="\#(n(y(tick)))" stroke="\#(gridColor)"/>"#)
-            out.append(#"  <text class="y-label" x="\#(n(left - 8))" y="\#(n(y(tick) + 4))" text-anchor="end">\#(BMI.localized(scale.label(tick), l.language))</text>"#)
+            out.append(
+                #"  <line class="grid" x1="\#(n(left))" y1="\#(n(y(tick)))" x2="\#(n(svgWidth - right))" y2="\#(n(y(tick)))" stroke="\#(gridColor)"/>"#
+            )
+            out.append(
+                #"  <text class="y-label" x="\#(n(left - 8))" y="\#(n(y(tick) + 4))" text-anchor="end">\#(BMI.localized(scale.label(tick), l.language))</text>"#
+            )
         }
-        out.append(#"  <line class="axis" x1="\#(n(left))" y1="\#(n(top))" x2="\#(n(left))" y2="\#(n(top + plotHeight))" stroke="\#(axisColor)"/>"#)
-        out.append(#"  <text class="y-title" transform="translate(18 \#(n(top + plotHeight / 2))) rotate(-90)" text-anchor="middle">\#(escape(unit.axisTitle(l)))</text>"#)
+        out.append(
+            #"  <line class="axis" x1="\#(n(left))" y1="\#(n(top))" x2="\#(n(left))" y2="\#(n(top + plotHeight))" stroke="\#(axisColor)"/>"#
+        )
+        out.append(
+            #"  <text class="y-title" transform="translate(18 \#(n(top + plotHeight / 2))) rotate(-90)" text-anchor="middle">\#(escape(unit.axisTitle(l)))</text>"#
+        )
         out.append("</g>")
 
         out.append(#"<g class="x-axis">"#)
-        out.append(#"  <line class="axis" x1="\#(n(left))" y1="\#(n(top + plotHeight))" x2="\#(n(svgWidth - right))" y2="\#(n(top + plotHeight))" stroke="\#(axisColor)"/>"#)
+        out.append(
+            #"  <line class="axis" x1="\#(n(left))" y1="\#(n(top + plotHeight))" x2="\#(n(svgWidth - right))" y2="\#(n(top + plotHeight))" stroke="\#(axisColor)"/>"#
+        )
         let labelled = Set(plot.labels.map(\.column))
         for column in 0..<plot.columns {
             let length = labelled.contains(column) ? 6.0 : 3.0
-            out.append(#"  <line class="x-tick" x1="\#(n(x(column)))" y1="\#(n(top + plotHeight))" x2="\#(n(x(column)))" y2="\#(n(top + plotHeight + length))" stroke="\#(axisColor)"/>"#)
+            out.append(
+                #"  <line class="x-tick" x1="\#(n(x(column)))" y1="\#(n(top + plotHeight))" x2="\#(n(x(column)))" y2="\#(n(top + plotHeight + length))" stroke="\#(axisColor)"/>"#
+            )
         }
         for label in plot.labels.sorted(by: { $0.column < $1.column }) {
-            out.append(#"  <text class="x-label" x="\#(n(x(label.column)))" y="\#(n(top + plotHeight + 20))" text-anchor="middle">\#(escape(label.text))</text>"#)
+            out.append(
+                #"  <text class="x-label" x="\#(n(x(label.column)))" y="\#(n(top + plotHeight + 20))" text-anchor="middle">\#(escape(label.text))</text>"#
+            )
         }
-        out.append(#"  <text class="x-title" x="\#(n(left + plotWidth / 2))" y="\#(n(svgHeight - 14))" text-anchor="middle">\#(escape(plot.xTitle))</text>"#)
+        out.append(
+            #"  <text class="x-title" x="\#(n(left + plotWidth / 2))" y="\#(n(svgHeight - 14))" text-anchor="middle">\#(escape(plot.xTitle))</text>"#
+        )
         out.append("</g>")
 
         if plot.points.isEmpty {
-            out.append(#"<text class="no-data" x="\#(n(left + plotWidth / 2))" y="\#(n(top + plotHeight / 2))" text-anchor="middle">\#(escape(plot.empty))</text>"#)
+            out.append(
+                #"<text class="no-data" x="\#(n(left + plotWidth / 2))" y="\#(n(top + plotHeight / 2))" text-anchor="middle">\#(escape(plot.empty))</text>"#
+            )
         } else {
             let line = plot.points.map { "\(n(x($0.column))),\(n(y($0.value)))" }.joined(separator: " ")
-            out.append(#"<polyline class="series" points="\#(line)" fill="none" stroke="\#(color)" stroke-width="2" stroke-linejoin="round"/>"#)
+            out.append(
+                #"<polyline class="series" points="\#(line)" fill="none" stroke="\#(color)" stroke-width="2" stroke-linejoin="round"/>"#
+            )
             out.append(#"<g class="points" fill="\#(color)">"#)
             for p in plot.points {
-                out.append(#"  <circle class="point" cx="\#(n(x(p.column)))" cy="\#(n(y(p.value)))" r="4.5" data-day="\#(p.day)" data-value="\#(p.value)"><title>\#(escape(p.hover))</title></circle>"#)
+                out.append(
+                    #"  <circle class="point" cx="\#(n(x(p.column)))" cy="\#(n(y(p.value)))" r="4.5" data-day="\#(p.day)" data-value="\#(p.value)"><title>\#(escape(p.hover))</title></circle>"#
+                )
             }
             out.append("</g>")
         }

@@ -25,7 +25,10 @@ public enum ChartBucket: String, Codable, Sendable, CaseIterable {
         switch self {
         case .day: start.adding(days: 1)
         case .week: start.adding(days: 7)
-        case .month: start.month == 12 ? LocalDate(year: start.year + 1, month: 1, day: 1) : LocalDate(year: start.year, month: start.month + 1, day: 1)
+        case .month:
+            start.month == 12
+                ? LocalDate(year: start.year + 1, month: 1, day: 1)
+                : LocalDate(year: start.year, month: start.month + 1, day: 1)
         case .year: LocalDate(year: start.year + 1, month: 1, day: 1)
         }
     }
@@ -77,7 +80,9 @@ public struct MeasurementRangeChart: Codable, Sendable, Equatable {
     /// What is drawn: every bucket of the range, from the one `from` falls in to the one `to` falls in.
     public var columns: [ChartColumn]
 
-    public init(_ measurements: [BodyMeasurement], from: LocalDate, to: LocalDate, unit: ChartUnit, maxColumns: Int = maxColumns) {
+    public init(
+        _ measurements: [BodyMeasurement], from: LocalDate, to: LocalDate, unit: ChartUnit, maxColumns: Int = maxColumns
+    ) {
         self.from = from
         self.to = to
         self.unit = unit
@@ -90,8 +95,9 @@ public struct MeasurementRangeChart: Codable, Sendable, Equatable {
             let last = Swift.min(bucket.next(after: start).adding(days: -1), to)
             let first = Swift.max(start, from)
             let values = points.filter { $0.day >= first && $0.day <= last }.map(\.value)
-            return ChartColumn(first: first, last: last, value: values.isEmpty ? nil : values.reduce(0, +) / Double(values.count),
-                               daysWithData: values.count)
+            return ChartColumn(
+                first: first, last: last, value: values.isEmpty ? nil : values.reduce(0, +) / Double(values.count),
+                daysWithData: values.count)
         }
     }
 
@@ -104,7 +110,9 @@ public struct MeasurementRangeChart: Codable, Sendable, Equatable {
     static func dayName(_ day: LocalDate, _ language: Language, short: Bool = true) -> String {
         let utc = TimeZone(identifier: "UTC")!
         let pattern = language == .english ? (short ? "d MMM" : "d MMM yyyy") : (short ? "d.MM" : "d.MM.yyyy")
-        return FormatterCache.withPattern(pattern, zone: utc, locale: language.locale) { $0.string(from: day.start(in: utc)) }
+        return FormatterCache.withPattern(pattern, zone: utc, locale: language.locale) {
+            $0.string(from: day.start(in: utc))
+        }
     }
 
     /// A column's label under the x axis: its first day, its month ("Nov 26", "lis 26") or its year.
@@ -113,7 +121,9 @@ public struct MeasurementRangeChart: Codable, Sendable, Equatable {
         switch bucket {
         case .day, .week: return Self.dayName(column.first, language)
         case .month:
-            return FormatterCache.withPattern("LLL yy", zone: utc, locale: language.locale) { $0.string(from: column.first.start(in: utc)) }
+            return FormatterCache.withPattern("LLL yy", zone: utc, locale: language.locale) {
+                $0.string(from: column.first.start(in: utc))
+            }
         case .year: return String(column.first.year)
         }
     }
@@ -122,19 +132,30 @@ public struct MeasurementRangeChart: Codable, Sendable, Equatable {
     /// hover), about nine labels under the x axis.
     public func svg(localizer l: Localizer = .english) -> String {
         let every = Swift.max(1, (columns.count + 8) / 9)
-        let labels = columns.indices.filter { $0 % every == 0 }.map { (column: $0, text: label(columns[$0], l.language)) }
+        let labels = columns.indices.filter { $0 % every == 0 }.map {
+            (column: $0, text: label(columns[$0], l.language))
+        }
         let plotted = columns.enumerated().compactMap { index, column in
             column.value.map { value in
-                let days = bucket == .day ? Self.dayName(column.first, l.language, short: false)
+                let days =
+                    bucket == .day
+                    ? Self.dayName(column.first, l.language, short: false)
                     : "\(Self.dayName(column.first, l.language, short: false)) – \(Self.dayName(column.last, l.language, short: false))"
-                let averaged = bucket == .day ? "" : ", " + l.trn("average of %s day", "average of %s days", column.daysWithData, column.daysWithData)
-                return MeasurementChart.SVGPlot.Point(column: index, value: value, day: column.first,
-                                                      hover: "\(days): \(unit.describe(value, l))\(averaged)")
+                let averaged =
+                    bucket == .day
+                    ? ""
+                    : ", " + l.trn("average of %s day", "average of %s days", column.daysWithData, column.daysWithData)
+                return MeasurementChart.SVGPlot.Point(
+                    column: index, value: value, day: column.first,
+                    hover: "\(days): \(unit.describe(value, l))\(averaged)")
             }
         }
         let plot = MeasurementChart.SVGPlot(
-            title: "\(unit.axisTitle(l)), \(rangeName(l.language))", columns: columns.count, labels: labels, xTitle: bucket.caption(l),
-            empty: l.tr("No measurements from %s to %s.", Self.dayName(from, l.language, short: false), Self.dayName(to, l.language, short: false)),
+            title: "\(unit.axisTitle(l)), \(rangeName(l.language))", columns: columns.count, labels: labels,
+            xTitle: bucket.caption(l),
+            empty: l.tr(
+                "No measurements from %s to %s.", Self.dayName(from, l.language, short: false),
+                Self.dayName(to, l.language, short: false)),
             points: plotted)
         return MeasurementChart.svgPlot(plot, unit: unit, localizer: l)
     }
@@ -145,8 +166,12 @@ public struct MeasurementRangeChart: Codable, Sendable, Equatable {
     public func text(maxRows: Int = 13, localizer l: Localizer = .english) -> String {
         var lines = ["\(unit.axisTitle(l)), \(rangeName(l.language)) (\(bucket.caption(l)))"]
         guard !points.isEmpty else {
-            return (lines + [l.tr("No measurements from %s to %s.", Self.dayName(from, l.language, short: false),
-                                  Self.dayName(to, l.language, short: false))]).joined(separator: "\n") + "\n"
+            return
+                (lines + [
+                    l.tr(
+                        "No measurements from %s to %s.", Self.dayName(from, l.language, short: false),
+                        Self.dayName(to, l.language, short: false))
+                ]).joined(separator: "\n") + "\n"
         }
         let plot = MeasurementChart.dotRows(columns.map(\.value), unit: unit, maxRows: maxRows, language: l.language)
         lines += plot.rows

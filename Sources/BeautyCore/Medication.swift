@@ -40,7 +40,8 @@ public struct LocalDate: Codable, Sendable, Hashable, Comparable, CustomStringCo
 
     /// The first instant of this day in `zone` (DST-safe).
     public func start(in zone: TimeZone) -> Date {
-        LocalTime.calendar(zone).startOfDay(for: LocalTime.instant(year: year, month: month, day: day, hour: 12, in: zone)!)
+        LocalTime.calendar(zone).startOfDay(
+            for: LocalTime.instant(year: year, month: month, day: day, hour: 12, in: zone)!)
     }
 
     public func adding(days: Int) -> LocalDate {
@@ -57,7 +58,8 @@ public struct LocalDate: Codable, Sendable, Hashable, Comparable, CustomStringCo
 
     /// 1 = Sunday ... 7 = Saturday, as Foundation's Calendar counts.
     public var weekday: Int {
-        LocalTime.calendar(TimeZone(identifier: "UTC")!).component(.weekday, from: start(in: TimeZone(identifier: "UTC")!))
+        LocalTime.calendar(TimeZone(identifier: "UTC")!).component(
+            .weekday, from: start(in: TimeZone(identifier: "UTC")!))
     }
 
     public init(from decoder: Decoder) throws {
@@ -65,7 +67,8 @@ public struct LocalDate: Codable, Sendable, Hashable, Comparable, CustomStringCo
         do {
             try self.init(parsing: text)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a date (YYYY-MM-DD)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a date (YYYY-MM-DD)"))
         }
     }
 
@@ -87,8 +90,11 @@ public struct ClockTime: Codable, Sendable, Hashable, Comparable, CustomStringCo
         let dotted = !trimmed.contains(":")
         let parts = trimmed.split(separator: dotted ? "." : ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isNumber) }),
-              !dotted || parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60
-        else { throw ValidationError(field: field, template: "'%s' is not a time of day (HH:MM or HH.MM, 00:00 to 23:59)", text) }
+            !dotted || parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60
+        else {
+            throw ValidationError(
+                field: field, template: "'%s' is not a time of day (HH:MM or HH.MM, 00:00 to 23:59)", text)
+        }
         self.init(hour: h, minute: m)
     }
 
@@ -102,7 +108,8 @@ public struct ClockTime: Codable, Sendable, Hashable, Comparable, CustomStringCo
         do {
             try self.init(parsing: text)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a time of day (HH:MM)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a time of day (HH:MM)"))
         }
     }
 
@@ -157,8 +164,10 @@ public struct MedicationSchedule: Codable, Sendable, Equatable {
     /// On/off treatment cycle counted from the start date (`21/7`: 21 days on, 7 off).
     public var cycle: Cycle?
 
-    public init(kind: Kind, times: [ClockTime] = [], intervalSeconds: Int? = nil, windowStart: ClockTime? = nil,
-                windowEnd: ClockTime? = nil, weekdays: [Weekday]? = nil, cycle: Cycle? = nil) {
+    public init(
+        kind: Kind, times: [ClockTime] = [], intervalSeconds: Int? = nil, windowStart: ClockTime? = nil,
+        windowEnd: ClockTime? = nil, weekdays: [Weekday]? = nil, cycle: Cycle? = nil
+    ) {
         self.kind = kind
         self.times = times
         self.intervalSeconds = intervalSeconds
@@ -171,13 +180,14 @@ public struct MedicationSchedule: Codable, Sendable, Equatable {
     /// `times` may be left out (an interval or as-needed schedule has none).
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(kind: try c.decode(Kind.self, forKey: .kind),
-                  times: try c.decodeIfPresent([ClockTime].self, forKey: .times) ?? [],
-                  intervalSeconds: try c.decodeIfPresent(Int.self, forKey: .intervalSeconds),
-                  windowStart: try c.decodeIfPresent(ClockTime.self, forKey: .windowStart),
-                  windowEnd: try c.decodeIfPresent(ClockTime.self, forKey: .windowEnd),
-                  weekdays: try c.decodeIfPresent([Weekday].self, forKey: .weekdays),
-                  cycle: try c.decodeIfPresent(Cycle.self, forKey: .cycle))
+        self.init(
+            kind: try c.decode(Kind.self, forKey: .kind),
+            times: try c.decodeIfPresent([ClockTime].self, forKey: .times) ?? [],
+            intervalSeconds: try c.decodeIfPresent(Int.self, forKey: .intervalSeconds),
+            windowStart: try c.decodeIfPresent(ClockTime.self, forKey: .windowStart),
+            windowEnd: try c.decodeIfPresent(ClockTime.self, forKey: .windowEnd),
+            weekdays: try c.decodeIfPresent([Weekday].self, forKey: .weekdays),
+            cycle: try c.decodeIfPresent(Cycle.self, forKey: .cycle))
     }
 
     public static let none = MedicationSchedule(kind: .none)
@@ -207,9 +217,11 @@ public struct Medication: Codable, Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: Int64? = nil, name: String, dose: String? = nil, notes: String? = nil, startDate: LocalDate? = nil,
-                endDate: LocalDate? = nil, position: Int = 0, schedule: MedicationSchedule = .none, stock: Double? = nil,
-                lowStock: Double? = nil, timeZone: String? = nil, createdAt: Date = Date(), updatedAt: Date = Date()) {
+    public init(
+        id: Int64? = nil, name: String, dose: String? = nil, notes: String? = nil, startDate: LocalDate? = nil,
+        endDate: LocalDate? = nil, position: Int = 0, schedule: MedicationSchedule = .none, stock: Double? = nil,
+        lowStock: Double? = nil, timeZone: String? = nil, createdAt: Date = Date(), updatedAt: Date = Date()
+    ) {
         self.id = id
         self.name = name
         self.dose = dose
@@ -242,9 +254,13 @@ public struct Medication: Codable, Sendable, Equatable {
         guard let dose else { return 1 }
         var number = ""
         for character in dose {
-            if character.isNumber { number.append(character) }
-            else if (character == "." || character == ","), !number.isEmpty, !number.contains(".") { number.append(".") }
-            else if !number.isEmpty { break }
+            if character.isNumber {
+                number.append(character)
+            } else if (character == "." || character == ","), !number.isEmpty, !number.contains(".") {
+                number.append(".")
+            } else if !number.isEmpty {
+                break
+            }
         }
         if number.hasSuffix(".") { number.removeLast() }
         return Double(number).flatMap { $0 > 0 ? $0 : nil } ?? 1
@@ -270,7 +286,10 @@ public struct Dose: Codable, Sendable, Equatable {
     /// Re-notifications sent so far.
     public var nagCount: Int
 
-    public init(id: Int64? = nil, medicationID: Int64, scheduledAt: Date, state: State = .pending, confirmedAt: Date? = nil, nagCount: Int = 0) {
+    public init(
+        id: Int64? = nil, medicationID: Int64, scheduledAt: Date, state: State = .pending, confirmedAt: Date? = nil,
+        nagCount: Int = 0
+    ) {
         self.id = id
         self.medicationID = medicationID
         self.scheduledAt = scheduledAt

@@ -15,7 +15,9 @@ extension Validation {
         m.name = try name(m.name, field: "name")
         m.dose = try optionalText(m.dose, field: "dose")
         m.notes = try optionalText(m.notes, field: "notes", multiline: true)
-        try range(from: m.startDate, to: m.endDate, .closed, toField: "until", fromName: .message(TranslatableText("the start date", [])))
+        try range(
+            from: m.startDate, to: m.endDate, .closed, toField: "until",
+            fromName: .message(TranslatableText("the start date", [])))
         m.schedule = try schedule(m.schedule)
         m.stock = try amount(m.stock, field: "stock")
         m.lowStock = try amount(m.lowStock, field: "low")
@@ -30,14 +32,24 @@ extension Validation {
         let hasWindow = s.windowStart != nil || s.windowEnd != nil
         switch s.kind {
         case .times:
-            guard !s.times.isEmpty else { throw ValidationError(field: "at", template: "at least one time of day is needed") }
-            guard s.intervalSeconds == nil else { throw ValidationError(field: "every", template: "cannot be combined with times of day") }
-            guard !hasWindow else { throw ValidationError(field: "between", template: "only goes with 'every' (every N hours)") }
+            guard !s.times.isEmpty else {
+                throw ValidationError(field: "at", template: "at least one time of day is needed")
+            }
+            guard s.intervalSeconds == nil else {
+                throw ValidationError(field: "every", template: "cannot be combined with times of day")
+            }
+            guard !hasWindow else {
+                throw ValidationError(field: "between", template: "only goes with 'every' (every N hours)")
+            }
             s.times = Array(Set(s.times)).sorted()
         case .interval:
-            guard let every = s.intervalSeconds else { throw ValidationError(field: "every", template: "an interval is needed") }
+            guard let every = s.intervalSeconds else {
+                throw ValidationError(field: "every", template: "an interval is needed")
+            }
             s.intervalSeconds = try interval(every)
-            guard s.times.isEmpty else { throw ValidationError(field: "at", template: "cannot be combined with 'every'") }
+            guard s.times.isEmpty else {
+                throw ValidationError(field: "at", template: "cannot be combined with 'every'")
+            }
             if hasWindow {
                 guard let start = s.windowStart, let end = s.windowEnd else {
                     throw ValidationError(field: "between", template: "needs both a start and an end time")
@@ -45,14 +57,24 @@ extension Validation {
                 try window(start, end)
             }
         case .asNeeded, .none:
-            let what: TranslatableText.Argument = .message(s.kind == .asNeeded
-                ? TranslatableText("an as-needed medication", []) : TranslatableText("a medication without a schedule", []))
-            guard s.times.isEmpty else { throw ValidationError(field: "at", TranslatableText("%s has no times of day", [what])) }
-            guard s.intervalSeconds == nil else { throw ValidationError(field: "every", TranslatableText("%s has no interval", [what])) }
-            guard !hasWindow else { throw ValidationError(field: "between", TranslatableText("%s has no window", [what])) }
+            let what: TranslatableText.Argument = .message(
+                s.kind == .asNeeded
+                    ? TranslatableText("an as-needed medication", [])
+                    : TranslatableText("a medication without a schedule", []))
+            guard s.times.isEmpty else {
+                throw ValidationError(field: "at", TranslatableText("%s has no times of day", [what]))
+            }
+            guard s.intervalSeconds == nil else {
+                throw ValidationError(field: "every", TranslatableText("%s has no interval", [what]))
+            }
+            guard !hasWindow else {
+                throw ValidationError(field: "between", TranslatableText("%s has no window", [what]))
+            }
         }
         if let days = s.weekdays {
-            guard !days.isEmpty else { throw ValidationError(field: "days", template: "at least one weekday is needed") }
+            guard !days.isEmpty else {
+                throw ValidationError(field: "days", template: "at least one weekday is needed")
+            }
             s.weekdays = Array(Set(days)).sorted()
         }
         if let cycle = s.cycle { s.cycle = try self.cycle(cycle) }
@@ -64,9 +86,12 @@ extension Validation {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let on = Int(parts[0]), let off = Int(parts[1])
-        else { throw ValidationError(field: field, template: "'%s' is not a cycle (days on/days off, e.g. 21/7)", text) }
+        guard parts.count == 2,
+            parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let on = Int(parts[0]), let off = Int(parts[1])
+        else {
+            throw ValidationError(field: field, template: "'%s' is not a cycle (days on/days off, e.g. 21/7)", text)
+        }
         return try cycle(MedicationSchedule.Cycle(onDays: on, offDays: off), field: field)
     }
 
@@ -84,12 +109,15 @@ extension Validation {
 
     /// "mon,wed,fri", "pon,śr,pt" or a range "mon-fri" (wrapping: "fri-mon"); full names work too.
     /// Sorted Sunday first, without repeats.
-    public static func parseWeekdays(_ text: String, field: String = "days", language: InputLanguage = .english) throws -> [Weekday] {
+    public static func parseWeekdays(_ text: String, field: String = "days", language: InputLanguage = .english) throws
+        -> [Weekday]
+    {
         var days = Set<Weekday>()
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let word = item.trimmingCharacters(in: .whitespaces)
             guard !word.isEmpty else {
-                throw ValidationError(field: field, template: "'%s' has an empty day (use mon,wed,fri or mon-fri)", text)
+                throw ValidationError(
+                    field: field, template: "'%s' has an empty day (use mon,wed,fri or mon-fri)", text)
             }
             let ends = word.split(separator: "-", omittingEmptySubsequences: false)
             if ends.count == 2 {
@@ -117,12 +145,19 @@ extension Validation {
         }
     }
 
-    private static func cycle(_ cycle: MedicationSchedule.Cycle, field: String = "cycle") throws -> MedicationSchedule.Cycle {
+    private static func cycle(_ cycle: MedicationSchedule.Cycle, field: String = "cycle") throws
+        -> MedicationSchedule.Cycle
+    {
         let text = "\(cycle.onDays)/\(cycle.offDays)"
-        guard cycle.onDays >= 1 else { throw ValidationError(field: field, template: "%s: days on must be at least 1", text) }
-        guard cycle.offDays >= 0 else { throw ValidationError(field: field, template: "%s: days off must not be negative", text) }
+        guard cycle.onDays >= 1 else {
+            throw ValidationError(field: field, template: "%s: days on must be at least 1", text)
+        }
+        guard cycle.offDays >= 0 else {
+            throw ValidationError(field: field, template: "%s: days off must not be negative", text)
+        }
         guard cycle.onDays <= maxCycleDays, cycle.offDays <= maxCycleDays else {
-            throw ValidationError(field: field, template: "%s: at most %s days on and %s off", text, maxCycleDays, maxCycleDays)
+            throw ValidationError(
+                field: field, template: "%s: at most %s days on and %s off", text, maxCycleDays, maxCycleDays)
         }
         return cycle
     }
@@ -132,7 +167,9 @@ extension Validation {
         guard value.isFinite else { throw ValidationError(field: field, template: "must be a number") }
         guard value >= 0 else { throw ValidationError(field: field, template: "must not be negative") }
         guard value <= maxStock else {
-            throw ValidationError(field: field, template: "%s is more than %s units", Medication.formatUnits(value), Medication.formatUnits(maxStock))
+            throw ValidationError(
+                field: field, template: "%s is more than %s units", Medication.formatUnits(value),
+                Medication.formatUnits(maxStock))
         }
         return value
     }
@@ -142,7 +179,9 @@ extension Validation {
         guard count.isFinite, count > 0 else { throw ValidationError(field: field, template: "must be more than 0") }
         let total = (stock ?? 0) + count
         guard total <= maxStock else {
-            throw ValidationError(field: field, template: "would make the stock %s, more than %s units", Medication.formatUnits(total), Medication.formatUnits(maxStock))
+            throw ValidationError(
+                field: field, template: "would make the stock %s, more than %s units", Medication.formatUnits(total),
+                Medication.formatUnits(maxStock))
         }
         return total
     }

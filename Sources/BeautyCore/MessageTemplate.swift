@@ -9,13 +9,18 @@ import Foundation
 public enum MessageTemplate: String, CaseIterable, Codable, Sendable {
     case book, confirm, cancel
 
-    public func text(for appointment: Appointment, contact: Contact?, zone: TimeZone, localizer l: Localizer = .english) -> String {
+    public func text(for appointment: Appointment, contact: Contact?, zone: TimeZone, localizer l: Localizer = .english)
+        -> String
+    {
         let when = Self.when(appointment, zone: zone, l)
         // Slovak greets a business without its name ("Dobrý deň, Salón Jana," reads as a vocative of a person).
-        let greeting = contact.map { l.language == .slovak ? l.tr("Hello,") : l.tr("Hello %s,", $0.name) } ?? l.tr("Hello,")
+        let greeting =
+            contact.map { l.language == .slovak ? l.tr("Hello,") : l.tr("Hello %s,", $0.name) } ?? l.tr("Hello,")
         switch self {
         case .book:
-            return l.tr("%s I would like to book a visit (%s) %s. Could you let me know, please?", greeting, appointment.title, when)
+            return l.tr(
+                "%s I would like to book a visit (%s) %s. Could you let me know, please?", greeting, appointment.title,
+                when)
         case .confirm:
             return l.tr("%s I want to confirm my visit (%s) %s.", greeting, appointment.title, when)
         case .cancel:
@@ -31,15 +36,16 @@ public enum MessageTemplate: String, CaseIterable, Codable, Sendable {
             return "on " + (appointment.allDay ? day : "\(day) at \(times.clock(appointment.start))")
         }
         let date = times.dayMonthYear(appointment.start)
-        let onDay: String = switch LocalTime.calendar(zone).component(.weekday, from: appointment.start) {
-        case 1: l.tr("on Sunday, %s", date)
-        case 2: l.tr("on Monday, %s", date)
-        case 3: l.tr("on Tuesday, %s", date)
-        case 4: l.tr("on Wednesday, %s", date)
-        case 5: l.tr("on Thursday, %s", date)
-        case 6: l.tr("on Friday, %s", date)
-        default: l.tr("on Saturday, %s", date)
-        }
+        let onDay: String =
+            switch LocalTime.calendar(zone).component(.weekday, from: appointment.start) {
+            case 1: l.tr("on Sunday, %s", date)
+            case 2: l.tr("on Monday, %s", date)
+            case 3: l.tr("on Tuesday, %s", date)
+            case 4: l.tr("on Wednesday, %s", date)
+            case 5: l.tr("on Thursday, %s", date)
+            case 6: l.tr("on Friday, %s", date)
+            default: l.tr("on Saturday, %s", date)
+            }
         return appointment.allDay ? onDay : l.tr("%s at %s", onDay, times.clock(appointment.start))
     }
 

@@ -10,10 +10,11 @@ public enum MoneyParser {
     /// Symbols people type for a currency, lower-cased.
     static let symbols: [String: String] = ["zł": "PLN", "zl": "PLN", "€": "EUR"]
 
-
     /// `language` is the reader's of a refusal: an ambiguous amount's decimal meaning is written as they write decimals.
-    public static func parse(_ text: String, defaultCurrency: String, allowNegative: Bool = false, field: String = "price",
-                             language: Language = .english) throws -> Money {
+    public static func parse(
+        _ text: String, defaultCurrency: String, allowNegative: Bool = false, field: String = "price",
+        language: Language = .english
+    ) throws -> Money {
         // Copied amounts may group thousands with a no-break or narrow no-break space.
         var rest = text.replacingOccurrences(of: "\u{00A0}", with: " ").replacingOccurrences(of: "\u{202F}", with: " ")
             .trimmingCharacters(in: .whitespaces)
@@ -32,7 +33,11 @@ public enum MoneyParser {
             rest = String(rest.dropFirst())
         }
         if negative, !allowNegative { throw ValidationError(field: field, template: "'%s' must not be negative", text) }
-        guard !rest.isEmpty else { throw ValidationError(field: field, template: "'%s' is not an amount (e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)", text) }
+        guard !rest.isEmpty else {
+            throw ValidationError(
+                field: field, template: "'%s' is not an amount (e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)",
+                text)
+        }
         let cents = try self.cents(rest, text: text, field: field, language: language)
         return Money(cents: negative ? -cents : cents, currency: currency ?? defaultCurrency)
     }
@@ -59,9 +64,11 @@ public enum MoneyParser {
 
     /// The cents of a number with an optional decimal part and optional thousands grouping.
     private static func cents(_ number: String, text: String, field: String, language: Language) throws -> Int64 {
-        let notAmount = ValidationError(field: field, template: "'%s' is not an amount (e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)", text)
+        let notAmount = ValidationError(
+            field: field, template: "'%s' is not an amount (e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)", text)
         let isDigit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
-        guard number.allSatisfy({ isDigit($0) || $0 == "," || $0 == "." || $0 == " " }), number.contains(where: isDigit) else {
+        guard number.allSatisfy({ isDigit($0) || $0 == "," || $0 == "." || $0 == " " }), number.contains(where: isDigit)
+        else {
             throw notAmount
         }
         let commas = number.filter { $0 == "," }.count, dots = number.filter { $0 == "." }.count
@@ -80,20 +87,32 @@ public enum MoneyParser {
             // "10,500": a decimal comma or a thousands comma? Grouping with spaces says which.
             if fraction.count == 3, !spaced, commas + dots == 1 {
                 let plain = whole.filter(isDigit) + fraction
-                throw ValidationError(field: field, template: "'%s' is ambiguous: %s or %s? Write %s for the first, %s or %s for the second",
-                                      text, "\(whole)\(language != .english ? "," : decimal == "," ? "." : ",")\(fraction.prefix(2))", plain,
-                                      "\(whole)\(decimal)\(fraction.prefix(2))", "\(whole) \(fraction)", plain)
+                throw ValidationError(
+                    field: field,
+                    template: "'%s' is ambiguous: %s or %s? Write %s for the first, %s or %s for the second",
+                    text, "\(whole)\(language != .english ? "," : decimal == "," ? "." : ",")\(fraction.prefix(2))",
+                    plain,
+                    "\(whole)\(decimal)\(fraction.prefix(2))", "\(whole) \(fraction)", plain)
             }
             guard (1...2).contains(fraction.count), fraction.allSatisfy(isDigit) else {
-                throw ValidationError(field: field, template: "'%s' is not an amount (at most two digits after the decimal '%s'; e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)", text, decimal)
+                throw ValidationError(
+                    field: field,
+                    template:
+                        "'%s' is not an amount (at most two digits after the decimal '%s'; e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)",
+                    text, decimal)
             }
         }
         guard Set(whole.filter { !isDigit($0) }).count <= 1 else { throw notAmount }
-        let groups = whole.split(omittingEmptySubsequences: false, whereSeparator: { $0 == " " || $0 == "," || $0 == "." })
+        let groups = whole.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == " " || $0 == "," || $0 == "." })
         guard let first = groups.first, (groups.count == 1 ? !first.isEmpty : (1...3).contains(first.count)),
-              groups.dropFirst().allSatisfy({ $0.count == 3 }), groups.allSatisfy({ $0.allSatisfy(isDigit) })
+            groups.dropFirst().allSatisfy({ $0.count == 3 }), groups.allSatisfy({ $0.allSatisfy(isDigit) })
         else {
-            throw ValidationError(field: field, template: "'%s' is not an amount (thousands are grouped by three: 1 234,50; e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)", text)
+            throw ValidationError(
+                field: field,
+                template:
+                    "'%s' is not an amount (thousands are grouped by three: 1 234,50; e.g. 45, 45,50, 1 234,50 zł, PLN 10, 10,50 €, €10)",
+                text)
         }
         guard let units = Int64(groups.joined()), units <= 1_000_000_000 else {
             throw ValidationError(field: field, template: "'%s' is too large", text)

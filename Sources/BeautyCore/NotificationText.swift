@@ -28,8 +28,10 @@ public struct NotificationText: Sendable, Equatable {
     /// Summary = title; body = local date and time, duration, address, contact and the first lines of the notes.
     /// The body is plain text: the notifier escapes it for servers that read markup.
     /// `occurrence`: the start of the occurrence announced, for a series (its first one otherwise).
-    public static func appointment(_ appointment: Appointment, contact: Contact?, zone: TimeZone, occurrence: Date? = nil,
-                                   localizer l: Localizer = .english) -> NotificationText {
+    public static func appointment(
+        _ appointment: Appointment, contact: Contact?, zone: TimeZone, occurrence: Date? = nil,
+        localizer l: Localizer = .english
+    ) -> NotificationText {
         let times = Timestamps(zone: zone, language: l.language)
         var appointment = appointment
         if let occurrence { appointment.start = occurrence }
@@ -37,7 +39,9 @@ public struct NotificationText: Sendable, Equatable {
         if appointment.allDay {
             lines.append(l.tr("%s, all day", times.fullDay(appointment.start)))
         } else {
-            lines.append("\(times.long(appointment.start))–\(times.clock(appointment.end)) (\(DurationParser.format(appointment.durationSeconds, l)))")
+            lines.append(
+                "\(times.long(appointment.start))–\(times.clock(appointment.end)) (\(DurationParser.format(appointment.durationSeconds, l)))"
+            )
         }
         if let address = appointment.address { lines.append(address) }
         if let contact { lines.append("\(contact.displayName), \(contact.phone)") }
@@ -48,14 +52,18 @@ public struct NotificationText: Sendable, Equatable {
     /// One notification for several reminders missed while the daemon was down or asleep. `answers`,
     /// parallel to `items`, gives the command that answers one (a dose's `beautyctl dose taken 12`):
     /// the group has no buttons, so each dose in it says how to answer it.
-    public static func missedWhileAway(_ items: [(title: String, occurrence: Date)], answers: [String?] = [],
-                                       zone: TimeZone, localizer l: Localizer = .english) -> NotificationText {
+    public static func missedWhileAway(
+        _ items: [(title: String, occurrence: Date)], answers: [String?] = [],
+        zone: TimeZone, localizer l: Localizer = .english
+    ) -> NotificationText {
         let times = Timestamps(zone: zone, language: l.language)
         let lines = items.enumerated().map { index, item in
             let answer = index < answers.count ? answers[index].map { ": \($0)" } ?? "" : ""
             return "• \(item.title) — \(times.long(item.occurrence))\(answer)"
         }
-        return NotificationText(summary: l.trn("%s reminder missed while away", "%s reminders missed while away", items.count), body: lines.joined(separator: "\n"))
+        return NotificationText(
+            summary: l.trn("%s reminder missed while away", "%s reminders missed while away", items.count),
+            body: lines.joined(separator: "\n"))
     }
 
     /// What answers a dose from a terminal; every dose notification's body ends with it.

@@ -80,8 +80,8 @@ public enum RFC3339 {
     public static func parseChecked(_ text: String, lenient: Bool = false) throws(Problem) -> Date {
         var scanner = Scanner(Array(text.utf8))
         guard let year = scanner.number(4), scanner.skip("-"), let month = scanner.number(2), scanner.skip("-"),
-              let day = scanner.number(2), scanner.skip("T") || scanner.skip("t"),
-              let hour = scanner.number(2), scanner.skip(":"), let minute = scanner.number(2)
+            let day = scanner.number(2), scanner.skip("T") || scanner.skip("t"),
+            let hour = scanner.number(2), scanner.skip(":"), let minute = scanner.number(2)
         else { throw .notRFC3339 }
         var second = 0, fraction = 0.0
         if scanner.skip(":") {
@@ -109,11 +109,12 @@ public enum RFC3339 {
         }
         guard scanner.atEnd else { throw .notRFC3339 }
         guard (1...12).contains(month), (1...CivilTime.daysInMonth(year, month)).contains(day),
-              hour < 24, minute < 60, second < 60
+            hour < 24, minute < 60, second < 60
         else {
             throw .notACalendarDayAndTime
         }
-        let seconds = CivilTime.days(year, month, day) * 86_400
+        let seconds =
+            CivilTime.days(year, month, day) * 86_400
             + hour * 3600 + minute * 60 + second - offsetMinutes * 60
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }

@@ -13,14 +13,21 @@ extension Validation {
 
     /// `toField` names the end in the error; `fromName` is how the message names the start (`'from'`, `--from`,
     /// or a message such as "the start date", translated with the error).
-    public static func range<T: Comparable>(from: T?, to: T?, _ bounds: RangeBounds,
-                                            toField: String = "to", fromName: TranslatableText.Argument = "'from'") throws {
+    public static func range<T: Comparable>(
+        from: T?, to: T?, _ bounds: RangeBounds,
+        toField: String = "to", fromName: TranslatableText.Argument = "'from'"
+    ) throws {
         guard let from, let to else { return }
         switch bounds {
         case .halfOpen:
-            guard to > from else { throw ValidationError(field: toField, TranslatableText("must be after %s", [fromName])) }
+            guard to > from else {
+                throw ValidationError(field: toField, TranslatableText("must be after %s", [fromName]))
+            }
         case .closed:
-            guard to >= from else { throw ValidationError(field: toField, TranslatableText("must not be before %s %s", [fromName, .plain("\(from)")])) }
+            guard to >= from else {
+                throw ValidationError(
+                    field: toField, TranslatableText("must not be before %s %s", [fromName, .plain("\(from)")]))
+            }
         }
     }
 }

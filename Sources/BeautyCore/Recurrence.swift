@@ -41,7 +41,8 @@ public enum Recurrence {
         guard limit > 0, from < to, start.timeIntervalSince1970.isFinite else { return [] }
         let excluded = Set(exdates.map(key))
         let need = limit > Int.max - excluded.count - 1 ? Int.max : limit + excluded.count + 1
-        var expander = Expander(rule: rule, start: start, startWall: startWall, zone: zone, from: from, to: to, need: need)
+        var expander = Expander(
+            rule: rule, start: start, startWall: startWall, zone: zone, from: from, to: to, need: need)
         expander.run()
 
         var all: [(key: Int, date: Date)] = []

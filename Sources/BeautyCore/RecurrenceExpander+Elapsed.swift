@@ -81,7 +81,9 @@ extension Expander {
                         let index = pos > 0 ? pos - 1 : passing.count + pos
                         if index >= 0 && index < passing.count { picked.append(index) }
                     }
-                    for index in Set(picked).sorted() where !done { emit(instant: passing[index].instant, wall: passing[index].wall) }
+                    for index in Set(picked).sorted() where !done {
+                        emit(instant: passing[index].instant, wall: passing[index].wall)
+                    }
                 }
             }
 

@@ -73,17 +73,20 @@ extension Expander {
             var nth: Set<Int>?
             if !ordinals.isEmpty {
                 if freq == .yearly, let monthOK {
-                    nth = nthDays((1...12).filter { monthOK[$0] }.map { m in
-                        let f = CivilTime.days(year, m, 1)
-                        return (f, f + CivilTime.daysInMonth(year, m) - 1)
-                    })
+                    nth = nthDays(
+                        (1...12).filter { monthOK[$0] }.map { m in
+                            let f = CivilTime.days(year, m, 1)
+                            return (f, f + CivilTime.daysInMonth(year, m) - 1)
+                        })
                 } else {
                     nth = nthDays([(first, last)])
                 }
             }
             // RFC 5545: a WEEKLY BYSETPOS selects from the whole week, even the first one.
             var scanFirst = first
-            if freq == .weekly && !setPos.isEmpty { scanFirst = first - CivilTime.floorMod(CivilTime.weekday(first) - wkst, 7) }
+            if freq == .weekly && !setPos.isEmpty {
+                scanFirst = first - CivilTime.floorMod(CivilTime.weekday(first) - wkst, 7)
+            }
             days.removeAll(keepingCapacity: true)
             for day in scanFirst...last where dayMatches(day, nth: nth) { days.append(day) }
             if lastProductive == nil { lastProductive = first }

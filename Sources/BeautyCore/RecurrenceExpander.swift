@@ -66,8 +66,14 @@ struct Expander {
         untilWall = floating ? until : nil
         untilInstant = floating ? nil : until
         var offset0 = 0
-        if let fixedOffset { offset0 = fixedOffset } else { offset0 = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(startSec))) }
-        if let given = startWall.flatMap(LocalTime.wallFields), let y = given.year, let m = given.month, let d = given.day {
+        if let fixedOffset {
+            offset0 = fixedOffset
+        } else {
+            offset0 = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(startSec)))
+        }
+        if let given = startWall.flatMap(LocalTime.wallFields), let y = given.year, let m = given.month,
+            let d = given.day
+        {
             dtWall = CivilTime.days(y, m, d) * 86_400 + given.hour! * 3600 + given.minute! * 60 + given.second!
         } else {
             dtWall = startSec + offset0
@@ -157,8 +163,10 @@ struct Expander {
         let day = CivilTime.floorDiv(wall, 86_400)
         let (y, m, d) = CivilTime.civil(day)
         let sod = wall - day * 86_400
-        if let date = LocalTime.instant(year: y, month: m, day: d, hour: sod / 3600, minute: sod / 60 % 60,
-                                        second: sod % 60, in: zone) {
+        if let date = LocalTime.instant(
+            year: y, month: m, day: d, hour: sod / 3600, minute: sod / 60 % 60,
+            second: sod % 60, in: zone)
+        {
             return Recurrence.seconds(date, rounding: .down)
         }
         return wall - before

@@ -89,8 +89,13 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
     public static func parse(_ text: String) throws -> RecurrenceRule {
         var body = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if body.uppercased().hasPrefix("RRULE:") { body = String(body.dropFirst(6)) }
-        guard !body.isEmpty else { throw ValidationError(field: "repeat", template: "is empty (expected e.g. FREQ=WEEKLY;INTERVAL=2)") }
-        if body.contains(":") { throw ValidationError(field: "repeat", template: "'%s' is not an RRULE value (expected e.g. FREQ=WEEKLY;INTERVAL=2)", text) }
+        guard !body.isEmpty else {
+            throw ValidationError(field: "repeat", template: "is empty (expected e.g. FREQ=WEEKLY;INTERVAL=2)")
+        }
+        if body.contains(":") {
+            throw ValidationError(
+                field: "repeat", template: "'%s' is not an RRULE value (expected e.g. FREQ=WEEKLY;INTERVAL=2)", text)
+        }
 
         var values: [String: String] = [:]
         var order: [String] = []
@@ -98,24 +103,33 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             let piece = part.trimmingCharacters(in: .whitespaces)
             if piece.isEmpty { continue }
             guard let eq = piece.firstIndex(of: "=") else {
-                throw ValidationError(field: "repeat", template: "'%s' is not NAME=VALUE (expected e.g. FREQ=WEEKLY)", piece)
+                throw ValidationError(
+                    field: "repeat", template: "'%s' is not NAME=VALUE (expected e.g. FREQ=WEEKLY)", piece)
             }
             let key = piece[..<eq].trimmingCharacters(in: .whitespaces).uppercased()
             let value = piece[piece.index(after: eq)...].trimmingCharacters(in: .whitespaces).uppercased()
             guard knownKeys.contains(key) else {
-                throw ValidationError(field: "repeat", template: "unknown rule part '%s' (allowed: %s)", key, knownKeys.joined(separator: ", "))
+                throw ValidationError(
+                    field: "repeat", template: "unknown rule part '%s' (allowed: %s)", key,
+                    knownKeys.joined(separator: ", "))
             }
-            guard values[key] == nil else { throw ValidationError(field: "repeat", template: "%s is given more than once", key) }
+            guard values[key] == nil else {
+                throw ValidationError(field: "repeat", template: "%s is given more than once", key)
+            }
             guard !value.isEmpty else { throw ValidationError(field: "repeat", template: "%s has no value", key) }
             values[key] = value
             order.append(key)
         }
 
         guard let freqText = values["FREQ"] else {
-            throw ValidationError(field: "repeat", template: "FREQ is required (e.g. FREQ=DAILY, FREQ=WEEKLY;INTERVAL=2)")
+            throw ValidationError(
+                field: "repeat", template: "FREQ is required (e.g. FREQ=DAILY, FREQ=WEEKLY;INTERVAL=2)")
         }
         guard let frequency = Frequency(rawValue: freqText) else {
-            throw ValidationError(field: "repeat", template: "unknown FREQ '%s' (use SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY)", freqText)
+            throw ValidationError(
+                field: "repeat",
+                template: "unknown FREQ '%s' (use SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY)",
+                freqText)
         }
         var rule = RecurrenceRule(frequency: frequency)
         if let v = values["INTERVAL"] {
@@ -125,7 +139,10 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             rule.count = try integer(v, key: "COUNT", range: 1...maxCount)
         }
         if let v = values["UNTIL"] {
-            if values["COUNT"] != nil { throw ValidationError(field: "repeat", template: "COUNT and UNTIL cannot be used together (RFC 5545): keep one") }
+            if values["COUNT"] != nil {
+                throw ValidationError(
+                    field: "repeat", template: "COUNT and UNTIL cannot be used together (RFC 5545): keep one")
+            }
             try rule.parseUntil(v)
         }
         rule.bySecond = try list(values["BYSECOND"], key: "BYSECOND", ranges: [0...60])
@@ -137,11 +154,14 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
         rule.byMonth = try list(values["BYMONTH"], key: "BYMONTH", ranges: [1...12])
         rule.bySetPos = try list(values["BYSETPOS"], key: "BYSETPOS", ranges: [1...366, -366...(-1)])
         if let v = values["BYDAY"] {
-            rule.byDay = try v.split(separator: ",", omittingEmptySubsequences: false).map { try weekdayNum(String($0)) }
+            rule.byDay = try v.split(separator: ",", omittingEmptySubsequences: false).map {
+                try weekdayNum(String($0))
+            }
         }
         if let v = values["WKST"] {
             guard let day = weekday(code: v) else {
-                throw ValidationError(field: "repeat", template: "WKST '%s' is not a weekday (MO, TU, WE, TH, FR, SA or SU)", v)
+                throw ValidationError(
+                    field: "repeat", template: "WKST '%s' is not a weekday (MO, TU, WE, TH, FR, SA or SU)", v)
             }
             rule.weekStart = day
         }
@@ -154,13 +174,20 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
         var rule = self
         let freq = frequency
         guard (1...Self.maxInterval).contains(interval) else {
-            throw ValidationError(field: "repeat", template: "INTERVAL must be a whole number from 1 to %s, not %s", Self.maxInterval, interval)
+            throw ValidationError(
+                field: "repeat", template: "INTERVAL must be a whole number from 1 to %s, not %s", Self.maxInterval,
+                interval)
         }
         if let count {
             guard (1...Self.maxCount).contains(count) else {
-                throw ValidationError(field: "repeat", template: "COUNT must be a whole number from 1 to %s, not %s", Self.maxCount, count)
+                throw ValidationError(
+                    field: "repeat", template: "COUNT must be a whole number from 1 to %s, not %s", Self.maxCount, count
+                )
             }
-            if until != nil { throw ValidationError(field: "repeat", template: "COUNT and UNTIL cannot be used together (RFC 5545): keep one") }
+            if until != nil {
+                throw ValidationError(
+                    field: "repeat", template: "COUNT and UNTIL cannot be used together (RFC 5545): keep one")
+            }
         }
         if untilIsDate { rule.untilIsFloating = true }
         func check(_ values: [Int], _ key: String, _ ranges: [ClosedRange<Int>]) throws -> [Int] {
@@ -182,7 +209,10 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             throw ValidationError(field: "repeat", template: "BYWEEKNO is only allowed with FREQ=YEARLY")
         }
         if !byYearDay.isEmpty && [.daily, .weekly, .monthly].contains(freq) {
-            throw ValidationError(field: "repeat", template: "BYYEARDAY is not allowed with FREQ=%s (use it with YEARLY, HOURLY, MINUTELY or SECONDLY)", freq.rawValue)
+            throw ValidationError(
+                field: "repeat",
+                template: "BYYEARDAY is not allowed with FREQ=%s (use it with YEARLY, HOURLY, MINUTELY or SECONDLY)",
+                freq.rawValue)
         }
         if !byMonthDay.isEmpty && freq == .weekly {
             throw ValidationError(field: "repeat", template: "BYMONTHDAY is not allowed with FREQ=WEEKLY")
@@ -191,16 +221,25 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
         for entry in byDay {
             if let n = entry.ordinal {
                 guard n != 0, (-53...53).contains(n) else {
-                    throw ValidationError(field: "repeat", template: "BYDAY ordinal in '%s' is out of range (1 to 53 or -53 to -1)", entry.text)
+                    throw ValidationError(
+                        field: "repeat", template: "BYDAY ordinal in '%s' is out of range (1 to 53 or -53 to -1)",
+                        entry.text)
                 }
                 guard freq == .monthly || freq == .yearly else {
-                    throw ValidationError(field: "repeat", template: "BYDAY '%s' has an ordinal, which is only allowed with FREQ=MONTHLY or YEARLY", entry.text)
+                    throw ValidationError(
+                        field: "repeat",
+                        template: "BYDAY '%s' has an ordinal, which is only allowed with FREQ=MONTHLY or YEARLY",
+                        entry.text)
                 }
                 if freq == .yearly && !byWeekNo.isEmpty {
-                    throw ValidationError(field: "repeat", template: "BYDAY '%s' has an ordinal, which is not allowed together with BYWEEKNO", entry.text)
+                    throw ValidationError(
+                        field: "repeat",
+                        template: "BYDAY '%s' has an ordinal, which is not allowed together with BYWEEKNO", entry.text)
                 }
                 if (freq == .monthly || !byMonth.isEmpty) && abs(n) > 5 {
-                    throw ValidationError(field: "repeat", template: "BYDAY ordinal in '%s' is out of range for a month (1 to 5 or -5 to -1)", entry.text)
+                    throw ValidationError(
+                        field: "repeat",
+                        template: "BYDAY ordinal in '%s' is out of range for a month (1 to 5 or -5 to -1)", entry.text)
                 }
             }
             if !seen.contains(entry) { seen.append(entry) }
@@ -210,8 +249,11 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             return a != b ? a < b : ($0.ordinal ?? 0) < ($1.ordinal ?? 0)
         }
         if !bySetPos.isEmpty && byMonth.isEmpty && byWeekNo.isEmpty && byYearDay.isEmpty && byMonthDay.isEmpty
-            && byDay.isEmpty && byHour.isEmpty && byMinute.isEmpty && bySecond.isEmpty {
-            throw ValidationError(field: "repeat", template: "BYSETPOS needs another BYxxx rule part (e.g. BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1)")
+            && byDay.isEmpty && byHour.isEmpty && byMinute.isEmpty && bySecond.isEmpty
+        {
+            throw ValidationError(
+                field: "repeat",
+                template: "BYSETPOS needs another BYxxx rule part (e.g. BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1)")
         }
         return rule
     }
@@ -260,11 +302,14 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
 
     // MARK: helpers
 
-    static let knownKeys = ["FREQ", "INTERVAL", "COUNT", "UNTIL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY",
-                            "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST"]
-    static let codes: [(String, Weekday)] = [("MO", .mon), ("TU", .tue), ("WE", .wed), ("TH", .thu),
-                                             ("FR", .fri), ("SA", .sat), ("SU", .sun)]
-
+    static let knownKeys = [
+        "FREQ", "INTERVAL", "COUNT", "UNTIL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY",
+        "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST",
+    ]
+    static let codes: [(String, Weekday)] = [
+        ("MO", .mon), ("TU", .tue), ("WE", .wed), ("TH", .thu),
+        ("FR", .fri), ("SA", .sat), ("SU", .sun),
+    ]
 
     static func code(_ day: Weekday) -> String { codes.first { $0.1 == day }!.0 }
     static func weekday(code: String) -> Weekday? { codes.first { $0.0 == code }?.1 }
@@ -273,7 +318,9 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
 
     static func integer(_ text: String, key: String, range: ClosedRange<Int>) throws -> Int {
         guard let value = signedInteger(text), range.contains(value) else {
-            throw ValidationError(field: "repeat", template: "%s must be a whole number from %s to %s, not '%s'", key, range.lowerBound, range.upperBound, text)
+            throw ValidationError(
+                field: "repeat", template: "%s must be a whole number from %s to %s, not '%s'", key, range.lowerBound,
+                range.upperBound, text)
         }
         return value
     }
@@ -281,10 +328,13 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
     /// "BYMONTH value 13 is out of range (1 to 12)", with the one or two ranges of the rule part.
     static func outOfRange(_ key: String, _ value: Int, _ ranges: [ClosedRange<Int>]) -> ValidationError {
         guard ranges.count == 2 else {
-            return ValidationError(field: "repeat", template: "%s value %s is out of range (%s to %s)", key, value, ranges[0].lowerBound, ranges[0].upperBound)
+            return ValidationError(
+                field: "repeat", template: "%s value %s is out of range (%s to %s)", key, value, ranges[0].lowerBound,
+                ranges[0].upperBound)
         }
-        return ValidationError(field: "repeat", template: "%s value %s is out of range (%s to %s or %s to %s)",
-                               key, value, ranges[0].lowerBound, ranges[0].upperBound, ranges[1].lowerBound, ranges[1].upperBound)
+        return ValidationError(
+            field: "repeat", template: "%s value %s is out of range (%s to %s or %s to %s)",
+            key, value, ranges[0].lowerBound, ranges[0].upperBound, ranges[1].lowerBound, ranges[1].upperBound)
     }
 
     static func signedInteger(_ text: String) -> Int? {
@@ -295,7 +345,8 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             digits = digits.dropFirst()
         }
         guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let value = Int(digits) else { return nil }
+            let value = Int(digits)
+        else { return nil }
         return sign * value
     }
 
@@ -305,11 +356,13 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             let piece = item.trimmingCharacters(in: .whitespaces)
             guard let value = signedInteger(piece) else {
                 guard ranges.count == 2 else {
-                    throw ValidationError(field: "repeat", template: "%s value '%s' is not a whole number (%s to %s)",
-                                          key, piece, ranges[0].lowerBound, ranges[0].upperBound)
+                    throw ValidationError(
+                        field: "repeat", template: "%s value '%s' is not a whole number (%s to %s)",
+                        key, piece, ranges[0].lowerBound, ranges[0].upperBound)
                 }
-                throw ValidationError(field: "repeat", template: "%s value '%s' is not a whole number (%s to %s or %s to %s)",
-                                      key, piece, ranges[0].lowerBound, ranges[0].upperBound, ranges[1].lowerBound, ranges[1].upperBound)
+                throw ValidationError(
+                    field: "repeat", template: "%s value '%s' is not a whole number (%s to %s or %s to %s)",
+                    key, piece, ranges[0].lowerBound, ranges[0].upperBound, ranges[1].lowerBound, ranges[1].upperBound)
             }
             guard ranges.contains(where: { $0.contains(value) }) else { throw outOfRange(key, value, ranges) }
             return value
@@ -318,7 +371,11 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
 
     static func weekdayNum(_ raw: String) throws -> WeekdayNum {
         let item = raw.trimmingCharacters(in: .whitespaces)
-        let bad = ValidationError(field: "repeat", template: "BYDAY value '%s' is not a weekday (MO, TU, WE, TH, FR, SA, SU, optionally with an ordinal such as -1FR or 2MO)", item)
+        let bad = ValidationError(
+            field: "repeat",
+            template:
+                "BYDAY value '%s' is not a weekday (MO, TU, WE, TH, FR, SA, SU, optionally with an ordinal such as -1FR or 2MO)",
+            item)
         guard item.count >= 2 else { throw bad }
         let code = String(item.suffix(2))
         guard let day = weekday(code: code) else { throw bad }
@@ -326,13 +383,16 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
         if prefix.isEmpty { return WeekdayNum(day) }
         guard let n = signedInteger(prefix) else { throw bad }
         guard n != 0, (-53...53).contains(n) else {
-            throw ValidationError(field: "repeat", template: "BYDAY ordinal in '%s' is out of range (1 to 53 or -53 to -1)", item)
+            throw ValidationError(
+                field: "repeat", template: "BYDAY ordinal in '%s' is out of range (1 to 53 or -53 to -1)", item)
         }
         return WeekdayNum(day, ordinal: n)
     }
 
     mutating func parseUntil(_ value: String) throws {
-        let bad = ValidationError(field: "repeat", template: "UNTIL '%s' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, with Z for UTC)", value)
+        let bad = ValidationError(
+            field: "repeat",
+            template: "UNTIL '%s' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, with Z for UTC)", value)
         let chars = Array(value)
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= chars.count else { return nil }
@@ -341,7 +401,8 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             return Int(String(slice))
         }
         guard let y = number(0..<4), let mo = number(4..<6), let d = number(6..<8), y >= 1,
-              LocalTime.isValidDay(year: y, month: mo, day: d) else { throw bad }
+            LocalTime.isValidDay(year: y, month: mo, day: d)
+        else { throw bad }
         var seconds = CivilTime.days(y, mo, d) * 86_400
         switch chars.count {
         case 8:
@@ -349,7 +410,8 @@ public struct RecurrenceRule: Sendable, Equatable, Codable {
             untilIsFloating = true
         case 15, 16:
             guard chars[8] == "T", let h = number(9..<11), let mi = number(11..<13), let s = number(13..<15),
-                  h < 24, mi < 60, s <= 60 else { throw bad }
+                h < 24, mi < 60, s <= 60
+            else { throw bad }
             if chars.count == 16 { guard chars[15] == "Z" else { throw bad } }
             seconds += h * 3600 + mi * 60 + min(s, 59)
             untilIsDate = false

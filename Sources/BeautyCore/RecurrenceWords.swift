@@ -8,20 +8,25 @@ extension RecurrenceRule {
     /// it is shown as its RRULE text.
     public func words(_ l: Localizer, start: Date? = nil, times: Timestamps) -> String? {
         guard bySecond.isEmpty, byMinute.isEmpty, byHour.isEmpty, byMonthDay.isEmpty, byYearDay.isEmpty,
-              byWeekNo.isEmpty, byMonth.isEmpty, bySetPos.isEmpty, byDay.allSatisfy({ $0.ordinal == nil }),
-              byDay.isEmpty || [.daily, .weekly].contains(frequency),
-              var text = period(l) else { return nil }
+            byWeekNo.isEmpty, byMonth.isEmpty, bySetPos.isEmpty, byDay.allSatisfy({ $0.ordinal == nil }),
+            byDay.isEmpty || [.daily, .weekly].contains(frequency),
+            var text = period(l)
+        else { return nil }
         var days = byDay.map(\.weekday)
         if days.isEmpty, frequency == .weekly, let start {
             days = [Weekday.allCases[LocalTime.calendar(times.zone).component(.weekday, from: start) - 1]]
         }
         if !days.isEmpty {
             let names = days.sorted { ($0.number + 5) % 7 < ($1.number + 5) % 7 }.map { Self.onWeekday($0, l) }
-            text += " " + (names.count == 1 ? names[0] : l.tr("%s and %s", names.dropLast().joined(separator: ", "), names.last!))
+            text +=
+                " "
+                + (names.count == 1
+                    ? names[0] : l.tr("%s and %s", names.dropLast().joined(separator: ", "), names.last!))
         }
         if let count { text += l.trn(", %s time in all", ", %s times in all", count) }
         if let until {
-            let shown = untilIsFloating ? Timestamps(zone: TimeZone(identifier: "UTC")!, language: times.language) : times
+            let shown =
+                untilIsFloating ? Timestamps(zone: TimeZone(identifier: "UTC")!, language: times.language) : times
             text += l.tr(", until %s", untilIsDate ? shown.day(until) : shown.short(until))
         }
         return text

@@ -26,7 +26,9 @@ public enum SchedulePlanner {
 
     /// - Parameter lateAfter: lateness above which a trigger counts as missed while away (grouped when several).
     ///   At start-up everything already due was missed while the daemon was down, so the caller passes 0 then.
-    public static func plan(now: Date, pending: [Trigger], maxLateness: TimeInterval, lateAfter: TimeInterval = lateAfter) -> SchedulePlan {
+    public static func plan(
+        now: Date, pending: [Trigger], maxLateness: TimeInterval, lateAfter: TimeInterval = lateAfter
+    ) -> SchedulePlan {
         var plan = SchedulePlan()
         var late: [Trigger] = []
         for trigger in pending.sorted(by: order) {

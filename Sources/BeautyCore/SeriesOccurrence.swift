@@ -6,26 +6,33 @@ public enum SeriesOccurrence {
     /// Occurrences already changed on their own are not: the caller looks for their rows first.
     public static func isOccurrence(_ occurrence: Date, of series: Appointment, zone: TimeZone) -> Bool {
         let second = Date(timeIntervalSince1970: TimeInterval(Recurrence.key(occurrence)))
-        return AppointmentOccurrences.starts(of: series, from: second, to: second.addingTimeInterval(1), zone: zone, limit: 1)
-            .contains { Recurrence.key($0) == Recurrence.key(occurrence) }
+        return AppointmentOccurrences.starts(
+            of: series, from: second, to: second.addingTimeInterval(1), zone: zone, limit: 1
+        )
+        .contains { Recurrence.key($0) == Recurrence.key(occurrence) }
     }
 
     /// Refuses an instant that is not an occurrence of the series, naming the nearest ones so the
     /// user can pick the one meant.
-    public static func check(_ occurrence: Date, of series: Appointment, zone: TimeZone, field: String = "occurrence") throws {
+    public static func check(_ occurrence: Date, of series: Appointment, zone: TimeZone, field: String = "occurrence")
+        throws
+    {
         guard series.recurrence != nil else {
-            throw ValidationError(field: field, template: "appointment %s is not a series: change it without %s", series.id ?? 0, field)
+            throw ValidationError(
+                field: field, template: "appointment %s is not a series: change it without %s", series.id ?? 0, field)
         }
         guard !isOccurrence(occurrence, of: series, zone: zone) else { return }
         let times = Timestamps(zone: series.zone(default: zone))
         let nearest = nearestStarts(to: occurrence, of: series, zone: zone)
         if nearest.isEmpty {
-            throw ValidationError(field: field, template: "%s is not an occurrence of appointment %s '%s'; it has none left",
-                                  times.short(occurrence), series.id ?? 0, Validation.quotable(series.title))
+            throw ValidationError(
+                field: field, template: "%s is not an occurrence of appointment %s '%s'; it has none left",
+                times.short(occurrence), series.id ?? 0, Validation.quotable(series.title))
         }
-        throw ValidationError(field: field, template: "%s is not an occurrence of appointment %s '%s'; the nearest are %s",
-                              times.short(occurrence), series.id ?? 0, Validation.quotable(series.title),
-                              nearest.map(times.short).joined(separator: ", "))
+        throw ValidationError(
+            field: field, template: "%s is not an occurrence of appointment %s '%s'; the nearest are %s",
+            times.short(occurrence), series.id ?? 0, Validation.quotable(series.title),
+            nearest.map(times.short).joined(separator: ", "))
     }
 
     /// Up to two starts before `instant` and two from it on.
@@ -53,7 +60,9 @@ public enum SeriesOccurrence {
         row.repeatAfterDoneSeconds = nil
         row.seriesID = series.id
         row.recurrenceID = occurrence
-        if Recurrence.key(occurrence) != Recurrence.key(series.start) { row.reminders = series.reminders.filter { $0.at == nil } }
+        if Recurrence.key(occurrence) != Recurrence.key(series.start) {
+            row.reminders = series.reminders.filter { $0.at == nil }
+        }
         return row
     }
 

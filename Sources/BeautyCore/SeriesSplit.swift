@@ -7,15 +7,20 @@ public enum SeriesSplit {
     /// otherwise the head gets UNTIL just before the occurrence and the tail keeps the old end. EXDATEs,
     /// RDATEs and changed occurrences from the occurrence on go to the tail. Absolute reminders stay
     /// with the head (they belong to its first occurrence).
-    public static func split(_ series: Appointment, at occurrence: Date, zone: TimeZone, newUID: String?,
-                             field: String = "occurrence") throws -> (head: Appointment, tail: Appointment) {
+    public static func split(
+        _ series: Appointment, at occurrence: Date, zone: TimeZone, newUID: String?,
+        field: String = "occurrence"
+    ) throws -> (head: Appointment, tail: Appointment) {
         // An occurrence already changed on its own is still where the series is cut.
         let changedHere = series.recurrence?.changed.contains { SeriesOccurrence.same($0, occurrence) } ?? false
         if !changedHere { try SeriesOccurrence.check(occurrence, of: series, zone: zone, field: field) }
         guard let recurrence = series.recurrence else { throw ValidationError(field: field, template: "not a series") }
         guard Recurrence.key(occurrence) > Recurrence.key(series.start) else {
-            throw ValidationError(field: field, template: "is the series' first occurrence: change the whole series instead (appointment edit %s, without --occurrence)",
-                                  series.id ?? 0)
+            throw ValidationError(
+                field: field,
+                template:
+                    "is the series' first occurrence: change the whole series instead (appointment edit %s, without --occurrence)",
+                series.id ?? 0)
         }
         let seriesZone = series.zone(default: zone)
         var headRules: [String] = [], tailRules: [String] = []
@@ -23,8 +28,10 @@ public enum SeriesSplit {
             let rule = try RecurrenceRule.parse(text)
             var head = rule, tail = rule
             if let count = rule.count {
-                let before = Recurrence.occurrences(of: rule, start: series.start, zone: seriesZone, from: series.start,
-                                                    to: occurrence, limit: RecurrenceRule.maxCount + 1).count
+                let before = Recurrence.occurrences(
+                    of: rule, start: series.start, zone: seriesZone, from: series.start,
+                    to: occurrence, limit: RecurrenceRule.maxCount + 1
+                ).count
                 head.count = before
                 tail.count = count - before
                 if before > 0 { headRules.append(head.text) }
@@ -78,7 +85,8 @@ public enum SeriesSplit {
         guard allDay else { return occurrence.addingTimeInterval(-1) }
         let calendar = LocalTime.calendar(zone)
         let day = calendar.dateComponents([.year, .month, .day], from: occurrence.addingTimeInterval(-1))
-        return LocalTime.instant(year: day.year ?? 1970, month: day.month ?? 1, day: day.day ?? 1, hour: 0,
-                                 in: TimeZone(identifier: "UTC")!) ?? occurrence
+        return LocalTime.instant(
+            year: day.year ?? 1970, month: day.month ?? 1, day: day.day ?? 1, hour: 0,
+            in: TimeZone(identifier: "UTC")!) ?? occurrence
     }
 }

@@ -6,7 +6,8 @@ import Glibc
 /// system says it (`strerror`, English in beautyd's environment).
 public enum SystemErrorText {
     public static func text(_ code: Int32) -> TranslatableText {
-        word(code, .english) == nil ? .verbatim(String(cString: strerror(code))) : TranslatableText(word(code, .english)!, [])
+        word(code, .english) == nil
+            ? .verbatim(String(cString: strerror(code))) : TranslatableText(word(code, .english)!, [])
     }
 
     /// The failure in `l`'s language (as the system says it when it has no translation).

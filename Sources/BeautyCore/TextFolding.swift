@@ -28,7 +28,9 @@ public enum TextFolding {
 
     /// Whether `wanted` occurs in `haystack` (its ASCII capitals lower-cased when `lowercasing`).
     /// Both sides are folded, so equal text is equal bytes.
-    private static func find(_ wanted: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> Bool {
+    private static func find(
+        _ wanted: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, lowercasing: Bool
+    ) -> Bool {
         guard haystack.count >= wanted.count else { return false }
         func byte(_ index: Int) -> UInt8 {
             let byte = haystack[index]

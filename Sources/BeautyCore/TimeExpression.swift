@@ -12,7 +12,8 @@ import Foundation
 /// is 1 February; of two pairs, `25.11 14.30`, the first is the date). `1.2` alone, `25.11` alone and a day without a time where one is needed are
 /// refused, saying what they could mean.
 public enum TimeExpression {
-    public static let examples = "'2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'pt 15:00', 'in 2h'"
+    public static let examples =
+        "'2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'pt 15:00', 'in 2h'"
 
     /// What a bare day without a time of day means.
     public enum DayAlone: Sendable {
@@ -28,7 +29,8 @@ public enum TimeExpression {
         _ text: String, now: Date, zone: TimeZone, field: String = "time", past: Bool = false,
         language: InputLanguage = .english, dayAlone: DayAlone = .midnight
     ) throws -> Date {
-        try parseGiven(text, now: now, zone: zone, field: field, past: past, language: language, dayAlone: dayAlone).instant
+        try parseGiven(text, now: now, zone: zone, field: field, past: past, language: language, dayAlone: dayAlone)
+            .instant
     }
 
     /// As `parse`, with the wall time typed when it does not exist in `zone` (a DST gap, as
@@ -39,7 +41,11 @@ public enum TimeExpression {
     ) throws -> (instant: Date, skippedWall: String?) {
         let input = text.trimmingCharacters(in: .whitespaces)
         let lower = input.lowercased()
-        let failure = ValidationError(field: field, template: "'%s' is not a time (try '2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'pt 15:00', 'in 2h')", text)
+        let failure = ValidationError(
+            field: field,
+            template:
+                "'%s' is not a time (try '2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'pt 15:00', 'in 2h')",
+            text)
         if lower.isEmpty { throw ValidationError(field: field, template: "must not be empty") }
         if lower == "now" { return (now, nil) }
         if lower.hasPrefix("in ") {
@@ -48,19 +54,23 @@ public enum TimeExpression {
         }
         if let absolute = try isoWithOffset(input, field: field) { return (absolute, nil) }
 
-        let words = DayWords.joiningPhrases(lower).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let words = DayWords.joiningPhrases(lower).split(separator: " ", omittingEmptySubsequences: true).map(
+            String.init)
         let cal = LocalTime.calendar(zone)
         let today = cal.dateComponents([.year, .month, .day], from: now)
         guard let todayStart = cal.date(from: today) else { throw failure }
 
         // "2026-12-01", "2026-12-01 14:00", "2026-12-01T14:00"
-        let dateTimeWords = words.count == 1 && lower.contains("t") && lower.first!.isNumber
+        let dateTimeWords =
+            words.count == 1 && lower.contains("t") && lower.first!.isNumber
             ? lower.split(separator: "t").map(String.init) : words
         if let first = dateTimeWords.first, let ymd = try parseDate(first, field: field) {
             guard dateTimeWords.count <= 2 else { throw failure }
             let hms = try dateTimeWords.count == 2 ? parseClock(dateTimeWords[1], field: field) : (0, 0, 0)
             guard let hms else { throw failure }
-            if dateTimeWords.count == 1, dayAlone == .refused { throw withoutTime(text, ymd, field: field, language: language) }
+            if dateTimeWords.count == 1, dayAlone == .refused {
+                throw withoutTime(text, ymd, field: field, language: language)
+            }
             return try resolve(ymd, hms, zone: zone, field: field)
         }
 
@@ -128,8 +138,9 @@ public enum TimeExpression {
         let candidate = try resolve(chosen, hms, zone: zone, field: field)
         if dayOffset == nil, past, candidate.instant > now {
             // Moving it to yesterday silently booked slips of the hour (19:45 for 18:45) a day early.
-            throw ValidationError(field: field, template: "'%s' is still to come today: for yesterday's, write '%s %s'",
-                                  text, DayWords.yesterday(language), text)
+            throw ValidationError(
+                field: field, template: "'%s' is still to come today: for yesterday's, write '%s %s'",
+                text, DayWords.yesterday(language), text)
         }
         if dayOffset == nil, !past, candidate.instant <= now {
             // A bare clock time that has passed means the next such time: tomorrow.
@@ -140,9 +151,12 @@ public enum TimeExpression {
     }
 
     /// A day typed where a start is needed, with what it was understood as.
-    private static func withoutTime(_ text: String, _ ymd: (Int, Int, Int), field: String, language: InputLanguage) -> ValidationError {
-        var error = ValidationError(field: field, template: "'%s' names a day (%s) but no time: add one, e.g. '%s 15:00'",
-                                    text, describe(ymd, language: language), text)
+    private static func withoutTime(_ text: String, _ ymd: (Int, Int, Int), field: String, language: InputLanguage)
+        -> ValidationError
+    {
+        var error = ValidationError(
+            field: field, template: "'%s' names a day (%s) but no time: add one, e.g. '%s 15:00'",
+            text, describe(ymd, language: language), text)
         error.message = Localizer.english.trArray(error.template!, [text, describe(ymd), text])
         return error
     }
@@ -156,7 +170,9 @@ public enum TimeExpression {
 
     /// "14 December" in English, "14 grudnia", "14. decembra": a day and month, for messages.
     static func dayMonth(_ day: Int, _ month: Int, language: InputLanguage) -> String {
-        guard let lang = Language(rawValue: language.rawValue), lang != .english else { return "\(day) \(monthNames[month - 1])" }
+        guard let lang = Language(rawValue: language.rawValue), lang != .english else {
+            return "\(day) \(monthNames[month - 1])"
+        }
         let formatter = DateFormatter()
         formatter.locale = lang.locale
         formatter.timeZone = utc
@@ -178,15 +194,19 @@ public enum TimeExpression {
         return "\(DayWords.describe(.weekday(weekday))) \(ymd.2) \(monthNames[ymd.1 - 1]) \(ymd.0)"
     }
 
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
-                             "September", "October", "November", "December"]
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August",
+        "September", "October", "November", "December",
+    ]
 
     /// `25.11.2026`, `5.1.2027`, or `25.11.` (the next 25 November from today; with `past`, the last).
-    private static func dottedDate(_ word: String, today: DateComponents, past: Bool, field: String) throws -> (Int, Int, Int)? {
+    private static func dottedDate(_ word: String, today: DateComponents, past: Bool, field: String) throws -> (
+        Int, Int, Int
+    )? {
         let parts = word.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              (1...2).contains(parts[0].count), (1...2).contains(parts[1].count), parts[2].isEmpty || parts[2].count == 4,
-              let d = Int(parts[0]), let m = Int(parts[1])
+            (1...2).contains(parts[0].count), (1...2).contains(parts[1].count), parts[2].isEmpty || parts[2].count == 4,
+            let d = Int(parts[0]), let m = Int(parts[1])
         else { return nil }
         guard let y = Int(parts[2]) else {
             return try DottedPair(day: d, month: m, word: word).yearlessDate(today: today, past: past, field: field)
@@ -204,8 +224,9 @@ public enum TimeExpression {
 
         init?(_ word: String) {
             let parts = word.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-                  let first = Int(parts[0]), let second = Int(parts[1])
+            guard parts.count == 2,
+                parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+                let first = Int(parts[0]), let second = Int(parts[1])
             else { return nil }
             (self.first, self.second, self.word, secondDigits) = (first, second, word, parts[1].count)
         }
@@ -237,31 +258,47 @@ public enum TimeExpression {
         /// What a pair alone could mean, and how to write each meaning so it can mean nothing else.
         func ambiguous(field: String, language: InputLanguage = .english) -> ValidationError {
             let clock = first < 24 && second < 60 ? String(format: "%02d:%02d", first, second) : nil
-            let date = (1...12).contains(second) && (1...31).contains(first)
+            let date =
+                (1...12).contains(second) && (1...31).contains(first)
                 ? TimeExpression.dayMonth(first, second, language: language) : nil
             // The date in the language of the input for translations; in English for the English message.
             let englishDate = date == nil ? "" : TimeExpression.dayMonth(first, second, language: .english)
             func english(_ error: ValidationError) -> ValidationError {
                 var error = error
-                error.message = Localizer.english.trArray(error.template!, error.arguments.map { $0 == date ? englishDate : $0 })
+                error.message = Localizer.english.trArray(
+                    error.template!, error.arguments.map { $0 == date ? englishDate : $0 })
                 return error
             }
             switch (clock, date) {
             case let (clock?, date?):
-                return english(ValidationError(field: field, template: "'%s' is ambiguous: the time %s or the date %s? (write '%s' for the time, '%s.' or '%s.YYYY' for the date)",
-                    word, clock, date, clock, word, word))
+                return english(
+                    ValidationError(
+                        field: field,
+                        template:
+                            "'%s' is ambiguous: the time %s or the date %s? (write '%s' for the time, '%s.' or '%s.YYYY' for the date)",
+                        word, clock, date, clock, word, word))
             case let (clock?, nil):
-                return ValidationError(field: field, template: "'%s' could only be the time %s (write '%s' for the time)", word, clock, clock)
+                return ValidationError(
+                    field: field, template: "'%s' could only be the time %s (write '%s' for the time)", word, clock,
+                    clock)
             case let (nil, date?):
-                return english(ValidationError(field: field, template: "'%s' could only be the date %s (write '%s.' or '%s.YYYY' for the date)", word, date, word, word))
+                return english(
+                    ValidationError(
+                        field: field,
+                        template: "'%s' could only be the date %s (write '%s.' or '%s.YYYY' for the date)", word, date,
+                        word, word))
             case (nil, nil):
-                return ValidationError(field: field, template: "'%s' is neither a time nor a date (try '2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'pt 15:00', 'in 2h')",
+                return ValidationError(
+                    field: field,
+                    template:
+                        "'%s' is neither a time nor a date (try '2026-12-01 14:00', '25.11.2026 14.30', '14:00', 'tomorrow 9:30', 'jutro 10:00', 'pt 15:00', 'in 2h')",
                     word)
             }
         }
 
         func notATime(field: String) -> ValidationError {
-            ValidationError(field: field, template: "'%s' is not a time of day (write HH:MM or HH.MM, e.g. 09:05 or 9.05)", word)
+            ValidationError(
+                field: field, template: "'%s' is not a time of day (write HH:MM or HH.MM, e.g. 09:05 or 9.05)", word)
         }
     }
 
@@ -279,7 +316,8 @@ public enum TimeExpression {
         let word = text.trimmingCharacters(in: .whitespaces)
         if let ymd = try parseDate(word, field: field) { return ymd }
         if word.split(separator: ".", omittingEmptySubsequences: false).last?.count == 4,
-           let ymd = try dottedDate(word, today: DateComponents(), past: false, field: field) {
+            let ymd = try dottedDate(word, today: DateComponents(), past: false, field: field)
+        {
             return ymd
         }
         throw ValidationError(field: field, template: "'%s' is not a date (use YYYY-MM-DD or DD.MM.YYYY)", text)
@@ -293,16 +331,21 @@ public enum TimeExpression {
     private static func resolve(
         _ ymd: (Int, Int, Int), _ hms: (Int, Int, Int), zone: TimeZone, field: String
     ) throws -> (instant: Date, skippedWall: String?) {
-        guard let date = LocalTime.instant(
-            year: ymd.0, month: ymd.1, day: ymd.2, hour: hms.0, minute: hms.1, second: hms.2, in: zone)
+        guard
+            let date = LocalTime.instant(
+                year: ymd.0, month: ymd.1, day: ymd.2, hour: hms.0, minute: hms.1, second: hms.2, in: zone)
         else { throw ValidationError(field: field, template: "cannot place that time in %s", zone.identifier) }
-        return (date, LocalTime.skippedWall(year: ymd.0, month: ymd.1, day: ymd.2, hour: hms.0, minute: hms.1, second: hms.2, in: zone))
+        return (
+            date,
+            LocalTime.skippedWall(
+                year: ymd.0, month: ymd.1, day: ymd.2, hour: hms.0, minute: hms.1, second: hms.2, in: zone)
+        )
     }
 
     private static func parseDate(_ word: String, field: String) throws -> (Int, Int, Int)? {
         let parts = word.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
         else { return nil }
         guard LocalTime.isValidDay(year: y, month: m, day: d) else {
             throw ValidationError(field: field, template: "'%s' is not a day of the calendar", word)
@@ -312,8 +355,9 @@ public enum TimeExpression {
 
     private static func parseClock(_ word: String, field: String) throws -> (Int, Int, Int)? {
         let parts = word.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isNumber) }),
-              let h = Int(parts[0]), let m = Int(parts[1])
+        guard (2...3).contains(parts.count),
+            parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isNumber) }),
+            let h = Int(parts[0]), let m = Int(parts[1])
         else { return nil }
         let s = parts.count == 3 ? Int(parts[2])! : 0
         guard h < 24, m < 60, s < 60 else {
@@ -324,7 +368,7 @@ public enum TimeExpression {
 
     private static func isoWithOffset(_ text: String, field: String) throws -> Date? {
         guard text.count >= 16, text.first?.isNumber == true,
-              text.hasSuffix("Z") || text.hasSuffix("z") || text.dropFirst(16).contains("+")
+            text.hasSuffix("Z") || text.hasSuffix("z") || text.dropFirst(16).contains("+")
                 || text.dropFirst(16).contains("-")
         else { return nil }
         do {
@@ -336,7 +380,9 @@ public enum TimeExpression {
             case .offsetBeyond14Hours:
                 throw ValidationError(field: field, template: "'%s' has an offset beyond ±14:00", text)
             case .notRFC3339:
-                throw ValidationError(field: field, template: "'%s' looks like ISO 8601 but is not valid (e.g. 2026-12-01T14:00:00+01:00)", text)
+                throw ValidationError(
+                    field: field,
+                    template: "'%s' looks like ISO 8601 but is not valid (e.g. 2026-12-01T14:00:00+01:00)", text)
             }
         }
     }

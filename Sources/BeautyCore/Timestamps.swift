@@ -24,7 +24,9 @@ public struct Timestamps: Sendable {
     /// "14:00"
     public func clock(_ date: Date) -> String { format(date, "HH:mm") }
     /// "2026-12-01 14:00", "01.12.2026 14:00"
-    public func short(_ date: Date) -> String { format(date, language == .english ? "yyyy-MM-dd HH:mm" : "dd.MM.yyyy HH:mm") }
+    public func short(_ date: Date) -> String {
+        format(date, language == .english ? "yyyy-MM-dd HH:mm" : "dd.MM.yyyy HH:mm")
+    }
     /// "2026-12-01 14:00" in every language: what a hint tells the user to type back.
     public func typed(_ date: Date) -> String {
         FormatterCache.withPattern("yyyy-MM-dd HH:mm", zone: zone) { $0.string(from: date) }
@@ -35,7 +37,9 @@ public struct Timestamps: Sendable {
     }
     /// The day with the month in the genitive, as a date follows a weekday: "1 December 2026",
     /// "1 grudnia 2026", "1. decembra 2026".
-    public func dayMonthYear(_ date: Date) -> String { format(date, language == .slovak ? "d. MMMM yyyy" : "d MMMM yyyy") }
+    public func dayMonthYear(_ date: Date) -> String {
+        format(date, language == .slovak ? "d. MMMM yyyy" : "d MMMM yyyy")
+    }
     /// The day with the weekday and month in words: "Tue 1 Dec 2026", "wtorek, 1 grudnia 2026",
     /// "utorok 1. decembra 2026".
     public func fullDay(_ date: Date) -> String {

@@ -38,8 +38,12 @@ public struct TranslatableText: Codable, Sendable, Equatable {
         /// A literal is plain text (an option name).
         public init(stringLiteral value: String) { self.init(english: value, message: nil) }
 
-        public static func plain(_ value: CustomStringConvertible) -> Argument { Argument(english: value.description, message: nil) }
-        public static func message(_ text: TranslatableText) -> Argument { Argument(english: text.english, message: text) }
+        public static func plain(_ value: CustomStringConvertible) -> Argument {
+            Argument(english: value.description, message: nil)
+        }
+        public static func message(_ text: TranslatableText) -> Argument {
+            Argument(english: text.english, message: text)
+        }
     }
 
     /// Text that is no msgid (a library's own words), shown as it is in every language.

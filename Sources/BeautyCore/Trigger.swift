@@ -23,7 +23,9 @@ public struct Trigger: Codable, Sendable, Hashable {
     /// Why it fires: the planned reminder, a snoozed repeat, or a re-notification of an unanswered dose.
     public var source: TriggerSource
 
-    public init(key: String, itemKind: ItemKind, itemID: Int64, occurrence: Date, fireAt: Date, source: TriggerSource = .plan) {
+    public init(
+        key: String, itemKind: ItemKind, itemID: Int64, occurrence: Date, fireAt: Date, source: TriggerSource = .plan
+    ) {
         self.key = key
         self.itemKind = itemKind
         self.itemID = itemID
@@ -53,15 +55,19 @@ public enum DeliveryState: String, Codable, Sendable, CaseIterable {
 /// Reminder instants of appointments.
 public enum ReminderPlanner {
     /// Every trigger an appointment's reminders produce, earliest first; none unless it is scheduled.
-    public static func triggers(for appointment: Appointment, allDay: AllDayReminders = AllDayReminders(zone: .current)) -> [Trigger] {
+    public static func triggers(for appointment: Appointment, allDay: AllDayReminders = AllDayReminders(zone: .current))
+        -> [Trigger]
+    {
         triggers(for: appointment, occurrences: [appointment.start], allDay: allDay)
     }
 
     /// Triggers for the given occurrences of a series: lead times apply to each occurrence, an absolute
     /// reminder only to the first (the series' start). A series reminds at most once a
     /// `seriesReminderSpacing` (see `spaced`). `allDay` places the reminders of an all-day one.
-    public static func triggers(for appointment: Appointment, occurrences: [Date],
-                                allDay: AllDayReminders = AllDayReminders(zone: .current)) -> [Trigger] {
+    public static func triggers(
+        for appointment: Appointment, occurrences: [Date],
+        allDay: AllDayReminders = AllDayReminders(zone: .current)
+    ) -> [Trigger] {
         guard let id = appointment.id, appointment.status == .scheduled else { return [] }
         var seen = Set<String>()
         var result: [Trigger] = []
@@ -70,7 +76,8 @@ public enum ReminderPlanner {
                 let fireAt = allDay.fireDate(reminder, of: appointment, start: occurrence)
                 let key = Trigger.key(kind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt)
                 guard seen.insert(key).inserted else { continue }
-                result.append(Trigger(key: key, itemKind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt))
+                result.append(
+                    Trigger(key: key, itemKind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt))
             }
         }
         result.sort { ($0.fireAt, $0.key) < ($1.fireAt, $1.key) }
@@ -117,7 +124,9 @@ public struct Delivery: Codable, Sendable, Equatable {
     public var attempts: Int
     public var lastError: String?
 
-    public init(trigger: Trigger, state: DeliveryState, firedAt: Date? = nil, attempts: Int = 0, lastError: String? = nil) {
+    public init(
+        trigger: Trigger, state: DeliveryState, firedAt: Date? = nil, attempts: Int = 0, lastError: String? = nil
+    ) {
         self.trigger = trigger
         self.state = state
         self.firedAt = firedAt

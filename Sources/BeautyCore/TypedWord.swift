@@ -12,9 +12,10 @@ public enum TypedWord {
         let folded = TextFolding.fold(typed.trimmingCharacters(in: .whitespaces))
         if let exact = codes.first(where: { TextFolding.fold($0) == folded }) { return exact }
         let localizers = [Localizer.english] + Language.translated.map(Localizer.forLanguage)
-        let named = Set(codes.filter { code in
-            localizers.contains { l in sameWord(folded, TextFolding.fold(word(code, l))) }
-        })
+        let named = Set(
+            codes.filter { code in
+                localizers.contains { l in sameWord(folded, TextFolding.fold(word(code, l))) }
+            })
         return named.count == 1 ? named.first : nil
     }
 
@@ -23,7 +24,8 @@ public enum TypedWord {
         if typed == word { return true }
         let vowels: Set<Character> = ["a", "e", "i", "o", "u", "y"]
         guard typed.count >= 4, word.count >= 4, let last = typed.last, let wordLast = word.last,
-              vowels.contains(last), vowels.contains(wordLast) else { return false }
+            vowels.contains(last), vowels.contains(wordLast)
+        else { return false }
         return typed.dropLast() == word.dropLast()
     }
 }
@@ -48,7 +50,8 @@ extension TerminalColor {
 
     /// A colour typed in any language ("różowa", "ružová", "pink"), else the text as it is.
     public static func code(typed: String) -> String {
-        TypedWord.code(typed, among: allCases.map(\.rawValue), word: { TerminalColor(rawValue: $0)!.title($1) }) ?? typed
+        TypedWord.code(typed, among: allCases.map(\.rawValue), word: { TerminalColor(rawValue: $0)!.title($1) })
+            ?? typed
     }
 }
 
@@ -63,7 +66,9 @@ extension MessageTemplate {
     }
 
     public init?(typed: String) {
-        guard let code = TypedWord.code(typed, among: Self.allCases.map(\.rawValue), word: { MessageTemplate(rawValue: $0)!.word($1) })
+        guard
+            let code = TypedWord.code(
+                typed, among: Self.allCases.map(\.rawValue), word: { MessageTemplate(rawValue: $0)!.word($1) })
         else { return nil }
         self.init(rawValue: code)
     }
@@ -94,7 +99,9 @@ extension Language {
     /// A language typed as its code (`pl`, `sk`, `en`) or its name in any language beautyd speaks
     /// ("polski", "slovenčina", "English"); nil for anything else.
     public init?(typed: String) {
-        guard let code = TypedWord.code(typed, among: Self.allCases.map(\.rawValue), word: { Language(rawValue: $0)!.title($1) })
+        guard
+            let code = TypedWord.code(
+                typed, among: Self.allCases.map(\.rawValue), word: { Language(rawValue: $0)!.title($1) })
         else { return nil }
         self.init(rawValue: code)
     }
@@ -102,7 +109,8 @@ extension Language {
     /// A contact's language as the wire carries it (a code; a name in any language is taken too).
     public static func ofContact(_ text: String, field: String = "language") throws -> Language {
         guard let language = Language(typed: text) else {
-            throw ValidationError(field: field, template: "'%s' is not a language beautyd writes in (en, pl or sk)", text)
+            throw ValidationError(
+                field: field, template: "'%s' is not a language beautyd writes in (en, pl or sk)", text)
         }
         return language
     }

@@ -19,7 +19,9 @@ public enum VCard {
     }
 
     /// Properties beautyd reads; the others are counted in a warning.
-    static let understood: Set<String> = ["BEGIN", "END", "VERSION", "PRODID", "REV", "FN", "N", "TEL", "EMAIL", "ADR", "UID", "LANG"]
+    static let understood: Set<String> = [
+        "BEGIN", "END", "VERSION", "PRODID", "REV", "FN", "N", "TEL", "EMAIL", "ADR", "UID", "LANG",
+    ]
 
     /// Reads every VCARD of the file. Throws `LineError` only for what is malformed (a line that
     /// is no property, an unbalanced BEGIN/END); a card without a name or a usable phone number
@@ -36,17 +38,27 @@ public enum VCard {
             let kind = property.value.trimmingCharacters(in: .whitespaces).uppercased()
             switch property.name {
             case "BEGIN":
-                guard kind == "VCARD" else { throw LineError(line: number, template: "expected BEGIN:VCARD, found BEGIN:%s", kind) }
-                if let card = open { throw LineError(line: number, template: "BEGIN:VCARD inside the card begun at line %s (missing END:VCARD)", card.line) }
+                guard kind == "VCARD" else {
+                    throw LineError(line: number, template: "expected BEGIN:VCARD, found BEGIN:%s", kind)
+                }
+                if let card = open {
+                    throw LineError(
+                        line: number, template: "BEGIN:VCARD inside the card begun at line %s (missing END:VCARD)",
+                        card.line)
+                }
                 open = (number, [])
             case "END":
-                guard kind == "VCARD", let card = open else { throw LineError(line: number, template: "END:%s without a matching BEGIN", kind) }
+                guard kind == "VCARD", let card = open else {
+                    throw LineError(line: number, template: "END:%s without a matching BEGIN", kind)
+                }
                 if let contact = contact(card.properties, line: card.line, warnings: &warnings) {
                     cards.append(Card(contact: contact, line: card.line))
                 }
                 open = nil
             default:
-                guard open != nil else { throw LineError(line: number, template: "%s outside BEGIN:VCARD ... END:VCARD", property.name) }
+                guard open != nil else {
+                    throw LineError(line: number, template: "%s outside BEGIN:VCARD ... END:VCARD", property.name)
+                }
                 open?.properties.append(property)
                 if !understood.contains(property.name) {
                     if let index = unknown.firstIndex(where: { $0.name == property.name }) {
@@ -57,10 +69,15 @@ public enum VCard {
                 }
             }
         }
-        if let card = open { throw LineError(line: last, template: "the file ends inside the card begun at line %s (missing END:VCARD)", card.line) }
+        if let card = open {
+            throw LineError(
+                line: last, template: "the file ends inside the card begun at line %s (missing END:VCARD)", card.line)
+        }
         for property in unknown {
-            warnings.append(ImportWarning(line: property.line, template: "%s (%s×) not imported: beautyd's contacts have no such field",
-                                          property.name, property.count))
+            warnings.append(
+                ImportWarning(
+                    line: property.line, template: "%s (%s×) not imported: beautyd's contacts have no such field",
+                    property.name, property.count))
         }
         return Import(cards: cards, warnings: warnings.sorted { $0.line < $1.line })
     }
@@ -74,27 +91,40 @@ public enum VCard {
         let given = n.count > 1 && !n[1].isEmpty ? n[1] : nil
         let fn = all("FN").first.map(text).flatMap { $0.isEmpty ? nil : $0 }
         guard let name = fn ?? ([given, family].compactMap { $0 }.joined(separator: " ")).nilIfEmpty else {
-            warnings.append(ImportWarning(line: line, template: "a card without FN or N is not imported (a contact needs a name)"))
+            warnings.append(
+                ImportWarning(line: line, template: "a card without FN or N is not imported (a contact needs a name)"))
             return nil
         }
         let shown = Validation.quotable(name)
         // The preferred number (PREF=1 in 4.0, TYPE=pref in 3.0), else a mobile one, else the first.
         let phones = all("TEL").map { (property: $0, value: phoneText($0.value)) }.filter { !$0.value.isEmpty }
-        func types(_ p: ICalProperty) -> [String] { p.params.filter { $0.name == "TYPE" }.flatMap(\.values).map { $0.lowercased() } }
-        let preferred = phones.first { $0.property.param("PREF") == "1" || types($0.property).contains("pref") }
+        func types(_ p: ICalProperty) -> [String] {
+            p.params.filter { $0.name == "TYPE" }.flatMap(\.values).map { $0.lowercased() }
+        }
+        let preferred =
+            phones.first { $0.property.param("PREF") == "1" || types($0.property).contains("pref") }
             ?? phones.first { types($0.property).contains("cell") } ?? phones.first
         guard let phone = preferred else {
-            warnings.append(ImportWarning(line: line, template: "card '%s' has no TEL: not imported (a contact needs a phone number)", shown))
+            warnings.append(
+                ImportWarning(
+                    line: line, template: "card '%s' has no TEL: not imported (a contact needs a phone number)", shown))
             return nil
         }
         guard let validPhone = try? Validation.phone(phone.value) else {
-            warnings.append(ImportWarning(line: phone.property.line, template:
-                "card '%s': TEL '%s' is not a phone number beautyd can dial: the card is not imported", shown, Validation.quotable(phone.value)))
+            warnings.append(
+                ImportWarning(
+                    line: phone.property.line,
+                    template:
+                        "card '%s': TEL '%s' is not a phone number beautyd can dial: the card is not imported", shown,
+                    Validation.quotable(phone.value)))
             return nil
         }
         for other in phones where other.property.line != phone.property.line {
-            warnings.append(ImportWarning(line: other.property.line, template: "card '%s': TEL '%s' not kept (a contact has one phone number)",
-                                          shown, Validation.quotable(other.value)))
+            warnings.append(
+                ImportWarning(
+                    line: other.property.line,
+                    template: "card '%s': TEL '%s' not kept (a contact has one phone number)",
+                    shown, Validation.quotable(other.value)))
         }
         var contact = Contact(name: name, phone: validPhone, firstName: given, lastName: family)
         contact.uid = all("UID").first.map(text).flatMap { $0.isEmpty ? nil : $0 }
@@ -105,10 +135,15 @@ public enum VCard {
             if index == 0, let valid = try? Validation.email(value) {
                 contact.email = valid
             } else {
-                warnings.append(index == 0
-                    ? ImportWarning(line: email.line, template: "card '%s': EMAIL '%s' not kept (not an e-mail address)", shown, Validation.quotable(value))
-                    : ImportWarning(line: email.line, template: "card '%s': EMAIL '%s' not kept (a contact has one e-mail address)",
-                                    shown, Validation.quotable(value)))
+                warnings.append(
+                    index == 0
+                        ? ImportWarning(
+                            line: email.line, template: "card '%s': EMAIL '%s' not kept (not an e-mail address)", shown,
+                            Validation.quotable(value))
+                        : ImportWarning(
+                            line: email.line,
+                            template: "card '%s': EMAIL '%s' not kept (a contact has one e-mail address)",
+                            shown, Validation.quotable(value)))
             }
         }
         for (index, adr) in all("ADR").enumerated() {
@@ -116,8 +151,10 @@ public enum VCard {
             if index == 0 {
                 contact.address = value.nilIfEmpty
             } else {
-                warnings.append(ImportWarning(line: adr.line, template: "card '%s': ADR '%s' not kept (a contact has one address)",
-                                              shown, Validation.quotable(value)))
+                warnings.append(
+                    ImportWarning(
+                        line: adr.line, template: "card '%s': ADR '%s' not kept (a contact has one address)",
+                        shown, Validation.quotable(value)))
             }
         }
         return contact
@@ -141,7 +178,7 @@ public enum VCard {
     /// `item1.TEL:...` (Apple's groups) as `TEL:...`.
     private static func withoutGroup(_ bytes: [UInt8]) -> [UInt8] {
         guard let end = bytes.firstIndex(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") }),
-              let dot = bytes[..<end].lastIndex(of: UInt8(ascii: "."))
+            let dot = bytes[..<end].lastIndex(of: UInt8(ascii: "."))
         else { return bytes }
         return Array(bytes[(dot + 1)...])
     }
@@ -192,7 +229,9 @@ public enum VCard {
             if let uid = contact.uid { emit("UID:\(ICalendar.escapeText(uid))") }
             emit("FN:\(ICalendar.escapeText(contact.name))")
             if contact.firstName != nil || contact.lastName != nil {
-                emit("N:\(ICalendar.escapeText(contact.lastName ?? ""));\(ICalendar.escapeText(contact.firstName ?? ""));;;")
+                emit(
+                    "N:\(ICalendar.escapeText(contact.lastName ?? ""));\(ICalendar.escapeText(contact.firstName ?? ""));;;"
+                )
             }
             emit("TEL;VALUE=text:\(ICalendar.escapeText(contact.phone))")
             if let email = contact.email { emit("EMAIL:\(ICalendar.escapeText(email))") }

@@ -40,7 +40,9 @@ public enum Validation {
             case "+" where index == 0: continue
             case " ", "-", ".", "(", ")": continue
             default:
-                throw ValidationError(field: field, template: "'%s' is not a phone number (unexpected '%s')", quotable(value), quotable(String(scalar)))
+                throw ValidationError(
+                    field: field, template: "'%s' is not a phone number (unexpected '%s')", quotable(value),
+                    quotable(String(scalar)))
             }
         }
         guard (3...20).contains(digits) else {
@@ -58,7 +60,7 @@ public enum Validation {
         guard let value = try optionalText(raw, field: field) else { return nil }
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-              !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !value.contains(" ")
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !value.contains(" ")
         else { throw ValidationError(field: field, template: "'%s' is not an e-mail address", value) }
         return value
     }
@@ -67,10 +69,12 @@ public enum Validation {
     public static func category(_ raw: String?, field: String = "category") throws -> String? {
         guard let value = try optionalText(raw, field: field)?.lowercased() else { return nil }
         let ok = value.unicodeScalars.allSatisfy {
-            CharacterSet.letters.contains($0) || CharacterSet.decimalDigits.contains($0) || "-_/".unicodeScalars.contains($0)
+            CharacterSet.letters.contains($0) || CharacterSet.decimalDigits.contains($0)
+                || "-_/".unicodeScalars.contains($0)
         }
         guard ok, value.count <= 40 else {
-            throw ValidationError(field: field, template: "'%s' must be letters, digits, '-', '_' or '/' (at most 40)", value)
+            throw ValidationError(
+                field: field, template: "'%s' must be letters, digits, '-', '_' or '/' (at most 40)", value)
         }
         return value
     }
@@ -125,7 +129,8 @@ public enum Validation {
         var bytes = 0
         for (index, line) in lines.enumerated() {
             if line.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-                throw ValidationError(field: "\(field)[\(index)]", template: "must be one unfolded content line (it has a line break)")
+                throw ValidationError(
+                    field: "\(field)[\(index)]", template: "must be one unfolded content line (it has a line break)")
             }
             bytes += line.utf8.count + 2
         }
@@ -137,7 +142,8 @@ public enum Validation {
     public static func timeZone(_ raw: String?, field: String = "tz") throws -> String? {
         guard let value = try optionalText(raw, field: field) else { return nil }
         guard let zone = TimeZone(identifier: value), value.contains("/") || value == "UTC" else {
-            throw ValidationError(field: field, template: "'%s' is not a time zone (use an IANA name such as Europe/Warsaw)", value)
+            throw ValidationError(
+                field: field, template: "'%s' is not a time zone (use an IANA name such as Europe/Warsaw)", value)
         }
         // Foundation on Linux names UTC "GMT", which this check would then refuse: keep "UTC" as it is.
         return value == "UTC" ? value : zone.identifier
@@ -156,7 +162,9 @@ public enum Validation {
         a.reminders = try reminders(a.reminders)
         a.tags = try tags(a.tags)
         a.extraProperties = try extraProperties(a.extraProperties)
-        if let id = a.contactID, id <= 0 { throw ValidationError(field: "contact", template: "%s is not a contact id", id) }
+        if let id = a.contactID, id <= 0 {
+            throw ValidationError(field: "contact", template: "%s is not a contact id", id)
+        }
         a.timeZone = try timeZone(a.timeZone)
         if let recurrence = a.recurrence {
             // An empty rule is a series of RDATEs only.
@@ -165,12 +173,18 @@ public enum Validation {
             }
             a.recurrence?.moreRules = try recurrence.moreRules.map { try RecurrenceRule.parse($0).text }
             if a.repeatAfterDoneSeconds != nil {
-                throw ValidationError(field: "repeat", template: "a rule (--repeat) and a cycle after done (--every --after-done) do not mix")
+                throw ValidationError(
+                    field: "repeat",
+                    template: "a rule (--repeat) and a cycle after done (--every --after-done) do not mix")
             }
         }
-        if let every = a.repeatAfterDoneSeconds { a.repeatAfterDoneSeconds = try AppointmentDraft.cycleAfterDone(every) }
+        if let every = a.repeatAfterDoneSeconds {
+            a.repeatAfterDoneSeconds = try AppointmentDraft.cycleAfterDone(every)
+        }
         if let uid = a.uid {
-            if uid.isEmpty || uid.count > 500 { throw ValidationError(field: "uid", template: "must be 1 to 500 characters") }
+            if uid.isEmpty || uid.count > 500 {
+                throw ValidationError(field: "uid", template: "must be 1 to 500 characters")
+            }
             // Export writes it back out, so it must be as safe to show as any other text.
             try refuseControls(in: uid, field: "uid", multiline: false)
         }
@@ -199,8 +213,11 @@ public enum Validation {
                 throw ValidationError(field: field, template: "contains a control character (U+%s)", hex(scalar))
             }
             if scalar.properties.isBidiControl {
-                throw ValidationError(field: field, template: "contains a bidirectional control character (U+%s), which can make text display in a misleading order; remove it",
-                                      hex(scalar))
+                throw ValidationError(
+                    field: field,
+                    template:
+                        "contains a bidirectional control character (U+%s), which can make text display in a misleading order; remove it",
+                    hex(scalar))
             }
         }
     }
@@ -213,9 +230,11 @@ public enum Validation {
     /// `quotable`, but newlines may stay (a notification body has lines). For text shown to the
     /// user that was stored before it could be refused, or reached beautyd some other way.
     public static func showable(_ text: String, keepingNewlines: Bool) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map {
-            isUnsafeToShow($0) && !(keepingNewlines && $0 == "\n") ? "?" : $0
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map {
+                    isUnsafeToShow($0) && !(keepingNewlines && $0 == "\n") ? "?" : $0
+                }))
     }
 
     /// A text as one log record may hold it: control characters (newlines too) and bidirectional

@@ -43,7 +43,9 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
     public var messageText: TranslatableText { translatable ?? .verbatim(message) }
 
     /// "field: message" as a template (its `description` in English), the message inside as `messageText`.
-    public var textWithField: TranslatableText { TranslatableText("%s: %s", [.message(ErrorFieldName.text(field)), .message(messageText)]) }
+    public var textWithField: TranslatableText {
+        TranslatableText("%s: %s", [.message(ErrorFieldName.text(field)), .message(messageText)])
+    }
 
     /// The message in `l`'s language (English when it has no template).
     public func text(_ l: Localizer) -> String { translatable?.rendered(l) ?? message }
@@ -66,5 +68,7 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { "\(field): \(message)" }
 
     /// The same field and English message are the same error, however it was made.
-    public static func == (a: ValidationError, b: ValidationError) -> Bool { a.field == b.field && a.message == b.message }
+    public static func == (a: ValidationError, b: ValidationError) -> Bool {
+        a.field == b.field && a.message == b.message
+    }
 }

@@ -28,9 +28,13 @@ public enum WaterAmount {
     public static let maxGoalMl = 20_000
 
     /// `inMillilitres`: a bare number is millilitres (a file's `amount_ml`), never asked about.
-    public static func parse(_ text: String, field: String = "amount", maximum: Int = maxMl, inMillilitres: Bool = false) throws -> Int {
+    public static func parse(
+        _ text: String, field: String = "amount", maximum: Int = maxMl, inMillilitres: Bool = false
+    ) throws -> Int {
         var number = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !number.isEmpty else { throw ValidationError(field: field, template: "must not be empty (millilitres, e.g. 250, 250,5 or 0.5 l)") }
+        guard !number.isEmpty else {
+            throw ValidationError(field: field, template: "must not be empty (millilitres, e.g. 250, 250,5 or 0.5 l)")
+        }
         var scale = 1
         if number.hasSuffix("ml") {
             number.removeLast(2)
@@ -39,15 +43,20 @@ public enum WaterAmount {
             scale = 1000
         }
         number = number.trimmingCharacters(in: .whitespaces)
-        if number.hasPrefix("-") { throw ValidationError(field: field, template: "'%s' is negative: an amount must be more than 0", text) }
+        if number.hasPrefix("-") {
+            throw ValidationError(field: field, template: "'%s' is negative: an amount must be more than 0", text)
+        }
         if !inMillilitres, scale == 1, number == text.trimmingCharacters(in: .whitespaces).lowercased() {
             try refuseAmbiguousDecimal(number, text: text, field: field, maximum: maximum)
         }
         let pieces = number.split(separator: number.contains(",") ? "," : ".", omittingEmptySubsequences: false)
         let digits: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
         guard !(number.contains(",") && number.contains(".")), (1...2).contains(pieces.count), digits(pieces[0]),
-              pieces.count == 1 || digits(pieces[1])
-        else { throw ValidationError(field: field, template: "'%s' is not an amount of water (e.g. 250, 250,5 or 0.5 l)", text) }
+            pieces.count == 1 || digits(pieces[1])
+        else {
+            throw ValidationError(
+                field: field, template: "'%s' is not an amount of water (e.g. 250, 250,5 or 0.5 l)", text)
+        }
         // Exact decimal arithmetic: "250,5" is 2505 tenths; half a millilitre or more rounds up.
         let whole = pieces[0].drop { $0 == "0" }
         let fraction = pieces.count == 2 ? pieces[1].prefix(6) : ""
@@ -65,32 +74,43 @@ public enum WaterAmount {
     private static func refuseAmbiguousDecimal(_ number: String, text: String, field: String, maximum: Int) throws {
         let separator: Character = number.contains(",") ? "," : "."
         let pieces = number.split(separator: separator, omittingEmptySubsequences: false)
-        guard pieces.count == 2, !pieces[1].isEmpty, pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let litres = Double(number.replacingOccurrences(of: ",", with: ".")),
-              litres * 1000 <= Double(min(maximum, maxGoalMl))
+        guard pieces.count == 2, !pieces[1].isEmpty,
+            pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let litres = Double(number.replacingOccurrences(of: ",", with: ".")),
+            litres * 1000 <= Double(min(maximum, maxGoalMl))
         else { return }
         guard let ml = try? parse(number + "ml", field: field, maximum: .max) else {
             // Less than a whole millilitre: only litres make sense, but the unit is still the user's to say.
-            throw ValidationError(field: field, template: "'%s' could only be %s l (%s ml): write '%s l'",
-                                  text, number, Int((litres * 1000).rounded()), number)
+            throw ValidationError(
+                field: field, template: "'%s' could only be %s l (%s ml): write '%s l'",
+                text, number, Int((litres * 1000).rounded()), number)
         }
-        throw ValidationError(field: field, template: "'%s' could be %s l or %s ml: write the unit, e.g. '%s l' or '%s ml'",
-                              text, number, number, number, ml)
+        throw ValidationError(
+            field: field, template: "'%s' could be %s l or %s ml: write the unit, e.g. '%s l' or '%s ml'",
+            text, number, number, number, ml)
     }
 
     /// A number from a file or a request, rounded half up to whole millilitres.
     public static func rounded(_ value: Double, field: String = "amount") throws -> Int {
         guard value.isFinite else { throw ValidationError(field: field, template: "must be a number") }
-        guard value >= 0 else { throw ValidationError(field: field, template: "%s is negative: an amount must be more than 0", value) }
+        guard value >= 0 else {
+            throw ValidationError(field: field, template: "%s is negative: an amount must be more than 0", value)
+        }
         guard value < Double(maxMl) + 1 else { return try checked(maxMl + 1, text: "\(value)", field: field) }
         return try checked(Int(value.rounded(.toNearestOrAwayFromZero)), text: "\(value)", field: field)
     }
 
     /// Whole millilitres within 1 ... `maximum`.
-    public static func checked(_ ml: Int, text: String? = nil, field: String = "amount", maximum: Int = maxMl) throws -> Int {
+    public static func checked(_ ml: Int, text: String? = nil, field: String = "amount", maximum: Int = maxMl) throws
+        -> Int
+    {
         let shown = text.map { "'\($0)'" } ?? "\(ml) ml"
-        guard ml >= 1 else { throw ValidationError(field: field, template: "%s is less than 1 ml: an amount must be more than 0", shown) }
-        guard ml <= maximum else { throw ValidationError(field: field, template: "%s is more than %s ml at a time", shown, maximum) }
+        guard ml >= 1 else {
+            throw ValidationError(field: field, template: "%s is less than 1 ml: an amount must be more than 0", shown)
+        }
+        guard ml <= maximum else {
+            throw ValidationError(field: field, template: "%s is more than %s ml at a time", shown, maximum)
+        }
         return ml
     }
 
@@ -101,7 +121,9 @@ public enum WaterAmount {
 
     /// A daily goal: 1 ... `maxGoalMl` whole millilitres.
     public static func goal(_ ml: Int, field: String = "goalMl") throws -> Int {
-        guard ml >= 1, ml <= maxGoalMl else { throw ValidationError(field: field, template: "must be between 1 and %s ml", maxGoalMl) }
+        guard ml >= 1, ml <= maxGoalMl else {
+            throw ValidationError(field: field, template: "must be between 1 and %s ml", maxGoalMl)
+        }
         return ml
     }
 }
@@ -117,11 +139,13 @@ extension Validation {
         guard !text.isEmpty else { throw ValidationError(field: field, template: "must not be empty") }
         if let uuid = UUID(uuidString: text) { return uuid.uuidString }
         guard text.count <= maxWaterUUIDLength,
-              text.unicodeScalars.allSatisfy({
-                  $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) && !$0.properties.isBidiControl
-              })
+            text.unicodeScalars.allSatisfy({
+                $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) && !$0.properties.isBidiControl
+            })
         else {
-            throw ValidationError(field: field, template: "'%s' is not an identifier (1–%s printable characters, no spaces)", quotable(raw), maxWaterUUIDLength)
+            throw ValidationError(
+                field: field, template: "'%s' is not an identifier (1–%s printable characters, no spaces)",
+                quotable(raw), maxWaterUUIDLength)
         }
         return text
     }
@@ -155,15 +179,19 @@ public struct WaterReminder: Codable, Sendable, Equatable {
     }
 
     /// Every 2 hours from 09:00 to 21:00, switched off.
-    public static let standard = WaterReminder(enabled: false, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
-                                               windowEnd: ClockTime(hour: 21, minute: 0))
+    public static let standard = WaterReminder(
+        enabled: false, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
+        windowEnd: ClockTime(hour: 21, minute: 0))
 
     /// 1 minute ... 24 hours apart, in a window whose start and end differ.
     public func validated() throws -> WaterReminder {
         guard everySeconds >= 60 else { throw ValidationError(field: "every", template: "must be at least 1 minute") }
-        guard everySeconds <= 86_400 else { throw ValidationError(field: "every", template: "must be at most 24 hours") }
+        guard everySeconds <= 86_400 else {
+            throw ValidationError(field: "every", template: "must be at most 24 hours")
+        }
         guard windowStart != windowEnd else {
-            throw ValidationError(field: "between", template: "%s-%s is empty: the start and end must differ", windowStart, windowEnd)
+            throw ValidationError(
+                field: "between", template: "%s-%s is empty: the start and end must differ", windowStart, windowEnd)
         }
         return self
     }
@@ -172,10 +200,12 @@ public struct WaterReminder: Codable, Sendable, Equatable {
     public func instants(on day: LocalDate, zone: TimeZone) -> [Date] {
         let endDay = windowEnd <= windowStart ? day.adding(days: 1) : day
         guard everySeconds > 0,
-              let first = LocalTime.instant(year: day.year, month: day.month, day: day.day,
-                                            hour: windowStart.hour, minute: windowStart.minute, in: zone),
-              let last = LocalTime.instant(year: endDay.year, month: endDay.month, day: endDay.day,
-                                           hour: windowEnd.hour, minute: windowEnd.minute, in: zone)
+            let first = LocalTime.instant(
+                year: day.year, month: day.month, day: day.day,
+                hour: windowStart.hour, minute: windowStart.minute, in: zone),
+            let last = LocalTime.instant(
+                year: endDay.year, month: endDay.month, day: endDay.day,
+                hour: windowEnd.hour, minute: windowEnd.minute, in: zone)
         else { return [] }
         let count = min(Int(last.timeIntervalSince(first)) / everySeconds, (86_400 - 1) / everySeconds)
         return count < 0 ? [] : (0...count).map { first.addingTimeInterval(TimeInterval($0 * everySeconds)) }
@@ -251,17 +281,26 @@ public enum WaterImport {
         if let gap = text.range(of: #" [+-][0-9]{2}:?[0-9]{2}$"#, options: .regularExpression) {
             text.remove(at: gap.lowerBound)  // "08:30:00 +0100": the offset belongs to the time
         }
-        guard text.range(of: #"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{1,2}:[0-9]{2}"#, options: .regularExpression) != nil else {
-            if raw.isEmpty { throw ValidationError(field: field, template: "is missing (ISO 8601 such as 2030-01-15T08:30:00+01:00)") }
-            throw ValidationError(field: field, template: "'%s' is not a date and time (ISO 8601 such as 2030-01-15T08:30:00+01:00)", raw)
+        guard
+            text.range(of: #"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{1,2}:[0-9]{2}"#, options: .regularExpression) != nil
+        else {
+            if raw.isEmpty {
+                throw ValidationError(field: field, template: "is missing (ISO 8601 such as 2030-01-15T08:30:00+01:00)")
+            }
+            throw ValidationError(
+                field: field, template: "'%s' is not a date and time (ISO 8601 such as 2030-01-15T08:30:00+01:00)", raw)
         }
         // TimeExpression refuses impossible days and times (2030-02-30, 25:00) that Foundation would roll over.
         do {
             return try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 0), zone: zone, field: field)
         } catch {
-            throw ValidationError(field: field, TranslatableText("'%s' is not a valid date and time (%s)", [
-                .plain(raw), .message(TranslatableText("ISO 8601 such as 2030-01-15T08:30:00+01:00", [])),
-            ]))
+            throw ValidationError(
+                field: field,
+                TranslatableText(
+                    "'%s' is not a valid date and time (%s)",
+                    [
+                        .plain(raw), .message(TranslatableText("ISO 8601 such as 2030-01-15T08:30:00+01:00", [])),
+                    ]))
         }
     }
 
@@ -278,8 +317,10 @@ public enum WaterImport {
                 let record = try Validation.waterRecord(try body())
                 if let earlier = lineOf[record.uuid] {
                     if earlier.record != record {
-                        problems.append(LineError(line: line, template: "uuid %s is also on line %s, with another amount or time",
-                                                  record.uuid, earlier.line))
+                        problems.append(
+                            LineError(
+                                line: line, template: "uuid %s is also on line %s, with another amount or time",
+                                record.uuid, earlier.line))
                     }
                     return
                 }
@@ -306,11 +347,16 @@ public enum WaterImport {
 
     private static func parseCSV(_ text: String, zone: TimeZone) throws -> [WaterRecord] {
         // "\r\n" is one Character in Swift: every line ending is a separator of its own.
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-            .map(String.init)
+        let lines = text.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        )
+        .map(String.init)
         guard let headerIndex = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            throw WaterImportError([LineError(line: 1, template: "the file is empty: expected a CSV header %s or a JSON array",
-                                              columns.joined(separator: ","))])
+            throw WaterImportError([
+                LineError(
+                    line: 1, template: "the file is empty: expected a CSV header %s or a JSON array",
+                    columns.joined(separator: ","))
+            ])
         }
         let header: [String]
         do {
@@ -323,30 +369,40 @@ public enum WaterImport {
             let column = name == "amountml" ? "amount_ml" : name
             guard columns.contains(column) else { continue }
             guard index[column] == nil else {
-                throw WaterImportError([LineError(line: headerIndex + 1, template: "the column %s is named twice", column)])
+                throw WaterImportError([
+                    LineError(line: headerIndex + 1, template: "the column %s is named twice", column)
+                ])
             }
             index[column] = position
         }
         let missing = columns.dropLast().filter { index[$0] == nil }
         guard missing.isEmpty else {
-            throw WaterImportError([LineError(line: headerIndex + 1, template: "the header must name the columns %s (missing: %s)",
-                                              columns.joined(separator: ","), missing.joined(separator: ", "))])
+            throw WaterImportError([
+                LineError(
+                    line: headerIndex + 1, template: "the header must name the columns %s (missing: %s)",
+                    columns.joined(separator: ","), missing.joined(separator: ", "))
+            ])
         }
         var collector = Collector()
-        for number in (headerIndex + 1)..<lines.count where !lines[number].trimmingCharacters(in: .whitespaces).isEmpty {
+        for number in (headerIndex + 1)..<lines.count where !lines[number].trimmingCharacters(in: .whitespaces).isEmpty
+        {
             collector.add(line: number + 1) {
                 let values = try fields(lines[number])
                 guard values.count == header.count else {
                     guard values.count < header.count else {
-                        throw ValidationError(field: "line", template: "expected %s fields, found %s (a decimal comma needs quotes: \"250,5\")",
-                                              header.count, values.count)
+                        throw ValidationError(
+                            field: "line",
+                            template: "expected %s fields, found %s (a decimal comma needs quotes: \"250,5\")",
+                            header.count, values.count)
                     }
-                    throw ValidationError(field: "line", template: "expected %s fields, found %s", header.count, values.count)
+                    throw ValidationError(
+                        field: "line", template: "expected %s fields, found %s", header.count, values.count)
                 }
                 let end = index["end"].map { values[$0].trimmingCharacters(in: .whitespaces) } ?? ""
                 return WaterRecord(
                     uuid: values[index["uuid"]!],
-                    amountMl: try WaterAmount.parse(values[index["amount_ml"]!], field: "amount_ml", inMillilitres: true),
+                    amountMl: try WaterAmount.parse(
+                        values[index["amount_ml"]!], field: "amount_ml", inMillilitres: true),
                     start: try instant(values[index["start"]!], zone: zone, field: "start"),
                     end: end.isEmpty ? nil : try instant(end, zone: zone, field: "end"))
             }
@@ -401,11 +457,16 @@ public enum WaterImport {
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
             let line = syntaxErrorLine(detail, in: data)
-            throw WaterImportError([detail.map { LineError(line: line, template: "not valid JSON: %s", $0) }
-                                    ?? LineError(line: line, template: "not valid JSON")])
+            throw WaterImportError([
+                detail.map { LineError(line: line, template: "not valid JSON: %s", $0) }
+                    ?? LineError(line: line, template: "not valid JSON")
+            ])
         }
         guard let array = parsed as? [Any] else {
-            throw WaterImportError([LineError(line: 1, template: "expected a JSON array of {\"uuid\", \"amountMl\", \"start\", \"end\"} objects")])
+            throw WaterImportError([
+                LineError(
+                    line: 1, template: "expected a JSON array of {\"uuid\", \"amountMl\", \"start\", \"end\"} objects")
+            ])
         }
         let lines = elementLines(data)
         var collector = Collector()
@@ -413,25 +474,33 @@ public enum WaterImport {
             let line = position < lines.count ? lines[position] : 1
             collector.add(line: line) {
                 guard let object = element as? [String: Any] else {
-                    throw ValidationError(field: "record \(position + 1)", template: "expected an object with uuid, amountMl, start and end")
+                    throw ValidationError(
+                        field: "record \(position + 1)",
+                        template: "expected an object with uuid, amountMl, start and end")
                 }
-                guard let uuid = object["uuid"] as? String else { throw ValidationError(field: "uuid", template: "is missing (a string)") }
+                guard let uuid = object["uuid"] as? String else {
+                    throw ValidationError(field: "uuid", template: "is missing (a string)")
+                }
                 let key = object["amountMl"] != nil ? "amountMl" : "amount_ml"
                 let amount: Int
                 switch object[key] {
-                case let number as NSNumber where !isBoolean(number): amount = try WaterAmount.rounded(number.doubleValue, field: key)
+                case let number as NSNumber where !isBoolean(number):
+                    amount = try WaterAmount.rounded(number.doubleValue, field: key)
                 case let string as String: amount = try WaterAmount.parse(string, field: key, inMillilitres: true)
                 case nil, is NSNull: throw ValidationError(field: "amountMl", template: "is missing (millilitres)")
                 default: throw ValidationError(field: key, template: "must be a number of millilitres")
                 }
-                guard let start = object["start"] as? String else { throw ValidationError(field: "start", template: "is missing (an ISO 8601 time)") }
+                guard let start = object["start"] as? String else {
+                    throw ValidationError(field: "start", template: "is missing (an ISO 8601 time)")
+                }
                 var end: Date?
                 switch object["end"] {
                 case nil, is NSNull: end = nil
                 case let string as String: end = string.isEmpty ? nil : try instant(string, zone: zone, field: "end")
                 default: throw ValidationError(field: "end", template: "must be an ISO 8601 time")
                 }
-                return WaterRecord(uuid: uuid, amountMl: amount, start: try instant(start, zone: zone, field: "start"), end: end)
+                return WaterRecord(
+                    uuid: uuid, amountMl: amount, start: try instant(start, zone: zone, field: "start"), end: end)
             }
         }
         return try collector.result()
@@ -444,10 +513,13 @@ public enum WaterImport {
     /// The line a JSONSerialization syntax error is on: it names a byte offset ("around character 18"),
     /// or the file ended too soon (its last line with text); 1 when it says neither.
     static func syntaxErrorLine(_ detail: String?, in data: Data) -> Int {
-        func line(at offset: Int) -> Int { 1 + data.prefix(offset).reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 } }
+        func line(at offset: Int) -> Int {
+            1 + data.prefix(offset).reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        }
         guard let detail else { return 1 }
         if let range = detail.range(of: #"character [0-9]+"#, options: .regularExpression),
-           let offset = Int(detail[range].dropFirst("character ".count)) {
+            let offset = Int(detail[range].dropFirst("character ".count))
+        {
             return line(at: min(offset, data.count))
         }
         if detail.range(of: "end of (file|data)", options: [.regularExpression, .caseInsensitive]) != nil {
@@ -468,7 +540,13 @@ public enum WaterImport {
         for byte in data {
             if byte == UInt8(ascii: "\n") { line += 1 }
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             let blank = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D

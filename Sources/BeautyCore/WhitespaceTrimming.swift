@@ -5,7 +5,8 @@ extension String {
     /// nothing to trim (the usual case: a parser trims every value it reads). An ASCII byte other than
     /// space and tab is never in `.whitespaces`; anything else takes Foundation's path.
     public func trimmingWhitespace() -> String {
-        guard let first = utf8.first, let last = utf8.last, Self.isNonWhitespaceASCII(first), Self.isNonWhitespaceASCII(last)
+        guard let first = utf8.first, let last = utf8.last, Self.isNonWhitespaceASCII(first),
+            Self.isNonWhitespaceASCII(last)
         else { return trimmingCharacters(in: .whitespaces) }
         return self
     }

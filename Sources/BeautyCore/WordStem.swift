@@ -5,9 +5,11 @@
 /// looked for inside words.
 public enum WordStem {
     /// Folded (lowercase, no diacritics) case, number and diminutive endings, longest first.
-    static let endings: [String] = ["owie", "ieho", "iemu", "ami", "ach", "ych", "ich", "ymi", "imi", "ego", "emu", "eho", "iem",
-                                    "om", "em", "ow", "ov", "och", "ie", "ek", "ka", "ku", "ki", "ke", "ko", "ou", "ej", "ym", "im",
-                                    "ia", "iu", "a", "e", "i", "o", "u", "y"].sorted { $0.count > $1.count }
+    static let endings: [String] = [
+        "owie", "ieho", "iemu", "ami", "ach", "ych", "ich", "ymi", "imi", "ego", "emu", "eho", "iem",
+        "om", "em", "ow", "ov", "och", "ie", "ek", "ka", "ku", "ki", "ke", "ko", "ou", "ej", "ym", "im",
+        "ia", "iu", "a", "e", "i", "o", "u", "y",
+    ].sorted { $0.count > $1.count }
 
     /// The stem of one folded word.
     public static func stem(_ folded: String) -> String {

@@ -15,18 +15,21 @@ public struct BeautydCommand: AsyncParsableCommand {
     /// typed the command (reminders follow `[ui] language` and the session instead).
     static let l = Localizer.current
 
-    public static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: "beautyd",
-        abstract: l.tr("The beautyd daemon: keeps appointments and fires desktop reminders on time."),
-        discussion: l.tr("""
-            Normally started by systemd (systemctl --user start beautyd) or by hand for a session.
-            Files (XDG base directories):
-              config    $XDG_CONFIG_HOME/beautyd/config.toml   (see config/beautyd.toml)
-              database  $XDG_DATA_HOME/beautyd/beautyd.sqlite
-              socket    $XDG_RUNTIME_DIR/beautyd/beautyd.sock
-            Signals: SIGTERM/SIGINT stop gracefully, SIGHUP reloads the configuration.
-            """),
-        version: BeautyVersion.current) }
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "beautyd",
+            abstract: l.tr("The beautyd daemon: keeps appointments and fires desktop reminders on time."),
+            discussion: l.tr(
+                """
+                Normally started by systemd (systemctl --user start beautyd) or by hand for a session.
+                Files (XDG base directories):
+                  config    $XDG_CONFIG_HOME/beautyd/config.toml   (see config/beautyd.toml)
+                  database  $XDG_DATA_HOME/beautyd/beautyd.sqlite
+                  socket    $XDG_RUNTIME_DIR/beautyd/beautyd.sock
+                Signals: SIGTERM/SIGINT stop gracefully, SIGHUP reloads the configuration.
+                """),
+            version: BeautyVersion.current)
+    }
 
     @Option(help: ArgumentHelp(Self.l.tr("Configuration file."), valueName: "path"))
     var config: String?
@@ -34,20 +37,31 @@ public struct BeautydCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(Self.l.tr("SQLite database file."), valueName: "path"))
     var database: String?
 
-    @Option(help: ArgumentHelp(Self.l.tr("Unix socket to listen on (ignored under socket activation)."), valueName: "path"))
+    @Option(
+        help: ArgumentHelp(Self.l.tr("Unix socket to listen on (ignored under socket activation)."), valueName: "path"))
     var socket: String?
 
-    @Option(help: ArgumentHelp(Self.l.tr("trace, debug, info, notice, warning, error or critical (overrides the config)."), valueName: "level"))
+    @Option(
+        help: ArgumentHelp(
+            Self.l.tr("trace, debug, info, notice, warning, error or critical (overrides the config)."),
+            valueName: "level"))
     var logLevel: String?
 
-    @ArgumentParser.Flag(help: ArgumentHelp(Self.l.tr("Copy what is readable of a damaged database into a new one, keep the damaged file beside it, and exit.")))
+    @ArgumentParser.Flag(
+        help: ArgumentHelp(
+            Self.l.tr(
+                "Copy what is readable of a damaged database into a new one, keep the damaged file beside it, and exit."
+            )))
     var recover = false
 
     public init() {}
 
     public mutating func validate() throws {
         if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
-            throw ValidationError(Self.l.tr("--log-level: '%s' is not one of %s", logLevel, Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")))
+            throw ValidationError(
+                Self.l.tr(
+                    "--log-level: '%s' is not one of %s", logLevel,
+                    Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")))
         }
     }
 
@@ -67,7 +81,8 @@ public struct BeautydCommand: AsyncParsableCommand {
         let logger = Logger(label: "beautyd")
         loaded.warnings.forEach { logger.warning("\($0)") }
         if !EventLoopConcurrency.installed {
-            logger.warning("Swift concurrency runs on libdispatch's thread pool, whose monitor wakes the daemon every second")
+            logger.warning(
+                "Swift concurrency runs on libdispatch's thread pool, whose monitor wakes the daemon every second")
         }
 
         do {
@@ -75,7 +90,8 @@ public struct BeautydCommand: AsyncParsableCommand {
             try await serve(paths: paths, config: loaded.0, level: level, flagLevel: flagLevel, logger: logger)
         } catch let refusal as DatabaseRefusal {
             throw Self.refuseStart(refusal, status: refusal.exitCode, logger: logger)
-        } catch where error is InstanceLock.Held || error is ResourceLimits.TooLow || error is PrivateDirectory.Refused {
+        } catch  where error is InstanceLock.Held || error is ResourceLimits.TooLow || error is PrivateDirectory.Refused
+        {
             throw Self.refuseStart(error, status: 1, logger: logger)
         }
     }
@@ -84,46 +100,56 @@ public struct BeautydCommand: AsyncParsableCommand {
     /// whoever started it), and the exit status for it.
     private static func refuseStart(_ error: any Error, status: Int32, logger: Logger) -> ExitCode {
         logger.critical("\(error)")
-        let shown = switch error {
-        case let refused as PrivateDirectory.Refused: refused.text.rendered(l)
-        case let held as InstanceLock.Held: held.text.rendered(l)
-        default: "\(error)"
-        }
+        let shown =
+            switch error {
+            case let refused as PrivateDirectory.Refused: refused.text.rendered(l)
+            case let held as InstanceLock.Held: held.text.rendered(l)
+            default: "\(error)"
+            }
         FileHandle.standardError.write(Data("beautyd: \(shown)\n".utf8))
         return ExitCode(status)
     }
 
-    private func serve(paths: DaemonPaths, config: DaemonConfig, level: LogLevelBox, flagLevel: Logger.Level?,
-                       logger: Logger) async throws {
+    private func serve(
+        paths: DaemonPaths, config: DaemonConfig, level: LogLevelBox, flagLevel: Logger.Level?,
+        logger: Logger
+    ) async throws {
         let activationFD = Systemd.activationSocket()
         let claim = try InstanceClaim.claim(
-            paths: paths, explicitSocket: socket != nil, explicitDatabase: database != nil, activated: activationFD != nil)
+            paths: paths, explicitSocket: socket != nil, explicitDatabase: database != nil,
+            activated: activationFD != nil)
         defer { withExtendedLifetime(claim) {} }
         let maximumConnections = try ResourceLimits.connectionsThatFit()
 
         let store = try AppDatabase.open(path: paths.database, version: BeautyVersion.current)
         let daemon = try makeDaemon(
             store: store, notifier: LibNotifyNotifier(logger: logger), config: config,
-            socket: activationFD == nil ? paths.socket : "fd \(activationFD!) from systemd socket activation", logger: logger)
+            socket: activationFD == nil ? paths.socket : "fd \(activationFD!) from systemd socket activation",
+            logger: logger)
         let server = try await SocketServer(
             path: paths.socket, activationFD: activationFD, maximumConnections: maximumConnections,
             requests: daemon.requests, hub: daemon.hub, logger: logger)
 
         var services: [any Service] = [
             server, SchedulerService(scheduler: daemon.scheduler), SyncService(sync: daemon.sync),
-            ReloadService(configPath: paths.config, settings: daemon.settings, scheduler: daemon.scheduler, sync: daemon.sync, logLevel: level,
-                          levelFromFlag: flagLevel, logger: logger) {
+            ReloadService(
+                configPath: paths.config, settings: daemon.settings, scheduler: daemon.scheduler, sync: daemon.sync,
+                logLevel: level,
+                levelFromFlag: flagLevel, logger: logger
+            ) {
                 let appointments = (try? store.appointmentCount()) ?? 0
-                logger.notice("beautyd \(BeautyVersion.current) ready: \(appointments) appointments, database \(paths.database)")
+                logger.notice(
+                    "beautyd \(BeautyVersion.current) ready: \(appointments) appointments, database \(paths.database)")
                 Systemd.notify("READY=1\nSTATUS=serving \(appointments) appointments\nMAINPID=\(getpid())")
             },
         ]
         if let interval = Systemd.watchdogPingInterval() {
             services.append(WatchdogService(interval: interval, scheduler: daemon.scheduler))
         }
-        let group = ServiceGroup(configuration: .init(
-            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         Systemd.notify("STOPPING=1\nSTATUS=stopping")
         daemon.hub.finishAll()

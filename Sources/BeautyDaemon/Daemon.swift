@@ -26,11 +26,15 @@ public func makeDaemon(
 ) throws -> Daemon {
     let hub = EventHub()
     let settings = SettingsBox(config)
-    let scheduler = try Scheduler(store: store, notifier: notifier, hub: hub, config: config, logger: logger,
-                              clock: clock, zone: zone, timer: timer)
-    let sync = SyncCoordinator(store: store, settings: settings, scheduler: scheduler, logger: logger, clock: clock, zone: zone)
+    let scheduler = try Scheduler(
+        store: store, notifier: notifier, hub: hub, config: config, logger: logger,
+        clock: clock, zone: zone, timer: timer)
+    let sync = SyncCoordinator(
+        store: store, settings: settings, scheduler: scheduler, logger: logger, clock: clock, zone: zone)
     let requests = RequestHandler(
         store: store, scheduler: scheduler, sync: sync, notifier: notifier, settings: settings, startedAt: clock(),
         socketPath: socket, logger: logger, clock: clock, zone: zone)
-    return Daemon(store: store, notifier: notifier, hub: hub, settings: settings, scheduler: scheduler, sync: sync, requests: requests)
+    return Daemon(
+        store: store, notifier: notifier, hub: hub, settings: settings, scheduler: scheduler, sync: sync,
+        requests: requests)
 }

@@ -33,7 +33,8 @@ struct HelpLayout {
         // the screen when a line break follows it), then the blank line before USAGE.
         let usage = lines.firstIndex { $0.hasPrefix("USAGE: ") } ?? 0
         if usage > 0 {
-            out.append(Self.wrapped(lines[..<(usage - 1)].map { rewrite(.line, $0) ?? $0 }.joined(separator: "\n"), to: width))
+            out.append(
+                Self.wrapped(lines[..<(usage - 1)].map { rewrite(.line, $0) ?? $0 }.joined(separator: "\n"), to: width))
             out.append(lines[usage - 1])
         }
         for (number, line) in lines.enumerated().dropFirst(usage) {
@@ -49,9 +50,14 @@ struct HelpLayout {
             } else if indent == Self.discussionIndent {
                 out.append(Self.wrapped(body, to: width, indent: Self.discussionIndent))
             } else if indent == 2 {
-                let abstractBelow = lines.indices.contains(number + 1) && lines[number + 1].hasPrefix(String(repeating: " ", count: Self.labelColumn))
+                let abstractBelow =
+                    lines.indices.contains(number + 1)
+                    && lines[number + 1].hasPrefix(String(repeating: " ", count: Self.labelColumn))
                 let (label, abstract) = abstractBelow ? (body, "") : Self.split(line)
-                out.append(element(label: rewrite(.label, label) ?? label, abstract: abstract.isEmpty ? "" : rewrite(.abstract, abstract) ?? abstract))
+                out.append(
+                    element(
+                        label: rewrite(.label, label) ?? label,
+                        abstract: abstract.isEmpty ? "" : rewrite(.abstract, abstract) ?? abstract))
             } else {
                 out.append(line)
             }
@@ -65,7 +71,8 @@ struct HelpLayout {
         guard characters.count > labelColumn, characters[labelColumn - 1] == " ", characters[labelColumn] != " " else {
             return (String(line.dropFirst(2)), "")
         }
-        let label = String(characters[2..<labelColumn]).replacingOccurrences(of: " +$", with: "", options: .regularExpression)
+        let label = String(characters[2..<labelColumn]).replacingOccurrences(
+            of: " +$", with: "", options: .regularExpression)
         return (label, String(characters[labelColumn...]))
     }
 
@@ -74,7 +81,8 @@ struct HelpLayout {
         let padded = "  " + label
         guard !abstract.isEmpty else { return padded }
         let wrappedAbstract = Self.wrapped(abstract, to: width, indent: Self.labelColumn)
-        return padded.count < Self.labelColumn ? padded + wrappedAbstract.dropFirst(padded.count) : padded + "\n" + wrappedAbstract
+        return padded.count < Self.labelColumn
+            ? padded + wrappedAbstract.dropFirst(padded.count) : padded + "\n" + wrappedAbstract
     }
 
     /// `wrapped(to:wrappingIndent:)` of ArgumentParser: lines cut at the last space that fits (a longer
@@ -103,6 +111,7 @@ struct HelpLayout {
                 break
             }
         }
-        return result.map { $0.isEmpty ? String($0) : String(repeating: " ", count: indent) + $0 }.joined(separator: "\n")
+        return result.map { $0.isEmpty ? String($0) : String(repeating: " ", count: indent) + $0 }.joined(
+            separator: "\n")
     }
 }

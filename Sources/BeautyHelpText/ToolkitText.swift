@@ -67,7 +67,8 @@ public struct ToolkitText {
         var last = 0
         for found in Self.placeholder.matches(in: text, range: NSRange(location: 0, length: whole.length)) {
             out += whole.substring(with: NSRange(location: last, length: found.range.location - last))
-            let names = whole.substring(with: found.range(at: 1)).split(separator: "|", omittingEmptySubsequences: false)
+            let names = whole.substring(with: found.range(at: 1)).split(
+                separator: "|", omittingEmptySubsequences: false)
             out += "<" + names.map { placeholder(String($0)) }.joined(separator: "|") + ">"
             last = found.range.location + found.range.length
         }
@@ -132,7 +133,8 @@ public struct ToolkitText {
         // NSString ranges: a capture may begin on a combining mark, which no String.Index reaches.
         let whole = text as NSString
         for phrase in phrases where text.utf8.starts(with: phrase.opening.utf8) {
-            guard let found = phrase.english.firstMatch(in: text, range: NSRange(location: 0, length: whole.length)) else { continue }
+            guard let found = phrase.english.firstMatch(in: text, range: NSRange(location: 0, length: whole.length))
+            else { continue }
             let arguments = (1..<found.numberOfRanges).map { index in
                 let argument = whole.substring(with: found.range(at: index))
                 return phrase.nests ? translated(argument, by: phrases) : argument
@@ -212,8 +214,12 @@ public struct ToolkitText {
         Phrase { l, a in l.tr("Value to be set with flag '%s' had already been set with flag '%s'", a[0], a[1]) },
         Phrase { l, a in l.tr("Missing expected argument '%s'", a[0]) },
         Phrase { l, a in l.tr("Missing one of: '%s'", a[0]) },
-        Phrase { l, a in l.tr("The value '%s' is invalid for '%s'. Please provide one of '%s' or '%s'.", a[0], a[1], a[2], a[3]) },
-        Phrase { l, a in l.tr("The value '%s' is invalid for '%s'. Please provide one of '%s' and '%s'.", a[0], a[1], a[2], a[3]) },
+        Phrase { l, a in
+            l.tr("The value '%s' is invalid for '%s'. Please provide one of '%s' or '%s'.", a[0], a[1], a[2], a[3])
+        },
+        Phrase { l, a in
+            l.tr("The value '%s' is invalid for '%s'. Please provide one of '%s' and '%s'.", a[0], a[1], a[2], a[3])
+        },
         Phrase { l, a in l.tr("The value '%s' is invalid for '%s'. Please provide one of the following:", a[0], a[1]) },
         Phrase { l, a in l.tr("The value '%s' is invalid for '%s': %s", a[0], a[1], a[2]) },
         Phrase { l, a in l.tr("The value '%s' is invalid for '%s'", a[0], a[1]) },

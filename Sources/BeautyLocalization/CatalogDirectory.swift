@@ -13,13 +13,15 @@ public enum CatalogDirectory {
         var list: [String] = []
         if let dir = environment["BEAUTYD_LOCALE_DIR"], !dir.isEmpty { list.append(dir) }
         list.append("\(bin)/\(resourceBundleName)/po")
-        list.append(((bin as NSString).deletingLastPathComponent as NSString).appendingPathComponent("share/beautyd/po"))
+        list.append(
+            ((bin as NSString).deletingLastPathComponent as NSString).appendingPathComponent("share/beautyd/po"))
         return list
     }
 
     /// The first candidate holding a catalog, or nil (everything is then English).
     public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return candidates(executable: executable, environment: environment).first { dir in
             Language.translated.contains { FileManager.default.fileExists(atPath: "\(dir)/\($0.rawValue).po") }
         }

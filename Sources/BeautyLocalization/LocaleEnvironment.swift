@@ -11,7 +11,8 @@ public enum LocaleEnvironment {
     /// while no other thread runs (setenv is not thread-safe).
     public static func sanitize() {
         for name in variables {
-            guard let value = getenv(name).map({ String(cString: $0) }), let replacement = replacement(for: value) else { continue }
+            guard let value = getenv(name).map({ String(cString: $0) }), let replacement = replacement(for: value)
+            else { continue }
             setenv(name, replacement, 1)
         }
     }
@@ -29,11 +30,15 @@ public enum LocaleEnvironment {
     private static func isPlausible(_ value: String) -> Bool {
         let allowed = value.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || [UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "@"), UInt8(ascii: "=")].contains(byte)
+                || [UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "@"), UInt8(ascii: "=")]
+                    .contains(byte)
         }
         guard allowed, value.utf8.count <= 64 else { return false }
         let language = value.utf8.prefix { byte in (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) }
         let rest = value.utf8.dropFirst(language.count)
-        return (1...8).contains(language.count) && (rest.first.map { [UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "@")].contains($0) } ?? true)
+        return (1...8).contains(language.count)
+            && (rest.first.map {
+                [UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "@")].contains($0)
+            } ?? true)
     }
 }

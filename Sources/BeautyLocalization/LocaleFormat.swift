@@ -45,7 +45,8 @@ public struct LocaleFormat: Sendable {
     public func money(cents: Int64, currency: String) -> String {
         let magnitude = cents.magnitude
         let fraction = magnitude % 100
-        let number = "\(cents < 0 ? "-" : "")\(grouped(magnitude / 100))\(decimalSeparator)\(fraction < 10 ? "0" : "")\(fraction)"
+        let number =
+            "\(cents < 0 ? "-" : "")\(grouped(magnitude / 100))\(decimalSeparator)\(fraction < 10 ? "0" : "")\(fraction)"
         guard language != .english else { return "\(number) \(currency)" }
         let symbol = ["PLN": "zł", "EUR": "€"][currency] ?? currency
         return number + Self.groupSeparator + symbol

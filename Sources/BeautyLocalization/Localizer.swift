@@ -42,7 +42,9 @@ public struct Localizer: Sendable {
     }
 
     /// The plural form for `count`; with no arguments, `%s` is `count` as the language writes it.
-    public func trn(_ singular: String, _ plural: String, _ count: Int, _ arguments: CustomStringConvertible...) -> String {
+    public func trn(_ singular: String, _ plural: String, _ count: Int, _ arguments: CustomStringConvertible...)
+        -> String
+    {
         let args = arguments.isEmpty ? [LocaleFormat(language).integer(count)] : arguments.map(\.description)
         if let forms = catalog.forms(id: singular) {
             let index = language.pluralIndex(count)
@@ -73,7 +75,8 @@ public struct Localizer: Sendable {
                 next += 1
                 index = template.index(index, offsetBy: 2)
             } else if let dollar = rest.firstIndex(of: "$"), let position = Int(rest[rest.startIndex..<dollar]),
-                      template[template.index(after: dollar)...].hasPrefix("s") {
+                template[template.index(after: dollar)...].hasPrefix("s")
+            {
                 out += position >= 1 && position <= arguments.count ? arguments[position - 1] : ""
                 index = template.index(dollar, offsetBy: 2)
             } else {
@@ -95,7 +98,9 @@ final class InstalledCatalogs: @unchecked Sendable {
         lock.withLock {
             if let known = loaded[language] { return known }
             let catalog = CatalogDirectory.find().flatMap { dir -> MessageCatalog? in
-                guard let data = FileManager.default.contents(atPath: "\(dir)/\(language.rawValue).po") else { return nil }
+                guard let data = FileManager.default.contents(atPath: "\(dir)/\(language.rawValue).po") else {
+                    return nil
+                }
                 return try? MessageCatalog(po: String(decoding: data, as: UTF8.self))
             }
             loaded[language] = catalog

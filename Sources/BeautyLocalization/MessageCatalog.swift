@@ -57,20 +57,25 @@ public struct MessageCatalog: Sendable {
             number += 1
             var first = start, last = end
             while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 || bytes[first] == 0x0D { first += 1 }
-            while last > first, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 || bytes[last - 1] == 0x0D { last -= 1 }
+            while last > first, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 || bytes[last - 1] == 0x0D {
+                last -= 1
+            }
             let line = bytes[first..<last]
             start = end + 1
             guard let lead = line.first else { continue }
             if lead == UInt8(ascii: "#") {
                 if line.count > 1, line[line.startIndex + 1] == UInt8(ascii: ",") {
                     if current?.forms.isEmpty == false { finish() }
-                    flags.formUnion(String(decoding: line.dropFirst(2), as: UTF8.self).split(separator: ",")
-                        .map { $0.trimmingCharacters(in: .whitespaces) })
+                    flags.formUnion(
+                        String(decoding: line.dropFirst(2), as: UTF8.self).split(separator: ",")
+                            .map { $0.trimmingCharacters(in: .whitespaces) })
                 }
                 continue
             }
             if lead == UInt8(ascii: "\"") {
-                guard field != nil, current != nil else { throw CatalogError(line: number, "a string continues nothing") }
+                guard field != nil, current != nil else {
+                    throw CatalogError(line: number, "a string continues nothing")
+                }
                 append(try Self.unquote(line, line: number), to: field!, of: &current!)
                 continue
             }

@@ -9,11 +9,12 @@ public enum YesNo {
     /// Whether a typed answer says yes (any case, spaces around ignored); anything else is no.
     public static func isYes(_ typed: String, _ l: Localizer) -> Bool {
         let answer = typed.trimmingCharacters(in: .whitespaces).lowercased()
-        let yes: Set<String> = switch l.language {
-        case .english: ["y", "yes"]
-        case .polish: ["y", "yes", "t", "tak"]
-        case .slovak: ["y", "yes", "a", "áno", "ano"]
-        }
+        let yes: Set<String> =
+            switch l.language {
+            case .english: ["y", "yes"]
+            case .polish: ["y", "yes", "t", "tak"]
+            case .slovak: ["y", "yes", "a", "áno", "ano"]
+            }
         return yes.contains(answer)
     }
 }

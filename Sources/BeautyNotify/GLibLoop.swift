@@ -24,10 +24,12 @@ final class GLibLoop: @unchecked Sendable {
     /// Queues `body` to run on the loop thread.
     func run(_ body: @escaping () -> Void) {
         let job = Unmanaged.passRetained(Job(body)).toOpaque()
-        g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { data in
-            Unmanaged<Job>.fromOpaque(data!).takeRetainedValue().body()
-            return 0  // G_SOURCE_REMOVE
-        }, job, nil)
+        g_main_context_invoke_full(
+            context, G_PRIORITY_DEFAULT,
+            { data in
+                Unmanaged<Job>.fromOpaque(data!).takeRetainedValue().body()
+                return 0  // G_SOURCE_REMOVE
+            }, job, nil)
     }
 
     /// Runs `body` on the loop thread and suspends (without blocking a thread) until it returns.

@@ -80,7 +80,9 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
     }
 
     func sessionBusUnavailable(_ reason: TranslatableText) {
-        updateInfo { $0.reachable = false; $0.fail(reason) }
+        updateInfo {
+            $0.reachable = false; $0.fail(reason)
+        }
     }
 
     private func updateInfo(_ change: (inout NotificationServerInfo) -> Void) {
@@ -100,7 +102,9 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         if known, let list = notify_get_server_caps() {
             var node: UnsafeMutablePointer<GList>? = list
             while let current = node {
-                if let data = current.pointee.data { caps.append(String(cString: data.assumingMemoryBound(to: CChar.self))) }
+                if let data = current.pointee.data {
+                    caps.append(String(cString: data.assumingMemoryBound(to: CChar.self)))
+                }
                 node = current.pointee.next
             }
             g_list_free_full(list, g_free)
@@ -117,8 +121,12 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
 
     private func showOnLoop(_ request: DesktopNotification) -> Result<ShowOutcome, NotifierError> {
         guard bus.connect() else {
-            updateInfo { $0.reachable = false; $0.fail(bus.unavailable) }
-            return .failure(NotifierError(TranslatableText("%s (%s)", [.message(bus.unavailable), .message(SessionBus.addressText)])))
+            updateInfo {
+                $0.reachable = false; $0.fail(bus.unavailable)
+            }
+            return .failure(
+                NotifierError(
+                    TranslatableText("%s (%s)", [.message(bus.unavailable), .message(SessionBus.addressText)])))
         }
         let server = bus.notificationServerOwner()
         if let waiting = unanswered.pending {
@@ -126,11 +134,15 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
                 // That server may still show the Notify it never answered. It is not sent again: the server is asked
                 // something it answers only after all that was queued before (a bus delivers one sender's calls in order).
                 guard refreshServerInfo() else {
-                    return .failure(NotifierError(TranslatableText(
-                        "the notification server %s has not answered since %s; the reminder is not sent again while that server may still show it",
-                        [.plain(waiting.server), .plain(Self.clock(waiting.since))])))
+                    return .failure(
+                        NotifierError(
+                            TranslatableText(
+                                "the notification server %s has not answered since %s; the reminder is not sent again while that server may still show it",
+                                [.plain(waiting.server), .plain(Self.clock(waiting.since))])))
                 }
-                logger.notice("the notification server \(waiting.server) answers again: the \(waiting.keys.count) reminder(s) in the Notify calls it had not answered count as shown")
+                logger.notice(
+                    "the notification server \(waiting.server) answers again: the \(waiting.keys.count) reminder(s) in the Notify calls it had not answered count as shown"
+                )
                 unanswered.serverAnswered()
             } else {
                 unanswered.serverGone()
@@ -161,15 +173,18 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
             }
         } else {
             notification = notify_notification_new(summary, shownBody, nil)
-            _ = beautyd_connect_closed(notification, { notification, data in
-                LibNotifyNotifier.from(data).closed(notification!)
-            }, Unmanaged.passUnretained(self).toOpaque())
+            _ = beautyd_connect_closed(
+                notification,
+                { notification, data in
+                    LibNotifyNotifier.from(data).closed(notification!)
+                }, Unmanaged.passUnretained(self).toOpaque())
             shownByKey[request.key] = notification
             keyByNotification[notification] = request.key
         }
         notify_notification_set_category(notification, request.category)
         notify_notification_set_urgency(notification, NotifyUrgency(UInt32(request.urgency.rawValue)))
-        notify_notification_set_timeout(notification, request.staysUntilDismissed ? NOTIFY_EXPIRES_NEVER : NOTIFY_EXPIRES_DEFAULT)
+        notify_notification_set_timeout(
+            notification, request.staysUntilDismissed ? NOTIFY_EXPIRES_NEVER : NOTIFY_EXPIRES_DEFAULT)
         // A server with `persistence` (GNOME Shell, Plasma) keeps a `resident` reminder until it is closed; without the
         // hint a button press removes it. A resident popup stays after the press too: actionInvoked closes it then.
         let resident = request.staysUntilDismissed && capabilities?.contains("persistence") == true
@@ -177,9 +192,11 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         notify_notification_clear_actions(notification)
         if canAct {
             for action in request.actions {
-                notify_notification_add_action(notification, action.id, action.label, { notification, action, data in
-                    LibNotifyNotifier.from(data).actionInvoked(notification!, String(cString: action!))
-                }, Unmanaged.passUnretained(self).toOpaque(), nil)
+                notify_notification_add_action(
+                    notification, action.id, action.label,
+                    { notification, action, data in
+                        LibNotifyNotifier.from(data).actionInvoked(notification!, String(cString: action!))
+                    }, Unmanaged.passUnretained(self).toOpaque(), nil)
             }
         }
         // Shown by `status` while the server keeps us waiting (a hung server holds this thread up to ~25 s).
@@ -191,16 +208,21 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
             var problem: TranslatableText?
             if beautyd_error_is_unanswered(error) != 0, let server {
                 unanswered.add(request.covers, server: server, at: asked)
-                problem = TranslatableText("no answer to Notify from %s (%s); not sent again while that server may still show it",
-                                           [.plain(server), .plain(detail)])
+                problem = TranslatableText(
+                    "no answer to Notify from %s (%s); not sent again while that server may still show it",
+                    [.plain(server), .plain(detail)])
             }
             g_error_free(error)
             forget(notification)
             capabilities = nil
-            updateInfo { $0.reachable = false; if let problem { $0.fail(problem) } else { $0.fail(detail) } }
+            updateInfo {
+                $0.reachable = false; if let problem { $0.fail(problem) } else { $0.fail(detail) }
+            }
             return .failure(problem.map { NotifierError($0) } ?? NotifierError(detail))
         }
-        updateInfo { $0.reachable = true; $0.fail(nil) }
+        updateInfo {
+            $0.reachable = true; $0.fail(nil)
+        }
         return .success(.shown(id: UInt32(beautyd_notification_id(notification))))
     }
 

@@ -32,9 +32,11 @@ public struct DesktopNotification: Sendable, Equatable {
     /// late has shown these, whatever notification tells of them next.
     public var covers: [String]
 
-    public init(key: String, summary: String, body: String, category: String, urgency: Urgency = .normal,
-                actions: [Action] = [], noActionsHint: String? = nil, replacesKey: String? = nil, covers: [String]? = nil,
-                staysUntilDismissed: Bool = false) {
+    public init(
+        key: String, summary: String, body: String, category: String, urgency: Urgency = .normal,
+        actions: [Action] = [], noActionsHint: String? = nil, replacesKey: String? = nil, covers: [String]? = nil,
+        staysUntilDismissed: Bool = false
+    ) {
         self.key = key
         self.covers = covers ?? [key]
         self.summary = summary
@@ -78,8 +80,10 @@ public struct NotificationServerInfo: Sendable, Equatable {
     public var lastError: String?
     public var lastErrorText: TranslatableText?
 
-    public init(reachable: Bool, name: String? = nil, vendor: String? = nil, version: String? = nil,
-                capabilities: [String] = [], lastError: String? = nil) {
+    public init(
+        reachable: Bool, name: String? = nil, vendor: String? = nil, version: String? = nil,
+        capabilities: [String] = [], lastError: String? = nil
+    ) {
         self.reachable = reachable
         self.name = name
         self.vendor = vendor

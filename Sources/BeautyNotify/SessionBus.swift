@@ -43,7 +43,8 @@ final class SessionBus {
     /// `status`'s lastError when the bus is back but GLib hands out only the closed connection (something still
     /// holds it); reported once it lasts over several tries in a row, and tried again all the while.
     static let stale = TranslatableText(
-        "the session bus is back but GLib still hands out the closed connection: reminders wait; `systemctl --user restart beautyd` reconnects", [])
+        "the session bus is back but GLib still hands out the closed connection: reminders wait; `systemctl --user restart beautyd` reconnects",
+        [])
     private static let staleBeforeReport = 3
     /// Where the bus is expected: English for log lines, in the reader's language for `status`.
     static let addressText = addressText(ProcessInfo.processInfo.environment)
@@ -87,7 +88,8 @@ final class SessionBus {
             staleConnections += 1
             if staleConnections == Self.staleBeforeReport {
                 unavailable = Self.stale
-                logger.critical("cannot reconnect to the session bus at \(Self.address): \(Self.stale.english); still trying")
+                logger.critical(
+                    "cannot reconnect to the session bus at \(Self.address): \(Self.stale.english); still trying")
                 delegate?.sessionBusUnavailable(Self.stale)
             }
             scheduleRetry()
@@ -101,9 +103,11 @@ final class SessionBus {
         let message = "connected to the session bus at \(Self.address)"
         if everConnected { logger.notice("\(message) again") } else { logger.info("\(message)") }
         everConnected = true
-        closedHandler = beautyd_connect_bus_closed(candidate, { _, _, error, data in
-            SessionBus.from(data).closed(error.map { String(cString: $0.pointee.message) } ?? "closed")
-        }, unmanaged)
+        closedHandler = beautyd_connect_bus_closed(
+            candidate,
+            { _, _, error, data in
+                SessionBus.from(data).closed(error.map { String(cString: $0.pointee.message) } ?? "closed")
+            }, unmanaged)
         watchID = beautyd_watch_notification_server(
             candidate,
             { _, _, _, data in SessionBus.from(data).delegate?.notificationServerAppeared() },
@@ -120,7 +124,8 @@ final class SessionBus {
     }
 
     private func closed(_ reason: String) {
-        logger.error("lost the session bus at \(Self.address) (\(reason)): reminders wait until it is back; reconnecting")
+        logger.error(
+            "lost the session bus at \(Self.address) (\(reason)): reminders wait until it is back; reconnecting")
         // The watch first: it would otherwise report the server vanishing a second time.
         if watchID != 0 { g_bus_unwatch_name(watchID) }
         watchID = 0
@@ -137,12 +142,14 @@ final class SessionBus {
     private func scheduleRetry() {
         guard !retryPending else { return }
         retryPending = true
-        g_timeout_add(retryDelayMs, { data in
-            let bus = SessionBus.from(data)
-            bus.retryPending = false
-            bus.connect()
-            return 0  // G_SOURCE_REMOVE: connect() schedules the next try itself
-        }, unmanaged)
+        g_timeout_add(
+            retryDelayMs,
+            { data in
+                let bus = SessionBus.from(data)
+                bus.retryPending = false
+                bus.connect()
+                return 0  // G_SOURCE_REMOVE: connect() schedules the next try itself
+            }, unmanaged)
         retryDelayMs = min(retryDelayMs * 2, Self.longestRetryMs)
     }
 }

@@ -31,7 +31,10 @@ public struct AppointmentImportChunkParams: Codable, Sendable {
     public var contactNames: [String?]
     /// As in `appointment.import`: the phones that go with `contactNames`; may be absent.
     public var contactPhones: [String?]?
-    public init(stage: String, firstIndex: Int, appointments: [Appointment], contactNames: [String?], contactPhones: [String?]? = nil) {
+    public init(
+        stage: String, firstIndex: Int, appointments: [Appointment], contactNames: [String?],
+        contactPhones: [String?]? = nil
+    ) {
         self.stage = stage
         self.firstIndex = firstIndex
         self.appointments = appointments
@@ -59,10 +62,13 @@ public struct AppointmentImportAbortResult: Codable, Sendable {
 
 extension AppointmentRPC {
     public static let importBegin = RPC<NoParams, AppointmentImportStage>(.appointmentImportBegin)
-    public static let importChunk = RPC<AppointmentImportChunkParams, AppointmentImportChunkResult>(.appointmentImportChunk)
+    public static let importChunk = RPC<AppointmentImportChunkParams, AppointmentImportChunkResult>(
+        .appointmentImportChunk)
     /// Writes the stage's appointments in one transaction and closes the stage, whatever the outcome.
-    public static let importCommit = RPC<AppointmentImportStageParams, AppointmentImportResult>(.appointmentImportCommit)
-    public static let importAbort = RPC<AppointmentImportStageParams, AppointmentImportAbortResult>(.appointmentImportAbort)
+    public static let importCommit = RPC<AppointmentImportStageParams, AppointmentImportResult>(
+        .appointmentImportCommit)
+    public static let importAbort = RPC<AppointmentImportStageParams, AppointmentImportAbortResult>(
+        .appointmentImportAbort)
 
     static let stageMethods = [importBegin.method, importChunk.method, importCommit.method, importAbort.method]
 }

@@ -122,8 +122,10 @@ public struct AppointmentDetail: Codable, Sendable {
     /// For an all-day appointment: the time of day its reminders are counted back from (the daemon's
     /// `all_day_reminder_time`); absent means 09:00.
     public var allDayReminderTime: ClockTime?
-    public init(appointment: Appointment, contact: Contact?, deliveries: [Delivery], nextOccurrences: [Date]? = nil,
-                followUp: Appointment? = nil, warnings: [String]? = nil, changedOccurrences: [Appointment]? = nil) {
+    public init(
+        appointment: Appointment, contact: Contact?, deliveries: [Delivery], nextOccurrences: [Date]? = nil,
+        followUp: Appointment? = nil, warnings: [String]? = nil, changedOccurrences: [Appointment]? = nil
+    ) {
         self.appointment = appointment
         self.contact = contact
         self.deliveries = deliveries
@@ -158,7 +160,9 @@ public struct AppointmentImportResult: Codable, Sendable {
     /// Indexes of appointments whose contact does not exist and came without a phone number, so
     /// they were imported without one; absent when none.
     public var unlinkedContacts: [Int]?
-    public init(inserted: Int, updated: Int, unchanged: Int, contactsCreated: Int? = nil, unlinkedContacts: [Int]? = nil) {
+    public init(
+        inserted: Int, updated: Int, unchanged: Int, contactsCreated: Int? = nil, unlinkedContacts: [Int]? = nil
+    ) {
         self.inserted = inserted
         self.updated = updated
         self.unchanged = unchanged
@@ -215,6 +219,9 @@ public enum AppointmentRPC {
     public static let exportCalendar = RPC<NoParams, AppointmentExportResult>(.appointmentExport)
     public static let exportICS = RPC<AppointmentExportICSParams, AppointmentExportICSResult>(.appointmentExportICS)
 
-    static let methods = [add.method, list.method, show.method, edit.method, remove.method, done.method, cancel.method,
-                          split.method, importCalendar.method, exportCalendar.method, exportICS.method] + stageMethods
+    static let methods =
+        [
+            add.method, list.method, show.method, edit.method, remove.method, done.method, cancel.method,
+            split.method, importCalendar.method, exportCalendar.method, exportICS.method,
+        ] + stageMethods
 }

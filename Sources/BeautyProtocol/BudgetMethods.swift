@@ -12,7 +12,9 @@ public struct BudgetEntry: Codable, Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: Int64, name: String, amount: Money, at: Date, appointmentID: Int64? = nil, createdAt: Date, updatedAt: Date) {
+    public init(
+        id: Int64, name: String, amount: Money, at: Date, appointmentID: Int64? = nil, createdAt: Date, updatedAt: Date
+    ) {
         self.id = id
         self.name = name
         self.amount = amount

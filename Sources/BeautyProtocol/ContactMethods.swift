@@ -90,6 +90,8 @@ public enum ContactRPC {
     /// Every contact by name, each with a UID (contacts without one are given a permanent one).
     public static let exportCards = RPC<NoParams, [Contact]>(.contactExport)
 
-    static let methods = [add.method, list.method, show.method, edit.method, remove.method, message.method,
-                          importCards.method, exportCards.method]
+    static let methods = [
+        add.method, list.method, show.method, edit.method, remove.method, message.method,
+        importCards.method, exportCards.method,
+    ]
 }

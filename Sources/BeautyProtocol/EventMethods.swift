@@ -27,8 +27,10 @@ public struct DaemonEvent: Codable, Sendable {
     public var itemID: Int64?
     public var title: String?
     public var detail: String?
-    public init(_ kind: Kind, at: Date, key: String? = nil, itemKind: ItemKind? = nil, itemID: Int64? = nil,
-                title: String? = nil, detail: String? = nil) {
+    public init(
+        _ kind: Kind, at: Date, key: String? = nil, itemKind: ItemKind? = nil, itemID: Int64? = nil,
+        title: String? = nil, detail: String? = nil
+    ) {
         type = kind.rawValue
         self.at = at
         self.key = key

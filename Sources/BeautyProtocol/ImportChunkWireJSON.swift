@@ -47,9 +47,13 @@ extension Appointment: WireJSONWritable {
         }
         json.add("recurrence", recurrence) { json, recurrence in
             json.beginObject()
-            json.add("changed", recurrence.changed.isEmpty ? nil : recurrence.changed) { $0.array($1) { $0.instant($1) } }
+            json.add("changed", recurrence.changed.isEmpty ? nil : recurrence.changed) {
+                $0.array($1) { $0.instant($1) }
+            }
             json.add("exdates", recurrence.exdates) { $0.array($1) { $0.instant($1) } }
-            json.add("moreRules", recurrence.moreRules.isEmpty ? nil : recurrence.moreRules) { $0.array($1) { $0.string($1) } }
+            json.add("moreRules", recurrence.moreRules.isEmpty ? nil : recurrence.moreRules) {
+                $0.array($1) { $0.string($1) }
+            }
             json.add("rdates", recurrence.rdates) { $0.array($1) { $0.instant($1) } }
             json.add("rule", recurrence.rule) { $0.string($1) }
             json.add("startWall", recurrence.startWall) { $0.string($1) }

@@ -8,7 +8,11 @@ public enum RPCID: Codable, Sendable, Hashable, CustomStringConvertible {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let n = try? container.decode(Int64.self) { self = .number(n) } else { self = .string(try container.decode(String.self)) }
+        if let n = try? container.decode(Int64.self) {
+            self = .number(n)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -78,8 +82,10 @@ public struct RPCErrorData: Codable, Sendable, Equatable {
     public var args: [String]?
     public var argTexts: [TranslatableText?]?
 
-    public init(field: String? = nil, kind: String? = nil, id: Int64? = nil, text: String? = nil, args: [String]? = nil,
-                argTexts: [TranslatableText?]? = nil) {
+    public init(
+        field: String? = nil, kind: String? = nil, id: Int64? = nil, text: String? = nil, args: [String]? = nil,
+        argTexts: [TranslatableText?]? = nil
+    ) {
         self.field = field
         self.kind = kind
         self.id = id
@@ -170,7 +176,8 @@ public enum WireJSON {
             let text = try container.decode(String.self)
             guard let date = parseInstant(text) else {
                 throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "'\(text)' is not an ISO 8601 instant such as 2026-12-01T14:00:00+01:00")
+                    in: container,
+                    debugDescription: "'\(text)' is not an ISO 8601 instant such as 2026-12-01T14:00:00+01:00")
             }
             return date
         }

@@ -161,7 +161,9 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     /// taken, skipped, snoozed, missed, fired, dismissed, suppressed.
     public var state: String
     public var confirmedAt: Date?
-    public init(kind: String, id: Int64, title: String, detail: String?, scheduledAt: Date, state: String, confirmedAt: Date?) {
+    public init(
+        kind: String, id: Int64, title: String, detail: String?, scheduledAt: Date, state: String, confirmedAt: Date?
+    ) {
         self.kind = kind
         self.id = id
         self.title = title
@@ -214,6 +216,8 @@ public enum MedicationRPC {
     public static let history = RPC<HistoryParams, HistoryResult>(.history)
     public static let notifications = RPC<NotificationsParams, NotificationsResult>(.notifications)
 
-    static let methods = [add.method, list.method, show.method, edit.method, remove.method, move.method, refill.method,
-                          doseTaken.method, doseSkip.method, doseSnooze.method, doseLog.method, history.method, notifications.method]
+    static let methods = [
+        add.method, list.method, show.method, edit.method, remove.method, move.method, refill.method,
+        doseTaken.method, doseSkip.method, doseSnooze.method, doseLog.method, history.method, notifications.method,
+    ]
 }

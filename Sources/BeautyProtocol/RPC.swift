@@ -9,7 +9,8 @@ public struct RPC<Params: Codable & Sendable, Result: Codable & Sendable>: Senda
 
 /// Every RPC constant's method, area by area (the method-table test checks each `Method` appears exactly once).
 public enum RPCTable {
-    public static let methods: [Method] = ViewRPC.methods + AppointmentRPC.methods + ContactRPC.methods + MedicationRPC.methods
+    public static let methods: [Method] =
+        ViewRPC.methods + AppointmentRPC.methods + ContactRPC.methods + MedicationRPC.methods
         + MeasurementRPC.methods + WellbeingRPC.methods + BudgetRPC.methods + BackupRPC.methods
         + SyncRPC.methods
 }

@@ -21,8 +21,10 @@ public struct SyncAddParams: Codable, Sendable {
     /// The host (`host` or `host:port`) discovery may lead to, over https: the account then lives there.
     public var trustHost: String?
 
-    public init(name: String, url: String, user: String, passwordFile: String?, keyring: Bool? = nil, calendar: String? = nil,
-                create: String? = nil, insecure: Bool? = nil, trustHost: String? = nil) {
+    public init(
+        name: String, url: String, user: String, passwordFile: String?, keyring: Bool? = nil, calendar: String? = nil,
+        create: String? = nil, insecure: Bool? = nil, trustHost: String? = nil
+    ) {
         self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile; self.keyring = keyring
         self.calendar = calendar; self.create = create; self.insecure = insecure; self.trustHost = trustHost
     }
@@ -33,7 +35,9 @@ public struct SyncNameParams: Codable, Sendable {
     public var name: String?
     /// `sync.now`: apply the pull's deletions even when there are so many that they are held back.
     public var allowDeletions: Bool?
-    public init(name: String? = nil, allowDeletions: Bool? = nil) { self.name = name; self.allowDeletions = allowDeletions }
+    public init(name: String? = nil, allowDeletions: Bool? = nil) {
+        self.name = name; self.allowDeletions = allowDeletions
+    }
 }
 
 /// An appointment a pull removed (deleted on the server), recoverable for 30 days.
@@ -47,7 +51,8 @@ public struct SyncTrashInfo: Codable, Sendable, Equatable {
     /// The appointment as it was here, with its reminders.
     public var ics: String
     public init(id: Int64, account: String, uid: String, title: String, start: Date, removedAt: Date, ics: String) {
-        self.id = id; self.account = account; self.uid = uid; self.title = title; self.start = start; self.removedAt = removedAt; self.ics = ics
+        self.id = id; self.account = account; self.uid = uid; self.title = title; self.start = start;
+        self.removedAt = removedAt; self.ics = ics
     }
 }
 
@@ -67,7 +72,9 @@ public struct SyncRestoreDeletedResult: Codable, Sendable {
     public var restored: Int
     public var uid: String
     public var title: String
-    public init(restored: Int, uid: String, title: String) { self.restored = restored; self.uid = uid; self.title = title }
+    public init(restored: Int, uid: String, title: String) {
+        self.restored = restored; self.uid = uid; self.title = title
+    }
 }
 
 /// `sync.rm`.
@@ -85,7 +92,8 @@ public struct SyncConflictInfo: Codable, Sendable, Equatable {
     public var detectedAt: Date
     public var ics: String?
     public init(id: Int64, uid: String, title: String, reason: String, detectedAt: Date, ics: String?) {
-        self.id = id; self.uid = uid; self.title = title; self.reason = reason; self.detectedAt = detectedAt; self.ics = ics
+        self.id = id; self.uid = uid; self.title = title; self.reason = reason; self.detectedAt = detectedAt;
+        self.ics = ics
     }
 }
 
@@ -112,9 +120,11 @@ public struct SyncAccountInfo: Codable, Sendable, Equatable {
     /// What the last sync left aside and why: hrefs outside the calendar, deletions held back.
     public var warnings: [TranslatableText]?
 
-    public init(name: String, url: String, user: String, passwordFile: String?, calendarURL: String, calendarName: String?,
-                insecure: Bool, incremental: Bool, lastSyncAt: Date?, lastError: String?, nextAttemptAt: Date?,
-                pending: Int, conflicts: [SyncConflictInfo]) {
+    public init(
+        name: String, url: String, user: String, passwordFile: String?, calendarURL: String, calendarName: String?,
+        insecure: Bool, incremental: Bool, lastSyncAt: Date?, lastError: String?, nextAttemptAt: Date?,
+        pending: Int, conflicts: [SyncConflictInfo]
+    ) {
         self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile
         self.calendarURL = calendarURL; self.calendarName = calendarName; self.insecure = insecure
         self.incremental = incremental; self.lastSyncAt = lastSyncAt; self.lastError = lastError
@@ -192,5 +202,7 @@ public enum SyncRPC {
     public static let trash = RPC<SyncNameParams, SyncTrashResult>(.syncTrash)
     public static let restoreDeleted = RPC<SyncRestoreDeletedParams, SyncRestoreDeletedResult>(.syncRestoreDeleted)
 
-    static let methods = [add.method, list.method, status.method, now.method, remove.method, trash.method, restoreDeleted.method]
+    static let methods = [
+        add.method, list.method, status.method, now.method, remove.method, trash.method, restoreDeleted.method,
+    ]
 }

@@ -115,7 +115,8 @@ public struct StatusResult: Codable, Sendable {
         public var medications: Int
         public var pendingDeliveries: Int
         public var waitingDeliveries: Int
-        public init(appointments: Int, contacts: Int, medications: Int, pendingDeliveries: Int, waitingDeliveries: Int) {
+        public init(appointments: Int, contacts: Int, medications: Int, pendingDeliveries: Int, waitingDeliveries: Int)
+        {
             self.appointments = appointments
             self.contacts = contacts
             self.medications = medications
@@ -146,8 +147,11 @@ public struct StatusResult: Codable, Sendable {
         /// In English; `lastErrorText` is the same as a template, when beautyd wrote it.
         public var lastError: String?
         public var lastErrorText: TranslatableText?
-        public init(reachable: Bool, name: String?, vendor: String?, version: String?, capabilities: [String], lastError: String?,
-                    lastErrorText: TranslatableText? = nil) {
+        public init(
+            reachable: Bool, name: String?, vendor: String?, version: String?, capabilities: [String],
+            lastError: String?,
+            lastErrorText: TranslatableText? = nil
+        ) {
             self.lastErrorText = lastErrorText
             self.reachable = reachable
             self.name = name
@@ -175,9 +179,11 @@ public struct StatusResult: Codable, Sendable {
     /// The `notifications` switch: false while everything is silenced (`beautyctl notifications off`).
     public var notificationsEnabled: Bool?
 
-    public init(version: String, pid: Int32, startedAt: Date, uptimeSeconds: Int, database: String, socket: String,
-                counts: Counts, nextTrigger: NextTrigger?, notificationServer: NotificationServer, waitingFor: String? = nil,
-                waitingForText: TranslatableText? = nil, notificationsEnabled: Bool? = nil) {
+    public init(
+        version: String, pid: Int32, startedAt: Date, uptimeSeconds: Int, database: String, socket: String,
+        counts: Counts, nextTrigger: NextTrigger?, notificationServer: NotificationServer, waitingFor: String? = nil,
+        waitingForText: TranslatableText? = nil, notificationsEnabled: Bool? = nil
+    ) {
         self.waitingFor = waitingFor
         self.waitingForText = waitingForText
         self.notificationsEnabled = notificationsEnabled

@@ -116,7 +116,9 @@ public struct WaterRemindParams: Codable, Sendable {
     public var everySeconds: Int?
     public var windowStart: ClockTime?
     public var windowEnd: ClockTime?
-    public init(enabled: Bool? = nil, everySeconds: Int? = nil, windowStart: ClockTime? = nil, windowEnd: ClockTime? = nil) {
+    public init(
+        enabled: Bool? = nil, everySeconds: Int? = nil, windowStart: ClockTime? = nil, windowEnd: ClockTime? = nil
+    ) {
         self.enabled = enabled
         self.everySeconds = everySeconds
         self.windowStart = windowStart
@@ -197,6 +199,8 @@ public enum WellbeingRPC {
     public static let waterEdit = RPC<WaterEditParams, WaterRecordResult>(.waterEdit)
     public static let waterRemove = RPC<IDParams, WaterRecordResult>(.waterRemove)
 
-    static let methods = [tips.method, tipRandom.method, waterAdd.method, waterTotal.method, waterGoal.method,
-                          waterRemind.method, waterImport.method, waterList.method, waterEdit.method, waterRemove.method]
+    static let methods = [
+        tips.method, tipRandom.method, waterAdd.method, waterTotal.method, waterGoal.method,
+        waterRemind.method, waterImport.method, waterList.method, waterEdit.method, waterRemove.method,
+    ]
 }

@@ -70,7 +70,8 @@ extension WireJSON {
         index += 1
         while true {
             index = skipSpace(json, from: index)
-            guard index < json.count, json[index] == UInt8(ascii: "\""), let keyEnd = stringEnd(json, from: index) else { return nil }
+            guard index < json.count, json[index] == UInt8(ascii: "\""), let keyEnd = stringEnd(json, from: index)
+            else { return nil }
             let isWanted = json[index..<keyEnd].elementsEqual(key)
             index = skipSpace(json, from: keyEnd)
             guard index < json.count, json[index] == UInt8(ascii: ":") else { return nil }
@@ -90,7 +91,9 @@ extension WireJSON {
     }
 
     private static func stringValue(literal: Bytes) -> [UInt8]? {
-        guard literal.count >= 2, literal.first == UInt8(ascii: "\""), literal.last == UInt8(ascii: "\"") else { return nil }
+        guard literal.count >= 2, literal.first == UInt8(ascii: "\""), literal.last == UInt8(ascii: "\"") else {
+            return nil
+        }
         var out: [UInt8] = []
         out.reserveCapacity(literal.count)
         var index = literal.startIndex + 1
@@ -116,8 +119,9 @@ extension WireJSON {
                 index += 4
                 if (0xD800..<0xDC00).contains(scalar) {
                     // A surrogate pair: the low half follows as another \u escape.
-                    guard index + 6 <= end, literal[index] == UInt8(ascii: "\\"), literal[index + 1] == UInt8(ascii: "u"),
-                          let low = hexQuad(literal, at: index + 2, end: end), (0xDC00..<0xE000).contains(low)
+                    guard index + 6 <= end, literal[index] == UInt8(ascii: "\\"),
+                        literal[index + 1] == UInt8(ascii: "u"),
+                        let low = hexQuad(literal, at: index + 2, end: end), (0xDC00..<0xE000).contains(low)
                     else { return nil }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     index += 6
@@ -179,7 +183,8 @@ extension WireJSON {
         default:
             var index = start
             while index < json.count, json[index] != UInt8(ascii: ","), json[index] != UInt8(ascii: "}"),
-                  json[index] != UInt8(ascii: "]"), !isSpace(json[index]) {
+                json[index] != UInt8(ascii: "]"), !isSpace(json[index])
+            {
                 index += 1
             }
             return index > start ? index : nil
@@ -187,7 +192,8 @@ extension WireJSON {
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+            || byte == UInt8(ascii: "\t")
     }
 
     private static func skipSpace(_ json: Bytes, from start: Int) -> Int {

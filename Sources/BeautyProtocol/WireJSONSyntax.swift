@@ -100,7 +100,9 @@ private struct SyntaxScanner {
         guard numberSyntax() else { return false }
         // JSONSerialization refuses a number beyond Double's range (1e400), which needs an exponent or 309 digits.
         let text = bytes[start..<index]
-        guard text.count > 300 || text.contains(UInt8(ascii: "e")) || text.contains(UInt8(ascii: "E")) else { return true }
+        guard text.count > 300 || text.contains(UInt8(ascii: "e")) || text.contains(UInt8(ascii: "E")) else {
+            return true
+        }
         return Double(String(decoding: text, as: UTF8.self))?.isFinite ?? false
     }
 
@@ -139,13 +141,14 @@ private struct SyntaxScanner {
                 index += 1
                 switch letter {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     continue
                 case UInt8(ascii: "u"):
                     guard let unit = hexQuad() else { return false }
                     if (0xDC00..<0xE000).contains(unit) { return false }
                     if (0xD800..<0xDC00).contains(unit) {
-                        guard next == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else { return false }
+                        guard next == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+                        else { return false }
                         index += 2
                         guard let low = hexQuad(), (0xDC00..<0xE000).contains(low) else { return false }
                     }

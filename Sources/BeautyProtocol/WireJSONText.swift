@@ -37,8 +37,12 @@ public struct WireJSONText {
     }
 
     /// Opens an object or array; `member` and `element` add the commas.
-    public mutating func open(_ bracket: Character) { bytes.append(bracket == "{" ? UInt8(ascii: "{") : UInt8(ascii: "[")) }
-    public mutating func close(_ bracket: Character) { bytes.append(bracket == "}" ? UInt8(ascii: "}") : UInt8(ascii: "]")) }
+    public mutating func open(_ bracket: Character) {
+        bytes.append(bracket == "{" ? UInt8(ascii: "{") : UInt8(ascii: "["))
+    }
+    public mutating func close(_ bracket: Character) {
+        bytes.append(bracket == "}" ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    }
 
     /// `"key":` (with the comma before it unless it is the object's first member).
     public mutating func member(_ key: String, first: Bool = false) {

@@ -216,20 +216,29 @@ public final class AppDatabase: Sendable {
             let tree: [(String, String, [(String, String)])] = [
                 ("hair", "Hair", [("hair/cut", "Haircut"), ("hair/colour", "Colouring"), ("hair/styling", "Styling")]),
                 ("nails", "Nails", [("nails/manicure", "Manicure"), ("nails/pedicure", "Pedicure")]),
-                ("face", "Face", [("face/facial", "Facial"), ("face/brows", "Brows and lashes"), ("face/makeup", "Make-up")]),
+                (
+                    "face", "Face",
+                    [("face/facial", "Facial"), ("face/brows", "Brows and lashes"), ("face/makeup", "Make-up")]
+                ),
                 ("body", "Body", [("body/massage", "Massage"), ("body/waxing", "Waxing"), ("body/spa", "Spa")]),
             ]
             for (name, title, children) in tree {
-                try db.execute(sql: "INSERT INTO category(name, parent, title) VALUES (?, NULL, ?)", arguments: [name, title])
+                try db.execute(
+                    sql: "INSERT INTO category(name, parent, title) VALUES (?, NULL, ?)", arguments: [name, title])
                 for (child, childTitle) in children {
-                    try db.execute(sql: "INSERT INTO category(name, parent, title) VALUES (?, ?, ?)", arguments: [child, name, childTitle])
+                    try db.execute(
+                        sql: "INSERT INTO category(name, parent, title) VALUES (?, ?, ?)",
+                        arguments: [child, name, childTitle])
                 }
             }
         }
         migrator.registerMigration("v5: series planning index") { db in
             // Every scheduler pass asks for the next series-planning instant and the series to extend;
             // without this both scan the whole appointment table (12-25 ms at 100,000 appointments).
-            try db.execute(sql: "CREATE INDEX appointment_series_planning ON appointment(plannedUntil) WHERE recurrence IS NOT NULL")
+            try db.execute(
+                sql:
+                    "CREATE INDEX appointment_series_planning ON appointment(plannedUntil) WHERE recurrence IS NOT NULL"
+            )
         }
         migrator.registerMigration("v6: changed occurrences, free tags, kept iCalendar properties") { db in
             try db.alter(table: "appointment") { t in
@@ -242,7 +251,8 @@ public final class AppDatabase: Sendable {
             // A series and its changed occurrences share a UID; each occurrence once.
             try db.execute(sql: "DROP INDEX appointment_on_uid")
             try db.execute(sql: "CREATE UNIQUE INDEX appointment_on_uid ON appointment(uid, IFNULL(recurrenceId, ''))")
-            try db.execute(sql: "CREATE INDEX appointment_on_series ON appointment(seriesId) WHERE seriesId IS NOT NULL")
+            try db.execute(
+                sql: "CREATE INDEX appointment_on_series ON appointment(seriesId) WHERE seriesId IS NOT NULL")
         }
         migrator.registerMigration("v7: contact UIDs (vCard)") { db in
             try db.alter(table: "contact") { t in t.add(column: "uid", .text) }

@@ -28,7 +28,9 @@ extension AppointmentRecord {
             currency.databaseValue,
             status.databaseValue,
             timeZone.databaseValue,
-            try recurrence.map { String(decoding: try Self.databaseJSONEncoder(for: "recurrence").encode($0), as: UTF8.self) }.databaseValue,
+            try recurrence.map {
+                String(decoding: try Self.databaseJSONEncoder(for: "recurrence").encode($0), as: UTF8.self)
+            }.databaseValue,
             repeatAfterDoneSeconds.databaseValue,
             uid.databaseValue,
             seriesId.databaseValue,
@@ -57,9 +59,11 @@ extension AppointmentRecord {
     /// Every column, in the order `init(row:)` reads them. The record is fetched only through GRDB
     /// requests, which select `databaseSelection`, so each row has them at these indexes: reading by
     /// index spares a case-insensitive name lookup per column and row (a tenth of a full-range agenda).
-    static let columns = ["id", "title", "start", "durationSeconds", "allDay", "address", "notes", "contactId", "category",
-                          "color", "priceCents", "currency", "status", "timeZone", "recurrence", "repeatAfterDoneSeconds",
-                          "uid", "seriesId", "recurrenceId", "tags", "extraProperties", "plannedUntil", "createdAt", "updatedAt"]
+    static let columns = [
+        "id", "title", "start", "durationSeconds", "allDay", "address", "notes", "contactId", "category",
+        "color", "priceCents", "currency", "status", "timeZone", "recurrence", "repeatAfterDoneSeconds",
+        "uid", "seriesId", "recurrenceId", "tags", "extraProperties", "plannedUntil", "createdAt", "updatedAt",
+    ]
 
     static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
 
@@ -67,7 +71,9 @@ extension AppointmentRecord {
     static let columnList = columns.joined(separator: ", ")
 
     init(row: Row) throws {
-        assert(Array(row.columnNames) == Self.columns, "an appointment row not selected by databaseSelection: \(Array(row.columnNames))")
+        assert(
+            Array(row.columnNames) == Self.columns,
+            "an appointment row not selected by databaseSelection: \(Array(row.columnNames))")
         id = try row.decode(atIndex: 0)
         title = try row.decode(atIndex: 1)
         start = try Self.storedDate(row, 2)
@@ -83,7 +89,8 @@ extension AppointmentRecord {
         status = try row.decode(atIndex: 12)
         timeZone = try row.decode(atIndex: 13)
         if let json: String = try row.decode(atIndex: 14) {
-            recurrence = try Self.databaseJSONDecoder(for: "recurrence").decode(AppointmentRecurrence.self, from: Data(json.utf8))
+            recurrence = try Self.databaseJSONDecoder(for: "recurrence").decode(
+                AppointmentRecurrence.self, from: Data(json.utf8))
         } else {
             recurrence = nil
         }

@@ -16,11 +16,15 @@ extension AppDatabase {
     /// treatment cycle (counted from `now`) and records its price as an expense. All of it is one
     /// transaction: a failure or a crash leaves the status, the follow-up and the expense all as
     /// they were, so trying again never books a second follow-up.
-    public func setAppointmentStatus(id: Int64, _ status: Appointment.Status, now: Date, zone: TimeZone) throws -> StatusChange {
+    public func setAppointmentStatus(id: Int64, _ status: Appointment.Status, now: Date, zone: TimeZone) throws
+        -> StatusChange
+    {
         try writer.write { db in try setAppointmentStatus(db, id: id, status, now: now, zone: zone) }
     }
 
-    func setAppointmentStatus(_ db: Database, id: Int64, _ status: Appointment.Status, now: Date, zone: TimeZone) throws -> StatusChange {
+    func setAppointmentStatus(_ db: Database, id: Int64, _ status: Appointment.Status, now: Date, zone: TimeZone) throws
+        -> StatusChange
+    {
         var appointment = try fetchAppointment(db, id: id)
         var change = StatusChange(appointment: appointment)
         if status == .done, appointment.status == .scheduled {

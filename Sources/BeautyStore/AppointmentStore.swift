@@ -13,15 +13,19 @@ extension AppDatabase {
 
     /// Replaces an appointment's fields and reminders; deliveries already made are kept, so an edit
     /// that does not move a reminder never repeats it, and one that does schedules the new instant.
-    public func updateAppointment(_ appointment: Appointment, now: Date, zone: TimeZone = .current) throws -> Appointment {
+    public func updateAppointment(_ appointment: Appointment, now: Date, zone: TimeZone = .current) throws
+        -> Appointment
+    {
         guard let id = appointment.id else { throw StoreError.notFound(kind: "appointment", id: 0) }
         return try updateAppointment(id: id, now: now, zone: zone) { $0 = appointment }
     }
 
     /// Reads the stored appointment, lets `change` edit it and saves the result, in one transaction:
     /// a change made meanwhile (marked done, say) is never overwritten by an edit made from an older copy.
-    public func updateAppointment(id: Int64, now: Date, zone: TimeZone = .current,
-                                  _ change: (inout Appointment) throws -> Void) throws -> Appointment {
+    public func updateAppointment(
+        id: Int64, now: Date, zone: TimeZone = .current,
+        _ change: (inout Appointment) throws -> Void
+    ) throws -> Appointment {
         try writer.write { db in
             let stored = try fetchAppointment(db, id: id)
             var appointment = stored
@@ -36,23 +40,30 @@ extension AppDatabase {
     public func planSeries(now: Date, zone: TimeZone) throws {
         let threshold = now.addingTimeInterval(Self.seriesHorizon / 2)
         func needingPlans(_ db: Database) throws -> [Int64] {
-            try Int64.fetchAll(db, sql: """
-                SELECT id FROM appointment WHERE recurrence IS NOT NULL AND status = 'scheduled'
-                  AND (plannedUntil IS NULL OR plannedUntil < ?)
-                """, arguments: [threshold])
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM appointment WHERE recurrence IS NOT NULL AND status = 'scheduled'
+                      AND (plannedUntil IS NULL OR plannedUntil < ?)
+                    """, arguments: [threshold])
         }
         // Every scheduler pass asks; read first so a pass with nothing to plan never queues for the writer.
         guard try !writer.read(needingPlans).isEmpty else { return }
         try writer.write { db in
-            for id in try needingPlans(db) { try syncDeliveries(db, for: try fetchAppointment(db, id: id), now: now, zone: zone) }
+            for id in try needingPlans(db) {
+                try syncDeliveries(db, for: try fetchAppointment(db, id: id), now: now, zone: zone)
+            }
         }
     }
 
     /// When series deliveries must next be extended.
     public func nextSeriesPlanningInstant() throws -> Date? {
         try writer.read { db in
-            try Date.fetchOne(db, sql: "SELECT MIN(plannedUntil) FROM appointment WHERE recurrence IS NOT NULL AND status = 'scheduled'")
-                .map { $0.addingTimeInterval(-Self.seriesHorizon / 2) }
+            try Date.fetchOne(
+                db,
+                sql: "SELECT MIN(plannedUntil) FROM appointment WHERE recurrence IS NOT NULL AND status = 'scheduled'"
+            )
+            .map { $0.addingTimeInterval(-Self.seriesHorizon / 2) }
         }
     }
 
@@ -62,10 +73,12 @@ extension AppDatabase {
     public func appointmentsForRange(from: Date, to: Date, ordered: Bool = true) throws -> [Appointment] {
         try writer.read { db in
             let singles = try fetchAppointments(db, from: from, to: to, singlesOnly: true, ordered: ordered)
-            let records = try AppointmentRecord.fetchAll(db, sql: """
-                SELECT \(AppointmentRecord.columnList) FROM appointment \(try rowsWorthReadingInOrder(db, from: nil, to: to) != nil ? "NOT INDEXED" : "")
-                WHERE recurrence IS NOT NULL AND start < ?
-                """, arguments: [to])
+            let records = try AppointmentRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT \(AppointmentRecord.columnList) FROM appointment \(try rowsWorthReadingInOrder(db, from: nil, to: to) != nil ? "NOT INDEXED" : "")
+                    WHERE recurrence IS NOT NULL AND start < ?
+                    """, arguments: [to])
             let reminders = try remindersByAppointment(db, ids: records.compactMap(\.id))
             return singles + records.map { $0.appointment(reminders: reminders[$0.id!] ?? []) }
         }
@@ -77,13 +90,15 @@ extension AppDatabase {
     public func assignMissingUIDs() throws {
         try writer.write { db in
             for id in try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL AND seriesId IS NULL") {
-                try db.execute(sql: "UPDATE appointment SET uid = ? WHERE id = ?",
-                               arguments: ["\(UUID().uuidString.lowercased())@beautyd", id])
+                try db.execute(
+                    sql: "UPDATE appointment SET uid = ? WHERE id = ?",
+                    arguments: ["\(UUID().uuidString.lowercased())@beautyd", id])
             }
-            try db.execute(sql: """
-                UPDATE appointment SET uid = (SELECT series.uid FROM appointment AS series WHERE series.id = appointment.seriesId)
-                WHERE uid IS NULL AND seriesId IS NOT NULL
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE appointment SET uid = (SELECT series.uid FROM appointment AS series WHERE series.id = appointment.seriesId)
+                    WHERE uid IS NULL AND seriesId IS NOT NULL
+                    """)
         }
     }
 
@@ -103,29 +118,39 @@ extension AppDatabase {
     public func importAppointments(
         _ incoming: [Appointment], contacts: [Contact?] = [], scope: UIDScope = .user, now: Date, zone: TimeZone
     ) throws -> AppointmentImportCounts {
-        try writer.write { db in try importAppointments(db, incoming, contacts: contacts, scope: scope, now: now, zone: zone) }
+        try writer.write { db in
+            try importAppointments(db, incoming, contacts: contacts, scope: scope, now: now, zone: zone)
+        }
     }
 
     /// `importAppointments` inside a transaction (sync applies a server's changes in one of its own).
     func importAppointments(
-        _ db: Database, _ incoming: [Appointment], contacts: [Contact?] = [], scope: UIDScope = .user, now: Date, zone: TimeZone
+        _ db: Database, _ incoming: [Appointment], contacts: [Contact?] = [], scope: UIDScope = .user, now: Date,
+        zone: TimeZone
     ) throws -> AppointmentImportCounts {
         var counts = AppointmentImportCounts()
         // Series and single appointments are looked up in a few queries, whatever their number; the
         // few changed occurrences one by one, by UID and original start.
-        let existing = try storedAppointments(db, uids: incoming.filter { $0.recurrenceID == nil }.compactMap(\.uid), scope: scope)
+        let existing = try storedAppointments(
+            db, uids: incoming.filter { $0.recurrenceID == nil }.compactMap(\.uid), scope: scope)
         let brought = Self.changedOccurrencesByUID(incoming)
         var linked: [String: Int64] = [:]
         for index in Self.seriesFirst(incoming) {
             var new = incoming[index]
             let stored = new.recurrenceID == nil ? new.uid.flatMap { existing[$0] } : nil
-            let account = new.recurrenceID == nil ? (stored.map(\.account) ?? scope.newAppointmentAccount) : try owner(db, uid: new.uid, scope)
+            let account =
+                new.recurrenceID == nil
+                ? (stored.map(\.account) ?? scope.newAppointmentAccount) : try owner(db, uid: new.uid, scope)
             let old = new.recurrenceID == nil ? stored?.appointment : try importedMatch(db, new, account: account)
             try linkImported(db, &new, old: old, account: account, brought: brought, now: now, zone: zone)
             if index < contacts.count, let wanted = contacts[index] {
                 let key = wanted.name.lowercased()
-                if let id = try linked[key] ?? Int64.fetchOne(db, sql: "SELECT id FROM contact WHERE name = ? COLLATE swiftCaseInsensitiveCompare ORDER BY id",
-                                                                 arguments: [wanted.name]) {
+                if let id = try linked[key]
+                    ?? Int64.fetchOne(
+                        db,
+                        sql: "SELECT id FROM contact WHERE name = ? COLLATE swiftCaseInsensitiveCompare ORDER BY id",
+                        arguments: [wanted.name])
+                {
                     new.contactID = id
                 } else if !wanted.phone.isEmpty {
                     var record = ContactRecord(wanted)
@@ -171,12 +196,15 @@ extension AppDatabase {
 
     /// The stored appointments these UIDs name in `scope` (as `fetchAppointment(_:uid:account:)` finds
     /// them) with their accounts, in a few queries whatever their number: an import looks up every one of its events.
-    private func storedAppointments(_ db: Database, uids: [String], scope: UIDScope) throws -> [String: (appointment: Appointment, account: String?)] {
+    private func storedAppointments(_ db: Database, uids: [String], scope: UIDScope) throws -> [String: (
+        appointment: Appointment, account: String?
+    )] {
         guard !uids.isEmpty else { return [:] }
         var ids: [String: Int64] = [:], accounts: [String: String?] = [:], ranks: [String: Int] = [:]
         let wanted = Set(uids)
         let preference = try Self.accountPreference(db)
-        let rows = try Row.fetchCursor(db, sql: "SELECT uid, id, account FROM appointment WHERE uid IS NOT NULL AND recurrenceId IS NULL")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT uid, id, account FROM appointment WHERE uid IS NOT NULL AND recurrenceId IS NULL")
         while let row = try rows.next() {
             let uid: String = row[0], account: String? = row[2]
             guard wanted.contains(uid) else { continue }
@@ -193,7 +221,8 @@ extension AppDatabase {
         let derived = wanted.filter { ids[$0] == nil && $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }
             .compactMap { uid in Int64(uid.dropFirst(prefix.count).dropLast(suffix.count)).map { (uid, $0) } }
         if !derived.isEmpty, scope.newAppointmentAccount == nil {
-            let withoutUID = Set(try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL AND account IS NULL"))
+            let withoutUID = Set(
+                try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL AND account IS NULL"))
             for (uid, id) in derived where withoutUID.contains(id) { ids[uid] = id; accounts[uid] = .some(nil) }
         }
         guard !ids.isEmpty else { return [:] }
@@ -206,11 +235,14 @@ extension AppDatabase {
     /// Appointments by id with their reminders, in chunks (SQLite limits bound variables per statement).
     private func appointments(_ db: Database, ids: [Int64]) throws -> [Int64: Appointment] {
         var records: [AppointmentRecord] = []
-        for chunk in stride(from: 0, to: ids.count, by: Self.reminderChunk).map({ Array(ids[$0..<min($0 + Self.reminderChunk, ids.count)]) }) {
+        for chunk in stride(from: 0, to: ids.count, by: Self.reminderChunk).map({
+            Array(ids[$0..<min($0 + Self.reminderChunk, ids.count)])
+        }) {
             records += try AppointmentRecord.filter(keys: chunk).fetchAll(db)
         }
         let reminders = try remindersByAppointment(db, ids: records.compactMap(\.id))
-        return Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0.appointment(reminders: reminders[$0.id!] ?? [])) })
+        return Dictionary(
+            uniqueKeysWithValues: records.map { ($0.id!, $0.appointment(reminders: reminders[$0.id!] ?? [])) })
     }
 
     /// Deletes an appointment and its pending deliveries. A series takes its changed occurrences
@@ -234,14 +266,18 @@ extension AppDatabase {
     }
 
     /// Appointments starting in [from, to) (either bound optional), by start time, then title, then id.
-    public func appointments(from: Date? = nil, to: Date? = nil, statuses: Set<Appointment.Status>? = nil) throws -> [Appointment] {
+    public func appointments(from: Date? = nil, to: Date? = nil, statuses: Set<Appointment.Status>? = nil) throws
+        -> [Appointment]
+    {
         try writer.read { db in
             try fetchAppointments(db, from: from, to: to, statuses: statuses, ordered: true)
         }
     }
 
-    private func fetchAppointments(_ db: Database, from: Date?, to: Date?, statuses: Set<Appointment.Status>? = nil,
-                                   singlesOnly: Bool = false, ordered: Bool) throws -> [Appointment] {
+    private func fetchAppointments(
+        _ db: Database, from: Date?, to: Date?, statuses: Set<Appointment.Status>? = nil,
+        singlesOnly: Bool = false, ordered: Bool
+    ) throws -> [Appointment] {
         var conditions = singlesOnly ? ["recurrence IS NULL"] : []
         var arguments: StatementArguments = []
         if let from { conditions.append("start >= ?"); arguments += [from] }
@@ -269,14 +305,18 @@ extension AppDatabase {
         var appointments: [Appointment] = []
         appointments.reserveCapacity(rows)
         let cursor = try AppointmentRecord.fetchCursor(db, sql: sql, arguments: arguments)
-        while let record = try cursor.next() { appointments.append(record.appointment(reminders: reminders[record.id!] ?? [])) }
+        while let record = try cursor.next() {
+            appointments.append(record.appointment(reminders: reminders[record.id!] ?? []))
+        }
         return ordered ? Self.storedOrder(appointments).map { appointments[$0] } : appointments
     }
 
     /// The appointments' indices by start, then title as SQLite's NOCASE compares it (ASCII letters
     /// folded, then bytes), then id: the order of `ORDER BY start, title COLLATE NOCASE, id`.
     private static func storedOrder(_ appointments: [Appointment]) -> [Int] {
-        func folded(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte }
+        func folded(_ byte: UInt8) -> UInt8 {
+            byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+        }
         let starts = appointments.map(\.start)
         return appointments.indices.sorted { i, j in
             if starts[i] != starts[j] { return starts[i] < starts[j] }
@@ -295,9 +335,12 @@ extension AppDatabase {
         let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM appointment") ?? 0
         guard total > Self.rowsWorthAnIndex else { return nil }
         let bounds = [from.map { ("start >= ?", $0) }, to.map { ("start < ?", $0) }].compactMap { $0 }
-        let inRange = bounds.isEmpty ? total : try Int.fetchOne(
-            db, sql: "SELECT count(*) FROM appointment WHERE " + bounds.map(\.0).joined(separator: " AND "),
-            arguments: StatementArguments(bounds.map(\.1))) ?? 0
+        let inRange =
+            bounds.isEmpty
+            ? total
+            : try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM appointment WHERE " + bounds.map(\.0).joined(separator: " AND "),
+                arguments: StatementArguments(bounds.map(\.1))) ?? 0
         return inRange > total / 4 ? inRange : nil
     }
 
@@ -323,15 +366,18 @@ extension AppDatabase {
 
     /// The series or single appointment `account`'s UID `uid` names (nil account: one no account has yet).
     func fetchAppointment(_ db: Database, uid: String, account: String?) throws -> Appointment? {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM appointment WHERE IFNULL(account, '') = ? AND uid = ? AND recurrenceId IS NULL",
-                                       arguments: [account ?? "", uid]) {
+        if let id = try Int64.fetchOne(
+            db, sql: "SELECT id FROM appointment WHERE IFNULL(account, '') = ? AND uid = ? AND recurrenceId IS NULL",
+            arguments: [account ?? "", uid])
+        {
             return try fetchAppointment(db, id: id)
         }
         let prefix = "appointment-", suffix = "@beautyd"
         guard uid.hasPrefix(prefix), uid.hasSuffix(suffix),
-              let id = Int64(uid.dropFirst(prefix.count).dropLast(suffix.count)),
-              try Bool.fetchOne(db, sql: "SELECT uid IS NULL AND IFNULL(account, '') = ? FROM appointment WHERE id = ?",
-                                arguments: [account ?? "", id]) == true
+            let id = Int64(uid.dropFirst(prefix.count).dropLast(suffix.count)),
+            try Bool.fetchOne(
+                db, sql: "SELECT uid IS NULL AND IFNULL(account, '') = ? FROM appointment WHERE id = ?",
+                arguments: [account ?? "", id]) == true
         else { return nil }
         return try fetchAppointment(db, id: id)
     }
@@ -339,7 +385,9 @@ extension AppDatabase {
     /// Inserts a new appointment with its reminders and schedules their deliveries.
     /// `account`: the sync account the new row belongs to (a series' changed occurrence or split-off
     /// tail stays its series' account's), nil for one no account has yet.
-    func insertAppointment(_ db: Database, _ appointment: Appointment, account: String? = nil, now: Date, zone: TimeZone) throws -> Appointment {
+    func insertAppointment(
+        _ db: Database, _ appointment: Appointment, account: String? = nil, now: Date, zone: TimeZone
+    ) throws -> Appointment {
         var record = AppointmentRecord(appointment)
         record.id = nil
         record.createdAt = now
@@ -383,9 +431,12 @@ extension AppDatabase {
         let id = appointment.id!
         // Cached statements: an import saves the reminders of every one of its events.
         if !isNew {
-            try db.cachedStatement(sql: "DELETE FROM appointmentReminder WHERE appointmentId = ?").execute(arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM appointmentReminder WHERE appointmentId = ?").execute(arguments: [
+                id
+            ])
         }
-        let insert = try db.cachedStatement(sql: "INSERT INTO appointmentReminder (appointmentId, beforeSeconds, at) VALUES (?, ?, ?)")
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO appointmentReminder (appointmentId, beforeSeconds, at) VALUES (?, ?, ?)")
         for reminder in appointment.reminders {
             try insert.execute(arguments: [id, reminder.beforeSeconds, reminder.at])
         }
@@ -396,11 +447,13 @@ extension AppDatabase {
     /// Every appointment's reminders (only those of `wanted` when given), in one pass over the table.
     private func remindersByAppointment(_ db: Database, of wanted: Set<Int64>? = nil) throws -> [Int64: [Reminder]] {
         var result: [Int64: [Reminder]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT appointmentId, beforeSeconds, at FROM appointmentReminder ORDER BY id")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT appointmentId, beforeSeconds, at FROM appointmentReminder ORDER BY id")
         while let row = try rows.next() {
             let id: Int64 = try row.decode(atIndex: 0)
             if let wanted, !wanted.contains(id) { continue }
-            result[id, default: []].append(Reminder(beforeSeconds: try row.decode(atIndex: 1), at: try row.decode(atIndex: 2)))
+            result[id, default: []].append(
+                Reminder(beforeSeconds: try row.decode(atIndex: 1), at: try row.decode(atIndex: 2)))
         }
         return result
     }
@@ -414,8 +467,11 @@ extension AppDatabase {
             return try remindersByAppointment(db, of: Set(ids))
         }
         // Chunk the IN list: SQLite limits bound variables per statement.
-        for chunk in stride(from: 0, to: ids.count, by: Self.reminderChunk).map({ Array(ids[$0..<min($0 + Self.reminderChunk, ids.count)]) }) {
-            let rows = try ReminderRecord.filter(chunk.contains(Column("appointmentId"))).order(Column("id")).fetchAll(db)
+        for chunk in stride(from: 0, to: ids.count, by: Self.reminderChunk).map({
+            Array(ids[$0..<min($0 + Self.reminderChunk, ids.count)])
+        }) {
+            let rows = try ReminderRecord.filter(chunk.contains(Column("appointmentId"))).order(Column("id")).fetchAll(
+                db)
             for row in rows { result[row.appointmentId, default: []].append(row.reminder) }
         }
         return result
@@ -425,38 +481,51 @@ extension AppDatabase {
     /// that no longer exist go, new future instants come; fired/settled rows are history and stay.
     /// `isNew`: the appointment was just inserted, so it has no deliveries yet. The statements are
     /// cached: an import plans the deliveries of every one of its events.
-    func syncDeliveries(_ db: Database, for appointment: Appointment, now: Date, zone: TimeZone, isNew: Bool = false) throws {
+    func syncDeliveries(_ db: Database, for appointment: Appointment, now: Date, zone: TimeZone, isNew: Bool = false)
+        throws
+    {
         let id = appointment.id!
         var occurrences = [appointment.start]
         if appointment.recurrence != nil {
             // Occurrences whose reminders fire within the horizon: look one longest lead time further.
             let horizon = now.addingTimeInterval(Self.seriesHorizon)
             let lead = TimeInterval(appointment.reminders.compactMap(\.beforeSeconds).max() ?? 0)
-            occurrences = AppointmentOccurrences.starts(of: appointment, from: now, to: horizon.addingTimeInterval(lead), zone: zone)
-            try db.cachedStatement(sql: "UPDATE appointment SET plannedUntil = ? WHERE id = ?").execute(arguments: [horizon, id])
+            occurrences = AppointmentOccurrences.starts(
+                of: appointment, from: now, to: horizon.addingTimeInterval(lead), zone: zone)
+            try db.cachedStatement(sql: "UPDATE appointment SET plannedUntil = ? WHERE id = ?").execute(arguments: [
+                horizon, id,
+            ])
         }
-        let wanted = ReminderPlanner.triggers(for: appointment, occurrences: occurrences,
-                                              allDay: AllDayReminders(time: allDayReminderTime, zone: zone))
+        let wanted = ReminderPlanner.triggers(
+            for: appointment, occurrences: occurrences,
+            allDay: AllDayReminders(time: allDayReminderTime, zone: zone))
         if !isNew {
             let wantedKeys = Set(wanted.map(\.key))
-            let pending = try DeliveryRecord.fetchAll(db.cachedStatement(sql: """
-                SELECT * FROM delivery WHERE itemKind = 'appointment' AND itemID = ? AND state = 'pending' AND source = 'plan'
-                """), arguments: [id])
+            let pending = try DeliveryRecord.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM delivery WHERE itemKind = 'appointment' AND itemID = ? AND state = 'pending' AND source = 'plan'
+                        """), arguments: [id])
             // A reminder already due but still waiting (no notification server) is kept: it will be shown.
             for row in pending where !wantedKeys.contains(row.key) && row.fireAt > now { try row.delete(db) }
         }
-        let insert = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO delivery (key, itemKind, itemID, occurrence, fireAt, state, source, attempts)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 0)
-            """)
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO delivery (key, itemKind, itemID, occurrence, fireAt, state, source, attempts)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+                """)
         for trigger in wanted where trigger.fireAt > now {
-            try insert.execute(arguments: [trigger.key, trigger.itemKind.rawValue, trigger.itemID, trigger.occurrence, trigger.fireAt,
-                                           DeliveryState.pending.rawValue, trigger.source.rawValue])
+            try insert.execute(arguments: [
+                trigger.key, trigger.itemKind.rawValue, trigger.itemID, trigger.occurrence, trigger.fireAt,
+                DeliveryState.pending.rawValue, trigger.source.rawValue,
+            ])
         }
         if !isNew, appointment.status != .scheduled {
             // A done or cancelled visit needs no more reminders, snoozed ones included.
-            try db.cachedStatement(sql: "DELETE FROM delivery WHERE itemKind = 'appointment' AND itemID = ? AND state = 'pending'")
-                .execute(arguments: [id])
+            try db.cachedStatement(
+                sql: "DELETE FROM delivery WHERE itemKind = 'appointment' AND itemID = ? AND state = 'pending'"
+            )
+            .execute(arguments: [id])
         }
     }
 }

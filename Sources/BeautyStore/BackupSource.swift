@@ -1,7 +1,7 @@
 import BeautyCore
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The file a restore reads, taken into a private copy before SQLite sees it: SQLite opens a file by
@@ -39,8 +39,15 @@ enum BackupSource {
             let code = errno
             if code == ENOENT { return nil }
             var info = stat()
-            if lstat(side, &info) == 0, info.st_uid != geteuid() { throw foreignSide(side, beside: path, owner: info.st_uid) }
-            if code == ELOOP { throw RestoreRefusal(ValidationError(field: "path", template: "%s beside %s is not a regular file with one link: nothing was restored", side, path)) }
+            if lstat(side, &info) == 0, info.st_uid != geteuid() {
+                throw foreignSide(side, beside: path, owner: info.st_uid)
+            }
+            if code == ELOOP {
+                throw RestoreRefusal(
+                    ValidationError(
+                        field: "path",
+                        template: "%s beside %s is not a regular file with one link: nothing was restored", side, path))
+            }
             throw cannotRead(side, code)
         }
         var info = stat()
@@ -55,7 +62,10 @@ enum BackupSource {
         }
         if info.st_mode & S_IFMT != S_IFREG || info.st_nlink != 1 {
             close(descriptor)
-            throw RestoreRefusal(ValidationError(field: "path", template: "%s beside %s is not a regular file with one link: nothing was restored", side, path))
+            throw RestoreRefusal(
+                ValidationError(
+                    field: "path", template: "%s beside %s is not a regular file with one link: nothing was restored",
+                    side, path))
         }
         return descriptor
     }
@@ -72,9 +82,13 @@ enum BackupSource {
         } else if info.st_mode & S_IFMT != S_IFREG {
             refusal = notRegular(path)
         } else if info.st_uid != geteuid() {
-            refusal = RestoreRefusal(ValidationError(field: "path", template: "%s belongs to uid %s, not to you", path, info.st_uid))
+            refusal = RestoreRefusal(
+                ValidationError(field: "path", template: "%s belongs to uid %s, not to you", path, info.st_uid))
         } else if info.st_nlink != 1 {
-            refusal = RestoreRefusal(ValidationError(field: "path", template: "%s has more than one link (another name may lead to it): nothing was restored", path))
+            refusal = RestoreRefusal(
+                ValidationError(
+                    field: "path",
+                    template: "%s has more than one link (another name may lead to it): nothing was restored", path))
         } else {
             refusal = nil
         }
@@ -91,14 +105,23 @@ enum BackupSource {
     }
 
     private static func foreignSide(_ side: String, beside path: String, owner: uid_t) -> RestoreRefusal {
-        RestoreRefusal(ValidationError(field: "path", template: "%s beside %s belongs to uid %s, not to you: someone else may have put it there; nothing was restored",
-                                       side, path, owner))
+        RestoreRefusal(
+            ValidationError(
+                field: "path",
+                template:
+                    "%s beside %s belongs to uid %s, not to you: someone else may have put it there; nothing was restored",
+                side, path, owner))
     }
 
     /// Everything `source` (read from the start) holds, written to `copy`.
     private static func copyContents(of source: Int32, from path: String, to copy: String) throws {
         let target = open(copy, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard target >= 0 else { throw RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot create %s: %s", [.plain(copy), .message(SystemErrorText.text(errno))]))) }
+        guard target >= 0 else {
+            throw RestoreRefusal(
+                ValidationError(
+                    field: "path",
+                    TranslatableText("cannot create %s: %s", [.plain(copy), .message(SystemErrorText.text(errno))])))
+        }
         defer { close(target) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -113,7 +136,11 @@ enum BackupSource {
                 let step = buffer.withUnsafeBytes { write(target, $0.baseAddress! + written, count - written) }
                 if step < 0 {
                     if errno == EINTR { continue }
-                    throw RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot write %s: %s", [.plain(copy), .message(SystemErrorText.text(errno))])))
+                    throw RestoreRefusal(
+                        ValidationError(
+                            field: "path",
+                            TranslatableText(
+                                "cannot write %s: %s", [.plain(copy), .message(SystemErrorText.text(errno))])))
                 }
                 written += step
             }
@@ -125,7 +152,13 @@ enum BackupSource {
     }
 
     private static func cannotRead(_ path: String, _ code: Int32) -> RestoreRefusal {
-        if code == ELOOP { return RestoreRefusal(ValidationError(field: "path", template: "%s is a symbolic link; give the file itself", path)) }
-        return RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot read %s: %s", [.plain(path), .message(SystemErrorText.text(code))])))
+        if code == ELOOP {
+            return RestoreRefusal(
+                ValidationError(field: "path", template: "%s is a symbolic link; give the file itself", path))
+        }
+        return RestoreRefusal(
+            ValidationError(
+                field: "path",
+                TranslatableText("cannot read %s: %s", [.plain(path), .message(SystemErrorText.text(code))])))
     }
 }

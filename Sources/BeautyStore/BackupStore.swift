@@ -2,7 +2,7 @@ import BeautyCore
 import Foundation
 import GRDB
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a restore did.
@@ -52,7 +52,9 @@ extension AppDatabase {
         do {
             // A read: the pool gives it a snapshot, so writes go on meanwhile and the copy is consistent.
             try writer.database.backup(to: destination)
-            try destination.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") }
+            try destination.writeWithoutTransaction { db in
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
+            }
             try destination.close()
         } catch {
             try? destination.close()
@@ -71,7 +73,10 @@ extension AppDatabase {
     }
 
     private static func cannotWrite(_ path: String, _ code: Int32) -> RestoreRefusal {
-        RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot write %s: %s", [.plain(path), .message(SystemErrorText.text(code))])))
+        RestoreRefusal(
+            ValidationError(
+                field: "path",
+                TranslatableText("cannot write %s: %s", [.plain(path), .message(SystemErrorText.text(code))])))
     }
 
     /// Replaces the whole database with the backup at `path`, in place (connections stay open).
@@ -96,50 +101,68 @@ extension AppDatabase {
             work = try DatabaseQueue(path: scratch)
             try work.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") }
         } catch {
-            throw RestoreRefusal(ValidationError(field: "path", template: "%s cannot be opened as a database (%s)", path, DatabaseFault.summary(of: error)))
+            throw RestoreRefusal(
+                ValidationError(
+                    field: "path", template: "%s cannot be opened as a database (%s)", path,
+                    DatabaseFault.summary(of: error)))
         }
         defer { try? work.close() }
         let (verdict, applied) = try Self.inspect(work, path: path)
         guard verdict == "ok" else {
-            throw RestoreRefusal(ValidationError(field: "path", template: "%s is damaged (integrity_check: %s); nothing was restored",
-                                                  path, verdict.replacingOccurrences(of: "\n", with: " ")))
+            throw RestoreRefusal(
+                ValidationError(
+                    field: "path", template: "%s is damaged (integrity_check: %s); nothing was restored",
+                    path, verdict.replacingOccurrences(of: "\n", with: " ")))
         }
         let unknown = applied.filter { !Self.migrator.migrations.contains($0) }
         guard unknown.isEmpty else {
-            throw RestoreRefusal(ValidationError(field: "path", template: "%s was written by a newer beautyd (schema %s); this one knows up to \"%s\": nothing was restored",
-                                                  path, unknown.map { "\"\($0.prefix { $0 != ":" })\"" }.joined(separator: ", "),
-                                                  (Self.migrator.migrations.last ?? "").prefix { $0 != ":" }))
+            throw RestoreRefusal(
+                ValidationError(
+                    field: "path",
+                    template:
+                        "%s was written by a newer beautyd (schema %s); this one knows up to \"%s\": nothing was restored",
+                    path, unknown.map { "\"\($0.prefix { $0 != ":" })\"" }.joined(separator: ", "),
+                    (Self.migrator.migrations.last ?? "").prefix { $0 != ":" }))
         }
         // The steps a file says it took must be beautyd's own first ones, in order: the reference schema
         // is migrated up to the last of them (and GRDB stops the process on a step it does not know).
         guard !applied.isEmpty, Array(Self.migrator.migrations.prefix(applied.count)) == applied else {
-            throw RestoreRefusal(ValidationError(field: "path", template: "%s does not list beautyd's schema steps in order (%s): nothing was restored",
-                                                  path, applied.map { String($0.prefix { $0 != ":" }) }.joined(separator: ", ")))
+            throw RestoreRefusal(
+                ValidationError(
+                    field: "path",
+                    template: "%s does not list beautyd's schema steps in order (%s): nothing was restored",
+                    path, applied.map { String($0.prefix { $0 != ":" }) }.joined(separator: ", ")))
         }
-        let leftOut = try RestoredSchema.keepOwnObjects(work, path: path, migratedUpTo: applied.last ?? "", migrator: Self.migrator)
+        let leftOut = try RestoredSchema.keepOwnObjects(
+            work, path: path, migratedUpTo: applied.last ?? "", migrator: Self.migrator)
         try Self.migrator.migrate(work)
         let accounts = try work.write { db -> [SyncAccount] in
             try SyncSchema.matchTriggersToAccounts(db)
             return try Self.pauseRestoredAccounts(db)
         }
-        try Self.matchPageSize(of: work, to: try writer.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096 })
+        try Self.matchPageSize(
+            of: work, to: try writer.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096 })
 
         let carried = try writer.exclusive { database -> (String, Int) in
             // Kept under the gate, so no write lands between the copy that is kept and the swap.
             let keptAt = try writeBackup(to: kept, replacing: false)
             let settled = try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(Self.deliveryColumns.joined(separator: ", ")) FROM delivery WHERE state <> 'pending'")
+                try Row.fetchAll(
+                    db,
+                    sql: "SELECT \(Self.deliveryColumns.joined(separator: ", ")) FROM delivery WHERE state <> 'pending'"
+                )
             }
             let carried = try work.write { db -> Int in
                 var count = 0
                 for row in settled {
-                    try db.execute(sql: """
-                        INSERT INTO delivery(\(Self.deliveryColumns.joined(separator: ", ")))
-                        VALUES (\(Array(repeating: "?", count: Self.deliveryColumns.count).joined(separator: ", ")))
-                        ON CONFLICT(key) DO UPDATE SET state = excluded.state, firedAt = excluded.firedAt,
-                            settledAt = excluded.settledAt, attempts = excluded.attempts, lastError = excluded.lastError
-                        WHERE delivery.state = 'pending'
-                        """, arguments: StatementArguments(Self.deliveryColumns.map { row[$0] as DatabaseValue }))
+                    try db.execute(
+                        sql: """
+                            INSERT INTO delivery(\(Self.deliveryColumns.joined(separator: ", ")))
+                            VALUES (\(Array(repeating: "?", count: Self.deliveryColumns.count).joined(separator: ", ")))
+                            ON CONFLICT(key) DO UPDATE SET state = excluded.state, firedAt = excluded.firedAt,
+                                settledAt = excluded.settledAt, attempts = excluded.attempts, lastError = excluded.lastError
+                            WHERE delivery.state = 'pending'
+                            """, arguments: StatementArguments(Self.deliveryColumns.map { row[$0] as DatabaseValue }))
                     count += db.changesCount
                 }
                 return count
@@ -147,8 +170,9 @@ extension AppDatabase {
             try work.backup(to: database)
             return (keptAt, carried)
         }
-        return RestoreOutcome(kept: carried.0, restoredSchema: applied.last ?? "", deliveriesKept: carried.1,
-                              syncAccounts: accounts, leftOut: leftOut)
+        return RestoreOutcome(
+            kept: carried.0, restoredSchema: applied.last ?? "", deliveriesKept: carried.1,
+            syncAccounts: accounts, leftOut: leftOut)
     }
 
     /// An account the file brings may name any server and any password file (a crafted or old file):
@@ -174,8 +198,10 @@ extension AppDatabase {
         }
     }
 
-    static let deliveryColumns = ["key", "itemKind", "itemID", "occurrence", "fireAt", "state", "source", "firedAt",
-                                  "settledAt", "attempts", "lastError"]
+    static let deliveryColumns = [
+        "key", "itemKind", "itemID", "occurrence", "fireAt", "state", "source", "firedAt",
+        "settledAt", "attempts", "lastError",
+    ]
 
     /// integrity_check's verdict and the schema steps applied, oldest first; a file that is no beautyd
     /// database (no migrations recorded) is refused.
@@ -184,22 +210,32 @@ extension AppDatabase {
             return try source.read { db in
                 let verdict = try String.fetchOne(db, sql: "PRAGMA integrity_check(1)") ?? "no answer"
                 guard try db.tableExists("grdb_migrations"), try db.tableExists("delivery") else {
-                    throw RestoreRefusal(ValidationError(field: "path", template: "%s is not a beautyd database (no schema steps recorded): nothing was restored", path))
+                    throw RestoreRefusal(
+                        ValidationError(
+                            field: "path",
+                            template: "%s is not a beautyd database (no schema steps recorded): nothing was restored",
+                            path))
                 }
                 let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
                 let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").prefix(3)
-                    .map { row -> String in "\(row[0] as String? ?? "?") row \(row[1] as Int64? ?? 0) → \(row[2] as String? ?? "?")" }
+                    .map { row -> String in
+                        "\(row[0] as String? ?? "?") row \(row[1] as Int64? ?? 0) → \(row[2] as String? ?? "?")"
+                    }
                 guard orphans.isEmpty else {
-                    throw RestoreRefusal(ValidationError(field: "path", template: "%s has rows that point at nothing (%s): nothing was restored",
-                                                          path, orphans.joined(separator: "; ")))
+                    throw RestoreRefusal(
+                        ValidationError(
+                            field: "path", template: "%s has rows that point at nothing (%s): nothing was restored",
+                            path, orphans.joined(separator: "; ")))
                 }
                 return (verdict, applied)
             }
         } catch let refusal as RestoreRefusal {
             throw refusal
         } catch {
-            throw RestoreRefusal(ValidationError(field: "path", template: "%s cannot be read as a database (%s): nothing was restored",
-                                                  path, DatabaseFault.summary(of: error)))
+            throw RestoreRefusal(
+                ValidationError(
+                    field: "path", template: "%s cannot be read as a database (%s): nothing was restored",
+                    path, DatabaseFault.summary(of: error)))
         }
     }
 
@@ -208,7 +244,12 @@ extension AppDatabase {
     static func createPrivateFile(_ path: String) throws {
         unlink(path)
         let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw RestoreRefusal(ValidationError(field: "path", TranslatableText("cannot create %s: %s", [.plain(path), .message(SystemErrorText.text(errno))]))) }
+        guard fd >= 0 else {
+            throw RestoreRefusal(
+                ValidationError(
+                    field: "path",
+                    TranslatableText("cannot create %s: %s", [.plain(path), .message(SystemErrorText.text(errno))])))
+        }
         Glibc.close(fd)
     }
 }

@@ -14,8 +14,10 @@ public struct BudgetRow: Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: Int64? = nil, name: String, amountCents: Int64, currency: String, at: Date, appointmentID: Int64? = nil,
-                createdAt: Date = Date(), updatedAt: Date = Date()) {
+    public init(
+        id: Int64? = nil, name: String, amountCents: Int64, currency: String, at: Date, appointmentID: Int64? = nil,
+        createdAt: Date = Date(), updatedAt: Date = Date()
+    ) {
         self.id = id
         self.name = name
         self.amountCents = amountCents
@@ -69,8 +71,9 @@ struct BudgetEntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
     }
 
     var row: BudgetRow {
-        BudgetRow(id: id, name: name, amountCents: amountCents, currency: currency, at: at, appointmentID: appointmentId,
-                  createdAt: createdAt, updatedAt: updatedAt)
+        BudgetRow(
+            id: id, name: name, amountCents: amountCents, currency: currency, at: at, appointmentID: appointmentId,
+            createdAt: createdAt, updatedAt: updatedAt)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -101,7 +104,8 @@ extension AppDatabase {
 
     /// Reads the stored entry, lets `change` edit it and saves the result, in one transaction
     /// (its appointment link stays).
-    public func updateBudgetEntry(id: Int64, now: Date, _ change: (inout BudgetRow) throws -> Void) throws -> BudgetRow {
+    public func updateBudgetEntry(id: Int64, now: Date, _ change: (inout BudgetRow) throws -> Void) throws -> BudgetRow
+    {
         try writer.write { db in
             let old = try Self.fetchBudgetEntry(db, id: id)
             var entry = old
@@ -136,15 +140,19 @@ extension AppDatabase {
     /// Income and expense sums per currency (by code) over `from <= at < to`.
     public func budgetTotals(from: Date? = nil, to: Date? = nil) throws -> [BudgetTotalsRow] {
         try writer.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT currency,
-                       COALESCE(SUM(CASE WHEN amountCents > 0 THEN amountCents END), 0) AS income,
-                       COALESCE(-SUM(CASE WHEN amountCents < 0 THEN amountCents END), 0) AS expense,
-                       COUNT(*) AS count
-                FROM budgetEntry WHERE \(Self.rangeSQL) GROUP BY currency ORDER BY currency
-                """, arguments: Self.rangeArguments(from, to))
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT currency,
+                           COALESCE(SUM(CASE WHEN amountCents > 0 THEN amountCents END), 0) AS income,
+                           COALESCE(-SUM(CASE WHEN amountCents < 0 THEN amountCents END), 0) AS expense,
+                           COUNT(*) AS count
+                    FROM budgetEntry WHERE \(Self.rangeSQL) GROUP BY currency ORDER BY currency
+                    """, arguments: Self.rangeArguments(from, to))
             return rows.map {
-                BudgetTotalsRow(currency: $0["currency"], incomeCents: $0["income"], expenseCents: $0["expense"], count: $0["count"])
+                BudgetTotalsRow(
+                    currency: $0["currency"], incomeCents: $0["income"], expenseCents: $0["expense"], count: $0["count"]
+                )
             }
         }
     }
@@ -152,9 +160,12 @@ extension AppDatabase {
     /// Records the price of a done appointment as an expense, once: a second call for the same
     /// appointment (the unique `appointmentId`) inserts nothing and returns nil.
     @discardableResult
-    public func recordAppointmentExpense(appointmentID: Int64, name: String, price: Money, at: Date, now: Date) throws -> BudgetRow? {
+    public func recordAppointmentExpense(appointmentID: Int64, name: String, price: Money, at: Date, now: Date) throws
+        -> BudgetRow?
+    {
         try writer.write { db in
-            try Self.insertAppointmentExpense(db, appointmentID: appointmentID, name: name, price: price, at: at, now: now)
+            try Self.insertAppointmentExpense(
+                db, appointmentID: appointmentID, name: name, price: price, at: at, now: now)
         }
     }
 
@@ -164,15 +175,19 @@ extension AppDatabase {
     static func recordExpense(_ db: Database, for appointment: Appointment, doneAt now: Date) throws -> BudgetRow? {
         guard let id = appointment.id, let price = appointment.price, price.cents > 0 else { return nil }
         let at = appointment.recurrence == nil ? appointment.start : now
-        return try insertAppointmentExpense(db, appointmentID: id, name: appointment.title, price: price, at: at, now: now)
+        return try insertAppointmentExpense(
+            db, appointmentID: id, name: appointment.title, price: price, at: at, now: now)
     }
 
-    private static func insertAppointmentExpense(_ db: Database, appointmentID: Int64, name: String, price: Money,
-                                                 at: Date, now: Date) throws -> BudgetRow? {
-        try db.execute(sql: """
-            INSERT INTO budgetEntry(name, amountCents, currency, at, appointmentId, createdAt, updatedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(appointmentId) DO NOTHING
-            """, arguments: [name, -abs(price.cents), price.currency, at, appointmentID, now, now])
+    private static func insertAppointmentExpense(
+        _ db: Database, appointmentID: Int64, name: String, price: Money,
+        at: Date, now: Date
+    ) throws -> BudgetRow? {
+        try db.execute(
+            sql: """
+                INSERT INTO budgetEntry(name, amountCents, currency, at, appointmentId, createdAt, updatedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(appointmentId) DO NOTHING
+                """, arguments: [name, -abs(price.cents), price.currency, at, appointmentID, now, now])
         guard db.changesCount > 0 else { return nil }
         return try fetchBudgetEntry(db, id: db.lastInsertedRowID)
     }

@@ -13,7 +13,9 @@ extension AppDatabase {
     @discardableResult
     public func commitAhead(dueAt instant: Date) throws -> [Trigger] {
         try writer.write { db in
-            try db.execute(sql: "UPDATE delivery SET committedFor = fireAt WHERE state = 'pending' AND fireAt = ?", arguments: [instant])
+            try db.execute(
+                sql: "UPDATE delivery SET committedFor = fireAt WHERE state = 'pending' AND fireAt = ?",
+                arguments: [instant])
             return try Self.committedAhead(db, for: instant)
         }
     }
@@ -26,7 +28,10 @@ extension AppDatabase {
 
     static func committedAhead(_ db: Database, for instant: Date) throws -> [Trigger] {
         try DeliveryRecord
-            .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") == instant && Column("committedFor") == instant)
+            .filter(
+                Column("state") == DeliveryState.pending.rawValue && Column("fireAt") == instant
+                    && Column("committedFor") == instant
+            )
             .order(Column("key"))
             .fetchAll(db).compactMap(\.trigger)
     }

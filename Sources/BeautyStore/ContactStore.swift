@@ -57,7 +57,9 @@ extension AppDatabase {
     public func assignMissingContactUIDs() throws {
         try writer.write { db in
             for id in try Int64.fetchAll(db, sql: "SELECT id FROM contact WHERE uid IS NULL") {
-                try db.execute(sql: "UPDATE contact SET uid = ? WHERE id = ?", arguments: ["urn:uuid:\(UUID().uuidString.lowercased())", id])
+                try db.execute(
+                    sql: "UPDATE contact SET uid = ? WHERE id = ?",
+                    arguments: ["urn:uuid:\(UUID().uuidString.lowercased())", id])
             }
         }
     }
@@ -72,7 +74,9 @@ extension AppDatabase {
                 var match = try contact.uid.flatMap { try ContactRecord.filter(Column("uid") == $0).fetchOne(db) }
                 if match == nil {
                     // SQLite's NOCASE folds ASCII only: "ŁUCJA" must find "Łucja" too.
-                    match = try ContactRecord.filter(sql: "name = ? COLLATE swiftCaseInsensitiveCompare", arguments: [contact.name]).order(Column("id"))
+                    match = try ContactRecord.filter(
+                        sql: "name = ? COLLATE swiftCaseInsensitiveCompare", arguments: [contact.name]
+                    ).order(Column("id"))
                         .fetchAll(db).first { $0.uid == nil || contact.uid == nil }
                 }
                 guard let old = match else {

@@ -35,10 +35,12 @@ public enum DatabaseOpening {
     /// (A new WAL database may keep everything in its -wal for a while, so that one is still accepted.)
     static func refuseEmptyFile(_ path: String) throws {
         guard let size = fileSize(path), size == 0, (fileSize(path + "-wal") ?? 0) == 0 else { return }
-        throw DatabaseRefusal(reason: .empty, description: """
-            the database \(path) is an empty file (0 bytes), not a beautyd database: if your data should be in it, \
-            restore it from a backup; to start with a new database, remove the file (rm '\(path)')
-            """)
+        throw DatabaseRefusal(
+            reason: .empty,
+            description: """
+                the database \(path) is an empty file (0 bytes), not a beautyd database: if your data should be in it, \
+                restore it from a backup; to start with a new database, remove the file (rm '\(path)')
+                """)
     }
 
     /// SQLite must write the file and create its -wal and -shm beside it; finding out before opening
@@ -48,7 +50,9 @@ public enum DatabaseOpening {
         for file in files(of: path) where FileManager.default.fileExists(atPath: file) {
             if let problem = writeProblem(file, directory: false) { throw notWritable(path, problem) }
         }
-        if let problem = writeProblem(directory.isEmpty ? "." : directory, directory: true) { throw notWritable(path, problem) }
+        if let problem = writeProblem(directory.isEmpty ? "." : directory, directory: true) {
+            throw notWritable(path, problem)
+        }
     }
 
     /// In a directory others may write to (a sticky /tmp given with --database), another user can
@@ -64,13 +68,19 @@ public enum DatabaseOpening {
             var info = stat()
             guard lstat(file, &info) == 0 else { continue }
             let problem: String? =
-                info.st_mode & S_IFMT == S_IFLNK ? "is a symbolic link"
-                : info.st_uid != geteuid() ? "belongs to uid \(info.st_uid), not to you (uid \(geteuid()))"
-                : info.st_mode & S_IFMT != S_IFREG ? "is not a regular file"
-                : info.st_nlink > 1 ? "has \(info.st_nlink) hard links"
-                : nil
+                info.st_mode & S_IFMT == S_IFLNK
+                ? "is a symbolic link"
+                : info.st_uid != geteuid()
+                    ? "belongs to uid \(info.st_uid), not to you (uid \(geteuid()))"
+                    : info.st_mode & S_IFMT != S_IFREG
+                        ? "is not a regular file"
+                        : info.st_nlink > 1
+                            ? "has \(info.st_nlink) hard links"
+                            : nil
             if let problem {
-                throw notWritable(path, """
+                throw notWritable(
+                    path,
+                    """
                     \(file) \(problem), in \(directory), which other users may write to: someone else may have \
                     put it there; keep the database in a directory only you can write to (the default \
                     ~/.local/share/beautyd, or --database in a directory of mode 0700)
@@ -85,11 +95,13 @@ public enum DatabaseOpening {
     static func refuseSecondName(_ path: String) throws {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink > 1 else { return }
-        throw DatabaseRefusal(reason: .secondName, description: """
-            the database \(path) has \(info.st_nlink) names (hard links): a second beautyd could open it by another \
-            name and both would write it, which damages it; keep one name (find the others: \
-            find / -xdev -samefile '\(path)') and copy the file (cp) where another is wanted
-            """)
+        throw DatabaseRefusal(
+            reason: .secondName,
+            description: """
+                the database \(path) has \(info.st_nlink) names (hard links): a second beautyd could open it by another \
+                name and both would write it, which damages it; keep one name (find the others: \
+                find / -xdev -samefile '\(path)') and copy the file (cp) where another is wanted
+                """)
     }
 
     private static func notWritable(_ path: String, _ problem: String) -> DatabaseRefusal {
@@ -103,13 +115,15 @@ public enum DatabaseOpening {
         let reason = errno
         let what = directory ? "its directory \(file)" : file
         if reason == EROFS {
-            return "\(what) is on a read-only file system; mount it read-write or start beautyd with --database on a writable one"
+            return
+                "\(what) is on a read-only file system; mount it read-write or start beautyd with --database on a writable one"
         }
         var info = stat()
         guard stat(file, &info) == 0 else { return "\(what): \(String(cString: strerror(reason)))" }
         let mode = String(info.st_mode & 0o7777, radix: 8)
         if info.st_uid != geteuid() {
-            return "\(what) belongs to uid \(info.st_uid), not to you (uid \(geteuid())); fix: sudo chown \(geteuid()):\(getegid()) '\(file)'"
+            return
+                "\(what) belongs to uid \(info.st_uid), not to you (uid \(geteuid())); fix: sudo chown \(geteuid()):\(getegid()) '\(file)'"
         }
         let bits = directory ? "u+rwx" : "u+rw"
         return "\(what) is not writable (mode \(mode)); fix: chmod \(bits) '\(file)'"
@@ -128,7 +142,9 @@ public enum DatabaseOpening {
     /// Opens the pool and hands it to `prepare` (checks, migrations). If either fails, the pool is
     /// closed and files this attempt created are removed (the database and its -wal only if empty:
     /// they could hold someone's data); a damaged or unwritable file becomes a `DatabaseRefusal`.
-    static func open<Opened>(_ path: String, configuration: Configuration, prepare: (DatabasePool) throws -> Opened) throws -> Opened {
+    static func open<Opened>(_ path: String, configuration: Configuration, prepare: (DatabasePool) throws -> Opened)
+        throws -> Opened
+    {
         let existing = files(of: path).filter { FileManager.default.fileExists(atPath: $0) }
         do {
             return try openAndPrepare(path, configuration: configuration, prepare: prepare)
@@ -142,8 +158,10 @@ public enum DatabaseOpening {
     }
 
     /// A separate function so the pool is released (and its connections closed) when it throws.
-    private static func openAndPrepare<Opened>(_ path: String, configuration: Configuration,
-                                               prepare: (DatabasePool) throws -> Opened) throws -> Opened {
+    private static func openAndPrepare<Opened>(
+        _ path: String, configuration: Configuration,
+        prepare: (DatabasePool) throws -> Opened
+    ) throws -> Opened {
         try prepare(try DatabasePool(path: path, configuration: configuration))
     }
 
@@ -167,41 +185,52 @@ public enum DatabaseOpening {
     }
 
     private static func damaged(_ path: String, _ problem: String) -> DatabaseRefusal {
-        DatabaseRefusal(reason: .damaged, description: """
-            the database \(path) is damaged (\(problem)); beautyd will not use it. To go on with what is \
-            readable, run beautyd --recover (with the same --database, if you gave one): it copies the readable \
-            rows into a new file in its place and keeps the damaged one as \(path).damaged-<date> \
-            (README.md, "A damaged database")
-            """)
+        DatabaseRefusal(
+            reason: .damaged,
+            description: """
+                the database \(path) is damaged (\(problem)); beautyd will not use it. To go on with what is \
+                readable, run beautyd --recover (with the same --database, if you gave one): it copies the readable \
+                rows into a new file in its place and keeps the damaged one as \(path).damaged-<date> \
+                (README.md, "A damaged database")
+                """)
     }
 
     /// A migration this beautyd does not know means a newer one changed the schema: editing the data
     /// with older code could break what that newer code relies on.
-    static func refuseNewerSchema(_ pool: DatabasePool, path: String, migrator: DatabaseMigrator, version: String?) throws {
+    static func refuseNewerSchema(_ pool: DatabasePool, path: String, migrator: DatabaseMigrator, version: String?)
+        throws
+    {
         let (applied, writtenBy) = try pool.read { db -> (Set<String>, String?) in
             let applied = try migrator.appliedIdentifiers(db)
             let exists = try db.tableExists("setting")
-            let writtenBy = exists
-                ? try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [versionSetting]) : nil
+            let writtenBy =
+                exists
+                ? try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [versionSetting])
+                : nil
             return (applied, writtenBy)
         }
         let unknown = applied.subtracting(migrator.migrations).sorted()
         guard !unknown.isEmpty else { return }
-        let theirs = "beautyd \(writtenBy ?? "(version not recorded)") with schema \(unknown.map { "\"\($0)\"" }.joined(separator: ", "))"
+        let theirs =
+            "beautyd \(writtenBy ?? "(version not recorded)") with schema \(unknown.map { "\"\($0)\"" }.joined(separator: ", "))"
         let ours = "beautyd \(version ?? "(this build)") knows the schema up to \"\(migrator.migrations.last ?? "")\""
-        throw DatabaseRefusal(reason: .newerSchema, description: """
-            the database \(path) was written by a newer \(theirs); this \(ours) and will not change it: \
-            run the newer beautyd again, or restore a backup made before it
-            """)
+        throw DatabaseRefusal(
+            reason: .newerSchema,
+            description: """
+                the database \(path) was written by a newer \(theirs); this \(ours) and will not change it: \
+                run the newer beautyd again, or restore a backup made before it
+                """)
     }
 
     /// Remembers which beautyd opened the file last (written only when it changes).
     static func recordVersion(_ pool: DatabasePool, _ version: String?) throws {
         guard let version else { return }
         try pool.write { db in
-            let stored = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [versionSetting])
+            let stored = try String.fetchOne(
+                db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [versionSetting])
             guard stored != version else { return }
-            try db.execute(sql: "INSERT OR REPLACE INTO setting(key, value) VALUES (?, ?)", arguments: [versionSetting, version])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO setting(key, value) VALUES (?, ?)", arguments: [versionSetting, version])
         }
     }
 

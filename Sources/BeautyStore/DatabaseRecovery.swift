@@ -32,10 +32,12 @@ public enum DatabaseRecovery {
             // Rows go in as they come; relations are checked once everything is in.
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.inTransaction {
-                let tables = try String.fetchAll(db, sql: """
-                    SELECT name FROM sqlite_master WHERE type = 'table'
-                    AND name NOT LIKE 'sqlite_%' AND name <> 'grdb_migrations' ORDER BY rootpage
-                    """)
+                let tables = try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT name FROM sqlite_master WHERE type = 'table'
+                        AND name NOT LIKE 'sqlite_%' AND name <> 'grdb_migrations' ORDER BY rootpage
+                        """)
                 for table in tables {
                     report.tables.append(try source.inDatabase { try copy(table, from: $0, to: db) })
                 }
@@ -52,14 +54,18 @@ public enum DatabaseRecovery {
         let wanted = try target.columns(in: table).map(\.name)
         guard let exists = try? source.tableExists(table) else { return Table(name: table, copied: 0, damaged: true) }
         guard exists else { return Table(name: table, copied: 0, damaged: false) }  // an older schema
-        guard let present = try? source.columns(in: table).map(\.name) else { return Table(name: table, copied: 0, damaged: true) }
+        guard let present = try? source.columns(in: table).map(\.name) else {
+            return Table(name: table, copied: 0, damaged: true)
+        }
         let columns = wanted.filter(present.contains)
         let quoted = columns.map { $0.quotedDatabaseIdentifier }.joined(separator: ", ")
-        let select = "SELECT rowid AS recoveredRowID, \(quoted) FROM \(table.quotedDatabaseIdentifier) WHERE rowid > ? ORDER BY rowid LIMIT ?"
-        let insert = try target.makeStatement(sql: """
-            INSERT OR REPLACE INTO \(table.quotedDatabaseIdentifier)(\(quoted)) \
-            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
-            """)
+        let select =
+            "SELECT rowid AS recoveredRowID, \(quoted) FROM \(table.quotedDatabaseIdentifier) WHERE rowid > ? ORDER BY rowid LIMIT ?"
+        let insert = try target.makeStatement(
+            sql: """
+                INSERT OR REPLACE INTO \(table.quotedDatabaseIdentifier)(\(quoted)) \
+                VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+                """)
         var result = Table(name: table, copied: 0, damaged: false)
         var after = Int64.min
         var batch = 500
@@ -67,7 +73,7 @@ public enum DatabaseRecovery {
             let rows: [Row]
             do {
                 rows = try Row.fetchAll(source, sql: select, arguments: [after, batch])
-            } catch where batch > 1 {
+            } catch  where batch > 1 {
                 batch = 1  // read row by row up to the damage
                 continue
             } catch {
@@ -138,13 +144,18 @@ public enum DatabaseRecovery {
                 let table: String = orphan[0]
                 guard let rowID: Int64 = orphan[1] else { continue }
                 let key: Int = orphan[3]
-                let links = try Row.fetchAll(db, sql: "SELECT \"from\", on_delete FROM pragma_foreign_key_list(?) WHERE id = ?",
-                                             arguments: [table, key])
+                let links = try Row.fetchAll(
+                    db, sql: "SELECT \"from\", on_delete FROM pragma_foreign_key_list(?) WHERE id = ?",
+                    arguments: [table, key])
                 if !links.isEmpty, links.allSatisfy({ ($0[1] as String) == "SET NULL" }) {
-                    let columns = links.map { "\(($0[0] as String).quotedDatabaseIdentifier) = NULL" }.joined(separator: ", ")
-                    try db.execute(sql: "UPDATE \(table.quotedDatabaseIdentifier) SET \(columns) WHERE rowid = ?", arguments: [rowID])
+                    let columns = links.map { "\(($0[0] as String).quotedDatabaseIdentifier) = NULL" }.joined(
+                        separator: ", ")
+                    try db.execute(
+                        sql: "UPDATE \(table.quotedDatabaseIdentifier) SET \(columns) WHERE rowid = ?",
+                        arguments: [rowID])
                 } else {
-                    try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE rowid = ?", arguments: [rowID])
+                    try db.execute(
+                        sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE rowid = ?", arguments: [rowID])
                     dropped += 1
                 }
             }

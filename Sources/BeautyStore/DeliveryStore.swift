@@ -12,8 +12,10 @@ extension AppDatabase {
 
     static func dueTriggers(_ db: Database, at now: Date, limit: Int) throws -> [Trigger] {
         try DeliveryRecord
-            .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now
-                    && (Column("committedFor") == nil || Column("committedFor") != Column("fireAt")))
+            .filter(
+                Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now
+                    && (Column("committedFor") == nil || Column("committedFor") != Column("fireAt"))
+            )
             .order(Column("fireAt"), Column("key")).limit(limit)
             .fetchAll(db).compactMap(\.trigger)
     }
@@ -63,15 +65,18 @@ extension AppDatabase {
     @discardableResult
     public func settleInterruptedDeliveries(at now: Date) throws -> [String] {
         try writer.write { db in
-            try db.execute(sql: "UPDATE delivery SET committedFor = NULL WHERE committedFor IS NOT NULL AND NOT (\(AppDatabase.committedAndDue))",
-                           arguments: [now])
+            try db.execute(
+                sql:
+                    "UPDATE delivery SET committedFor = NULL WHERE committedFor IS NOT NULL AND NOT (\(AppDatabase.committedAndDue))",
+                arguments: [now])
             let interrupted = "state = 'delivering' OR committedFor IS NOT NULL"
             let keys = try String.fetchAll(db, sql: "SELECT key FROM delivery WHERE \(interrupted) ORDER BY key")
-            try db.execute(sql: """
-                UPDATE delivery SET state = 'fired', firedAt = COALESCE(firedAt, ?), settledAt = ?, committedFor = NULL,
-                       lastError = 'interrupted while being shown: counted as shown'
-                WHERE \(interrupted)
-                """, arguments: [now, now])
+            try db.execute(
+                sql: """
+                    UPDATE delivery SET state = 'fired', firedAt = COALESCE(firedAt, ?), settledAt = ?, committedFor = NULL,
+                           lastError = 'interrupted while being shown: counted as shown'
+                    WHERE \(interrupted)
+                    """, arguments: [now, now])
             return keys
         }
     }
@@ -91,11 +96,14 @@ extension AppDatabase {
     /// Schedules a repeat of a delivery after a snooze; the new row is pending like any other.
     public func scheduleSnooze(of key: String, until fireAt: Date) throws -> Trigger? {
         try writer.write { db in
-            guard let original = try DeliveryRecord.fetchOne(db, key: key), let trigger = original.trigger else { return nil }
+            guard let original = try DeliveryRecord.fetchOne(db, key: key), let trigger = original.trigger else {
+                return nil
+            }
             let baseKey = key.components(separatedBy: "/snooze/").first ?? key
             let repeatKey = "\(baseKey)/snooze/\(Int64(fireAt.timeIntervalSince1970))"
-            let snoozed = Trigger(key: repeatKey, itemKind: trigger.itemKind, itemID: trigger.itemID,
-                                  occurrence: trigger.occurrence, fireAt: fireAt, source: .snooze)
+            let snoozed = Trigger(
+                key: repeatKey, itemKind: trigger.itemKind, itemID: trigger.itemID,
+                occurrence: trigger.occurrence, fireAt: fireAt, source: .snooze)
             try DeliveryRecord(snoozed).insert(db, onConflict: .ignore)
             return snoozed
         }
@@ -113,7 +121,8 @@ extension AppDatabase {
         try writer.write { db in
             for key in keys {
                 try db.execute(
-                    sql: "UPDATE delivery SET state = 'pending', committedFor = NULL, attempts = attempts + 1, lastError = ? WHERE key = ? AND state IN ('pending', 'delivering')",
+                    sql:
+                        "UPDATE delivery SET state = 'pending', committedFor = NULL, attempts = attempts + 1, lastError = ? WHERE key = ? AND state IN ('pending', 'delivering')",
                     arguments: [error, key])
             }
         }
@@ -128,11 +137,15 @@ extension AppDatabase {
     /// `delivering` row (in the table it stays `pending`, so an edit can still take it back).
     public func deliveries(itemKind: ItemKind, itemID: Int64, now: Date? = nil) throws -> [Delivery] {
         try writer.read { db in
-            let deliveries = try DeliveryRecord.filter(Column("itemKind") == itemKind.rawValue && Column("itemID") == itemID)
-                .order(Column("fireAt"), Column("key")).fetchAll(db).compactMap(Self.delivery)
+            let deliveries = try DeliveryRecord.filter(
+                Column("itemKind") == itemKind.rawValue && Column("itemID") == itemID
+            )
+            .order(Column("fireAt"), Column("key")).fetchAll(db).compactMap(Self.delivery)
             guard let now else { return deliveries }
-            let committed = Set(try String.fetchAll(db, sql: "SELECT key FROM delivery WHERE itemKind = ? AND itemID = ? AND \(Self.committedAndDue)",
-                                                    arguments: [itemKind.rawValue, itemID, now]))
+            let committed = Set(
+                try String.fetchAll(
+                    db, sql: "SELECT key FROM delivery WHERE itemKind = ? AND itemID = ? AND \(Self.committedAndDue)",
+                    arguments: [itemKind.rawValue, itemID, now]))
             return deliveries.map { delivery in
                 guard delivery.state == .pending, committed.contains(delivery.trigger.key) else { return delivery }
                 var showing = delivery
@@ -158,8 +171,10 @@ extension AppDatabase {
     /// `waitingDeliveries` leaves them out.
     static func waitingDeliveryCount(_ db: Database, at now: Date) throws -> Int {
         let kinds = ItemKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ",")
-        return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM delivery WHERE state = ? AND fireAt <= ? AND itemKind IN (\(kinds))"),
-                                arguments: [DeliveryState.pending.rawValue, now]) ?? 0
+        return try Int.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT COUNT(*) FROM delivery WHERE state = ? AND fireAt <= ? AND itemKind IN (\(kinds))"),
+            arguments: [DeliveryState.pending.rawValue, now]) ?? 0
     }
 
     public func pendingCount() throws -> Int {
@@ -183,18 +198,24 @@ extension AppDatabase {
     }
 
     static func setSetting(_ db: Database, _ key: String, _ value: String) throws {
-        try db.execute(sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                       arguments: [key, value])
+        try db.execute(
+            sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [key, value])
     }
 
-    private func transition(_ keys: [String], from: Set<DeliveryState>, to state: DeliveryState, at now: Date, firedAt: Date?) throws -> Int {
+    private func transition(
+        _ keys: [String], from: Set<DeliveryState>, to state: DeliveryState, at now: Date, firedAt: Date?
+    ) throws -> Int {
         guard !keys.isEmpty else { return 0 }
-        return try writer.write { db in try Self.transition(db, keys, from: from, to: state, at: now, firedAt: firedAt) }
+        return try writer.write { db in try Self.transition(db, keys, from: from, to: state, at: now, firedAt: firedAt)
+        }
     }
 
     @discardableResult
-    static func transition(_ db: Database, _ keys: [String], from: Set<DeliveryState>, to state: DeliveryState,
-                           at now: Date, firedAt: Date?) throws -> Int {
+    static func transition(
+        _ db: Database, _ keys: [String], from: Set<DeliveryState>, to state: DeliveryState,
+        at now: Date, firedAt: Date?
+    ) throws -> Int {
         var moved = 0
         let allowed = from.map { "'\($0.rawValue)'" }.joined(separator: ",")
         for key in keys {
@@ -212,6 +233,8 @@ extension AppDatabase {
 
     private static func delivery(_ record: DeliveryRecord) -> Delivery? {
         guard let trigger = record.trigger, let state = DeliveryState(rawValue: record.state) else { return nil }
-        return Delivery(trigger: trigger, state: state, firedAt: record.firedAt, attempts: record.attempts, lastError: record.lastError)
+        return Delivery(
+            trigger: trigger, state: state, firedAt: record.firedAt, attempts: record.attempts,
+            lastError: record.lastError)
     }
 }

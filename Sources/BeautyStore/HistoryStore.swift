@@ -34,27 +34,35 @@ extension AppDatabase {
         try writer.read { db in
             let end = min(to, now)
             var rows: [HistoryRow] = []
-            let doses = try Row.fetchAll(db, sql: """
-                SELECT dose.id, dose.scheduledAt, dose.state, dose.confirmedAt, medication.name, medication.dose AS amount
-                FROM dose JOIN medication ON medication.id = dose.medicationId
-                WHERE (dose.scheduledAt >= ? AND dose.scheduledAt <= ?)
-                   OR (dose.state IN ('taken', 'skipped') AND dose.confirmedAt >= ? AND dose.confirmedAt <= ?)
-                """, arguments: [from, end, from, end])
+            let doses = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT dose.id, dose.scheduledAt, dose.state, dose.confirmedAt, medication.name, medication.dose AS amount
+                    FROM dose JOIN medication ON medication.id = dose.medicationId
+                    WHERE (dose.scheduledAt >= ? AND dose.scheduledAt <= ?)
+                       OR (dose.state IN ('taken', 'skipped') AND dose.confirmedAt >= ? AND dose.confirmedAt <= ?)
+                    """, arguments: [from, end, from, end])
             for row in doses {
                 // A dose whose time passed without an answer is reported as missed, even before the nagging ends.
                 let state: String = row["state"]
-                rows.append(HistoryRow(kind: .dose, id: row["id"], title: row["name"], detail: row["amount"],
-                                       scheduledAt: row["scheduledAt"], state: state == "pending" ? "missed" : state,
-                                       confirmedAt: row["confirmedAt"]))
+                rows.append(
+                    HistoryRow(
+                        kind: .dose, id: row["id"], title: row["name"], detail: row["amount"],
+                        scheduledAt: row["scheduledAt"], state: state == "pending" ? "missed" : state,
+                        confirmedAt: row["confirmedAt"]))
             }
-            let reminders = try Row.fetchAll(db, sql: """
-                SELECT delivery.itemID, delivery.fireAt, delivery.state, delivery.firedAt, appointment.title
-                FROM delivery LEFT JOIN appointment ON appointment.id = delivery.itemID
-                WHERE delivery.itemKind = 'appointment' AND delivery.fireAt >= ? AND delivery.fireAt <= ? AND delivery.state != 'pending'
-                """, arguments: [from, end])
+            let reminders = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT delivery.itemID, delivery.fireAt, delivery.state, delivery.firedAt, appointment.title
+                    FROM delivery LEFT JOIN appointment ON appointment.id = delivery.itemID
+                    WHERE delivery.itemKind = 'appointment' AND delivery.fireAt >= ? AND delivery.fireAt <= ? AND delivery.state != 'pending'
+                    """, arguments: [from, end])
             for row in reminders {
-                rows.append(HistoryRow(kind: .reminder, id: row["itemID"], title: row["title"] ?? Appointment.deletedTitle,
-                                       detail: nil, scheduledAt: row["fireAt"], state: row["state"], confirmedAt: row["firedAt"]))
+                rows.append(
+                    HistoryRow(
+                        kind: .reminder, id: row["itemID"], title: row["title"] ?? Appointment.deletedTitle,
+                        detail: nil, scheduledAt: row["fireAt"], state: row["state"], confirmedAt: row["firedAt"]))
             }
             return rows.sorted { ($0.scheduledAt, $0.title) < ($1.scheduledAt, $1.title) }
         }
@@ -66,17 +74,21 @@ extension AppDatabase {
         try writer.read { db in
             let week = now.addingTimeInterval(-7 * 86_400)
             let month = now.addingTimeInterval(-30 * 86_400)
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT medication.id, medication.name,
-                  SUM(dose.scheduledAt >= ? AND dose.state = 'taken') AS taken7, SUM(dose.scheduledAt >= ?) AS scheduled7,
-                  SUM(dose.state = 'taken') AS taken30, COUNT(dose.id) AS scheduled30
-                FROM medication LEFT JOIN dose ON dose.medicationId = medication.id AND dose.scheduledAt >= ?
-                  AND (dose.scheduledAt <= ? OR (dose.state IN ('taken', 'skipped') AND dose.confirmedAt <= ?))
-                GROUP BY medication.id ORDER BY medication.position, medication.id
-                """, arguments: [week, week, month, now, now])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT medication.id, medication.name,
+                      SUM(dose.scheduledAt >= ? AND dose.state = 'taken') AS taken7, SUM(dose.scheduledAt >= ?) AS scheduled7,
+                      SUM(dose.state = 'taken') AS taken30, COUNT(dose.id) AS scheduled30
+                    FROM medication LEFT JOIN dose ON dose.medicationId = medication.id AND dose.scheduledAt >= ?
+                      AND (dose.scheduledAt <= ? OR (dose.state IN ('taken', 'skipped') AND dose.confirmedAt <= ?))
+                    GROUP BY medication.id ORDER BY medication.position, medication.id
+                    """, arguments: [week, week, month, now, now])
             return rows.map {
-                AdherenceRow(medicationID: $0["id"], name: $0["name"], taken7: $0["taken7"] ?? 0, scheduled7: $0["scheduled7"] ?? 0,
-                          taken30: $0["taken30"] ?? 0, scheduled30: $0["scheduled30"] ?? 0)
+                AdherenceRow(
+                    medicationID: $0["id"], name: $0["name"], taken7: $0["taken7"] ?? 0,
+                    scheduled7: $0["scheduled7"] ?? 0,
+                    taken30: $0["taken30"] ?? 0, scheduled30: $0["scheduled30"] ?? 0)
             }
         }
     }

@@ -21,7 +21,8 @@ struct MeasurementRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     func measurement() throws -> BodyMeasurement {
-        var m = BodyMeasurement(day: try LocalDate(parsing: day), weightKg: weightKg, heightCm: heightCm, updatedAt: updatedAt)
+        var m = BodyMeasurement(
+            day: try LocalDate(parsing: day), weightKg: weightKg, heightCm: heightCm, updatedAt: updatedAt)
         m.bmi = bmi
         return m
     }
@@ -41,7 +42,9 @@ extension AppDatabase {
     /// Saves the weight of `day`, replacing that day's entry if there is one. Without a height, the
     /// height of the closest entry on or before that day is used (a replacement keeps its own),
     /// else that of the closest later one; with none known the entry has no BMI.
-    public func saveMeasurement(day: LocalDate, weightKg: Double, heightCm: Double?, now: Date) throws -> SavedMeasurement {
+    public func saveMeasurement(day: LocalDate, weightKg: Double, heightCm: Double?, now: Date) throws
+        -> SavedMeasurement
+    {
         try writer.write { db in
             let key = day.description
             let replaced = try MeasurementRecord.fetchOne(db, key: key)?.measurement()
@@ -49,9 +52,16 @@ extension AppDatabase {
             var heightFrom: LocalDate?
             if height == nil {
                 let earlier = try MeasurementRecord.fetchOne(
-                    db, sql: "SELECT * FROM measurement WHERE heightCm IS NOT NULL AND day <= ? ORDER BY day DESC LIMIT 1", arguments: [key])
-                let source = try earlier ?? MeasurementRecord.fetchOne(
-                    db, sql: "SELECT * FROM measurement WHERE heightCm IS NOT NULL AND day > ? ORDER BY day ASC LIMIT 1", arguments: [key])
+                    db,
+                    sql: "SELECT * FROM measurement WHERE heightCm IS NOT NULL AND day <= ? ORDER BY day DESC LIMIT 1",
+                    arguments: [key])
+                let source =
+                    try earlier
+                    ?? MeasurementRecord.fetchOne(
+                        db,
+                        sql:
+                            "SELECT * FROM measurement WHERE heightCm IS NOT NULL AND day > ? ORDER BY day ASC LIMIT 1",
+                        arguments: [key])
                 if let source {
                     height = source.heightCm
                     heightFrom = try LocalDate(parsing: source.day)

@@ -9,7 +9,9 @@ extension AppDatabase {
 
     /// Adds a medication. Given a zone, its doses are planned in the same transaction (with those of
     /// any other medication due for planning); without one, the scheduler's next pass plans them.
-    public func addMedication(_ medication: Medication, now: Date, planningIn zone: TimeZone? = nil) throws -> Medication {
+    public func addMedication(_ medication: Medication, now: Date, planningIn zone: TimeZone? = nil) throws
+        -> Medication
+    {
         try writer.write { db in
             var record = MedicationRecord(medication)
             record.id = nil
@@ -23,7 +25,9 @@ extension AppDatabase {
     }
 
     /// Saves changes; future doses not yet shown are re-planned from the new schedule, the past stays.
-    public func updateMedication(_ medication: Medication, now: Date, planningIn zone: TimeZone? = nil) throws -> Medication {
+    public func updateMedication(_ medication: Medication, now: Date, planningIn zone: TimeZone? = nil) throws
+        -> Medication
+    {
         guard let id = medication.id else { throw StoreError.notFound(kind: "medication", id: 0) }
         return try updateMedication(id: id, now: now, planningIn: zone) { $0 = medication }
     }
@@ -31,10 +35,14 @@ extension AppDatabase {
     /// Reads the stored medication, lets `change` edit it and saves the result, in one transaction (so
     /// stock used up meanwhile by a dose taken is not overwritten). Future doses not yet shown are
     /// dropped; given a zone, they are planned again from the new schedule in the same transaction.
-    public func updateMedication(id: Int64, now: Date, planningIn zone: TimeZone? = nil,
-                                 _ change: (inout Medication) throws -> Void) throws -> Medication {
+    public func updateMedication(
+        id: Int64, now: Date, planningIn zone: TimeZone? = nil,
+        _ change: (inout Medication) throws -> Void
+    ) throws -> Medication {
         try writer.write { db in
-            guard let old = try MedicationRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "medication", id: id) }
+            guard let old = try MedicationRecord.fetchOne(db, key: id) else {
+                throw StoreError.notFound(kind: "medication", id: id)
+            }
             var medication = old.medication
             try change(&medication)
             var record = MedicationRecord(medication)
@@ -54,23 +62,30 @@ extension AppDatabase {
     public func deleteMedication(id: Int64) throws {
         try writer.write { db in
             try db.execute(
-                sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND state = 'pending' AND itemID IN (SELECT id FROM dose WHERE medicationId = ?)",
+                sql:
+                    "DELETE FROM delivery WHERE itemKind = 'medication' AND state = 'pending' AND itemID IN (SELECT id FROM dose WHERE medicationId = ?)",
                 arguments: [id])
-            guard try MedicationRecord.deleteOne(db, key: id) else { throw StoreError.notFound(kind: "medication", id: id) }
+            guard try MedicationRecord.deleteOne(db, key: id) else {
+                throw StoreError.notFound(kind: "medication", id: id)
+            }
             try renumber(db)
         }
     }
 
     public func medication(id: Int64) throws -> Medication {
         try writer.read { db in
-            guard let record = try MedicationRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "medication", id: id) }
+            guard let record = try MedicationRecord.fetchOne(db, key: id) else {
+                throw StoreError.notFound(kind: "medication", id: id)
+            }
             return record.medication
         }
     }
 
     /// In the user's order.
     public func medications() throws -> [Medication] {
-        try writer.read { db in try MedicationRecord.order(Column("position"), Column("id")).fetchAll(db).map(\.medication) }
+        try writer.read { db in
+            try MedicationRecord.order(Column("position"), Column("id")).fetchAll(db).map(\.medication)
+        }
     }
 
     public func medicationCount() throws -> Int {
@@ -81,7 +96,9 @@ extension AppDatabase {
     public func moveMedication(id: Int64, to position: Int) throws -> [Medication] {
         try writer.write { db in
             var ordered = try MedicationRecord.order(Column("position"), Column("id")).fetchAll(db)
-            guard let index = ordered.firstIndex(where: { $0.id == id }) else { throw StoreError.notFound(kind: "medication", id: id) }
+            guard let index = ordered.firstIndex(where: { $0.id == id }) else {
+                throw StoreError.notFound(kind: "medication", id: id)
+            }
             let moving = ordered.remove(at: index)
             ordered.insert(moving, at: min(max(position, 1), ordered.count + 1) - 1)
             // Renumber in the array itself, so the answer carries the new positions.
@@ -96,7 +113,9 @@ extension AppDatabase {
     /// Adds units to the stock; a refill above the threshold re-arms the low-stock warning.
     public func refillMedication(id: Int64, count: Double, now: Date) throws -> Medication {
         try writer.write { db in
-            guard var record = try MedicationRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "medication", id: id) }
+            guard var record = try MedicationRecord.fetchOne(db, key: id) else {
+                throw StoreError.notFound(kind: "medication", id: id)
+            }
             record.stock = try Validation.refill(count, onto: record.stock)
             if record.stock! > (record.lowStock ?? -1) { record.lowStockWarned = false }
             record.updatedAt = now
@@ -118,7 +137,8 @@ extension AppDatabase {
     }
 
     private static func needingDosePlans(now: Date) -> QueryInterfaceRequest<MedicationRecord> {
-        MedicationRecord.filter(Column("plannedUntil") == nil || Column("plannedUntil") < now.addingTimeInterval(doseHorizon / 2))
+        MedicationRecord.filter(
+            Column("plannedUntil") == nil || Column("plannedUntil") < now.addingTimeInterval(doseHorizon / 2))
     }
 
     @discardableResult
@@ -130,14 +150,19 @@ extension AppDatabase {
             let zone = medication.zone(default: zone)
             // Without a start date a medication begins when it was added: its earlier doses today never existed.
             let startOfToday = LocalTime.calendar(zone).startOfDay(for: now)
-            let from = record.plannedUntil ?? (medication.startDate == nil ? max(startOfToday, record.createdAt) : startOfToday)
+            let from =
+                record.plannedUntil
+                ?? (medication.startDate == nil ? max(startOfToday, record.createdAt) : startOfToday)
             for scheduledAt in DosePlanner.doses(for: medication, from: from, to: horizon, zone: zone) {
-                var dose = DoseRecord(id: nil, medicationId: record.id!, scheduledAt: scheduledAt,
-                                      state: Dose.State.pending.rawValue, confirmedAt: nil, nagCount: 0, shownKey: nil)
+                var dose = DoseRecord(
+                    id: nil, medicationId: record.id!, scheduledAt: scheduledAt,
+                    state: Dose.State.pending.rawValue, confirmedAt: nil, nagCount: 0, shownKey: nil)
                 try dose.insert(db, onConflict: .ignore)
                 guard db.changesCount > 0, let doseID = dose.id else { continue }
                 created += 1
-                if scheduledAt > now { try DeliveryRecord(Self.doseTrigger(doseID, scheduledAt, fireAt: scheduledAt)).insert(db) }
+                if scheduledAt > now {
+                    try DeliveryRecord(Self.doseTrigger(doseID, scheduledAt, fireAt: scheduledAt)).insert(db)
+                }
             }
             record.plannedUntil = horizon
             try record.update(db)
@@ -157,7 +182,8 @@ extension AppDatabase {
                 try dropFutureDoses(db, medicationID: id, after: now)
                 try db.execute(sql: "UPDATE medication SET plannedUntil = ? WHERE id = ?", arguments: [now, id])
             }
-            try db.execute(sql: "UPDATE appointment SET plannedUntil = NULL WHERE recurrence IS NOT NULL AND timeZone IS NULL")
+            try db.execute(
+                sql: "UPDATE appointment SET plannedUntil = NULL WHERE recurrence IS NOT NULL AND timeZone IS NULL")
         }
         try planDoses(now: now, zone: zone)
         try planSeries(now: now, zone: zone)
@@ -177,30 +203,40 @@ extension AppDatabase {
     /// When dose rows must next be extended (nil when no medication can ever fire again).
     public func nextPlanningInstant() throws -> Date? {
         try writer.read { db in
-            guard let earliest = try Date.fetchOne(db, sql: """
-                SELECT MIN(plannedUntil) FROM medication
-                WHERE json_extract(schedule, '$.kind') IN ('times', 'interval')
-                """) else { return nil }
+            guard
+                let earliest = try Date.fetchOne(
+                    db,
+                    sql: """
+                        SELECT MIN(plannedUntil) FROM medication
+                        WHERE json_extract(schedule, '$.kind') IN ('times', 'interval')
+                        """)
+            else { return nil }
             return earliest.addingTimeInterval(-Self.doseHorizon / 2)
         }
     }
 
-    static func doseTrigger(_ doseID: Int64, _ scheduledAt: Date, fireAt: Date, source: TriggerSource = .plan) -> Trigger {
+    static func doseTrigger(_ doseID: Int64, _ scheduledAt: Date, fireAt: Date, source: TriggerSource = .plan)
+        -> Trigger
+    {
         var key = Trigger.key(kind: .medication, itemID: doseID, occurrence: scheduledAt, fireAt: fireAt)
         if source != .plan { key += "/\(source.rawValue)" }
-        return Trigger(key: key, itemKind: .medication, itemID: doseID, occurrence: scheduledAt, fireAt: fireAt, source: source)
+        return Trigger(
+            key: key, itemKind: .medication, itemID: doseID, occurrence: scheduledAt, fireAt: fireAt, source: source)
     }
 
     public func dose(id: Int64) throws -> Dose {
         try writer.read { db in
-            guard let record = try DoseRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "dose", id: id) }
+            guard let record = try DoseRecord.fetchOne(db, key: id) else {
+                throw StoreError.notFound(kind: "dose", id: id)
+            }
             return record.dose
         }
     }
 
     /// The delivery key of the notification currently shown for a dose, if any.
     public func shownKey(ofDose id: Int64) throws -> String? {
-        try writer.read { db in try String.fetchOne(db, sql: "SELECT shownKey FROM dose WHERE id = ?", arguments: [id]) }
+        try writer.read { db in try String.fetchOne(db, sql: "SELECT shownKey FROM dose WHERE id = ?", arguments: [id])
+        }
     }
 
     /// Doses scheduled in [from, to), earliest first.
@@ -222,7 +258,8 @@ extension AppDatabase {
                 dose.nagCount = trigger.source == .nag ? dose.nagCount + 1 : 0
                 dose.shownKey = trigger.key
                 try dose.update(db)
-                let next = Self.doseTrigger(dose.id!, dose.scheduledAt, fireAt: now.addingTimeInterval(nagInterval), source: .nag)
+                let next = Self.doseTrigger(
+                    dose.id!, dose.scheduledAt, fireAt: now.addingTimeInterval(nagInterval), source: .nag)
                 try DeliveryRecord(next).insert(db, onConflict: .ignore)
             }
         }
@@ -233,9 +270,13 @@ extension AppDatabase {
     /// adherence and stock must say so. Pending re-notifications are dropped, and the delivery of the
     /// notification on screen for it is settled with the answer.
     /// Taking a dose uses up stock; the answer says whether the low-stock threshold was just reached.
-    public func answerDose(id: Int64, _ state: Dose.State, confirmedAt: Date, now: Date, snoozeUntil: Date? = nil) throws -> DoseAnswer {
+    public func answerDose(id: Int64, _ state: Dose.State, confirmedAt: Date, now: Date, snoozeUntil: Date? = nil)
+        throws -> DoseAnswer
+    {
         try writer.write { db in
-            guard var dose = try DoseRecord.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "dose", id: id) }
+            guard var dose = try DoseRecord.fetchOne(db, key: id) else {
+                throw StoreError.notFound(kind: "dose", id: id)
+            }
             return try answer(db, &dose, state, confirmedAt: confirmedAt, now: now, snoozeUntil: snoozeUntil)
         }
     }
@@ -243,13 +284,21 @@ extension AppDatabase {
     /// Answers the dose of a medication at `scheduledAt` that the schedule has but that may not be a row
     /// yet (further ahead than the planned rows): the row is made and answered in one write, so no
     /// unanswered row without its delivery is ever left for the planner to skip.
-    public func answerPlannedDose(medicationID: Int64, scheduledAt: Date, _ state: Dose.State, confirmedAt: Date, now: Date) throws -> DoseAnswer {
+    public func answerPlannedDose(
+        medicationID: Int64, scheduledAt: Date, _ state: Dose.State, confirmedAt: Date, now: Date
+    ) throws -> DoseAnswer {
         try writer.write { db in
-            guard try MedicationRecord.exists(db, key: medicationID) else { throw StoreError.notFound(kind: "medication", id: medicationID) }
-            var dose = DoseRecord(id: nil, medicationId: medicationID, scheduledAt: scheduledAt, state: Dose.State.pending.rawValue,
-                                  confirmedAt: nil, nagCount: 0, shownKey: nil)
+            guard try MedicationRecord.exists(db, key: medicationID) else {
+                throw StoreError.notFound(kind: "medication", id: medicationID)
+            }
+            var dose = DoseRecord(
+                id: nil, medicationId: medicationID, scheduledAt: scheduledAt, state: Dose.State.pending.rawValue,
+                confirmedAt: nil, nagCount: 0, shownKey: nil)
             try dose.insert(db, onConflict: .ignore)
-            guard var stored = try DoseRecord.filter(Column("medicationId") == medicationID && Column("scheduledAt") == scheduledAt).fetchOne(db)
+            guard
+                var stored = try DoseRecord.filter(
+                    Column("medicationId") == medicationID && Column("scheduledAt") == scheduledAt
+                ).fetchOne(db)
             else { throw StoreError.notFound(kind: "dose", id: 0) }
             return try answer(db, &stored, state, confirmedAt: confirmedAt, now: now, snoozeUntil: nil)
         }
@@ -263,25 +312,34 @@ extension AppDatabase {
             guard let medication = try MedicationRecord.fetchOne(db, key: medicationID) else {
                 throw StoreError.notFound(kind: "medication", id: medicationID)
             }
-            var dose = DoseRecord(id: nil, medicationId: medicationID, scheduledAt: takenAt, state: Dose.State.pending.rawValue,
-                                  confirmedAt: nil, nagCount: 0, shownKey: nil)
+            var dose = DoseRecord(
+                id: nil, medicationId: medicationID, scheduledAt: takenAt, state: Dose.State.pending.rawValue,
+                confirmedAt: nil, nagCount: 0, shownKey: nil)
             try dose.insert(db, onConflict: .ignore)
             guard db.changesCount > 0 else {
-                let existing = try Int64.fetchOne(db, sql: "SELECT id FROM dose WHERE medicationId = ? AND scheduledAt = ?",
-                                                  arguments: [medicationID, takenAt]) ?? 0
-                throw ValidationError(field: "at", template: "%s already has dose %s at that time: answer it with its id", medication.name, existing)
+                let existing =
+                    try Int64.fetchOne(
+                        db, sql: "SELECT id FROM dose WHERE medicationId = ? AND scheduledAt = ?",
+                        arguments: [medicationID, takenAt]) ?? 0
+                throw ValidationError(
+                    field: "at", template: "%s already has dose %s at that time: answer it with its id",
+                    medication.name, existing)
             }
             return try answer(db, &dose, .taken, confirmedAt: takenAt, now: now, snoozeUntil: nil)
         }
     }
 
-    private func answer(_ db: Database, _ dose: inout DoseRecord, _ state: Dose.State, confirmedAt: Date, now: Date,
-                        snoozeUntil: Date?) throws -> DoseAnswer {
+    private func answer(
+        _ db: Database, _ dose: inout DoseRecord, _ state: Dose.State, confirmedAt: Date, now: Date,
+        snoozeUntil: Date?
+    ) throws -> DoseAnswer {
         let id = dose.id!
         guard let current = Dose.State(rawValue: dose.state), current.accepts(state) else {
             return DoseAnswer(dose: dose.dose, changed: false, lowStock: nil, shownKey: nil)
         }
-        try db.execute(sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND itemID = ? AND state = 'pending'", arguments: [id])
+        try db.execute(
+            sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND itemID = ? AND state = 'pending'",
+            arguments: [id])
         if let shown = dose.shownKey {
             let settled: DeliveryState = state == .taken ? .taken : (state == .skipped ? .skipped : .snoozed)
             try Self.transition(db, [shown], from: [.fired], to: settled, at: now, firedAt: nil)
@@ -290,17 +348,21 @@ extension AppDatabase {
         dose.confirmedAt = state == .taken || state == .skipped ? confirmedAt : nil
         if state == .snoozed, let snoozeUntil {
             dose.nagCount = 0
-            try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: snoozeUntil, source: .snooze)).insert(db, onConflict: .ignore)
+            try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: snoozeUntil, source: .snooze)).insert(
+                db, onConflict: .ignore)
         }
         try dose.update(db)
         var lowStock: Medication?
-        if state == .taken, var medication = try MedicationRecord.fetchOne(db, key: dose.medicationId), let stock = medication.stock {
+        if state == .taken, var medication = try MedicationRecord.fetchOne(db, key: dose.medicationId),
+            let stock = medication.stock
+        {
             medication.stock = max(0, stock - medication.medication.unitsPerDose)
             if let threshold = medication.lowStock, medication.stock! <= threshold, !medication.lowStockWarned {
                 medication.lowStockWarned = true
                 lowStock = medication.medication
                 // Through the ledger, so the warning waits for a notification server instead of being lost.
-                try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: now, source: .lowStock)).insert(db, onConflict: .ignore)
+                try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: now, source: .lowStock)).insert(
+                    db, onConflict: .ignore)
             }
             try medication.update(db)
         }
@@ -310,24 +372,31 @@ extension AppDatabase {
     /// Gives up on a dose nobody answered.
     public func markDoseMissed(id: Int64) throws -> Bool {
         try writer.write { db in
-            try db.execute(sql: "UPDATE dose SET state = 'missed' WHERE id = ? AND state IN ('pending', 'fired', 'snoozed')", arguments: [id])
+            try db.execute(
+                sql: "UPDATE dose SET state = 'missed' WHERE id = ? AND state IN ('pending', 'fired', 'snoozed')",
+                arguments: [id])
             let changed = db.changesCount > 0
-            try db.execute(sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND itemID = ? AND state = 'pending'", arguments: [id])
+            try db.execute(
+                sql: "DELETE FROM delivery WHERE itemKind = 'medication' AND itemID = ? AND state = 'pending'",
+                arguments: [id])
             return changed
         }
     }
 
     private func dropFutureDoses(_ db: Database, medicationID: Int64, after now: Date) throws {
-        try db.execute(sql: """
-            DELETE FROM delivery WHERE itemKind = 'medication' AND state = 'pending'
-              AND itemID IN (SELECT id FROM dose WHERE medicationId = ? AND scheduledAt > ? AND state = 'pending')
-            """, arguments: [medicationID, now])
-        try db.execute(sql: "DELETE FROM dose WHERE medicationId = ? AND scheduledAt > ? AND state = 'pending'",
-                       arguments: [medicationID, now])
+        try db.execute(
+            sql: """
+                DELETE FROM delivery WHERE itemKind = 'medication' AND state = 'pending'
+                  AND itemID IN (SELECT id FROM dose WHERE medicationId = ? AND scheduledAt > ? AND state = 'pending')
+                """, arguments: [medicationID, now])
+        try db.execute(
+            sql: "DELETE FROM dose WHERE medicationId = ? AND scheduledAt > ? AND state = 'pending'",
+            arguments: [medicationID, now])
     }
 
     private func renumber(_ db: Database) throws {
-        for (offset, var record) in try MedicationRecord.order(Column("position"), Column("id")).fetchAll(db).enumerated()
+        for (offset, var record) in try MedicationRecord.order(Column("position"), Column("id")).fetchAll(db)
+            .enumerated()
         where record.position != offset + 1 {
             record.position = offset + 1
             try record.update(db)

@@ -7,7 +7,8 @@ import GRDB
 extension AppDatabase {
     /// Indices of `incoming`, series and single appointments first (in file order), then changed occurrences.
     static func seriesFirst(_ incoming: [Appointment]) -> [Int] {
-        incoming.indices.filter { incoming[$0].recurrenceID == nil } + incoming.indices.filter { incoming[$0].recurrenceID != nil }
+        incoming.indices.filter { incoming[$0].recurrenceID == nil }
+            + incoming.indices.filter { incoming[$0].recurrenceID != nil }
     }
 
     /// The stored appointment of `account` an imported one updates: by UID, and for a changed
@@ -15,7 +16,9 @@ extension AppDatabase {
     func importedMatch(_ db: Database, _ incoming: Appointment, account: String?) throws -> Appointment? {
         guard let uid = incoming.uid else { return nil }
         guard let rid = incoming.recurrenceID else { return try fetchAppointment(db, uid: uid, account: account) }
-        return try occurrenceRows(db, uid: uid, account: account).first { $0.recurrenceID.map { SeriesOccurrence.same($0, rid) } ?? false }
+        return try occurrenceRows(db, uid: uid, account: account).first {
+            $0.recurrenceID.map { SeriesOccurrence.same($0, rid) } ?? false
+        }
     }
 
     /// The original starts of the changed occurrences an import brings, by UID.
@@ -29,19 +32,25 @@ extension AppDatabase {
     /// UID; a changed occurrence whose series is stored joins it (the series then leaves it out), and
     /// one whose series is nowhere stays a single appointment, keeping its original start so that a
     /// later import of the series links it.
-    func linkImported(_ db: Database, _ new: inout Appointment, old: Appointment?, account: String?, brought: [String: [Date]],
-                      now: Date, zone: TimeZone) throws {
+    func linkImported(
+        _ db: Database, _ new: inout Appointment, old: Appointment?, account: String?, brought: [String: [Date]],
+        now: Date, zone: TimeZone
+    ) throws {
         new.seriesID = nil
         guard let uid = new.uid else { return }
         guard let rid = new.recurrenceID else {
             guard var recurrence = new.recurrence else { return }
             let stored = try occurrenceRows(db, uid: uid, account: account).compactMap(\.recurrenceID)
-            for date in recurrence.changed + (brought[uid] ?? []) + stored { recurrence.changed = Self.withDate(date, in: recurrence.changed) }
+            for date in recurrence.changed + (brought[uid] ?? []) + stored {
+                recurrence.changed = Self.withDate(date, in: recurrence.changed)
+            }
             new.recurrence = recurrence
             return
         }
         new.recurrence = nil
-        guard var series = try fetchAppointment(db, uid: uid, account: account), series.recurrenceID == nil, let recurrence = series.recurrence else { return }
+        guard var series = try fetchAppointment(db, uid: uid, account: account), series.recurrenceID == nil,
+            let recurrence = series.recurrence
+        else { return }
         new.seriesID = series.id
         if !recurrence.changed.contains(where: { SeriesOccurrence.same($0, rid) }) {
             series.recurrence?.changed = Self.withDate(rid, in: recurrence.changed)
@@ -52,16 +61,20 @@ extension AppDatabase {
     /// After a series was imported: its changed occurrences stored before it (imported alone) join it.
     func linkStoredOccurrences(_ db: Database, of saved: Appointment) throws {
         guard saved.recurrence != nil, saved.recurrenceID == nil, let uid = saved.uid, let id = saved.id else { return }
-        try db.execute(sql: """
-            UPDATE appointment SET seriesId = ?
-            WHERE IFNULL(account, '') = (SELECT IFNULL(account, '') FROM appointment WHERE id = ?) AND uid = ?
-              AND recurrenceId IS NOT NULL AND (seriesId IS NULL OR seriesId <> ?)
-            """, arguments: [id, id, uid, id])
+        try db.execute(
+            sql: """
+                UPDATE appointment SET seriesId = ?
+                WHERE IFNULL(account, '') = (SELECT IFNULL(account, '') FROM appointment WHERE id = ?) AND uid = ?
+                  AND recurrenceId IS NOT NULL AND (seriesId IS NULL OR seriesId <> ?)
+                """, arguments: [id, id, uid, id])
     }
 
     private func occurrenceRows(_ db: Database, uid: String, account: String?) throws -> [Appointment] {
-        try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE IFNULL(account, '') = ? AND uid = ? AND recurrenceId IS NOT NULL",
-                           arguments: [account ?? "", uid])
-            .map { try fetchAppointment(db, id: $0) }
+        try Int64.fetchAll(
+            db,
+            sql: "SELECT id FROM appointment WHERE IFNULL(account, '') = ? AND uid = ? AND recurrenceId IS NOT NULL",
+            arguments: [account ?? "", uid]
+        )
+        .map { try fetchAppointment(db, id: $0) }
     }
 }

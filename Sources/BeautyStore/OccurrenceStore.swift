@@ -14,8 +14,10 @@ extension AppDatabase {
     /// Changes one occurrence of series `seriesID`: the occurrence's row (made from the series at its
     /// original start the first time) gets `change`. Reminders follow it: the series stops planning that
     /// occurrence and the row plans its own, so one already shown is shown again only if it moved.
-    public func changeOccurrence(seriesID: Int64, occurrence: Date, now: Date, zone: TimeZone,
-                                 _ change: (inout Appointment) throws -> Void) throws -> Appointment {
+    public func changeOccurrence(
+        seriesID: Int64, occurrence: Date, now: Date, zone: TimeZone,
+        _ change: (inout Appointment) throws -> Void
+    ) throws -> Appointment {
         try writer.write { db in
             var row = try occurrenceRow(db, seriesID: seriesID, occurrence: occurrence, now: now, zone: zone)
             let stored = row
@@ -25,7 +27,10 @@ extension AppDatabase {
             row.recurrenceID = stored.recurrenceID
             row.uid = stored.uid
             if row.recurrence != nil || row.repeatAfterDoneSeconds != nil {
-                throw ValidationError(field: "occurrence", template: "one occurrence does not repeat: to change the series from this occurrence on, split it (appointment split %s --occurrence ...)",
+                throw ValidationError(
+                    field: "occurrence",
+                    template:
+                        "one occurrence does not repeat: to change the series from this occurrence on, split it (appointment split %s --occurrence ...)",
                     seriesID)
             }
             let saved = try saveAppointment(db, row, now: now, zone: zone)
@@ -35,8 +40,10 @@ extension AppDatabase {
     }
 
     /// Marks one occurrence of a series done or cancelled (see `setAppointmentStatus`).
-    public func setOccurrenceStatus(seriesID: Int64, occurrence: Date, _ status: Appointment.Status,
-                                    now: Date, zone: TimeZone) throws -> StatusChange {
+    public func setOccurrenceStatus(
+        seriesID: Int64, occurrence: Date, _ status: Appointment.Status,
+        now: Date, zone: TimeZone
+    ) throws -> StatusChange {
         try writer.write { db in
             let row = try occurrenceRow(db, seriesID: seriesID, occurrence: occurrence, now: now, zone: zone)
             let change = try setAppointmentStatus(db, id: row.id!, status, now: now, zone: zone)
@@ -56,12 +63,16 @@ extension AppDatabase {
     /// same rules (see `SeriesSplit`), a new UID, the changed occurrences from there on, and `change`
     /// applied. Moving its start moves its EXDATEs, RDATEs and changed occurrences' original starts
     /// along. Answers the new series.
-    public func splitSeries(id: Int64, at occurrence: Date, now: Date, zone: TimeZone,
-                            _ change: (inout Appointment) throws -> Void = { _ in }) throws -> Appointment {
+    public func splitSeries(
+        id: Int64, at occurrence: Date, now: Date, zone: TimeZone,
+        _ change: (inout Appointment) throws -> Void = { _ in }
+    ) throws -> Appointment {
         try writer.write { db in
             let series = try fetchAppointment(db, id: id)
             if let seriesID = series.seriesID {
-                throw ValidationError(field: "id", template: "appointment %s is one changed occurrence: split its series %s", id, seriesID)
+                throw ValidationError(
+                    field: "id", template: "appointment %s is one changed occurrence: split its series %s", id, seriesID
+                )
             }
             let newUID = series.uid.map { _ in "\(UUID().uuidString.lowercased())@beautyd" }
             let (head, draft) = try SeriesSplit.split(series, at: occurrence, zone: zone, newUID: newUID)
@@ -72,7 +83,10 @@ extension AppDatabase {
             tail.seriesID = nil
             tail.recurrenceID = nil
             guard var recurrence = tail.recurrence, let drafted = draft.recurrence else {
-                throw ValidationError(field: "repeat", template: "the series split off at %s keeps repeating; to end the series there, give its rule an UNTIL (appointment edit %s --repeat ...)",
+                throw ValidationError(
+                    field: "repeat",
+                    template:
+                        "the series split off at %s keeps repeating; to end the series there, give its rule an UNTIL (appointment edit %s --repeat ...)",
                     Timestamps(zone: zone).short(occurrence), id)
             }
             let shift = tail.start.timeIntervalSince(occurrence)
@@ -87,8 +101,9 @@ extension AppDatabase {
             let saved = try insertAppointment(db, tail, account: home, now: now, zone: zone)
             for row in try changedOccurrences(db, ofSeries: id) {
                 guard let rid = row.recurrenceID, Recurrence.key(rid) >= Recurrence.key(occurrence) else { continue }
-                try db.execute(sql: "UPDATE appointment SET seriesId = ?, uid = ?, recurrenceId = ?, account = ? WHERE id = ?",
-                               arguments: [saved.id, saved.uid, rid.addingTimeInterval(shift), home, row.id])
+                try db.execute(
+                    sql: "UPDATE appointment SET seriesId = ?, uid = ?, recurrenceId = ?, account = ? WHERE id = ?",
+                    arguments: [saved.id, saved.uid, rid.addingTimeInterval(shift), home, row.id])
             }
             return saved
         }
@@ -100,10 +115,13 @@ extension AppDatabase {
     /// move with it, or they would name none and a changed (or excluded) occurrence would come back at
     /// the new time beside its own row. Extra dates and exceptions the edit itself brought stay as given.
     func followSeriesMove(_ db: Database, from stored: Appointment, to edited: inout Appointment) throws {
-        guard let id = stored.id, stored.recurrenceID == nil, let before = stored.recurrence, var after = edited.recurrence else { return }
+        guard let id = stored.id, stored.recurrenceID == nil, let before = stored.recurrence,
+            var after = edited.recurrence
+        else { return }
         let shift = edited.start.timeIntervalSince(stored.start)
         guard shift != 0 else { return }
-        let moved = { (dates: [Date], old: [Date]) in dates.map { old.contains($0) ? $0.addingTimeInterval(shift) : $0 } }
+        let moved = { (dates: [Date], old: [Date]) in dates.map { old.contains($0) ? $0.addingTimeInterval(shift) : $0 }
+        }
         after.exdates = moved(after.exdates, before.exdates)
         after.rdates = moved(after.rdates, before.rdates)
         after.changed = before.changed.map { $0.addingTimeInterval(shift) }
@@ -115,22 +133,31 @@ extension AppDatabase {
     }
 
     func changedOccurrences(_ db: Database, ofSeries id: Int64) throws -> [Appointment] {
-        try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE seriesId = ? ORDER BY recurrenceId, id", arguments: [id])
-            .map { try fetchAppointment(db, id: $0) }
+        try Int64.fetchAll(
+            db, sql: "SELECT id FROM appointment WHERE seriesId = ? ORDER BY recurrenceId, id", arguments: [id]
+        )
+        .map { try fetchAppointment(db, id: $0) }
     }
 
     /// The row standing for the series' occurrence at `occurrence`: the one already changed, or a new
     /// one made from the series (which then leaves it out). `seriesID` may also be that row's own id.
-    func occurrenceRow(_ db: Database, seriesID: Int64, occurrence: Date, now: Date, zone: TimeZone) throws -> Appointment {
+    func occurrenceRow(_ db: Database, seriesID: Int64, occurrence: Date, now: Date, zone: TimeZone) throws
+        -> Appointment
+    {
         let series = try fetchAppointment(db, id: seriesID)
         if let parent = series.seriesID, let rid = series.recurrenceID {
             guard SeriesOccurrence.same(rid, occurrence) else {
-                throw ValidationError(field: "occurrence", template: "appointment %s is the changed occurrence of %s of series %s: change it without an occurrence, or name series %s",
+                throw ValidationError(
+                    field: "occurrence",
+                    template:
+                        "appointment %s is the changed occurrence of %s of series %s: change it without an occurrence, or name series %s",
                     seriesID, Timestamps(zone: zone).short(rid), parent, parent)
             }
             return series
         }
-        if let existing = try changedOccurrences(db, ofSeries: seriesID).first(where: { $0.recurrenceID.map { SeriesOccurrence.same($0, occurrence) } ?? false }) {
+        if let existing = try changedOccurrences(db, ofSeries: seriesID).first(where: {
+            $0.recurrenceID.map { SeriesOccurrence.same($0, occurrence) } ?? false
+        }) {
             return existing
         }
         try SeriesOccurrence.check(occurrence, of: series, zone: zone)
@@ -138,24 +165,35 @@ extension AppDatabase {
         updated.recurrence?.changed = Self.withDate(occurrence, in: series.recurrence?.changed ?? [])
         _ = try saveAppointment(db, updated, now: now, zone: zone)
         // A changed occurrence belongs to its series' account, as one pulled from its server does.
-        return try insertAppointment(db, SeriesOccurrence.detached(from: series, at: occurrence), account: try account(db, ofAppointment: seriesID),
-                                     now: now, zone: zone)
+        return try insertAppointment(
+            db, SeriesOccurrence.detached(from: series, at: occurrence),
+            account: try account(db, ofAppointment: seriesID),
+            now: now, zone: zone)
     }
 
-    func removeOccurrence(_ db: Database, id: Int64, occurrence: Date?, now: Date, zone: TimeZone) throws -> Appointment {
+    func removeOccurrence(_ db: Database, id: Int64, occurrence: Date?, now: Date, zone: TimeZone) throws -> Appointment
+    {
         let item = try fetchAppointment(db, id: id)
-        if let seriesID = item.seriesID, let rid = item.recurrenceID, occurrence.map({ SeriesOccurrence.same($0, rid) }) ?? true {
+        if let seriesID = item.seriesID, let rid = item.recurrenceID,
+            occurrence.map({ SeriesOccurrence.same($0, rid) }) ?? true
+        {
             return try excludeOccurrence(db, seriesID: seriesID, occurrence: rid, now: now, zone: zone)
         }
-        guard let occurrence else { throw ValidationError(field: "occurrence", template: "appointment %s is not a changed occurrence", id) }
+        guard let occurrence else {
+            throw ValidationError(field: "occurrence", template: "appointment %s is not a changed occurrence", id)
+        }
         return try excludeOccurrence(db, seriesID: id, occurrence: occurrence, now: now, zone: zone)
     }
 
     /// The occurrence leaves its series for good: an EXDATE; a changed occurrence's row goes.
-    private func excludeOccurrence(_ db: Database, seriesID: Int64, occurrence: Date, now: Date, zone: TimeZone) throws -> Appointment {
+    private func excludeOccurrence(_ db: Database, seriesID: Int64, occurrence: Date, now: Date, zone: TimeZone) throws
+        -> Appointment
+    {
         var series = try fetchAppointment(db, id: seriesID)
         guard var recurrence = series.recurrence else {
-            throw ValidationError(field: "occurrence", template: "appointment %s is not a series: remove it without an occurrence", seriesID)
+            throw ValidationError(
+                field: "occurrence", template: "appointment %s is not a series: remove it without an occurrence",
+                seriesID)
         }
         let row = try changedOccurrences(db, ofSeries: seriesID)
             .first { $0.recurrenceID.map { SeriesOccurrence.same($0, occurrence) } ?? false }
@@ -182,16 +220,22 @@ extension AppDatabase {
         try dropSeriesDeliveries(db, seriesID: seriesID, occurrence: rid, handingTo: stays ? row.id : nil, now: now)
     }
 
-    private func dropSeriesDeliveries(_ db: Database, seriesID: Int64, occurrence: Date, handingTo rowID: Int64?, now: Date) throws {
-        let pending = try DeliveryRecord
-            .filter(Column("itemKind") == ItemKind.appointment.rawValue && Column("itemID") == seriesID
-                    && Column("state") == DeliveryState.pending.rawValue)
+    private func dropSeriesDeliveries(
+        _ db: Database, seriesID: Int64, occurrence: Date, handingTo rowID: Int64?, now: Date
+    ) throws {
+        let pending =
+            try DeliveryRecord
+            .filter(
+                Column("itemKind") == ItemKind.appointment.rawValue && Column("itemID") == seriesID
+                    && Column("state") == DeliveryState.pending.rawValue
+            )
             .fetchAll(db).filter { SeriesOccurrence.same($0.occurrence, occurrence) }
         let seriesPrefix = "\(ItemKind.appointment.rawValue)/\(seriesID)/"
         for record in pending {
             try record.delete(db)
             guard let rowID, record.fireAt <= now || record.source != TriggerSource.plan.rawValue,
-                  record.key.hasPrefix(seriesPrefix) else { continue }
+                record.key.hasPrefix(seriesPrefix)
+            else { continue }
             var handed = record
             handed.itemID = rowID
             handed.key = "\(ItemKind.appointment.rawValue)/\(rowID)/" + record.key.dropFirst(seriesPrefix.count)
@@ -201,7 +245,9 @@ extension AppDatabase {
 
     func deletePendingDeliveries(_ db: Database, ids: [Int64]) throws {
         for id in ids {
-            try db.execute(sql: "DELETE FROM delivery WHERE itemKind = 'appointment' AND itemID = ? AND state = 'pending'", arguments: [id])
+            try db.execute(
+                sql: "DELETE FROM delivery WHERE itemKind = 'appointment' AND itemID = ? AND state = 'pending'",
+                arguments: [id])
         }
     }
 

@@ -19,12 +19,15 @@ struct ContactRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     init(_ c: Contact) {
         id = c.id; name = c.name; phone = c.phone; email = c.email
-        firstName = c.firstName; lastName = c.lastName; address = c.address; uid = c.uid; language = c.language?.rawValue
+        firstName = c.firstName; lastName = c.lastName; address = c.address; uid = c.uid;
+        language = c.language?.rawValue
     }
 
     var contact: Contact {
-        Contact(id: id, name: name, phone: phone, email: email, firstName: firstName, lastName: lastName, address: address, uid: uid,
-                language: language.flatMap(Language.init(rawValue:)))
+        Contact(
+            id: id, name: name, phone: phone, email: email, firstName: firstName, lastName: lastName, address: address,
+            uid: uid,
+            language: language.flatMap(Language.init(rawValue:)))
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -112,8 +115,9 @@ struct DeliveryRecord: Codable, FetchableRecord, PersistableRecord {
 
     var trigger: Trigger? {
         guard let kind = ItemKind(rawValue: itemKind) else { return nil }
-        return Trigger(key: key, itemKind: kind, itemID: itemID, occurrence: occurrence, fireAt: fireAt,
-                       source: TriggerSource(rawValue: source) ?? .plan)
+        return Trigger(
+            key: key, itemKind: kind, itemID: itemID, occurrence: occurrence, fireAt: fireAt,
+            source: TriggerSource(rawValue: source) ?? .plan)
     }
 }
 
@@ -143,11 +147,12 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
     }
 
     var medication: Medication {
-        Medication(id: id, name: name, dose: dose, notes: notes,
-                   startDate: startDate.flatMap { try? LocalDate(parsing: $0) },
-                   endDate: endDate.flatMap { try? LocalDate(parsing: $0) },
-                   position: position, schedule: schedule, stock: stock, lowStock: lowStock, timeZone: timeZone,
-                   createdAt: createdAt, updatedAt: updatedAt)
+        Medication(
+            id: id, name: name, dose: dose, notes: notes,
+            startDate: startDate.flatMap { try? LocalDate(parsing: $0) },
+            endDate: endDate.flatMap { try? LocalDate(parsing: $0) },
+            position: position, schedule: schedule, stock: stock, lowStock: lowStock, timeZone: timeZone,
+            createdAt: createdAt, updatedAt: updatedAt)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -164,8 +169,10 @@ struct DoseRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var shownKey: String?
 
     var dose: Dose {
-        Dose(id: id, medicationID: medicationId, scheduledAt: scheduledAt, state: Dose.State(rawValue: state) ?? .pending,
-             confirmedAt: confirmedAt, nagCount: nagCount)
+        Dose(
+            id: id, medicationID: medicationId, scheduledAt: scheduledAt,
+            state: Dose.State(rawValue: state) ?? .pending,
+            confirmedAt: confirmedAt, nagCount: nagCount)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

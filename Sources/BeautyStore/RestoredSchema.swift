@@ -19,7 +19,9 @@ enum RestoredSchema {
     /// Drops every object of `work` that is not beautyd's own and puts back its own indexes and
     /// triggers as they should be; a table that is missing or defined otherwise is refused (its rows
     /// cannot be trusted to fit). Answers what was left out, as "trigger evil", for the user.
-    static func keepOwnObjects(_ work: DatabaseQueue, path: String, migratedUpTo last: String, migrator: DatabaseMigrator) throws -> [String] {
+    static func keepOwnObjects(
+        _ work: DatabaseQueue, path: String, migratedUpTo last: String, migrator: DatabaseMigrator
+    ) throws -> [String] {
         let reference = try DatabaseQueue()
         try migrator.migrate(reference, upTo: last)
         let own = try reference.read(objects)
@@ -28,16 +30,26 @@ enum RestoredSchema {
             let present = try objects(db)
             let presentKeys = Set(present.map(\.key))
             for mine in own where mine.type == "table" && !presentKeys.contains(mine.key) {
-                throw RestoreRefusal(ValidationError(field: "path", template: "%s lacks beautyd's table %s: nothing was restored", path, mine.name))
+                throw RestoreRefusal(
+                    ValidationError(
+                        field: "path", template: "%s lacks beautyd's table %s: nothing was restored", path, mine.name))
             }
             var leftOut: [String] = []
             var rebuilt: [Object] = []
             // Triggers and views first: dropping a table takes its triggers and indexes along.
             for object in present.sorted(by: { order($0.type) < order($1.type) }) {
                 if let mine = ownByKey[object.key] {
-                    if mine.normalizedSQL == object.normalizedSQL, object.type != "trigger" || !SyncSchema.triggerNames.contains(object.name) { continue }
+                    if mine.normalizedSQL == object.normalizedSQL,
+                        object.type != "trigger" || !SyncSchema.triggerNames.contains(object.name)
+                    {
+                        continue
+                    }
                     guard object.type != "table" else {
-                        throw RestoreRefusal(ValidationError(field: "path", template: "%s defines beautyd's table %s otherwise: nothing was restored", path, object.name))
+                        throw RestoreRefusal(
+                            ValidationError(
+                                field: "path",
+                                template: "%s defines beautyd's table %s otherwise: nothing was restored", path,
+                                object.name))
                     }
                     rebuilt.append(mine)
                 } else if !(object.type == "trigger" && SyncSchema.triggerNames.contains(object.name)) {
@@ -46,8 +58,10 @@ enum RestoredSchema {
                 try db.execute(sql: "DROP \(object.type.uppercased()) IF EXISTS \(object.quotedName)")
             }
             // The outbox triggers are made again by SyncSchema from the accounts; any other own one as defined.
-            for mine in own where mine.type != "table" && mine.sql != nil && !SyncSchema.triggerNames.contains(mine.name)
-                && (!presentKeys.contains(mine.key) || rebuilt.contains(where: { $0.key == mine.key })) {
+            for mine in own
+            where mine.type != "table" && mine.sql != nil && !SyncSchema.triggerNames.contains(mine.name)
+                && (!presentKeys.contains(mine.key) || rebuilt.contains(where: { $0.key == mine.key }))
+            {
                 try db.execute(sql: mine.sql!)
             }
             return leftOut
@@ -60,7 +74,9 @@ enum RestoredSchema {
 
     /// The schema's objects but SQLite's own (`sqlite_sequence`, automatic indexes, statistics).
     private static func objects(_ db: Database) throws -> [Object] {
-        try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
-            .map { Object(type: $0["type"], name: $0["name"], sql: $0["sql"]) }
+        try Row.fetchAll(
+            db, sql: "SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        )
+        .map { Object(type: $0["type"], name: $0["name"], sql: $0["sql"]) }
     }
 }

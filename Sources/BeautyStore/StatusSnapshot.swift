@@ -28,7 +28,8 @@ extension AppDatabase {
                 appointments: try count("SELECT COUNT(*) FROM \(AppointmentRecord.databaseTableName)"),
                 contacts: try count("SELECT COUNT(*) FROM \(ContactRecord.databaseTableName)"),
                 medications: try count("SELECT COUNT(*) FROM \(MedicationRecord.databaseTableName)"),
-                pendingDeliveries: try count("SELECT COUNT(*) FROM \(DeliveryRecord.databaseTableName) WHERE state = ?", [pending]),
+                pendingDeliveries: try count(
+                    "SELECT COUNT(*) FROM \(DeliveryRecord.databaseTableName) WHERE state = ?", [pending]),
                 waitingDeliveries: try Self.waitingDeliveryCount(db, at: now),
                 nextTrigger: try Self.nextTrigger(db, after: now) ?? Self.dueTriggers(db, at: now, limit: 1).first,
                 setting: try Self.setting(db, settingKey))

@@ -19,7 +19,9 @@ enum StoredDate {
     /// from an instant it computes with its own rounding error).
     static func text(_ date: Date) -> String? {
         let exact = date.timeIntervalSince1970 * 1000
-        guard exact >= firstMillisecond, exact < endMillisecond, abs(exact - exact.rounded(.down) - 0.5) > 0.05 else { return nil }
+        guard exact >= firstMillisecond, exact < endMillisecond, abs(exact - exact.rounded(.down) - 0.5) > 0.05 else {
+            return nil
+        }
         let milliseconds = Int((exact + 0.5).rounded(.down))
         let seconds = CivilTime.floorDiv(milliseconds, 1000)
         let days = CivilTime.floorDiv(seconds, 86_400), secondOfDay = seconds - days * 86_400
@@ -55,8 +57,9 @@ enum StoredDate {
     static func date(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { bytes -> Date? in
-            guard bytes.count == 23, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),
-                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: ".")
+            guard bytes.count == 23, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                bytes[10] == UInt8(ascii: " "),
+                bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: ".")
             else { return nil }
             func number(_ start: Int, _ count: Int) -> Int? {
                 var value = 0
@@ -68,9 +71,9 @@ enum StoredDate {
                 return value
             }
             guard let year = number(0, 4), year >= 1583, let month = number(5, 2), (1...12).contains(month),
-                  let day = number(8, 2), (1...CivilTime.daysInMonth(year, month)).contains(day),
-                  let hour = number(11, 2), hour < 24, let minute = number(14, 2), minute < 60,
-                  let second = number(17, 2), second < 60, let milliseconds = number(20, 3)
+                let day = number(8, 2), (1...CivilTime.daysInMonth(year, month)).contains(day),
+                let hour = number(11, 2), hour < 24, let minute = number(14, 2), minute < 60,
+                let second = number(17, 2), second < 60, let milliseconds = number(20, 3)
             else { return nil }
             // Summed as Foundation's calendar sums them (the day's start, then the time of day with its
             // fraction), so the result is GRDB's to the last bit.

@@ -26,9 +26,11 @@ enum SyncSchema {
     static let now = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
 
     /// The columns that travel to a server; `plannedUntil` and `updatedAt` change without the event changing.
-    static let syncedColumns = ["title", "start", "durationSeconds", "allDay", "address", "notes", "contactId", "category",
-                                "color", "priceCents", "currency", "status", "timeZone", "recurrence", "repeatAfterDoneSeconds",
-                                "uid", "seriesId", "recurrenceId", "tags", "extraProperties"]
+    static let syncedColumns = [
+        "title", "start", "durationSeconds", "allDay", "address", "notes", "contactId", "category",
+        "color", "priceCents", "currency", "status", "timeZone", "recurrence", "repeatAfterDoneSeconds",
+        "uid", "seriesId", "recurrenceId", "tags", "extraProperties",
+    ]
 
     static func register(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v8-sync: CalDAV accounts, resources, outbox, conflict copies") { db in
@@ -58,7 +60,8 @@ enum SyncSchema {
                 t.column("ics", .text).notNull()
                 t.primaryKey(["account", "uid"])
             }
-            try db.create(index: "syncResource_on_href", on: "syncResource", columns: ["account", "href"], unique: true)
+            try db.create(
+                index: "syncResource_on_href", on: "syncResource", columns: ["account", "href"], unique: true)
             try db.create(table: "syncOutbox") { t in
                 t.primaryKey("uid", .text)
                 t.column("queuedAt", .datetime).notNull()
@@ -97,9 +100,15 @@ enum SyncSchema {
             // servers serving one UID make two appointments, and neither server reaches the other's.
             try db.alter(table: "appointment") { t in t.add(column: "account", .text) }
             let owners = "SELECT uid, min(account) AS account FROM syncResource GROUP BY uid"
-            try db.execute(sql: "UPDATE appointment SET account = owner.account FROM (\(owners)) AS owner WHERE appointment.uid = owner.uid")
+            try db.execute(
+                sql:
+                    "UPDATE appointment SET account = owner.account FROM (\(owners)) AS owner WHERE appointment.uid = owner.uid"
+            )
             try db.execute(sql: "DROP INDEX appointment_on_uid")
-            try db.execute(sql: "CREATE UNIQUE INDEX appointment_on_uid ON appointment(IFNULL(account, ''), uid, IFNULL(recurrenceId, ''))")
+            try db.execute(
+                sql:
+                    "CREATE UNIQUE INDEX appointment_on_uid ON appointment(IFNULL(account, ''), uid, IFNULL(recurrenceId, ''))"
+            )
             // The outbox is keyed by (account, UID) too; '' is the account of an appointment no account has yet.
             // Its triggers name the old table: they go, and `matchTriggersToAccounts` makes them again.
             for name in triggerNames { try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)") }
@@ -109,18 +118,21 @@ enum SyncSchema {
                 t.column("queuedAt", .datetime).notNull()
                 t.primaryKey(["account", "uid"])
             }
-            try db.execute(sql: """
-                INSERT INTO syncOutboxByAccount(account, uid, queuedAt)
-                SELECT IFNULL(owner.account, ''), syncOutbox.uid, syncOutbox.queuedAt
-                FROM syncOutbox LEFT JOIN (\(owners)) AS owner ON owner.uid = syncOutbox.uid
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO syncOutboxByAccount(account, uid, queuedAt)
+                    SELECT IFNULL(owner.account, ''), syncOutbox.uid, syncOutbox.queuedAt
+                    FROM syncOutbox LEFT JOIN (\(owners)) AS owner ON owner.uid = syncOutbox.uid
+                    """)
             try db.drop(table: "syncOutbox")
             try db.rename(table: "syncOutboxByAccount", to: "syncOutbox")
         }
     }
 
-    static let triggerNames = ["syncQueueInsert", "syncQueueDelete", "syncQueueUpdate", "syncQueueReminderInsert",
-                               "syncQueueContact", "syncQueueReminderDelete"]
+    static let triggerNames = [
+        "syncQueueInsert", "syncQueueDelete", "syncQueueUpdate", "syncQueueReminderInsert",
+        "syncQueueContact", "syncQueueReminderDelete",
+    ]
 
     /// The outbox's triggers exist while an account does, and only then: every trigger costs each
     /// insert its call even when its WHEN is false (an import of 100,000 events took 4.7 s with them
@@ -129,7 +141,9 @@ enum SyncSchema {
     /// carry accounts without triggers or the other way round).
     static func matchTriggersToAccounts(_ db: Database) throws {
         let wanted = try Int.fetchOne(db, sql: "SELECT count(*) FROM syncAccount") ?? 0 > 0
-        let present = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'syncQueue%'") ?? 0
+        let present =
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'syncQueue%'") ?? 0
         if wanted, present == triggerNames.count { return }
         if !wanted, present == 0 { return }
         for name in triggerNames { try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)") }
@@ -143,7 +157,8 @@ enum SyncSchema {
             "INSERT INTO syncOutbox(account, uid, queuedAt) VALUES (\(outboxAccount(row)), \(resourceUID(row)), \(now)) ON CONFLICT(account, uid) DO UPDATE SET queuedAt = excluded.queuedAt;"
         }
         let changed = syncedColumns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
-        try db.execute(sql: """
+        try db.execute(
+            sql: """
                 CREATE TRIGGER syncQueueInsert AFTER INSERT ON appointment WHEN \(enabled)
                 BEGIN \(queue("NEW")) END;
                 CREATE TRIGGER syncQueueDelete AFTER DELETE ON appointment WHEN \(enabled)

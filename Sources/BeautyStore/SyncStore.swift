@@ -28,8 +28,10 @@ public struct SyncAccount: Codable, Sendable, Equatable, FetchableRecord, Persis
     /// What the last pull left aside and why (hrefs outside the calendar, deletions held back).
     public var warnings: [TranslatableText]?
 
-    public init(name: String, url: String, user: String, passwordFile: String?, calendarURL: String, calendarName: String?,
-                insecure: Bool, supportsSyncCollection: Bool, createdAt: Date) {
+    public init(
+        name: String, url: String, user: String, passwordFile: String?, calendarURL: String, calendarName: String?,
+        insecure: Bool, supportsSyncCollection: Bool, createdAt: Date
+    ) {
         self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile
         self.calendarURL = calendarURL; self.calendarName = calendarName; self.insecure = insecure
         self.supportsSyncCollection = supportsSyncCollection; self.createdAt = createdAt
@@ -65,7 +67,8 @@ public struct SyncConflict: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var detectedAt: Date
 
     public init(account: String, uid: String, title: String, reason: String, ics: String?, detectedAt: Date) {
-        self.account = account; self.uid = uid; self.title = title; self.reason = reason; self.ics = ics; self.detectedAt = detectedAt
+        self.account = account; self.uid = uid; self.title = title; self.reason = reason; self.ics = ics;
+        self.detectedAt = detectedAt
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -144,11 +147,12 @@ extension AppDatabase {
             try account.insert(db)
             try SyncSchema.matchTriggersToAccounts(db)
             if first {
-                try db.execute(sql: """
-                    INSERT INTO syncOutbox(account, uid, queuedAt)
-                    SELECT DISTINCT \(SyncSchema.outboxAccount("appointment")), \(SyncSchema.resourceUID("appointment")), \(SyncSchema.now)
-                    FROM appointment WHERE true ON CONFLICT(account, uid) DO NOTHING
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO syncOutbox(account, uid, queuedAt)
+                        SELECT DISTINCT \(SyncSchema.outboxAccount("appointment")), \(SyncSchema.resourceUID("appointment")), \(SyncSchema.now)
+                        FROM appointment WHERE true ON CONFLICT(account, uid) DO NOTHING
+                        """)
             }
         }
     }
@@ -199,10 +203,12 @@ extension AppDatabase {
 
     public func outbox() throws -> [OutboxEntry] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT account, uid, queuedAt FROM syncOutbox ORDER BY queuedAt, account, uid").map { row in
-                let account: String = row["account"]
-                return OutboxEntry(account: account.isEmpty ? nil : account, uid: row["uid"], queuedAt: row["queuedAt"])
-            }
+            try Row.fetchAll(db, sql: "SELECT account, uid, queuedAt FROM syncOutbox ORDER BY queuedAt, account, uid")
+                .map { row in
+                    let account: String = row["account"]
+                    return OutboxEntry(
+                        account: account.isEmpty ? nil : account, uid: row["uid"], queuedAt: row["queuedAt"])
+                }
         }
     }
 
@@ -232,7 +238,8 @@ extension AppDatabase {
         guard let root = try fetchAppointment(db, uid: uid, account: account) else { return nil }
         let all = [root] + (try changedOccurrences(db, ofSeries: root.id!))
         let contacts = try all.map { a in try a.contactID.flatMap { try ContactRecord.fetchOne(db, key: $0)?.contact } }
-        return LocalEvent(appointments: all, contactNames: contacts.map { $0?.name }, contactPhones: contacts.map { $0?.phone })
+        return LocalEvent(
+            appointments: all, contactNames: contacts.map { $0?.name }, contactPhones: contacts.map { $0?.phone })
     }
 
     /// A push went through: the server has `resource` now. The UID leaves the outbox (`queued`'s
@@ -243,8 +250,9 @@ extension AppDatabase {
             try remember(db, resource)
             try dropFromOutbox(db, account: queued, uid: resource.uid, queuedBefore: queuedBefore)
             if queued == nil, try adopt(db, uid: resource.uid, into: resource.account) {
-                try db.execute(sql: "UPDATE OR REPLACE syncOutbox SET account = ? WHERE account = '' AND uid = ?",
-                               arguments: [resource.account, resource.uid])
+                try db.execute(
+                    sql: "UPDATE OR REPLACE syncOutbox SET account = ? WHERE account = '' AND uid = ?",
+                    arguments: [resource.account, resource.uid])
             }
         }
     }
@@ -267,25 +275,31 @@ extension AppDatabase {
     private func adopt(_ db: Database, uid: String, into account: String) throws -> Bool {
         // Asked first through a cached statement: an UPDATE of `appointment` compiles the outbox
         // triggers with it, a millisecond for every event a pull brings.
-        let unsynced = try db.cachedStatement(sql: """
-            SELECT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = '' AND uid = ?)
-               AND NOT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = ? AND uid = ?)
-            """)
+        let unsynced = try db.cachedStatement(
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = '' AND uid = ?)
+                   AND NOT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = ? AND uid = ?)
+                """)
         guard try Bool.fetchOne(unsynced, arguments: [uid, account, uid]) == true else { return false }
-        try db.execute(sql: "UPDATE appointment SET account = ? WHERE IFNULL(account, '') = '' AND uid = ?", arguments: [account, uid])
+        try db.execute(
+            sql: "UPDATE appointment SET account = ? WHERE IFNULL(account, '') = '' AND uid = ?",
+            arguments: [account, uid])
         return true
     }
 
     /// Records where an event is on the server; an href that held another UID before (deleted and
     /// made again on the server) now names this one.
     private func remember(_ db: Database, _ resource: SyncedResource) throws {
-        try db.execute(sql: "DELETE FROM syncResource WHERE account = ? AND href = ? AND uid <> ?",
-                       arguments: [resource.account, resource.href, resource.uid])
+        try db.execute(
+            sql: "DELETE FROM syncResource WHERE account = ? AND href = ? AND uid <> ?",
+            arguments: [resource.account, resource.href, resource.uid])
         try resource.save(db)
     }
 
     private func dropFromOutbox(_ db: Database, account: String?, uid: String, queuedBefore: Date) throws {
-        try db.execute(sql: "DELETE FROM syncOutbox WHERE account = ? AND uid = ? AND queuedAt <= ?", arguments: [account ?? "", uid, queuedBefore])
+        try db.execute(
+            sql: "DELETE FROM syncOutbox WHERE account = ? AND uid = ? AND queuedAt <= ?",
+            arguments: [account ?? "", uid, queuedBefore])
     }
 
     /// Stores what a pull brought, in one transaction, without queueing any of it to go back:
@@ -295,40 +309,59 @@ extension AppDatabase {
     /// token or CTag moves on. Another account's appointment is never touched: the store's
     /// uniqueness of (account, UID) is the arbiter, whatever syncs run at the same time.
     @discardableResult
-    public func applyServerChanges(_ changes: ServerChanges, account name: String, now: Date, zone: TimeZone) throws -> AppointmentImportCounts {
+    public func applyServerChanges(_ changes: ServerChanges, account name: String, now: Date, zone: TimeZone) throws
+        -> AppointmentImportCounts
+    {
         try writer.write { db in
             try db.execute(sql: "INSERT INTO syncQuiet(since) VALUES (?)", arguments: [now])
             for var conflict in changes.conflicts { try conflict.insert(db) }
-            try db.execute(sql: "DELETE FROM syncTrash WHERE removedAt < ?", arguments: [now.addingTimeInterval(-Self.trashDays * 86_400)])
+            try db.execute(
+                sql: "DELETE FROM syncTrash WHERE removedAt < ?",
+                arguments: [now.addingTimeInterval(-Self.trashDays * 86_400)])
             for href in changes.removed {
-                guard let resource = try SyncedResource.filter(Column("account") == name && Column("href") == href).fetchOne(db) else { continue }
-                if let local = try localEvent(db, uid: resource.uid, account: name), let root = local.appointments.first {
+                guard
+                    let resource = try SyncedResource.filter(Column("account") == name && Column("href") == href)
+                        .fetchOne(db)
+                else { continue }
+                if let local = try localEvent(db, uid: resource.uid, account: name), let root = local.appointments.first
+                {
                     try keepInTrash(db, local, account: name, uid: resource.uid, now: now, zone: zone)
                     let occurrences = try changedOccurrences(db, ofSeries: root.id!).compactMap(\.id)
                     try deletePendingDeliveries(db, ids: [root.id!] + occurrences)
                     _ = try AppointmentRecord.deleteOne(db, key: root.id!)
                 }
                 try resource.delete(db)
-                try db.execute(sql: "DELETE FROM syncOutbox WHERE account = ? AND uid = ?", arguments: [name, resource.uid])
+                try db.execute(
+                    sql: "DELETE FROM syncOutbox WHERE account = ? AND uid = ?", arguments: [name, resource.uid])
             }
             var incoming: [Appointment] = [], contacts: [Contact?] = []
             for event in changes.changed {
                 if try adopt(db, uid: event.resource.uid, into: name) {
-                    try db.execute(sql: "DELETE FROM syncOutbox WHERE account = '' AND uid = ?", arguments: [event.resource.uid])
+                    try db.execute(
+                        sql: "DELETE FROM syncOutbox WHERE account = '' AND uid = ?", arguments: [event.resource.uid])
                 }
-                try dropStaleOccurrences(db, uid: event.resource.uid, account: name, kept: event.appointments.compactMap(\.recurrenceID))
+                try dropStaleOccurrences(
+                    db, uid: event.resource.uid, account: name, kept: event.appointments.compactMap(\.recurrenceID))
                 incoming += event.appointments
-                contacts += event.contacts.count == event.appointments.count
+                contacts +=
+                    event.contacts.count == event.appointments.count
                     ? event.contacts : Array(repeating: nil, count: event.appointments.count)
                 try remember(db, event.resource)
-                try db.execute(sql: "DELETE FROM syncOutbox WHERE account = ? AND uid = ?", arguments: [name, event.resource.uid])
+                try db.execute(
+                    sql: "DELETE FROM syncOutbox WHERE account = ? AND uid = ?", arguments: [name, event.resource.uid])
             }
-            let counts = try importAppointments(db, incoming, contacts: contacts, scope: .account(name), now: now, zone: zone)
-            try db.execute(sql: "UPDATE syncAccount SET syncToken = ?, ctag = ? WHERE name = ?",
-                           arguments: [changes.syncToken, changes.ctag, name])
+            let counts = try importAppointments(
+                db, incoming, contacts: contacts, scope: .account(name), now: now, zone: zone)
+            try db.execute(
+                sql: "UPDATE syncAccount SET syncToken = ?, ctag = ? WHERE name = ?",
+                arguments: [changes.syncToken, changes.ctag, name])
             if let warnings = changes.warnings {
-                try db.execute(sql: "UPDATE syncAccount SET warnings = ? WHERE name = ?",
-                               arguments: [warnings.isEmpty ? nil : String(decoding: try JSONEncoder().encode(warnings), as: UTF8.self), name])
+                try db.execute(
+                    sql: "UPDATE syncAccount SET warnings = ? WHERE name = ?",
+                    arguments: [
+                        warnings.isEmpty ? nil : String(decoding: try JSONEncoder().encode(warnings), as: UTF8.self),
+                        name,
+                    ])
             }
             try db.execute(sql: "DELETE FROM syncQuiet")
             return counts
@@ -340,19 +373,25 @@ extension AppDatabase {
 
     /// The local version of an event a pull is about to remove, kept whole (reminders, changed
     /// occurrences, contact) as the push would send it.
-    private func keepInTrash(_ db: Database, _ local: LocalEvent, account: String, uid: String, now: Date, zone: TimeZone) throws {
-        let events = CalendarEvent.exporting(local.appointments, contactNames: local.contactNames, contactPhones: local.contactPhones)
+    private func keepInTrash(
+        _ db: Database, _ local: LocalEvent, account: String, uid: String, now: Date, zone: TimeZone
+    ) throws {
+        let events = CalendarEvent.exporting(
+            local.appointments, contactNames: local.contactNames, contactPhones: local.contactPhones)
         let root = local.appointments[0]
-        var entry = SyncTrashEntry(account: account, uid: uid, title: root.title, start: root.start,
-                                   ics: ICalendar.serialize(events, stamp: now, defaultZone: zone), removedAt: now)
+        var entry = SyncTrashEntry(
+            account: account, uid: uid, title: root.title, start: root.start,
+            ics: ICalendar.serialize(events, stamp: now, defaultZone: zone), removedAt: now)
         try entry.insert(db)
     }
 
     /// Appointments pulls removed in the last `trashDays` days, the latest first.
     public func syncTrash(account: String? = nil, now: Date) throws -> [SyncTrashEntry] {
         try writer.read { db in
-            var request = SyncTrashEntry.filter(Column("removedAt") >= now.addingTimeInterval(-Self.trashDays * 86_400) && Column("restoredAt") == nil)
-                .order(Column("removedAt").desc, Column("id").desc)
+            var request = SyncTrashEntry.filter(
+                Column("removedAt") >= now.addingTimeInterval(-Self.trashDays * 86_400) && Column("restoredAt") == nil
+            )
+            .order(Column("removedAt").desc, Column("id").desc)
             if let account { request = request.filter(Column("account") == account) }
             return try request.fetchAll(db)
         }
@@ -360,17 +399,22 @@ extension AppDatabase {
 
     /// An entry not restored yet.
     public func syncTrashEntry(id: Int64) throws -> SyncTrashEntry? {
-        try writer.read { db in try SyncTrashEntry.filter(Column("id") == id && Column("restoredAt") == nil).fetchOne(db) }
+        try writer.read { db in
+            try SyncTrashEntry.filter(Column("id") == id && Column("restoredAt") == nil).fetchOne(db)
+        }
     }
 
     /// Brings back what trash entry `id` kept: the entry is marked restored and its appointments (their
     /// reminders, changed occurrences, contacts) imported in one transaction, so a failure anywhere
     /// leaves the entry in the trash and nothing of it imported. Nil when the entry is not in the trash
     /// (any more).
-    public func restoreFromTrash(id: Int64, _ appointments: [Appointment], contacts: [Contact?], scope: UIDScope, now: Date,
-                                 zone: TimeZone) throws -> AppointmentImportCounts? {
+    public func restoreFromTrash(
+        id: Int64, _ appointments: [Appointment], contacts: [Contact?], scope: UIDScope, now: Date,
+        zone: TimeZone
+    ) throws -> AppointmentImportCounts? {
         try writer.write { db in
-            try db.execute(sql: "UPDATE syncTrash SET restoredAt = ? WHERE id = ? AND restoredAt IS NULL", arguments: [now, id])
+            try db.execute(
+                sql: "UPDATE syncTrash SET restoredAt = ? WHERE id = ? AND restoredAt IS NULL", arguments: [now, id])
             guard db.changesCount == 1 else { return nil }
             return try importAppointments(db, appointments, contacts: contacts, scope: scope, now: now, zone: zone)
         }
@@ -382,7 +426,9 @@ extension AppDatabase {
         guard let root = try fetchAppointment(db, uid: uid, account: account), root.recurrenceID == nil else { return }
         var stale: [Int64] = []
         for row in try changedOccurrences(db, ofSeries: root.id!) {
-            guard let rid = row.recurrenceID, !kept.contains(where: { SeriesOccurrence.same($0, rid) }) else { continue }
+            guard let rid = row.recurrenceID, !kept.contains(where: { SeriesOccurrence.same($0, rid) }) else {
+                continue
+            }
             stale.append(row.id!)
         }
         guard !stale.isEmpty else { return }
@@ -399,7 +445,8 @@ extension AppDatabase {
     /// queued, or a sync sent one). Keep the answer: the observation ends when it is released.
     public func observeOutbox(_ onChange: @escaping @Sendable () -> Void) throws -> OutboxObservation {
         let observation = DatabaseRegionObservation(tracking: Table("syncOutbox"))
-        return OutboxObservation(try observation.start(in: writer.database, onError: { _ in }, onChange: { _ in onChange() }))
+        return OutboxObservation(
+            try observation.start(in: writer.database, onError: { _ in }, onChange: { _ in onChange() }))
     }
 }
 

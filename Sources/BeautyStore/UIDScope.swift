@@ -22,9 +22,13 @@ extension AppDatabase {
     func owner(_ db: Database, uid: String?, _ scope: UIDScope) throws -> String? {
         guard case .user = scope, let uid else { return scope.newAppointmentAccount }
         let candidates: [String?] = [nil] + (try Self.accountsInOrder(db)).map { $0 }
-        for account in candidates where try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = ? AND uid = ?)
-            """, arguments: [account ?? "", uid]) == true {
+        for account in candidates
+        where try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM appointment WHERE IFNULL(account, '') = ? AND uid = ?)
+                """, arguments: [account ?? "", uid]) == true
+        {
             return account
         }
         return nil

@@ -46,7 +46,9 @@ extension AppDatabase {
     /// nor log it twice. Nil, and nothing stored, when the reminder was answered already.
     public func drinkFromReminder(_ key: String, _ record: WaterRecord, at now: Date) throws -> WaterRecord? {
         try writer.write { db in
-            guard try Self.transition(db, [key], from: [.fired], to: .dismissed, at: now, firedAt: nil) > 0 else { return nil }
+            guard try Self.transition(db, [key], from: [.fired], to: .dismissed, at: now, firedAt: nil) > 0 else {
+                return nil
+            }
             var row = WaterRow(record)
             row.id = nil
             try row.insert(db)
@@ -104,7 +106,9 @@ extension AppDatabase {
     }
 
     private static func fetchWater(_ db: Database, id: Int64) throws -> WaterRow {
-        guard let row = try WaterRow.fetchOne(db, key: id) else { throw StoreError.notFound(kind: "water record", id: id) }
+        guard let row = try WaterRow.fetchOne(db, key: id) else {
+            throw StoreError.notFound(kind: "water record", id: id)
+        }
         return row
     }
 
@@ -161,7 +165,7 @@ extension AppDatabase {
     /// The reminder settings; `WaterReminder.standard` (off) until set.
     public func waterReminder() throws -> WaterReminder {
         guard let text = try setting(Self.waterReminderSetting),
-              let reminder = try? JSONDecoder().decode(WaterReminder.self, from: Data(text.utf8))
+            let reminder = try? JSONDecoder().decode(WaterReminder.self, from: Data(text.utf8))
         else { return .standard }
         return reminder
     }
@@ -181,10 +185,12 @@ extension AppDatabase {
     /// The water reminders planned after `now`, earliest first.
     public func plannedWaterReminders(after now: Date, limit: Int = 5) throws -> [Date] {
         try writer.read { db in
-            try Date.fetchAll(db, sql: """
-                SELECT fireAt FROM delivery WHERE itemKind = 'water' AND state = 'pending' AND fireAt > ?
-                ORDER BY fireAt LIMIT ?
-                """, arguments: [now, limit])
+            try Date.fetchAll(
+                db,
+                sql: """
+                    SELECT fireAt FROM delivery WHERE itemKind = 'water' AND state = 'pending' AND fireAt > ?
+                    ORDER BY fireAt LIMIT ?
+                    """, arguments: [now, limit])
         }
     }
 
@@ -219,10 +225,13 @@ extension AppDatabase {
             }
         }
         let due = try writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT key, fireAt FROM delivery WHERE itemKind = 'water' AND state = 'pending' AND source = 'plan' AND fireAt <= ?
-                ORDER BY fireAt DESC, key DESC
-                """, arguments: [now]).map { (key: $0["key"] as String, fireAt: $0["fireAt"] as Date) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT key, fireAt FROM delivery WHERE itemKind = 'water' AND state = 'pending' AND source = 'plan' AND fireAt <= ?
+                    ORDER BY fireAt DESC, key DESC
+                    """, arguments: [now]
+            ).map { (key: $0["key"] as String, fireAt: $0["fireAt"] as Date) }
         }
         var stale: [String] = []
         for (index, row) in due.enumerated() {
@@ -230,13 +239,16 @@ extension AppDatabase {
         }
         // Every scheduler pass asks; read first so a pass with nothing to change never queues for the writer.
         let dropDue = !reminder.enabled
-        let changes = try writer.read { db in try Self.pendingChanges(db, kind: .water, to: wanted, now: now, dropDue: dropDue) }
+        let changes = try writer.read { db in
+            try Self.pendingChanges(db, kind: .water, to: wanted, now: now, dropDue: dropDue)
+        }
         guard !changes.isEmpty || !stale.isEmpty else { return }
         try writer.write { db in
             try Self.pendingChanges(db, kind: .water, to: wanted, now: now, dropDue: dropDue).apply(db)
             for key in stale {
-                try db.execute(sql: "UPDATE delivery SET state = 'missed', settledAt = ? WHERE key = ? AND state = 'pending'",
-                               arguments: [now, key])
+                try db.execute(
+                    sql: "UPDATE delivery SET state = 'missed', settledAt = ? WHERE key = ? AND state = 'pending'",
+                    arguments: [now, key])
             }
         }
     }
@@ -250,13 +262,18 @@ extension AppDatabase {
             if let at {
                 let today = LocalDate(now, in: zone)
                 for day in [today, today.adding(days: 1)] {
-                    guard let fireAt = LocalTime.instant(year: day.year, month: day.month, day: day.day,
-                                                         hour: at.hour, minute: at.minute, in: zone),
-                          fireAt > now
+                    guard
+                        let fireAt = LocalTime.instant(
+                            year: day.year, month: day.month, day: day.day,
+                            hour: at.hour, minute: at.minute, in: zone),
+                        fireAt > now
                     else { continue }
-                    let shown = try Int.fetchOne(db, sql: """
-                        SELECT COUNT(*) FROM delivery WHERE itemKind = 'tip' AND occurrence = ? AND state <> 'pending'
-                        """, arguments: [day.start(in: zone)]) ?? 0
+                    let shown =
+                        try Int.fetchOne(
+                            db,
+                            sql: """
+                                SELECT COUNT(*) FROM delivery WHERE itemKind = 'tip' AND occurrence = ? AND state <> 'pending'
+                                """, arguments: [day.start(in: zone)]) ?? 0
                     if shown == 0 { wanted.append(Self.tipTrigger(day: day, at: fireAt, zone: zone)) }
                 }
             }
@@ -270,14 +287,16 @@ extension AppDatabase {
     /// `water/<start of the reminder's day>/<fire epoch>`; itemID 0, occurrence the day's start.
     static func waterTrigger(day: LocalDate, at: Date, zone: TimeZone) -> Trigger {
         let dayStart = day.start(in: zone)
-        return Trigger(key: "water/\(epoch(dayStart))/\(epoch(at))", itemKind: .water, itemID: 0, occurrence: dayStart, fireAt: at)
+        return Trigger(
+            key: "water/\(epoch(dayStart))/\(epoch(at))", itemKind: .water, itemID: 0, occurrence: dayStart, fireAt: at)
     }
 
     /// `tip/<start of the day>/<fire epoch>`; itemID the day's tip, occurrence the day's start.
     static func tipTrigger(day: LocalDate, at: Date, zone: TimeZone) -> Trigger {
         let dayStart = day.start(in: zone)
-        return Trigger(key: "tip/\(epoch(dayStart))/\(epoch(at))", itemKind: .tip, itemID: Int64(Tips.ofTheDay(day).id),
-                       occurrence: dayStart, fireAt: at)
+        return Trigger(
+            key: "tip/\(epoch(dayStart))/\(epoch(at))", itemKind: .tip, itemID: Int64(Tips.ofTheDay(day).id),
+            occurrence: dayStart, fireAt: at)
     }
 
     private static func epoch(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
@@ -285,17 +304,21 @@ extension AppDatabase {
     /// What makes the future pending deliveries of `kind` exactly `wanted`: pending rows no longer
     /// wanted (with `dropDue`, due ones too) go, wanted keys not in the ledger yet come. A key already
     /// there in any state stays as it is (stable keys: a shown reminder is never planned again).
-    private static func pendingChanges(_ db: Database, kind: ItemKind, to wanted: [Trigger], now: Date,
-                                       dropDue: Bool) throws -> PendingChanges {
+    private static func pendingChanges(
+        _ db: Database, kind: ItemKind, to wanted: [Trigger], now: Date,
+        dropDue: Bool
+    ) throws -> PendingChanges {
         let keys = Set(wanted.map(\.key))
-        let pending = try Row.fetchAll(db, sql: "SELECT key, fireAt FROM delivery WHERE itemKind = ? AND state = 'pending' AND source = 'plan'",
-                                       arguments: [kind.rawValue])
+        let pending = try Row.fetchAll(
+            db, sql: "SELECT key, fireAt FROM delivery WHERE itemKind = ? AND state = 'pending' AND source = 'plan'",
+            arguments: [kind.rawValue])
         let drop = pending.compactMap { row -> String? in
             let key: String = row["key"], fireAt: Date = row["fireAt"]
             return (fireAt > now ? !keys.contains(key) : dropDue) ? key : nil
         }
         let add = try wanted.filter { trigger in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM delivery WHERE key = ?)", arguments: [trigger.key]) != true
+            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM delivery WHERE key = ?)", arguments: [trigger.key])
+                != true
         }
         return PendingChanges(drop: drop, add: add)
     }

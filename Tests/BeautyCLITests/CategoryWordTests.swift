@@ -3,7 +3,9 @@ import Testing
 
 @Suite("A category typed as a word of its title or a synonym")
 struct CategoryWordTests {
-    @Test("brwi, lashes, farbowanie, włosy/farbowanie, Vlasy/farbenie, depilacja name one category; a word of two or of none stays as typed")
+    @Test(
+        "brwi, lashes, farbowanie, włosy/farbowanie, Vlasy/farbenie, depilacja name one category; a word of two or of none stays as typed"
+    )
     func wordsAndSynonyms() {
         #expect(CategoryTitle.code(typed: "brwi") == "face/brows")
         #expect(CategoryTitle.code(typed: "lashes") == "face/brows")
@@ -13,6 +15,8 @@ struct CategoryWordTests {
         #expect(CategoryTitle.code(typed: "depilacja") == "body/waxing")
         #expect(CategoryTitle.code(typed: "włosy") == "hair")
         #expect(CategoryTitle.code(typed: "xyz") == "xyz")
-        #expect(CategoryTitle.code(typed: "nails/farbowanie") == "nails/farbowanie", "a synonym of another parent's child is no child of this one")
+        #expect(
+            CategoryTitle.code(typed: "nails/farbowanie") == "nails/farbowanie",
+            "a synonym of another parent's child is no child of this one")
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the client refuses before it sends anything: plain HTTP off this machine, a password file
@@ -20,12 +20,17 @@ import Glibc
             try CalDAVClient(account: CalDAVAccount(url: remote, credentials: Fixed()))
         }
         _ = try CalDAVClient(account: CalDAVAccount(url: remote, credentials: Fixed(), allowInsecure: true))
-        _ = try CalDAVClient(account: CalDAVAccount(url: URL(string: "https://calendar.example.com/dav/")!, credentials: Fixed()))
-        for loopback in ["http://127.0.0.1:5232/", "http://127.8.9.10/", "http://localhost/dav/", "http://[::1]:8080/"] {
+        _ = try CalDAVClient(
+            account: CalDAVAccount(url: URL(string: "https://calendar.example.com/dav/")!, credentials: Fixed()))
+        for loopback in ["http://127.0.0.1:5232/", "http://127.8.9.10/", "http://localhost/dav/", "http://[::1]:8080/"]
+        {
             _ = try CalDAVClient(account: CalDAVAccount(url: URL(string: loopback)!, credentials: Fixed()))
         }
         // Names that only look like loopback addresses are other machines.
-        for lookalike in ["http://127.0.0.1.example.org/", "http://127.attacker.net/", "http://[::2]/", "http://localhost.example.org/"] {
+        for lookalike in [
+            "http://127.0.0.1.example.org/", "http://127.attacker.net/", "http://[::2]/",
+            "http://localhost.example.org/",
+        ] {
             let url = URL(string: lookalike)!
             #expect(throws: CalDAVError.insecureURL(url.absoluteString), "\(lookalike)") {
                 try CalDAVClient(account: CalDAVAccount(url: url, credentials: Fixed()))
@@ -36,7 +41,8 @@ import Glibc
     @Test func aPasswordFileOthersCanReadIsRefused() throws {
         let scratch = try ScratchDirectory()
         let file = scratch.path + "/password"
-        _ = FileManager.default.createFile(atPath: file, contents: Data("secret\n".utf8), attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(
+            atPath: file, contents: Data("secret\n".utf8), attributes: [.posixPermissions: 0o644])
         #expect(throws: CalDAVError.passwordFileNotPrivate(file)) {
             try PasswordFileCredentials(user: "alice", passwordFile: file)
         }
@@ -53,7 +59,8 @@ import Glibc
         let scratch = try ScratchDirectory()
         let file = scratch.path + "/password"
         // 1 GiB, sparse: costs the disk nothing, and reading it whole took 4 GB and two minutes.
-        _ = FileManager.default.createFile(atPath: file, contents: Data("secret\n".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(
+            atPath: file, contents: Data("secret\n".utf8), attributes: [.posixPermissions: 0o600])
         #expect(truncate(file, 1 << 30) == 0)
         let limit = PasswordFileCredentials.maximumFileSize
         #expect(throws: CalDAVError.passwordFileTooLarge(file, limit: limit)) {
@@ -75,7 +82,8 @@ import Glibc
     @Test func theFilesFirstLineIsThePasswordAndNeverPrinted() async throws {
         let scratch = try ScratchDirectory()
         let file = scratch.path + "/password"
-        _ = FileManager.default.createFile(atPath: file, contents: Data("pa:ss wörd\r\nsecond line\n".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(
+            atPath: file, contents: Data("pa:ss wörd\r\nsecond line\n".utf8), attributes: [.posixPermissions: 0o600])
         let credentials = try PasswordFileCredentials(user: "alice", passwordFile: file)
         #expect(try await credentials.authorization() == "Basic " + Data("alice:pa:ss wörd".utf8).base64EncodedString())
         #expect(!"\(credentials)".contains("wörd"))
@@ -95,7 +103,8 @@ import Glibc
     /// is the scheduler's, not the client's.
     @Test func nobodyListeningIsUnreachableQuickly() async throws {
         let port = try CalDAVTestServer.freePort()
-        let client = try CalDAVClient(account: CalDAVAccount(url: URL(string: "http://127.0.0.1:\(port)/")!, credentials: Fixed()))
+        let client = try CalDAVClient(
+            account: CalDAVAccount(url: URL(string: "http://127.0.0.1:\(port)/")!, credentials: Fixed()))
         let error = await #expect(throws: CalDAVError.self) { try await client.discoverCalendars() }
         guard case let .unreachable(reason) = error else {
             Issue.record("not unreachable: \(String(describing: error))")
@@ -110,25 +119,34 @@ import Glibc
     @Test func anHTTPSServerWithAnUntrustedCertificateIsRefused() async throws {
         let scratch = try ScratchDirectory()
         let environment = ["PATH": "/usr/bin:/bin", "HOME": scratch.path]
-        let made = try await scratch.run(try Locations.system("openssl", package: "openssl"), [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", scratch.path + "/key.pem", "-out", scratch.path + "/cert.pem",
-        ], environment: environment)
+        let made = try await scratch.run(
+            try Locations.system("openssl", package: "openssl"),
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", scratch.path + "/key.pem", "-out",
+                scratch.path + "/cert.pem",
+            ], environment: environment)
         #expect(made.status == .exited(0), "\(made)")
         let port = try CalDAVTestServer.freePort()
-        let server = try scratch.spawn("https", Locations.python, ["-c", """
-            import http.server, ssl, sys
-            server = http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), http.server.BaseHTTPRequestHandler)
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            context.load_cert_chain(sys.argv[2], sys.argv[3])
-            server.socket = context.wrap_socket(server.socket, server_side=True)
-            server.serve_forever()
-            """, String(port), scratch.path + "/cert.pem", scratch.path + "/key.pem"], environment: environment)
+        let server = try scratch.spawn(
+            "https", Locations.python,
+            [
+                "-c",
+                """
+                import http.server, ssl, sys
+                server = http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), http.server.BaseHTTPRequestHandler)
+                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+                context.load_cert_chain(sys.argv[2], sys.argv[3])
+                server.socket = context.wrap_socket(server.socket, server_side=True)
+                server.serve_forever()
+                """, String(port), scratch.path + "/cert.pem", scratch.path + "/key.pem",
+            ], environment: environment)
         defer { server.killNow() }
         let listening = await eventually(timeout: .seconds(10)) { CalDAVTestServer.answers(port: port) ? true : nil }
         try #require(listening == true, "\(server.outputTail)")
 
-        let client = try CalDAVClient(account: CalDAVAccount(url: URL(string: "https://127.0.0.1:\(port)/")!, credentials: Fixed()))
+        let client = try CalDAVClient(
+            account: CalDAVAccount(url: URL(string: "https://127.0.0.1:\(port)/")!, credentials: Fixed()))
         await #expect {
             try await client.discoverCalendars()
         } throws: { error in
@@ -138,7 +156,8 @@ import Glibc
     }
 
     @Test func newEventNamesComeFromTheUIDAndStayInsideTheCalendar() throws {
-        let client = try CalDAVClient(account: CalDAVAccount(url: URL(string: "https://dav.example.com/")!, credentials: Fixed()))
+        let client = try CalDAVClient(
+            account: CalDAVAccount(url: URL(string: "https://dav.example.com/")!, credentials: Fixed()))
         let calendar = URL(string: "https://dav.example.com/alice/my%20cal/")!
         #expect(client.href(forUID: "abc-123_X.y", in: calendar) == "/alice/my%20cal/abc-123_X.y.ics")
         let odd = client.href(forUID: "../../etc/passwd@x y", in: calendar)

@@ -157,7 +157,8 @@ import Testing
         let server = try await CalDAVTestServer.start(.radicale)
         let scratch = try ScratchDirectory()
         let file = scratch.path + "/wrong"
-        _ = FileManager.default.createFile(atPath: file, contents: Data("not-it\n".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(
+            atPath: file, contents: Data("not-it\n".utf8), attributes: [.posixPermissions: 0o600])
         let credentials = try PasswordFileCredentials(user: server.user, passwordFile: file)
         let client = try CalDAVClient(account: CalDAVAccount(url: server.baseURL, credentials: credentials))
         await #expect(throws: CalDAVError.unauthorized) { try await client.discoverCalendars() }
@@ -199,11 +200,18 @@ import Testing
     @Test func aSyncAfterOneChangeIn2000EventsFetchesOneEvent() async throws {
         let server = try await CalDAVTestServer.start(.radicale)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        try server.seedDirectly((0..<2000).map { index in
-            (name: "big-\(index).ics", ics: CalDAVTestServer.event(
-                uid: "big-\(index)", summary: "Visit \(index)", start: start.addingTimeInterval(Double(index) * 3600),
-                extra: index % 5 == 0 ? ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT1H", "END:VALARM"] : []))
-        })
+        try server.seedDirectly(
+            (0..<2000).map { index in
+                (
+                    name: "big-\(index).ics",
+                    ics: CalDAVTestServer.event(
+                        uid: "big-\(index)", summary: "Visit \(index)",
+                        start: start.addingTimeInterval(Double(index) * 3600),
+                        extra: index % 5 == 0
+                            ? ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT1H", "END:VALARM"]
+                            : [])
+                )
+            })
         let credentials = try PasswordFileCredentials(user: server.user, passwordFile: server.passwordFile)
         let client = try CalDAVClient(account: CalDAVAccount(url: server.calendarURL, credentials: credentials))
 
@@ -213,7 +221,8 @@ import Testing
         #expect(client.statistics.requests == 1 + 2000 / CalDAVClient.multigetBatchSize)
         #expect(everything.filter { $0.ics.contains("BEGIN:VALARM") }.count == 400)
 
-        try await server.put(server.path("big-1234.ics"), ics: CalDAVTestServer.event(uid: "big-1234", summary: "Moved", start: start))
+        try await server.put(
+            server.path("big-1234.ics"), ics: CalDAVTestServer.event(uid: "big-1234", summary: "Moved", start: start))
         let before = client.statistics
         let changes = try await client.syncCollection(server.calendarURL, token: first.token)
         let fetched = try await client.fetch(server.calendarURL, hrefs: changes.changed.map(\.href))

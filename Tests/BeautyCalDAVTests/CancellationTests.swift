@@ -18,8 +18,10 @@ import Testing
         let ran = Flag()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await Deadline.run(within: .seconds(600), on: MultiThreadedEventLoopGroup.singleton.any(),
-                                          expired: { CalDAVError.unreachable("expired") }) {
+            return try await Deadline.run(
+                within: .seconds(600), on: MultiThreadedEventLoopGroup.singleton.any(),
+                expired: { CalDAVError.unreachable("expired") }
+            ) {
                 ran.set()
                 return 1
             }

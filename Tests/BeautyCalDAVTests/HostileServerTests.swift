@@ -33,7 +33,8 @@ import Testing
     @Test func oneEventOf13MegabytesIsRead() async throws {
         let server = try await HostileCalDAVServer.start()
         let description = String(repeating: "long notes ", count: 13 << 20 / 11)
-        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hostile//EN\r\nBEGIN:VEVENT\r\nUID:big@hostile\r\n"
+        let ics =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hostile//EN\r\nBEGIN:VEVENT\r\nUID:big@hostile\r\n"
             + "DTSTAMP:20260101T000000Z\r\nDTSTART:20270101T100000Z\r\nSUMMARY:Big\r\nDESCRIPTION:\(description)\r\n"
             + "END:VEVENT\r\nEND:VCALENDAR\r\n"
         try await server.set(.init(events: ["big.ics": ics]))

@@ -8,7 +8,8 @@ struct BMITests {
     /// 16.99…17.0, 18.49…18.5 and the rest without a class.
     @Test(arguments: [
         (0.5, BMIClass.starvation), (15.99, .starvation), (15.999_999, .starvation),
-        (16.0, .emaciation), (16.5, .emaciation), (16.99, .emaciation), (16.999, .emaciation), (16.999_999_9, .emaciation),
+        (16.0, .emaciation), (16.5, .emaciation), (16.99, .emaciation), (16.999, .emaciation),
+        (16.999_999_9, .emaciation),
         (17.0, .underweight), (17.5, .underweight), (18.49, .underweight), (18.499, .underweight),
         (18.5, .normal), (22.0, .normal), (24.99, .normal), (24.999, .normal),
         (25.0, .overweight), (27.5, .overweight), (29.99, .overweight), (29.999, .overweight),
@@ -55,22 +56,30 @@ struct BMITests {
         }
     }
 
-    @Test(arguments: [("62,5", 62.5), ("62.5", 62.5), ("62", 62.0), (" 168 ", 168.0), ("0,05", 0.05), ("-5", -5.0), ("100,25", 100.25)])
+    @Test(arguments: [
+        ("62,5", 62.5), ("62.5", 62.5), ("62", 62.0), (" 168 ", 168.0), ("0,05", 0.05), ("-5", -5.0),
+        ("100,25", 100.25),
+    ])
     func parsesDecimalCommaOrPoint(_ text: String, _ value: Double) throws {
         #expect(try BMI.parseNumber(text, field: "weight") == value)
     }
 
-    @Test(arguments: ["", "abc", "6o", "62,5,1", "1.000,5", "62.", ",5", "1e3", "62 kg", "--5", "+5", "nan", "inf", "1234567890"])
+    @Test(arguments: [
+        "", "abc", "6o", "62,5,1", "1.000,5", "62.", ",5", "1e3", "62 kg", "--5", "+5", "nan", "inf", "1234567890",
+    ])
     func refusesWhatIsNotANumber(_ text: String) {
         #expect(throws: ValidationError.self) { try BMI.parseNumber(text, field: "weight") }
     }
 
     @Test func refusesWeightsAndHeightsNoBodyHas() throws {
-        for (weight, height, message) in [("0", "168", "more than 0"), ("-62", "168", "more than 0"), ("1000", "168", "not a body weight"),
-                                          ("62", "0", "more than 0"), ("62", "-170", "more than 0"), ("62", "1,68", "looks like metres"),
-                                          ("62", "20", "not a body height"), ("62", "900", "not a body height")] {
+        for (weight, height, message) in [
+            ("0", "168", "more than 0"), ("-62", "168", "more than 0"), ("1000", "168", "not a body weight"),
+            ("62", "0", "more than 0"), ("62", "-170", "more than 0"), ("62", "1,68", "looks like metres"),
+            ("62", "20", "not a body height"), ("62", "900", "not a body height"),
+        ] {
             let error = #expect(throws: ValidationError.self) { try BMI.reading(weight: weight, height: height) }
-            #expect(error?.message.contains(message) == true, "\(weight) kg, \(height) cm: \(String(describing: error))")
+            #expect(
+                error?.message.contains(message) == true, "\(weight) kg, \(height) cm: \(String(describing: error))")
         }
         #expect(try BMI.checkWeight(650) == 650)
         #expect(try BMI.checkHeight(40) == 40)

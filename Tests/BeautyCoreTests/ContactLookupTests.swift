@@ -18,7 +18,9 @@ struct ContactLookupTests {
 
     @Test func byIdPhoneOrName() {
         #expect(id("2") == 2 && id("600") == 600)
-        #expect(id("+48 600 100 200") == 1 && id("600100200") == 1 && id("(600) 100-300") == 2, "digits compared, country code optional")
+        #expect(
+            id("+48 600 100 200") == 1 && id("600100200") == 1 && id("(600) 100-300") == 2,
+            "digits compared, country code optional")
         #expect(id("salon anna") == 1 && id("Anna Nowak") == 1 && id("Salon Anna (Anna Nowak)") == 1)
         #expect(id("studio") == 2 && id("ewa") == 3, "a unique part")
     }

@@ -10,15 +10,21 @@ struct DosePlannerDSTDayTests {
     static let newYork = TimeZone(identifier: "America/New_York")!
     static let lordHowe = TimeZone(identifier: "Australia/Lord_Howe")!
 
-    func plan(_ schedule: MedicationSchedule, on text: String, _ zone: TimeZone, createdAt: Date = Date(timeIntervalSince1970: 0)) -> [Date] {
+    func plan(
+        _ schedule: MedicationSchedule, on text: String, _ zone: TimeZone,
+        createdAt: Date = Date(timeIntervalSince1970: 0)
+    ) -> [Date] {
         let day = try! LocalDate(parsing: text)
-        let m = Medication(name: "D", startDate: day, endDate: day, schedule: schedule, createdAt: createdAt, updatedAt: createdAt)
-        return DosePlanner.doses(for: m, from: day.adding(days: -1).start(in: zone), to: day.adding(days: 3).start(in: zone), zone: zone)
+        let m = Medication(
+            name: "D", startDate: day, endDate: day, schedule: schedule, createdAt: createdAt, updatedAt: createdAt)
+        return DosePlanner.doses(
+            for: m, from: day.adding(days: -1).start(in: zone), to: day.adding(days: 3).start(in: zone), zone: zone)
     }
 
     func every(_ seconds: Int, _ window: String? = nil) -> MedicationSchedule {
         let bounds = window.map { try! Validation.parseWindow($0) }
-        return MedicationSchedule(kind: .interval, intervalSeconds: seconds, windowStart: bounds?.0, windowEnd: bounds?.1)
+        return MedicationSchedule(
+            kind: .interval, intervalSeconds: seconds, windowStart: bounds?.0, windowEnd: bounds?.1)
     }
 
     func at(_ times: String...) -> MedicationSchedule {
@@ -29,7 +35,7 @@ struct DosePlannerDSTDayTests {
         let result = plan(every(3600), on: "2027-10-31", warsaw)
         #expect(result.count == 25)
         #expect(result.first == utc("2027-10-30T22:00:00Z"))  // 00:00 CEST
-        #expect(result.last == utc("2027-10-31T22:00:00Z"))   // 23:00 CET
+        #expect(result.last == utc("2027-10-31T22:00:00Z"))  // 23:00 CET
         #expect(Set(result).count == 25)
     }
 
@@ -37,7 +43,7 @@ struct DosePlannerDSTDayTests {
         let result = plan(every(1800, "00:00-23:59"), on: "2027-11-07", Self.newYork)
         #expect(result.count == 50)
         #expect(result.first == utc("2027-11-07T04:00:00Z"))  // 00:00 EDT
-        #expect(result.last == utc("2027-11-08T04:30:00Z"))   // 23:30 EST
+        #expect(result.last == utc("2027-11-08T04:30:00Z"))  // 23:30 EST
     }
 
     @Test func lordHowesTwentyFourAndAHalfHourDayKeepsItsLastDose() {
@@ -61,23 +67,35 @@ struct DosePlannerDSTDayTests {
 
     @Test func twoTimesInOneSpringForwardGapStayTwoDoses() {
         // RFC 5545: a skipped time is read with the offset before the jump.
-        #expect(plan(at("02:15", "02:45"), on: "2027-03-28", warsaw) == [utc("2027-03-28T01:15:00Z"), utc("2027-03-28T01:45:00Z")])
-        #expect(plan(at("02:15", "02:45"), on: "2027-03-14", Self.newYork) == [utc("2027-03-14T07:15:00Z"), utc("2027-03-14T07:45:00Z")])
+        #expect(
+            plan(at("02:15", "02:45"), on: "2027-03-28", warsaw) == [
+                utc("2027-03-28T01:15:00Z"), utc("2027-03-28T01:45:00Z"),
+            ])
+        #expect(
+            plan(at("02:15", "02:45"), on: "2027-03-14", Self.newYork) == [
+                utc("2027-03-14T07:15:00Z"), utc("2027-03-14T07:45:00Z"),
+            ])
         // Lord Howe jumps from 02:00 +10:30 to 02:30 +11:00.
-        #expect(plan(at("02:05", "02:20"), on: "2027-10-03", Self.lordHowe) == [utc("2027-10-02T15:35:00Z"), utc("2027-10-02T15:50:00Z")])
+        #expect(
+            plan(at("02:05", "02:20"), on: "2027-10-03", Self.lordHowe) == [
+                utc("2027-10-02T15:35:00Z"), utc("2027-10-02T15:50:00Z"),
+            ])
     }
 
     @Test func withoutAStartDateNothingBeforeTheMomentItWasAdded() {
         let added = instant("2027-06-10 19:39")
         let m = Medication(name: "D", schedule: at("00:30", "23:59"), createdAt: added, updatedAt: added)
         let day = try! LocalDate(parsing: "2027-06-10")
-        let result = DosePlanner.doses(for: m, from: day.start(in: warsaw), to: day.adding(days: 2).start(in: warsaw), zone: warsaw)
+        let result = DosePlanner.doses(
+            for: m, from: day.start(in: warsaw), to: day.adding(days: 2).start(in: warsaw), zone: warsaw)
         #expect(result == [instant("2027-06-10 23:59"), instant("2027-06-11 00:30"), instant("2027-06-11 23:59")])
         // A start date given by the user is the whole day, earlier doses included.
         var started = m
         started.startDate = day
-        #expect(DosePlanner.doses(for: started, from: day.start(in: warsaw), to: day.adding(days: 1).start(in: warsaw), zone: warsaw)
-            == [instant("2027-06-10 00:30"), instant("2027-06-10 23:59")])
+        #expect(
+            DosePlanner.doses(
+                for: started, from: day.start(in: warsaw), to: day.adding(days: 1).start(in: warsaw), zone: warsaw)
+                == [instant("2027-06-10 00:30"), instant("2027-06-10 23:59")])
     }
 
     @Test func theLastNightOfACourseCrossingMidnightIsWhole() {
@@ -87,7 +105,9 @@ struct DosePlannerDSTDayTests {
     }
 
     @Test func amountsHaveAMaximumAndAnyStoredOnePrints() throws {
-        #expect(throws: ValidationError.self) { try Validation.medication(Medication(name: "D", stock: 99999999999999999999)) }
+        #expect(throws: ValidationError.self) {
+            try Validation.medication(Medication(name: "D", stock: 99999999999999999999))
+        }
         #expect(throws: ValidationError.self) { try Validation.medication(Medication(name: "D", lowStock: 1_000_001)) }
         #expect(try Validation.medication(Medication(name: "D", stock: Validation.maxStock)).stock == 1_000_000)
         #expect(throws: ValidationError.self) { try Validation.refill(2, onto: 999_999) }

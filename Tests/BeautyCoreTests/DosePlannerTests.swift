@@ -7,11 +7,14 @@ import Testing
 /// from LocalTime, so a wrong offset in the code under test cannot agree with itself.
 @Suite("Dose planner (pure, injected zone)")
 struct DosePlannerTests {
-    func med(_ schedule: MedicationSchedule, start: String? = "2026-01-01", end: String? = nil,
-             createdAt: Date = Date(timeIntervalSince1970: 0)) -> Medication {
-        Medication(name: "Test", startDate: start.map { try! LocalDate(parsing: $0) },
-                   endDate: end.map { try! LocalDate(parsing: $0) }, schedule: schedule,
-                   createdAt: createdAt, updatedAt: createdAt)
+    func med(
+        _ schedule: MedicationSchedule, start: String? = "2026-01-01", end: String? = nil,
+        createdAt: Date = Date(timeIntervalSince1970: 0)
+    ) -> Medication {
+        Medication(
+            name: "Test", startDate: start.map { try! LocalDate(parsing: $0) },
+            endDate: end.map { try! LocalDate(parsing: $0) }, schedule: schedule,
+            createdAt: createdAt, updatedAt: createdAt)
     }
 
     func at(_ times: String...) -> MedicationSchedule {
@@ -20,7 +23,8 @@ struct DosePlannerTests {
 
     func every(_ hours: Int, _ window: String? = nil) -> MedicationSchedule {
         let bounds = window.map { try! Validation.parseWindow($0) }
-        return MedicationSchedule(kind: .interval, intervalSeconds: hours * 3600, windowStart: bounds?.0, windowEnd: bounds?.1)
+        return MedicationSchedule(
+            kind: .interval, intervalSeconds: hours * 3600, windowStart: bounds?.0, windowEnd: bounds?.1)
     }
 
     func doses(_ m: Medication, _ from: String, _ to: String, _ zone: String = "Europe/Warsaw") -> [Date] {
@@ -33,10 +37,11 @@ struct DosePlannerTests {
 
     @Test func timesOfDayEveryDayAscending() {
         let m = med(at("20:00", "08:00"))
-        #expect(doses(m, "2026-06-01 00:00", "2026-06-03 00:00") == [
-            instant("2026-06-01 08:00"), instant("2026-06-01 20:00"),
-            instant("2026-06-02 08:00"), instant("2026-06-02 20:00"),
-        ])
+        #expect(
+            doses(m, "2026-06-01 00:00", "2026-06-03 00:00") == [
+                instant("2026-06-01 08:00"), instant("2026-06-01 20:00"),
+                instant("2026-06-02 08:00"), instant("2026-06-02 20:00"),
+            ])
     }
 
     @Test func rangeIsHalfOpen() {
@@ -48,25 +53,29 @@ struct DosePlannerTests {
     }
 
     @Test func intervalInAWindowIncludesTheWindowEnd() {
-        #expect(doses(med(every(4, "08:00-20:00")), "2026-06-01 00:00", "2026-06-02 00:00") == [
-            instant("2026-06-01 08:00"), instant("2026-06-01 12:00"),
-            instant("2026-06-01 16:00"), instant("2026-06-01 20:00"),
-        ])
-        #expect(doses(med(every(5, "08:00-20:00")), "2026-06-01 00:00", "2026-06-02 00:00") == [
-            instant("2026-06-01 08:00"), instant("2026-06-01 13:00"), instant("2026-06-01 18:00"),
-        ])
+        #expect(
+            doses(med(every(4, "08:00-20:00")), "2026-06-01 00:00", "2026-06-02 00:00") == [
+                instant("2026-06-01 08:00"), instant("2026-06-01 12:00"),
+                instant("2026-06-01 16:00"), instant("2026-06-01 20:00"),
+            ])
+        #expect(
+            doses(med(every(5, "08:00-20:00")), "2026-06-01 00:00", "2026-06-02 00:00") == [
+                instant("2026-06-01 08:00"), instant("2026-06-01 13:00"), instant("2026-06-01 18:00"),
+            ])
     }
 
     @Test func intervalWithoutAWindowRunsFromMidnightToMidnightExclusive() {
-        #expect(doses(med(every(8)), "2026-06-01 00:00", "2026-06-02 12:00") == [
-            instant("2026-06-01 00:00"), instant("2026-06-01 08:00"), instant("2026-06-01 16:00"),
-            instant("2026-06-02 00:00"), instant("2026-06-02 08:00"),
-        ])
+        #expect(
+            doses(med(every(8)), "2026-06-01 00:00", "2026-06-02 12:00") == [
+                instant("2026-06-01 00:00"), instant("2026-06-01 08:00"), instant("2026-06-01 16:00"),
+                instant("2026-06-02 00:00"), instant("2026-06-02 08:00"),
+            ])
         // 7 does not divide 24: each day starts again at midnight.
-        #expect(doses(med(every(7)), "2026-06-01 00:00", "2026-06-02 08:00") == [
-            instant("2026-06-01 00:00"), instant("2026-06-01 07:00"), instant("2026-06-01 14:00"),
-            instant("2026-06-01 21:00"), instant("2026-06-02 00:00"), instant("2026-06-02 07:00"),
-        ])
+        #expect(
+            doses(med(every(7)), "2026-06-01 00:00", "2026-06-02 08:00") == [
+                instant("2026-06-01 00:00"), instant("2026-06-01 07:00"), instant("2026-06-01 14:00"),
+                instant("2026-06-01 21:00"), instant("2026-06-02 00:00"), instant("2026-06-02 07:00"),
+            ])
     }
 
     @Test func asNeededAndNoneNeverHaveDoses() {
@@ -95,21 +104,24 @@ struct DosePlannerTests {
         schedule.weekdays = [.fri]
         let m = med(schedule)
         // 2026-06-05 is a Friday: its window runs into Saturday morning, and Saturday's does not exist.
-        #expect(doses(m, "2026-06-01 00:00", "2026-06-08 00:00") == [
-            instant("2026-06-05 22:00"), instant("2026-06-06 02:00"), instant("2026-06-06 06:00"),
-        ])
+        #expect(
+            doses(m, "2026-06-01 00:00", "2026-06-08 00:00") == [
+                instant("2026-06-05 22:00"), instant("2026-06-06 02:00"), instant("2026-06-06 06:00"),
+            ])
         // Asking only about Saturday still finds the tail of Friday's window.
-        #expect(doses(m, "2026-06-06 00:00", "2026-06-06 12:00") == [
-            instant("2026-06-06 02:00"), instant("2026-06-06 06:00"),
-        ])
+        #expect(
+            doses(m, "2026-06-06 00:00", "2026-06-06 12:00") == [
+                instant("2026-06-06 02:00"), instant("2026-06-06 06:00"),
+            ])
     }
 
     @Test func aWindowCrossingMidnightEveryDay() {
         let result = doses(med(every(4, "20:00-04:00")), "2026-06-01 00:00", "2026-06-03 00:00")
-        #expect(result == [
-            instant("2026-06-01 00:00"), instant("2026-06-01 04:00"), instant("2026-06-01 20:00"),
-            instant("2026-06-02 00:00"), instant("2026-06-02 04:00"), instant("2026-06-02 20:00"),
-        ])
+        #expect(
+            result == [
+                instant("2026-06-01 00:00"), instant("2026-06-01 04:00"), instant("2026-06-01 20:00"),
+                instant("2026-06-02 00:00"), instant("2026-06-02 04:00"), instant("2026-06-02 20:00"),
+            ])
     }
 
     @Test func a21Over7CycleAcrossMonthEnds() {
@@ -150,17 +162,19 @@ struct DosePlannerTests {
         let m = med(every(4, "22:00-06:00"), start: "2026-06-10")
         #expect(!DosePlanner.isActive(m, on: day("2026-06-09"), zone: warsaw))
         // June 9's window would reach into June 10, but June 9 is before the start.
-        #expect(doses(m, "2026-06-09 00:00", "2026-06-11 12:00") == [
-            instant("2026-06-10 22:00"), instant("2026-06-11 02:00"), instant("2026-06-11 06:00"),
-        ])
+        #expect(
+            doses(m, "2026-06-09 00:00", "2026-06-11 12:00") == [
+                instant("2026-06-10 22:00"), instant("2026-06-11 02:00"), instant("2026-06-11 06:00"),
+            ])
     }
 
     @Test func withoutAStartDateItStartsOnTheLocalDayItWasAdded() {
         // Added at 00:30 in Warsaw, which is still the previous day in UTC.
         let m = med(at("08:00"), start: nil, createdAt: instant("2026-06-10 00:30"))
-        #expect(doses(m, "2026-06-08 00:00", "2026-06-12 00:00") == [
-            instant("2026-06-10 08:00"), instant("2026-06-11 08:00"),
-        ])
+        #expect(
+            doses(m, "2026-06-08 00:00", "2026-06-12 00:00") == [
+                instant("2026-06-10 08:00"), instant("2026-06-11 08:00"),
+            ])
         #expect(!DosePlanner.isActive(m, on: day("2026-06-09"), zone: warsaw))
         #expect(DosePlanner.isActive(m, on: day("2026-06-10"), zone: warsaw))
         // In New York the same instant is June 9, so it starts a day earlier there.
@@ -181,10 +195,11 @@ struct DosePlannerTests {
         // The window's doses belong to the day it starts on: the course's last night is whole.
         let m = med(every(2, "22:00-06:00"), start: "2026-06-01", end: "2026-06-03")
         let result = doses(m, "2026-06-03 12:00", "2026-06-10 00:00")
-        #expect(result == [
-            instant("2026-06-03 22:00"), instant("2026-06-04 00:00"), instant("2026-06-04 02:00"),
-            instant("2026-06-04 04:00"), instant("2026-06-04 06:00"),
-        ])
+        #expect(
+            result == [
+                instant("2026-06-03 22:00"), instant("2026-06-04 00:00"), instant("2026-06-04 02:00"),
+                instant("2026-06-04 04:00"), instant("2026-06-04 06:00"),
+            ])
     }
 
     // MARK: time zones and DST
@@ -201,40 +216,58 @@ struct DosePlannerTests {
     }
 
     static let wallClockCases: [WallClockCase] = [
-        .init(zone: "Europe/Warsaw", times: ["08:00"], from: "2026-03-28", days: 3,
-              expected: ["2026-03-28T07:00:00Z", "2026-03-29T06:00:00Z", "2026-03-30T06:00:00Z"],
-              why: "08:00 stays 08:00 (CET -> CEST)"),
-        .init(zone: "Europe/Warsaw", times: ["08:00"], from: "2026-10-24", days: 3,
-              expected: ["2026-10-24T06:00:00Z", "2026-10-25T07:00:00Z", "2026-10-26T07:00:00Z"],
-              why: "08:00 stays 08:00 (CEST -> CET)"),
-        .init(zone: "Europe/Warsaw", times: ["02:30"], from: "2026-03-29", days: 1,
-              expected: ["2026-03-29T01:30:00Z"], why: "02:00 CET jumps to 03:00 CEST: 02:30 is read in CET, 03:30 CEST"),
-        .init(zone: "Europe/Warsaw", times: ["02:00", "02:30", "03:00"], from: "2026-03-29", days: 1,
-              expected: ["2026-03-29T01:00:00Z", "2026-03-29T01:30:00Z"], why: "02:00 and 03:00 are one instant, 02:30 another"),
-        .init(zone: "Europe/Warsaw", times: ["02:30"], from: "2026-10-25", days: 1,
-              expected: ["2026-10-25T00:30:00Z"], why: "03:00 CEST goes back to 02:00 CET: 02:30 fires once, the first time"),
-        .init(zone: "America/New_York", times: ["02:30"], from: "2026-03-08", days: 1,
-              expected: ["2026-03-08T07:30:00Z"], why: "02:00 EST jumps to 03:00 EDT: 02:30 is read in EST"),
-        .init(zone: "America/New_York", times: ["01:30"], from: "2026-11-01", days: 1,
-              expected: ["2026-11-01T05:30:00Z"], why: "02:00 EDT goes back to 01:00 EST: 01:30 once, in EDT"),
-        .init(zone: "America/New_York", times: ["08:00"], from: "2026-03-07", days: 2,
-              expected: ["2026-03-07T13:00:00Z", "2026-03-08T12:00:00Z"], why: "08:00 stays 08:00 in March"),
-        .init(zone: "America/New_York", times: ["08:00"], from: "2026-11-01", days: 2,
-              expected: ["2026-11-01T13:00:00Z", "2026-11-02T13:00:00Z"], why: "08:00 stays 08:00 in November"),
-        .init(zone: "Australia/Lord_Howe", times: ["02:15"], from: "2026-10-04", days: 1,
-              expected: ["2026-10-03T15:45:00Z"], why: "02:00 +10:30 jumps to 02:30 +11:00: 02:15 is read at +10:30"),
-        .init(zone: "Australia/Lord_Howe", times: ["02:00", "02:30"], from: "2026-10-04", days: 1,
-              expected: ["2026-10-03T15:30:00Z"], why: "02:00 does not exist and becomes 02:30"),
-        .init(zone: "Australia/Lord_Howe", times: ["01:45"], from: "2026-04-05", days: 1,
-              expected: ["2026-04-04T14:45:00Z"], why: "02:00 +11:00 goes back to 01:30 +10:30: 01:45 once, the first"),
-        .init(zone: "Australia/Lord_Howe", times: ["08:00"], from: "2026-10-03", days: 2,
-              expected: ["2026-10-02T21:30:00Z", "2026-10-03T21:00:00Z"], why: "08:00 stays 08:00 in October"),
-        .init(zone: "Australia/Lord_Howe", times: ["08:00"], from: "2026-04-04", days: 2,
-              expected: ["2026-04-03T21:00:00Z", "2026-04-04T21:30:00Z"], why: "08:00 stays 08:00 in April"),
-        .init(zone: "Asia/Kolkata", times: ["08:00"], from: "2026-03-29", days: 1,
-              expected: ["2026-03-29T02:30:00Z"], why: "+05:30, no DST"),
-        .init(zone: "Asia/Kolkata", times: ["02:30"], from: "2026-10-25", days: 1,
-              expected: ["2026-10-24T21:00:00Z"], why: "+05:30, no DST"),
+        .init(
+            zone: "Europe/Warsaw", times: ["08:00"], from: "2026-03-28", days: 3,
+            expected: ["2026-03-28T07:00:00Z", "2026-03-29T06:00:00Z", "2026-03-30T06:00:00Z"],
+            why: "08:00 stays 08:00 (CET -> CEST)"),
+        .init(
+            zone: "Europe/Warsaw", times: ["08:00"], from: "2026-10-24", days: 3,
+            expected: ["2026-10-24T06:00:00Z", "2026-10-25T07:00:00Z", "2026-10-26T07:00:00Z"],
+            why: "08:00 stays 08:00 (CEST -> CET)"),
+        .init(
+            zone: "Europe/Warsaw", times: ["02:30"], from: "2026-03-29", days: 1,
+            expected: ["2026-03-29T01:30:00Z"], why: "02:00 CET jumps to 03:00 CEST: 02:30 is read in CET, 03:30 CEST"),
+        .init(
+            zone: "Europe/Warsaw", times: ["02:00", "02:30", "03:00"], from: "2026-03-29", days: 1,
+            expected: ["2026-03-29T01:00:00Z", "2026-03-29T01:30:00Z"],
+            why: "02:00 and 03:00 are one instant, 02:30 another"),
+        .init(
+            zone: "Europe/Warsaw", times: ["02:30"], from: "2026-10-25", days: 1,
+            expected: ["2026-10-25T00:30:00Z"],
+            why: "03:00 CEST goes back to 02:00 CET: 02:30 fires once, the first time"),
+        .init(
+            zone: "America/New_York", times: ["02:30"], from: "2026-03-08", days: 1,
+            expected: ["2026-03-08T07:30:00Z"], why: "02:00 EST jumps to 03:00 EDT: 02:30 is read in EST"),
+        .init(
+            zone: "America/New_York", times: ["01:30"], from: "2026-11-01", days: 1,
+            expected: ["2026-11-01T05:30:00Z"], why: "02:00 EDT goes back to 01:00 EST: 01:30 once, in EDT"),
+        .init(
+            zone: "America/New_York", times: ["08:00"], from: "2026-03-07", days: 2,
+            expected: ["2026-03-07T13:00:00Z", "2026-03-08T12:00:00Z"], why: "08:00 stays 08:00 in March"),
+        .init(
+            zone: "America/New_York", times: ["08:00"], from: "2026-11-01", days: 2,
+            expected: ["2026-11-01T13:00:00Z", "2026-11-02T13:00:00Z"], why: "08:00 stays 08:00 in November"),
+        .init(
+            zone: "Australia/Lord_Howe", times: ["02:15"], from: "2026-10-04", days: 1,
+            expected: ["2026-10-03T15:45:00Z"], why: "02:00 +10:30 jumps to 02:30 +11:00: 02:15 is read at +10:30"),
+        .init(
+            zone: "Australia/Lord_Howe", times: ["02:00", "02:30"], from: "2026-10-04", days: 1,
+            expected: ["2026-10-03T15:30:00Z"], why: "02:00 does not exist and becomes 02:30"),
+        .init(
+            zone: "Australia/Lord_Howe", times: ["01:45"], from: "2026-04-05", days: 1,
+            expected: ["2026-04-04T14:45:00Z"], why: "02:00 +11:00 goes back to 01:30 +10:30: 01:45 once, the first"),
+        .init(
+            zone: "Australia/Lord_Howe", times: ["08:00"], from: "2026-10-03", days: 2,
+            expected: ["2026-10-02T21:30:00Z", "2026-10-03T21:00:00Z"], why: "08:00 stays 08:00 in October"),
+        .init(
+            zone: "Australia/Lord_Howe", times: ["08:00"], from: "2026-04-04", days: 2,
+            expected: ["2026-04-03T21:00:00Z", "2026-04-04T21:30:00Z"], why: "08:00 stays 08:00 in April"),
+        .init(
+            zone: "Asia/Kolkata", times: ["08:00"], from: "2026-03-29", days: 1,
+            expected: ["2026-03-29T02:30:00Z"], why: "+05:30, no DST"),
+        .init(
+            zone: "Asia/Kolkata", times: ["02:30"], from: "2026-10-25", days: 1,
+            expected: ["2026-10-24T21:00:00Z"], why: "+05:30, no DST"),
     ]
 
     @Test(arguments: wallClockCases)
@@ -242,29 +275,36 @@ struct DosePlannerTests {
         let m = med(MedicationSchedule(kind: .times, times: c.times.map { try! ClockTime(parsing: $0) }))
         let zone = TimeZone(identifier: c.zone)!
         let first = day(c.from)
-        let result = DosePlanner.doses(for: m, from: first.start(in: zone), to: first.adding(days: c.days).start(in: zone), zone: zone)
+        let result = DosePlanner.doses(
+            for: m, from: first.start(in: zone), to: first.adding(days: c.days).start(in: zone), zone: zone)
         #expect(result == c.expected.map(utc))
     }
 
     @Test func every8HoursKeepsElapsedTimeAcrossSpringForward() {
         // The 23-hour day: 00:00 CET, then 8 and 16 elapsed hours are 09:00 and 17:00 CEST.
-        #expect(doses(med(every(8)), "2026-03-29 00:00", "2026-03-30 00:00") == [
-            utc("2026-03-28T23:00:00Z"), utc("2026-03-29T07:00:00Z"), utc("2026-03-29T15:00:00Z"),
-        ])
-        #expect(doses(med(every(8)), "2026-03-08 00:00", "2026-03-09 00:00", "America/New_York") == [
-            utc("2026-03-08T05:00:00Z"), utc("2026-03-08T13:00:00Z"), utc("2026-03-08T21:00:00Z"),
-        ])
+        #expect(
+            doses(med(every(8)), "2026-03-29 00:00", "2026-03-30 00:00") == [
+                utc("2026-03-28T23:00:00Z"), utc("2026-03-29T07:00:00Z"), utc("2026-03-29T15:00:00Z"),
+            ])
+        #expect(
+            doses(med(every(8)), "2026-03-08 00:00", "2026-03-09 00:00", "America/New_York") == [
+                utc("2026-03-08T05:00:00Z"), utc("2026-03-08T13:00:00Z"), utc("2026-03-08T21:00:00Z"),
+            ])
     }
 
     @Test func every8HoursFillsTheWholeFallBackDay() {
         // The 25-hour day: 00:00 CEST, 07:00, 15:00 and 23:00 CET, the last 24 elapsed hours after
         // the first and still inside the day (the window without bounds runs to the next midnight).
-        #expect(doses(med(every(8)), "2026-10-25 00:00", "2026-10-26 00:00") == [
-            utc("2026-10-24T22:00:00Z"), utc("2026-10-25T06:00:00Z"), utc("2026-10-25T14:00:00Z"), utc("2026-10-25T22:00:00Z"),
-        ])
-        #expect(doses(med(every(8)), "2026-04-05 00:00", "2026-04-06 00:00", "Australia/Lord_Howe") == [
-            utc("2026-04-04T13:00:00Z"), utc("2026-04-04T21:00:00Z"), utc("2026-04-05T05:00:00Z"), utc("2026-04-05T13:00:00Z"),
-        ])
+        #expect(
+            doses(med(every(8)), "2026-10-25 00:00", "2026-10-26 00:00") == [
+                utc("2026-10-24T22:00:00Z"), utc("2026-10-25T06:00:00Z"), utc("2026-10-25T14:00:00Z"),
+                utc("2026-10-25T22:00:00Z"),
+            ])
+        #expect(
+            doses(med(every(8)), "2026-04-05 00:00", "2026-04-06 00:00", "Australia/Lord_Howe") == [
+                utc("2026-04-04T13:00:00Z"), utc("2026-04-04T21:00:00Z"), utc("2026-04-05T05:00:00Z"),
+                utc("2026-04-05T13:00:00Z"),
+            ])
     }
 
     @Test func everyHourOnTheShortDayHasNoDuplicates() {
@@ -278,9 +318,10 @@ struct DosePlannerTests {
     @Test func aWindowAcrossSpringForwardKeepsElapsedTime() {
         // 22:00 CET on March 28, then every 2 elapsed hours until 06:00 CEST (04:00Z) inclusive.
         let result = doses(med(every(2, "22:00-06:00")), "2026-03-28 12:00", "2026-03-29 12:00")
-        #expect(result == [
-            utc("2026-03-28T21:00:00Z"), utc("2026-03-28T23:00:00Z"),
-            utc("2026-03-29T01:00:00Z"), utc("2026-03-29T03:00:00Z"),
-        ])
+        #expect(
+            result == [
+                utc("2026-03-28T21:00:00Z"), utc("2026-03-28T23:00:00Z"),
+                utc("2026-03-29T01:00:00Z"), utc("2026-03-29T03:00:00Z"),
+            ])
     }
 }

@@ -8,7 +8,9 @@ import Testing
 struct ICalendarPieceTests {
     /// Both scans of `text` fed in blocks of `blockBytes`, then every piece read: what `ICalendar.read` of the
     /// whole text gives when the file is valid, and the pieces' texts.
-    static func readInPieces(_ text: String, pieceBytes: Int, blockBytes: Int = 7) throws -> (read: ICalendar.Import, pieces: Int) {
+    static func readInPieces(_ text: String, pieceBytes: Int, blockBytes: Int = 7) throws -> (
+        read: ICalendar.Import, pieces: Int
+    ) {
         let data = Data(text.utf8)
         func scan(_ add: (ICalendarLineScanner.Line) throws -> Void) throws {
             var scanner = ICalendarLineScanner()
@@ -29,14 +31,18 @@ struct ICalendarPieceTests {
         var skipped = SkippedComponents()
         for region in cut.regions {
             let calendar = cut.calendars[region.calendar]
-            let piece = try ICalendarPiece(calendar: calendar, zones: calendar.zones.map { data.subdata(in: $0.start..<$0.end) },
-                                           region: data.subdata(in: region.start..<region.end), at: region)
+            let piece = try ICalendarPiece(
+                calendar: calendar, zones: calendar.zones.map { data.subdata(in: $0.start..<$0.end) },
+                region: data.subdata(in: region.start..<region.end), at: region)
             let read = try piece.read(defaultZone: warsaw)
             events += read.events
             warnings += read.warnings
             skipped.add(read.skipped)
         }
-        return (ICalendar.Import(events: events, warnings: warnings.sorted { $0.line < $1.line }, skipped: skipped), cut.regions.count)
+        return (
+            ICalendar.Import(events: events, warnings: warnings.sorted { $0.line < $1.line }, skipped: skipped),
+            cut.regions.count
+        )
     }
 
     static let zoneLast = [
@@ -49,7 +55,8 @@ struct ICalendarPieceTests {
         "", "",
         "BEGIN:VEVENT", "UID:two@example.org", "DTSTAMP:20300101T000000Z", "DTSTART:20310108T100000Z",
         "DURATION:PT30M", "SUMMARY:Old title", "SEQUENCE:1", "END:VEVENT",
-        "BEGIN:VEVENT", "UID:series@example.org", "DTSTAMP:20300101T000000Z", "RECURRENCE-ID;TZID=Salon Time:20310112T090000",
+        "BEGIN:VEVENT", "UID:series@example.org", "DTSTAMP:20300101T000000Z",
+        "RECURRENCE-ID;TZID=Salon Time:20310112T090000",
         "DTSTART;TZID=Salon Time:20310112T110000", "DURATION:PT1H", "SUMMARY:Moved facial", "END:VEVENT",
         "BEGIN:VEVENT", "UID:two@example.org", "DTSTAMP:20300101T000000Z", "DTSTART:20310108T100000Z",
         "DURATION:PT30M", "SUMMARY:New title", "SEQUENCE:2", "END:VEVENT",
@@ -58,14 +65,16 @@ struct ICalendarPieceTests {
         "END:VCALENDAR",
     ]
 
-    @Test("pieces of any size read as the whole file: zones defined after their events, one UID's events together, the file's lines",
-          arguments: [1, 200, 400, 1 << 20])
+    @Test(
+        "pieces of any size read as the whole file: zones defined after their events, one UID's events together, the file's lines",
+        arguments: [1, 200, 400, 1 << 20])
     func piecesReadAsTheWhole(pieceBytes: Int) throws {
         for ending in ["\r\n", "\n", "\r"] {
             let text = Self.zoneLast.joined(separator: ending) + ending
             let whole = try ICalendar.read(text, defaultZone: warsaw)
             let (pieced, count) = try Self.readInPieces(text, pieceBytes: pieceBytes)
-            #expect(pieced.events == whole.events, "pieces of \(pieceBytes) bytes, lines ending \(ending.debugDescription)")
+            #expect(
+                pieced.events == whole.events, "pieces of \(pieceBytes) bytes, lines ending \(ending.debugDescription)")
             #expect(pieced.events.map(\.line) == whole.events.map(\.line))
             #expect(pieced.warnings.map(\.line) == whole.warnings.map(\.line))
             #expect(pieced.skipped == whole.skipped)
@@ -80,14 +89,18 @@ struct ICalendarPieceTests {
         #expect(events.first { $0.uid == "two@example.org" }?.summary == "New title")
     }
 
-    @Test("events that cannot be cut (the first and the last share a UID) are refused once they pass the bound, not read as one piece")
+    @Test(
+        "events that cannot be cut (the first and the last share a UID) are refused once they pass the bound, not read as one piece"
+    )
     func uncuttableEventsAreRefused() throws {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//beautyd tests//pieces//EN"]
         let count = 160_000
         for index in 0..<count {
-            lines += ["BEGIN:VEVENT", "UID:\(index == 0 || index == count - 1 ? "same" : "event-\(index)")@pieces",
-                      "DTSTAMP:20261120T101500Z", "DTSTART:20270101T100000Z", "SUMMARY:Event \(index)",
-                      "DESCRIPTION:" + String(repeating: "x", count: 40), "END:VEVENT"]
+            lines += [
+                "BEGIN:VEVENT", "UID:\(index == 0 || index == count - 1 ? "same" : "event-\(index)")@pieces",
+                "DTSTAMP:20261120T101500Z", "DTSTART:20270101T100000Z", "SUMMARY:Event \(index)",
+                "DESCRIPTION:" + String(repeating: "x", count: 40), "END:VEVENT",
+            ]
         }
         lines.append("END:VCALENDAR")
         let text = lines.joined(separator: "\n")
@@ -96,7 +109,10 @@ struct ICalendarPieceTests {
             _ = try Self.readInPieces(text, pieceBytes: 4096, blockBytes: 1 << 20)
             Issue.record("a file whose events cannot be cut was read as one piece")
         } catch let error as ICalendarError {
-            #expect(error.line == 2 && error.message(.english).contains("cannot be cut into parts smaller than 16777216 bytes"), "\(error)")
+            #expect(
+                error.line == 2
+                    && error.message(.english).contains("cannot be cut into parts smaller than 16777216 bytes"),
+                "\(error)")
         }
     }
 

@@ -69,7 +69,9 @@ struct ICalendarPartsTests {
         let stamp = Date(timeIntervalSince1970: 1_800_000_000), zone = TimeZone(identifier: "Europe/Warsaw")!
         let whole = ICalendar.serializedBytes(many, stamp: stamp, defaultZone: zone, parts: 1)
         for parts in [2, 3, 7] {
-            #expect(ICalendar.serializedBytes(many, stamp: stamp, defaultZone: zone, parts: parts) == whole, "\(parts) parts")
+            #expect(
+                ICalendar.serializedBytes(many, stamp: stamp, defaultZone: zone, parts: parts) == whole,
+                "\(parts) parts")
         }
         #expect(ICalendar.serializedBytes(many, stamp: stamp, defaultZone: zone) == whole)
         #expect(String(decoding: whole, as: UTF8.self).components(separatedBy: "BEGIN:VEVENT").count == 2_501)
@@ -90,7 +92,8 @@ struct ICalendarFixtureTests {
             CalendarEvent(
                 uid: uid, summary: "Fryzjer – koloryzacja", start: utc("2026-12-01T13:00:00Z"), durationSeconds: 5400,
                 timeZone: "Europe/Warsaw", location: salon,
-                notes: "Strzyżenie i koloryzacja u Pani Łucji.\nZadzwonić dzień wcześniej, żeby potwierdzić.\nCena ok. 180 zł; zaliczka 50 zł.",
+                notes:
+                    "Strzyżenie i koloryzacja u Pani Łucji.\nZadzwonić dzień wcześniej, żeby potwierdzić.\nCena ok. 180 zł; zaliczka 50 zł.",
                 status: "CONFIRMED", rrule: "FREQ=WEEKLY;INTERVAL=6",
                 alarms: [.before(1800)]),
             moved,
@@ -152,13 +155,16 @@ struct ICalendarFixtureTests {
         let expected = [
             // 28 Mar 2027 is the EU spring-forward day: 10:00 is already CEST.
             CalendarEvent(
-                uid: "040000008200E00074C5B7101A82E00800000000D0F1B6A3E64EDB01000000000000000010000000A1B2C3D4E5F60718293A4B5C6D7E8F90",
+                uid:
+                    "040000008200E00074C5B7101A82E00800000000D0F1B6A3E64EDB01000000000000000010000000A1B2C3D4E5F60718293A4B5C6D7E8F90",
                 summary: "Masaż", start: utc("2027-03-28T08:00:00Z"), durationSeconds: 3600, timeZone: "Europe/Warsaw",
                 location: "Gabinet Masażu Relaks, Kraków",
                 notes: "Masaż relaksacyjny 60 min. Proszę przyjść 10 minut wcześniej.\n\n", alarms: [.before(900)]),
             CalendarEvent(
-                uid: "040000008200E00074C5B7101A82E00800000000E1A2B3C4D5E6DB01000000000000000010000000FEDCBA98765432100123456789ABCDEF",
-                summary: "Nowy Rok – salon nieczynny", start: utc("2026-12-31T23:00:00Z"), allDay: true, durationSeconds: 86_400),
+                uid:
+                    "040000008200E00074C5B7101A82E00800000000E1A2B3C4D5E6DB01000000000000000010000000FEDCBA98765432100123456789ABCDEF",
+                summary: "Nowy Rok – salon nieczynny", start: utc("2026-12-31T23:00:00Z"), allDay: true,
+                durationSeconds: 86_400),
         ]
         #expect(fields(try parse(ICalendarFixtures.outlook)) == expected)
     }
@@ -207,10 +213,12 @@ struct ICalendarWriterTests {
             rrule: "FREQ=WEEKLY;INTERVAL=6", exdates: [instant("2027-01-12 14:00")],
             alarms: [.before(86_400), .before(7200), .at(utc("2026-11-30T18:00:00Z"))],
             color: "pink", priceCents: 12_000, currency: "PLN", contactName: "Łucja Nowak"),
-        CalendarEvent(uid: "a2@beautyd", summary: "Dzień SPA", start: instant("2026-12-12 00:00"), allDay: true,
-                      durationSeconds: 86_400, color: "#ff8800"),
-        CalendarEvent(uid: "a3@beautyd", summary: "Konsultacja online", start: utc("2026-11-15T17:00:00Z"),
-                      durationSeconds: 1800, alarms: [.before(900)]),
+        CalendarEvent(
+            uid: "a2@beautyd", summary: "Dzień SPA", start: instant("2026-12-12 00:00"), allDay: true,
+            durationSeconds: 86_400, color: "#ff8800"),
+        CalendarEvent(
+            uid: "a3@beautyd", summary: "Konsultacja online", start: utc("2026-11-15T17:00:00Z"),
+            durationSeconds: 1800, alarms: [.before(900)]),
     ]
 
     @Test func writesTheExactText() {
@@ -306,7 +314,8 @@ struct ICalendarWriterTests {
     }
 
     @Test func everyLineEndsInCRLFAndHasAtMost75Octets() {
-        let text = export(Self.sample + [CalendarEvent(uid: String(repeating: "x", count: 300), summary: "", start: stamp)])
+        let text = export(
+            Self.sample + [CalendarEvent(uid: String(repeating: "x", count: 300), summary: "", start: stamp)])
         #expect(text.hasSuffix("END:VCALENDAR\r\n"))
         #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
         #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\r"))
@@ -316,7 +325,8 @@ struct ICalendarWriterTests {
     @Test func foldsMultiByteTextWithoutSplittingCharactersAndUnfoldsIt() throws {
         let summary = String(repeating: "Żółć łąki źdźbło ", count: 12) + "🌸💅 koniec"
         let notes = "Pierwsza linia\n" + String(repeating: "ąęłńóśźż", count: 30)
-        let event = CalendarEvent(uid: "fold@beautyd", summary: summary, start: utc("2026-12-01T13:00:00Z"), notes: notes)
+        let event = CalendarEvent(
+            uid: "fold@beautyd", summary: summary, start: utc("2026-12-01T13:00:00Z"), notes: notes)
         let text = export([event])
         let lines = physicalLines(text)
         #expect(lines.contains { $0.count == 75 || $0.count == 74 })
@@ -364,8 +374,9 @@ struct ICalendarWriterTests {
     }
 
     @Test func emptyOptionalTextIsLeftOutSoTheRoundTripIsStable() throws {
-        let event = CalendarEvent(uid: "e", summary: "", start: stamp, location: "", notes: "", categories: ["", "x"],
-                                  status: "", rrule: "", color: "", contactName: "")
+        let event = CalendarEvent(
+            uid: "e", summary: "", start: stamp, location: "", notes: "", categories: ["", "x"],
+            status: "", rrule: "", color: "", contactName: "")
         let text = export([event])
         for name in ["SUMMARY", "LOCATION", "DESCRIPTION", "STATUS", "RRULE", "COLOR", "X-BEAUTYD-CONTACT"] {
             #expect(!text.contains("\r\n\(name):"))
@@ -386,8 +397,9 @@ struct ICalendarWriterTests {
     @Test func aTimeInTheRepeatedHourKeepsItsZoneAndOtherInstantsStayExact() throws {
         // 01:30Z on 25 Oct 2026 is 02:30 CET, the second 02:30 in Warsaw.
         let second230 = utc("2026-10-25T01:30:00Z")
-        let event = CalendarEvent(uid: "fallback", summary: "Late", start: second230, durationSeconds: 3600,
-                                  timeZone: "Europe/Warsaw", exdates: [second230])
+        let event = CalendarEvent(
+            uid: "fallback", summary: "Late", start: second230, durationSeconds: 3600,
+            timeZone: "Europe/Warsaw", exdates: [second230])
         let text = export([event])
         #expect(text.contains("DTSTART;TZID=Europe/Warsaw:20261025T023000\r\n"))
         #expect(text.contains("DTEND;TZID=Europe/Warsaw:20261025T033000\r\n"))
@@ -402,8 +414,10 @@ struct ICalendarWriterTests {
 
     @Test func allDayEventsAreWrittenInTheirZoneAndRoundedToWholeDays() throws {
         // A two-day event over the fall-back (49 h) and a one-day one given as 24 h on a 25 h day.
-        let weekend = CalendarEvent(uid: "w", summary: "SPA", start: instant("2026-10-24 00:00"), allDay: true, durationSeconds: 176_400)
-        let day = CalendarEvent(uid: "d", summary: "Day", start: instant("2026-10-25 00:00"), allDay: true, durationSeconds: 86_400)
+        let weekend = CalendarEvent(
+            uid: "w", summary: "SPA", start: instant("2026-10-24 00:00"), allDay: true, durationSeconds: 176_400)
+        let day = CalendarEvent(
+            uid: "d", summary: "Day", start: instant("2026-10-25 00:00"), allDay: true, durationSeconds: 86_400)
         let text = export([weekend, day])
         #expect(text.contains("DTSTART;VALUE=DATE:20261024\r\nDTEND;VALUE=DATE:20261026\r\n"))
         #expect(text.contains("DTSTART;VALUE=DATE:20261025\r\nDTEND;VALUE=DATE:20261026\r\n"))
@@ -445,8 +459,12 @@ struct ICalendarTimeTests {
     }
 
     @Test func aRepeatedWallTimeIsItsFirstOccurrence() throws {
-        #expect(try only(oneEvent("UID:o", "DTSTART;TZID=Europe/Warsaw:20261025T023000")).start == utc("2026-10-25T00:30:00Z"))
-        #expect(try only(oneEvent("UID:n", "DTSTART;TZID=America/New_York:20261101T013000")).start == utc("2026-11-01T05:30:00Z"))
+        #expect(
+            try only(oneEvent("UID:o", "DTSTART;TZID=Europe/Warsaw:20261025T023000")).start
+                == utc("2026-10-25T00:30:00Z"))
+        #expect(
+            try only(oneEvent("UID:n", "DTSTART;TZID=America/New_York:20261101T013000")).start
+                == utc("2026-11-01T05:30:00Z"))
     }
 
     @Test func durationDaysAreNominalAndHoursExact() throws {
@@ -480,7 +498,10 @@ struct ICalendarTimeTests {
     }
 
     @Test func prefixedTZIDsFromOlderThunderbirdAndLibical() throws {
-        for tzid in ["/mozilla.org/20070129_1/Europe/Warsaw", "/freeassociation.sourceforge.net/Tzfile/Europe/Warsaw", "/Europe/Warsaw"] {
+        for tzid in [
+            "/mozilla.org/20070129_1/Europe/Warsaw", "/freeassociation.sourceforge.net/Tzfile/Europe/Warsaw",
+            "/Europe/Warsaw",
+        ] {
             let event = try only(oneEvent("UID:p", "DTSTART;TZID=\(tzid):20261201T140000"))
             #expect(event.timeZone == "Europe/Warsaw")
             #expect(event.start == utc("2026-12-01T13:00:00Z"))
@@ -500,19 +521,24 @@ struct ICalendarTimeTests {
         for (windows, iana) in ZoneResolver.windowsZones {
             #expect(TimeZone(identifier: iana) != nil, "\(windows) → \(iana)")
             // Foundation reads "UTC" and "UTC-11" itself (as fixed offsets); no other name is a zone already.
-            #expect(TimeZone(identifier: windows) == nil || windows.hasPrefix("UTC"), "\(windows) is already a zone name")
+            #expect(
+                TimeZone(identifier: windows) == nil || windows.hasPrefix("UTC"), "\(windows) is already a zone name")
         }
     }
 
     private func customZone(_ tzid: String, _ parts: [String], start: String = "20261201T140000") -> String {
         (["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTIMEZONE", "TZID:\(tzid)"] + parts + [
-            "END:VTIMEZONE", "BEGIN:VEVENT", "UID:c", "DTSTART;TZID=\"\(tzid)\":\(start)", "END:VEVENT", "END:VCALENDAR",
+            "END:VTIMEZONE", "BEGIN:VEVENT", "UID:c", "DTSTART;TZID=\"\(tzid)\":\(start)", "END:VEVENT",
+            "END:VCALENDAR",
         ]).joined(separator: "\r\n") + "\r\n"
     }
 
     @Test func aVTimezoneWithOneFixedOffsetIsUsed() throws {
         let standard = { (offset: String) in
-            ["BEGIN:STANDARD", "DTSTART:16010101T000000", "TZOFFSETFROM:\(offset)", "TZOFFSETTO:\(offset)", "END:STANDARD"]
+            [
+                "BEGIN:STANDARD", "DTSTART:16010101T000000", "TZOFFSETFROM:\(offset)", "TZOFFSETTO:\(offset)",
+                "END:STANDARD",
+            ]
         }
         let moscow = try only(customZone("Customized Time Zone", standard("+0300")))
         #expect(moscow.start == utc("2026-12-01T11:00:00Z"))
@@ -527,23 +553,31 @@ struct ICalendarTimeTests {
     }
 
     @Test func aVTimezoneNamingItsIANAZoneIsUsed() throws {
-        let event = try only(customZone("Polska", ["X-LIC-LOCATION:Europe/Warsaw", "BEGIN:DAYLIGHT", "TZOFFSETFROM:+0100",
-                                                   "TZOFFSETTO:+0200", "DTSTART:19700329T020000", "END:DAYLIGHT"],
-                                        start: "20260701T120000"))
+        let event = try only(
+            customZone(
+                "Polska",
+                [
+                    "X-LIC-LOCATION:Europe/Warsaw", "BEGIN:DAYLIGHT", "TZOFFSETFROM:+0100",
+                    "TZOFFSETTO:+0200", "DTSTART:19700329T020000", "END:DAYLIGHT",
+                ],
+                start: "20260701T120000"))
         #expect(event.timeZone == "Europe/Warsaw")
         #expect(event.start == utc("2026-07-01T10:00:00Z"))
     }
 
     @Test func exdatesAndRdatesInListsAndPeriods() throws {
-        let event = try only(oneEvent(
-            "UID:r", "DTSTART;TZID=Europe/Warsaw:20261201T140000", "RRULE:FREQ=DAILY;COUNT=5",
-            "EXDATE:20261202T140000,20261203T130000Z",  // floating means the event's zone
-            "EXDATE;TZID=America/New_York:20261204T080000",
-            "EXDATE;TZID=Europe/Warsaw:20261202T140000",  // a repeat is dropped
-            "RDATE;VALUE=PERIOD:20261210T130000Z/20261210T140000Z,20261211T130000Z/PT1H",
-            "RDATE;VALUE=DATE:20261224"))
-        #expect(event.exdates == [utc("2026-12-02T13:00:00Z"), utc("2026-12-03T13:00:00Z"), utc("2026-12-04T13:00:00Z")])
-        #expect(event.rdates == [utc("2026-12-10T13:00:00Z"), utc("2026-12-11T13:00:00Z"), utc("2026-12-23T23:00:00Z")])
+        let event = try only(
+            oneEvent(
+                "UID:r", "DTSTART;TZID=Europe/Warsaw:20261201T140000", "RRULE:FREQ=DAILY;COUNT=5",
+                "EXDATE:20261202T140000,20261203T130000Z",  // floating means the event's zone
+                "EXDATE;TZID=America/New_York:20261204T080000",
+                "EXDATE;TZID=Europe/Warsaw:20261202T140000",  // a repeat is dropped
+                "RDATE;VALUE=PERIOD:20261210T130000Z/20261210T140000Z,20261211T130000Z/PT1H",
+                "RDATE;VALUE=DATE:20261224"))
+        #expect(
+            event.exdates == [utc("2026-12-02T13:00:00Z"), utc("2026-12-03T13:00:00Z"), utc("2026-12-04T13:00:00Z")])
+        #expect(
+            event.rdates == [utc("2026-12-10T13:00:00Z"), utc("2026-12-11T13:00:00Z"), utc("2026-12-23T23:00:00Z")])
         #expect(event.rrule == "FREQ=DAILY;COUNT=5")
     }
 }
@@ -551,35 +585,46 @@ struct ICalendarTimeTests {
 @Suite("iCalendar: alarms, beautyd properties, UIDs")
 struct ICalendarEventFieldTests {
     @Test func triggers() throws {
-        let event = try only(oneEvent(
-            "UID:t", "DTSTART:20261201T130000Z", "DURATION:PT1H",
-            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-P1W", "END:VALARM",
-            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=START:-PT0S", "END:VALARM",
-            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:-P1D", "END:VALARM",  // 23 h before the start
-            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:PT0S", "END:VALARM",  // at the end: after the start
-            "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER:-PT15M", "END:VALARM",
-            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT15M", "END:VALARM",  // the same reminder again
-            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;VALUE=DATE-TIME:20261201T090000", "END:VALARM",  // floating
-            "BEGIN:VALARM", "ACTION:DISPLAY", "END:VALARM"))  // no TRIGGER: skipped
-        #expect(event.alarms == [.before(604_800), .before(0), .before(82_800), .before(900), .at(utc("2026-12-01T08:00:00Z"))])
+        let event = try only(
+            oneEvent(
+                "UID:t", "DTSTART:20261201T130000Z", "DURATION:PT1H",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-P1W", "END:VALARM",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=START:-PT0S", "END:VALARM",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:-P1D", "END:VALARM",  // 23 h before the start
+                // at the end: after the start
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:PT0S", "END:VALARM",
+                "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER:-PT15M", "END:VALARM",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT15M", "END:VALARM",  // the same reminder again
+                "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;VALUE=DATE-TIME:20261201T090000", "END:VALARM",  // floating
+                "BEGIN:VALARM", "ACTION:DISPLAY", "END:VALARM"))  // no TRIGGER: skipped
+        #expect(
+            event.alarms == [
+                .before(604_800), .before(0), .before(82_800), .before(900), .at(utc("2026-12-01T08:00:00Z")),
+            ])
     }
 
     @Test func beautydPropertiesAndColour() throws {
-        let event = try only(oneEvent(
-            "UID:b", "DTSTART:20261201T130000Z", "COLOR:turquoise", "X-BEAUTYD-COLOR:teal",
-            "X-BEAUTYD-PRICE:45.50 EUR", "X-BEAUTYD-CONTACT:Ewa Nowak\\, Studio"))
+        let event = try only(
+            oneEvent(
+                "UID:b", "DTSTART:20261201T130000Z", "COLOR:turquoise", "X-BEAUTYD-COLOR:teal",
+                "X-BEAUTYD-PRICE:45.50 EUR", "X-BEAUTYD-CONTACT:Ewa Nowak\\, Studio"))
         #expect(event.color == "teal")
         #expect(event.priceCents == 4550 && event.currency == "EUR")
         #expect(event.contactName == "Ewa Nowak, Studio")
         let other = try only(oneEvent("UID:c", "DTSTART:20261201T130000Z", "COLOR:turquoise", "X-BEAUTYD-PRICE:120"))
-        #expect(other.color == nil && other.extraLines == ["COLOR:turquoise"], "a colour beautyd does not show is kept as it came")
+        #expect(
+            other.color == nil && other.extraLines == ["COLOR:turquoise"],
+            "a colour beautyd does not show is kept as it came")
         #expect(other.priceCents == 12_000 && other.currency == nil)
         #expect(export([other]).contains("X-BEAUTYD-PRICE:120.00\r\n"))
     }
 
     @Test func propertyAndParameterNamesAreCaseInsensitive() throws {
-        let event = try only(oneEvent("uid:lower", "dtstart;tzid=Europe/Warsaw:20261201T140000", "summary:Hi", "status:cancelled"))
-        #expect(event.uid == "lower" && event.summary == "Hi" && event.status == "CANCELLED" && event.timeZone == "Europe/Warsaw")
+        let event = try only(
+            oneEvent("uid:lower", "dtstart;tzid=Europe/Warsaw:20261201T140000", "summary:Hi", "status:cancelled"))
+        #expect(
+            event.uid == "lower" && event.summary == "Hi" && event.status == "CANCELLED"
+                && event.timeZone == "Europe/Warsaw")
     }
 
     @Test func aMissingUIDIsSynthesizedFromTheEventAndStable() throws {
@@ -587,11 +632,14 @@ struct ICalendarEventFieldTests {
         let sameButReexported = oneEvent("DTSTAMP:20261122T101010Z", "DTSTART:20261201T130000Z", "SUMMARY:Manicure")
         let other = oneEvent("DTSTAMP:20261101T000000Z", "DTSTART:20261201T130000Z", "SUMMARY:Pedicure")
         let uid = try only(a).uid
-        #expect(uid.hasPrefix("synthesized-") && uid.hasSuffix("@beautyd") && uid.count == "synthesized-@beautyd".count + 16)
+        #expect(
+            uid.hasPrefix("synthesized-") && uid.hasSuffix("@beautyd") && uid.count == "synthesized-@beautyd".count + 16
+        )
         #expect(try only(a).uid == uid)
         #expect(try only(sameButReexported).uid == uid)
         #expect(try only(other).uid != uid)
-        #expect(try only(oneEvent("UID:", "DTSTART:20261201T130000Z", "SUMMARY:Manicure")).uid.hasPrefix("synthesized-"))
+        #expect(
+            try only(oneEvent("UID:", "DTSTART:20261201T130000Z", "SUMMARY:Manicure")).uid.hasPrefix("synthesized-"))
     }
 
     @Test func aRepeatedUIDKeepsTheHighestSequence() throws {
@@ -625,7 +673,8 @@ struct ICalendarEventFieldTests {
     }
 
     @Test func parameterValuesAreUnquotedAndCaretDecoded() throws {
-        let line = #"x-apple-structured-location;VALUE=URI;X-ADDRESS="Main St^n5, Town";X-TITLE=^'Glow^' ^^ Co,Other:geo:1,2"#
+        let line =
+            #"x-apple-structured-location;VALUE=URI;X-ADDRESS="Main St^n5, Town";X-TITLE=^'Glow^' ^^ Co,Other:geo:1,2"#
         let property = try ICalendar.property(Array(line.utf8), line: 1)
         #expect(property.name == "X-APPLE-STRUCTURED-LOCATION")
         #expect(property.params.map(\.name) == ["VALUE", "X-ADDRESS", "X-TITLE"])
@@ -635,7 +684,8 @@ struct ICalendarEventFieldTests {
     }
 
     @Test func foldingInsideAnEscapeAndAfterTabs() throws {
-        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:f\r\nDTSTART:20261201T130000Z\r\n"
+        let text =
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:f\r\nDTSTART:20261201T130000Z\r\n"
             + "SUMMARY:Manicure \\\r\n , pedicure\\\r\n\t; spa\r\n"
             + "DESCRIPTION:ż\r\n ł\r\n\tw\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         let event = try only(text)
@@ -648,45 +698,87 @@ struct ICalendarEventFieldTests {
 struct ICalendarErrorTests {
     static let cases: [(name: String, text: String, line: Int, fragment: String)] = [
         ("empty file", "", 1, "empty"),
-        ("missing BEGIN:VCALENDAR", ics("VERSION:2.0", "BEGIN:VEVENT", "UID:a", "DTSTART:20261201T130000Z", "END:VEVENT"), 1, "BEGIN:VCALENDAR"),
-        ("missing END:VEVENT before the next event",
-         ics("BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:a", "DTSTART:20261201T130000Z",
-             "BEGIN:VEVENT", "UID:b", "DTSTART:20261202T130000Z", "END:VEVENT", "END:VCALENDAR"), 6, "missing END:VEVENT"),
-        ("missing END:VEVENT before END:VCALENDAR",
-         ics("BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:a", "DTSTART:20261201T130000Z", "END:VCALENDAR"),
-         6, "missing END:VEVENT"),
-        ("missing END:VCALENDAR", ics("BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:a", "DTSTART:20261201T130000Z", "END:VEVENT"),
-         6, "missing END:VCALENDAR"),
+        (
+            "missing BEGIN:VCALENDAR",
+            ics("VERSION:2.0", "BEGIN:VEVENT", "UID:a", "DTSTART:20261201T130000Z", "END:VEVENT"), 1, "BEGIN:VCALENDAR"
+        ),
+        (
+            "missing END:VEVENT before the next event",
+            ics(
+                "BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:a", "DTSTART:20261201T130000Z",
+                "BEGIN:VEVENT", "UID:b", "DTSTART:20261202T130000Z", "END:VEVENT", "END:VCALENDAR"), 6,
+            "missing END:VEVENT"
+        ),
+        (
+            "missing END:VEVENT before END:VCALENDAR",
+            ics("BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:a", "DTSTART:20261201T130000Z", "END:VCALENDAR"),
+            6, "missing END:VEVENT"
+        ),
+        (
+            "missing END:VCALENDAR",
+            ics("BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:a", "DTSTART:20261201T130000Z", "END:VEVENT"),
+            6, "missing END:VCALENDAR"
+        ),
         ("END without BEGIN", oneEvent("UID:a", "DTSTART:20261201T130000Z", "END:VALARM"), 6, "END:VALARM"),
         ("DTSTART:2026-13-45", oneEvent("UID:a", "SUMMARY:x", "DTSTART:2026-13-45"), 6, "2026-13-45"),
         ("month 13", oneEvent("UID:a", "DTSTART:20261345T100000"), 5, "20261345T100000"),
         ("30 February", oneEvent("UID:a", "DTSTART;VALUE=DATE:20260230"), 5, "20260230"),
         ("hour 24", oneEvent("UID:a", "DTSTART:20261201T240000Z"), 5, "20261201T240000Z"),
         ("bad DTEND", oneEvent("UID:a", "DTSTART:20261201T130000Z", "DTEND:tomorrow"), 6, "DTEND"),
-        ("DTEND before DTSTART", oneEvent("UID:a", "DTSTART:20261201T130000Z", "DTEND:20261201T120000Z"), 6, "before DTSTART"),
-        ("bad EXDATE", oneEvent("UID:a", "DTSTART:20261201T130000Z", "EXDATE:20261208T130000Z,2026-12-15"), 6, "2026-12-15"),
-        ("TRIGGER:soon", oneEvent("UID:a", "DTSTART:20261201T130000Z", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:soon", "END:VALARM"),
-         8, "TRIGGER 'soon'"),
-        ("date-time TRIGGER that is not one",
-         oneEvent("UID:a", "DTSTART:20261201T130000Z", "BEGIN:VALARM", "TRIGGER;VALUE=DATE-TIME:-PT15M", "END:VALARM"), 7, "TRIGGER"),
+        (
+            "DTEND before DTSTART", oneEvent("UID:a", "DTSTART:20261201T130000Z", "DTEND:20261201T120000Z"), 6,
+            "before DTSTART"
+        ),
+        (
+            "bad EXDATE", oneEvent("UID:a", "DTSTART:20261201T130000Z", "EXDATE:20261208T130000Z,2026-12-15"), 6,
+            "2026-12-15"
+        ),
+        (
+            "TRIGGER:soon",
+            oneEvent(
+                "UID:a", "DTSTART:20261201T130000Z", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:soon", "END:VALARM"),
+            8, "TRIGGER 'soon'"
+        ),
+        (
+            "date-time TRIGGER that is not one",
+            oneEvent(
+                "UID:a", "DTSTART:20261201T130000Z", "BEGIN:VALARM", "TRIGGER;VALUE=DATE-TIME:-PT15M", "END:VALARM"), 7,
+            "TRIGGER"
+        ),
         ("DURATION:PT", oneEvent("UID:a", "DTSTART:20261201T130000Z", "DURATION:PT"), 6, "DURATION 'PT'"),
         ("DURATION:1h", oneEvent("UID:a", "DTSTART:20261201T130000Z", "DURATION:1h"), 6, "DURATION '1h'"),
         ("negative DURATION", oneEvent("UID:a", "DTSTART:20261201T130000Z", "DURATION:-PT1H"), 6, "negative"),
         ("DURATION out of order", oneEvent("UID:a", "DTSTART:20261201T130000Z", "DURATION:PT1M1H"), 6, "DURATION"),
         ("a line without ':'", oneEvent("UID:a", "DTSTART:20261201T130000Z", "SUMMARY Manicure"), 6, "no ':'"),
-        ("text that is no property", oneEvent("UID:a", "DTSTART:20261201T130000Z", "Proszę przyjść: 10 min"), 6, "property name"),
+        (
+            "text that is no property", oneEvent("UID:a", "DTSTART:20261201T130000Z", "Proszę przyjść: 10 min"), 6,
+            "property name"
+        ),
         ("parameter without a value", oneEvent("UID:a", "DTSTART;TZID:20261201T130000"), 5, "parameter"),
         ("unterminated quote", oneEvent("UID:a", "DTSTART;TZID=\"Europe/Warsaw:20261201T130000"), 5, "quoted"),
         ("continuation with nothing before", " BEGIN:VCALENDAR\r\n", 1, "continuation"),
-        ("a VTIMEZONE with daylight rules that do not say when they start",
-         ics("BEGIN:VCALENDAR", "BEGIN:VTIMEZONE", "TZID:Moja strefa", "BEGIN:STANDARD", "TZOFFSETTO:+0100", "END:STANDARD",
-             "BEGIN:DAYLIGHT", "TZOFFSETTO:+0200", "END:DAYLIGHT", "END:VTIMEZONE",
-             "BEGIN:VEVENT", "UID:a", "DTSTART;TZID=Moja strefa:20261201T140000", "END:VEVENT", "END:VCALENDAR"), 4, "Moja strefa"),
-        ("a bad TZOFFSETTO",
-         ics("BEGIN:VCALENDAR", "BEGIN:VTIMEZONE", "TZID:Fixed", "BEGIN:STANDARD", "TZOFFSETTO:1 hour", "END:STANDARD", "END:VTIMEZONE",
-             "BEGIN:VEVENT", "UID:a", "DTSTART;TZID=Fixed:20261201T140000", "END:VEVENT", "END:VCALENDAR"), 5, "TZOFFSETTO"),
+        (
+            "a VTIMEZONE with daylight rules that do not say when they start",
+            ics(
+                "BEGIN:VCALENDAR", "BEGIN:VTIMEZONE", "TZID:Moja strefa", "BEGIN:STANDARD", "TZOFFSETTO:+0100",
+                "END:STANDARD",
+                "BEGIN:DAYLIGHT", "TZOFFSETTO:+0200", "END:DAYLIGHT", "END:VTIMEZONE",
+                "BEGIN:VEVENT", "UID:a", "DTSTART;TZID=Moja strefa:20261201T140000", "END:VEVENT", "END:VCALENDAR"), 4,
+            "Moja strefa"
+        ),
+        (
+            "a bad TZOFFSETTO",
+            ics(
+                "BEGIN:VCALENDAR", "BEGIN:VTIMEZONE", "TZID:Fixed", "BEGIN:STANDARD", "TZOFFSETTO:1 hour",
+                "END:STANDARD", "END:VTIMEZONE",
+                "BEGIN:VEVENT", "UID:a", "DTSTART;TZID=Fixed:20261201T140000", "END:VEVENT", "END:VCALENDAR"), 5,
+            "TZOFFSETTO"
+        ),
         ("text after END:VCALENDAR", ics("BEGIN:VCALENDAR", "END:VCALENDAR", "SUMMARY:x"), 3, "after END:VCALENDAR"),
-        ("a calendar inside an event", oneEvent("UID:a", "DTSTART:20261201T130000Z", "BEGIN:VCALENDAR", "END:VCALENDAR"), 6, "inside VEVENT"),
+        (
+            "a calendar inside an event",
+            oneEvent("UID:a", "DTSTART:20261201T130000Z", "BEGIN:VCALENDAR", "END:VCALENDAR"), 6, "inside VEVENT"
+        ),
     ]
 
     @Test(arguments: cases.indices)
@@ -706,17 +798,22 @@ struct ICalendarErrorTests {
 
     @Test func lineNumbersCountTheFoldedLinesOfTheFile() {
         let text = ics(
-            "BEGIN:VCALENDAR",                              // 1
-            "BEGIN:VEVENT",                                 // 2
-            "UID:a",                                        // 3
-            "DESCRIPTION:a long description that was fold", // 4
-            " ed over",                                     // 5
-            " three lines",                                 // 6
-            "",                                             // 7
-            "DTSTART:20261301T100000",                      // 8
+            "BEGIN:VCALENDAR",  // 1
+            "BEGIN:VEVENT",  // 2
+            "UID:a",  // 3
+            "DESCRIPTION:a long description that was fold",  // 4
+            " ed over",  // 5
+            " three lines",  // 6
+            "",  // 7
+            "DTSTART:20261301T100000",  // 8
             "END:VEVENT",
             "END:VCALENDAR")
-        #expect(throws: ICalendarError(line: 8, .verbatim("DTSTART '20261301T100000' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)"))) {
+        #expect(
+            throws: ICalendarError(
+                line: 8,
+                .verbatim(
+                    "DTSTART '20261301T100000' is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)"))
+        ) {
             try ICalendar.parse(text, defaultZone: warsaw)
         }
     }

@@ -7,8 +7,10 @@ import Testing
 private let now = instant("2026-11-25 10:00")
 private let bratislava = TimeZone(identifier: "Europe/Bratislava")!
 
-private func at(_ text: String, _ zone: TimeZone = warsaw, language: InputLanguage = .english,
-                dayAlone: TimeExpression.DayAlone = .midnight) throws -> Date {
+private func at(
+    _ text: String, _ zone: TimeZone = warsaw, language: InputLanguage = .english,
+    dayAlone: TimeExpression.DayAlone = .midnight
+) throws -> Date {
     try TimeExpression.parse(text, now: now, zone: zone, field: "--at", language: language, dayAlone: dayAlone)
 }
 
@@ -28,21 +30,28 @@ struct LanguageTimeTests {
         ("śr 15:00", "2026-11-25 15:00"), ("sr 9:00", "2026-12-02 09:00"), ("ŚR 15:00", "2026-11-25 15:00"),
         ("czw 10:00", "2026-11-26 10:00"), ("pt 15:00", "2026-11-27 15:00"), ("PT 15:00", "2026-11-27 15:00"),
         ("sob 10:00", "2026-11-28 10:00"), ("nd 10:00", "2026-11-29 10:00"), ("niedz 10:00", "2026-11-29 10:00"),
-        ("poniedziałek 10:00", "2026-11-30 10:00"), ("poniedzialek 10:00", "2026-11-30 10:00"), ("wtorek 10:00", "2026-12-01 10:00"),
-        ("środa 15:00", "2026-11-25 15:00"), ("sroda 15:00", "2026-11-25 15:00"), ("czwartek 10:00", "2026-11-26 10:00"),
-        ("piątek 10:00", "2026-11-27 10:00"), ("PIATEK 10:00", "2026-11-27 10:00"), ("sobota 10:00", "2026-11-28 10:00"),
+        ("poniedziałek 10:00", "2026-11-30 10:00"), ("poniedzialek 10:00", "2026-11-30 10:00"),
+        ("wtorek 10:00", "2026-12-01 10:00"),
+        ("środa 15:00", "2026-11-25 15:00"), ("sroda 15:00", "2026-11-25 15:00"),
+        ("czwartek 10:00", "2026-11-26 10:00"),
+        ("piątek 10:00", "2026-11-27 10:00"), ("PIATEK 10:00", "2026-11-27 10:00"),
+        ("sobota 10:00", "2026-11-28 10:00"),
         ("niedziela 10:00", "2026-11-29 10:00"),
-        ("25.11.2026 14.30", "2026-11-25 14:30"), ("25.11.2026 14:30", "2026-11-25 14:30"), ("5.1.2027 9:00", "2027-01-05 09:00"),
+        ("25.11.2026 14.30", "2026-11-25 14:30"), ("25.11.2026 14:30", "2026-11-25 14:30"),
+        ("5.1.2027 9:00", "2027-01-05 09:00"),
         ("26.11. 10:00", "2026-11-26 10:00"), ("24.11. 10:00", "2027-11-24 10:00"), ("1.2 10:00", "2027-02-01 10:00"),
         ("25.11 14.30", "2026-11-25 14:30"), ("1.2 9.30", "2027-02-01 09:30"),
-        ("14.30", "2026-11-25 14:30"), ("9.15", "2026-11-26 09:15"), ("10.10", "2026-11-25 10:10"), ("jutro 10.10", "2026-11-26 10:10"),
+        ("14.30", "2026-11-25 14:30"), ("9.15", "2026-11-26 09:15"), ("10.10", "2026-11-25 10:10"),
+        ("jutro 10.10", "2026-11-26 10:10"),
         ("25.11.", "2026-11-25 00:00"), ("pt", "2026-11-27 00:00"),
         // English stays as it was.
         ("tomorrow 9:30", "2026-11-26 09:30"), ("fri 10:00", "2026-11-27 10:00"), ("tues 10:00", "2026-12-01 10:00"),
     ])
     func polishInWarsaw(_ text: String, _ expected: String) throws {
         #expect(try at(text, language: .polish) == instant(expected))
-        #expect(try at(text, language: .english) == instant(expected), "every language's forms whatever the user's language")
+        #expect(
+            try at(text, language: .english) == instant(expected), "every language's forms whatever the user's language"
+        )
     }
 
     @Test(arguments: [
@@ -51,9 +60,12 @@ struct LanguageTimeTests {
         ("po 10:00", "2026-11-30 10:00"), ("ut 10:00", "2026-12-01 10:00"), ("st 15:00", "2026-11-25 15:00"),
         ("št 10:00", "2026-11-26 10:00"), ("ŠT 10:00", "2026-11-26 10:00"), ("stv 10:00", "2026-11-26 10:00"),
         ("pi 10:00", "2026-11-27 10:00"), ("so 10:00", "2026-11-28 10:00"), ("ne 10:00", "2026-11-29 10:00"),
-        ("pondelok 10:00", "2026-11-30 10:00"), ("utorok 10:00", "2026-12-01 10:00"), ("streda 15:00", "2026-11-25 15:00"),
-        ("štvrtok 10:00", "2026-11-26 10:00"), ("stvrtok 10:00", "2026-11-26 10:00"), ("piatok 10:00", "2026-11-27 10:00"),
-        ("nedeľa 10:00", "2026-11-29 10:00"), ("nedela 10:00", "2026-11-29 10:00"), ("NEDEĽA 10:00", "2026-11-29 10:00"),
+        ("pondelok 10:00", "2026-11-30 10:00"), ("utorok 10:00", "2026-12-01 10:00"),
+        ("streda 15:00", "2026-11-25 15:00"),
+        ("štvrtok 10:00", "2026-11-26 10:00"), ("stvrtok 10:00", "2026-11-26 10:00"),
+        ("piatok 10:00", "2026-11-27 10:00"),
+        ("nedeľa 10:00", "2026-11-29 10:00"), ("nedela 10:00", "2026-11-29 10:00"),
+        ("NEDEĽA 10:00", "2026-11-29 10:00"),
         ("25.11.2026 14.30", "2026-11-25 14:30"),
     ])
     func slovakInBratislava(_ text: String, _ expected: String) throws {
@@ -107,7 +119,8 @@ struct LanguageTimeTests {
 @Suite("Weekdays in three languages")
 struct LanguageWeekdayTests {
     @Test(arguments: [
-        ("pon,śr,pt", [Weekday.mon, .wed, .fri]), ("PON,SR,PT", [.mon, .wed, .fri]), ("po-pi", [.mon, .tue, .wed, .thu, .fri]),
+        ("pon,śr,pt", [Weekday.mon, .wed, .fri]), ("PON,SR,PT", [.mon, .wed, .fri]),
+        ("po-pi", [.mon, .tue, .wed, .thu, .fri]),
         ("st,št", [.wed, .thu]), ("pondelok,streda", [.mon, .wed]), ("sob-nd", [.sun, .sat]), ("niedziela", [.sun]),
         ("ne,so", [.sun, .sat]), ("mon,wed,fri", [.mon, .wed, .fri]), ("czw,cz", [.thu]),
     ])
@@ -118,7 +131,9 @@ struct LanguageWeekdayTests {
     @Test func refusesNamingTheInputAndTheForms() {
         let message = refusal { try Validation.parseWeekdays("pon,xyz", field: "--days") }
         #expect(message == "'xyz' is not a weekday (mon…sun, pon wt śr czw pt sob nd, po ut st št pi so ne)")
-        #expect(refusal { try Validation.parseWeekdays("po,pt", language: .polish) }?.contains("\"after\" in Polish") == true)
+        #expect(
+            refusal { try Validation.parseWeekdays("po,pt", language: .polish) }?.contains("\"after\" in Polish")
+                == true)
         #expect(refusal { try Validation.parseWeekdays("jutro") }?.contains("'jutro' is not a weekday") == true)
     }
 
@@ -132,10 +147,14 @@ struct LanguageWeekdayTests {
 @Suite("Amounts in złoty and euro")
 struct LanguageMoneyTests {
     @Test(arguments: [
-        ("10 zł", 1000, "PLN"), ("10,50 zł", 1050, "PLN"), ("1 234,50 zł", 123_450, "PLN"), ("1\u{00A0}234,50\u{00A0}zł", 123_450, "PLN"),
-        ("1\u{202F}234,50 zł", 123_450, "PLN"), ("PLN 10", 1000, "PLN"), ("10zł", 1000, "PLN"), ("10 ZŁ", 1000, "PLN"), ("10 zl", 1000, "PLN"),
-        ("10 €", 1000, "EUR"), ("10,50 EUR", 1050, "EUR"), ("€10", 1000, "EUR"), ("10€", 1000, "EUR"), ("€ 10,5", 1050, "EUR"),
-        ("1,234.50", 123_450, "XXX"), ("1.234,50", 123_450, "XXX"), ("1 234 567", 123_456_700, "XXX"), ("1.234.567", 123_456_700, "XXX"),
+        ("10 zł", 1000, "PLN"), ("10,50 zł", 1050, "PLN"), ("1 234,50 zł", 123_450, "PLN"),
+        ("1\u{00A0}234,50\u{00A0}zł", 123_450, "PLN"),
+        ("1\u{202F}234,50 zł", 123_450, "PLN"), ("PLN 10", 1000, "PLN"), ("10zł", 1000, "PLN"), ("10 ZŁ", 1000, "PLN"),
+        ("10 zl", 1000, "PLN"),
+        ("10 €", 1000, "EUR"), ("10,50 EUR", 1050, "EUR"), ("€10", 1000, "EUR"), ("10€", 1000, "EUR"),
+        ("€ 10,5", 1050, "EUR"),
+        ("1,234.50", 123_450, "XXX"), ("1.234,50", 123_450, "XXX"), ("1 234 567", 123_456_700, "XXX"),
+        ("1.234.567", 123_456_700, "XXX"),
         ("45", 4500, "XXX"), ("45.5", 4550, "XXX"), ("120 PLN", 12000, "PLN"), ("9.99 usd", 999, "USD"),
     ])
     func parses(_ text: String, _ cents: Int64, _ currency: String) throws {
@@ -143,8 +162,12 @@ struct LanguageMoneyTests {
     }
 
     @Test func negativeWhereAllowed() throws {
-        #expect(try MoneyParser.parse("-€10", defaultCurrency: "", allowNegative: true) == Money(cents: -1000, currency: "EUR"))
-        #expect(try MoneyParser.parse("-10,50 zł", defaultCurrency: "", allowNegative: true) == Money(cents: -1050, currency: "PLN"))
+        #expect(
+            try MoneyParser.parse("-€10", defaultCurrency: "", allowNegative: true)
+                == Money(cents: -1000, currency: "EUR"))
+        #expect(
+            try MoneyParser.parse("-10,50 zł", defaultCurrency: "", allowNegative: true)
+                == Money(cents: -1050, currency: "PLN"))
         #expect(refusal { try MoneyParser.parse("-10 zł", defaultCurrency: "") } == "'-10 zł' must not be negative")
     }
 
@@ -166,24 +189,31 @@ struct LanguageMoneyTests {
 @Suite("Searching ignores case and diacritics")
 struct TextFoldingTests {
     @Test(arguments: [
-        ("Kraków", "krakow"), ("Łódź", "lodz"), ("ŁÓDŹ", "lodz"), ("žltá", "zlta"), ("Straße", "strasse"), ("Øresund", "oresund"),
-        ("Đurđevac", "durdevac"), ("nedeľa", "nedela"), ("Krako\u{301}w", "krakow"), ("Æble", "aeble"), ("plain", "plain"),
+        ("Kraków", "krakow"), ("Łódź", "lodz"), ("ŁÓDŹ", "lodz"), ("žltá", "zlta"), ("Straße", "strasse"),
+        ("Øresund", "oresund"),
+        ("Đurđevac", "durdevac"), ("nedeľa", "nedela"), ("Krako\u{301}w", "krakow"), ("Æble", "aeble"),
+        ("plain", "plain"),
     ])
     func folds(_ text: String, _ folded: String) {
         #expect(TextFolding.fold(text) == folded)
     }
 
     @Test func agendaTextsMatch() {
-        #expect(ListFilter.text(["Strzyżenie", "", "ul. Floriańska 3, Kraków"], containsAnyOf: ListFilter.needles(["krakow"])))
+        #expect(
+            ListFilter.text(
+                ["Strzyżenie", "", "ul. Floriańska 3, Kraków"], containsAnyOf: ListFilter.needles(["krakow"])))
         #expect(ListFilter.text(["Wizyta", "Łódź"], containsAnyOf: ListFilter.needles(["LODZ"])))
         #expect(ListFilter.text(["Maska žltá"], containsAnyOf: ListFilter.needles(["zlta"])))
-        #expect(ListFilter.text(["Krakow"], containsAnyOf: ListFilter.needles(["Kraków"])), "the search text is folded too")
+        #expect(
+            ListFilter.text(["Krakow"], containsAnyOf: ListFilter.needles(["Kraków"])), "the search text is folded too")
         #expect(!ListFilter.text(["Kraków"], containsAnyOf: ListFilter.needles(["warszawa"])))
     }
 
     @Test func contactsAreFoundByNameWithoutDiacritics() {
-        let contacts = [Contact(id: 1, name: "Salon Łucja", phone: "+48 600 100 200"),
-                        Contact(id: 2, name: "Zofia Wójcik", phone: "+48 600 100 300")]
+        let contacts = [
+            Contact(id: 1, name: "Salon Łucja", phone: "+48 600 100 200"),
+            Contact(id: 2, name: "Zofia Wójcik", phone: "+48 600 100 300"),
+        ]
         #expect(ContactLookup.find("zofia wojcik", in: contacts) == .found(contacts[1]))
         #expect(ContactLookup.find("LUCJA", in: contacts) == .found(contacts[0]))
     }
@@ -210,9 +240,11 @@ struct TextFoldingTests {
 @Suite("The user's language from the environment")
 struct InputLanguageTests {
     @Test(arguments: [
-        (["LANG": "pl_PL.UTF-8"], InputLanguage.polish), (["LANG": "sk_SK.UTF-8"], .slovak), (["LANG": "de_DE.UTF-8"], .english),
+        (["LANG": "pl_PL.UTF-8"], InputLanguage.polish), (["LANG": "sk_SK.UTF-8"], .slovak),
+        (["LANG": "de_DE.UTF-8"], .english),
         ([:], .english), (["LANG": "C"], .english), (["LC_ALL": "C", "LANGUAGE": "pl"], .english),
-        (["LANG": "en_US.UTF-8", "LANGUAGE": "sk:pl"], .slovak), (["LANG": "pl_PL.UTF-8", "LC_MESSAGES": "sk_SK.UTF-8"], .slovak),
+        (["LANG": "en_US.UTF-8", "LANGUAGE": "sk:pl"], .slovak),
+        (["LANG": "pl_PL.UTF-8", "LC_MESSAGES": "sk_SK.UTF-8"], .slovak),
         (["LANG": "en_GB.UTF-8", "LC_ALL": "pl_PL.UTF-8"], .polish), (["LANG": "POSIX"], .english),
     ])
     func picks(_ environment: [String: String], _ language: InputLanguage) {

@@ -26,7 +26,8 @@ struct ListFilterTests {
         #expect(ListFilter.text(["Haircut", "with Anna"], containsAnyOf: needles))
         #expect(ListFilter.text(["Bob cut"], containsAnyOf: needles))
         #expect(!ListFilter.text(["Facial", ""], containsAnyOf: needles))
-        #expect(ListFilter.text(["Facial"], containsAnyOf: ListFilter.needles(["  "])), "only empty texts filter nothing")
+        #expect(
+            ListFilter.text(["Facial"], containsAnyOf: ListFilter.needles(["  "])), "only empty texts filter nothing")
     }
 }
 
@@ -37,10 +38,14 @@ struct ListSortTests {
         var price: Int64?
     }
 
-    let items = [Item(title: "cut", price: nil), Item(title: "Manicure", price: 8000), Item(title: "Ćwiczenia", price: 12000),
-                 Item(title: "Brows", price: 8000), Item(title: "Al", price: nil)]
+    let items = [
+        Item(title: "cut", price: nil), Item(title: "Manicure", price: 8000), Item(title: "Ćwiczenia", price: 12000),
+        Item(title: "Brows", price: 8000), Item(title: "Al", price: nil),
+    ]
 
-    func sorted(_ sort: String?, reverse: Bool? = nil, supported: [ListSortKey] = ListSortKey.allCases) throws -> [String] {
+    func sorted(_ sort: String?, reverse: Bool? = nil, supported: [ListSortKey] = ListSortKey.allCases) throws
+        -> [String]
+    {
         try ListSort.sorted(items, sort: sort, reverse: reverse, supported: supported) { item, key in
             key == .price ? item.price.map { .money(Money(cents: $0, currency: "EUR")) } ?? .missing : .text(item.title)
         }.map(\.title)
@@ -62,10 +67,13 @@ struct ListSortTests {
     }
 
     @Test func aKeyTheListDoesNotHaveIsRefusedNamingThoseItHas() {
-        #expect(throws: ValidationError(field: "sort", "'price' is not one of title (what this list can be sorted by)")) {
+        #expect(throws: ValidationError(field: "sort", "'price' is not one of title (what this list can be sorted by)"))
+        {
             try sorted("price", supported: [.title])
         }
-        #expect(throws: ValidationError(field: "sort", "'size' is not one of title, time (what this list can be sorted by)")) {
+        #expect(
+            throws: ValidationError(field: "sort", "'size' is not one of title, time (what this list can be sorted by)")
+        ) {
             try sorted("size", supported: [.title, .time])
         }
     }

@@ -2,7 +2,7 @@ import BeautyCore
 import Foundation
 import Testing
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// November 2026 as the seed's chart screen would show it: four weighed days, one without a height.
@@ -53,11 +53,14 @@ struct MeasurementChartTests {
         #expect(one.low < 63 && one.high > 63)
         let wide = ChartScale(min: 48, max: 131, maxIntervals: 8)
         #expect(wide.low <= 48 && wide.high >= 131 && wide.highTick - wide.lowTick <= 8 && wide.step == 20)
-        #expect(scale.label(62.5) == "62.50" && wide.label(60) == "60" && ChartScale(min: 22, max: 23, maxIntervals: 12).label(22.1) == "22.1")
+        #expect(
+            scale.label(62.5) == "62.50" && wide.label(60) == "60"
+                && ChartScale(min: 22, max: 23, maxIntervals: 12).label(22.1) == "22.1")
     }
 
     @Test func terminalChartOfWeight() throws {
-        let text = MeasurementChart.text(MeasurementChart.points(try november(), month: month, unit: .kg), month: month, unit: .kg)
+        let text = MeasurementChart.text(
+            MeasurementChart.points(try november(), month: month, unit: .kg), month: month, unit: .kg)
         let expected = """
             Weight [kg], November 2026
             64.50 ┤                   ●
@@ -78,7 +81,8 @@ struct MeasurementChartTests {
     }
 
     @Test func terminalChartOfBMIPlacesTheValueAsShown() throws {
-        let text = MeasurementChart.text(MeasurementChart.points(try november(), month: month, unit: .bmi), month: month, unit: .bmi)
+        let text = MeasurementChart.text(
+            MeasurementChart.points(try november(), month: month, unit: .bmi), month: month, unit: .bmi)
         // 63.4 kg at 168 cm is 22.46 (shown 22.4), 62.5 kg is 22.14 (22.1), 62.75 kg is 22.23 (22.2).
         let expected = """
             BMI, November 2026
@@ -112,14 +116,19 @@ struct MeasurementChartTests {
         let circles = doc.elements.filter { $0.name == "circle" && $0.attributes["class"] == "point" }
         #expect(circles.count == points.count)
         #expect(circles.map { $0.attributes["data-day"] } == ["2026-11-03", "2026-11-10", "2026-11-20", "2026-11-28"])
-        #expect(circles.map(\.title) == ["Tue 3 Nov 2026: 63.4 kg", "Tue 10 Nov 2026: 64.5 kg", "Fri 20 Nov 2026: 62.5 kg",
-                                         "Sat 28 Nov 2026: 62.75 kg"])
+        #expect(
+            circles.map(\.title) == [
+                "Tue 3 Nov 2026: 63.4 kg", "Tue 10 Nov 2026: 64.5 kg", "Fri 20 Nov 2026: 62.5 kg",
+                "Sat 28 Nov 2026: 62.75 kg",
+            ])
         let line = try #require(doc.elements.first { $0.name == "polyline" })
         #expect(line.attributes["points"]?.split(separator: " ").count == points.count)
 
         // The y axis covers min..max; each point sits where its value is on that axis.
         let yLabels = doc.elements.filter { $0.attributes["class"] == "y-label" }
-        let ticks = try yLabels.map { (value: try #require(Double($0.text)), y: try #require(Double($0.attributes["y"] ?? ""))) }
+        let ticks = try yLabels.map {
+            (value: try #require(Double($0.text)), y: try #require(Double($0.attributes["y"] ?? "")))
+        }
         #expect(ticks.count >= 2)
         let values = points.map(\.value)
         #expect(ticks.map(\.value).min()! <= values.min()! && ticks.map(\.value).max()! >= values.max()!)
@@ -146,14 +155,17 @@ struct MeasurementChartTests {
         let december = CalendarMonth(year: 2026, month: 12)
         let at = Date(timeIntervalSince1970: 0)
         let data = try (1...31).filter { $0 % 3 == 1 }.map {
-            BodyMeasurement(day: try LocalDate(parsing: String(format: "2026-12-%02d", $0)), weightKg: 60 + Double($0) / 10,
-                            heightCm: 165, updatedAt: at)
+            BodyMeasurement(
+                day: try LocalDate(parsing: String(format: "2026-12-%02d", $0)), weightKg: 60 + Double($0) / 10,
+                heightCm: 165, updatedAt: at)
         }
         let points = MeasurementChart.points(data, month: december, unit: .bmi)
         let doc = try SVGDocument(MeasurementChart.svg(points, month: december, unit: .bmi))
         let circles = doc.elements.filter { $0.attributes["class"] == "point" }
         #expect(circles.count == 11)
-        #expect(circles.first?.title == "Tue 1 Dec 2026: BMI 22.0 (normal weight)", "\(String(describing: circles.first?.title))")
+        #expect(
+            circles.first?.title == "Tue 1 Dec 2026: BMI 22.0 (normal weight)",
+            "\(String(describing: circles.first?.title))")
         #expect(doc.elements.filter { $0.attributes["class"] == "x-label" }.last?.text == "31")
         let labels = doc.elements.filter { $0.attributes["class"] == "y-label" }.compactMap { Double($0.text) }
         #expect(labels.min()! <= points.map(\.value).min()! && labels.max()! >= points.map(\.value).max()!)
@@ -193,8 +205,10 @@ private final class SVGDocument: NSObject, XMLParserDelegate {
 
     func text(of name: String) -> [String] { elements.filter { $0.name == name }.map(\.text) }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         elements.append(Element(name: name, attributes: attributes))
         stack.append(elements.count - 1)
     }

@@ -8,13 +8,16 @@ struct MedicationValidationTests {
     func day(_ text: String) -> LocalDate { try! LocalDate(parsing: text) }
 
     func med(_ schedule: MedicationSchedule = .none, start: String? = nil, end: String? = nil) -> Medication {
-        Medication(name: "Iron", startDate: start.map(day), endDate: end.map(day), schedule: schedule,
-                   createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
+        Medication(
+            name: "Iron", startDate: start.map(day), endDate: end.map(day), schedule: schedule,
+            createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
     }
 
     @Test func aValidMedicationIsNormalised() throws {
-        var m = med(MedicationSchedule(kind: .times, times: [clock("20:00"), clock("08:00"), clock("20:00")],
-                                       weekdays: [.fri, .mon, .fri]))
+        var m = med(
+            MedicationSchedule(
+                kind: .times, times: [clock("20:00"), clock("08:00"), clock("20:00")],
+                weekdays: [.fri, .mon, .fri]))
         m.name = "  Żelazo  "
         m.dose = "  1 tablet "
         m.notes = "   "
@@ -67,13 +70,18 @@ struct MedicationValidationTests {
         #expect(throws: ValidationError(field: "every", "an interval is needed")) {
             try Validation.medication(med(MedicationSchedule(kind: .interval)))
         }
-        #expect(try Validation.medication(med(MedicationSchedule(kind: .interval, intervalSeconds: 86_400))).schedule.intervalSeconds == 86_400)
+        #expect(
+            try Validation.medication(med(MedicationSchedule(kind: .interval, intervalSeconds: 86_400))).schedule
+                .intervalSeconds == 86_400)
     }
 
     @Test func aWindowNeedsBothEnds() throws {
         let half = MedicationSchedule(kind: .interval, intervalSeconds: 3600, windowStart: clock("08:00"))
-        #expect(throws: ValidationError(field: "between", "needs both a start and an end time")) { try Validation.medication(med(half)) }
-        let crossing = MedicationSchedule(kind: .interval, intervalSeconds: 3600, windowStart: clock("22:00"), windowEnd: clock("06:00"))
+        #expect(throws: ValidationError(field: "between", "needs both a start and an end time")) {
+            try Validation.medication(med(half))
+        }
+        let crossing = MedicationSchedule(
+            kind: .interval, intervalSeconds: 3600, windowStart: clock("22:00"), windowEnd: clock("06:00"))
         #expect(try Validation.medication(med(crossing)).schedule == crossing)
     }
 
@@ -82,10 +90,12 @@ struct MedicationValidationTests {
             try Validation.medication(med(MedicationSchedule(kind: .times)))
         }
         #expect(throws: ValidationError(field: "every", "cannot be combined with times of day")) {
-            try Validation.medication(med(MedicationSchedule(kind: .times, times: [clock("08:00")], intervalSeconds: 3600)))
+            try Validation.medication(
+                med(MedicationSchedule(kind: .times, times: [clock("08:00")], intervalSeconds: 3600)))
         }
         #expect(throws: ValidationError(field: "at", "cannot be combined with 'every'")) {
-            try Validation.medication(med(MedicationSchedule(kind: .interval, times: [clock("08:00")], intervalSeconds: 3600)))
+            try Validation.medication(
+                med(MedicationSchedule(kind: .interval, times: [clock("08:00")], intervalSeconds: 3600)))
         }
         #expect(throws: ValidationError(field: "at", "an as-needed medication has no times of day")) {
             try Validation.medication(med(MedicationSchedule(kind: .asNeeded, times: [clock("08:00")])))
@@ -101,15 +111,21 @@ struct MedicationValidationTests {
     @Test func cycles() throws {
         #expect(try Validation.parseCycle("21/7") == .init(onDays: 21, offDays: 7))
         #expect(try Validation.parseCycle(" 5 / 0 ") == .init(onDays: 5, offDays: 0))
-        #expect(throws: ValidationError(field: "cycle", "0/7: days on must be at least 1")) { try Validation.parseCycle("0/7") }
+        #expect(throws: ValidationError(field: "cycle", "0/7: days on must be at least 1")) {
+            try Validation.parseCycle("0/7")
+        }
         for bad in ["21-7", "21/", "/7", "abc", "21/7/1", "-1/7", "99999999999999999999/1"] {
             #expect(throws: ValidationError.self) { try Validation.parseCycle(bad) }
         }
         var schedule = MedicationSchedule.asNeeded
         schedule.cycle = .init(onDays: 0, offDays: 7)
-        #expect(throws: ValidationError(field: "cycle", "0/7: days on must be at least 1")) { try Validation.medication(med(schedule)) }
+        #expect(throws: ValidationError(field: "cycle", "0/7: days on must be at least 1")) {
+            try Validation.medication(med(schedule))
+        }
         schedule.cycle = .init(onDays: 21, offDays: -1)
-        #expect(throws: ValidationError(field: "cycle", "21/-1: days off must not be negative")) { try Validation.medication(med(schedule)) }
+        #expect(throws: ValidationError(field: "cycle", "21/-1: days off must not be negative")) {
+            try Validation.medication(med(schedule))
+        }
     }
 
     @Test func windows() throws {
@@ -130,7 +146,10 @@ struct MedicationValidationTests {
         #expect(try Validation.parseWeekdays("Friday, mon ,MON") == [.mon, .fri])
         #expect(try Validation.parseWeekdays("mon-fri") == [.mon, .tue, .wed, .thu, .fri])
         #expect(try Validation.parseWeekdays("fri-mon") == [.sun, .mon, .fri, .sat])
-        #expect(throws: ValidationError(field: "days", "'xyz' is not a weekday (mon…sun, pon wt śr czw pt sob nd, po ut st št pi so ne)")) {
+        #expect(
+            throws: ValidationError(
+                field: "days", "'xyz' is not a weekday (mon…sun, pon wt śr czw pt sob nd, po ut st št pi so ne)")
+        ) {
             try Validation.parseWeekdays("mon,xyz")
         }
         #expect(throws: ValidationError.self) { try Validation.parseWeekdays("mon,,fri") }

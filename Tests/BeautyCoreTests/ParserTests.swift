@@ -5,7 +5,10 @@ import Testing
 
 @Suite("Durations")
 struct DurationParserTests {
-    @Test(arguments: [("90s", 90), ("10m", 600), ("2h", 7200), ("1d", 86_400), ("6w", 3_628_800), ("1h30m", 5400), ("1h 30m", 5400), ("0m", 0)])
+    @Test(arguments: [
+        ("90s", 90), ("10m", 600), ("2h", 7200), ("1d", 86_400), ("6w", 3_628_800), ("1h30m", 5400), ("1h 30m", 5400),
+        ("0m", 0),
+    ])
     func parses(_ text: String, _ seconds: Int) throws {
         #expect(try DurationParser.seconds(text) == seconds)
     }
@@ -25,7 +28,10 @@ struct DurationParserTests {
 
 @Suite("Money")
 struct MoneyParserTests {
-    @Test(arguments: [("45", 4500, "EUR"), ("45.5", 4550, "EUR"), ("45,50", 4550, "EUR"), ("0,05", 5, "EUR"), ("120 PLN", 12000, "PLN"), ("9.99 usd", 999, "USD")])
+    @Test(arguments: [
+        ("45", 4500, "EUR"), ("45.5", 4550, "EUR"), ("45,50", 4550, "EUR"), ("0,05", 5, "EUR"),
+        ("120 PLN", 12000, "PLN"), ("9.99 usd", 999, "USD"),
+    ])
     func parses(_ text: String, _ cents: Int64, _ currency: String) throws {
         #expect(try MoneyParser.parse(text, defaultCurrency: "EUR") == Money(cents: cents, currency: currency))
     }
@@ -82,7 +88,10 @@ struct TimeExpressionTests {
         #expect(try parse("now") == now)
     }
 
-    @Test(arguments: ["", "notatime", "25:00", "2026-02-30 10:00", "2026-13-01", "14:60", "tomorrow today 9:00", "in 5x", "2026-12-01T14:00:00+99:00", "2030-02-30T08:30:00Z", "2026-04-31T10:00:00+02:00"])
+    @Test(arguments: [
+        "", "notatime", "25:00", "2026-02-30 10:00", "2026-13-01", "14:60", "tomorrow today 9:00", "in 5x",
+        "2026-12-01T14:00:00+99:00", "2030-02-30T08:30:00Z", "2026-04-31T10:00:00+02:00",
+    ])
     func refuses(_ text: String) {
         #expect(throws: ValidationError.self) { try parse(text) }
     }
@@ -113,31 +122,45 @@ struct TimeExpressionTests {
         // `dose taken --at 08:00`: today's 08:00 if it has passed; one still to come today is refused
         // (moved to yesterday it booked a slip of the hour a day early), naming yesterday's spelling.
         #expect(try TimeExpression.parse("08:00", now: now, zone: warsaw, past: true) == instant("2026-11-23 08:00"))
-        for (language, suggestion) in [(InputLanguage.english, "'yesterday 11:00'"), (.polish, "'wczoraj 11:00'"), (.slovak, "'včera 11:00'")] {
+        for (language, suggestion) in [
+            (InputLanguage.english, "'yesterday 11:00'"), (.polish, "'wczoraj 11:00'"), (.slovak, "'včera 11:00'"),
+        ] {
             do {
-                let taken = try TimeExpression.parse("11:00", now: now, zone: warsaw, field: "--at", past: true, language: language)
+                let taken = try TimeExpression.parse(
+                    "11:00", now: now, zone: warsaw, field: "--at", past: true, language: language)
                 Issue.record("11:00 still to come was taken as \(taken)")
             } catch let error as ValidationError {
-                #expect(error.field == "--at" && error.message.contains("still to come today") && error.message.contains(suggestion), "\(error.message)")
+                #expect(
+                    error.field == "--at" && error.message.contains("still to come today")
+                        && error.message.contains(suggestion), "\(error.message)")
             }
         }
         #expect(try parse("08:00") == instant("2026-11-24 08:00"))
         let york = TimeZone(identifier: "America/New_York")!, lordHowe = TimeZone(identifier: "Australia/Lord_Howe")!
         // The same instant is 04:00 in New York and 20:00 on Lord Howe (+11:00).
         #expect(throws: ValidationError.self) { try TimeExpression.parse("05:00", now: now, zone: york, past: true) }
-        #expect(try TimeExpression.parse("yesterday 05:00", now: now, zone: york, past: true) == instant("2026-11-22 05:00", "America/New_York"))
-        #expect(try TimeExpression.parse("19:30", now: now, zone: lordHowe, past: true) == instant("2026-11-23 19:30", "Australia/Lord_Howe"))
+        #expect(
+            try TimeExpression.parse("yesterday 05:00", now: now, zone: york, past: true)
+                == instant("2026-11-22 05:00", "America/New_York"))
+        #expect(
+            try TimeExpression.parse("19:30", now: now, zone: lordHowe, past: true)
+                == instant("2026-11-23 19:30", "Australia/Lord_Howe"))
     }
 
     @Test(arguments: [
         ("yesterday 11:00", InputLanguage.english, "2026-11-22 11:00"), ("Yesterday", .english, "2026-11-22 00:00"),
-        ("day before yesterday 8:00", .english, "2026-11-21 08:00"), ("the day before yesterday", .english, "2026-11-21 00:00"),
+        ("day before yesterday 8:00", .english, "2026-11-21 08:00"),
+        ("the day before yesterday", .english, "2026-11-21 00:00"),
         ("wczoraj 19.45", .polish, "2026-11-22 19:45"), ("przedwczoraj 8:00", .polish, "2026-11-21 08:00"),
-        ("včera 19:45", .slovak, "2026-11-22 19:45"), ("vcera 7.30", .slovak, "2026-11-22 07:30"), ("predvčerom", .slovak, "2026-11-21 00:00"),
+        ("včera 19:45", .slovak, "2026-11-22 19:45"), ("vcera 7.30", .slovak, "2026-11-22 07:30"),
+        ("predvčerom", .slovak, "2026-11-21 00:00"),
         ("predvcerom 22:00", .english, "2026-11-21 22:00"), ("wczoraj", .slovak, "2026-11-22 00:00"),
     ])
     func yesterdayAndTheDayBeforeInEachLanguage(text: String, language: InputLanguage, local: String) throws {
-        #expect(try TimeExpression.parse(text, now: now, zone: warsaw, past: true, language: language) == instant(local))
-        #expect(try TimeExpression.parse(text, now: now, zone: warsaw, language: language) == instant(local), "not only for past times")
+        #expect(
+            try TimeExpression.parse(text, now: now, zone: warsaw, past: true, language: language) == instant(local))
+        #expect(
+            try TimeExpression.parse(text, now: now, zone: warsaw, language: language) == instant(local),
+            "not only for past times")
     }
 }

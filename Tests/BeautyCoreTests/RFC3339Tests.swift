@@ -65,9 +65,14 @@ struct RFC3339Tests {
     }
 
     @Test func lenientTakesAMissingSecondAndAnOffsetWithoutItsColon() throws {
-        #expect(try RFC3339.parseChecked("2026-12-01T14:00+0100", lenient: true) == Date(timeIntervalSince1970: 1_796_130_000))
-        #expect(try RFC3339.parseChecked("2026-12-01T13:00Z", lenient: true) == Date(timeIntervalSince1970: 1_796_130_000))
-        #expect(throws: RFC3339.Problem.notACalendarDayAndTime) { try RFC3339.parseChecked("2030-02-30T10:00Z", lenient: true) }
+        #expect(
+            try RFC3339.parseChecked("2026-12-01T14:00+0100", lenient: true)
+                == Date(timeIntervalSince1970: 1_796_130_000))
+        #expect(
+            try RFC3339.parseChecked("2026-12-01T13:00Z", lenient: true) == Date(timeIntervalSince1970: 1_796_130_000))
+        #expect(throws: RFC3339.Problem.notACalendarDayAndTime) {
+            try RFC3339.parseChecked("2030-02-30T10:00Z", lenient: true)
+        }
     }
 
     /// Every day from year 1 to 9999, every 97th: midnight written and read back is the same day.
@@ -87,7 +92,9 @@ struct RFC3339Tests {
         #expect(RFC3339.format(Date(timeIntervalSince1970: 1_796_130_000)) == "2026-12-01T13:00:00Z")
         #expect(RFC3339.format(Date(timeIntervalSince1970: 1_800_000_000.123)) == "2027-01-15T08:00:00.123Z")
         #expect(RFC3339.format(Date(timeIntervalSince1970: 1_800_000_000.05)) == "2027-01-15T08:00:00.050Z")
-        #expect(RFC3339.format(Date(timeIntervalSince1970: 1_800_000_000.9996)) == "2027-01-15T08:00:01Z", "rounds into the next second")
+        #expect(
+            RFC3339.format(Date(timeIntervalSince1970: 1_800_000_000.9996)) == "2027-01-15T08:00:01Z",
+            "rounds into the next second")
         #expect(RFC3339.format(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
     }
 
@@ -99,12 +106,15 @@ struct RFC3339Tests {
         var disagreements: [String] = []
         for index in 0..<20_000 {
             let seconds = Double(Int64.random(in: -2_208_988_800...7_258_118_400, using: &generator))
-            let instant = Date(timeIntervalSince1970: index.isMultiple(of: 2) ? seconds : seconds + Double(Int.random(in: 1...999, using: &generator)) / 1000)
+            let instant = Date(
+                timeIntervalSince1970: index.isMultiple(of: 2)
+                    ? seconds : seconds + Double(Int.random(in: 1...999, using: &generator)) / 1000)
             let text = RFC3339.format(instant)
             let back = RFC3339.parse(text)
             let millis = { (date: Date?) in date.map { ($0.timeIntervalSince1970 * 1000).rounded() } }
             if millis(back) != millis(instant) || millis(oracle.date(text)) != millis(instant) {
-                disagreements.append("\(instant.timeIntervalSince1970) -> \(text) -> \(String(describing: back?.timeIntervalSince1970))")
+                disagreements.append(
+                    "\(instant.timeIntervalSince1970) -> \(text) -> \(String(describing: back?.timeIntervalSince1970))")
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")

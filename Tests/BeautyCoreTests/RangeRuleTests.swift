@@ -10,9 +10,12 @@ struct RangeRuleTests {
         try Validation.range(from: from, to: from.addingTimeInterval(1), .halfOpen)
         try Validation.range(from: nil, to: from, .halfOpen)
         try Validation.range(from: from, to: nil, .halfOpen)
-        #expect(throws: ValidationError(field: "to", "must be after 'from'")) { try Validation.range(from: from, to: from, .halfOpen) }
+        #expect(throws: ValidationError(field: "to", "must be after 'from'")) {
+            try Validation.range(from: from, to: from, .halfOpen)
+        }
         #expect(throws: ValidationError(field: "--to", "must be after --from")) {
-            try Validation.range(from: from, to: from.addingTimeInterval(-1), .halfOpen, toField: "--to", fromName: "--from")
+            try Validation.range(
+                from: from, to: from.addingTimeInterval(-1), .halfOpen, toField: "--to", fromName: "--from")
         }
     }
 

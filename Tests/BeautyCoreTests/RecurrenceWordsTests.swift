@@ -10,7 +10,8 @@ struct RecurrenceWordsTests {
     let friday = instant("2026-12-04 14:00")
 
     func words(_ rule: String, _ language: Language) throws -> String? {
-        try RecurrenceRule.parse(rule).words(.forLanguage(language), start: friday, times: Timestamps(zone: warsaw, language: language))
+        try RecurrenceRule.parse(rule).words(
+            .forLanguage(language), start: friday, times: Timestamps(zone: warsaw, language: language))
     }
 
     @Test("FREQ=WEEKLY on a Friday: every week on Friday, co tydzień w piątek, každý týždeň v piatok")
@@ -35,8 +36,12 @@ struct RecurrenceWordsTests {
 
     @Test("weekdays, COUNT and UNTIL")
     func daysCountUntil() throws {
-        #expect(try words("FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=10", .english) == "every week on Monday, on Wednesday and on Friday, 10 times in all")
-        #expect(try words("FREQ=WEEKLY;BYDAY=TU,TH;COUNT=3", .polish) == "co tydzień we wtorek i w czwartek, łącznie 3 razy")
+        #expect(
+            try words("FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=10", .english)
+                == "every week on Monday, on Wednesday and on Friday, 10 times in all")
+        #expect(
+            try words("FREQ=WEEKLY;BYDAY=TU,TH;COUNT=3", .polish) == "co tydzień we wtorek i w czwartek, łącznie 3 razy"
+        )
         #expect(try words("FREQ=DAILY;UNTIL=20261231", .slovak) == "každý deň, do št 31.12.2026")
     }
 

@@ -7,8 +7,9 @@ import Testing
 struct SchedulePlannerTests {
     func trigger(_ id: Int64, fireAt: Date, occurrence: Date? = nil) -> Trigger {
         let occurrence = occurrence ?? fireAt.addingTimeInterval(3600)
-        return Trigger(key: Trigger.key(kind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt),
-                       itemKind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt)
+        return Trigger(
+            key: Trigger.key(kind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt),
+            itemKind: .appointment, itemID: id, occurrence: occurrence, fireAt: fireAt)
     }
 
     let now = utc("2026-12-01T12:00:00Z")
@@ -67,7 +68,10 @@ struct SchedulePlannerTests {
         #expect(plan.deliver.isEmpty)
         // Due exactly now is on time, not missed.
         let onTime = trigger(3, fireAt: now)
-        #expect(SchedulePlanner.plan(now: now, pending: [onTime], maxLateness: twelveHours, lateAfter: 0).deliver == [onTime])
+        #expect(
+            SchedulePlanner.plan(now: now, pending: [onTime], maxLateness: twelveHours, lateAfter: 0).deliver == [
+                onTime
+            ])
     }
 
     @Test func oneMissedWhileAwayIsDeliveredOnItsOwn() {

@@ -16,8 +16,11 @@ import Testing
     }
 
     func fireTimes(_ a: Appointment, from: Date, seconds: TimeInterval) -> [Date] {
-        let occurrences = AppointmentOccurrences.starts(of: a, from: from, to: from.addingTimeInterval(seconds), zone: zone)
-        return ReminderPlanner.triggers(for: a, occurrences: occurrences).map(\.fireAt).filter { $0 >= from && $0 < from.addingTimeInterval(seconds) }
+        let occurrences = AppointmentOccurrences.starts(
+            of: a, from: from, to: from.addingTimeInterval(seconds), zone: zone)
+        return ReminderPlanner.triggers(for: a, occurrences: occurrences).map(\.fireAt).filter {
+            $0 >= from && $0 < from.addingTimeInterval(seconds)
+        }
     }
 
     @Test("FREQ=SECONDLY with a VALARM: one reminder in 15 seconds, at most five in five minutes, a minute apart")

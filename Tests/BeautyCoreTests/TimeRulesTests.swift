@@ -27,7 +27,9 @@ struct GapRuleTests {
         #expect(wall(newYork, 2027, 3, 14, 2, 30) == utc("2027-03-14T07:30:00Z"))  // 03:30 EDT
         // Lord Howe jumps 02:00 -> 02:30: 02:15 is 02:45 LHDT (+11).
         #expect(wall(lordHowe, 2027, 10, 3, 2, 15) == utc("2027-10-02T15:45:00Z"))
-        #expect(LocalTime.skippedWall(year: 2027, month: 3, day: 28, hour: 2, minute: 30, in: warsaw) == "2027-03-28T02:30:00")
+        #expect(
+            LocalTime.skippedWall(year: 2027, month: 3, day: 28, hour: 2, minute: 30, in: warsaw)
+                == "2027-03-28T02:30:00")
         #expect(LocalTime.skippedWall(year: 2027, month: 3, day: 28, hour: 3, minute: 30, in: warsaw) == nil)
     }
 
@@ -44,35 +46,44 @@ struct GapRuleTests {
     }
 
     private func daily(_ zone: TimeZone, start: Date, wall: String?, count: Int = 3) -> [Date] {
-        let a = Appointment(title: "x", start: start, timeZone: zone.identifier,
-                            recurrence: AppointmentRecurrence(rule: "FREQ=DAILY;COUNT=\(count)", startWall: wall))
-        return AppointmentOccurrences.starts(of: a, from: start.addingTimeInterval(-86_400),
-                                             to: start.addingTimeInterval(10 * 86_400), zone: utcZone)
+        let a = Appointment(
+            title: "x", start: start, timeZone: zone.identifier,
+            recurrence: AppointmentRecurrence(rule: "FREQ=DAILY;COUNT=\(count)", startWall: wall))
+        return AppointmentOccurrences.starts(
+            of: a, from: start.addingTimeInterval(-86_400),
+            to: start.addingTimeInterval(10 * 86_400), zone: utcZone)
     }
 
     @Test func aDailySeriesFromAGapKeepsTheGivenTimeAfterIt() {
-        #expect(daily(warsaw, start: utc("2027-03-28T01:30:00Z"), wall: "2027-03-28T02:30:00") ==
-            ["2027-03-28T01:30:00Z", "2027-03-29T00:30:00Z", "2027-03-30T00:30:00Z"].map(utc))
-        #expect(daily(newYork, start: utc("2027-03-14T07:30:00Z"), wall: "2027-03-14T02:30:00") ==
-            ["2027-03-14T07:30:00Z", "2027-03-15T06:30:00Z", "2027-03-16T06:30:00Z"].map(utc))
-        #expect(daily(lordHowe, start: utc("2027-10-02T15:45:00Z"), wall: "2027-10-03T02:15:00") ==
-            ["2027-10-02T15:45:00Z", "2027-10-03T15:15:00Z", "2027-10-04T15:15:00Z"].map(utc))
+        #expect(
+            daily(warsaw, start: utc("2027-03-28T01:30:00Z"), wall: "2027-03-28T02:30:00")
+                == ["2027-03-28T01:30:00Z", "2027-03-29T00:30:00Z", "2027-03-30T00:30:00Z"].map(utc))
+        #expect(
+            daily(newYork, start: utc("2027-03-14T07:30:00Z"), wall: "2027-03-14T02:30:00")
+                == ["2027-03-14T07:30:00Z", "2027-03-15T06:30:00Z", "2027-03-16T06:30:00Z"].map(utc))
+        #expect(
+            daily(lordHowe, start: utc("2027-10-02T15:45:00Z"), wall: "2027-10-03T02:15:00")
+                == ["2027-10-02T15:45:00Z", "2027-10-03T15:15:00Z", "2027-10-04T15:15:00Z"].map(utc))
     }
 
     @Test func aDailySeriesThroughAGapMovesOnlyThatDay() {
-        #expect(daily(warsaw, start: utc("2027-03-27T01:30:00Z"), wall: nil) ==
-            ["2027-03-27T01:30:00Z", "2027-03-28T01:30:00Z", "2027-03-29T00:30:00Z"].map(utc))
+        #expect(
+            daily(warsaw, start: utc("2027-03-27T01:30:00Z"), wall: nil)
+                == ["2027-03-27T01:30:00Z", "2027-03-28T01:30:00Z", "2027-03-29T00:30:00Z"].map(utc))
     }
 
     @Test func theDraftKeepsATypedGapTimeForASeries() throws {
-        let asked = Appointment(title: "x", start: utc("2027-03-28T01:30:00Z"), timeZone: "Europe/Warsaw",
-                                recurrence: AppointmentRecurrence(rule: "FREQ=DAILY"))
-        let draft = AppointmentDraft.adding(asked, durationSeconds: nil, defaultDurationSeconds: 3600,
-                                            series: .init(recurrence: asked.recurrence, startWall: "2027-03-28T02:30:00"))
+        let asked = Appointment(
+            title: "x", start: utc("2027-03-28T01:30:00Z"), timeZone: "Europe/Warsaw",
+            recurrence: AppointmentRecurrence(rule: "FREQ=DAILY"))
+        let draft = AppointmentDraft.adding(
+            asked, durationSeconds: nil, defaultDurationSeconds: 3600,
+            series: .init(recurrence: asked.recurrence, startWall: "2027-03-28T02:30:00"))
         #expect(try draft.resolved(zone: utcZone).recurrence?.startWall == "2027-03-28T02:30:00")
         // A wall time that is not in a gap, or does not read as the start, is not kept.
-        let other = AppointmentDraft.adding(asked, durationSeconds: nil, defaultDurationSeconds: 3600,
-                                            series: .init(recurrence: asked.recurrence, startWall: "2027-03-28T03:30:00"))
+        let other = AppointmentDraft.adding(
+            asked, durationSeconds: nil, defaultDurationSeconds: 3600,
+            series: .init(recurrence: asked.recurrence, startWall: "2027-03-28T03:30:00"))
         #expect(try other.resolved(zone: utcZone).recurrence?.startWall == nil)
     }
 }
@@ -80,12 +91,17 @@ struct GapRuleTests {
 @Suite("Time rules: UTC, floating and zoned series")
 struct SeriesZoneTests {
     @Test func aUTCSeriesStaysInUTCAcrossMarch() throws {
-        let text = calendar(["BEGIN:VEVENT", "UID:u", "DTSTART:20270326T080000Z", "RRULE:FREQ=DAILY;COUNT=4", "END:VEVENT"])
+        let text = calendar([
+            "BEGIN:VEVENT", "UID:u", "DTSTART:20270326T080000Z", "RRULE:FREQ=DAILY;COUNT=4", "END:VEVENT",
+        ])
         let event = try #require(try ICalendar.parse(text, defaultZone: warsaw).first)
         #expect(event.timeZone == "UTC")
         let a = event.appointment()
-        #expect(AppointmentOccurrences.starts(of: a, from: a.start, to: a.start.addingTimeInterval(10 * 86_400), zone: warsaw) ==
-            ["2027-03-26T08:00:00Z", "2027-03-27T08:00:00Z", "2027-03-28T08:00:00Z", "2027-03-29T08:00:00Z"].map(utc))
+        #expect(
+            AppointmentOccurrences.starts(
+                of: a, from: a.start, to: a.start.addingTimeInterval(10 * 86_400), zone: warsaw)
+                == ["2027-03-26T08:00:00Z", "2027-03-27T08:00:00Z", "2027-03-28T08:00:00Z", "2027-03-29T08:00:00Z"].map(
+                    utc))
         // Written back with Z, not TZID=UTC, also after the daemon names the zone GMT.
         for name in ["UTC", "GMT"] {
             var named = event
@@ -97,13 +113,17 @@ struct SeriesZoneTests {
     }
 
     @Test func aFloatingSeriesFollowsTheGivenZone() throws {
-        let text = calendar(["BEGIN:VEVENT", "UID:f", "DTSTART:20270326T080000", "RRULE:FREQ=DAILY;COUNT=3", "END:VEVENT"])
+        let text = calendar([
+            "BEGIN:VEVENT", "UID:f", "DTSTART:20270326T080000", "RRULE:FREQ=DAILY;COUNT=3", "END:VEVENT",
+        ])
         for zone in [warsaw, newYork] {
             let event = try #require(try ICalendar.parse(text, defaultZone: zone).first)
             #expect(event.timeZone == nil)
             let a = event.appointment()
-            let starts = AppointmentOccurrences.starts(of: a, from: a.start, to: a.start.addingTimeInterval(5 * 86_400), zone: zone)
-            #expect(starts == [wall(zone, 2027, 3, 26, 8, 0), wall(zone, 2027, 3, 27, 8, 0), wall(zone, 2027, 3, 28, 8, 0)])
+            let starts = AppointmentOccurrences.starts(
+                of: a, from: a.start, to: a.start.addingTimeInterval(5 * 86_400), zone: zone)
+            #expect(
+                starts == [wall(zone, 2027, 3, 26, 8, 0), wall(zone, 2027, 3, 27, 8, 0), wall(zone, 2027, 3, 28, 8, 0)])
             // Exported floating: export -> import -> export is the same.
             let written = ICalendar.serialize([event], stamp: utc("2027-01-01T00:00:00Z"), defaultZone: zone)
             #expect(lines(written).contains("DTSTART:20270326T080000"))
@@ -113,16 +133,21 @@ struct SeriesZoneTests {
     }
 
     @Test func aGapStartIsReadAndWrittenWithItsGivenWallTime() throws {
-        let text = calendar(["BEGIN:VEVENT", "UID:g", "DTSTART;TZID=Europe/Warsaw:20270328T023000", "RRULE:FREQ=DAILY;COUNT=3",
-                             "END:VEVENT"])
+        let text = calendar([
+            "BEGIN:VEVENT", "UID:g", "DTSTART;TZID=Europe/Warsaw:20270328T023000", "RRULE:FREQ=DAILY;COUNT=3",
+            "END:VEVENT",
+        ])
         let event = try #require(try ICalendar.parse(text, defaultZone: utcZone).first)
         #expect(event.start == utc("2027-03-28T01:30:00Z"))
         #expect(event.startWall == "2027-03-28T02:30:00")
         let a = event.appointment()
         #expect(a.recurrence?.startWall == "2027-03-28T02:30:00")
-        #expect(AppointmentOccurrences.starts(of: a, from: a.start, to: a.start.addingTimeInterval(5 * 86_400), zone: utcZone)
-            == ["2027-03-28T01:30:00Z", "2027-03-29T00:30:00Z", "2027-03-30T00:30:00Z"].map(utc))
-        let written = ICalendar.serialize([CalendarEvent(a, contactName: nil)], stamp: utc("2027-01-01T00:00:00Z"), defaultZone: utcZone)
+        #expect(
+            AppointmentOccurrences.starts(
+                of: a, from: a.start, to: a.start.addingTimeInterval(5 * 86_400), zone: utcZone)
+                == ["2027-03-28T01:30:00Z", "2027-03-29T00:30:00Z", "2027-03-30T00:30:00Z"].map(utc))
+        let written = ICalendar.serialize(
+            [CalendarEvent(a, contactName: nil)], stamp: utc("2027-01-01T00:00:00Z"), defaultZone: utcZone)
         #expect(lines(written).contains("DTSTART;TZID=Europe/Warsaw:20270328T023000"))
     }
 
@@ -141,16 +166,20 @@ struct HourlyRuleTests {
     @Test func hourlyInterval769KeepsElapsedTimeAcrossDST() throws {
         let rule = try RecurrenceRule.parse("FREQ=HOURLY;INTERVAL=769;COUNT=2")
         let start = wall(warsaw, 2027, 3, 1, 9, 0)
-        #expect(Recurrence.occurrences(of: rule, start: start, zone: warsaw, from: start, to: utc("2028-01-01T00:00:00Z")) ==
-            ["2027-03-01T08:00:00Z", "2027-04-02T09:00:00Z"].map(utc))
+        #expect(
+            Recurrence.occurrences(of: rule, start: start, zone: warsaw, from: start, to: utc("2028-01-01T00:00:00Z"))
+                == ["2027-03-01T08:00:00Z", "2027-04-02T09:00:00Z"].map(utc))
     }
 }
 
 @Suite("Time rules: VTIMEZONE on import and export")
 struct VTimezoneTests {
     private func zoned(_ tzid: String, _ zone: [String], start: String = "20270701T120000") -> String {
-        calendar(["BEGIN:VTIMEZONE", "TZID:\(tzid)"] + zone + ["END:VTIMEZONE", "BEGIN:VEVENT", "UID:z",
-                  "DTSTART;TZID=\"\(tzid)\":\(start)", "RRULE:FREQ=WEEKLY;COUNT=30", "END:VEVENT"])
+        calendar(
+            ["BEGIN:VTIMEZONE", "TZID:\(tzid)"] + zone + [
+                "END:VTIMEZONE", "BEGIN:VEVENT", "UID:z",
+                "DTSTART;TZID=\"\(tzid)\":\(start)", "RRULE:FREQ=WEEKLY;COUNT=30", "END:VEVENT",
+            ])
     }
 
     private let euRules = [
@@ -182,7 +211,10 @@ struct VTimezoneTests {
         let event = try #require(parsed.events.first)
         #expect(event.timeZone == "Etc/GMT-1")
         #expect(event.start == utc("2027-01-01T11:00:00Z"))
-        #expect(parsed.warnings.map(\.message).filter { $0.hasPrefix("time zone") } == ["time zone 'Odd Zone' approximated as a fixed +0100 (its standard time): no IANA zone follows its VTIMEZONE rules in 2027"])
+        #expect(
+            parsed.warnings.map(\.message).filter { $0.hasPrefix("time zone") } == [
+                "time zone 'Odd Zone' approximated as a fixed +0100 (its standard time): no IANA zone follows its VTIMEZONE rules in 2027"
+            ])
     }
 
     @Test func aMalformedVTimezoneIsStillRefused() {
@@ -191,8 +223,10 @@ struct VTimezoneTests {
     }
 
     @Test func fixedOffsetNamesAreZones() throws {
-        for (tzid, expected, name) in [("UTC+11", "2027-07-01T01:00:00Z", "Etc/GMT-11"), ("GMT+1", "2027-07-01T11:00:00Z", "Etc/GMT-1"),
-                                       ("UTC-03:30", "2027-07-01T15:30:00Z", nil)] as [(String, String, String?)] {
+        for (tzid, expected, name) in [
+            ("UTC+11", "2027-07-01T01:00:00Z", "Etc/GMT-11"), ("GMT+1", "2027-07-01T11:00:00Z", "Etc/GMT-1"),
+            ("UTC-03:30", "2027-07-01T15:30:00Z", nil),
+        ] as [(String, String, String?)] {
             let text = calendar(["BEGIN:VEVENT", "UID:o", "DTSTART;TZID=\"\(tzid)\":20270701T120000", "END:VEVENT"])
             let event = try #require(try ICalendar.parse(text, defaultZone: warsaw).first)
             #expect(event.start == utc(expected), "\(tzid)")
@@ -201,20 +235,24 @@ struct VTimezoneTests {
     }
 
     private let events = [
-        CalendarEvent(uid: "w", summary: "Warsaw", start: utc("2027-03-26T08:00:00Z"), timeZone: "Europe/Warsaw",
-                      rrule: "FREQ=DAILY;COUNT=400"),
+        CalendarEvent(
+            uid: "w", summary: "Warsaw", start: utc("2027-03-26T08:00:00Z"), timeZone: "Europe/Warsaw",
+            rrule: "FREQ=DAILY;COUNT=400"),
         CalendarEvent(uid: "n", summary: "New York", start: utc("2027-11-01T14:00:00Z"), timeZone: "America/New_York"),
-        CalendarEvent(uid: "l", summary: "Lord Howe", start: utc("2027-10-02T15:45:00Z"), timeZone: "Australia/Lord_Howe",
-                      rrule: "FREQ=WEEKLY;COUNT=60"),
+        CalendarEvent(
+            uid: "l", summary: "Lord Howe", start: utc("2027-10-02T15:45:00Z"), timeZone: "Australia/Lord_Howe",
+            rrule: "FREQ=WEEKLY;COUNT=60"),
         CalendarEvent(uid: "t", summary: "Tokyo", start: utc("2027-06-01T01:00:00Z"), timeZone: "Asia/Tokyo"),
-        CalendarEvent(uid: "w2", summary: "Warsaw again", start: utc("2028-06-01T08:00:00Z"), timeZone: "Europe/Warsaw"),
+        CalendarEvent(
+            uid: "w2", summary: "Warsaw again", start: utc("2028-06-01T08:00:00Z"), timeZone: "Europe/Warsaw"),
     ]
 
     @Test func everyTZIDUsedHasAVTimezoneBeforeTheEvents() throws {
         let written = ICalendar.serialize(events, stamp: utc("2027-01-01T00:00:00Z"), defaultZone: utcZone)
         let all = lines(written)
         let tzids = all.filter { $0.hasPrefix("TZID:") }
-        #expect(tzids == ["TZID:Europe/Warsaw", "TZID:America/New_York", "TZID:Australia/Lord_Howe", "TZID:Asia/Tokyo"])
+        #expect(
+            tzids == ["TZID:Europe/Warsaw", "TZID:America/New_York", "TZID:Australia/Lord_Howe", "TZID:Asia/Tokyo"])
         #expect(all.lastIndex(of: "END:VTIMEZONE")! < all.firstIndex(of: "BEGIN:VEVENT")!)
         #expect(all.contains("RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"))  // Warsaw, spring
         #expect(all.contains("RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU"))  // New York, spring
@@ -235,7 +273,8 @@ struct VTimezoneTests {
         let parsed = try ICalendar.read(renamed, defaultZone: utcZone)
         #expect(parsed.events.map(\.start) == events.map(\.start))
         #expect(parsed.events.map(\.rrule) == events.map(\.rrule))
-        #expect(parsed.warnings.filter { $0.message.hasPrefix("time zone") }.count == 3)  // Tokyo's one offset is Etc/GMT-9 without a warning
+        // Tokyo's one offset is Etc/GMT-9 without a warning
+        #expect(parsed.warnings.filter { $0.message.hasPrefix("time zone") }.count == 3)
         #expect(parsed.events.allSatisfy { $0.timeZone != nil })
     }
 }

@@ -15,8 +15,12 @@ struct UnplaceableEventTests {
     @Test func rfc7986ImageEventsWithoutDTSTARTAreListedWithTheirUIDTodosAndJournalsCounted() throws {
         let read = try ICalendar.read(try fixture("icalendar-rfc_7986_image.ics"), defaultZone: warsaw)
         #expect(read.events.isEmpty)
-        #expect(read.skippedEvents.map(\.line) == [2, 14] && read.skippedEvents.map(\.uid) == ["uri-event", "data-event"])
-        #expect(read.skippedEvents.first?.message == "VEVENT '(no title)' (UID uri-event) has no DTSTART: it cannot be placed in time and is not imported")
+        #expect(
+            read.skippedEvents.map(\.line) == [2, 14] && read.skippedEvents.map(\.uid) == ["uri-event", "data-event"])
+        #expect(
+            read.skippedEvents.first?.message
+                == "VEVENT '(no title)' (UID uri-event) has no DTSTART: it cannot be placed in time and is not imported"
+        )
         #expect(read.skipped.description == "2 VTODO, 2 VJOURNAL")
     }
 
@@ -25,7 +29,9 @@ struct UnplaceableEventTests {
         #expect(read.events.isEmpty && read.skippedEvents.count == 1)
         let skipped = try #require(read.skippedEvents.first)
         #expect(skipped.line == 2 && skipped.uid == nil && skipped.summary == nil)
-        #expect(skipped.message == "VEVENT '(no title)' has no DTSTART and no UID: it cannot be placed in time and is not imported")
+        #expect(
+            skipped.message
+                == "VEVENT '(no title)' has no DTSTART and no UID: it cannot be placed in time and is not imported")
     }
 
     @Test func rfc9253RelatedToExamplesWithoutDTSTARTAreSkipped() throws {
@@ -37,29 +43,38 @@ struct UnplaceableEventTests {
         let read = try ICalendar.read(try fixture("icalendar-issue_722_missing_timezones.ics"), defaultZone: warsaw)
         let event = try #require(read.events.first)
         #expect(read.events.count == 1 && event.summary == "an event with a custom tz name")
-        #expect(event.start == utc("2014-08-29T12:00:00Z") && event.durationSeconds == 3 * 3600 && event.timeZone == "America/New_York")
+        #expect(
+            event.start == utc("2014-08-29T12:00:00Z") && event.durationSeconds == 3 * 3600
+                && event.timeZone == "America/New_York")
         #expect(read.skippedEvents.map(\.line) == [9, 15], "the changed occurrence and the RDATEs without a start")
         #expect(read.skipped.description == "1 VTODO")
     }
 
     @Test func aTZIDThatNamesNoZoneIsLocalTimeWithAWarningNamingTheEvent() throws {
-        let read = try ICalendar.read(try fixture("icalendar-issue_722_missing_VTIMEZONE_custom.ics"), defaultZone: warsaw)
+        let read = try ICalendar.read(
+            try fixture("icalendar-issue_722_missing_VTIMEZONE_custom.ics"), defaultZone: warsaw)
         let event = try #require(read.events.first)
-        #expect(event.start == utc("2014-08-29T06:00:00Z") && event.timeZone == nil, "floating: it follows the user's zone")
-        #expect(english(read.warnings) == [
-            "2: VEVENT has no SUMMARY: imported with the title '(no title)'",
-            "3: unknown time zone 'CUSTOM_tzid' (not an IANA or Windows name, and the file has no VTIMEZONE for it): '(no title)' is imported in local time, now Europe/Warsaw",
-        ])
+        #expect(
+            event.start == utc("2014-08-29T06:00:00Z") && event.timeZone == nil, "floating: it follows the user's zone")
+        #expect(
+            english(read.warnings) == [
+                "2: VEVENT has no SUMMARY: imported with the title '(no title)'",
+                "3: unknown time zone 'CUSTOM_tzid' (not an IANA or Windows name, and the file has no VTIMEZONE for it): '(no title)' is imported in local time, now Europe/Warsaw",
+            ])
     }
 
     @Test func outlookFileWithAnAliasAnUnknownZoneAnEventWithoutStartAndATodo() throws {
         let read = try ICalendar.read(try fixture("outlook-unplaceable.ics"), defaultZone: warsaw)
         #expect(read.events.map(\.summary) == ["Koloryzacja", ""])
         #expect(read.events[0].timeZone == "Europe/Berlin" && read.events[0].start == utc("2030-12-04T09:00:00Z"))
-        #expect(read.events[1].timeZone == nil && read.events[1].start == utc("2030-12-05T08:00:00Z") && read.events[1].durationSeconds == 1800)
+        #expect(
+            read.events[1].timeZone == nil && read.events[1].start == utc("2030-12-05T08:00:00Z")
+                && read.events[1].durationSeconds == 1800)
         #expect(read.skippedEvents.map(\.line) == [29] && read.skippedEvents.first?.summary == "Henna brwi")
         #expect(read.skipped.description == "1 VTODO")
-        #expect(english(read.warnings).contains { $0.hasPrefix("25: unknown time zone 'CUSTOM_tzid'") }, "\(english(read.warnings))")
+        #expect(
+            english(read.warnings).contains { $0.hasPrefix("25: unknown time zone 'CUSTOM_tzid'") },
+            "\(english(read.warnings))")
         #expect(!english(read.warnings).contains { $0.contains("Western/Central Europe") }, "a known alias is no guess")
     }
 
@@ -91,11 +106,15 @@ struct UnplaceableEventTests {
     }
 
     @Test func cldrWindowsZoneNamesAndOutlooksAlias() throws {
-        for (tzid, iana) in [("Ekaterinburg Standard Time", "Asia/Yekaterinburg"), ("Afghanistan Standard Time", "Asia/Kabul"),
-                             ("Western/Central Europe", "Europe/Berlin"), ("W. Europe Standard Time", "Europe/Berlin")] {
-            let read = try ICalendar.read("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:z\r\nDTSTART;TZID=\"\(tzid)\":20261201T100000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
-                                          defaultZone: warsaw)
-            #expect(read.events.first?.timeZone == iana && read.warnings.count == 1, "\(tzid): \(english(read.warnings))")
+        for (tzid, iana) in [
+            ("Ekaterinburg Standard Time", "Asia/Yekaterinburg"), ("Afghanistan Standard Time", "Asia/Kabul"),
+            ("Western/Central Europe", "Europe/Berlin"), ("W. Europe Standard Time", "Europe/Berlin"),
+        ] {
+            let read = try ICalendar.read(
+                "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:z\r\nDTSTART;TZID=\"\(tzid)\":20261201T100000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+                defaultZone: warsaw)
+            #expect(
+                read.events.first?.timeZone == iana && read.warnings.count == 1, "\(tzid): \(english(read.warnings))")
         }
         #expect(ZoneResolver.windowsZones.count >= 139, "every zone of CLDR's windowsZones.xml")
     }
@@ -105,22 +124,31 @@ struct UnplaceableEventTests {
         let event = try #require(read.events.first)
         #expect(read.events.count == 1 && event.summary == "Meeting" && event.start == utc("2021-03-02T15:30:00Z"))
         #expect(event.alarms == [.before(15 * 60)])
-        #expect(english(read.warnings).first == "1: the file has no BEGIN:VCALENDAR: its events were read as one calendar")
+        #expect(
+            english(read.warnings).first == "1: the file has no BEGIN:VCALENDAR: its events were read as one calendar")
     }
 
     @Test func bareEventsBeforeAndAfterARealCalendar() throws {
-        let text = ["BEGIN:VEVENT", "UID:a", "DTSTART:20261201T100000Z", "END:VEVENT",
-                    "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:b", "DTSTART:20261202T100000Z", "END:VEVENT", "END:VCALENDAR",
-                    "BEGIN:VEVENT", "UID:c", "DTSTART:20261203T100000Z", "END:VEVENT"].joined(separator: "\n")
+        let text = [
+            "BEGIN:VEVENT", "UID:a", "DTSTART:20261201T100000Z", "END:VEVENT",
+            "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:b", "DTSTART:20261202T100000Z", "END:VEVENT", "END:VCALENDAR",
+            "BEGIN:VEVENT", "UID:c", "DTSTART:20261203T100000Z", "END:VEVENT",
+        ].joined(separator: "\n")
         let read = try ICalendar.read(text, defaultZone: warsaw)
         #expect(read.events.map(\.uid) == ["a", "b", "c"])
-        #expect(read.warnings.filter { $0.message.hasPrefix("the file has no BEGIN:VCALENDAR") }.map(\.line) == [1, 11])
+        #expect(
+            read.warnings.filter { $0.message.hasPrefix("the file has no BEGIN:VCALENDAR") }.map(\.line) == [1, 11])
     }
 
     @Test func whatIsNotICalendarIsStillRefused() {
-        for (name, text) in [("empty", ""), ("CSV", "uuid,amount_ml,start,end\nx,250,2026-11-27T10:00:00Z,\n"),
-                             ("a property before any component", "VERSION:2.0\nBEGIN:VEVENT\nUID:a\nDTSTART:20261201T100000Z\nEND:VEVENT\n"),
-                             ("an unknown component at the top", "BEGIN:VCARD\nFN:Anna\nEND:VCARD\n")] {
+        for (name, text) in [
+            ("empty", ""), ("CSV", "uuid,amount_ml,start,end\nx,250,2026-11-27T10:00:00Z,\n"),
+            (
+                "a property before any component",
+                "VERSION:2.0\nBEGIN:VEVENT\nUID:a\nDTSTART:20261201T100000Z\nEND:VEVENT\n"
+            ),
+            ("an unknown component at the top", "BEGIN:VCARD\nFN:Anna\nEND:VCARD\n"),
+        ] {
             #expect(throws: ICalendarError.self, "\(name)") { try ICalendar.read(text, defaultZone: warsaw) }
         }
     }

@@ -26,13 +26,17 @@ struct ValidationTests {
 
     @Test func notesMayHaveSeveralLinesButNoOtherControls() throws {
         #expect(try Validation.optionalText("a\nb", field: "notes", multiline: true) == "a\nb")
-        #expect(throws: ValidationError.self) { try Validation.optionalText("a\u{1B}[31m", field: "notes", multiline: true) }
+        #expect(throws: ValidationError.self) {
+            try Validation.optionalText("a\u{1B}[31m", field: "notes", multiline: true)
+        }
         #expect(try Validation.optionalText("   ", field: "notes") == nil)
     }
 
     /// Every Unicode bidirectional control: the marks (ALM, LRM, RLM), embeddings and overrides
     /// (LRE, RLE, PDF, LRO, RLO) and isolates (LRI, RLI, FSI, PDI).
-    static let bidiControls: [UInt32] = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+    static let bidiControls: [UInt32] = [
+        0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+    ]
 
     @Test(arguments: bidiControls)
     func bidirectionalControlsAreRefusedInEveryTextField(_ code: UInt32) throws {
@@ -41,15 +45,20 @@ struct ValidationTests {
         let named = "U+" + String(format: "%04X", code)
         func refused(_ field: String, _ check: () throws -> Any?) {
             let error = #expect(throws: ValidationError.self) { try check() }
-            #expect(error?.field == field && error?.message.contains("bidirectional control character (\(named))") == true,
-                    "\(String(describing: error))")
+            #expect(
+                error?.field == field && error?.message.contains("bidirectional control character (\(named))") == true,
+                "\(String(describing: error))")
         }
         refused("title") { try Validation.name(spoof, field: "title") }
         refused("address") { try Validation.optionalText(spoof, field: "address") }
         refused("notes") { try Validation.optionalText("line one\n\(spoof)", field: "notes", multiline: true) }
         refused("title") { try Validation.appointment(Appointment(title: spoof, start: Date(), durationSeconds: 60)) }
-        refused("address") { try Validation.appointment(Appointment(title: "Facial", start: Date(), durationSeconds: 60, address: spoof)) }
-        refused("uid") { try Validation.appointment(Appointment(title: "Facial", start: Date(), durationSeconds: 60, uid: spoof)) }
+        refused("address") {
+            try Validation.appointment(Appointment(title: "Facial", start: Date(), durationSeconds: 60, address: spoof))
+        }
+        refused("uid") {
+            try Validation.appointment(Appointment(title: "Facial", start: Date(), durationSeconds: 60, uid: spoof))
+        }
         refused("name") { try Validation.contact(Contact(name: spoof, phone: "600 100 200")) }
         refused("last name") { try Validation.contact(Contact(name: "Anna", phone: "600 100 200", lastName: spoof)) }
         refused("email") { try Validation.email("anna\(bidi)@salon.pl") }
@@ -124,37 +133,49 @@ struct TextTests {
     let contact = Contact(id: 1, name: "Salon Anna", phone: "+48 600 100 200", firstName: "Anna", lastName: "Nowak")
 
     @Test func notificationBodyHasLocalTimeDurationAddressAndContact() {
-        let a = Appointment(id: 1, title: "Strzyżenie", start: instant("2026-12-01 14:00"), durationSeconds: 5400,
-                            address: "ul. Długa 5, Kraków")
+        let a = Appointment(
+            id: 1, title: "Strzyżenie", start: instant("2026-12-01 14:00"), durationSeconds: 5400,
+            address: "ul. Długa 5, Kraków")
         let text = NotificationText.appointment(a, contact: contact, zone: warsaw)
         #expect(text.summary == "Strzyżenie")
-        #expect(text.body == "Tue 1 Dec 2026, 14:00–15:30 (1h30m)\nul. Długa 5, Kraków\nSalon Anna (Anna Nowak), +48 600 100 200")
+        #expect(
+            text.body
+                == "Tue 1 Dec 2026, 14:00–15:30 (1h30m)\nul. Długa 5, Kraków\nSalon Anna (Anna Nowak), +48 600 100 200")
     }
 
     @Test func allDayBodySaysSo() {
-        let a = Appointment(id: 1, title: "Spa day", start: instant("2026-12-24 00:00"), durationSeconds: 86_400, allDay: true)
+        let a = Appointment(
+            id: 1, title: "Spa day", start: instant("2026-12-24 00:00"), durationSeconds: 86_400, allDay: true)
         #expect(NotificationText.appointment(a, contact: nil, zone: warsaw).body == "Thu 24 Dec 2026, all day")
     }
 
     @Test func aSeriesReminderNamesTheOccurrenceItAnnounces() {
         // A DAILY series begun 26 Nov at 18:18: the 27 Nov reminder named 26 Nov.
         let a = Appointment(id: 1, title: "Maseczka", start: instant("2026-11-26 18:18"))
-        #expect(NotificationText.appointment(a, contact: nil, zone: warsaw, occurrence: instant("2026-11-27 18:18")).body
+        #expect(
+            NotificationText.appointment(a, contact: nil, zone: warsaw, occurrence: instant("2026-11-27 18:18")).body
                 == "Fri 27 Nov 2026, 18:18–19:18 (1h)")
-        let allDay = Appointment(id: 2, title: "Spa", start: instant("2026-12-24 00:00"), durationSeconds: 86_400, allDay: true)
-        #expect(NotificationText.appointment(allDay, contact: nil, zone: warsaw, occurrence: instant("2026-12-31 00:00")).body
+        let allDay = Appointment(
+            id: 2, title: "Spa", start: instant("2026-12-24 00:00"), durationSeconds: 86_400, allDay: true)
+        #expect(
+            NotificationText.appointment(allDay, contact: nil, zone: warsaw, occurrence: instant("2026-12-31 00:00"))
+                .body
                 == "Thu 31 Dec 2026, all day")
     }
 
     @Test func bodyIsShownInTheReadersZone() {
         let a = Appointment(id: 1, title: "Call", start: utc("2026-12-01T13:00:00Z"))
         let newYork = TimeZone(identifier: "America/New_York")!
-        #expect(NotificationText.appointment(a, contact: nil, zone: newYork).body.hasPrefix("Tue 1 Dec 2026, 08:00–09:00"))
+        #expect(
+            NotificationText.appointment(a, contact: nil, zone: newYork).body.hasPrefix("Tue 1 Dec 2026, 08:00–09:00"))
     }
 
     @Test func missedWhileAwayListsEveryItem() {
         let text = NotificationText.missedWhileAway(
-            [(title: "Nails", occurrence: instant("2026-12-01 10:00")), (title: "Hair", occurrence: instant("2026-12-01 11:00"))],
+            [
+                (title: "Nails", occurrence: instant("2026-12-01 10:00")),
+                (title: "Hair", occurrence: instant("2026-12-01 11:00")),
+            ],
             zone: warsaw)
         #expect(text.summary == "2 reminders missed while away")
         #expect(text.body == "• Nails — Tue 1 Dec 2026, 10:00\n• Hair — Tue 1 Dec 2026, 11:00")
@@ -166,12 +187,17 @@ struct TextTests {
 
     @Test func smsTemplatesAreFilledAndTheURIIsRFC5724() {
         let a = Appointment(id: 3, title: "Manicure", start: instant("2026-12-01 14:00"))
-        #expect(MessageTemplate.confirm.text(for: a, contact: contact, zone: warsaw)
-            == "Hello Salon Anna, I want to confirm my visit (Manicure) on Tue 1 Dec 2026 at 14:00.")
-        #expect(MessageTemplate.cancel.text(for: a, contact: nil, zone: warsaw)
-            == "Hello, I want to cancel my visit (Manicure) on Tue 1 Dec 2026 at 14:00.")
-        #expect(MessageTemplate.book.text(for: a, contact: contact, zone: warsaw).hasSuffix("Could you let me know, please?"))
-        #expect(MessageTemplate.smsURI(phone: "+48 600 100 200", body: "Hi & bye?")
-            == "sms:+48600100200?body=Hi%20%26%20bye%3F")
+        #expect(
+            MessageTemplate.confirm.text(for: a, contact: contact, zone: warsaw)
+                == "Hello Salon Anna, I want to confirm my visit (Manicure) on Tue 1 Dec 2026 at 14:00.")
+        #expect(
+            MessageTemplate.cancel.text(for: a, contact: nil, zone: warsaw)
+                == "Hello, I want to cancel my visit (Manicure) on Tue 1 Dec 2026 at 14:00.")
+        #expect(
+            MessageTemplate.book.text(for: a, contact: contact, zone: warsaw).hasSuffix(
+                "Could you let me know, please?"))
+        #expect(
+            MessageTemplate.smsURI(phone: "+48 600 100 200", body: "Hi & bye?")
+                == "sms:+48600100200?body=Hi%20%26%20bye%3F")
     }
 }

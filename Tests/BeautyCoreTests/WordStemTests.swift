@@ -3,7 +3,9 @@ import Testing
 
 @Suite("Tip search by word stem: a documented Polish and Slovak suffix rule")
 struct WordStemTests {
-    @Test("olejek → olejk (found in olejku), olejku → olej; skórek → skork (not skórę); krém/krémom 'krem'; short words stay whole")
+    @Test(
+        "olejek → olejk (found in olejku), olejku → olej; skórek → skork (not skórę); krém/krémom 'krem'; short words stay whole"
+    )
     func stems() {
         #expect(WordStem.stem("olejek") == "olejk" && WordStem.stem("olejku") == "olej")
         #expect(WordStem.stem("skorek") == "skork")
@@ -12,7 +14,9 @@ struct WordStemTests {
         #expect(WordStem.stem("silk") == "silk" && WordStem.stem("oil") == "oil")
     }
 
-    @Test("--search olejek finds the tip that says 'olejku migdałowego'; 'olejek migdałowy' too; a word no tip has finds nothing")
+    @Test(
+        "--search olejek finds the tip that says 'olejku migdałowego'; 'olejek migdałowy' too; a word no tip has finds nothing"
+    )
     func inflectedFormsAreFound() {
         let almond = Tips.matching(category: nil, search: "almond")
         #expect(!almond.isEmpty)

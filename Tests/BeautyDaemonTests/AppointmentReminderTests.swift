@@ -9,7 +9,9 @@ import Testing
 struct AppointmentReminderTests {
     static let now = instant("2030-01-15 09:00")
 
-    func add(_ daemon: InProcessDaemon, _ title: String, start: Date, remindAt: [Date]) async throws -> AppointmentDetail {
+    func add(_ daemon: InProcessDaemon, _ title: String, start: Date, remindAt: [Date]) async throws
+        -> AppointmentDetail
+    {
         var params = AppointmentAddParams(title: title, start: start)
         params.reminders = remindAt.map(Reminder.at)
         return try await daemon.call(AppointmentRPC.add, params)
@@ -21,7 +23,9 @@ struct AppointmentReminderTests {
         let due = Self.now.addingTimeInterval(90)
         var ids: [String: Int64] = [:]
         for title in ["Cancelled", "Done", "Removed", "Kept"] {
-            ids[title] = try #require(try await add(daemon, title, start: Self.now.addingTimeInterval(86_400), remindAt: [due]).appointment.id)
+            ids[title] = try #require(
+                try await add(daemon, title, start: Self.now.addingTimeInterval(86_400), remindAt: [due]).appointment.id
+            )
         }
         _ = try await daemon.call(AppointmentRPC.cancel, AppointmentOccurrenceParams(id: ids["Cancelled"]!))
         _ = try await daemon.call(AppointmentRPC.done, AppointmentOccurrenceParams(id: ids["Done"]!))
@@ -44,16 +48,21 @@ struct AppointmentReminderTests {
         let due = (0..<3).map { first.addingTimeInterval(Double($0) * 60) }
         #expect(detail.appointment.recurrence?.rule == "FREQ=MINUTELY;COUNT=3")
         #expect(detail.nextOccurrences == due, "\(String(describing: detail.nextOccurrences))")
-        #expect(detail.deliveries.map(\.trigger.fireAt) == due && detail.deliveries.allSatisfy { $0.state == .pending },
-                "\(detail.deliveries)")
+        #expect(
+            detail.deliveries.map(\.trigger.fireAt) == due && detail.deliveries.allSatisfy { $0.state == .pending },
+            "\(detail.deliveries)")
 
         // Each occurrence is the next wake, nothing is shown before it, and it is shown when it comes.
         for (index, instant) in due.enumerated() {
-            #expect(await daemon.armed(for: instant), "occurrence \(index): next wake \(String(describing: daemon.timer.deadline))")
+            #expect(
+                await daemon.armed(for: instant),
+                "occurrence \(index): next wake \(String(describing: daemon.timer.deadline))")
             try await daemon.advance(to: instant.addingTimeInterval(-0.5))
             #expect(daemon.notifier.shown.count == index, "occurrence \(iso(instant)) was announced early")
             try await daemon.advance(to: instant)
-            #expect(await daemon.notifier.waitForShown(index + 1).count == index + 1, "occurrence \(iso(instant)) was not announced")
+            #expect(
+                await daemon.notifier.waitForShown(index + 1).count == index + 1,
+                "occurrence \(iso(instant)) was not announced")
         }
         try await daemon.run(until: due[2].addingTimeInterval(60))  // a fourth would be here by now
         let all = daemon.notifier.shown
@@ -69,7 +78,10 @@ struct AppointmentReminderTests {
         await daemon.stop()
         let restarted = try await InProcessDaemon(now: daemon.clock.now.addingTimeInterval(1.5), store: daemon.store)
         #expect(restarted.notifier.shown.isEmpty, "a restart announced the series again: \(restarted.notifier.shown)")
-        #expect(try await restarted.call(AppointmentRPC.show, IDParams(id: id)).deliveries.map(\.state) == [.fired, .fired, .fired])
+        #expect(
+            try await restarted.call(AppointmentRPC.show, IDParams(id: id)).deliveries.map(\.state) == [
+                .fired, .fired, .fired,
+            ])
         #expect(try await restarted.call(ViewRPC.status).counts.pendingDeliveries == 0)
     }
 
@@ -83,8 +95,11 @@ struct AppointmentReminderTests {
         _ = try await daemon.call(AppointmentRPC.add, params)
         // Second by second, as the timer would wake for each occurrence.
         for second in 0...15 { try await daemon.run(until: first.addingTimeInterval(Double(second))) }
-        #expect(await daemon.notifier.waitForShown(1).count == 1, "\(daemon.notifier.shown.count) notifications in 15 s")
-        #expect(await daemon.notifier.waitForShown(2, timeout: .milliseconds(500)).count == 1, "\(daemon.notifier.shown.count) notifications in 15 s")
+        #expect(
+            await daemon.notifier.waitForShown(1).count == 1, "\(daemon.notifier.shown.count) notifications in 15 s")
+        #expect(
+            await daemon.notifier.waitForShown(2, timeout: .milliseconds(500)).count == 1,
+            "\(daemon.notifier.shown.count) notifications in 15 s")
         try await daemon.run(until: first.addingTimeInterval(600))
         let tenMinutes = await daemon.notifier.waitForShown(11, timeout: .seconds(1)).count
         #expect((2...10).contains(tenMinutes), "\(tenMinutes) notifications in 10 minutes")

@@ -16,11 +16,14 @@ import Testing
         var ids: [Int64] = []
         for (title, late) in [("Manicure", 300.0), ("Pedicure", 200.0)] {
             let added = try store.addAppointment(
-                Appointment(title: title, start: now.addingTimeInterval(3600), reminders: [.at(now.addingTimeInterval(-late))]),
+                Appointment(
+                    title: title, start: now.addingTimeInterval(3600), reminders: [.at(now.addingTimeInterval(-late))]),
                 now: now.addingTimeInterval(-600))
             ids.append(try #require(added.id))
         }
-        let keys = try ids.map { try #require(try store.deliveries(itemKind: .appointment, itemID: $0).first?.trigger.key) }
+        let keys = try ids.map {
+            try #require(try store.deliveries(itemKind: .appointment, itemID: $0).first?.trigger.key)
+        }
         // A server that answers the first notification's Notify late: it has shown its first member already.
         let notifier = RecordingNotifier { index, notification in
             index == 0 ? .shownEarlier([notification.covers[0]]) : .shown(id: UInt32(index + 1))
@@ -37,7 +40,9 @@ import Testing
         try #require(shown.count == 2, "notifications: \(shown.map(\.covers))")
         #expect(Set(shown[0].covers) == Set(keys))
         let lateKey = shown[0].covers[0]
-        #expect(shown[1].covers == keys.filter { $0 != lateKey }, "the member shown late was sent again: \(shown[1].covers)")
+        #expect(
+            shown[1].covers == keys.filter { $0 != lateKey }, "the member shown late was sent again: \(shown[1].covers)"
+        )
         #expect(!shown[1].body.contains(lateKey == keys[0] ? "Manicure" : "Pedicure"), "\(shown[1].body)")
         #expect(states == [.fired, .fired])
     }

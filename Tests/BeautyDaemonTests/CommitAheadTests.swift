@@ -30,16 +30,22 @@ struct CommitAheadTests {
     static func add(_ daemon: InProcessDaemon, _ title: String, at fireAt: Date = due) async throws -> Int64 {
         var params = AppointmentAddParams(title: title, start: fireAt.addingTimeInterval(3600))
         params.reminders = [.at(fireAt)]
-        return try await passed(daemon) { try #require(try await daemon.call(AppointmentRPC.add, params).appointment.id) }
+        return try await passed(daemon) {
+            try #require(try await daemon.call(AppointmentRPC.add, params).appointment.id)
+        }
     }
 
     /// Runs `request` and returns once the pass it woke has armed the timer again: no pass is left running.
     static func passed<T>(_ daemon: InProcessDaemon, _ request: () async throws -> T) async throws -> T {
         let arms = daemon.timer.arms
         let answer = try await request()
-        guard await eventually(timeout: InProcessDaemon.patience, interval: .milliseconds(5), {
-            daemon.timer.arms > arms ? true : nil
-        }) != nil else { throw HarnessError("no pass ended after the request") }
+        guard
+            await eventually(
+                timeout: InProcessDaemon.patience, interval: .milliseconds(5),
+                {
+                    daemon.timer.arms > arms ? true : nil
+                }) != nil
+        else { throw HarnessError("no pass ended after the request") }
         return answer
     }
 
@@ -47,7 +53,8 @@ struct CommitAheadTests {
     static func commit(_ daemon: InProcessDaemon, count: Int = 1) async throws {
         #expect(await daemon.armed(for: committing), "next wake \(String(describing: daemon.timer.deadline))")
         try await daemon.advance(to: committing)
-        #expect(await daemon.armed(for: due), "after committing, next wake \(String(describing: daemon.timer.deadline))")
+        #expect(
+            await daemon.armed(for: due), "after committing, next wake \(String(describing: daemon.timer.deadline))")
         #expect(try daemon.store.committedAhead(for: due).count == count)
         #expect(daemon.notifier.shown.isEmpty, "shown before its instant")
     }
@@ -90,7 +97,9 @@ struct CommitAheadTests {
         }
     }
 
-    @Test("an edit between the commitment and the instant takes it back: a removed one is not shown, a moved one at its new time")
+    @Test(
+        "an edit between the commitment and the instant takes it back: a removed one is not shown, a moved one at its new time"
+    )
     func editTakesItBack() async throws {
         try await Self.withStore { store in
             let daemon = try await Self.daemon(at: Self.now, store)
@@ -99,7 +108,9 @@ struct CommitAheadTests {
             try await Self.add(daemon, "Kept")
             try await Self.commit(daemon, count: 3)
 
-            _ = try await Self.passed(daemon) { try await daemon.call(AppointmentRPC.remove, AppointmentOccurrenceParams(id: removed)) }
+            _ = try await Self.passed(daemon) {
+                try await daemon.call(AppointmentRPC.remove, AppointmentOccurrenceParams(id: removed))
+            }
             var edit = AppointmentEditParams(id: moved)
             let later = Self.due.addingTimeInterval(30)
             edit.reminders = [.at(later)]
@@ -116,7 +127,9 @@ struct CommitAheadTests {
         }
     }
 
-    @Test("a clock change between the commitment and the instant takes it back: pending, committed again before the instant")
+    @Test(
+        "a clock change between the commitment and the instant takes it back: pending, committed again before the instant"
+    )
     func clockChangeTakesItBack() async throws {
         try await Self.withStore { store in
             let daemon = try await Self.daemon(at: Self.now, store)
@@ -127,9 +140,10 @@ struct CommitAheadTests {
             let arms = daemon.timer.arms
             daemon.clock.set(Self.now.addingTimeInterval(-3600))
             daemon.timer.wake(.clockChanged)
-            #expect(await eventually(timeout: InProcessDaemon.patience, interval: .milliseconds(5)) {
-                daemon.timer.arms > arms ? true : nil
-            } == true)
+            #expect(
+                await eventually(timeout: InProcessDaemon.patience, interval: .milliseconds(5)) {
+                    daemon.timer.arms > arms ? true : nil
+                } == true)
             #expect(try store.committedAhead(for: Self.due).isEmpty)
             #expect(try Self.state(store, id) == .pending)
             #expect(daemon.timer.deadline == Self.committing)
@@ -139,14 +153,18 @@ struct CommitAheadTests {
         }
     }
 
-    @Test("10 due at one instant: committed ahead in one go, shown at the instant in key order while a client's write holds the database")
+    @Test(
+        "10 due at one instant: committed ahead in one go, shown at the instant in key order while a client's write holds the database"
+    )
     func burstWaitsForNoWrite() async throws {
         try await Self.withStore { store in
             let daemon = try await Self.daemon(at: Self.now, store)
             var ids: [Int64] = []
             for index in 0..<10 { ids.append(try await Self.add(daemon, "Burst \(index)")) }
             try await Self.commit(daemon, count: 10)
-            let keys = try ids.map { id in try #require(try store.deliveries(itemKind: .appointment, itemID: id).first?.trigger.key) }
+            let keys = try ids.map { id in
+                try #require(try store.deliveries(itemKind: .appointment, itemID: id).first?.trigger.key)
+            }
 
             // A client's write in progress at the instant, finished only once the test has looked.
             let writing = DispatchSemaphore(value: 0)
@@ -165,9 +183,10 @@ struct CommitAheadTests {
             let shown = await daemon.notifier.waitForShown(10, timeout: .seconds(60))
             release.signal()
             #expect(shown.map(\.key) == keys.sorted(), "\(shown.map(\.summary))")
-            #expect(await eventually(timeout: InProcessDaemon.patience, interval: .milliseconds(5)) {
-                daemon.timer.arms > arms ? true : nil
-            } == true)
+            #expect(
+                await eventually(timeout: InProcessDaemon.patience, interval: .milliseconds(5)) {
+                    daemon.timer.arms > arms ? true : nil
+                } == true)
             for id in ids { #expect(try Self.state(store, id) == .fired) }
             #expect(daemon.notifier.shown.count == 10)
         }

@@ -35,7 +35,9 @@ import Testing
     static func keyLines(_ text: String) -> [(index: Int, key: String)] {
         text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.hasPrefix("#"), !trimmed.hasPrefix("["), let equals = trimmed.firstIndex(of: "=") else { return nil }
+            guard !trimmed.hasPrefix("#"), !trimmed.hasPrefix("["), let equals = trimmed.firstIndex(of: "=") else {
+                return nil
+            }
             return (index, trimmed[..<equals].trimmingCharacters(in: .whitespaces))
         }
     }
@@ -43,9 +45,10 @@ import Testing
     /// The names of the settings in which two configurations differ.
     static func differences(_ a: DaemonConfig, _ b: DaemonConfig) -> Set<String> {
         let left = Mirror(reflecting: a).children, right = Mirror(reflecting: b).children
-        return Set(zip(left, right).compactMap { l, r in
-            String(describing: l.value) == String(describing: r.value) ? nil : l.label
-        })
+        return Set(
+            zip(left, right).compactMap { l, r in
+                String(describing: l.value) == String(describing: r.value) ? nil : l.label
+            })
     }
 
     @Test func exampleIsExactlyTheDefaults() throws {
@@ -95,7 +98,8 @@ import Testing
     }
 
     @Test func unknownKeysAreWarnedAboutWithTheirLine() throws {
-        let (config, warnings) = try DaemonConfig.parse("[daemon]\nlog_level = \"info\"\nloglevel = \"debug\"\n[colour]\n")
+        let (config, warnings) = try DaemonConfig.parse(
+            "[daemon]\nlog_level = \"info\"\nloglevel = \"debug\"\n[colour]\n")
         #expect(config == DaemonConfig())
         #expect(warnings.count == 2, "\(warnings)")
         #expect(warnings.contains { $0.contains(":3:") && $0.contains("daemon.loglevel") }, "\(warnings)")

@@ -28,9 +28,11 @@ final class InProcessDaemon: @unchecked Sendable {
     /// Starts the scheduler at `now` and returns once its first pass has armed the timer. Deliveries are
     /// committed at their instant unless `commitAheadMilliseconds` says otherwise, so the timer's
     /// deadlines are the reminders' own instants.
-    init(now: Date, config: DaemonConfig = DaemonConfig(), zone: TimeZone = testTimeZone,
-         notifier: RecordingNotifier = RecordingNotifier(), store: AppDatabase? = nil,
-         commitAheadMilliseconds: Int = 0) async throws {
+    init(
+        now: Date, config: DaemonConfig = DaemonConfig(), zone: TimeZone = testTimeZone,
+        notifier: RecordingNotifier = RecordingNotifier(), store: AppDatabase? = nil,
+        commitAheadMilliseconds: Int = 0
+    ) async throws {
         clock = TestClock(now)
         self.zone = SettableZone(zone)
         self.notifier = notifier
@@ -45,7 +47,9 @@ final class InProcessDaemon: @unchecked Sendable {
             clock: clock.read, zone: self.zone, timer: { onWake in timers.make(onWake) })
         let scheduler = daemon.scheduler
         running = Task { try await scheduler.run() }
-        guard await eventually(timeout: Self.patience, { timers.current.map { $0.arms > 0 ? true : nil } ?? nil }) != nil else {
+        guard
+            await eventually(timeout: Self.patience, { timers.current.map { $0.arms > 0 ? true : nil } ?? nil }) != nil
+        else {
             throw HarnessError("the scheduler's first pass did not arm its timer")
         }
     }
@@ -68,13 +72,16 @@ final class InProcessDaemon: @unchecked Sendable {
     /// result, or its error thrown.
     func call<P, R>(_ rpc: RPC<P, R>, _ params: P) async throws -> R {
         let id = ids.next()
-        let line = try WireJSON.encoder().encode(RPCRequest(id: .number(id), method: rpc.method.rawValue, params: params))
+        let line = try WireJSON.encoder().encode(
+            RPCRequest(id: .number(id), method: rpc.method.rawValue, params: params))
         guard case let .reply(answer?) = await daemon.requests.handle(line: line) else {
             throw HarnessError("\(rpc.method.rawValue) got no answer")
         }
         let response = try WireJSON.decoder().decode(RPCResponse<R>.self, from: answer)
         if let error = response.error { throw error }
-        guard let result = response.result else { throw HarnessError("no result in \(String(decoding: answer, as: UTF8.self))") }
+        guard let result = response.result else {
+            throw HarnessError("no result in \(String(decoding: answer, as: UTF8.self))")
+        }
         return result
     }
 
@@ -83,7 +90,8 @@ final class InProcessDaemon: @unchecked Sendable {
     /// Waits until a pass has armed the timer for `deadline` (the scheduler's next wake is there).
     @discardableResult
     func armed(for deadline: Date?, timeout: Duration = InProcessDaemon.patience) async -> Bool {
-        await eventually(timeout: timeout, interval: .milliseconds(5)) { timer.deadline == deadline ? true : nil } ?? false
+        await eventually(timeout: timeout, interval: .milliseconds(5)) { timer.deadline == deadline ? true : nil }
+            ?? false
     }
 
     /// Sets the clock to `instant`. If the armed deadline has come, wakes the scheduler as the timerfd
@@ -93,7 +101,10 @@ final class InProcessDaemon: @unchecked Sendable {
         guard let deadline = timer.deadline, deadline <= instant else { return }
         let arms = timer.arms
         timer.wake(.deadline)
-        guard await eventually(timeout: Self.patience, interval: .milliseconds(5), { timer.arms > arms ? true : nil }) != nil else {
+        guard
+            await eventually(timeout: Self.patience, interval: .milliseconds(5), { timer.arms > arms ? true : nil })
+                != nil
+        else {
             throw HarnessError("no pass ended after the deadline \(deadline) came")
         }
     }

@@ -9,7 +9,9 @@ import Testing
 /// nothing; on again shows later doses and not the ones that fell due meanwhile.
 @Suite("Notifications switched off and on, in process")
 struct NotificationSwitchTests {
-    func addMedication(_ daemon: InProcessDaemon, _ name: String, dose: String, at time: ClockTime) async throws -> (Medication, Int64) {
+    func addMedication(_ daemon: InProcessDaemon, _ name: String, dose: String, at time: ClockTime) async throws -> (
+        Medication, Int64
+    ) {
         var params = MedAddParams(name: name)
         params.dose = dose
         params.schedule = MedicationSchedule(kind: .times, times: [time])
@@ -27,7 +29,8 @@ struct NotificationSwitchTests {
 
         let first = instant("2030-01-15 09:05"), second = instant("2030-01-15 09:10")
         let silenced = try await addMedication(daemon, "Omega-3", dose: "2 capsules", at: ClockTime(hour: 9, minute: 5))
-        let shownLater = try await addMedication(daemon, "Folic acid", dose: "1 tablet", at: ClockTime(hour: 9, minute: 10))
+        let shownLater = try await addMedication(
+            daemon, "Folic acid", dose: "1 tablet", at: ClockTime(hour: 9, minute: 10))
 
         #expect(await daemon.armed(for: first), "next wake \(String(describing: daemon.timer.deadline))")
         try await daemon.advance(to: first)
@@ -47,11 +50,14 @@ struct NotificationSwitchTests {
         _ = await daemon.notifier.waitForShown(1)
         try await daemon.advance(to: second.addingTimeInterval(0.5))
         #expect(daemon.notifier.shown.map(\.summary) == ["Time for Folic acid"], "\(daemon.notifier.shown)")
-        let dose = try await daemon.call(MedicationRPC.show, IDParams(id: silenced.0.id!)).today.first { $0.id == silenced.1 }
+        let dose = try await daemon.call(MedicationRPC.show, IDParams(id: silenced.0.id!)).today.first {
+            $0.id == silenced.1
+        }
         #expect(dose?.state == .pending, "still open, never shown")
 
         let suppressed = await events.next()
-        #expect(suppressed?.type == "suppressed" && suppressed?.itemID == silenced.1 && suppressed?.title == "Omega-3",
-                "\(String(describing: suppressed))")
+        #expect(
+            suppressed?.type == "suppressed" && suppressed?.itemID == silenced.1 && suppressed?.title == "Omega-3",
+            "\(String(describing: suppressed))")
     }
 }

@@ -12,9 +12,11 @@ struct SearchFoldingTests {
         let now = instant("2030-01-15 09:00")
         let daemon = try await InProcessDaemon(now: now)
         let start = now.addingTimeInterval(86_400)
-        for (title, address, category) in [("Strzyżenie", "ul. Floriańska 3, Kraków", "włosy/strzyżenie"),
-                                          ("Maska žltá", "Bratislava", "tvár"), ("Wycieczka", "Łódź", "wolne"),
-                                          ("Straße", "Wien", "wolne")] {
+        for (title, address, category) in [
+            ("Strzyżenie", "ul. Floriańska 3, Kraków", "włosy/strzyżenie"),
+            ("Maska žltá", "Bratislava", "tvár"), ("Wycieczka", "Łódź", "wolne"),
+            ("Straße", "Wien", "wolne"),
+        ] {
             var add = AppointmentAddParams(title: title, start: start)
             add.address = address
             add.category = category

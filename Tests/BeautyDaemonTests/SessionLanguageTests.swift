@@ -8,7 +8,9 @@ import Testing
     @Test func underSystemdTheManagersEnvironmentDecides() {
         let session = SessionLanguage(.english)
         let own = ["LANG": "pl_PL.UTF-8", "MANAGERPID": "1234"]
-        #expect(session.refresh(environment: own, managerEnvironment: { ["LANG": "sk_SK.UTF-8", "PATH": "/usr/bin"] }) == .slovak)
+        #expect(
+            session.refresh(environment: own, managerEnvironment: { ["LANG": "sk_SK.UTF-8", "PATH": "/usr/bin"] })
+                == .slovak)
         #expect(session.language == .slovak)
         // systemctl failed: beautyd's own environment.
         #expect(session.refresh(environment: own, managerEnvironment: { nil }) == .polish)
@@ -17,7 +19,12 @@ import Testing
     @Test func withoutAManagerItsOwnEnvironment() {
         let session = SessionLanguage(.english)
         var asked = false
-        #expect(session.refresh(environment: ["LANG": "sk_SK.UTF-8"], managerEnvironment: { asked = true; return ["LANG": "C"] }) == .slovak)
+        #expect(
+            session.refresh(
+                environment: ["LANG": "sk_SK.UTF-8"],
+                managerEnvironment: {
+                    asked = true; return ["LANG": "C"]
+                }) == .slovak)
         #expect(!asked)
     }
 

@@ -10,8 +10,10 @@ import Testing
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     func local(_ title: String = "Haircut") -> Appointment {
-        Appointment(id: 7, title: title, start: start, contactID: 3, reminders: [.before(3600)], uid: "cut@x", tags: ["b", "a"],
-                    createdAt: start, updatedAt: start)
+        Appointment(
+            id: 7, title: title, start: start, contactID: 3, reminders: [.before(3600)], uid: "cut@x",
+            tags: ["b", "a"],
+            createdAt: start, updatedAt: start)
     }
 
     @Test("row ids, contact rows, bookkeeping times and tag order do not make two versions differ; a field does")
@@ -29,19 +31,26 @@ import Testing
     @Test("a conflict: the server wins and the local version is kept, unless both say the same")
     func conflicts() {
         #expect(SyncDecision.resolve(local: [local()], server: [local()]) == .agree)
-        guard case let .serverWins(reason) = SyncDecision.resolve(local: [local("Haircut at 5")], server: [local()]) else {
+        guard case let .serverWins(reason) = SyncDecision.resolve(local: [local("Haircut at 5")], server: [local()])
+        else {
             Issue.record("both changed: expected the server to win")
             return
         }
         #expect(reason.contains("both sides"))
-        guard case .serverWins = SyncDecision.resolve(local: nil, server: [local()]) else { Issue.record("deleted here"); return }
-        guard case .serverWins = SyncDecision.resolve(local: [local()], server: nil) else { Issue.record("deleted there"); return }
+        guard case .serverWins = SyncDecision.resolve(local: nil, server: [local()]) else {
+            Issue.record("deleted here"); return
+        }
+        guard case .serverWins = SyncDecision.resolve(local: [local()], server: nil) else {
+            Issue.record("deleted there"); return
+        }
     }
 
     @Test("a conflict's reason is an msgid: beautyctl shows it in Polish and Slovak")
     func conflictReasonsAreTranslated() throws {
-        let outcomes = [SyncDecision.resolve(local: [local("Haircut at 5")], server: [local()]),
-                        SyncDecision.resolve(local: nil, server: [local()]), SyncDecision.resolve(local: [local()], server: nil)]
+        let outcomes = [
+            SyncDecision.resolve(local: [local("Haircut at 5")], server: [local()]),
+            SyncDecision.resolve(local: nil, server: [local()]), SyncDecision.resolve(local: [local()], server: nil),
+        ]
         let reasons = outcomes.compactMap { outcome -> String? in
             guard case let .serverWins(reason) = outcome else { return nil }
             return reason
@@ -49,8 +58,9 @@ import Testing
         #expect(reasons.count == 3)
         let polish = Localizer.forLanguage(.polish)
         try #require(polish.language == .polish, "the Polish catalog is installed beside the tests")
-        #expect(TranslatableText.verbatim(reasons[0]).rendered(polish)
-            == "zmienione po obu stronach: zachowano wersję z serwera, a lokalną jako tę kopię")
+        #expect(
+            TranslatableText.verbatim(reasons[0]).rendered(polish)
+                == "zmienione po obu stronach: zachowano wersję z serwera, a lokalną jako tę kopię")
         for reason in reasons {
             #expect(TranslatableText.verbatim(reason).rendered(Localizer.forLanguage(.slovak)) != reason, "\(reason)")
         }
@@ -65,7 +75,8 @@ import Testing
 
     @Test("[sync] interval and [sync.NAME] accounts (a password file or the keyring); a bad interval names its line")
     func configuration() throws {
-        let (config, warnings) = try DaemonConfig.parse("""
+        let (config, warnings) = try DaemonConfig.parse(
+            """
             [sync]
             interval = "5m"
             [sync.phone]
@@ -80,10 +91,15 @@ import Testing
             """)
         #expect(warnings.isEmpty, "\(warnings)")
         #expect(config.syncIntervalSeconds == 300)
-        #expect(config.syncAccounts == [SyncAccountConfig(name: "icloud", url: "https://caldav.icloud.com/", user: "anna@icloud.com",
-                                                          passwordFile: nil),
-                                        SyncAccountConfig(name: "phone", url: "https://cloud.example.org/remote.php/dav", user: "anna",
-                                                          passwordFile: "/home/anna/.nextcloud.pw", calendar: "Beauty")])
+        #expect(
+            config.syncAccounts == [
+                SyncAccountConfig(
+                    name: "icloud", url: "https://caldav.icloud.com/", user: "anna@icloud.com",
+                    passwordFile: nil),
+                SyncAccountConfig(
+                    name: "phone", url: "https://cloud.example.org/remote.php/dav", user: "anna",
+                    passwordFile: "/home/anna/.nextcloud.pw", calendar: "Beauty"),
+            ])
         #expect(throws: DaemonConfig.LoadError.self) { try DaemonConfig.parse("[sync]\ninterval = \"10s\"\n") }
     }
 }

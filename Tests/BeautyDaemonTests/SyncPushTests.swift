@@ -20,7 +20,9 @@ import Testing
         var puts = 0
         var statistics: CalDAVStatistics { CalDAVStatistics() }
 
-        func calendar(at url: URL) async throws -> CalDAVCalendar { CalDAVCalendar(url: url, supportsSyncCollection: true, supportsEvents: true) }
+        func calendar(at url: URL) async throws -> CalDAVCalendar {
+            CalDAVCalendar(url: url, supportsSyncCollection: true, supportsEvents: true)
+        }
         func syncCollection(_ calendar: URL, token: String?) async throws -> CalDAVChanges {
             CalDAVChanges(changed: [], removed: [], token: token ?? "t")
         }
@@ -32,7 +34,8 @@ import Testing
             try lock.withLock {
                 switch precondition {
                 case .mustNotExist where resources[href] != nil: throw CalDAVError.preconditionFailed(href: href)
-                case let .mustMatch(etag) where resources[href]?.etag != etag: throw CalDAVError.preconditionFailed(href: href)
+                case let .mustMatch(etag) where resources[href]?.etag != etag:
+                    throw CalDAVError.preconditionFailed(href: href)
                 default: break
                 }
                 puts += 1
@@ -47,9 +50,10 @@ import Testing
 
     func engine(_ store: AppDatabase, _ server: StaleListingCalendar) throws -> SyncEngine {
         let account = try #require(try store.syncAccount(named: "phone"))
-        return SyncEngine(store: store, server: server, account: account, takesNewEvents: true, zone: zone, now: { Date() },
-                          check: { appointments, names, _ in (appointments, names.map { $0.map { Contact(name: $0, phone: "") } }) },
-                          logger: Logger(label: "sync-test"))
+        return SyncEngine(
+            store: store, server: server, account: account, takesNewEvents: true, zone: zone, now: { Date() },
+            check: { appointments, names, _ in (appointments, names.map { $0.map { Contact(name: $0, phone: "") } }) },
+            logger: Logger(label: "sync-test"))
     }
 
     func ics(_ title: String, uid: String) -> String {
@@ -59,20 +63,25 @@ import Testing
 
     func store() throws -> AppDatabase {
         let store = try AppDatabase.inMemory()
-        try store.addSyncAccount(SyncAccount(name: "phone", url: "http://127.0.0.1/cal/", user: "u", passwordFile: "/p",
-                                             calendarURL: "http://127.0.0.1/cal/", calendarName: nil, insecure: false,
-                                             supportsSyncCollection: true, createdAt: Date()))
+        try store.addSyncAccount(
+            SyncAccount(
+                name: "phone", url: "http://127.0.0.1/cal/", user: "u", passwordFile: "/p",
+                calendarURL: "http://127.0.0.1/cal/", calendarName: nil, insecure: false,
+                supportsSyncCollection: true, createdAt: Date()))
         return store
     }
 
     @Test("a change refused with 412: the server's version wins in place and the local one becomes a conflict copy")
     func refusedChangeKeepsBoth() async throws {
         let store = try store(), server = StaleListingCalendar()
-        let stored = try store.addAppointment(Appointment(title: "Facial", start: start, uid: "facial@x"), now: start, zone: zone)
+        let stored = try store.addAppointment(
+            Appointment(title: "Facial", start: start, uid: "facial@x"), now: start, zone: zone)
         let pushed = try await engine(store, server).run()
         #expect(pushed.pushed == 1 && server.puts == 1)
         // The phone changes it, unseen by the listing; here it is changed too.
-        _ = try await server.put("/cal/facial@x.ics", ics: ics("Facial (phone)", uid: "facial@x"), .mustMatch(etag: "\"1-/cal/facial@x.ics\""))
+        _ = try await server.put(
+            "/cal/facial@x.ics", ics: ics("Facial (phone)", uid: "facial@x"),
+            .mustMatch(etag: "\"1-/cal/facial@x.ics\""))
         _ = try store.updateAppointment(id: stored.id!, now: start, zone: zone) { $0.title = "Facial (desktop)" }
 
         let report = try await engine(store, server).run()
@@ -81,14 +90,17 @@ import Testing
         #expect(try store.syncConflicts().map(\.title) == ["Facial (desktop)"])
         #expect(try store.syncConflicts().first?.ics?.contains("SUMMARY:Facial (desktop)") == true)
         #expect(try store.outbox().isEmpty)
-        #expect(server.resources["/cal/facial@x.ics"]?.ics.contains("Facial (phone)") == true, "the server's version was overwritten")
+        #expect(
+            server.resources["/cal/facial@x.ics"]?.ics.contains("Facial (phone)") == true,
+            "the server's version was overwritten")
     }
 
     @Test("a sync cancelled while a write is on its way sends no further request")
     func aCancelledSyncSendsNothingMore() async throws {
         let store = try store(), server = CancellingCalendar()
         for title in ["Brows", "Nails", "Facial"] {
-            _ = try store.addAppointment(Appointment(title: title, start: start, uid: "\(title.lowercased())@x"), now: start, zone: zone)
+            _ = try store.addAppointment(
+                Appointment(title: title, start: start, uid: "\(title.lowercased())@x"), now: start, zone: zone)
         }
         let engine = try engine(store, server)
         // A task of its own: the calendar cancels the task the sync runs in.
@@ -101,13 +113,16 @@ import Testing
     /// A calendar whose first write is answered just as the sync is cancelled (the daemon stopping,
     /// `[sync] sync_timeout`): the answer arrives, but the cancellation must stop what follows.
     final class CancellingCalendar: StaleListingCalendar, @unchecked Sendable {
-        override func put(_ href: String, ics: String, _ precondition: CalDAVWritePrecondition) async throws -> String? {
+        override func put(_ href: String, ics: String, _ precondition: CalDAVWritePrecondition) async throws -> String?
+        {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await super.put(href, ics: ics, precondition)
         }
     }
 
-    @Test("a new event whose first PUT went through unanswered: the retry's 412 finds the same event and records it, no conflict, no copy")
+    @Test(
+        "a new event whose first PUT went through unanswered: the retry's 412 finds the same event and records it, no conflict, no copy"
+    )
     func retriedCreationIsIdempotent() async throws {
         let store = try store(), server = StaleListingCalendar()
         _ = try store.addAppointment(Appointment(title: "Brows", start: start, uid: "brows@x"), now: start, zone: zone)

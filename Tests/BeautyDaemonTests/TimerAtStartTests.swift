@@ -15,9 +15,12 @@ import Testing
         let made = TestCounter()
         #expect(throws: OutOfDescriptors.self) {
             _ = try makeDaemon(
-                store: try AppDatabase.inMemory(), notifier: RecordingNotifier(), config: DaemonConfig(), socket: "in process",
+                store: try AppDatabase.inMemory(), notifier: RecordingNotifier(), config: DaemonConfig(),
+                socket: "in process",
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-                timer: { _ in _ = made.next(); throw OutOfDescriptors() })
+                timer: { _ in
+                    _ = made.next(); throw OutOfDescriptors()
+                })
         }
         #expect(made.next() == 2, "the timer is made once, while the daemon is made")
     }

@@ -53,6 +53,7 @@ import Testing
 
     /// The wakes once there is one (the 60 s only keeps a broken timer from hanging the run).
     private static func firstWakes(_ wakes: Wakes) async -> [(WallClockTimer.Wake, Date)] {
-        await eventually(timeout: .seconds(60), interval: .milliseconds(10)) { wakes.all.isEmpty ? nil : wakes.all } ?? []
+        await eventually(timeout: .seconds(60), interval: .milliseconds(10)) { wakes.all.isEmpty ? nil : wakes.all }
+            ?? []
     }
 }

@@ -14,8 +14,11 @@ struct WaterReminderTests {
         #expect(goal.goalMl == 500, "\(goal)")
 
         // Every two hours from 09:00: the next one is at 11:00.
-        let settings = try await daemon.call(WellbeingRPC.waterRemind, WaterRemindParams(
-            enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0), windowEnd: ClockTime(hour: 21, minute: 0)))
+        let settings = try await daemon.call(
+            WellbeingRPC.waterRemind,
+            WaterRemindParams(
+                enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
+                windowEnd: ClockTime(hour: 21, minute: 0)))
         let due = instant("2030-01-15 11:00")
         #expect(settings.enabled && settings.upcoming.first == due, "upcoming \(settings.upcoming), due \(iso(due))")
         let next = try await daemon.call(ViewRPC.status).nextTrigger
@@ -42,7 +45,9 @@ struct WaterReminderTests {
         let tomorrow = instant("2030-01-16 00:00")
         #expect(settled.upcoming.allSatisfy { $0 >= tomorrow }, "today's reminders should be gone: \(settled.upcoming)")
         try await daemon.run(until: later.addingTimeInterval(1.5))
-        #expect(daemon.notifier.shown.count == 1, "a reminder was shown after the goal was reached: \(daemon.notifier.shown)")
+        #expect(
+            daemon.notifier.shown.count == 1,
+            "a reminder was shown after the goal was reached: \(daemon.notifier.shown)")
         let now = try await daemon.call(ViewRPC.now)
         #expect(now.water?.goalReached == true && now.water?.totalMl == 500, "\(String(describing: now.water))")
 

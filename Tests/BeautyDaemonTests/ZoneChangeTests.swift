@@ -28,14 +28,19 @@ struct ZoneChangeTests {
         var agenda = AgendaParams(from: daemon.clock.now, to: daemon.clock.now.addingTimeInterval(2 * 86_400))
         agenda.kind = .medication
         var entries: [AgendaEntry] = []
-        for _ in 0..<1500 where !entries.contains(where: { $0.title == "Iron" && $0.start == inNewYork && $0.id != 0 }) {
+        for _ in 0..<1500 where !entries.contains(where: { $0.title == "Iron" && $0.start == inNewYork && $0.id != 0 })
+        {
             try await Task.sleep(for: .milliseconds(10))
             entries = try await daemon.call(ViewRPC.agenda, agenda).entries
         }
-        #expect(entries.contains { $0.title == "Iron" && $0.start == inNewYork && $0.id != 0 }, "not re-planned for New York: \(entries)")
+        #expect(
+            entries.contains { $0.title == "Iron" && $0.start == inNewYork && $0.id != 0 },
+            "not re-planned for New York: \(entries)")
         #expect(!entries.contains { $0.title == "Iron" && $0.start == inWarsaw }, "\(entries)")
         #expect(entries.first { $0.title == "Thyroid" }?.start == inWarsaw, "the pinned dose moved: \(entries)")
-        #expect(await daemon.armed(for: inNewYork), "next wake \(String(describing: daemon.timer.deadline)), not New York's 08:00")
+        #expect(
+            await daemon.armed(for: inNewYork),
+            "next wake \(String(describing: daemon.timer.deadline)), not New York's 08:00")
         let shown = try await daemon.call(MedicationRPC.show, IDParams(id: added.medication.id!))
         #expect(shown.upcoming.first == inNewYork, "\(shown.upcoming.prefix(2))")
     }

@@ -17,8 +17,10 @@ import Testing
         return path
     }
 
-    @Test(arguments: [("Europe/Warsaw", "Europe/Warsaw"), ("Poland", "Europe/Warsaw"), ("America/New_York", "America/New_York"),
-                      ("UTC", "Etc/UTC"), ("Asia/Kolkata", "Asia/Kolkata")])
+    @Test(arguments: [
+        ("Europe/Warsaw", "Europe/Warsaw"), ("Poland", "Europe/Warsaw"), ("America/New_York", "America/New_York"),
+        ("UTC", "Etc/UTC"), ("Asia/Kolkata", "Asia/Kolkata"),
+    ])
     func aCopiedZoneFileIsKnownByItsContentUnderItsCanonicalName(_ copied: String, _ canonical: String) throws {
         let path = try copy(of: copied)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -28,7 +30,8 @@ import Testing
     @Test func aLinkIsKnownByItsTarget() throws {
         let path = directory + "/localtime"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: ZoneFile.zoneinfo + "/Europe/Warsaw")
+        try FileManager.default.createSymbolicLink(
+            atPath: path, withDestinationPath: ZoneFile.zoneinfo + "/Europe/Warsaw")
         #expect(ZoneFile.zone(at: path)?.identifier == "Europe/Warsaw")
     }
 

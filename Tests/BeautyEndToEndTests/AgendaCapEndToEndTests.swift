@@ -34,9 +34,12 @@ extension EndToEndBus {
                 let empty = try await stack.beautyctl(range + filter)
                 #expect(empty.status == .exited(0), "\(filter): \(empty)")
                 let lines = empty.stdout.split(separator: "\n")
-                #expect(lines.count == 1 && lines[0].hasPrefix("Nothing between ")
-                        && lines[0].hasSuffix("(a series has more than \(AppointmentOccurrences.limit) occurrences in the range); \(onwardHint)"),
-                        "\(filter): \(empty)")
+                #expect(
+                    lines.count == 1 && lines[0].hasPrefix("Nothing between ")
+                        && lines[0].hasSuffix(
+                            "(a series has more than \(AppointmentOccurrences.limit) occurrences in the range); \(onwardHint)"
+                        ),
+                    "\(filter): \(empty)")
             }
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension EndToEndServing {
@@ -14,29 +14,39 @@ extension EndToEndServing {
         /// Every record list, as JSON text, to compare before and after.
         static func snapshot(_ stack: Stack) async throws -> [String] {
             var lists: [String] = []
-            for command in [["appointment", "list"], ["contact", "list"], ["med", "list"], ["water", "list", "--days", "30"],
-                            ["budget", "list"], ["measure", "list"]] {
+            for command in [
+                ["appointment", "list"], ["contact", "list"], ["med", "list"], ["water", "list", "--days", "30"],
+                ["budget", "list"], ["measure", "list"],
+            ] {
                 lists.append(try await stack.beautyctlOK(command + ["--json"]).stdout)
             }
             return lists
         }
 
-        @Test("backup while running; restore over it and after a wipe: every record and the ledger are back, nothing shown twice")
+        @Test(
+            "backup while running; restore over it and after a wipe: every record and the ledger are back, nothing shown twice"
+        )
         func backupWipeRestore() async throws {
             let stack = try await Stack.start()
             defer { stack.shutdown() }
             _ = try await stack.beautyctlOK(["contact", "add", "Salon Anna", "--phone", "+48 600 100 200"])
-            let shown = try await stack.beautyctlJSON(["appointment", "add", "Shown before", "--at", iso(tomorrowOnTheHour()),
-                                                       "--remind-at", iso(wholeSecond(after: 1.5)), "--contact", "Salon Anna"],
-                                                      as: AppointmentDetail.self)
+            let shown = try await stack.beautyctlJSON(
+                [
+                    "appointment", "add", "Shown before", "--at", iso(tomorrowOnTheHour()),
+                    "--remind-at", iso(wholeSecond(after: 1.5)), "--contact", "Salon Anna",
+                ],
+                as: AppointmentDetail.self)
             _ = try await stack.beautyctlOK(["med", "add", "Vitamin D", "--at", "08:00", "--stock", "30"])
             _ = try await stack.beautyctlOK(["water", "add", "250", "--at", "in 0s"])
             _ = try await stack.beautyctlOK(["budget", "add", "Szampon", "12,99"])
             _ = try await stack.beautyctlOK(["measure", "add", "--weight", "62,5", "--height", "168"])
             #expect(await stack.waitForNotifications(1, timeout: .seconds(10)).count == 1)
             // Due just after the backup: the backup has it pending, the running daemon shows it.
-            let later = try await stack.beautyctlJSON(["appointment", "add", "Shown after the backup", "--at", iso(tomorrowOnTheHour()),
-                                                       "--remind-at", iso(wholeSecond(after: 2))], as: AppointmentDetail.self)
+            let later = try await stack.beautyctlJSON(
+                [
+                    "appointment", "add", "Shown after the backup", "--at", iso(tomorrowOnTheHour()),
+                    "--remind-at", iso(wholeSecond(after: 2)),
+                ], as: AppointmentDetail.self)
             let file = stack.directory + "/backup.sqlite"
             let backedUp = try await stack.beautyctlOK(["backup", file])
             #expect(backedUp.stdout.hasPrefix("Backed up the database to \(file)"), "\(backedUp)")
@@ -49,10 +59,12 @@ extension EndToEndServing {
             let refused = try await stack.beautyctl(["restore", file])
             #expect(refused.status == .exited(2) && refused.stderr.contains("--yes"), "\(refused)")
             let restored = try await stack.beautyctlJSON(["restore", file, "--yes"], as: RestoreResult.self)
-            #expect(restored.deliveriesKept >= 1 && FileManager.default.fileExists(atPath: restored.kept), "\(restored)")
+            #expect(
+                restored.deliveriesKept >= 1 && FileManager.default.fileExists(atPath: restored.kept), "\(restored)")
             try await Task.sleep(for: .seconds(2.5))
             #expect(stack.notifications().count == 2, "a reminder was shown twice: \(stack.notifications())")
-            let laterDetail = try await stack.beautyctlJSON(["appointment", "show", "\(later.appointment.id!)"], as: AppointmentDetail.self)
+            let laterDetail = try await stack.beautyctlJSON(
+                ["appointment", "show", "\(later.appointment.id!)"], as: AppointmentDetail.self)
             #expect(laterDetail.deliveries.map(\.state) == [.fired], "\(laterDetail.deliveries)")
 
             // A second backup, then the database is wiped: the restore brings back every record and the ledger.
@@ -64,7 +76,8 @@ extension EndToEndServing {
             _ = try await stack.beautyctlOK(["restore", file, "--yes"])
             let after = try await Self.snapshot(stack)
             #expect(after == before, "records differ after the restore")
-            let detail = try await stack.beautyctlJSON(["appointment", "show", "\(shown.appointment.id!)"], as: AppointmentDetail.self)
+            let detail = try await stack.beautyctlJSON(
+                ["appointment", "show", "\(shown.appointment.id!)"], as: AppointmentDetail.self)
             #expect(detail.deliveries.map(\.state) == [.fired] && detail.contact?.name == "Salon Anna", "\(detail)")
             try await Task.sleep(for: .seconds(2.5))
             #expect(stack.notifications().count == 2, "a reminder was shown twice: \(stack.notifications())")
@@ -75,9 +88,13 @@ extension EndToEndServing {
             let newer = stack.directory + "/newer.sqlite"
             try FileManager.default.copyItem(atPath: file, toPath: newer)
             try await stack.sqlite(newer, "INSERT INTO grdb_migrations(identifier) VALUES ('v99: from the future')")
-            for (path, words) in [(garbage, ["cannot"]), (newer, ["newer", "v99"]), (stack.directory + "/none.sqlite", ["no file"])] {
+            for (path, words) in [
+                (garbage, ["cannot"]), (newer, ["newer", "v99"]), (stack.directory + "/none.sqlite", ["no file"]),
+            ] {
                 let result = try await stack.beautyctl(["restore", path, "--yes"])
-                #expect(result.status != .exited(0) && words.allSatisfy { result.stderr.contains($0) }, "\(path): \(result)")
+                #expect(
+                    result.status != .exited(0) && words.allSatisfy { result.stderr.contains($0) }, "\(path): \(result)"
+                )
             }
             let live = try await stack.beautyctl(["backup", stack.databasePath, "--yes"])
             #expect(live.status == .exited(1) && live.stderr.contains("the database beautyd uses"), "\(live)")

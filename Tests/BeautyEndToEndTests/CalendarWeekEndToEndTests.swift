@@ -21,15 +21,17 @@ extension EndToEndBus {
             let narrow = try await stack.beautyctlOK(["calendar", "--week", "2030-03-04", "--width", "80"]).stdout
             let lines = narrow.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             #expect(lines.allSatisfy { $0.count <= 80 }, "\(narrow)")
-            #expect(narrow.contains("┏ Manicure") && narrow.contains("┏ Haircut") && narrow.contains("┃ 09:00–10:30")
+            #expect(
+                narrow.contains("┏ Manicure") && narrow.contains("┏ Haircut") && narrow.contains("┃ 09:00–10:30")
                     && narrow.contains("┏ Massage"), "whole titles and times:\n\(narrow)")
             #expect(lines.contains { $0.hasPrefix("       │Mon 4") && $0.hasSuffix("│Thu 7") }, "\(narrow)")
             #expect(lines.contains { $0.hasPrefix("       │Fri 8") && $0.hasSuffix("│Sun 10") }, "\(narrow)")
 
             // $COLUMNS as a terminal sets it: the whole week side by side, using all of it.
             let binary = try Locations.built("beautyctl")
-            let wide = try await stack.run(binary, ["--socket", stack.socketPath, "calendar", "--week", "2030-03-04"],
-                                           environment: ["COLUMNS": "150"])
+            let wide = try await stack.run(
+                binary, ["--socket", stack.socketPath, "calendar", "--week", "2030-03-04"],
+                environment: ["COLUMNS": "150"])
             #expect(wide.status == .exited(0), "\(wide)")
             let wideLines = wide.stdout.split(separator: "\n").map(String.init)
             #expect(wideLines.contains { $0.hasPrefix("       │Mon 4") && $0.hasSuffix("│Sun 10") }, "\(wide.stdout)")

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension EndToEndTiming {
@@ -19,8 +19,9 @@ extension EndToEndTiming {
             let firstDue = wholeSecond(after: 2)
             let titles = ["Manicure", "Facial", "Massage"]
             for (index, title) in titles.enumerated() {
-                _ = try stack.addAppointment(title, start: start.addingTimeInterval(Double(index) * 3600),
-                                             remindAt: [firstDue.addingTimeInterval(Double(index) * 0.5)])
+                _ = try stack.addAppointment(
+                    title, start: start.addingTimeInterval(Double(index) * 3600),
+                    remindAt: [firstDue.addingTimeInterval(Double(index) * 0.5)])
             }
             // An unclean death before any of them is due: nothing gets a chance to fire or clean up.
             await stack.stopDaemon(signal: SIGKILL)
@@ -36,10 +37,15 @@ extension EndToEndTiming {
             let grouped = calls[0]
             #expect(grouped.summary == "3 reminders missed while away")
             for title in titles { #expect(grouped.body.contains(title), "\(title) missing from \(grouped.body)") }
-            report("catch-up: start -> grouped Notify \(Int((grouped.time - restarted.timeIntervalSince1970) * 1000)) ms (includes process start)")
+            report(
+                "catch-up: start -> grouped Notify \(Int((grouped.time - restarted.timeIntervalSince1970) * 1000)) ms (includes process start)"
+            )
 
             let states = try stack.client().call("appointment.list", AppointmentListParams(), as: [Appointment].self)
-                .flatMap { a in try stack.client().call("appointment.show", IDParams(id: a.id!), as: AppointmentDetail.self).deliveries }
+                .flatMap { a in
+                    try stack.client().call("appointment.show", IDParams(id: a.id!), as: AppointmentDetail.self)
+                        .deliveries
+                }
                 .map(\.state)
             #expect(states == [.fired, .fired, .fired])
 

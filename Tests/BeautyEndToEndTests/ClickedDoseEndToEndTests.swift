@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Stack {
@@ -14,7 +14,9 @@ extension Stack {
         let x = try spawn("Xvfb", xvfb, ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24"])
         let display = await eventually(timeout: .seconds(10)) { () -> String? in
             let out = x.stdout
-            guard out.hasSuffix("\n"), let number = Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+            guard out.hasSuffix("\n"), let number = Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                return nil
+            }
             return ":\(number)"
         }
         guard let display else { throw HarnessError("Xvfb did not start\n\(x.outputTail)") }
@@ -22,7 +24,9 @@ extension Stack {
     }
 
     /// A real notification server on `display`; returns once it owns org.freedesktop.Notifications.
-    func startNotificationServer(_ name: String, _ executable: String, arguments: [String] = [], display: String) async throws {
+    func startNotificationServer(_ name: String, _ executable: String, arguments: [String] = [], display: String)
+        async throws
+    {
         let server = try spawn(name, executable, arguments, environment: ["DISPLAY": display])
         for _ in 0..<200 where server.isRunning {
             if try await busNameHasOwner("org.freedesktop.Notifications") { return }
@@ -37,10 +41,14 @@ extension EndToEndTiming {
     struct ClickedDose {
         /// xfce4-notifyd lives outside PATH (`dpkg -L xfce4-notifyd`); missing, the test fails with what to install.
         static func notifyd() throws -> String {
-            let candidates = ["/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd", "/usr/lib/aarch64-linux-gnu/xfce4/notifyd/xfce4-notifyd",
-                              "/usr/lib/xfce4/notifyd/xfce4-notifyd", "/usr/libexec/xfce4/notifyd/xfce4-notifyd"]
+            let candidates = [
+                "/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd",
+                "/usr/lib/aarch64-linux-gnu/xfce4/notifyd/xfce4-notifyd",
+                "/usr/lib/xfce4/notifyd/xfce4-notifyd", "/usr/libexec/xfce4/notifyd/xfce4-notifyd",
+            ]
             guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-                throw HarnessError("xfce4-notifyd is not installed; the end-to-end tests need it (apt-get install xfce4-notifyd)")
+                throw HarnessError(
+                    "xfce4-notifyd is not installed; the end-to-end tests need it (apt-get install xfce4-notifyd)")
             }
             return found
         }
@@ -60,16 +68,21 @@ extension EndToEndTiming {
             let soon = await DueSoon.after(2.5)
             let added = try stack.addMedication("Iron", dose: "2 tablets", soon, stock: 10)
             let fired = await eventually(timeout: .seconds(soon.due.timeIntervalSinceNow + 5)) { () -> Dose? in
-                guard let dose = try? stack.dose(added.doseID, of: added.medication.id!), dose.state == .fired else { return nil }
+                guard let dose = try? stack.dose(added.doseID, of: added.medication.id!), dose.state == .fired else {
+                    return nil
+                }
                 return dose
             }
             try #require(fired != nil, "the dose was never shown\n\(stack.logs)")
 
             // The popup: xfce4-notifyd's visible window larger than its 1x1 helper.
-            let xdo = { (arguments: [String]) in try await stack.run(xdotool, arguments, environment: ["DISPLAY": shownOn]) }
+            let xdo = { (arguments: [String]) in
+                try await stack.run(xdotool, arguments, environment: ["DISPLAY": shownOn])
+            }
             var popup: (Int, Int, Int, Int)?
             for _ in 0..<50 where popup == nil {
-                popup = try await Self.popupGeometry(try await xdo(["search", "--onlyvisible", "--name", "^xfce4-notifyd$"]).stdout, xdo)
+                popup = try await Self.popupGeometry(
+                    try await xdo(["search", "--onlyvisible", "--name", "^xfce4-notifyd$"]).stdout, xdo)
                 if popup == nil { try await Task.sleep(for: .milliseconds(100)) }
             }
             let (left, top, width, height) = try #require(popup, "no xfce4-notifyd popup on \(shownOn)\n\(stack.logs)")
@@ -81,17 +94,23 @@ extension EndToEndTiming {
             #expect(click.status == .exited(0), "\(click)")
 
             let taken = await eventually(timeout: .seconds(5)) { () -> Dose? in
-                guard let dose = try? stack.dose(added.doseID, of: added.medication.id!), dose.state == .taken else { return nil }
+                guard let dose = try? stack.dose(added.doseID, of: added.medication.id!), dose.state == .taken else {
+                    return nil
+                }
                 return dose
             }
             try #require(taken != nil, "the click on Taken was not recorded\n\(stack.logs)")
             let history: HistoryResult = try await stack.beautyctlJSON(["history"])
-            #expect(history.entries.contains { $0.kind == "dose" && $0.id == added.doseID && $0.state == "taken" }, "\(history.entries)")
+            #expect(
+                history.entries.contains { $0.kind == "dose" && $0.id == added.doseID && $0.state == "taken" },
+                "\(history.entries)")
             #expect(try stack.medication(added.medication.id!).medication.stock == 8, "2 tablets taken from 10")
         }
 
         /// The first window of `ids` (xdotool's search output) bigger than a few pixels, as (x, y, width, height).
-        static func popupGeometry(_ ids: String, _ xdo: ([String]) async throws -> CommandResult) async throws -> (Int, Int, Int, Int)? {
+        static func popupGeometry(_ ids: String, _ xdo: ([String]) async throws -> CommandResult) async throws -> (
+            Int, Int, Int, Int
+        )? {
             for id in ids.split(separator: "\n") {
                 let shell = try await xdo(["getwindowgeometry", "--shell", String(id)]).stdout
                 var values: [String: Int] = [:]
@@ -99,7 +118,9 @@ extension EndToEndTiming {
                     let parts = line.split(separator: "=")
                     if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
                 }
-                if let x = values["X"], let y = values["Y"], let w = values["WIDTH"], let h = values["HEIGHT"], w > 50, h > 50 {
+                if let x = values["X"], let y = values["Y"], let w = values["WIDTH"], let h = values["HEIGHT"], w > 50,
+                    h > 50
+                {
                     return (x, y, w, h)
                 }
             }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // The database file as people and disks leave it: empty, damaged, from a newer beautyd, read-only,
@@ -17,10 +17,12 @@ extension Stack {
     func refusedStart(prefix: [String] = [], arguments: [String] = []) async throws -> CommandResult {
         let beautyd = try Locations.built("beautyd")
         let command = prefix.isEmpty ? beautyd : prefix[0]
-        let child = try spawn("beautyd", command, Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [beautyd]) + arguments)
+        let child = try spawn(
+            "beautyd", command, Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [beautyd]) + arguments)
         guard let status = await child.wait(timeout: .seconds(20)) else {
             child.killNow()
-            return CommandResult(status: .signaled(SIGKILL), stdout: child.stdout, stderr: "still running: \(child.stderr)")
+            return CommandResult(
+                status: .signaled(SIGKILL), stdout: child.stdout, stderr: "still running: \(child.stderr)")
         }
         return CommandResult(status: status, stdout: child.stdout, stderr: child.stderr)
     }
@@ -60,8 +62,9 @@ extension EndToEndServing {
         func emptyFile() async throws {
             let stack = try await Stack.start(server: false, daemon: false)
             defer { stack.shutdown() }
-            try FileManager.default.createDirectory(atPath: (stack.databasePath as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (stack.databasePath as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             #expect(FileManager.default.createFile(atPath: stack.databasePath, contents: Data()))
             let result = try await stack.refusedStart()
             #expect(result.status == .exited(65), "\(result)")
@@ -69,13 +72,17 @@ extension EndToEndServing {
             #expect(fileSize(stack.databasePath) == 0)
         }
 
-        @Test("a damaged page stops beautyd with the way to recover; beautyd --recover keeps it and copies what is readable")
+        @Test(
+            "a damaged page stops beautyd with the way to recover; beautyd --recover keeps it and copies what is readable"
+        )
         func damagedFile() async throws {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
             let client = try stack.client()
             for n in 0..<200 {
-                let _: Contact = try client.call("contact.add", ContactAddParams(name: "Client \(n) " + String(repeating: "x", count: 100), phone: "600 \(n)"))
+                let _: Contact = try client.call(
+                    "contact.add",
+                    ContactAddParams(name: "Client \(n) " + String(repeating: "x", count: 100), phone: "600 \(n)"))
             }
             await stack.stopDaemon()
             // beautyd leaves its last writes in the -wal: move them into the file, whose pages are damaged next.
@@ -90,7 +97,9 @@ extension EndToEndServing {
 
             let refused = try await stack.refusedStart()
             #expect(refused.status == .exited(65), "\(refused)")
-            #expect(refused.stderr.contains("beautyd: the database \(stack.databasePath) is damaged (quick_check: "), "\(refused)")
+            #expect(
+                refused.stderr.contains("beautyd: the database \(stack.databasePath) is damaged (quick_check: "),
+                "\(refused)")
             #expect(refused.stderr.contains("run beautyd --recover"), "\(refused)")
 
             let recovery = try await stack.run(try Locations.built("beautyd"), ["--recover"])
@@ -105,7 +114,8 @@ extension EndToEndServing {
             let contacts: [Contact] = try stack.client().call("contact.list", NoParams())
             #expect(contacts.count > 100, "only \(contacts.count) contacts recovered")
             let whileRunning = try await stack.run(try Locations.built("beautyd"), ["--recover"])
-            #expect(whileRunning.status == .exited(1) && whileRunning.stderr.contains("already running"), "\(whileRunning)")
+            #expect(
+                whileRunning.status == .exited(1) && whileRunning.stderr.contains("already running"), "\(whileRunning)")
         }
 
         @Test("a database migrated by a newer beautyd is refused, naming both versions")
@@ -114,18 +124,25 @@ extension EndToEndServing {
             defer { stack.shutdown() }
             await stack.stopDaemon()
             let known = try await stack.sqlite(stack.databasePath, "SELECT count(*) FROM grdb_migrations")
-            try await stack.sqlite(stack.databasePath, """
+            try await stack.sqlite(
+                stack.databasePath,
+                """
                 INSERT INTO grdb_migrations(identifier) VALUES ('v8: reminders by e-mail');
                 UPDATE setting SET value = '0.3.0' WHERE key = 'beautydVersion';
                 """)
             let refused = try await stack.refusedStart()
             #expect(refused.status == .exited(65), "\(refused)")
-            for part in [stack.databasePath, "newer beautyd 0.3.0", "v8: reminders by e-mail", "beautyd \(BeautyVersion.current) knows"] {
+            for part in [
+                stack.databasePath, "newer beautyd 0.3.0", "v8: reminders by e-mail",
+                "beautyd \(BeautyVersion.current) knows",
+            ] {
                 #expect(refused.stderr.contains(part), "\(part) missing: \(refused)")
             }
             let migrations = try await stack.sqlite(stack.databasePath, "SELECT count(*) FROM grdb_migrations")
             let expected = (Int(known.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) + 1
-            #expect(migrations.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(expected), "the file was changed")
+            #expect(
+                migrations.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(expected),
+                "the file was changed")
         }
 
         @Test("a read-only database: the message names the file and the fix, and the start after the fix works")
@@ -137,11 +154,17 @@ extension EndToEndServing {
             let home = stack.directory + "/nobody"
             #expect(mkdir(home, 0o700) == 0 && chown(home, 65534, 65534) == 0)
             let database = home + "/beautyd.sqlite"
-            let asNobody = [try Locations.system("setpriv", package: "util-linux"), "--reuid=65534", "--regid=65534", "--clear-groups"]
-            let arguments = ["--database", database, "--socket", home + "/beautyd.sock", "--config", home + "/none.toml"]
+            let asNobody = [
+                try Locations.system("setpriv", package: "util-linux"), "--reuid=65534", "--regid=65534",
+                "--clear-groups",
+            ]
+            let arguments = [
+                "--database", database, "--socket", home + "/beautyd.sock", "--config", home + "/none.toml",
+            ]
 
             func startsAndServes() async throws -> Bool {
-                let beautyd = try stack.spawn("beautyd", asNobody[0], Array(asNobody.dropFirst()) + [try Locations.built("beautyd")] + arguments)
+                let beautyd = try stack.spawn(
+                    "beautyd", asNobody[0], Array(asNobody.dropFirst()) + [try Locations.built("beautyd")] + arguments)
                 let ready = await eventually(timeout: .seconds(15)) { () -> Bool? in
                     beautyd.stderr.contains(" ready: ") ? true : (beautyd.isRunning ? nil : false)
                 }
@@ -155,8 +178,11 @@ extension EndToEndServing {
             #expect(chmod(database, 0o400) == 0)
             let refused = try await stack.refusedStart(prefix: asNobody, arguments: arguments)
             #expect(refused.status == .exited(77), "\(refused)")
-            #expect(refused.stderr.contains("beautyd: cannot write the database \(database): \(database) is not writable (mode 400); fix: chmod u+rw '\(database)'"),
-                    "\(refused)")
+            #expect(
+                refused.stderr.contains(
+                    "beautyd: cannot write the database \(database): \(database) is not writable (mode 400); fix: chmod u+rw '\(database)'"
+                ),
+                "\(refused)")
             for side in [database + "-wal", database + "-shm"] {
                 #expect(!FileManager.default.fileExists(atPath: side), "the refused start left \(side)")
             }
@@ -180,64 +206,93 @@ extension EndToEndServing {
             let _: AppointmentDetail = try stack.client().call("appointment.add", params)
             await stack.stopDaemon()
             // Still inside the agenda's range as SQLite compares it, but no instant.
-            try await stack.sqlite(stack.databasePath, "UPDATE appointment SET start = substr(start, 1, 10) || ' broken'")
+            try await stack.sqlite(
+                stack.databasePath, "UPDATE appointment SET start = substr(start, 1, 10) || ' broken'")
             try await stack.startDaemon()
 
             let client = try stack.client()
-            for line in [#"{"jsonrpc":"2.0","id":1,"method":"agenda","params":{}}"#,
-                         #"{"jsonrpc":"2.0","id":2,"method":"appointment.export"}"#] {
+            for line in [
+                #"{"jsonrpc":"2.0","id":1,"method":"agenda","params":{}}"#,
+                #"{"jsonrpc":"2.0","id":2,"method":"appointment.export"}"#,
+            ] {
                 let answer = try client.roundTrip(line)
                 #expect(answer.errorCode == RPCErrorCode.databaseDamaged, "\(answer)")
                 let message = try #require(answer.errorMessage)
-                #expect(message.hasPrefix("database damaged: the database \(stack.databasePath) is damaged"), "\(message)")
-                #expect(message.count < 600 && !message.contains("private") && !message.contains("\n"), "\(message.prefix(800))")
+                #expect(
+                    message.hasPrefix("database damaged: the database \(stack.databasePath) is damaged"), "\(message)")
+                #expect(
+                    message.count < 600 && !message.contains("private") && !message.contains("\n"),
+                    "\(message.prefix(800))")
             }
         }
 
-        @Test("a lock held by another program: requests get their own error, status says so, the reminder comes when it goes")
+        @Test(
+            "a lock held by another program: requests get their own error, status says so, the reminder comes when it goes"
+        )
         func lockedDatabase() async throws {
             // A long retry_interval: a reminder held by a lock must still come about when the lock goes.
             let stack = try await Stack.start(config: "[scheduling]\nretry_interval = \"60s\"\n")
             defer { stack.shutdown() }
             let due = wholeSecond(after: 3)
             _ = try stack.addAppointment("Held by a lock", start: tomorrowOnTheHour(), remindAt: [due])
-            let holder = try stack.spawn("lock-holder", Locations.python,
-                                         ["-c", lockHolder, stack.databasePath, String(due.timeIntervalSinceNow + 9), "60"])
+            let holder = try stack.spawn(
+                "lock-holder", Locations.python,
+                ["-c", lockHolder, stack.databasePath, String(due.timeIntervalSinceNow + 9), "60"])
             let locked = await eventually(timeout: .seconds(5)) { holder.stdout.contains("locked") ? true : nil }
             try #require(locked == true, "\(holder.outputTail)")
 
             // A write waits the busy timeout (5 s), then fails with -32010.
-            let answer = try stack.client(timeout: 15).roundTrip(#"{"jsonrpc":"2.0","id":1,"method":"contact.add","params":{"name":"Anna","phone":"600"}}"#)
+            let answer = try stack.client(timeout: 15).roundTrip(
+                #"{"jsonrpc":"2.0","id":1,"method":"contact.add","params":{"name":"Anna","phone":"600"}}"#)
             #expect(answer.errorCode == RPCErrorCode.databaseLocked, "\(answer)")
-            #expect(answer.errorMessage?.hasPrefix("database locked: the database \(stack.databasePath) is locked by another program") == true, "\(answer)")
+            #expect(
+                answer.errorMessage?.hasPrefix(
+                    "database locked: the database \(stack.databasePath) is locked by another program") == true,
+                "\(answer)")
 
             // The reminder is due meanwhile; its first try waits 5 s for the lock too.
-            let waitingFor = await eventually(timeout: .seconds(due.timeIntervalSinceNow + 9)) { try? stack.client().status().waitingFor }
-            #expect(waitingFor?.hasPrefix("the database: the database \(stack.databasePath) is locked by another program") == true,
-                    "\(String(describing: waitingFor))")
+            let waitingFor = await eventually(timeout: .seconds(due.timeIntervalSinceNow + 9)) {
+                try? stack.client().status().waitingFor
+            }
+            #expect(
+                waitingFor?.hasPrefix("the database: the database \(stack.databasePath) is locked by another program")
+                    == true,
+                "\(String(describing: waitingFor))")
             let shown = try await stack.beautyctl(["status"])
             #expect(shown.stdout.contains("wait for the database: the database"), "\(shown)")
             #expect(stack.notifications().isEmpty)
 
             let released = await eventually(timeout: .seconds(15)) { () -> Double? in
-                holder.stdout.split(separator: "\n").first { $0.hasPrefix("released ") }.flatMap { Double($0.dropFirst(9)) }
+                holder.stdout.split(separator: "\n").first { $0.hasPrefix("released ") }.flatMap {
+                    Double($0.dropFirst(9))
+                }
             }
             let releasedAt = try #require(released, "\(holder.outputTail)")
             let calls = await stack.waitForNotifications(1, timeout: .seconds(15))
             try #require(calls.count == 1, "the reminder did not come after the lock went\n\(stack.logs)")
-            report(String(format: "reminder held by a lock: shown %.2f s after the lock went", calls[0].time - releasedAt))
+            report(
+                String(format: "reminder held by a lock: shown %.2f s after the lock went", calls[0].time - releasedAt))
             #expect(calls[0].time >= releasedAt)
 
             let log = try #require(stack.daemon?.stderr)
-            #expect(log.contains("waiting for the database: the database \(stack.databasePath) is locked by another program"), "\(log)")
+            #expect(
+                log.contains(
+                    "waiting for the database: the database \(stack.databasePath) is locked by another program"),
+                "\(log)")
             #expect(!log.contains("waiting for a notification server"), "\(log)")
             // The pass that showed the reminder clears the wait when it ends, which may be after the
             // server logged the Notify: wait for that, not for a moment that happens to come after it.
-            let cleared = await eventually(timeout: .seconds(30)) { try? stack.client().status().waitingFor == nil ? true : nil }
-            #expect(cleared == true, "status still waits for: \(String(describing: try? stack.client().status().waitingFor))\n\(stack.logs)")
+            let cleared = await eventually(timeout: .seconds(30)) {
+                try? stack.client().status().waitingFor == nil ? true : nil
+            }
+            #expect(
+                cleared == true,
+                "status still waits for: \(String(describing: try? stack.client().status().waitingFor))\n\(stack.logs)")
         }
 
-        @Test("a reminder shown just before another program locks the database is recorded once the lock goes, never shown twice")
+        @Test(
+            "a reminder shown just before another program locks the database is recorded once the lock goes, never shown twice"
+        )
         func lockedAfterShow() async throws {
             let stack = try await Stack.start(server: false, daemon: false)
             defer { stack.shutdown() }
@@ -246,12 +301,16 @@ extension EndToEndServing {
             let script = stack.directory + "/lock-holder.py"
             let holderOutput = stack.directory + "/lock-holder.out"
             try lockHolder.write(toFile: script, atomically: true, encoding: .utf8)
-            _ = try await stack.startServer(flags: ["--before-first-reply", """
+            _ = try await stack.startServer(flags: [
+                "--before-first-reply",
+                """
                 \(Locations.python) '\(script)' '\(stack.databasePath)' 7 0 > '\(holderOutput)' 2>&1 &
                 for i in $(seq 200); do grep -q locked '\(holderOutput)' 2>/dev/null && break; sleep 0.05; done
-                """])
+                """,
+            ])
             try await stack.startDaemon()
-            _ = try stack.addAppointment("Shown, then locked", start: tomorrowOnTheHour(), remindAt: [wholeSecond(after: 2)])
+            _ = try stack.addAppointment(
+                "Shown, then locked", start: tomorrowOnTheHour(), remindAt: [wholeSecond(after: 2)])
 
             let first = await stack.waitForNotifications(1, timeout: .seconds(10))
             try #require(first.count == 1, "\(stack.logs)")
@@ -261,17 +320,27 @@ extension EndToEndServing {
             }
             let log = try #require(recorded, "the shown reminder was never recorded\n\(stack.logs)")
             #expect(stack.notifications().count == 1, "shown again: \(stack.notifications())")
-            #expect(log.contains("reminder shown; recording it waits for the database: the database \(stack.databasePath) is locked by another program"),
-                    "\(log)")
-            let states = try await stack.sqlite(stack.databasePath, "SELECT state || ' ' || attempts FROM delivery WHERE itemKind = 'appointment'")
+            #expect(
+                log.contains(
+                    "reminder shown; recording it waits for the database: the database \(stack.databasePath) is locked by another program"
+                ),
+                "\(log)")
+            let states = try await stack.sqlite(
+                stack.databasePath, "SELECT state || ' ' || attempts FROM delivery WHERE itemKind = 'appointment'")
             #expect(states.stdout == "fired 1\n", "\(states)")
             // The pass that records it clears the wait when it ends, which may be after it logged the record.
-            let cleared = await eventually(timeout: .seconds(30)) { try? stack.client().status().waitingFor == nil ? true : nil }
-            #expect(cleared == true, "status still waits for: \(String(describing: try? stack.client().status().waitingFor))\n\(stack.logs)")
+            let cleared = await eventually(timeout: .seconds(30)) {
+                try? stack.client().status().waitingFor == nil ? true : nil
+            }
+            #expect(
+                cleared == true,
+                "status still waits for: \(String(describing: try? stack.client().status().waitingFor))\n\(stack.logs)")
             #expect(try String(contentsOfFile: holderOutput, encoding: .utf8).contains("released"))
         }
 
-        @Test("a full disk: requests get their own error, status and the log say so, the reminder comes once space is freed")
+        @Test(
+            "a full disk: requests get their own error, status and the log say so, the reminder comes once space is freed"
+        )
         func fullDisk() async throws {
             let stack = try await Stack.start(daemon: false, config: "[scheduling]\nretry_interval = \"2s\"\n")
             let disk = stack.directory + "/disk"
@@ -281,7 +350,8 @@ extension EndToEndServing {
                 rmdir(disk)
             }
             #expect(mkdir(disk, 0o700) == 0)
-            try #require(mount("tmpfs", disk, "tmpfs", 0, "size=2m") == 0, "mount tmpfs: \(String(cString: strerror(errno)))")
+            try #require(
+                mount("tmpfs", disk, "tmpfs", 0, "size=2m") == 0, "mount tmpfs: \(String(cString: strerror(errno)))")
             let database = disk + "/beautyd.sqlite"
             try await stack.startDaemon(arguments: ["--log-level", "debug", "--database", database])
             let due = wholeSecond(after: 3)
@@ -289,21 +359,26 @@ extension EndToEndServing {
 
             // Fill the disk to the last byte.
             let filler = disk + "/filler"
-            let handle = try #require(FileHandle(forWritingAtPath: filler) ?? {
-                FileManager.default.createFile(atPath: filler, contents: nil)
-                return FileHandle(forWritingAtPath: filler)
-            }())
+            let handle = try #require(
+                FileHandle(forWritingAtPath: filler)
+                    ?? {
+                        FileManager.default.createFile(atPath: filler, contents: nil)
+                        return FileHandle(forWritingAtPath: filler)
+                    }())
             let block = Data(count: 4096)
             while (try? handle.write(contentsOf: block)) != nil {}
             try? handle.close()
 
-            let answer = try stack.client().roundTrip(#"{"jsonrpc":"2.0","id":1,"method":"contact.add","params":{"name":"Anna","phone":"600"}}"#)
+            let answer = try stack.client().roundTrip(
+                #"{"jsonrpc":"2.0","id":1,"method":"contact.add","params":{"name":"Anna","phone":"600"}}"#)
             #expect(answer.errorCode == RPCErrorCode.diskFull, "\(answer)")
-            #expect(answer.errorMessage?.hasPrefix("disk full: the disk holding \(database) is full") == true, "\(answer)")
+            #expect(
+                answer.errorMessage?.hasPrefix("disk full: the disk holding \(database) is full") == true, "\(answer)")
 
             await sleep(until: due.addingTimeInterval(1.5))
             let status = try stack.client().status()
-            #expect(status.waitingFor?.hasPrefix("the database: the disk holding \(database) is full") == true, "\(status)")
+            #expect(
+                status.waitingFor?.hasPrefix("the database: the disk holding \(database) is full") == true, "\(status)")
             #expect(stack.notifications().isEmpty)
 
             unlink(filler)

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension EndToEndBus {
@@ -21,7 +21,9 @@ extension EndToEndBus {
             try #require(calls.count == 2, "\(stack.logs)")
             for call in calls {
                 #expect(call.actions == ["taken", "Taken", "snooze", "Snooze", "skip", "Skip"], "\(call)")
-                #expect(call.body.hasSuffix("beautyctl dose taken \(added.doseID)"), "the body must end with the command: \(call.body)")
+                #expect(
+                    call.body.hasSuffix("beautyctl dose taken \(added.doseID)"),
+                    "the body must end with the command: \(call.body)")
                 #expect(call.body.contains("beautyctl dose skip \(added.doseID)"), "\(call.body)")
             }
         }
@@ -41,8 +43,12 @@ extension EndToEndBus {
             let grouped = try #require(calls.first, "\(stack.logs)")
             #expect(grouped.summary == "3 reminders missed while away", "\(grouped)")
             let lines = grouped.body.split(separator: "\n").map(String.init)
-            #expect(lines.contains { $0.hasPrefix("• Iron") && $0.hasSuffix(": beautyctl dose taken \(iron.doseID)") }, "\(grouped.body)")
-            #expect(lines.contains { $0.hasPrefix("• Zinc") && $0.hasSuffix(": beautyctl dose taken \(zinc.doseID)") }, "\(grouped.body)")
+            #expect(
+                lines.contains { $0.hasPrefix("• Iron") && $0.hasSuffix(": beautyctl dose taken \(iron.doseID)") },
+                "\(grouped.body)")
+            #expect(
+                lines.contains { $0.hasPrefix("• Zinc") && $0.hasSuffix(": beautyctl dose taken \(zinc.doseID)") },
+                "\(grouped.body)")
             #expect(lines.contains { $0.hasPrefix("• Manicure") && !$0.contains("beautyctl") }, "\(grouped.body)")
         }
     }

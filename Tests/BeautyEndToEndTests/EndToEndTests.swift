@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // The suites that start buses and daemons run in three lanes. Within a lane one stack runs at a time;
@@ -42,7 +42,9 @@ extension EndToEndTiming {
             let start = tomorrowOnTheHour()
             let due = wholeSecond(after: 2.5)
 
-            let added = try await stack.beautyctl(["appointment", "add", "Haircut", "--at", iso(start), "--remind-at", iso(due)])
+            let added = try await stack.beautyctl([
+                "appointment", "add", "Haircut", "--at", iso(start), "--remind-at", iso(due),
+            ])
             #expect(added.status == .exited(0), "beautyctl appointment add: \(added)")
             let next = try stack.client().status().nextTrigger
             #expect(next?.fireAt == due && next?.title == "Haircut", "status.nextTrigger: \(String(describing: next))")
@@ -51,11 +53,14 @@ extension EndToEndTiming {
             try #require(calls.count == 1, "expected exactly one Notify, got \(calls)\n\(stack.logs)")
             let call = calls[0]
             #expect(call.summary == "Haircut")
-            #expect(call.body.contains(localClock(start)), "body \(call.body) lacks the local start time \(localClock(start))")
+            #expect(
+                call.body.contains(localClock(start)),
+                "body \(call.body) lacks the local start time \(localClock(start))")
             #expect(call.hints.category == "x-beautyd.appointment")
             #expect(call.expireTimeout == 0, "an appointment reminder stays until dismissed: \(call)")
             #expect(call.appName == "beautyd")
-            #expect(call.actionKeys.contains("snooze") && call.actionKeys.contains("dismiss"), "actions: \(call.actions)")
+            #expect(
+                call.actionKeys.contains("snooze") && call.actionKeys.contains("dismiss"), "actions: \(call.actions)")
             let lateness = call.time - due.timeIntervalSince1970
             report(String(format: "reminder lateness (due -> Notify received): %.1f ms", lateness * 1000))
             // Never early; how late is benchmarks/reminder_lateness.py's figure (a loaded machine's, here).
@@ -65,8 +70,9 @@ extension EndToEndTiming {
             // neither may an edit that keeps the reminder where it was. (Stopped only once the server's
             // answer is recorded: a stop while Notify waits for its answer abandons the show, and the
             // next start shows it again by design.)
-            let id = try #require(try stack.client().call("appointment.list", AppointmentListParams(), as: [Appointment].self)
-                .first?.id)
+            let id = try #require(
+                try stack.client().call("appointment.list", AppointmentListParams(), as: [Appointment].self)
+                    .first?.id)
             let recorded = await eventually(timeout: .seconds(5)) {
                 (try? stack.client().show(id).deliveries.map(\.state)) == [.fired] ? true : nil
             }
@@ -77,10 +83,14 @@ extension EndToEndTiming {
             #expect(listed.status == .exited(0), "\(listed)")
             let list = try WireJSON.decoder().decode([Appointment].self, from: Data(listed.stdout.utf8))
             #expect(list.map(\.title) == ["Haircut"] && list.first?.id == id)
-            let edited = try await stack.beautyctl(["appointment", "edit", "\(id)", "--notes", "bring photos", "--remind-at", iso(due)])
+            let edited = try await stack.beautyctl([
+                "appointment", "edit", "\(id)", "--notes", "bring photos", "--remind-at", iso(due),
+            ])
             #expect(edited.status == .exited(0), "\(edited)")
             try await Task.sleep(for: .seconds(2.5))
-            #expect(stack.notifications().count == 1, "a delivered reminder was shown again: \(stack.notifications())\n\(stack.logs)")
+            #expect(
+                stack.notifications().count == 1,
+                "a delivered reminder was shown again: \(stack.notifications())\n\(stack.logs)")
             let detail = try stack.client().show(id)
             #expect(detail.deliveries.map(\.state) == [.fired])
             #expect(detail.appointment.notes == "bring photos")
@@ -95,7 +105,8 @@ extension EndToEndTiming {
             let added = try stack.addAppointment("Waxing", start: start, remindAt: [due])
             let id = try #require(added.appointment.id)
             let stopped = await stack.stopDaemon()
-            #expect(stopped == .exited(0), "beautyd did not stop cleanly: \(String(describing: stopped))\n\(stack.logs)")
+            #expect(
+                stopped == .exited(0), "beautyd did not stop cleanly: \(String(describing: stopped))\n\(stack.logs)")
             try #require(Date() < due, "beautyd took too long to stop for this test to mean anything")
             await sleep(until: due.addingTimeInterval(0.5))
             #expect(stack.notifications().isEmpty)
@@ -104,7 +115,10 @@ extension EndToEndTiming {
             try await stack.startDaemon()
             let calls = await stack.waitForNotifications(1, timeout: .seconds(5))
             try #require(calls.count == 1, "the reminder was lost across the restart\n\(stack.logs)")
-            report(String(format: "due while stopped: daemon start -> Notify %.1f ms", (calls[0].time - restarted.timeIntervalSince1970) * 1000))
+            report(
+                String(
+                    format: "due while stopped: daemon start -> Notify %.1f ms",
+                    (calls[0].time - restarted.timeIntervalSince1970) * 1000))
             #expect(calls[0].summary == "Waxing")
             #expect(calls[0].date >= restarted)
             try await Task.sleep(for: .seconds(1))
@@ -112,7 +126,9 @@ extension EndToEndTiming {
             #expect(try stack.client().show(id).deliveries.map(\.state) == [.fired])
         }
 
-        @Test("a stop that comes while the server is about to answer a Notify waits for the answer: not shown again after the restart")
+        @Test(
+            "a stop that comes while the server is about to answer a Notify waits for the answer: not shown again after the restart"
+        )
         func stopDuringNotifyDoesNotShowTwice() async throws {
             // The server logs the Notify, then takes a second to answer it; beautyd is stopped in that second.
             let stack = try await Stack.start(serverFlags: ["--before-first-reply", "sleep 1"])
@@ -126,7 +142,9 @@ extension EndToEndTiming {
 
             try await stack.startDaemon()
             try await Task.sleep(for: .seconds(1.5))
-            #expect(stack.notifications().count == 1, "shown again after a stop during its Notify: \(stack.notifications())\n\(stack.logs)")
+            #expect(
+                stack.notifications().count == 1,
+                "shown again after a stop during its Notify: \(stack.notifications())\n\(stack.logs)")
             #expect(try stack.client().show(id).deliveries.map(\.state) == [.fired])
         }
 
@@ -144,7 +162,10 @@ extension EndToEndTiming {
                 let status = try stack.client().status()
                 return status.counts.waitingDeliveries == 1 && status.notificationServer.lastError != nil ? status : nil
             }
-            let status = try #require(waiting, "status never reported the waiting delivery: \(String(describing: try? stack.client().status()))\n\(stack.logs)")
+            let status = try #require(
+                waiting,
+                "status never reported the waiting delivery: \(String(describing: try? stack.client().status()))\n\(stack.logs)"
+            )
             #expect(status.notificationServer.reachable == false)
             #expect(status.counts.waitingDeliveries == 1)
             #expect(status.counts.pendingDeliveries == 1)
@@ -153,9 +174,14 @@ extension EndToEndTiming {
             let serverUp = try await stack.startServer(flags: ["--no-actions"])
             let calls = await stack.waitForNotifications(1, timeout: .seconds(5))
             try #require(calls.count == 1, "nothing shown after the server appeared\n\(stack.logs)")
-            report(String(format: "server owned its name -> waiting reminder received: %.1f ms", (calls[0].time - serverUp.timeIntervalSince1970) * 1000))
+            report(
+                String(
+                    format: "server owned its name -> waiting reminder received: %.1f ms",
+                    (calls[0].time - serverUp.timeIntervalSince1970) * 1000))
             #expect(calls[0].summary == "Manicure")
-            #expect(calls[0].actions.isEmpty, "buttons sent to a server without the actions capability: \(calls[0].actions)")
+            #expect(
+                calls[0].actions.isEmpty, "buttons sent to a server without the actions capability: \(calls[0].actions)"
+            )
             #expect(calls[0].body.contains(localClock(start)))
 
             try await Task.sleep(for: .seconds(1))
@@ -174,14 +200,18 @@ extension EndToEndTiming {
                 let states = try stack.client().show(id).deliveries.map(\.state)
                 return states == [.dismissed] ? states : nil
             }
-            #expect(dismissed != nil, "closing the popup was not recorded: \(String(describing: try? stack.client().show(id).deliveries))")
+            #expect(
+                dismissed != nil,
+                "closing the popup was not recorded: \(String(describing: try? stack.client().show(id).deliveries))")
         }
 
         @Test("after the notification server restarts, a click is credited to the right reminder")
         func serverRestartKeepsClicksApart() async throws {
             let stack = try await Stack.start()
             defer { stack.shutdown() }
-            let old = try #require(try stack.addAppointment("Eyebrows", start: tomorrowOnTheHour(), remindAt: [wholeSecond(after: 0.5)]).appointment.id)
+            let old = try #require(
+                try stack.addAppointment("Eyebrows", start: tomorrowOnTheHour(), remindAt: [wholeSecond(after: 0.5)])
+                    .appointment.id)
             let first = await stack.waitForNotifications(1, timeout: .seconds(5))
             try #require(first.count == 1, "\(stack.logs)")
             // Shown means answered: a server killed before its answer arrives leaves the reminder to show again.
@@ -192,9 +222,14 @@ extension EndToEndTiming {
 
             // The server goes away without closing anything, and a new one numbers its popups from 1 again.
             await stack.stopServer()
-            try #require(await eventually(timeout: .seconds(3)) { try? stack.client().status().notificationServer.reachable == false ? true : nil } != nil)
+            try #require(
+                await eventually(timeout: .seconds(3)) {
+                    try? stack.client().status().notificationServer.reachable == false ? true : nil
+                } != nil)
             try await stack.startServer()
-            let new = try #require(try stack.addAppointment("Lashes", start: tomorrowOnTheHour(), remindAt: [wholeSecond(after: 0.5)]).appointment.id)
+            let new = try #require(
+                try stack.addAppointment("Lashes", start: tomorrowOnTheHour(), remindAt: [wholeSecond(after: 0.5)])
+                    .appointment.id)
             let both = await stack.waitForNotifications(2, timeout: .seconds(5))
             try #require(both.count == 2, "nothing shown by the new server\n\(stack.logs)")
             #expect(both[1].summary == "Lashes")
@@ -205,8 +240,9 @@ extension EndToEndTiming {
                 (try? stack.client().show(new).deliveries.map(\.state)) == [.dismissed] ? true : nil
             }
             #expect(dismissed == true, "Dismiss on the new popup was not recorded\n\(stack.logs)")
-            #expect(try stack.client().show(old).deliveries.map(\.state) == [.fired],
-                    "a click on the new server's popup settled a reminder shown by the old server")
+            #expect(
+                try stack.client().show(old).deliveries.map(\.state) == [.fired],
+                "a click on the new server's popup settled a reminder shown by the old server")
         }
 
         @Test("Snooze shows it again after the configured snooze; Dismiss is recorded")
@@ -248,7 +284,10 @@ extension EndToEndTiming {
                 let d = try stack.client().show(id)
                 return d.deliveries.last?.state == .dismissed ? d : nil
             }
-            detail = try #require(dismissed, "Dismiss was not recorded: \(String(describing: try? stack.client().show(id).deliveries))\n\(stack.logs)")
+            detail = try #require(
+                dismissed,
+                "Dismiss was not recorded: \(String(describing: try? stack.client().show(id).deliveries))\n\(stack.logs)"
+            )
             #expect(detail.deliveries.map(\.state) == [.snoozed, .dismissed])
             #expect(stack.notifications().count == 2)
 

@@ -14,17 +14,21 @@ struct EnglishLeftover: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { locale }
 
-    static let polish = EnglishLeftover(locale: "pl_PL.UTF-8", time: "--at <czas>", subcommand: "<podpolecenie>",
-                                        titleField: "tytuł: ", noSuchFile: "Nie ma takiego pliku ani katalogu")
-    static let slovak = EnglishLeftover(locale: "sk_SK.UTF-8", time: "--at <čas>", subcommand: "<podpríkaz>",
-                                        titleField: "názov: ", noSuchFile: "Taký súbor ani priečinok neexistuje")
+    static let polish = EnglishLeftover(
+        locale: "pl_PL.UTF-8", time: "--at <czas>", subcommand: "<podpolecenie>",
+        titleField: "tytuł: ", noSuchFile: "Nie ma takiego pliku ani katalogu")
+    static let slovak = EnglishLeftover(
+        locale: "sk_SK.UTF-8", time: "--at <čas>", subcommand: "<podpríkaz>",
+        titleField: "názov: ", noSuchFile: "Taký súbor ani priečinok neexistuje")
 }
 
 extension EndToEndTiming {
     @Suite("Polish and Slovak: English words left in help, errors and system messages", .serialized)
     struct EnglishLeftovers {
-        static let english = ["<time>", "<amount>", "<subcommand>", "<options>", "<name>", "<file>", "<path>",
-                              "title:", "amount:", "occurrence:", "start:", "No such file or directory"]
+        static let english = [
+            "<time>", "<amount>", "<subcommand>", "<options>", "<name>", "<file>", "<path>",
+            "title:", "amount:", "occurrence:", "start:", "No such file or directory",
+        ]
 
         static func englishWords(in text: String) -> [String] { english.filter { text.contains($0) } }
 
@@ -42,10 +46,14 @@ extension EndToEndTiming {
             #expect(usage.status == .exited(2) && Self.englishWords(in: usage.stderr).isEmpty, "\(usage)")
 
             let untitled = try await stack.beautyctl(["appointment", "add", " ", "--at", "2030-12-05 10:00"])
-            #expect(untitled.stderr.contains(language.titleField) && Self.englishWords(in: untitled.stderr).isEmpty, "\(untitled)")
+            #expect(
+                untitled.stderr.contains(language.titleField) && Self.englishWords(in: untitled.stderr).isEmpty,
+                "\(untitled)")
 
             let backup = try await stack.beautyctl(["backup", stack.directory + "/missing/beauty.db"])
-            #expect(backup.stderr.contains(language.noSuchFile) && Self.englishWords(in: backup.stderr).isEmpty, "\(backup)")
+            #expect(
+                backup.stderr.contains(language.noSuchFile) && Self.englishWords(in: backup.stderr).isEmpty, "\(backup)"
+            )
 
             // The schema step by its version: no developer's English after it.
             let saved = try await stack.beautyctlOK(["backup", stack.directory + "/copy.db"])

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Hardening: other users cannot read beautyd's files or reach its socket, user text never reaches a
@@ -55,12 +55,17 @@ extension EndToEndBus {
             _ = try stack.addAppointment("Private: dermatologist", start: tomorrowOnTheHour(), remindAt: [])
 
             // The stack's own directories are opened up like a 0755 home, so only what beautyd made protects its files.
-            for dir in [stack.directory, stack.runtimeDirectory, stack.directory + "/data", stack.directory + "/config"] {
+            for dir in [
+                stack.directory, stack.runtimeDirectory, stack.directory + "/data", stack.directory + "/config",
+            ] {
                 #expect(chmod(dir, 0o755) == 0)
             }
             let socketDirectory = (stack.socketPath as NSString).deletingLastPathComponent
             let dataDirectory = (stack.databasePath as NSString).deletingLastPathComponent
-            let files = [stack.databasePath, stack.databasePath + "-wal", stack.databasePath + "-shm", stack.socketPath + ".lock"]
+            let files = [
+                stack.databasePath, stack.databasePath + "-wal", stack.databasePath + "-shm",
+                stack.socketPath + ".lock",
+            ]
 
             func mode(_ path: String) -> mode_t? {
                 var info = stat()
@@ -97,12 +102,14 @@ extension EndToEndBus {
             func nobodyIsRefused(_ situation: String) async throws {
                 for path in files {
                     let read = try await stack.runAsNobody(["/bin/cat", path])
-                    #expect(read.status == .exited(1) && read.stderr.contains("Permission denied") && read.stdout.isEmpty,
-                            "\(situation): uid 65534 read \(path): \(read)")
+                    #expect(
+                        read.status == .exited(1) && read.stderr.contains("Permission denied") && read.stdout.isEmpty,
+                        "\(situation): uid 65534 read \(path): \(read)")
                 }
                 let client = try await stack.runAsNobody([Locations.python, "-c", connect, stack.socketPath])
-                #expect(client.status == .exited(3) && client.stdout.contains("Permission denied"),
-                        "\(situation): uid 65534 connecting to the socket: \(client)")
+                #expect(
+                    client.status == .exited(3) && client.stdout.contains("Permission denied"),
+                    "\(situation): uid 65534 connecting to the socket: \(client)")
             }
             try await nobodyIsRefused("beautyd's directories 0700")
             // Defence in depth: even with its directories searchable, the files and the socket themselves refuse.
@@ -118,7 +125,8 @@ extension EndToEndBus {
             defer { stack.shutdown() }
             _ = try stack.addAppointment("Before", start: tomorrowOnTheHour(), remindAt: [])
             let stopped = await stack.stopDaemon()
-            #expect(stopped == .exited(0), "beautyd did not stop cleanly: \(String(describing: stopped))\n\(stack.logs)")
+            #expect(
+                stopped == .exited(0), "beautyd did not stop cleanly: \(String(describing: stopped))\n\(stack.logs)")
             // As if restored from a backup with a umask of 022: SQLite would give -wal and -shm the same mode.
             #expect(chmod(stack.databasePath, 0o644) == 0)
             try await stack.startDaemon()
@@ -162,8 +170,10 @@ extension EndToEndBus {
                     ids.append(try #require(added.appointment.id))
                 } else {
                     // Through beautyctl: its arguments are argv, never a command line.
-                    let result = try await stack.beautyctl(["appointment", "add", title, "--at", iso(tomorrowOnTheHour()),
-                                                            "--address", address, "--remind-at", iso(due), "--json"])
+                    let result = try await stack.beautyctl([
+                        "appointment", "add", title, "--at", iso(tomorrowOnTheHour()),
+                        "--address", address, "--remind-at", iso(due), "--json",
+                    ])
                     try #require(result.status == .exited(0), "\(result)")
                     let added = try WireJSON.decoder().decode(AppointmentDetail.self, from: Data(result.stdout.utf8))
                     ids.append(try #require(added.appointment.id))
@@ -182,7 +192,9 @@ extension EndToEndBus {
             let listed = try await stack.beautyctl(["appointment", "list", "--json"])
             let list = try WireJSON.decoder().decode([Appointment].self, from: Data(listed.stdout.utf8))
             #expect(Set(list.map(\.title)) == Set(titles))
-            for mark in marks { #expect(!FileManager.default.fileExists(atPath: mark), "\(mark) exists: a shell ran user text") }
+            for mark in marks {
+                #expect(!FileManager.default.fileExists(atPath: mark), "\(mark) exists: a shell ran user text")
+            }
             #expect(FileManager.default.fileExists(atPath: canary), "\(canary) was removed: a shell ran user text")
         }
 
@@ -193,16 +205,25 @@ extension EndToEndBus {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
             let cases = [
-                ("bad-value.json", "[\n  {\"uuid\": \"a\", \"amountMl\": 200, \"start\": \"2030-01-15T10:00:00Z\"},\n  {\"uuid\": \"b\", \"amountMl\": 2OO, \"start\": \"2030-01-15T11:00:00Z\"}\n]\n", 3),
-                ("cut-short.json", "[\n  {\"uuid\": \"a\", \"amountMl\": 200,\n   \"start\": \"2030-01-15T10:00:00Z\"},\n\n", 3),
+                (
+                    "bad-value.json",
+                    "[\n  {\"uuid\": \"a\", \"amountMl\": 200, \"start\": \"2030-01-15T10:00:00Z\"},\n  {\"uuid\": \"b\", \"amountMl\": 2OO, \"start\": \"2030-01-15T11:00:00Z\"}\n]\n",
+                    3
+                ),
+                (
+                    "cut-short.json",
+                    "[\n  {\"uuid\": \"a\", \"amountMl\": 200,\n   \"start\": \"2030-01-15T10:00:00Z\"},\n\n", 3
+                ),
             ]
             for (name, text, line) in cases {
                 let path = stack.directory + "/" + name
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
                 let result = try await stack.beautyctl(["water", "import", path])
                 #expect(result.status == .exited(2), "\(name): \(result)")
-                #expect(result.stderr.contains("\(name):\(line): not valid JSON") && result.stderr.contains("nothing was imported"),
-                        "\(name): the refusal should name line \(line): \(result.stderr)")
+                #expect(
+                    result.stderr.contains("\(name):\(line): not valid JSON")
+                        && result.stderr.contains("nothing was imported"),
+                    "\(name): the refusal should name line \(line): \(result.stderr)")
             }
         }
 
@@ -213,9 +234,11 @@ extension EndToEndBus {
             let stack = try await Stack.start(serverFlags: ["--hang"])
             defer { stack.shutdown() }
             let due = wholeSecond(after: 1)
-            let hungID = try #require(try stack.addAppointment("Pedicure", start: tomorrowOnTheHour(), remindAt: [due]).appointment.id)
-            try #require(await stack.waitForHungNotify(1, timeout: .seconds(due.timeIntervalSinceNow + 5)),
-                         "the hanging server never got the Notify\n\(stack.logs)")
+            let hungID = try #require(
+                try stack.addAppointment("Pedicure", start: tomorrowOnTheHour(), remindAt: [due]).appointment.id)
+            try #require(
+                await stack.waitForHungNotify(1, timeout: .seconds(due.timeIntervalSinceNow + 5)),
+                "the hanging server never got the Notify\n\(stack.logs)")
             let hangBegan = Date()
 
             // libnotify now waits on the GLib thread for a reply that never comes (~25 s).
@@ -225,20 +248,31 @@ extension EndToEndBus {
                 statusTimes.append(try milliseconds { _ = try client.status() })
                 var params = AppointmentAddParams(title: "During the hang \(index)", start: tomorrowOnTheHour())
                 params.reminders = []
-                addTimes.append(try milliseconds { let _: AppointmentDetail = try client.call("appointment.add", params) })
+                addTimes.append(
+                    try milliseconds { let _: AppointmentDetail = try client.call("appointment.add", params) })
                 if index % 10 == 0 { connectTimes.append(try milliseconds { _ = try stack.client().status() }) }
             }
             let hangLasted = Date().timeIntervalSince(hangBegan)
-            for (name, sample) in [("status", statusTimes), ("appointment.add", addTimes), ("connect+status", connectTimes)] {
-                report(String(format: "hung Notify: %@ over %d requests: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                              name, sample.count, percentile(sample, 50), percentile(sample, 99), sample.max() ?? .nan))
-                #expect(sample.allSatisfy { $0 < 500 }, "\(name) waited on the hung notification server: \(sample.sorted().suffix(5))")
+            for (name, sample) in [
+                ("status", statusTimes), ("appointment.add", addTimes), ("connect+status", connectTimes),
+            ] {
+                report(
+                    String(
+                        format: "hung Notify: %@ over %d requests: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                        name, sample.count, percentile(sample, 50), percentile(sample, 99), sample.max() ?? .nan))
+                #expect(
+                    sample.allSatisfy { $0 < 500 },
+                    "\(name) waited on the hung notification server: \(sample.sorted().suffix(5))")
             }
             try #require(hangLasted < 20, "measuring took \(hangLasted) s: the Notify may have timed out meanwhile")
             let during = try client.status()
             #expect(during.counts.appointments == 101)
-            #expect(during.notificationServer.name == "beautyd-test-server", "status must use the cached server info: \(during)")
-            #expect(during.notificationServer.lastError?.hasPrefix("no answer to Notify yet") == true, "status should say a Notify hangs: \(during)")
+            #expect(
+                during.notificationServer.name == "beautyd-test-server",
+                "status must use the cached server info: \(during)")
+            #expect(
+                during.notificationServer.lastError?.hasPrefix("no answer to Notify yet") == true,
+                "status should say a Notify hangs: \(during)")
             let shownStatus = try await stack.beautyctl(["status"])
             #expect(shownStatus.stdout.contains("no answer to Notify yet"), "\(shownStatus)")
             #expect(stack.notifications().isEmpty)
@@ -250,7 +284,10 @@ extension EndToEndBus {
             let replaced = try await stack.startServer()
             let calls = await stack.waitForNotifications(1, timeout: .seconds(10))
             try #require(calls.count == 1, "the reminder never reached the new server\n\(stack.logs)")
-            report(String(format: "hung server replaced: new server ready -> Notify %.1f ms", (calls[0].time - replaced.timeIntervalSince1970) * 1000))
+            report(
+                String(
+                    format: "hung server replaced: new server ready -> Notify %.1f ms",
+                    (calls[0].time - replaced.timeIntervalSince1970) * 1000))
             #expect(calls[0].summary == "Pedicure")
             try await Task.sleep(for: .seconds(1.5))
             #expect(stack.notifications().count == 1, "shown more than once: \(stack.notifications())")
@@ -264,8 +301,10 @@ extension EndToEndBus {
             let stack = try await Stack.start(serverFlags: ["--hang"])
             defer { stack.shutdown() }
             let due = wholeSecond(after: 1)
-            let id = try #require(try stack.addAppointment("Hair colour", start: tomorrowOnTheHour(), remindAt: [due]).appointment.id)
-            try #require(await stack.waitForHungNotify(1, timeout: .seconds(due.timeIntervalSinceNow + 5)), "\(stack.logs)")
+            let id = try #require(
+                try stack.addAppointment("Hair colour", start: tomorrowOnTheHour(), remindAt: [due]).appointment.id)
+            try #require(
+                await stack.waitForHungNotify(1, timeout: .seconds(due.timeIntervalSinceNow + 5)), "\(stack.logs)")
 
             let asked = Date()
             let stopped = await stack.stopDaemon()
@@ -302,7 +341,9 @@ extension EndToEndBus {
             try #require(await stack.waitForHungNotify(1, timeout: .seconds(5)), "\(stack.logs)")
 
             var answer: DoseResult?
-            let took = try milliseconds { answer = try stack.client(timeout: 10).call("dose.taken", DoseParams(id: doseID)) }
+            let took = try milliseconds {
+                answer = try stack.client(timeout: 10).call("dose.taken", DoseParams(id: doseID))
+            }
             report(String(format: "dose.taken during a hung Notify: %.2f ms", took))
             #expect(took < 500, "dose.taken waited \(took) ms for the hung notification server")
             #expect(answer?.changed == true && answer?.dose.state == .taken, "\(String(describing: answer))")
@@ -317,8 +358,10 @@ extension EndToEndBus {
             defer { stack.shutdown() }
             let firstDue = wholeSecond(after: 1)
             let secondDue = firstDue.addingTimeInterval(3)
-            let first = try #require(try stack.addAppointment("Nails", start: tomorrowOnTheHour(), remindAt: [firstDue]).appointment.id)
-            let second = try #require(try stack.addAppointment("Brows", start: tomorrowOnTheHour(), remindAt: [secondDue]).appointment.id)
+            let first = try #require(
+                try stack.addAppointment("Nails", start: tomorrowOnTheHour(), remindAt: [firstDue]).appointment.id)
+            let second = try #require(
+                try stack.addAppointment("Brows", start: tomorrowOnTheHour(), remindAt: [secondDue]).appointment.id)
             let shown = await stack.waitForNotifications(1, timeout: .seconds(firstDue.timeIntervalSinceNow + 5))
             try #require(shown.map(\.summary) == ["Nails"], "\(shown)\n\(stack.logs)")
 
@@ -338,8 +381,10 @@ extension EndToEndBus {
             try #require(calls.count == 2, "\(calls)\n\(stack.logs)")
             #expect(calls[1].summary == "Brows")
             #expect(calls[1].date >= newServer, "the second reminder must go to the new server")
-            report(String(format: "server restarted: new server ready -> waiting reminder received %.1f ms",
-                          (calls[1].time - newServer.timeIntervalSince1970) * 1000))
+            report(
+                String(
+                    format: "server restarted: new server ready -> waiting reminder received %.1f ms",
+                    (calls[1].time - newServer.timeIntervalSince1970) * 1000))
             try await Task.sleep(for: .seconds(1))
             #expect(stack.notifications().count == 2, "\(stack.notifications())")
             #expect(try stack.client().show(first).deliveries.map(\.state) == [.fired])

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Fast slices of benchmarks/crash_safety.py and benchmarks/fuzz_protocol.py (the full runs take
@@ -13,12 +13,16 @@ import Glibc
 extension EndToEndServing {
     @Suite("Hardening: kill -9 under load, hostile clients", .serialized)
     struct Hardening {
-        @Test("kill -9 twice during 500 concurrent adds: every answered add is stored, the database is intact, no reminder twice")
+        @Test(
+            "kill -9 twice during 500 concurrent adds: every answered add is stored, the database is intact, no reminder twice"
+        )
         func crashSafety() async throws {
-            let result = try await script("crash_safety.py", [
-                "--adds", "500", "--kills", "2", "--clients", "4", "--duration", "4",
-                "--reminder-every", "10", "--reminder-lead", "2",
-            ])
+            let result = try await script(
+                "crash_safety.py",
+                [
+                    "--adds", "500", "--kills", "2", "--clients", "4", "--duration", "4",
+                    "--reminder-every", "10", "--reminder-lead", "2",
+                ])
             // The scheduler writes "delivering" durably before asking the server, so a kill at any moment
             // never shows a reminder twice; the script reports the rare one interrupted mid-ask apart.
             let violations = Self.violations(in: result.stdout)
@@ -30,9 +34,11 @@ extension EndToEndServing {
 
         @Test("2,000 malformed lines, 50 idle connections, slow writers, a 10 MiB line, deep nesting, fd exhaustion")
         func protocolFuzzing() async throws {
-            let result = try await script("fuzz_protocol.py", [
-                "--messages", "2000", "--workers", "2", "--idle", "50", "--slow", "5", "--long-lines", "1",
-            ])
+            let result = try await script(
+                "fuzz_protocol.py",
+                [
+                    "--messages", "2000", "--workers", "2", "--idle", "50", "--slow", "5", "--long-lines", "1",
+                ])
             #expect(result.status == .exited(0), "\(result)")
             #expect(result.stdout.contains("nesting"), "the slice should include deeply nested lines: \(result)")
         }
@@ -75,8 +81,9 @@ extension EndToEndServing {
             defer { stack.shutdown() }
             let path = Locations.packageRoot.appendingPathComponent("benchmarks/\(name)").path
             _ = try Locations.built("beautyd")
-            return try await stack.run(Locations.python, [path, "--bin", Locations.binDirectory] + arguments,
-                                       timeout: .seconds(180))
+            return try await stack.run(
+                Locations.python, [path, "--bin", Locations.binDirectory] + arguments,
+                timeout: .seconds(180))
         }
 
         /// The lines after "VIOLATIONS:" in a script's output.

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // An idle beautyd must not wake at all: no polling, no periodic timer of its own or of a library.
@@ -27,7 +27,9 @@ extension EndToEndTiming {
                 let daemon = try await Self.exercise(stack)
                 let wakeUps = try await Self.wakeUps(of: daemon.pid, over: .seconds(3))
                 let woke = wakeUps.values.reduce(0, +)
-                return woke == 0 ? nil : "context switches per thread while idle: \(wakeUps)\n\(Self.timers(of: daemon.pid))\n\(stack.logs)"
+                return woke == 0
+                    ? nil
+                    : "context switches per thread while idle: \(wakeUps)\n\(Self.timers(of: daemon.pid))\n\(stack.logs)"
             }
         }
 
@@ -47,7 +49,9 @@ extension EndToEndTiming {
                 let pings = pingThreads.values.reduce(0, +)
                 // 6 pings in the window, each a timer wake, a hop to the scheduler's loop and back.
                 guard (3...60).contains(pings) else { return "event-loop wake-ups for 6 watchdog pings: \(wakeUps)" }
-                return others.isEmpty ? nil : "threads other than the event loops woke: \(others)\n\(Self.timers(of: daemon.pid))\n\(stack.logs)"
+                return others.isEmpty
+                    ? nil
+                    : "threads other than the event loops woke: \(others)\n\(Self.timers(of: daemon.pid))\n\(stack.logs)"
             }
         }
 
@@ -57,8 +61,11 @@ extension EndToEndTiming {
                 var failure: String?
                 try await Stack.withSync(.radicale) { server, stack in
                     let daemon = try #require(stack.daemon)
-                    try await server.put(server.path("nails.ics"), ics: CalDAVTestServer.event(uid: "nails@phone", summary: "Nails",
-                                                                                              start: tomorrowOnTheHour()))
+                    try await server.put(
+                        server.path("nails.ics"),
+                        ics: CalDAVTestServer.event(
+                            uid: "nails@phone", summary: "Nails",
+                            start: tomorrowOnTheHour()))
                     _ = try await stack.syncNow()
                     // A local change goes by itself after the debounce; then sync has nothing to wait for.
                     _ = try await stack.beautyctlOK(["appointment", "add", "Brows", "--at", iso(tomorrowOnTheHour())])
@@ -73,7 +80,8 @@ extension EndToEndTiming {
                     try await Self.waitForDispatchWorkersToRetire(daemon.pid, stack)
                     let wakeUps = try await Self.wakeUps(of: daemon.pid, over: .seconds(3))
                     if wakeUps.values.reduce(0, +) != 0 {
-                        failure = "context switches per thread while idle with sync: \(wakeUps)\n\(Self.timers(of: daemon.pid))\n\(stack.logs)"
+                        failure =
+                            "context switches per thread while idle with sync: \(wakeUps)\n\(Self.timers(of: daemon.pid))\n\(stack.logs)"
                     }
                 }
                 return failure
@@ -95,7 +103,9 @@ extension EndToEndTiming {
             let base = "/proc/\(pid)/fdinfo"
             var armed: [String] = []
             for fd in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] {
-                guard let info = try? String(contentsOfFile: "\(base)/\(fd)", encoding: .utf8), info.contains("clockid:") else { continue }
+                guard let info = try? String(contentsOfFile: "\(base)/\(fd)", encoding: .utf8),
+                    info.contains("clockid:")
+                else { continue }
                 let value = info.split(separator: "\n").first { $0.hasPrefix("it_value:") } ?? ""
                 if !value.contains("(0, 0)") { armed.append("fd \(fd): \(value)") }
             }
@@ -106,13 +116,17 @@ extension EndToEndTiming {
         private static func exercise(_ stack: Stack) async throws -> ChildProcess {
             let daemon = try #require(stack.daemon)
             let due = wholeSecond(after: 1.5)
-            let added = try await stack.beautyctl(["appointment", "add", "Haircut", "--at", iso(tomorrowOnTheHour()),
-                                                   "--remind-at", iso(due), "--remind", "1h"])
+            let added = try await stack.beautyctl([
+                "appointment", "add", "Haircut", "--at", iso(tomorrowOnTheHour()),
+                "--remind-at", iso(due), "--remind", "1h",
+            ])
             #expect(added.status == .exited(0), "\(added)")
             let fired = await stack.waitForNotifications(1, timeout: .seconds(due.timeIntervalSinceNow + 5))
             try #require(fired.count == 1, "the reminder did not fire: \(fired)\n\(stack.logs)")
             kill(daemon.pid, SIGHUP)
-            let reloaded = await eventually(timeout: .seconds(5)) { daemon.stderr.contains("configuration reloaded") ? true : nil }
+            let reloaded = await eventually(timeout: .seconds(5)) {
+                daemon.stderr.contains("configuration reloaded") ? true : nil
+            }
             #expect(reloaded == true, "no reload logged\n\(stack.logs)")
             let agenda = try await stack.beautyctl(["agenda", "--days", "7"])
             #expect(agenda.status == .exited(0), "\(agenda)")
@@ -157,10 +171,14 @@ extension EndToEndTiming {
             let base = "/proc/\(pid)/task"
             var result: [String: (name: String, count: Int)] = [:]
             for tid in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] {
-                guard let status = try? String(contentsOfFile: "\(base)/\(tid)/status", encoding: .utf8) else { continue }
+                guard let status = try? String(contentsOfFile: "\(base)/\(tid)/status", encoding: .utf8) else {
+                    continue
+                }
                 var name = "?", count = 0
                 for line in status.split(separator: "\n") {
-                    let fields = line.split(separator: "\t", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    let fields = line.split(separator: "\t", maxSplits: 1).map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    }
                     guard fields.count == 2 else { continue }
                     if fields[0] == "Name:" { name = fields[1] }
                     if fields[0].hasSuffix("ctxt_switches:") { count += Int(fields[1]) ?? 0 }

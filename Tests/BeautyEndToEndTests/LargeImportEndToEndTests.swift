@@ -17,10 +17,13 @@ extension EndToEndServing {
             stamp.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
             for i in 0..<count {
                 let start = base.addingTimeInterval(Double(i) * 86_400 + 9 * 3600)
-                lines += ["BEGIN:VEVENT", "UID:\(uidPrefix)-\(i)@example.org", "DTSTAMP:20300101T000000Z",
-                          "DTSTART:\(stamp.string(from: start))", "DTEND:\(stamp.string(from: start.addingTimeInterval(3600)))",
-                          "SUMMARY:\(title(i))", "LOCATION:Salon \(i % 17)\\, Main Street \(i % 90)",
-                          "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT1H", "END:VALARM", "END:VEVENT"]
+                lines += [
+                    "BEGIN:VEVENT", "UID:\(uidPrefix)-\(i)@example.org", "DTSTAMP:20300101T000000Z",
+                    "DTSTART:\(stamp.string(from: start))",
+                    "DTEND:\(stamp.string(from: start.addingTimeInterval(3600)))",
+                    "SUMMARY:\(title(i))", "LOCATION:Salon \(i % 17)\\, Main Street \(i % 90)",
+                    "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT1H", "END:VALARM", "END:VEVENT",
+                ]
             }
             lines.append("END:VCALENDAR")
             return lines.joined(separator: "\r\n") + "\r\n"
@@ -30,16 +33,22 @@ extension EndToEndServing {
             try stack.client().call("appointment.list", AppointmentListParams(), as: [Appointment].self).count
         }
 
-        @Test("8,000 events (over 1 MiB of requests) all arrive; a file whose last event is invalid imports nothing and names that event")
+        @Test(
+            "8,000 events (over 1 MiB of requests) all arrive; a file whose last event is invalid imports nothing and names that event"
+        )
         func largeFileArrivesWhole() async throws {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
             let good = stack.directory + "/large.ics"
-            try Self.calendar(8_000, uidPrefix: "large") { "Haircut \($0)" }.write(toFile: good, atomically: true, encoding: .utf8)
+            try Self.calendar(8_000, uidPrefix: "large") { "Haircut \($0)" }.write(
+                toFile: good, atomically: true, encoding: .utf8)
             // As one appointment.import request this would be far over the daemon's 1 MiB line limit.
-            let params = AppointmentImportParams(appointments: try ICalendar.parse(String(contentsOfFile: good, encoding: .utf8),
-                                                                                   defaultZone: .current).map { $0.appointment() },
-                                                 contactNames: [])
+            let params = AppointmentImportParams(
+                appointments: try ICalendar.parse(
+                    String(contentsOfFile: good, encoding: .utf8),
+                    defaultZone: .current
+                ).map { $0.appointment() },
+                contactNames: [])
             #expect(try WireJSON.encoder().encode(params).count > 1 << 20)
 
             let imported = try await stack.beautyctl(["import", good, "--json"])
@@ -56,15 +65,18 @@ extension EndToEndServing {
 
             // 8,000 new events, the last with a title longer than the daemon takes: it is in the last chunk.
             let bad = stack.directory + "/last-bad.ics"
-            try Self.calendar(8_000, uidPrefix: "bad") { $0 == 7_999 ? String(repeating: "x", count: 300) : "Facial \($0)" }
-                .write(toFile: bad, atomically: true, encoding: .utf8)
+            try Self.calendar(8_000, uidPrefix: "bad") {
+                $0 == 7_999 ? String(repeating: "x", count: 300) : "Facial \($0)"
+            }
+            .write(toFile: bad, atomically: true, encoding: .utf8)
             let refused = try await stack.beautyctl(["import", bad])
             #expect(refused.status == .exited(1), "\(refused)")
             // The daemon names the 8,000th appointment; beautyctl names the line where its event begins.
             let lastEvent = try String(contentsOfFile: bad, encoding: .utf8).components(separatedBy: "\r\n")
                 .lastIndex(of: "BEGIN:VEVENT").map { $0 + 1 }
-            #expect(refused.stderr.contains("\(bad):\(lastEvent ?? 0): title: is longer than 200 characters"),
-                    "the error names the event by its line in the file: \(refused.stderr)")
+            #expect(
+                refused.stderr.contains("\(bad):\(lastEvent ?? 0): title: is longer than 200 characters"),
+                "the error names the event by its line in the file: \(refused.stderr)")
             #expect(try Self.storedCount(stack) == 8_000, "nothing of the refused file was written")
         }
 
@@ -72,13 +84,17 @@ extension EndToEndServing {
         func abandonedStageLeavesNothing() async throws {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
-            var draft = Appointment(title: "Staged", start: Date(timeIntervalSince1970: 1_924_992_000), uid: "staged@example.org")
+            var draft = Appointment(
+                title: "Staged", start: Date(timeIntervalSince1970: 1_924_992_000), uid: "staged@example.org")
             draft.reminders = [.before(3600)]
             do {
                 let abandoned = try stack.client()
                 let stage = try abandoned.call("appointment.importBegin", NoParams(), as: AppointmentImportStage.self)
-                let chunk = AppointmentImportChunkParams(stage: stage.stage, firstIndex: 0, appointments: [draft], contactNames: [nil])
-                #expect(try abandoned.call("appointment.importChunk", chunk, as: AppointmentImportChunkResult.self).received == 1)
+                let chunk = AppointmentImportChunkParams(
+                    stage: stage.stage, firstIndex: 0, appointments: [draft], contactNames: [nil])
+                #expect(
+                    try abandoned.call("appointment.importChunk", chunk, as: AppointmentImportChunkResult.self).received
+                        == 1)
             }  // the connection closes here, without a commit
 
             // The daemon holds at most 4 stages: 4 new ones fit only once the abandoned one is gone.
@@ -95,7 +111,9 @@ extension EndToEndServing {
             }
             #expect(holders.count == 4, "the closed connection's stage still holds a place")
             let fifth = try stack.client()
-            #expect(throws: RPCErrorObject.self) { try fifth.call("appointment.importBegin", NoParams(), as: AppointmentImportStage.self) }
+            #expect(throws: RPCErrorObject.self) {
+                try fifth.call("appointment.importBegin", NoParams(), as: AppointmentImportStage.self)
+            }
             #expect(try Self.storedCount(stack) == 0)
         }
     }

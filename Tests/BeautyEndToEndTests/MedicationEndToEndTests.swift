@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A dose due at a chosen whole second a few seconds away. Times of day have minute granularity,
@@ -23,8 +23,9 @@ struct DueSoon {
         let epoch = Int(due.timeIntervalSince1970)
         let windowStart = Date(timeIntervalSince1970: TimeInterval(epoch - epoch % 60 - 60))
         let windowEnd = Date(timeIntervalSince1970: TimeInterval(epoch % 60 == 0 ? epoch : epoch - epoch % 60 + 60))
-        schedule = MedicationSchedule(kind: .interval, intervalSeconds: epoch - Int(windowStart.timeIntervalSince1970),
-                                      windowStart: Self.clock(windowStart), windowEnd: Self.clock(windowEnd))
+        schedule = MedicationSchedule(
+            kind: .interval, intervalSeconds: epoch - Int(windowStart.timeIntervalSince1970),
+            windowStart: Self.clock(windowStart), windowEnd: Self.clock(windowEnd))
     }
 
     static func clock(_ date: Date) -> ClockTime {
@@ -48,8 +49,10 @@ struct DueSoon {
 
 extension Stack {
     /// `med.add` over the socket; returns the medication and the id of its dose at `dueSoon.due`.
-    func addMedication(_ name: String, dose: String, _ dueSoon: DueSoon, stock: Double? = nil, lowStock: Double? = nil,
-                       notes: String? = nil) throws -> (medication: Medication, doseID: Int64) {
+    func addMedication(
+        _ name: String, dose: String, _ dueSoon: DueSoon, stock: Double? = nil, lowStock: Double? = nil,
+        notes: String? = nil
+    ) throws -> (medication: Medication, doseID: Int64) {
         var params = MedAddParams(name: name)
         params.dose = dose
         params.notes = notes
@@ -73,7 +76,9 @@ extension Stack {
     /// `beautyctl ARGS... --json`, decoded.
     func beautyctlJSON<T: Decodable>(_ arguments: [String], as: T.Type = T.self) async throws -> T {
         let result = try await beautyctl(arguments + ["--json"])
-        guard result.status == .exited(0) else { throw HarnessError("beautyctl \(arguments.joined(separator: " ")): \(result)") }
+        guard result.status == .exited(0) else {
+            throw HarnessError("beautyctl \(arguments.joined(separator: " ")): \(result)")
+        }
         return try WireJSON.decoder().decode(T.self, from: Data(result.stdout.utf8))
     }
 }
@@ -90,33 +95,39 @@ extension EndToEndTiming {
 
             // Three medications due on the same second.
             let soon = await DueSoon.after(3.5)
-            let iron = try stack.addMedication("Iron", dose: "2 tablets", soon, stock: 4, lowStock: 2, notes: "with orange juice")
+            let iron = try stack.addMedication(
+                "Iron", dose: "2 tablets", soon, stock: 4, lowStock: 2, notes: "with orange juice")
             let magnesium = try stack.addMedication("Magnesium", dose: "1 tablet", soon)
             let zinc = try stack.addMedication("Zinc", dose: "1 capsule", soon)
             let ids = [iron.doseID, magnesium.doseID, zinc.doseID]
 
             // Before it is due: still to come today, and the next trigger names the medication.
             let next = try stack.client().status().nextTrigger
-            #expect(next?.fireAt == soon.due && next?.itemKind == .medication && next?.title == "Iron",
-                    "status.nextTrigger: \(String(describing: next))")
+            #expect(
+                next?.fireAt == soon.due && next?.itemKind == .medication && next?.title == "Iron",
+                "status.nextTrigger: \(String(describing: next))")
             let before: NowResult = try await stack.beautyctlJSON(["now"])
             let later = before.laterToday.filter { $0.kind == .medication }
-            #expect(later.map(\.id) == ids && later.allSatisfy { $0.status == "pending" && $0.start == soon.due },
-                    "now.laterToday: \(before.laterToday)")
+            #expect(
+                later.map(\.id) == ids && later.allSatisfy { $0.status == "pending" && $0.start == soon.due },
+                "now.laterToday: \(before.laterToday)")
             #expect(later.map(\.address) == ["2 tablets", "1 tablet", "1 capsule"])
             try #require(Date() < soon.due, "setting up took too long for this test to mean anything")
 
             let shown = await stack.waitForNotifications(3, timeout: .seconds(soon.due.timeIntervalSinceNow + 5))
             try #require(shown.count == 3, "expected three dose notifications, got \(shown)\n\(stack.logs)")
-            for (call, (name, dose)) in zip(shown, [("Iron", "2 tablets"), ("Magnesium", "1 tablet"), ("Zinc", "1 capsule")]) {
+            for (call, (name, dose)) in zip(
+                shown, [("Iron", "2 tablets"), ("Magnesium", "1 tablet"), ("Zinc", "1 capsule")])
+            {
                 #expect(call.summary == "Time for \(name)", "\(call)")
                 #expect(call.appName == "beautyd")
                 #expect(call.actions == ["taken", "Taken", "snooze", "Snooze", "skip", "Skip"], "\(call)")
                 #expect(call.hints.urgency == 2, "a dose must be critical: \(call)")
                 #expect(call.expireTimeout == 0, "a dose stays until dismissed: \(call)")
                 #expect(call.hints.category == "x-beautyd.medication")
-                #expect(call.body.contains(dose) && call.body.contains(localClock(soon.due)),
-                        "the body should give the dose and the scheduled time \(localClock(soon.due)): \(call.body)")
+                #expect(
+                    call.body.contains(dose) && call.body.contains(localClock(soon.due)),
+                    "the body should give the dose and the scheduled time \(localClock(soon.due)): \(call.body)")
                 let lateness = call.time - soon.due.timeIntervalSince1970
                 report(String(format: "dose lateness (due -> Notify received), %@: %.1f ms", name, lateness * 1000))
                 #expect(lateness >= 0, "\(name) was shown \(-lateness) s before its dose was due")
@@ -137,7 +148,8 @@ extension EndToEndTiming {
             }
             let storedAfter = ContinuousClock.now - invoked
             let stored = try #require(taken, "Taken was not recorded\n\(stack.logs)")
-            let storedMs = Double(storedAfter.components.seconds) * 1000 + Double(storedAfter.components.attoseconds) / 1e15
+            let storedMs =
+                Double(storedAfter.components.seconds) * 1000 + Double(storedAfter.components.attoseconds) / 1e15
             report(String(format: "Invoke(taken) -> dose stored as taken: %.1f ms (dbus-send included)", storedMs))
             let confirmedAt = try #require(stored.confirmedAt)
             #expect(confirmedAt >= soon.due && confirmedAt <= Date())
@@ -163,10 +175,13 @@ extension EndToEndTiming {
             #expect(renotified.actionKeys == ["taken", "snooze", "skip"] && renotified.hints.urgency == 2)
             // Recorded once the server's answer comes back, which may be after it logged the Notify.
             let refired = await eventually(timeout: .seconds(3)) { () -> Dose? in
-                guard let dose = try? stack.dose(magnesium.doseID, of: magnesium.medication.id!), dose.state == .fired else { return nil }
+                guard let dose = try? stack.dose(magnesium.doseID, of: magnesium.medication.id!), dose.state == .fired
+                else { return nil }
                 return dose
             }
-            #expect(refired?.state == .fired, "\(String(describing: try? stack.dose(magnesium.doseID, of: magnesium.medication.id!)))")
+            #expect(
+                refired?.state == .fired,
+                "\(String(describing: try? stack.dose(magnesium.doseID, of: magnesium.medication.id!)))")
 
             // Snooze from the terminal (--for), then Skip clicked on the popup shown again.
             let cliSnooze = try await stack.beautyctl(["dose", "snooze", "\(magnesium.doseID)", "--for", "1s"])
@@ -192,20 +207,26 @@ extension EndToEndTiming {
             #expect(try stack.medication(zinc.medication.id!).medication.stock == nil)
 
             // History (to a future end: doses up to now), CSV, adherence.
-            let history: HistoryResult = try await stack.beautyctlJSON(["history", "--to", iso(Date().addingTimeInterval(3600))])
+            let history: HistoryResult = try await stack.beautyctlJSON([
+                "history", "--to", iso(Date().addingTimeInterval(3600)),
+            ])
             let doses = history.entries.filter { $0.kind == "dose" }
             #expect(doses.map(\.id) == ids, "\(history.entries)")
             #expect(doses.map(\.state) == ["taken", "skipped", "skipped"], "\(doses)")
             #expect(doses.allSatisfy { $0.scheduledAt == soon.due && $0.confirmedAt != nil }, "\(doses)")
             #expect(doses.first?.detail == "2 tablets")
             let adherence = Dictionary(uniqueKeysWithValues: history.adherence.map { ($0.name, $0) })
-            #expect(adherence["Iron"].map { [$0.taken7, $0.scheduled7, $0.taken30, $0.scheduled30] } == [1, 1, 1, 1], "\(history.adherence)")
+            #expect(
+                adherence["Iron"].map { [$0.taken7, $0.scheduled7, $0.taken30, $0.scheduled30] } == [1, 1, 1, 1],
+                "\(history.adherence)")
             #expect(adherence["Zinc"].map { [$0.taken7, $0.scheduled7] } == [0, 1])
             let csv = try await stack.beautyctl(["history", "--csv"])
             #expect(csv.status == .exited(0))
             let rows = csv.stdout.split(separator: "\n")
             #expect(rows.first == "kind,id,title,detail,scheduled,state,confirmed", "\(csv)")
-            #expect(rows.contains { $0.hasPrefix("dose,\(iron.doseID),Iron,2 tablets,\(iso(soon.due)),taken,") }, "\(csv.stdout)")
+            #expect(
+                rows.contains { $0.hasPrefix("dose,\(iron.doseID),Iron,2 tablets,\(iso(soon.due)),taken,") },
+                "\(csv.stdout)")
 
             // Exactly these notifications: three doses, one warning, Magnesium twice more.
             try await Task.sleep(for: .milliseconds(300))
@@ -218,9 +239,12 @@ extension EndToEndTiming {
             while events.count < 11, let line = try? watcher.readLine() {
                 events.append(try WireJSON.decoder().decode(RPCNotification<DaemonEvent>.self, from: line).params)
             }
-            func types(_ dose: Int64) -> [String] { events.filter { $0.itemID == dose && $0.type != "low-stock" }.map(\.type) }
+            func types(_ dose: Int64) -> [String] {
+                events.filter { $0.itemID == dose && $0.type != "low-stock" }.map(\.type)
+            }
             #expect(types(iron.doseID) == ["fired", "taken"], "\(events)")
-            #expect(types(magnesium.doseID) == ["fired", "snoozed", "fired", "snoozed", "fired", "skipped"], "\(events)")
+            #expect(
+                types(magnesium.doseID) == ["fired", "snoozed", "fired", "snoozed", "fired", "skipped"], "\(events)")
             #expect(types(zinc.doseID) == ["fired", "skipped"], "\(events)")
             #expect(events.filter { $0.type == "low-stock" }.map(\.title) == ["Iron"], "\(events)")
             #expect(events.allSatisfy { $0.key?.hasPrefix("medication/") ?? false }, "\(events)")
@@ -252,7 +276,10 @@ extension EndToEndTiming {
                 (["med", "add", "Iron", "--at", "08:00", "--days", "mon,funday"], ["--days", "funday"]),
                 (["med", "add", "Iron", "--every", "0h"], ["--every"]),
                 (["med", "add", "Iron", "--at", "08:00", "--cycle", "0/7"], ["--cycle", "0/7"]),
-                (["med", "add", "Iron", "--at", "08:00", "--from", "2026-12-10", "--until", "2026-12-01"], ["--until"]),
+                (
+                    ["med", "add", "Iron", "--at", "08:00", "--from", "2026-12-10", "--until", "2026-12-01"],
+                    ["--until"]
+                ),
                 (["med", "add", "Iron", "--stock=-5"], ["--stock"]),
                 (["med", "add", "Iron", "--at", "25:00"], ["--at", "25:00"]),
                 (["med", "add", "Iron", "--at", "08:00", "--every", "8h"], ["--at", "--every"]),

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension EndToEndBus {
@@ -44,11 +44,14 @@ extension EndToEndBus {
             // Still on screen well past dunst's timeout: only the person closes it.
             try await Task.sleep(for: .seconds(4))
             let displayed = try await stack.run(dunstctl, ["count", "displayed"])
-            #expect(displayed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(displayed)\n\(stack.logs)")
+            #expect(
+                displayed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(displayed)\n\(stack.logs)")
 
             // The person's click (dunst's left button closes the popup) takes it away and counts as dismissed.
             let xdotool = try Locations.system("xdotool", package: "xdotool")
-            let xdo = { (arguments: [String]) in try await stack.run(xdotool, arguments, environment: ["DISPLAY": shownOn]) }
+            let xdo = { (arguments: [String]) in
+                try await stack.run(xdotool, arguments, environment: ["DISPLAY": shownOn])
+            }
             let popup = try await EndToEndTiming.ClickedDose.popupGeometry(
                 try await xdo(["search", "--onlyvisible", "--class", "Dunst"]).stdout, xdo)
             let (left, top, width, height) = try #require(popup, "no dunst popup on \(shownOn)\n\(stack.logs)")
@@ -68,11 +71,14 @@ extension EndToEndBus {
                 if !history.isEmpty { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            let entry = try #require(history.first { Self.field($0, "summary") == "Pedicure" },
-                                     "no Pedicure in dunst's history: \(history)\n\(stack.logs)")
+            let entry = try #require(
+                history.first { Self.field($0, "summary") == "Pedicure" },
+                "no Pedicure in dunst's history: \(history)\n\(stack.logs)")
             #expect(Self.field(entry, "appname") == "beautyd")
             #expect(Self.field(entry, "category") == "x-beautyd.appointment")
-            #expect(Self.field(entry, "body")?.contains(localClock(start)) == true, "body: \(Self.field(entry, "body") ?? "-")")
+            #expect(
+                Self.field(entry, "body")?.contains(localClock(start)) == true,
+                "body: \(Self.field(entry, "body") ?? "-")")
         }
 
         @Test("xfce4-notifyd keeps the reminder on screen past its own timeout")
@@ -95,7 +101,9 @@ extension EndToEndBus {
             }
             try #require(fired != nil, "xfce4-notifyd never took the reminder\n\(stack.logs)")
 
-            let xdo = { (arguments: [String]) in try await stack.run(xdotool, arguments, environment: ["DISPLAY": shownOn]) }
+            let xdo = { (arguments: [String]) in
+                try await stack.run(xdotool, arguments, environment: ["DISPLAY": shownOn])
+            }
             let popup = { () async throws -> (Int, Int, Int, Int)? in
                 try await EndToEndTiming.ClickedDose.popupGeometry(
                     try await xdo(["search", "--onlyvisible", "--name", "^xfce4-notifyd$"]).stdout, xdo)
@@ -114,7 +122,8 @@ extension EndToEndBus {
         /// `dunstctl history` prints {"type": "aa{sv}", "data": [[{name: {"type", "data"}}, ...]]}.
         static func historyEntries(_ json: String) -> [[String: Any]] {
             guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-                  let data = object["data"] as? [[[String: Any]]] else { return [] }
+                let data = object["data"] as? [[[String: Any]]]
+            else { return [] }
             return data.flatMap { $0 }
         }
 
@@ -133,7 +142,10 @@ extension EndToEndBus {
                 (["appointment", "add", "Haircut", "--at", "notatime"], ["--at", "notatime"]),
                 (["appointment", "add", "", "--at", "2026-12-01 14:00"], ["title"]),
                 (["appointment", "add", "Haircut", "--at", "2026-12-01 14:00", "--remind", "5x"], ["--remind", "5x"]),
-                (["appointment", "add", "Haircut", "--at", "2026-12-01 14:00", "--remind-at", "someday"], ["--remind-at", "someday"]),
+                (
+                    ["appointment", "add", "Haircut", "--at", "2026-12-01 14:00", "--remind-at", "someday"],
+                    ["--remind-at", "someday"]
+                ),
                 (["appointment", "add", "Haircut"], ["--at"]),
                 (["appointment", "frobnicate"], ["frobnicate"]),
             ]
@@ -159,8 +171,9 @@ extension EndToEndBus {
                 let result = try await stack.beautyctl(["status"], socket: socket)
                 #expect(result.status == .exited(3), "\(result)")
                 #expect(result.stderr.contains(stack.socketPath), "the message should name the socket: \(result)")
-                #expect(result.stderr.contains("systemctl --user start beautyd") || result.stderr.contains("beautyd &"),
-                        "the message should say how to start the daemon: \(result)")
+                #expect(
+                    result.stderr.contains("systemctl --user start beautyd") || result.stderr.contains("beautyd &"),
+                    "the message should say how to start the daemon: \(result)")
             }
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // beautyd under tight process limits (prlimit): it either works or refuses to start with a message;
@@ -28,7 +28,8 @@ extension EndToEndServing {
         /// User plus system CPU seconds the process has used.
         private static func cpuSeconds(_ pid: pid_t) -> Double? {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
             return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -53,7 +54,8 @@ extension EndToEndServing {
             let limits = try String(contentsOfFile: "/proc/\(daemon.pid)/limits", encoding: .utf8)
             let openFiles = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }
             let numbers = openFiles?.split(separator: " ").compactMap { Int($0) } ?? []
-            #expect(numbers == [4096, 4096], "\(openFiles ?? "no line"): the soft limit was not raised to the hard one")
+            #expect(
+                numbers == [4096, 4096], "\(openFiles ?? "no line"): the soft limit was not raised to the hard one")
         }
 
         @Test("descriptors running out while serving: accepting pauses instead of spinning, and resumes")
@@ -66,7 +68,8 @@ extension EndToEndServing {
             #expect(lowered.status == .exited(0), "\(lowered)")
 
             var held: [RPCClient] = []
-            for _ in 0..<150 { held.append(try stack.client(timeout: 1)) }  // more than fit; the rest queue in the backlog
+            // more than fit; the rest queue in the backlog
+            for _ in 0..<150 { held.append(try stack.client(timeout: 1)) }
             try await Task.sleep(for: .milliseconds(500))
             let before = try #require(Self.cpuSeconds(daemon.pid))
             try await Task.sleep(for: .seconds(2))
@@ -75,8 +78,13 @@ extension EndToEndServing {
 
             held.removeAll()
             // A safety net: the backlog's clients go first, slowly on a busy machine.
-            let back = await eventually(timeout: .seconds(120)) { (try? stack.client(timeout: 2).status()) != nil ? true : nil }
-            #expect(back == true, "\(daemon.stderr.split(separator: "\n").filter { !$0.contains("Cannot schedule") }.suffix(60).joined(separator: "\n"))")
+            let back = await eventually(timeout: .seconds(120)) {
+                (try? stack.client(timeout: 2).status()) != nil ? true : nil
+            }
+            #expect(
+                back == true,
+                "\(daemon.stderr.split(separator: "\n").filter { !$0.contains("Cannot schedule") }.suffix(60).joined(separator: "\n"))"
+            )
             #expect(daemon.stderr.contains("cannot accept connections"), "the pause should be logged")
         }
 
@@ -94,14 +102,17 @@ extension EndToEndServing {
             var busy = 0, served = 0
             for client in held {
                 guard let line = try? client.readLine(),
-                      let answer = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
+                    let answer = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
+                else { continue }
                 if (answer["error"] as? [String: Any])?["code"] as? Int == -32002 { busy += 1 }
                 if answer["result"] != nil { served += 1 }
             }
             #expect(busy > 0 && served > 0 && busy + served == 90, "busy \(busy), served \(served)")
             held.removeAll()
             // A safety net: the backlog's clients go first, slowly on a busy machine.
-            let back = await eventually(timeout: .seconds(120)) { (try? stack.client(timeout: 2).status()) != nil ? true : nil }
+            let back = await eventually(timeout: .seconds(120)) {
+                (try? stack.client(timeout: 2).status()) != nil ? true : nil
+            }
             #expect(back == true)
         }
 
@@ -131,7 +142,9 @@ extension EndToEndServing {
             }
             for client in clients {
                 let status = await client.wait(timeout: .seconds(30))
-                #expect(status == .exited(0) && client.stdout.contains("Facial"), "\(client.outputTail)\n\(daemon.outputTail)")
+                #expect(
+                    status == .exited(0) && client.stdout.contains("Facial"),
+                    "\(client.outputTail)\n\(daemon.outputTail)")
             }
             #expect(daemon.isRunning)
             daemon.signal(SIGTERM)

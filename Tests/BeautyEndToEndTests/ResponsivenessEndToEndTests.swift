@@ -22,25 +22,33 @@ extension EndToEndServing {
             for chunk in 0..<5 {
                 let appointments = (0..<2000).map { index in
                     let n = chunk * 2000 + index
-                    return Appointment(title: "Visit \(n)", start: base.addingTimeInterval(Double(n * 900)),
-                                       durationSeconds: 1800, uid: "busy-\(n)@beautyd-test")
+                    return Appointment(
+                        title: "Visit \(n)", start: base.addingTimeInterval(Double(n * 900)),
+                        durationSeconds: 1800, uid: "busy-\(n)@beautyd-test")
                 }
-                let imported = try client.call("appointment.import", AppointmentImportParams(
-                    appointments: appointments, contactNames: Array(repeating: nil, count: appointments.count)),
+                let imported = try client.call(
+                    "appointment.import",
+                    AppointmentImportParams(
+                        appointments: appointments, contactNames: Array(repeating: nil, count: appointments.count)),
                     as: AppointmentImportResult.self)
                 try #require(imported.inserted == 2000)
             }
 
             let agendaAnswered = Moment()
-            let request = try String(decoding: WireJSON.encoder().encode(RPCRequest(
-                id: .number(1), method: "agenda",
-                params: AgendaParams(from: base.addingTimeInterval(-86_400), to: base.addingTimeInterval(200 * 86_400)))),
+            let request = try String(
+                decoding: WireJSON.encoder().encode(
+                    RPCRequest(
+                        id: .number(1), method: "agenda",
+                        params: AgendaParams(
+                            from: base.addingTimeInterval(-86_400), to: base.addingTimeInterval(200 * 86_400)))),
                 as: UTF8.self)
             // The long request's client is used on the reader thread only, after this hand-over.
             nonisolated(unsafe) let long = try stack.client(timeout: 60)
             let sent = Date()
             try long.send(line: request)
-            Thread.detachNewThread { _ = try? long.readLine(); agendaAnswered.mark() }
+            Thread.detachNewThread {
+                _ = try? long.readLine(); agendaAnswered.mark()
+            }
 
             var answered = 0, slowest = 0.0
             while agendaAnswered.value == nil, Date() < sent.addingTimeInterval(60) {
@@ -53,8 +61,10 @@ extension EndToEndServing {
             }
             let finished = try #require(agendaAnswered.value, "the agenda was never answered\n\(stack.logs)")
             let building = finished.timeIntervalSince(sent)
-            report(String(format: "%d status answers while the agenda was built (%.0f ms), the slowest in %.1f ms",
-                          answered, building * 1000, slowest * 1000))
+            report(
+                String(
+                    format: "%d status answers while the agenda was built (%.0f ms), the slowest in %.1f ms",
+                    answered, building * 1000, slowest * 1000))
             #expect(answered >= 20, "only \(answered) answers to other clients while the agenda was built")
             #expect(slowest < building / 5, "a status waited \(slowest) s of the agenda's \(building) s")
         }

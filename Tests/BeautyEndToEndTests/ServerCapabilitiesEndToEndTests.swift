@@ -10,7 +10,9 @@ extension EndToEndBus {
     /// `body-markup` bodies are escaped: MedicationEndToEndTests and NotesInReminderEndToEndTests.)
     @Suite("Popups that stay until answered, per server capabilities", .serialized)
     struct PopupsThatStay {
-        @Test("a server with persistence gets resident reminders and doses; beautyd closes each once answered by a button")
+        @Test(
+            "a server with persistence gets resident reminders and doses; beautyd closes each once answered by a button"
+        )
         func residentOnAPersistenceServer() async throws {
             let stack = try await Stack.start(serverFlags: ["--persistence"], config: "[scheduling]\nsnooze = \"2s\"\n")
             defer { stack.shutdown() }
@@ -41,7 +43,9 @@ extension EndToEndBus {
             #expect(try stack.dose(medication.doseID, of: medication.medication.id!)?.state == .taken)
         }
 
-        @Test("a server without persistence (as dunst and xfce4-notifyd) gets no resident hint, and an answered popup is closed")
+        @Test(
+            "a server without persistence (as dunst and xfce4-notifyd) gets no resident hint, and an answered popup is closed"
+        )
         func notResidentWithoutPersistence() async throws {
             let stack = try await Stack.start()
             defer { stack.shutdown() }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension EndToEndServing {
@@ -42,7 +42,10 @@ extension EndToEndServing {
 
             // 2 MiB in one line: the bystander is answered while the line is still arriving.
             let pad = String(repeating: "x", count: 2 << 20)
-            let huge = Array(#"{"jsonrpc":"2.0","id":2,"method":"status","params":{"pad":"\#(pad)"}}"#.utf8) + [UInt8(ascii: "\n")]
+            let huge =
+                Array(#"{"jsonrpc":"2.0","id":2,"method":"status","params":{"pad":"\#(pad)"}}"#.utf8) + [
+                    UInt8(ascii: "\n")
+                ]
             try bad.send(bytes: Array(huge[..<(huge.count / 2)]))
             try everythingStillWorks(after: "the first MiB of an over-long line")
             try bad.send(bytes: Array(huge[(huge.count / 2)...]))
@@ -57,23 +60,31 @@ extension EndToEndServing {
             #expect(answer["id"] as? Int == 3)
             try everythingStillWorks(after: "an unknown method")
 
-            answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":4,"method":"appointment.add","params":{"title":5,"start":"2026-12-01T13:00:00Z"}}"#)
+            answer = try bad.roundTrip(
+                #"{"jsonrpc":"2.0","id":4,"method":"appointment.add","params":{"title":5,"start":"2026-12-01T13:00:00Z"}}"#
+            )
             #expect(answer.errorCode == RPCErrorCode.invalidParams, "\(answer)")
             #expect(answer.errorMessage?.contains("title") == true, "the message should name the field: \(answer)")
             try everythingStillWorks(after: "a number as title")
 
-            answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":5,"method":"appointment.add","params":{"title":"Haircut","start":"tomorrow-ish"}}"#)
+            answer = try bad.roundTrip(
+                #"{"jsonrpc":"2.0","id":5,"method":"appointment.add","params":{"title":"Haircut","start":"tomorrow-ish"}}"#
+            )
             #expect(answer.errorCode == RPCErrorCode.invalidParams, "\(answer)")
             #expect(answer.errorMessage?.contains("start") == true, "the message should name the field: \(answer)")
             try everythingStillWorks(after: "a start that is not a time")
 
             // Shaped like an instant but not one: no rolling 30 February into March.
-            answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":7,"method":"appointment.add","params":{"title":"Haircut","start":"2030-02-30T10:00:00Z"}}"#)
+            answer = try bad.roundTrip(
+                #"{"jsonrpc":"2.0","id":7,"method":"appointment.add","params":{"title":"Haircut","start":"2030-02-30T10:00:00Z"}}"#
+            )
             #expect(answer.errorCode == RPCErrorCode.invalidParams, "\(answer)")
             #expect(answer.errorMessage?.contains("start") == true, "the message should name the field: \(answer)")
             try everythingStillWorks(after: "30 February")
 
-            answer = try bad.roundTrip(#"{"jsonrpc":"2.0","id":6,"method":"appointment.add","params":{"title":"Haircut","start":"2026-12-01T13:00:00Z","reminders":[{"beforeSeconds":"an hour"}]}}"#)
+            answer = try bad.roundTrip(
+                #"{"jsonrpc":"2.0","id":6,"method":"appointment.add","params":{"title":"Haircut","start":"2026-12-01T13:00:00Z","reminders":[{"beforeSeconds":"an hour"}]}}"#
+            )
             #expect(answer.errorCode == RPCErrorCode.invalidParams, "\(answer)")
             #expect(answer.errorMessage?.contains("beforeSeconds") == true, "\(answer)")
             try everythingStillWorks(after: "a reminder of the wrong type")
@@ -97,7 +108,8 @@ extension EndToEndServing {
 
             // kill -9 leaves the socket file behind; nobody answers on it.
             #expect(await first.stop(SIGKILL) == .signaled(SIGKILL))
-            #expect(FileManager.default.fileExists(atPath: stack.socketPath), "expected a stale socket file after kill -9")
+            #expect(
+                FileManager.default.fileExists(atPath: stack.socketPath), "expected a stale socket file after kill -9")
             #expect(throws: (any Error).self) { _ = try stack.client().status() }
 
             let restarted = try await stack.startDaemon()
@@ -112,7 +124,9 @@ extension EndToEndServing {
 
             func mode(_ path: String) throws -> mode_t {
                 var info = stat()
-                guard lstat(path, &info) == 0 else { throw HarnessError("stat \(path): \(String(cString: strerror(errno)))") }
+                guard lstat(path, &info) == 0 else {
+                    throw HarnessError("stat \(path): \(String(cString: strerror(errno)))")
+                }
                 return info.st_mode
             }
             let socketDirectory = (stack.socketPath as NSString).deletingLastPathComponent

@@ -21,12 +21,19 @@ extension EndToEndServing {
                 let uid = i == 0 || i == count - 1 ? "twice@example.org" : "streamed-\(i)@example.org"
                 let title = i == 0 ? "Kept title" : i == count - 1 ? "Older title" : "Pedicure \(i)"
                 let date = day.string(from: first.addingTimeInterval(Double(i) * 86_400))
-                lines += change(i, ["BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20300101T000000Z", "SEQUENCE:\(i == 0 ? 2 : 1)",
-                                    "DTSTART;TZID=Salon Time:\(date)T090000", "DURATION:PT1H", "SUMMARY:\(title)",
-                                    "LOCATION:Salon \(i % 17)\\, Main Street \(i % 90)", "END:VEVENT"])
+                lines += change(
+                    i,
+                    [
+                        "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20300101T000000Z", "SEQUENCE:\(i == 0 ? 2 : 1)",
+                        "DTSTART;TZID=Salon Time:\(date)T090000", "DURATION:PT1H", "SUMMARY:\(title)",
+                        "LOCATION:Salon \(i % 17)\\, Main Street \(i % 90)", "END:VEVENT",
+                    ])
             }
-            lines += ["BEGIN:VTIMEZONE", "TZID:Salon Time", "BEGIN:STANDARD", "DTSTART:19700101T000000",
-                      "TZOFFSETFROM:+0300", "TZOFFSETTO:+0300", "TZNAME:SALON", "END:STANDARD", "END:VTIMEZONE", "END:VCALENDAR"]
+            lines += [
+                "BEGIN:VTIMEZONE", "TZID:Salon Time", "BEGIN:STANDARD", "DTSTART:19700101T000000",
+                "TZOFFSETFROM:+0300", "TZOFFSETTO:+0300", "TZNAME:SALON", "END:STANDARD", "END:VTIMEZONE",
+                "END:VCALENDAR",
+            ]
             return lines.joined(separator: "\r\n") + "\r\n"
         }
 
@@ -42,21 +49,26 @@ extension EndToEndServing {
 
         /// `beautyctl import FILE --json` reading pieces of 16 KiB: a 6,000-event file is some 80 of them.
         static func importInPieces(_ stack: Stack, _ path: String) async throws -> CommandResult {
-            try await stack.run(Locations.built("beautyctl"), ["--socket", stack.socketPath, "import", path, "--json"],
-                                environment: ["BEAUTYCTL_IMPORT_PIECE_BYTES": "16384"], timeout: .seconds(300))
+            try await stack.run(
+                Locations.built("beautyctl"), ["--socket", stack.socketPath, "import", path, "--json"],
+                environment: ["BEAUTYCTL_IMPORT_PIECE_BYTES": "16384"], timeout: .seconds(300))
         }
 
         static func stored(_ stack: Stack) throws -> [Appointment] {
             try stack.client().call("appointment.list", AppointmentListParams(), as: [Appointment].self)
         }
 
-        @Test("a file of many pieces and chunks arrives whole: a zone defined after its events, one UID's events read together")
+        @Test(
+            "a file of many pieces and chunks arrives whole: a zone defined after its events, one UID's events read together"
+        )
         func piecesArriveWhole() async throws {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
             let path = stack.directory + "/streamed.ics"
             try Self.calendar(6_000).write(toFile: path, atomically: true, encoding: .utf8)
-            #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0 > 1 << 20, "more than one chunk")
+            #expect(
+                try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0 > 1 << 20,
+                "more than one chunk")
 
             let imported = try await Self.importInPieces(stack, path)
             #expect(imported.status == .exited(0), "\(imported)")
@@ -67,26 +79,33 @@ extension EndToEndServing {
             let twice = appointments.filter { $0.uid == "twice@example.org" }
             #expect(twice.map(\.title) == ["Kept title"], "the higher SEQUENCE wins, as in a file read whole")
             let second = try #require(appointments.first { $0.uid == "streamed-1@example.org" })
-            #expect(second.start == Date(timeIntervalSince1970: 1_924_992_000 + 86_400 + 6 * 3600),
-                    "09:00 in Salon Time (+03:00), defined at the end of the file, is 06:00 UTC")
+            #expect(
+                second.start == Date(timeIntervalSince1970: 1_924_992_000 + 86_400 + 6 * 3600),
+                "09:00 in Salon Time (+03:00), defined at the end of the file, is 06:00 UTC")
             let last = try #require(appointments.first { $0.uid == "streamed-5998@example.org" })
             #expect(last.timeZone == second.timeZone && last.start.timeIntervalSince(second.start) == 5_997 * 86_400)
         }
 
-        @Test("an error in a late piece, from the daemon or the parser, names FILE:LINE and nothing of the file is imported")
+        @Test(
+            "an error in a late piece, from the daemon or the parser, names FILE:LINE and nothing of the file is imported"
+        )
         func lateErrorImportsNothing() async throws {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
             // The daemon refuses event 5,990's title; pieces before it were staged, not written.
             let longTitle = stack.directory + "/late-title.ics"
             let titled = Self.calendar(6_000) { i, lines in
-                i == 5_990 ? lines.map { $0.hasPrefix("SUMMARY:") ? "SUMMARY:" + String(repeating: "x", count: 300) : $0 } : lines
+                i == 5_990
+                    ? lines.map { $0.hasPrefix("SUMMARY:") ? "SUMMARY:" + String(repeating: "x", count: 300) : $0 }
+                    : lines
             }
             try titled.write(toFile: longTitle, atomically: true, encoding: .utf8)
             let refused = try await Self.importInPieces(stack, longTitle)
             #expect(refused.status == .exited(1), "\(refused)")
-            #expect(refused.stderr.contains("\(longTitle):\(Self.lineOfEvent(titled, 5_990)): title: is longer than 200 characters"),
-                    "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains(
+                    "\(longTitle):\(Self.lineOfEvent(titled, 5_990)): title: is longer than 200 characters"),
+                "\(refused.stderr)")
             #expect(try Self.stored(stack).isEmpty, "nothing of the refused file was written")
 
             // A malformed DTSTART in event 5,995: the parser's error, with the file's line.

@@ -42,7 +42,8 @@ struct SystemErrorExpectations: Sendable, CustomTestStringConvertible {
         contactLanguage: "slovenčina", contactShown: "  język:    słowacki\n",
         smsPrefix: "Dobrý deň, potvrdzujem svoj termín (Manikúra) v piatok 6. decembra 2030 o 14:00.\n",
         templates: ["'umów'", "'potwierdź'", "'odwołaj'"],
-        noTipCategory: "beautyctl: --category: „usta” to nie kategoria porad (dostępne: twarz, włosy, paznokcie, ciało)\n")
+        noTipCategory:
+            "beautyctl: --category: „usta” to nie kategoria porad (dostępne: twarz, włosy, paznokcie, ciało)\n")
     static let slovak = SystemErrorExpectations(
         locale: "sk_SK.UTF-8",
         notRunning: "beautyctl: beautyd nebeží (nedá sa pripojiť k %@: Taký súbor ani priečinok neexistuje).\n",
@@ -71,13 +72,17 @@ extension EndToEndTiming {
             #expect(down.status == .exited(3) && down.stderr.hasPrefix(notRunning), "\(down)")
             // A socket left behind by a daemon that is gone: the connection is refused.
             let stale = stack.directory + "/stale.sock"
-            _ = try await stack.run(Locations.python, ["-c", "import socket; socket.socket(socket.AF_UNIX).bind('\(stale)')"])
+            _ = try await stack.run(
+                Locations.python, ["-c", "import socket; socket.socket(socket.AF_UNIX).bind('\(stale)')"])
             let staleAnswer = try await stack.beautyctl(["--socket", stale, "status"], socket: false)
-            #expect(staleAnswer.status == .exited(3) && staleAnswer.stderr.contains(stale + language.refused), "\(staleAnswer)")
+            #expect(
+                staleAnswer.status == .exited(3) && staleAnswer.stderr.contains(stale + language.refused),
+                "\(staleAnswer)")
 
             // The socket's lock is a directory: beautyd says why it will not start, in its user's language.
             let lock = stack.socketPath + ".lock"
-            try FileManager.default.createDirectory(atPath: lock, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: lock, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let refused = try await stack.run(try Locations.built("beautyd"), [], timeout: .seconds(60))
             let lockIsADirectory = language.lockIsADirectory.replacingOccurrences(of: "%@", with: lock)
             #expect(refused.status == .exited(1) && refused.stderr.hasSuffix(lockIsADirectory), "\(refused)")
@@ -85,8 +90,10 @@ extension EndToEndTiming {
 
             try await stack.startDaemon()
             let missing = stack.directory + "/missing.pw"
-            let noFile = try await stack.beautyctl(["sync", "add", "phone", "--url", "http://127.0.0.1:9/dav/", "--user", "anna",
-                                                    "--password-file", missing])
+            let noFile = try await stack.beautyctl([
+                "sync", "add", "phone", "--url", "http://127.0.0.1:9/dav/", "--user", "anna",
+                "--password-file", missing,
+            ])
             let expected = language.noPasswordFile.replacingOccurrences(of: "%@", with: missing)
             #expect(noFile.status == .exited(1) && noFile.stderr.hasSuffix(expected), "\(noFile)")
 
@@ -102,7 +109,8 @@ extension EndToEndTiming {
             stack.locale = SystemErrorExpectations.polish.locale
             try await stack.startDaemon()
             _ = try await stack.beautyctlOK(["notifications", "off"])
-            _ = try stack.addAppointment("Henna", start: Date().addingTimeInterval(86_400), remindAt: [wholeSecond(after: 2)])
+            _ = try stack.addAppointment(
+                "Henna", start: Date().addingTimeInterval(86_400), remindAt: [wholeSecond(after: 2)])
             let recorded = try await eventually(timeout: .seconds(60), interval: .milliseconds(250)) { () -> Bool? in
                 let result: HistoryResult = try stack.client().call("history", HistoryParams())
                 return result.entries.contains { $0.kind == "reminder" && $0.state == "suppressed" } ? true : nil
@@ -110,7 +118,8 @@ extension EndToEndTiming {
             #expect(recorded == true)
             let history = try await stack.beautyctlOK(["history"])
             let line = try #require(history.stdout.split(separator: "\n").first { $0.contains("Henna") }, "\(history)")
-            #expect(line.contains(SystemErrorExpectations.polish.suppressed) && !line.contains("suppressed"), "\(history)")
+            #expect(
+                line.contains(SystemErrorExpectations.polish.suppressed) && !line.contains("suppressed"), "\(history)")
         }
 
         @Test(arguments: [SystemErrorExpectations.polish, .slovak])
@@ -119,10 +128,14 @@ extension EndToEndTiming {
             defer { stack.shutdown() }
             stack.locale = language.locale
             try await stack.startDaemon()
-            _ = try await stack.beautyctlOK(["contact", "add", "Salon Anna", "--phone", "+48 600 100 200", "--language", language.contactLanguage])
+            _ = try await stack.beautyctlOK([
+                "contact", "add", "Salon Anna", "--phone", "+48 600 100 200", "--language", language.contactLanguage,
+            ])
             let shown = try await stack.beautyctlOK(["contact", "show", "1"])
             #expect(shown.stdout.contains(language.contactShown), "\(shown)")
-            _ = try await stack.beautyctlOK(["appointment", "add", "Manikúra", "--at", "2030-12-06 14:00", "--contact", "1"])
+            _ = try await stack.beautyctlOK([
+                "appointment", "add", "Manikúra", "--at", "2030-12-06 14:00", "--contact", "1",
+            ])
             let sms = try await stack.beautyctlOK(["message", "confirm", "1"])
             #expect(sms.stdout.hasPrefix(language.smsPrefix), "\(sms)")
 
@@ -132,12 +145,15 @@ extension EndToEndTiming {
             #expect(!own.stdout.hasPrefix(language.smsPrefix) && !own.stdout.hasPrefix("Hello"), "\(own)")
             // The templates' names are the user's words (typed in any language, listed in beautyctl's).
             let noTemplate = try await stack.beautyctl(["message", "invite", "1"])
-            #expect(noTemplate.status == .exited(2) && language.templates.allSatisfy(noTemplate.stderr.contains)
+            #expect(
+                noTemplate.status == .exited(2) && language.templates.allSatisfy(noTemplate.stderr.contains)
                     && !noTemplate.stderr.contains("'book'"), "\(noTemplate)")
             let lips = try await stack.beautyctl(["tips", "--category", "usta"])
             #expect(lips.status == .exited(2) && lips.stderr == language.noTipCategory, "\(lips)")
             let unknown = try await stack.beautyctl(["contact", "edit", "1", "--language", "klingon"])
-            #expect(unknown.status == .exited(2) && unknown.stderr.contains("klingon") && unknown.stderr.contains("en, pl"), "\(unknown)")
+            #expect(
+                unknown.status == .exited(2) && unknown.stderr.contains("klingon") && unknown.stderr.contains("en, pl"),
+                "\(unknown)")
         }
     }
 }

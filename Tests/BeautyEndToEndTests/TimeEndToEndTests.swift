@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Time, end to end: series reminders, treatment cycles, the user's zone followed live, and
@@ -20,7 +20,8 @@ func next(hour: Int, in zone: TimeZone, after now: Date) -> Date {
     let today = calendar.dateComponents([.year, .month, .day], from: now)
     let atHour = LocalTime.instant(year: today.year!, month: today.month!, day: today.day!, hour: hour, in: zone)!
     if atHour > now { return atHour }
-    let tomorrow = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: 1, to: now)!)
+    let tomorrow = calendar.dateComponents(
+        [.year, .month, .day], from: calendar.date(byAdding: .day, value: 1, to: now)!)
     return LocalTime.instant(year: tomorrow.year!, month: tomorrow.month!, day: tomorrow.day!, hour: hour, in: zone)!
 }
 
@@ -37,21 +38,21 @@ extension Stack {
 
 /// Line 9 has a month 13.
 let malformedICS = """
-BEGIN:VCALENDAR
-VERSION:2.0
-PRODID:-//test//EN
-BEGIN:VEVENT
-UID:fine@example.com
-DTSTART:20270301T100000Z
-END:VEVENT
-BEGIN:VEVENT
-DTSTART:2026-13-45
-UID:broken@example.com
-SUMMARY:Broken
-END:VEVENT
-END:VCALENDAR
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//test//EN
+    BEGIN:VEVENT
+    UID:fine@example.com
+    DTSTART:20270301T100000Z
+    END:VEVENT
+    BEGIN:VEVENT
+    DTSTART:2026-13-45
+    UID:broken@example.com
+    SUMMARY:Broken
+    END:VEVENT
+    END:VCALENDAR
 
-"""
+    """
 
 /// Well-formed iCalendar whose second event beautyd must refuse (`bad` is its extra line).
 func refusedICS(_ bad: String) -> String {
@@ -84,17 +85,22 @@ extension EndToEndTiming {
             defer { stack.shutdown() }
             let calendar = LocalTime.calendar(testTimeZone)
             // The visit was three days ago at 10:30 (Warsaw); it is marked done only today.
-            let past = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: -3, to: Date())!)
+            let past = calendar.dateComponents(
+                [.year, .month, .day], from: calendar.date(byAdding: .day, value: -3, to: Date())!)
             let at = String(format: "%04d-%02d-%02d 10:30", past.year!, past.month!, past.day!)
-            let added = try await stack.beautyctl(["appointment", "add", "Manicure", "--at", at, "--every", "1d", "--after-done",
-                                                   "--remind", "1h", "--json"])
+            let added = try await stack.beautyctl([
+                "appointment", "add", "Manicure", "--at", at, "--every", "1d", "--after-done",
+                "--remind", "1h", "--json",
+            ])
             try #require(added.status == .exited(0), "\(added)")
             let visit = try WireJSON.decoder().decode(AppointmentDetail.self, from: Data(added.stdout.utf8)).appointment
             #expect(visit.repeatAfterDoneSeconds == 86_400 && visit.recurrence == nil, "\(visit)")
 
             func tomorrowAtTenThirty(_ now: Date) -> Date {
-                let day = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: 1, to: now)!)
-                return LocalTime.instant(year: day.year!, month: day.month!, day: day.day!, hour: 10, minute: 30, in: testTimeZone)!
+                let day = calendar.dateComponents(
+                    [.year, .month, .day], from: calendar.date(byAdding: .day, value: 1, to: now)!)
+                return LocalTime.instant(
+                    year: day.year!, month: day.month!, day: day.day!, hour: 10, minute: 30, in: testTimeZone)!
             }
             let before = tomorrowAtTenThirty(Date())
             let done = try await stack.beautyctl(["appointment", "done", "\(visit.id!)", "--json"])
@@ -103,11 +109,14 @@ extension EndToEndTiming {
             let detail = try WireJSON.decoder().decode(AppointmentDetail.self, from: Data(done.stdout.utf8))
             #expect(detail.appointment.status == .done)
             let next = try #require(detail.followUp, "no followUp in \(done.stdout)")
-            #expect(next.start == before || next.start == after, "follow-up at \(iso(next.start)), expected \(iso(after))")
+            #expect(
+                next.start == before || next.start == after, "follow-up at \(iso(next.start)), expected \(iso(after))")
             #expect(next.title == "Manicure" && next.status == .scheduled && next.repeatAfterDoneSeconds == 86_400)
             #expect(next.id != visit.id && next.reminders == [.before(3600)])
             let stored = try stack.client().show(next.id!)
-            #expect(stored.deliveries.map(\.trigger.fireAt) == [next.start.addingTimeInterval(-3600)], "\(stored.deliveries)")
+            #expect(
+                stored.deliveries.map(\.trigger.fireAt) == [next.start.addingTimeInterval(-3600)],
+                "\(stored.deliveries)")
 
             // The human form says so too; a done visit is not done twice.
             let text = try await stack.beautyctl(["appointment", "done", "\(next.id!)"])
@@ -138,7 +147,8 @@ extension EndToEndTiming {
             let stack = try await Stack.start(server: false, daemon: false)
             defer { stack.shutdown() }
             let link = stack.directory + "/localtime"
-            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/usr/share/zoneinfo/Europe/Warsaw")
+            try FileManager.default.createSymbolicLink(
+                atPath: link, withDestinationPath: "/usr/share/zoneinfo/Europe/Warsaw")
             let warsaw = TimeZone(identifier: "Europe/Warsaw")!, newYork = TimeZone(identifier: "America/New_York")!
             // Not within a minute of 08:00 in either zone, so "the next 08:00" cannot change under the test.
             for zone in [warsaw, newYork] {
@@ -157,19 +167,23 @@ extension EndToEndTiming {
             #expect(try stack.client().status().nextTrigger?.fireAt == inWarsaw)
 
             // Retarget the link the way timedatectl does: a new link renamed over the old one.
-            try FileManager.default.createSymbolicLink(atPath: link + ".new", withDestinationPath: "/usr/share/zoneinfo/America/New_York")
+            try FileManager.default.createSymbolicLink(
+                atPath: link + ".new", withDestinationPath: "/usr/share/zoneinfo/America/New_York")
             let changed = Date()
-            guard rename(link + ".new", link) == 0 else { throw HarnessError("rename: \(String(cString: strerror(errno)))") }
+            guard rename(link + ".new", link) == 0 else {
+                throw HarnessError("rename: \(String(cString: strerror(errno)))")
+            }
             let inNewYork = nextEight(in: newYork, after: Date())
 
             // Re-planned when the stored dose (a real id, pending) and the armed trigger are New York's 08:00.
             let client = try stack.client()
-            let replanned = try await eventually(timeout: .seconds(60), interval: .milliseconds(10)) { () -> AgendaEntry? in
+            let replanned = try await eventually(timeout: .seconds(60), interval: .milliseconds(10)) {
+                () -> AgendaEntry? in
                 var params = AgendaParams(from: Date(), to: Date().addingTimeInterval(2 * 86_400))
                 params.kind = .medication
                 let agenda: AgendaResult = try client.call("agenda", params)
                 guard let first = agenda.entries.first, first.start == inNewYork, first.id != 0,
-                      try client.status().nextTrigger?.fireAt == inNewYork
+                    try client.status().nextTrigger?.fireAt == inNewYork
                 else { return nil }
                 return first
             }
@@ -181,9 +195,12 @@ extension EndToEndTiming {
             #expect(utcHour == (newYork.isDaylightSavingTime(for: inNewYork) ? 12 : 13))
 
             // What beautyctl shows.
-            let agenda: AgendaResult = try await stack.beautyctlJSON(["agenda", "--kind", "medication", "--from", iso(Date()), "--to",
-                                                                      iso(Date().addingTimeInterval(2 * 86_400))])
-            #expect(agenda.entries.first?.start == inNewYork && agenda.entries.first?.title == "Iron", "\(agenda.entries)")
+            let agenda: AgendaResult = try await stack.beautyctlJSON([
+                "agenda", "--kind", "medication", "--from", iso(Date()), "--to",
+                iso(Date().addingTimeInterval(2 * 86_400)),
+            ])
+            #expect(
+                agenda.entries.first?.start == inNewYork && agenda.entries.first?.title == "Iron", "\(agenda.entries)")
             #expect(!agenda.entries.contains { $0.start == inWarsaw }, "\(agenda.entries)")
             let shown: MedDetail = try await stack.beautyctlJSON(["med", "show", "\(id)"])
             #expect(shown.upcoming.first == inNewYork, "\(shown.upcoming.prefix(2))")
@@ -191,17 +208,25 @@ extension EndToEndTiming {
             #expect(log.contains("America/New_York"), "the daemon log does not mention the new zone:\n\(stack.logs)")
 
             // Pinned with --tz, a medication stays on Warsaw's clock.
-            let pinned: MedDetail = try await stack.beautyctlJSON(["med", "add", "Thyroid", "--at", "08:00", "--tz", "Europe/Warsaw"])
+            let pinned: MedDetail = try await stack.beautyctlJSON([
+                "med", "add", "Thyroid", "--at", "08:00", "--tz", "Europe/Warsaw",
+            ])
             #expect(pinned.medication.timeZone == "Europe/Warsaw")
             let pinnedEight = nextEight(in: warsaw, after: Date())
             #expect(pinned.upcoming.first == pinnedEight, "\(pinned.upcoming.prefix(2))")
-            let both: AgendaResult = try await stack.beautyctlJSON(["agenda", "--kind", "medication", "--from", iso(Date()), "--to",
-                                                                    iso(Date().addingTimeInterval(86_400))])
+            let both: AgendaResult = try await stack.beautyctlJSON([
+                "agenda", "--kind", "medication", "--from", iso(Date()), "--to",
+                iso(Date().addingTimeInterval(86_400)),
+            ])
             let thyroid = both.entries.filter { $0.title == "Thyroid" }
-            #expect(thyroid.first?.start == pinnedEight && thyroid.first?.id != 0, "the pinned dose as stored: \(both.entries)")
+            #expect(
+                thyroid.first?.start == pinnedEight && thyroid.first?.id != 0,
+                "the pinned dose as stored: \(both.entries)")
         }
 
-        @Test("iCalendar: import a Google export, again (nothing new), export, round trip through a second daemon, refusals")
+        @Test(
+            "iCalendar: import a Google export, again (nothing new), export, round trip through a second daemon, refusals"
+        )
         func iCalendarThroughTheCLI() async throws {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
@@ -209,7 +234,9 @@ extension EndToEndTiming {
             try ICalendarFixtures.googleSeries.write(toFile: google, atomically: true, encoding: .utf8)
 
             let first = try await stack.importICS(google)
-            #expect(first.status == .exited(0) && first.stdout.contains("Imported 3 new, 0 updated, 0 unchanged"), "\(first)")
+            #expect(
+                first.status == .exited(0) && first.stdout.contains("Imported 3 new, 0 updated, 0 unchanged"),
+                "\(first)")
             let second = try await stack.importICS(google, json: true)
             #expect(second.status == .exited(0), "\(second)")
             let counts = try WireJSON.decoder().decode(AppointmentImportResult.self, from: Data(second.stdout.utf8))
@@ -217,22 +244,35 @@ extension EndToEndTiming {
             #expect(try stack.appointmentCount == 3)
 
             // At the right instants: the series on Warsaw's wall clock across the change to summer time.
-            let agenda: AgendaResult = try await stack.beautyctlJSON(["agenda", "--from", "2026-12-01", "--to", "2027-05-01"])
+            let agenda: AgendaResult = try await stack.beautyctlJSON([
+                "agenda", "--from", "2026-12-01", "--to", "2027-05-01",
+            ])
             let utc = TimeZone(identifier: "UTC")!
             func z(_ m: Int, _ d: Int, _ h: Int, _ min: Int = 0, year: Int = 2027) -> Date {
                 LocalTime.instant(year: year, month: m, day: d, hour: h, minute: min, in: utc)!
             }
-            #expect(agenda.entries.map(\.title) == ["Manicure hybrydowy", "Spa day", "Fryzjer – koloryzacja", "Fryzjer – koloryzacja",
-                                                    "Fryzjer – koloryzacja"], "\(agenda.entries)")
-            #expect(agenda.entries.map(\.start) == [z(12, 15, 9, 30, year: 2026), z(12, 23, 23, year: 2026), z(1, 12, 14), z(2, 23, 14),
-                                                    z(4, 6, 13)], "\(agenda.entries.map { iso($0.start) })")
+            #expect(
+                agenda.entries.map(\.title) == [
+                    "Manicure hybrydowy", "Spa day", "Fryzjer – koloryzacja", "Fryzjer – koloryzacja",
+                    "Fryzjer – koloryzacja",
+                ], "\(agenda.entries)")
+            #expect(
+                agenda.entries.map(\.start) == [
+                    z(12, 15, 9, 30, year: 2026), z(12, 23, 23, year: 2026), z(1, 12, 14), z(2, 23, 14),
+                    z(4, 6, 13),
+                ], "\(agenda.entries.map { iso($0.start) })")
             #expect(agenda.entries.map(\.allDay) == [false, true, false, false, false])
-            let list: [Appointment] = try await stack.beautyctlJSON(["appointment", "list", "--from", "2026-01-01", "--to", "2028-01-01"])
+            let list: [Appointment] = try await stack.beautyctlJSON([
+                "appointment", "list", "--from", "2026-01-01", "--to", "2028-01-01",
+            ])
             let series = try #require(list.first { $0.uid == "4k2h7c9q1v3m5n8p0r6s2t4u6w@google.com" }, "\(list)")
-            #expect(series.notes == "Farbowanie + strzyżenie, zapytać o Olaplex.\nKod do bramy: 1234; parking od podwórza.")
+            #expect(
+                series.notes == "Farbowanie + strzyżenie, zapytać o Olaplex.\nKod do bramy: 1234; parking od podwórza.")
             #expect(series.address == "Salon Anna, ul. Długa 5, Kraków")
             #expect(series.timeZone == "Europe/Warsaw" && series.durationSeconds == 5400)
-            #expect(series.recurrence?.rule.contains("COUNT=6") == true && series.recurrence?.rule.contains("INTERVAL=6") == true)
+            #expect(
+                series.recurrence?.rule.contains("COUNT=6") == true
+                    && series.recurrence?.rule.contains("INTERVAL=6") == true)
             #expect(series.reminders == [.before(1800)])
             #expect(list.first { $0.title == "Manicure hybrydowy" }?.reminders == [.before(1800)])
 
@@ -241,7 +281,8 @@ extension EndToEndTiming {
             let exported = try await stack.beautyctl(["export", "--ics", a])
             #expect(exported.status == .exited(0) && exported.stderr.contains("Exported 3"), "\(exported)")
             let back = try await stack.importICS(a)
-            #expect(back.status == .exited(0) && back.stdout.contains("Imported 0 new, 0 updated, 3 unchanged"), "\(back)")
+            #expect(
+                back.status == .exited(0) && back.stdout.contains("Imported 0 new, 0 updated, 3 unchanged"), "\(back)")
 
             // A second, empty daemon: import a.ics, export b.ics: the same bytes but DTSTAMP, the moment
             // of each export in UTC.
@@ -252,11 +293,16 @@ extension EndToEndTiming {
             let b = other.directory + "/b.ics"
             let exportedAgain = try await other.beautyctl(["export", "--ics", b])
             #expect(exportedAgain.status == .exited(0), "\(exportedAgain)")
-            let textA = try String(contentsOfFile: a, encoding: .utf8), textB = try String(contentsOfFile: b, encoding: .utf8)
+            let textA = try String(contentsOfFile: a, encoding: .utf8),
+                textB = try String(contentsOfFile: b, encoding: .utf8)
             let stamps = textA.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTAMP:") }
             #expect(stamps.count == 3 && stamps.allSatisfy { $0.count == 24 && $0.hasSuffix("Z") }, "\(stamps)")
-            let unstamped = { (text: String) in text.components(separatedBy: "\r\n").filter { !$0.hasPrefix("DTSTAMP:") } }
-            #expect(unstamped(textA) == unstamped(textB), "export -> import -> export changed the file:\n\(textA)\n---\n\(textB)")
+            let unstamped = { (text: String) in
+                text.components(separatedBy: "\r\n").filter { !$0.hasPrefix("DTSTAMP:") }
+            }
+            #expect(
+                unstamped(textA) == unstamped(textB),
+                "export -> import -> export changed the file:\n\(textA)\n---\n\(textB)")
             other.shutdown()
 
             // A malformed file: exit 2, file:line, nothing imported.
@@ -264,28 +310,41 @@ extension EndToEndTiming {
             try malformedICS.write(toFile: broken, atomically: true, encoding: .utf8)
             let refused = try await stack.importICS(broken)
             #expect(refused.status == .exited(2), "\(refused)")
-            #expect(refused.stderr.contains("broken.ics:9:") && refused.stderr.contains("nothing was imported"), "\(refused)")
+            #expect(
+                refused.stderr.contains("broken.ics:9:") && refused.stderr.contains("nothing was imported"),
+                "\(refused)")
             #expect(try stack.appointmentCount == 3)
 
             // Well-formed, but beautyd refuses one event: the whole file is refused (exit 1), the other
             // event is neither added nor is the existing one changed.
             let refusals = [
                 // The daemon's appointments[1] is named by the file and the line of its BEGIN:VEVENT.
-                ("control", "SUMMARY:Manicure\u{1B}[31mhybrydowy", "control.ics:9: title: contains a control character (U+001B) (Manicure?[31mhybrydowy)"),
+                (
+                    "control", "SUMMARY:Manicure\u{1B}[31mhybrydowy",
+                    "control.ics:9: title: contains a control character (U+001B) (Manicure?[31mhybrydowy)"
+                ),
                 ("rrule", "SUMMARY:Manicure hybrydowy\r\nRRULE:FREQ=FORTNIGHTLY", "rrule.ics:9: repeat"),
-                ("bidi", "SUMMARY:Invoice \u{202E}gnp.exe", "bidi.ics:9: title: contains a bidirectional control character (U+202E)"),
+                (
+                    "bidi", "SUMMARY:Invoice \u{202E}gnp.exe",
+                    "bidi.ics:9: title: contains a bidirectional control character (U+202E)"
+                ),
             ]
             for (name, bad, message) in refusals {
                 let path = stack.directory + "/\(name).ics"
                 try refusedICS(bad).write(toFile: path, atomically: true, encoding: .utf8)
                 let result = try await stack.importICS(path)
                 #expect(result.status == .exited(1), "\(name): \(result)")
-                #expect(result.stderr.contains(message), "\(name): the message should name the event and the problem: \(result)")
-                #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.properties.isBidiControl },
-                        "a control character reached the terminal: \(result)")
+                #expect(
+                    result.stderr.contains(message),
+                    "\(name): the message should name the event and the problem: \(result)")
+                #expect(
+                    !result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.properties.isBidiControl },
+                    "a control character reached the terminal: \(result)")
                 #expect(try stack.appointmentCount == 3, "\(name): something was imported")
             }
-            let unchanged: [Appointment] = try await stack.beautyctlJSON(["appointment", "list", "--from", "2026-01-01", "--to", "2028-01-01"])
+            let unchanged: [Appointment] = try await stack.beautyctlJSON([
+                "appointment", "list", "--from", "2026-01-01", "--to", "2028-01-01",
+            ])
             #expect(unchanged == list, "a refused import changed stored appointments")
         }
     }

@@ -13,7 +13,8 @@ extension EndToEndBus {
             defer { stack.shutdown() }
             let polish = try await stack.beautyctl(["tips", "--search", "olejek"], lang: "pl_PL.UTF-8")
             #expect(polish.status == .exited(0) && polish.stdout.contains("olejku migdałowego"), "\(polish)")
-            let json = try await stack.beautyctlJSON(["tips", "--search", "olejek"], lang: "pl_PL.UTF-8", as: [Tip].self)
+            let json = try await stack.beautyctlJSON(
+                ["tips", "--search", "olejek"], lang: "pl_PL.UTF-8", as: [Tip].self)
             let almond = try await stack.beautyctlJSON(["tips", "--search", "almond"], as: [Tip].self)
             #expect(!almond.isEmpty && almond.allSatisfy(json.contains), "\(json.map(\.title))")
         }

@@ -17,7 +17,9 @@ extension EndToEndServing {
             let garbage = stack.directory + "/garbage.sqlite"
             try Data(String(repeating: "not a database ", count: 300).utf8).write(to: URL(fileURLWithPath: garbage))
             let result = try await stack.beautyctl(["restore", garbage, "--yes"])
-            #expect(result.status != .exited(0) && result.stderr.contains(refusal.replacingOccurrences(of: "%@", with: garbage)), "\(result)")
+            #expect(
+                result.status != .exited(0)
+                    && result.stderr.contains(refusal.replacingOccurrences(of: "%@", with: garbage)), "\(result)")
         }
     }
 }

@@ -6,7 +6,10 @@ extension EndToEndBus {
     @Suite("status: why notifications cannot be shown, in Polish and Slovak; LANG=C in English", .serialized)
     struct TranslatedStatus {
         @Test(arguments: [
-            ("pl_PL.UTF-8", "  powiadomienia: BRAK DOSTĘPNEGO SERWERA — brak serwera powiadomień na magistrali sesji\n"),
+            (
+                "pl_PL.UTF-8",
+                "  powiadomienia: BRAK DOSTĘPNEGO SERWERA — brak serwera powiadomień na magistrali sesji\n"
+            ),
             ("sk_SK.UTF-8", "  upozornenia:   ŽIADNY DOSTUPNÝ SERVER — na zbernici relácie nie je server upozornení\n"),
             ("C", "  notifications: NO SERVER REACHABLE — no notification server on the session bus\n"),
         ])
@@ -37,8 +40,10 @@ extension EndToEndBus {
             let readable = stack.directory + "/readable.pw"
             try "secret".write(toFile: readable, atomically: true, encoding: .utf8)
             chmod(readable, 0o644)
-            let refused = try await stack.beautyctl(["sync", "add", "phone", "--url", "http://127.0.0.1:9/dav/", "--user", "anna",
-                                                     "--password-file", readable])
+            let refused = try await stack.beautyctl([
+                "sync", "add", "phone", "--url", "http://127.0.0.1:9/dav/", "--user", "anna",
+                "--password-file", readable,
+            ])
             let field = ["pl_PL.UTF-8": "plik hasła: ", "sk_SK.UTF-8": "súbor s heslom: "][locale] ?? "passwordFile: "
             let expected = field + refusal.replacingOccurrences(of: "%@", with: readable) + "\n"
             #expect(refused.status == .exited(1) && refused.stderr.hasSuffix(expected), "\(refused)")

@@ -17,43 +17,77 @@ struct HelpLanguage: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { locale }
 
-    static let polish = HelpLanguage(locale: "pl_PL.UTF-8", says: [
-        "water add": ["  --at <czas>             Kiedy został wypity (domyślnie: teraz;", "\nPrzykłady:\n  beautyctl water add 250\n"],
-        "bmi": ["\nKlasy: wygłodzenie BMI < 16; wychudzenie 16 ≤ BMI < 17;"],
-        "beautyd": ["OPIS: Demon beautyd: przechowuje wizyty", "\n\nUŻYCIE: beautyd [--config <ścieżka>]", "\n\nOPCJE:\n",
-                    "  --config <ścieżka>      Plik konfiguracyjny.\n", "  -h, --help              Pokaż pomoc.\n"],
-    ], unknownOption: """
-        Błąd: Nieznana opcja „--bogus”
-        Użycie: beautyd [--config <ścieżka>] [--database <ścieżka>] [--socket <ścieżka>] [--log-level <poziom>] [--recover]
-          Więcej informacji: 'beautyd --help'.
+    static let polish = HelpLanguage(
+        locale: "pl_PL.UTF-8",
+        says: [
+            "water add": [
+                "  --at <czas>             Kiedy został wypity (domyślnie: teraz;",
+                "\nPrzykłady:\n  beautyctl water add 250\n",
+            ],
+            "bmi": ["\nKlasy: wygłodzenie BMI < 16; wychudzenie 16 ≤ BMI < 17;"],
+            "beautyd": [
+                "OPIS: Demon beautyd: przechowuje wizyty", "\n\nUŻYCIE: beautyd [--config <ścieżka>]", "\n\nOPCJE:\n",
+                "  --config <ścieżka>      Plik konfiguracyjny.\n", "  -h, --help              Pokaż pomoc.\n",
+            ],
+        ],
+        unknownOption: """
+            Błąd: Nieznana opcja „--bogus”
+            Użycie: beautyd [--config <ścieżka>] [--database <ścieżka>] [--socket <ścieżka>] [--log-level <poziom>] [--recover]
+              Więcej informacji: 'beautyd --help'.
 
-        """, unknownLogLevel: "Błąd: --log-level: „loud” nie jest żadnym z poziomów: trace, debug, info, notice, warning, error, critical")
-    static let slovak = HelpLanguage(locale: "sk_SK.UTF-8", says: [
-        "water add": ["  --at <čas>              Kedy bol vypitý (predvolene: teraz;", "\nPríklady:\n  beautyctl water add 250\n"],
-        "bmi": ["\nTriedy: ťažká podvýživa BMI < 16; stredná podvýživa 16 ≤ BMI < 17;"],
-        "beautyd": ["PREHĽAD: Démon beautyd: uchováva návštevy", "\n\nPOUŽITIE: beautyd [--config <cesta>]", "\n\nVOĽBY:\n",
-                    "  --config <cesta>        Konfiguračný súbor.\n", "  -h, --help              Zobraziť pomoc.\n"],
-    ], unknownOption: """
-        Chyba: Neznáma voľba „--bogus“
-        Použitie: beautyd [--config <cesta>] [--database <cesta>] [--socket <cesta>] [--log-level <úroveň>] [--recover]
-          Viac informácií: 'beautyd --help'.
+            """,
+        unknownLogLevel:
+            "Błąd: --log-level: „loud” nie jest żadnym z poziomów: trace, debug, info, notice, warning, error, critical"
+    )
+    static let slovak = HelpLanguage(
+        locale: "sk_SK.UTF-8",
+        says: [
+            "water add": [
+                "  --at <čas>              Kedy bol vypitý (predvolene: teraz;",
+                "\nPríklady:\n  beautyctl water add 250\n",
+            ],
+            "bmi": ["\nTriedy: ťažká podvýživa BMI < 16; stredná podvýživa 16 ≤ BMI < 17;"],
+            "beautyd": [
+                "PREHĽAD: Démon beautyd: uchováva návštevy", "\n\nPOUŽITIE: beautyd [--config <cesta>]", "\n\nVOĽBY:\n",
+                "  --config <cesta>        Konfiguračný súbor.\n", "  -h, --help              Zobraziť pomoc.\n",
+            ],
+        ],
+        unknownOption: """
+            Chyba: Neznáma voľba „--bogus“
+            Použitie: beautyd [--config <cesta>] [--database <cesta>] [--socket <cesta>] [--log-level <úroveň>] [--recover]
+              Viac informácií: 'beautyd --help'.
 
-        """, unknownLogLevel: "Chyba: --log-level: „loud“ nie je žiadna z úrovní: trace, debug, info, notice, warning, error, critical")
-    static let english = HelpLanguage(locale: "C", says: [
-        "water add": ["  --at <time>             When it was drunk (default: now;", "\nExamples:\n  beautyctl water add 250\n"],
-        "bmi": ["\nClasses: starvation BMI < 16; emaciation 16 ≤ BMI < 17;"],
-        "beautyd": ["OVERVIEW: The beautyd daemon: keeps appointments", "\n\nUSAGE: beautyd [--config <path>]", "\n\nOPTIONS:\n",
-                    "  --config <path>         Configuration file.\n", "  -h, --help              Show help information.\n"],
-    ], unknownOption: """
-        Error: Unknown option '--bogus'
-        Usage: beautyd [--config <path>] [--database <path>] [--socket <path>] [--log-level <level>] [--recover]
-          See 'beautyd --help' for more information.
+            """,
+        unknownLogLevel:
+            "Chyba: --log-level: „loud“ nie je žiadna z úrovní: trace, debug, info, notice, warning, error, critical")
+    static let english = HelpLanguage(
+        locale: "C",
+        says: [
+            "water add": [
+                "  --at <time>             When it was drunk (default: now;",
+                "\nExamples:\n  beautyctl water add 250\n",
+            ],
+            "bmi": ["\nClasses: starvation BMI < 16; emaciation 16 ≤ BMI < 17;"],
+            "beautyd": [
+                "OVERVIEW: The beautyd daemon: keeps appointments", "\n\nUSAGE: beautyd [--config <path>]",
+                "\n\nOPTIONS:\n",
+                "  --config <path>         Configuration file.\n", "  -h, --help              Show help information.\n",
+            ],
+        ],
+        unknownOption: """
+            Error: Unknown option '--bogus'
+            Usage: beautyd [--config <path>] [--database <path>] [--socket <path>] [--log-level <level>] [--recover]
+              See 'beautyd --help' for more information.
 
-        """, unknownLogLevel: "Error: --log-level: 'loud' is not one of trace, debug, info, notice, warning, error, critical")
+            """,
+        unknownLogLevel: "Error: --log-level: 'loud' is not one of trace, debug, info, notice, warning, error, critical"
+    )
 }
 
 extension EndToEndBus {
-    @Suite("water add, bmi and beautyd --help, beautyd's usage errors in Polish and Slovak from LANG; LANG=C in English", .serialized)
+    @Suite(
+        "water add, bmi and beautyd --help, beautyd's usage errors in Polish and Slovak from LANG; LANG=C in English",
+        .serialized)
     struct WaterBmiDaemonHelp {
         @Test(arguments: [HelpLanguage.polish, .slovak, .english])
         func helpInTheUsersLanguage(language: HelpLanguage) async throws {
@@ -61,7 +95,9 @@ extension EndToEndBus {
             defer { stack.shutdown() }
             stack.locale = language.locale
             for (command, texts) in language.says.sorted(by: { $0.key < $1.key }) {
-                let help = command == "beautyd" ? try await stack.run(try Locations.built("beautyd"), ["--help"])
+                let help =
+                    command == "beautyd"
+                    ? try await stack.run(try Locations.built("beautyd"), ["--help"])
                     : try await stack.beautyctl(command.split(separator: " ").map(String.init) + ["--help"])
                 #expect(help.status == .exited(0), "\(command) --help: \(help)")
                 for text in texts { #expect(help.stdout.contains(text), "\(command) --help: \(help)") }
@@ -78,7 +114,9 @@ extension EndToEndBus {
             #expect(refused.status == .exited(64) && refused.stdout.isEmpty, "\(refused)")
             #expect(refused.stderr == language.unknownOption, "\(refused)")
             let badLevel = try await stack.run(try Locations.built("beautyd"), ["--log-level", "loud"])
-            #expect(badLevel.status == .exited(64) && badLevel.stderr.hasPrefix(language.unknownLogLevel + "\n"), "\(badLevel)")
+            #expect(
+                badLevel.status == .exited(64) && badLevel.stderr.hasPrefix(language.unknownLogLevel + "\n"),
+                "\(badLevel)")
         }
     }
 }

@@ -11,8 +11,12 @@ extension EndToEndTiming {
         func listEditRemove() async throws {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
-            let first = try await stack.beautyctlJSON(["water", "add", "300", "--at", "in 0s"], as: WaterAddResult.self).record
-            let second = try await stack.beautyctlJSON(["water", "add", "250", "--at", "in 0s"], as: WaterAddResult.self).record
+            let first = try await stack.beautyctlJSON(
+                ["water", "add", "300", "--at", "in 0s"], as: WaterAddResult.self
+            ).record
+            let second = try await stack.beautyctlJSON(
+                ["water", "add", "250", "--at", "in 0s"], as: WaterAddResult.self
+            ).record
             let listed = try await stack.beautyctlJSON(["water", "list"], as: [WaterRecord].self)
             #expect(listed.map(\.id) == [first.id, second.id] && listed.map(\.amountMl) == [300, 250], "\(listed)")
             let table = try await stack.beautyctlOK(["water", "list"]).stdout
@@ -28,18 +32,27 @@ extension EndToEndTiming {
             }
             #expect(try await !nextIsToday(), "550 of 500 ml: no more reminders today")
 
-            let edited = try await stack.beautyctlJSON(["water", "edit", "\(first.id!)", "--amount", "100"], as: WaterRecordResult.self)
-            #expect(edited.record.amountMl == 100 && edited.record.uuid == first.uuid && edited.day.totalMl == 350, "\(edited)")
+            let edited = try await stack.beautyctlJSON(
+                ["water", "edit", "\(first.id!)", "--amount", "100"], as: WaterRecordResult.self)
+            #expect(
+                edited.record.amountMl == 100 && edited.record.uuid == first.uuid && edited.day.totalMl == 350,
+                "\(edited)")
             #expect(try await nextIsToday(), "350 of 500 ml after the edit: today's reminders are planned again")
             let editText = try await stack.beautyctlOK(["water", "edit", "\(first.id!)", "--amount", "150"]).stdout
-            #expect(editText.contains("Updated water record \(first.id!): 150 ml") && editText.contains("Today: 400 of 500 ml"), "\(editText)")
+            #expect(
+                editText.contains("Updated water record \(first.id!): 150 ml")
+                    && editText.contains("Today: 400 of 500 ml"), "\(editText)")
 
             _ = try await stack.beautyctlOK(["water", "edit", "\(first.id!)", "--amount", "300"])
             #expect(try await !nextIsToday())
             let refused = try await stack.beautyctl(["water", "rm", "\(second.id!)"])
-            #expect(refused.status == .exited(2) && refused.stderr.contains("--yes"), "not asked without a terminal: \(refused)")
+            #expect(
+                refused.status == .exited(2) && refused.stderr.contains("--yes"),
+                "not asked without a terminal: \(refused)")
             let removed = try await stack.beautyctlOK(["water", "rm", "\(second.id!)", "--yes"]).stdout
-            #expect(removed.contains("Deleted water record \(second.id!): 250 ml") && removed.contains("Today: 300 of 500 ml"), "\(removed)")
+            #expect(
+                removed.contains("Deleted water record \(second.id!): 250 ml")
+                    && removed.contains("Today: 300 of 500 ml"), "\(removed)")
             #expect(try await nextIsToday(), "below the goal again after rm")
             #expect(try await stack.beautyctlJSON(["water", "list"], as: [WaterRecord].self).map(\.id) == [first.id])
 
@@ -54,7 +67,9 @@ extension EndToEndTiming {
             for (arguments, code, mentions) in cases {
                 let result = try await stack.beautyctl(arguments)
                 #expect(result.status == .exited(code), "beautyctl \(arguments): \(result)")
-                for word in mentions { #expect(result.stderr.contains(word), "beautyctl \(arguments) should mention \(word): \(result)") }
+                for word in mentions {
+                    #expect(result.stderr.contains(word), "beautyctl \(arguments) should mention \(word): \(result)")
+                }
             }
         }
     }

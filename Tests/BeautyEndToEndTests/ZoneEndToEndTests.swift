@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // The user's zone changing where the live watch cannot see it: while beautyd is stopped, and by a
@@ -32,15 +32,19 @@ extension Stack {
         params.kind = .medication
         let agenda: AgendaResult = try client.call("agenda", params)
         let status = try client.status()
-        return StoredDoses(agenda: agenda.entries.map(\.start), allStored: agenda.entries.allSatisfy { $0.id != 0 },
-                           nextTrigger: status.nextTrigger?.fireAt, pendingDeliveries: status.counts.pendingDeliveries)
+        return StoredDoses(
+            agenda: agenda.entries.map(\.start), allStored: agenda.entries.allSatisfy { $0.id != 0 },
+            nextTrigger: status.nextTrigger?.fireAt, pendingDeliveries: status.counts.pendingDeliveries)
     }
 
     /// Waits (up to `timeout`) until the stored doses are those of a daily `hour`:00 in `zone`, one a day.
-    func waitForDoses(at hour: Int, in zone: TimeZone, timeout: Duration = .seconds(3)) async throws -> (expected: StoredDoses, seen: StoredDoses) {
+    func waitForDoses(at hour: Int, in zone: TimeZone, timeout: Duration = .seconds(3)) async throws -> (
+        expected: StoredDoses, seen: StoredDoses
+    ) {
         let first = next(hour: hour, in: zone, after: Date())
-        let expected = StoredDoses(agenda: [first, next(hour: hour, in: zone, after: first)], allStored: true,
-                                   nextTrigger: first, pendingDeliveries: 2)
+        let expected = StoredDoses(
+            agenda: [first, next(hour: hour, in: zone, after: first)], allStored: true,
+            nextTrigger: first, pendingDeliveries: 2)
         let seen = try await eventually(timeout: timeout, interval: .milliseconds(20)) { () -> StoredDoses? in
             let doses = try storedDoses()
             return doses == expected ? doses : nil
@@ -54,14 +58,18 @@ extension EndToEndTiming {
     struct ZoneChanges {
         static let utc = TimeZone(identifier: "UTC")!, warsaw = TimeZone(identifier: "Europe/Warsaw")!
 
-        @Test("zone changed while stopped: a daily dose is re-planned at start, and a round trip back leaves one dose a day")
+        @Test(
+            "zone changed while stopped: a daily dose is re-planned at start, and a round trip back leaves one dose a day"
+        )
         func zoneChangedWhileStopped() async throws {
             let stack = try await Stack.start(server: false, daemon: false)
             defer { stack.shutdown() }
             // Six hours ahead on UTC's clock, so at least four on Warsaw's: today's dose is still to come in either.
             let hour = (LocalTime.calendar(Self.utc).component(.hour, from: Date()) + 6) % 24
             try await stack.startDaemon(environment: ["TZ": "UTC"])
-            let added = try await stack.beautyctl(["med", "add", "Iron", "--at", String(format: "%02d:00", hour), "--json"])
+            let added = try await stack.beautyctl([
+                "med", "add", "Iron", "--at", String(format: "%02d:00", hour), "--json",
+            ])
             try #require(added.status == .exited(0), "\(added)")
             let inUTC = try await stack.waitForDoses(at: hour, in: Self.utc)
             try #require(inUTC.seen == inUTC.expected, "planned in UTC")
@@ -70,11 +78,15 @@ extension EndToEndTiming {
                 #expect(await stack.stopDaemon() == .exited(0), "\(stack.logs)")
                 try await stack.startDaemon(environment: ["TZ": zone.identifier])
                 let doses = try await stack.waitForDoses(at: hour, in: zone)
-                #expect(doses.seen == doses.expected,
-                        "after a start in \(zone.identifier) the stored doses must be \(hour):00 there, not \(other.identifier)'s")
+                #expect(
+                    doses.seen == doses.expected,
+                    "after a start in \(zone.identifier) the stored doses must be \(hour):00 there, not \(other.identifier)'s"
+                )
                 let today: MedDetail = try await stack.beautyctlJSON(["med", "show", "1"])
                 #expect(today.today.count <= 1, "a once-daily medication has two doses today: \(today.today)")
-                #expect(today.upcoming.prefix(2) == doses.expected.agenda[...], "the plan and the store disagree: \(today.upcoming.prefix(2))")
+                #expect(
+                    today.upcoming.prefix(2) == doses.expected.agenda[...],
+                    "the plan and the store disagree: \(today.upcoming.prefix(2))")
                 #expect(stack.daemon?.stderr.contains("time zone is now \(zone.identifier)") == true, "\(stack.logs)")
             }
         }
@@ -85,7 +97,9 @@ extension EndToEndTiming {
             defer { stack.shutdown() }
             let localtime = stack.directory + "/localtime"
             let newYork = TimeZone(identifier: "America/New_York")!
-            func zoneFile(_ zone: TimeZone) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/" + zone.identifier)) }
+            func zoneFile(_ zone: TimeZone) throws -> Data {
+                try Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/" + zone.identifier))
+            }
             // Not within a minute of 08:00 in either zone, so "the next 08:00" cannot change under the test.
             for zone in [Self.warsaw, newYork] {
                 let wait = nextEight(in: zone, after: Date()).timeIntervalSinceNow
@@ -97,24 +111,31 @@ extension EndToEndTiming {
             let added = try await stack.beautyctl(["med", "add", "Iron", "--at", "08:00", "--json"])
             try #require(added.status == .exited(0), "\(added)")
             let atStart = try await stack.waitForDoses(at: 8, in: Self.warsaw)
-            #expect(atStart.seen == atStart.expected, "a regular localtime file with Warsaw's content read as another zone")
+            #expect(
+                atStart.seen == atStart.expected, "a regular localtime file with Warsaw's content read as another zone")
 
             // Rewritten in place with New York's zone (cp onto it: truncate, write, close).
             let changed = Date()
             try zoneFile(newYork).write(to: URL(fileURLWithPath: localtime))
             let rewritten = try await stack.waitForDoses(at: 8, in: newYork)
             #expect(rewritten.seen == rewritten.expected, "not re-planned for New York within 3 s\n\(stack.logs)")
-            report(String(format: "zone file rewritten in place -> dose re-planned in the new zone: %.0f ms", Date().timeIntervalSince(changed) * 1000))
+            report(
+                String(
+                    format: "zone file rewritten in place -> dose re-planned in the new zone: %.0f ms",
+                    Date().timeIntervalSince(changed) * 1000))
 
             // A link replaced by a copy (rm + cp, as some tools do).
             try FileManager.default.removeItem(atPath: localtime)
-            try FileManager.default.createSymbolicLink(atPath: localtime, withDestinationPath: "/usr/share/zoneinfo/Europe/Warsaw")
+            try FileManager.default.createSymbolicLink(
+                atPath: localtime, withDestinationPath: "/usr/share/zoneinfo/Europe/Warsaw")
             let linked = try await stack.waitForDoses(at: 8, in: Self.warsaw)
             #expect(linked.seen == linked.expected, "the link back to Warsaw was not followed\n\(stack.logs)")
             try FileManager.default.removeItem(atPath: localtime)
             try zoneFile(newYork).write(to: URL(fileURLWithPath: localtime))
             let copied = try await stack.waitForDoses(at: 8, in: newYork)
-            #expect(copied.seen == copied.expected, "a copy of New York's file over the link was not noticed\n\(stack.logs)")
+            #expect(
+                copied.seen == copied.expected, "a copy of New York's file over the link was not noticed\n\(stack.logs)"
+            )
             #expect(stack.daemon?.stderr.contains("time zone is now America/New_York") == true, "\(stack.logs)")
         }
     }

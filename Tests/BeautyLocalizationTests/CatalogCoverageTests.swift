@@ -30,7 +30,8 @@ import Testing
         }
 
         static func quoted(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            "\""
+                + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
                 .replacingOccurrences(of: "\n", with: "\\n") + "\""
         }
     }
@@ -38,16 +39,33 @@ import Testing
     /// A one-line string literal (not the opening of a `"""` one).
     static let literal = #""(?!"")((?:[^"\\\n]|\\.)*)""#
     nonisolated(unsafe) static let markers: [(NSRegularExpression, (NSTextCheckingResult, String) -> MessageID)] = [
-        (try! NSRegularExpression(pattern: #"\btr\(\s*"# + literal), { m, s in MessageID(context: nil, id: group(m, 1, s)) }),
-        (try! NSRegularExpression(pattern: #"\btr\(\s*"""\n((?:.|\n)*?)\n([ \t]*)""""#),
-         { m, s in MessageID(context: nil, id: multiline(m, s)) }),
-        (try! NSRegularExpression(pattern: #"\b(?:ValidationError\(field|(?:ImportWarning|LineError|ICalendarError)\(line): [^,]+, template:\s*"# + literal),
-         { m, s in MessageID(context: nil, id: group(m, 1, s)) }),
-        (try! NSRegularExpression(pattern: #"\bTranslatableText\(\s*"# + literal), { m, s in MessageID(context: nil, id: group(m, 1, s)) }),
-        (try! NSRegularExpression(pattern: #"\btrc\(\s*"# + literal + #"\s*,\s*"# + literal),
-         { m, s in MessageID(context: group(m, 1, s), id: group(m, 2, s)) }),
-        (try! NSRegularExpression(pattern: #"\btrn\(\s*"# + literal + #"\s*,\s*"# + literal),
-         { m, s in MessageID(context: nil, id: group(m, 1, s), plural: group(m, 2, s)) }),
+        (
+            try! NSRegularExpression(pattern: #"\btr\(\s*"# + literal),
+            { m, s in MessageID(context: nil, id: group(m, 1, s)) }
+        ),
+        (
+            try! NSRegularExpression(pattern: #"\btr\(\s*"""\n((?:.|\n)*?)\n([ \t]*)""""#),
+            { m, s in MessageID(context: nil, id: multiline(m, s)) }
+        ),
+        (
+            try! NSRegularExpression(
+                pattern:
+                    #"\b(?:ValidationError\(field|(?:ImportWarning|LineError|ICalendarError)\(line): [^,]+, template:\s*"#
+                    + literal),
+            { m, s in MessageID(context: nil, id: group(m, 1, s)) }
+        ),
+        (
+            try! NSRegularExpression(pattern: #"\bTranslatableText\(\s*"# + literal),
+            { m, s in MessageID(context: nil, id: group(m, 1, s)) }
+        ),
+        (
+            try! NSRegularExpression(pattern: #"\btrc\(\s*"# + literal + #"\s*,\s*"# + literal),
+            { m, s in MessageID(context: group(m, 1, s), id: group(m, 2, s)) }
+        ),
+        (
+            try! NSRegularExpression(pattern: #"\btrn\(\s*"# + literal + #"\s*,\s*"# + literal),
+            { m, s in MessageID(context: nil, id: group(m, 1, s), plural: group(m, 2, s)) }
+        ),
     ]
 
     static func group(_ match: NSTextCheckingResult, _ index: Int, _ text: String) -> String {
@@ -78,7 +96,9 @@ import Testing
     /// The msgids of the marker calls in Sources, outside comments.
     static func sourceMessages() throws -> [MessageID] {
         let root = Locations.file("Sources")
-        let files = FileManager.default.enumerator(atPath: root)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        let files = FileManager.default.enumerator(atPath: root)!.compactMap { $0 as? String }.filter {
+            $0.hasSuffix(".swift")
+        }
         var found: [MessageID] = []
         for file in files.sorted() {
             found += messages(in: try String(contentsOfFile: "\(root)/\(file)", encoding: .utf8))
@@ -122,12 +142,17 @@ import Testing
                       Indented "quoted" \\ text.
                     """),
             """#
-        #expect(Self.messages(in: source) == [MessageID(id: "First line, same line.\n\n  Indented \"quoted\" \\ text.")])
+        #expect(
+            Self.messages(in: source) == [MessageID(id: "First line, same line.\n\n  Indented \"quoted\" \\ text.")])
     }
 
     @Test func msgidsAreLiteralText() throws {
-        let interpolated = try Self.sourceMessages().filter { $0.id.contains("\\(") || ($0.plural ?? "").contains("\\(") }
-        #expect(interpolated.isEmpty, "a message must be a plain literal with %s for its arguments: \(interpolated.map(\.id))")
+        let interpolated = try Self.sourceMessages().filter {
+            $0.id.contains("\\(") || ($0.plural ?? "").contains("\\(")
+        }
+        #expect(
+            interpolated.isEmpty,
+            "a message must be a plain literal with %s for its arguments: \(interpolated.map(\.id))")
     }
 
     @Test(arguments: Language.translated)
@@ -139,7 +164,9 @@ import Testing
             guard let forms = catalog.forms(context: message.context, id: message.id) else { return true }
             return forms.contains(where: \.isEmpty) || (message.plural != nil && forms.count < 3)
         }
-        #expect(missing.isEmpty, """
+        #expect(
+            missing.isEmpty,
+            """
             \(missing.count) message(s) have no \(language) translation. Add these entries to \
             Sources/BeautyLocalization/po/\(language.rawValue).po with the translation filled in \
             (docs/TRANSLATING.md says how; plural entries need all three forms):
@@ -150,9 +177,14 @@ import Testing
 
     @Test(arguments: Language.translated)
     func noEntryIsLeftOver(language: Language) throws {
-        let used = Set((try Self.sourceMessages() + Self.tipMessages()).map { MessageCatalog.key(context: $0.context, id: $0.id) })
-        let unused = try Self.catalog(language).entries.filter { !$0.id.isEmpty && !used.contains(MessageCatalog.key(context: $0.context, id: $0.id)) }
-        #expect(unused.isEmpty, """
+        let used = Set(
+            (try Self.sourceMessages() + Self.tipMessages()).map { MessageCatalog.key(context: $0.context, id: $0.id) })
+        let unused = try Self.catalog(language).entries.filter {
+            !$0.id.isEmpty && !used.contains(MessageCatalog.key(context: $0.context, id: $0.id))
+        }
+        #expect(
+            unused.isEmpty,
+            """
             entries of Sources/BeautyLocalization/po/\(language.rawValue).po that no source uses any more \
             (remove them, or the text changed and its entry needs the new msgid): \(unused.map(\.id))
             """)
@@ -162,7 +194,8 @@ import Testing
     func translationsKeepTheirArguments(language: Language) throws {
         let catalog = try Self.catalog(language)
         func placeholders(_ text: String) -> Int {
-            text.components(separatedBy: "%").dropFirst().filter { $0.hasPrefix("s") || $0.first?.isNumber == true }.count
+            text.components(separatedBy: "%").dropFirst().filter { $0.hasPrefix("s") || $0.first?.isNumber == true }
+                .count
         }
         let wrong = catalog.entries.filter { entry in
             !entry.id.isEmpty && entry.forms.contains { !$0.isEmpty && placeholders($0) != placeholders(entry.id) }

@@ -11,8 +11,9 @@ import Testing
     func msgfmtAcceptsTheCatalog(language: Language) async throws {
         let msgfmt = try Locations.system("msgfmt", package: "gettext")
         let scratch = try ScratchDirectory()
-        let result = try await scratch.run(msgfmt, ["--check", "-o", "/dev/null", CatalogCoverageTests.path(language)],
-                                           environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"])
+        let result = try await scratch.run(
+            msgfmt, ["--check", "-o", "/dev/null", CatalogCoverageTests.path(language)],
+            environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"])
         #expect(result.status == .exited(0), "\(result.stderr)")
     }
 
@@ -24,18 +25,22 @@ import Testing
         let ngettext = try Locations.system("ngettext", package: "gettext-base")
         let scratch = try ScratchDirectory()
         let messages = try scratch.sub("\(language.rawValue)/LC_MESSAGES", create: true)
-        let compiled = try await scratch.run(msgfmt, ["-o", "\(messages)/beautyd.mo", CatalogCoverageTests.path(language)],
-                                             environment: ["PATH": "/usr/bin:/bin"])
+        let compiled = try await scratch.run(
+            msgfmt, ["-o", "\(messages)/beautyd.mo", CatalogCoverageTests.path(language)],
+            environment: ["PATH": "/usr/bin:/bin"])
         #expect(compiled.status == .exited(0), "\(compiled.stderr)")
         let catalog = try CatalogCoverageTests.catalog(language)
         let localizer = Localizer(language: language, catalog: catalog)
         let (singular, plural) = ("%s reminder missed while away", "%s reminders missed while away")
         for count in Self.counts {
-            let gnu = try await scratch.run(ngettext, ["-d", "beautyd", singular, plural, String(count)],
-                                            environment: ["PATH": "/usr/bin:/bin", "LANG": locale, "TEXTDOMAINDIR": scratch.path])
+            let gnu = try await scratch.run(
+                ngettext, ["-d", "beautyd", singular, plural, String(count)],
+                environment: ["PATH": "/usr/bin:/bin", "LANG": locale, "TEXTDOMAINDIR": scratch.path])
             let ours = localizer.trn(singular, plural, count, "%s")
-            #expect(!gnu.stdout.contains("reminder"),
-                    "GNU gettext answered in English: is the locale \(locale) generated? (config/test.sh runs locale-gen) \(gnu.stderr)")
+            #expect(
+                !gnu.stdout.contains("reminder"),
+                "GNU gettext answered in English: is the locale \(locale) generated? (config/test.sh runs locale-gen) \(gnu.stderr)"
+            )
             #expect(gnu.stdout == ours, "n = \(count): GNU gettext says '\(gnu.stdout)', beautyd '\(ours)'")
         }
     }

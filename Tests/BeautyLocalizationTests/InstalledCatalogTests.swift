@@ -8,7 +8,8 @@ import Testing
 @Suite struct InstalledCatalogTests {
     @Test func installedCopyFindsItsCatalogs() async throws {
         let scratch = try ScratchDirectory()
-        let bin = try scratch.sub("prefix/bin", create: true), po = try scratch.sub("prefix/share/beautyd/po", create: true)
+        let bin = try scratch.sub("prefix/bin", create: true),
+            po = try scratch.sub("prefix/share/beautyd/po", create: true)
         try FileManager.default.copyItem(atPath: try Locations.built("beautyctl"), toPath: "\(bin)/beautyctl")
         let environment = ["PATH": "/usr/bin:/bin", "LANG": "pl_PL.UTF-8", "HOME": scratch.path]
         let arguments = ["bmi", "--weight", "70", "--height", "170"]
@@ -24,12 +25,14 @@ import Testing
         #expect(bare.stdout == "BMI 24.2: normal weight (18.5 ≤ BMI < 25)\n", "without catalogs: \(bare)")
 
         for language in Language.translated {
-            try FileManager.default.copyItem(atPath: CatalogCoverageTests.path(language), toPath: "\(po)/\(language.rawValue).po")
+            try FileManager.default.copyItem(
+                atPath: CatalogCoverageTests.path(language), toPath: "\(po)/\(language.rawValue).po")
         }
         let polish = try await scratch.run("\(bin)/beautyctl", arguments, environment: environment)
         #expect(polish.stdout == "BMI 24,2: wartość prawidłowa (18,5 ≤ BMI < 25)\n", "\(polish)")
-        let chosen = try await scratch.run("\(bin)/beautyctl", arguments,
-                                           environment: environment.merging(["BEAUTYD_LOCALE_DIR": "/nonexistent", "LANG": "sk_SK.UTF-8"]) { $1 })
+        let chosen = try await scratch.run(
+            "\(bin)/beautyctl", arguments,
+            environment: environment.merging(["BEAUTYD_LOCALE_DIR": "/nonexistent", "LANG": "sk_SK.UTF-8"]) { $1 })
         #expect(chosen.stdout == "BMI 24,2: normálna hmotnosť (18,5 ≤ BMI < 25)\n", "\(chosen)")
     }
 }

@@ -29,20 +29,24 @@ import Testing
         #expect(sk.money(cents: 123_450, currency: "EUR") == "1\u{A0}234,50\u{A0}€")
         #expect(pl.money(cents: -5, currency: "CZK") == "-0,05\u{A0}CZK")
         #expect(en.money(cents: 123_450, currency: "EUR") == "1234.50 EUR")
-        #expect(pl.integer(1_234_567) == "1\u{A0}234\u{A0}567" && pl.integer(999) == "999" && en.integer(1234) == "1234")
+        #expect(
+            pl.integer(1_234_567) == "1\u{A0}234\u{A0}567" && pl.integer(999) == "999" && en.integer(1234) == "1234")
         #expect(sk.decimal(1234.56, digits: 1) == "1\u{A0}234,6" && en.decimal(2.5, digits: 1) == "2.5")
     }
 
     @Test func yesInEachLanguage() {
         let pl = Localizer.forLanguage(.polish), sk = Localizer.forLanguage(.slovak)
         #expect(YesNo.prompt(.english) == "[y/N]" && YesNo.prompt(pl) == "[t/N]" && YesNo.prompt(sk) == "[a/N]")
-        #expect(["t", "T", " tak ", "y"].allSatisfy { YesNo.isYes($0, pl) } && !YesNo.isYes("n", pl) && !YesNo.isYes("", pl))
+        #expect(
+            ["t", "T", " tak ", "y"].allSatisfy { YesNo.isYes($0, pl) } && !YesNo.isYes("n", pl) && !YesNo.isYes("", pl)
+        )
         #expect(["a", "áno", "ano", "yes"].allSatisfy { YesNo.isYes($0, sk) } && !YesNo.isYes("t", sk))
         #expect(YesNo.isYes("y", .english) && !YesNo.isYes("t", .english) && !YesNo.isYes("a", .english))
     }
 
     @Test func defaultCurrencyFollowsTheLanguage() {
-        #expect(Language.polish.defaultCurrency == "PLN" && Language.slovak.defaultCurrency == "EUR"
+        #expect(
+            Language.polish.defaultCurrency == "PLN" && Language.slovak.defaultCurrency == "EUR"
                 && Language.english.defaultCurrency == "EUR")
     }
 }

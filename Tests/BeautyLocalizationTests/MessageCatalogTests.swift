@@ -4,39 +4,39 @@ import Testing
 /// Reading `.po` text as GNU gettext writes it.
 @Suite struct MessageCatalogTests {
     static let text = #"""
-    # a comment
-    msgid ""
-    msgstr ""
-    "Language: pl\n"
+        # a comment
+        msgid ""
+        msgstr ""
+        "Language: pl\n"
 
-    #: somewhere.swift:1
-    #, c-format
-    msgid "Time for %s"
-    msgstr "Pora: %s"
+        #: somewhere.swift:1
+        #, c-format
+        msgid "Time for %s"
+        msgstr "Pora: %s"
 
-    msgctxt "button"
-    msgid "Taken"
-    msgstr "Przyjęte"
+        msgctxt "button"
+        msgid "Taken"
+        msgstr "Przyjęte"
 
-    msgid ""
-    "two "
-    "lines \"quoted\"\n"
-    msgstr "dwie "
-    "linie „cytat”\n"
+        msgid ""
+        "two "
+        "lines \"quoted\"\n"
+        msgstr "dwie "
+        "linie „cytat”\n"
 
-    #, fuzzy
-    msgid "Unsure"
-    msgstr "Niepewne"
+        #, fuzzy
+        msgid "Unsure"
+        msgstr "Niepewne"
 
-    msgid "Empty"
-    msgstr ""
+        msgid "Empty"
+        msgstr ""
 
-    msgid "%s visit"
-    msgid_plural "%s visits"
-    msgstr[0] "%s wizyta"
-    msgstr[1] "%s wizyty"
-    msgstr[2] "%s wizyt"
-    """#
+        msgid "%s visit"
+        msgid_plural "%s visits"
+        msgstr[0] "%s wizyta"
+        msgstr[1] "%s wizyty"
+        msgstr[2] "%s wizyt"
+        """#
 
     @Test func entriesContextsContinuationsAndPlurals() throws {
         let catalog = try MessageCatalog(po: Self.text)
@@ -50,7 +50,9 @@ import Testing
     }
 
     @Test func aBrokenLineIsNamed() {
-        let error = #expect(throws: MessageCatalog.CatalogError.self) { try MessageCatalog(po: "msgid \"a\"\nmsgstr b\n") }
+        let error = #expect(throws: MessageCatalog.CatalogError.self) {
+            try MessageCatalog(po: "msgid \"a\"\nmsgstr b\n")
+        }
         #expect(error?.line == 2)
     }
 }

@@ -19,7 +19,11 @@ import Testing
                 // The same text quoted in the msgid is code; so are single-quoted values typed at a
                 // shell ('jutro 9:30', '10 €') where the msgid quotes as many values its way.
                 let msgidPairs = (msgid.components(separatedBy: quote).count - 1) / 2
-                if msgid.contains(pair) || (quote == "'" && (msgidPairs >= (parts.count - 1) / 2 || text.contains("beautyctl"))) { continue }
+                if msgid.contains(pair)
+                    || (quote == "'" && (msgidPairs >= (parts.count - 1) / 2 || text.contains("beautyctl")))
+                {
+                    continue
+                }
                 found.append(pair)
             }
         }
@@ -45,7 +49,10 @@ import Testing
                 if unbalanced || open || !straight.isEmpty { wrong.append("\(form)  \(straight)") }
             }
         }
-        #expect(wrong.isEmpty, "\(language): quote with „…\(closer), straight quotes only for code the msgid has too:\n\(wrong.joined(separator: "\n"))")
+        #expect(
+            wrong.isEmpty,
+            "\(language): quote with „…\(closer), straight quotes only for code the msgid has too:\n\(wrong.joined(separator: "\n"))"
+        )
     }
 
     @Test func theRuleSeesStraightQuotesAroundProse() {

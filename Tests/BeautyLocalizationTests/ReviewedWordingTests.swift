@@ -23,12 +23,21 @@ import Testing
         (.slovak, nil, "Later today:", "Ešte dnes:"),
         (.slovak, nil, "%s I want to confirm my visit (%s) %s.", "%s potvrdzujem svoj termín (%s) %s."),
         // A count of a file's events or contacts stands in parentheses, never before a noun whose form it decides.
-        (.polish, nil, "%s: its %s events are more than one import holds (%s); split the file into parts of at most %s events and import them one after another (nothing was imported)",
-         "%s: plik zawiera więcej wydarzeń (%s), niż mieści jeden import (%s); podziel go na części po najwyżej %s wydarzeń i zaimportuj je kolejno (nic nie zaimportowano)"),
-        (.slovak, nil, "%s: its %s events are more than one import holds (%s); split the file into parts of at most %s events and import them one after another (nothing was imported)",
-         "%s: súbor obsahuje viac udalostí (%s), než pojme jeden import (%s); rozdeľte ho na časti s najviac %s udalosťami a importujte ich jednu po druhej (nič sa neimportovalo)"),
-        (.polish, nil, "its %s contacts are more than one request to beautyd holds (%s bytes); the %s before this card fit: split the file here and import the parts one after another",
-         "plik zawiera więcej kontaktów (%s), niż mieści jedno żądanie do beautyd (%s bajtów); wizytówki przed tą (%s) się mieszczą: podziel plik w tym miejscu i zaimportuj części jedną po drugiej"),
+        (
+            .polish, nil,
+            "%s: its %s events are more than one import holds (%s); split the file into parts of at most %s events and import them one after another (nothing was imported)",
+            "%s: plik zawiera więcej wydarzeń (%s), niż mieści jeden import (%s); podziel go na części po najwyżej %s wydarzeń i zaimportuj je kolejno (nic nie zaimportowano)"
+        ),
+        (
+            .slovak, nil,
+            "%s: its %s events are more than one import holds (%s); split the file into parts of at most %s events and import them one after another (nothing was imported)",
+            "%s: súbor obsahuje viac udalostí (%s), než pojme jeden import (%s); rozdeľte ho na časti s najviac %s udalosťami a importujte ich jednu po druhej (nič sa neimportovalo)"
+        ),
+        (
+            .polish, nil,
+            "its %s contacts are more than one request to beautyd holds (%s bytes); the %s before this card fit: split the file here and import the parts one after another",
+            "plik zawiera więcej kontaktów (%s), niż mieści jedno żądanie do beautyd (%s bajtów); wizytówki przed tą (%s) się mieszczą: podziel plik w tym miejscu i zaimportuj części jedną po drugiej"
+        ),
         (.polish, nil, "  repeats:   %s", "  terminy:   %s"),
         (.slovak, nil, "  repeats:   %s", "  termíny:   %s"),
         (.polish, nil, "One beauty tip.", "Jedna porada kosmetyczna."),
@@ -59,7 +68,8 @@ import Testing
         let catalog = try CatalogCoverageTests.catalog(language)
         let wrong = catalog.entries.filter { entry in
             entry.forms.contains { form in
-                form.range(of: #"\bpozri\b|CZK| zł|\bna sklade\b|každých 2 h\b|[0-9]%"#, options: .regularExpression) != nil
+                form.range(of: #"\bpozri\b|CZK| zł|\bna sklade\b|každých 2 h\b|[0-9]%"#, options: .regularExpression)
+                    != nil
             }
         }
         #expect(wrong.isEmpty, "\(wrong.map(\.forms))")
@@ -77,11 +87,16 @@ import Testing
         var widths: [Int: Set<Int>] = [:]
         var examples: [Int: [String]] = [:]
         for entry in catalog.entries where entry.id.hasPrefix("  ") && !entry.id.hasPrefix("   ") {
-            guard let english = width(entry.id), let form = entry.forms.first, let translated = width(form) else { continue }
+            guard let english = width(entry.id), let form = entry.forms.first, let translated = width(form) else {
+                continue
+            }
             widths[english, default: []].insert(translated)
             examples[english, default: []].append(form)
         }
         let misaligned = widths.filter { $0.value.count > 1 }
-        #expect(misaligned.isEmpty, "\(language): labels padded to one width in English, to several here: \(misaligned.keys.map { examples[$0]! })")
+        #expect(
+            misaligned.isEmpty,
+            "\(language): labels padded to one width in English, to several here: \(misaligned.keys.map { examples[$0]! })"
+        )
     }
 }

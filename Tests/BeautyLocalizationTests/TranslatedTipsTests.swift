@@ -6,9 +6,15 @@ import Testing
 @Suite struct TranslatedTipsTests {
     @Test func aTipInPolishAndSlovak() throws {
         let tip = try #require(Tips.tip(id: 16))
-        #expect(TipText(tip, .forLanguage(.polish)) == TipText(tip, Localizer(language: .polish, catalog: try CatalogCoverageTests.catalog(.polish))))
-        #expect(TipText(tip, .forLanguage(.polish)).title == "Nie wycinaj skórek" && TipText(tip, .forLanguage(.polish)).category == "Paznokcie")
-        #expect(TipText(tip, .forLanguage(.slovak)).category == "Nechty" && TipText(tip, .english).title == "Leave the cuticles on")
+        #expect(
+            TipText(tip, .forLanguage(.polish))
+                == TipText(tip, Localizer(language: .polish, catalog: try CatalogCoverageTests.catalog(.polish))))
+        #expect(
+            TipText(tip, .forLanguage(.polish)).title == "Nie wycinaj skórek"
+                && TipText(tip, .forLanguage(.polish)).category == "Paznokcie")
+        #expect(
+            TipText(tip, .forLanguage(.slovak)).category == "Nechty"
+                && TipText(tip, .english).title == "Leave the cuticles on")
     }
 
     @Test func searchFindsTipsInEveryLanguage() {

@@ -38,7 +38,8 @@ import Testing
     static let printing = try! NSRegularExpression(
         pattern: #"(Output\.line\(|Output\.warn\(|CLIFailure\([a-zA-Z.]+,|summary\.print\(|\bwrite\()"#)
     /// A literal that is the message (or context, or plural) of a marker call.
-    static let marked = try! NSRegularExpression(pattern: #"(\b(tr|trn|trc)\(\s*|\b(trn|trc)\(\s*"(?:[^"\\]|\\.)*"\s*,\s*)$"#)
+    static let marked = try! NSRegularExpression(
+        pattern: #"(\b(tr|trn|trc)\(\s*|\b(trn|trc)\(\s*"(?:[^"\\]|\\.)*"\s*,\s*)$"#)
 
     /// The English words printed from `line` without a marker call: every string literal after the
     /// start of printed text (in a ternary, a `map`, a `??`, an argument of `tr`...) that is not itself
@@ -54,12 +55,15 @@ import Testing
             let before = String(characters[..<index])
             let isMarked = marked.firstMatch(in: before, range: NSRange(before.startIndex..., in: before)) != nil
             if index + 2 < characters.count, characters[index + 1] == "\"", characters[index + 2] == "\"" {
-                if !isMarked, next.range(of: "[A-Za-z]{3}", options: .regularExpression) != nil { found.append(next.trimmingCharacters(in: .whitespaces)) }
+                if !isMarked, next.range(of: "[A-Za-z]{3}", options: .regularExpression) != nil {
+                    found.append(next.trimmingCharacters(in: .whitespaces))
+                }
                 break
             }
             let (text, end) = literal(characters, from: index + 1)
             if !isMarked, text.range(of: "[A-Za-z]{3}", options: .regularExpression) != nil,
-               !text.hasPrefix("beautyctl"), !text.trimmingCharacters(in: .whitespaces).hasPrefix("--") {
+                !text.hasPrefix("beautyctl"), !text.trimmingCharacters(in: .whitespaces).hasPrefix("--")
+            {
                 found.append(text)
             }
             index = end + 1
@@ -71,7 +75,8 @@ import Testing
         let root = Locations.file("Sources/BeautyCLI")
         var found: [String] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: root).sorted() where file.hasSuffix(".swift") {
-            let lines = try String(contentsOfFile: "\(root)/\(file)", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try String(contentsOfFile: "\(root)/\(file)", encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
             for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
                 let next = number + 1 < lines.count ? String(lines[number + 1]) : ""
                 for text in Self.unmarkedTexts(String(line), next: next) {
@@ -79,7 +84,9 @@ import Testing
                 }
             }
         }
-        #expect(found.isEmpty, """
+        #expect(
+            found.isEmpty,
+            """
             English-only text printed by beautyctl; write it as Output.l.tr("... %s ...", arguments) and add it to \
             the catalogs (CatalogCoverageTests prints the entries):
             \(found.joined(separator: "\n"))
@@ -87,15 +94,35 @@ import Testing
     }
 
     @Test func theCheckFindsTextOutsideAMarkerCall() {
-        #expect(Self.unmarkedTexts(#"Output.line(result.goalMl.map { "Daily goal: \($0) ml." } ?? Output.l.tr("No goal."))"#) == ["Daily goal:  ml."])
-        #expect(Self.unmarkedTexts(#"throw CLIFailure(.usage, Output.l.tr("refund: %s", "beautyctl budget add Refund 20"))"#).isEmpty)
-        #expect(Self.unmarkedTexts(#"throw CLIFailure(.usage, Output.l.tr("e.g. %s", "Shampoo 12,99"))"#) == ["Shampoo 12,99"])
+        #expect(
+            Self.unmarkedTexts(
+                #"Output.line(result.goalMl.map { "Daily goal: \($0) ml." } ?? Output.l.tr("No goal."))"#) == [
+                    "Daily goal:  ml."
+                ])
+        #expect(
+            Self.unmarkedTexts(
+                #"throw CLIFailure(.usage, Output.l.tr("refund: %s", "beautyctl budget add Refund 20"))"#
+            ).isEmpty)
+        #expect(
+            Self.unmarkedTexts(#"throw CLIFailure(.usage, Output.l.tr("e.g. %s", "Shampoo 12,99"))"#) == [
+                "Shampoo 12,99"
+            ])
         #expect(Self.unmarkedTexts(#"summary.print("Imported \(n) new from \(file).")"#) == ["Imported  new from ."])
-        #expect(Self.unmarkedTexts(#"throw CLIFailure(.unreachable, """"#, next: "    beautyd is not running") == ["beautyd is not running"])
-        #expect(Self.unmarkedTexts(#"throw CLIFailure(.unreachable, Output.l.tr(""""#, next: "    beautyd is not running").isEmpty)
-        #expect(Self.unmarkedTexts(#"Output.line(Output.l.trn("%s day", "%s days", n, n) + Output.l.trc("unit", "kg"))"#).isEmpty)
+        #expect(
+            Self.unmarkedTexts(#"throw CLIFailure(.unreachable, """"#, next: "    beautyd is not running") == [
+                "beautyd is not running"
+            ])
+        #expect(
+            Self.unmarkedTexts(#"throw CLIFailure(.unreachable, Output.l.tr(""""#, next: "    beautyd is not running")
+                .isEmpty)
+        #expect(
+            Self.unmarkedTexts(#"Output.line(Output.l.trn("%s day", "%s days", n, n) + Output.l.trc("unit", "kg"))"#)
+                .isEmpty)
         #expect(Self.unmarkedTexts(#"Output.line(a ? Output.l.tr("on") : "off")"#) == ["off"])
-        #expect(Self.unmarkedTexts(#"write("\r\u{1B}[2KImporting \(done)/\(total) events…")"#) == ["{1B}[2KImporting / events…"])
+        #expect(
+            Self.unmarkedTexts(#"write("\r\u{1B}[2KImporting \(done)/\(total) events…")"#) == [
+                "{1B}[2KImporting / events…"
+            ])
         #expect(Self.unmarkedTexts(#"try Output.write(svg, to: path, option: "--svg")"#).isEmpty)
     }
 

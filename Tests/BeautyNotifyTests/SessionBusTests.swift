@@ -26,12 +26,12 @@ import Testing
         static func start(at socket: String) async throws -> PrivateBus {
             let config = socket + ".conf"
             try """
-                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-                <busconfig><type>session</type><listen>unix:path=\(socket)</listen><auth>EXTERNAL</auth>
-                <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-                </busconfig>
-                """.write(toFile: config, atomically: true, encoding: .utf8)
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig><type>session</type><listen>unix:path=\(socket)</listen><auth>EXTERNAL</auth>
+            <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+            </busconfig>
+            """.write(toFile: config, atomically: true, encoding: .utf8)
             unlink(socket)
             let arguments = ["/usr/bin/dbus-daemon", "--config-file=\(config)", "--nofork"]
             let argv = arguments.map { strdup($0) } + [nil]
@@ -65,7 +65,9 @@ import Testing
         return await loop.call(condition)
     }
 
-    @Test("a bus that is back while GLib still hands out the closed connection leaves beautyd running, says why, and is reconnected once that connection is let go")
+    @Test(
+        "a bus that is back while GLib still hands out the closed connection leaves beautyd running, says why, and is reconnected once that connection is let go"
+    )
     func closedConnectionStillHeld() async throws {
         var template = Array("/tmp/bn-XXXXXX".utf8CString)
         let directory = String(cString: try #require(mkdtemp(&template)))
@@ -81,10 +83,13 @@ import Testing
         // the process, as in beautyd, and it keeps retrying after this test: neither may go away.
         _ = Unmanaged.passRetained(session)
         _ = Unmanaged.passRetained(recorder)
-        _ = await loop.call { session.delegate = recorder; return session.connect() }
+        _ = await loop.call {
+            session.delegate = recorder; return session.connect()
+        }
         // On a busy machine the new dbus-daemon may not have answered the first connect in time; the
         // session's own retries connect it (the wait is a safety net, it ends once connected).
-        try #require(try await eventually(loop, seconds: 120) { session.connection != nil }, "never connected to the new bus")
+        try #require(
+            try await eventually(loop, seconds: 120) { session.connection != nil }, "never connected to the new bus")
         // Another holder of the shared connection keeps GLib handing out that one after the bus has gone.
         let held = await loop.call { () -> UInt in
             var error: UnsafeMutablePointer<GError>?

@@ -10,7 +10,9 @@ import Testing
     func oneConstantPerMethod() {
         let counts = Dictionary(RPCTable.methods.map { ($0, 1) }, uniquingKeysWith: +)
         for method in Method.allCases {
-            #expect(counts[method] == 1, "\(method.rawValue) has \(counts[method] ?? 0) RPC constants in RPCTable.methods (want 1)")
+            #expect(
+                counts[method] == 1,
+                "\(method.rawValue) has \(counts[method] ?? 0) RPC constants in RPCTable.methods (want 1)")
         }
     }
 
@@ -29,18 +31,21 @@ import Testing
         let table = try #require(text.components(separatedBy: "| `type` | |\n|---|---|\n").dropFirst().first)
         let rows = table.split(separator: "\n").prefix { $0.hasPrefix("| `") }
         let documented = rows.flatMap { row in
-            row.split(separator: "|")[0].split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+            row.split(separator: "|")[0].split(separator: ",").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: " `"))
+            }
         }
         #expect(Set(documented) == Set(DaemonEvent.Kind.allCases.map(\.rawValue)), "\(documented)")
     }
 
     @Test("notification buttons and what a click answers for a dose")
     func notificationActions() {
-        #expect(NotificationAction.allCases.map { $0.button(.english) } == [
-            .init(id: "taken", label: "Taken"), .init(id: "snooze", label: "Snooze"),
-            .init(id: "skip", label: "Skip"), .init(id: "dismiss", label: "Dismiss"),
-            .init(id: "water-250", label: "+250 ml"),
-        ])
+        #expect(
+            NotificationAction.allCases.map { $0.button(.english) } == [
+                .init(id: "taken", label: "Taken"), .init(id: "snooze", label: "Snooze"),
+                .init(id: "skip", label: "Skip"), .init(id: "dismiss", label: "Dismiss"),
+                .init(id: "water-250", label: "+250 ml"),
+            ])
         #expect(NotificationAction.allCases.map(\.doseAnswer) == [.taken, .snoozed, .skipped, nil, nil])
     }
 }

@@ -8,10 +8,12 @@ import Testing
 struct AppointmentStatusTests: WarsawJanuary2027 {
     /// A priced manicure on a four-week cycle, two days ago at 10:00.
     func manicure(_ db: AppDatabase) throws -> Appointment {
-        try db.addAppointment(Appointment(title: "Manicure hybrydowy", start: local(13, 10), durationSeconds: 3600,
-                                          price: Money(cents: 12_000, currency: "PLN"), reminders: [.before(3600)],
-                                          repeatAfterDoneSeconds: 28 * 86_400),
-                              now: local(1, 9), zone: zone)
+        try db.addAppointment(
+            Appointment(
+                title: "Manicure hybrydowy", start: local(13, 10), durationSeconds: 3600,
+                price: Money(cents: 12_000, currency: "PLN"), reminders: [.before(3600)],
+                repeatAfterDoneSeconds: 28 * 86_400),
+            now: local(1, 9), zone: zone)
     }
 
     @Test func doneBooksTheNextVisitRecordsTheExpenseAndSetsTheStatus() throws {
@@ -35,7 +37,8 @@ struct AppointmentStatusTests: WarsawJanuary2027 {
         let db = try AppDatabase.inMemory()
         let visit = try manicure(db)
         let change = try db.setAppointmentStatus(id: visit.id!, .done, now: local(2, 9), zone: zone)
-        #expect(change.expense?.at == local(13, 10), "booked when the command ran: \(String(describing: change.expense))")
+        #expect(
+            change.expense?.at == local(13, 10), "booked when the command ran: \(String(describing: change.expense))")
     }
 
     @Test func whenTheLastStepFailsNeitherTheFollowUpNorTheExpenseStays() throws {
@@ -43,16 +46,19 @@ struct AppointmentStatusTests: WarsawJanuary2027 {
         let visit = try manicure(db)
         // The status is written last: refusing it fails the change after the follow-up and the expense were written.
         try db.writer.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuseDone BEFORE UPDATE OF status ON appointment WHEN NEW.status = 'done'
-                BEGIN SELECT RAISE(ABORT, 'refused for the test'); END
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER refuseDone BEFORE UPDATE OF status ON appointment WHEN NEW.status = 'done'
+                    BEGIN SELECT RAISE(ABORT, 'refused for the test'); END
+                    """)
         }
         #expect(throws: DatabaseError.self) { try db.setAppointmentStatus(id: visit.id!, .done, now: now, zone: zone) }
         #expect(try db.appointment(id: visit.id!).status == .scheduled)
         #expect(try db.appointmentCount() == 1, "no follow-up visit")
         #expect(try db.budgetEntries().isEmpty, "no expense")
-        #expect(try db.deliveries(itemKind: .appointment, itemID: visit.id!).map(\.state) == [.pending], "its reminder stays")
+        #expect(
+            try db.deliveries(itemKind: .appointment, itemID: visit.id!).map(\.state) == [.pending],
+            "its reminder stays")
     }
 
     @Test func cancellingBooksNothingAndRecordsNothing() throws {
@@ -61,7 +67,8 @@ struct AppointmentStatusTests: WarsawJanuary2027 {
         let change = try db.setAppointmentStatus(id: visit.id!, .cancelled, now: now, zone: zone)
         #expect(change.appointment.status == .cancelled && change.followUp == nil && change.expense == nil)
         #expect(try db.appointmentCount() == 1 && db.budgetEntries().isEmpty)
-        #expect(try db.deliveries(itemKind: .appointment, itemID: visit.id!).isEmpty, "no reminder for a cancelled visit")
+        #expect(
+            try db.deliveries(itemKind: .appointment, itemID: visit.id!).isEmpty, "no reminder for a cancelled visit")
     }
 
     @Test func anEditAppliesToTheStoredAppointmentNotToAnOlderCopy() throws {

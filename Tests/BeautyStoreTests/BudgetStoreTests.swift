@@ -35,7 +35,9 @@ struct BudgetStoreTests {
 
         #expect(try db.deleteBudgetEntry(id: saved.id!) == updated)
         #expect(throws: StoreError.notFound(kind: "budget entry", id: saved.id!)) { try db.budgetEntry(id: saved.id!) }
-        #expect(throws: StoreError.notFound(kind: "budget entry", id: saved.id!)) { try db.deleteBudgetEntry(id: saved.id!) }
+        #expect(throws: StoreError.notFound(kind: "budget entry", id: saved.id!)) {
+            try db.deleteBudgetEntry(id: saved.id!)
+        }
         #expect(throws: StoreError.notFound(kind: "budget entry", id: 42)) {
             try db.updateBudgetEntry(BudgetRow(id: 42, name: "x", amountCents: 1, currency: "EUR", at: now), now: now)
         }
@@ -63,19 +65,21 @@ struct BudgetStoreTests {
         _ = try db.addBudgetEntry(entry("Phone", -30_000, at: day(2)), now: now)
         _ = try db.addBudgetEntry(entry("Hairdresser", -4_550, "PLN", at: day(2)), now: now)
         _ = try db.addBudgetEntry(entry("Refund", 1_000, "PLN", at: day(5)), now: now)
-        #expect(try db.budgetTotals() == [
-            BudgetTotalsRow(currency: "EUR", incomeCents: 120_000, expenseCents: 30_000, count: 2),
-            BudgetTotalsRow(currency: "PLN", incomeCents: 1_000, expenseCents: 4_550, count: 2),
-        ])
+        #expect(
+            try db.budgetTotals() == [
+                BudgetTotalsRow(currency: "EUR", incomeCents: 120_000, expenseCents: 30_000, count: 2),
+                BudgetTotalsRow(currency: "PLN", incomeCents: 1_000, expenseCents: 4_550, count: 2),
+            ])
         #expect(try db.budgetTotals().map(\.balanceCents) == [90_000, -3_550])
         _ = try db.deleteBudgetEntry(id: salary.id!)
         let eur = try #require(try db.budgetTotals().first)
         #expect(eur.incomeCents == 0 && eur.expenseCents == 30_000 && eur.balanceCents == -30_000)
         // A range: only day 2.
-        #expect(try db.budgetTotals(from: day(2, hour: 0), to: day(3, hour: 0)) == [
-            BudgetTotalsRow(currency: "EUR", incomeCents: 0, expenseCents: 30_000, count: 1),
-            BudgetTotalsRow(currency: "PLN", incomeCents: 0, expenseCents: 4_550, count: 1),
-        ])
+        #expect(
+            try db.budgetTotals(from: day(2, hour: 0), to: day(3, hour: 0)) == [
+                BudgetTotalsRow(currency: "EUR", incomeCents: 0, expenseCents: 30_000, count: 1),
+                BudgetTotalsRow(currency: "PLN", incomeCents: 0, expenseCents: 4_550, count: 1),
+            ])
         #expect(try db.budgetTotals(from: day(6)).isEmpty)
     }
 
@@ -83,24 +87,33 @@ struct BudgetStoreTests {
         let db = try AppDatabase.inMemory()
         let visit = try db.addAppointment(
             Appointment(title: "Manicure", start: day(1), price: Money(cents: 12_000, currency: "PLN")), now: now)
-        let first = try db.recordAppointmentExpense(appointmentID: visit.id!, name: visit.title, price: visit.price!, at: day(1), now: now)
-        #expect(first?.amountCents == -12_000 && first?.currency == "PLN" && first?.appointmentID == visit.id && first?.name == "Manicure")
-        let again = try db.recordAppointmentExpense(appointmentID: visit.id!, name: visit.title, price: visit.price!, at: day(2), now: now)
+        let first = try db.recordAppointmentExpense(
+            appointmentID: visit.id!, name: visit.title, price: visit.price!, at: day(1), now: now)
+        #expect(
+            first?.amountCents == -12_000 && first?.currency == "PLN" && first?.appointmentID == visit.id
+                && first?.name == "Manicure")
+        let again = try db.recordAppointmentExpense(
+            appointmentID: visit.id!, name: visit.title, price: visit.price!, at: day(2), now: now)
         #expect(again == nil, "a second record for the same appointment must insert nothing")
         #expect(try db.budgetEntries().count == 1)
         #expect(try db.budgetEntry(appointmentID: visit.id!) == first)
 
         try db.deleteAppointment(id: visit.id!)
         let kept = try #require(try db.budgetEntries().first)
-        #expect(kept.id == first?.id && kept.appointmentID == nil && kept.amountCents == -12_000, "the expense stays, unlinked")
+        #expect(
+            kept.id == first?.id && kept.appointmentID == nil && kept.amountCents == -12_000,
+            "the expense stays, unlinked")
     }
 
     @Test func theCategoryTreeIsSeededWithTwoLevels() throws {
         let db = try AppDatabase.inMemory()
         let rows = try db.categories()
-        #expect(rows.map(\.name) == ["body", "body/massage", "body/spa", "body/waxing", "face", "face/brows", "face/facial",
-                                     "face/makeup", "hair", "hair/colour", "hair/cut", "hair/styling", "nails", "nails/manicure",
-                                     "nails/pedicure"])
+        #expect(
+            rows.map(\.name) == [
+                "body", "body/massage", "body/spa", "body/waxing", "face", "face/brows", "face/facial",
+                "face/makeup", "hair", "hair/colour", "hair/cut", "hair/styling", "nails", "nails/manicure",
+                "nails/pedicure",
+            ])
         for row in rows {
             if row.name.contains("/") {
                 #expect(row.parent == String(row.name.split(separator: "/")[0]), "\(row)")

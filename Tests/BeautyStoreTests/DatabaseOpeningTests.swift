@@ -13,7 +13,8 @@ struct DatabaseOpeningTests {
     func filledDatabase(_ temp: TemporaryDatabase, version: String? = nil) throws {
         let db = try AppDatabase.open(path: temp.path, version: version)
         for n in 0..<200 {
-            _ = try db.addContact(Contact(name: "Client \(n) " + String(repeating: "x", count: 100), phone: "600 100 \(n)"))
+            _ = try db.addContact(
+                Contact(name: "Client \(n) " + String(repeating: "x", count: 100), phone: "600 100 \(n)"))
         }
     }
 
@@ -57,7 +58,8 @@ struct DatabaseOpeningTests {
         let refused = try #require(refusal { _ = try temp.open() })
         #expect(refused.reason == .damaged)
         let text = refused.description
-        #expect(text.contains(temp.path) && text.contains("quick_check") && text.contains("beautyd --recover"), "\(text)")
+        #expect(
+            text.contains(temp.path) && text.contains("quick_check") && text.contains("beautyd --recover"), "\(text)")
         #expect(!text.contains("\n"))
     }
 
@@ -87,7 +89,9 @@ struct DatabaseOpeningTests {
         }
         let refused = try #require(refusal { _ = try AppDatabase.open(path: temp.path, version: "0.1.0") })
         #expect(refused.reason == .newerSchema)
-        for part in [temp.path, "0.3.0", "v8: reminders by e-mail", "0.1.0", "v11: deliveries committed ahead of their instant"] {
+        for part in [
+            temp.path, "0.3.0", "v8: reminders by e-mail", "0.1.0", "v11: deliveries committed ahead of their instant",
+        ] {
             #expect(refused.description.contains(part), "\(part) missing from: \(refused.description)")
         }
         let stored = try DatabaseQueue(path: temp.path).read { db in
@@ -132,7 +136,9 @@ struct DatabaseOpeningTests {
         #expect(DatabaseFault(DatabaseError(resultCode: .SQLITE_FULL)) == .full)
         #expect(DatabaseFault(DatabaseError(resultCode: .SQLITE_CORRUPT)) == .damaged)
         #expect(DatabaseFault(DatabaseError(resultCode: .SQLITE_CONSTRAINT)) == nil)
-        let long = DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked", sql: "SELECT " + String(repeating: "x, ", count: 5000))
+        let long = DatabaseError(
+            resultCode: .SQLITE_BUSY, message: "database is locked",
+            sql: "SELECT " + String(repeating: "x, ", count: 5000))
         #expect(DatabaseFault.summary(of: long) == "SQLite error 5: database is locked")
     }
 
@@ -158,18 +164,22 @@ struct DatabaseRecoveryTests {
     func contactsWithAppointments(_ temp: TemporaryDatabase) throws {
         let db = try temp.open()
         let ids = try (0..<200).map { n in
-            try db.addContact(Contact(name: "Client \(n) " + String(repeating: "x", count: 100), phone: "600 100 \(n)")).id!
+            try db.addContact(Contact(name: "Client \(n) " + String(repeating: "x", count: 100), phone: "600 100 \(n)"))
+                .id!
         }
         for id in ids {
-            _ = try db.addAppointment(Appointment(title: "Visit \(id)", start: now.addingTimeInterval(86_400), durationSeconds: 1800,
-                                                  contactID: id), now: now)
+            _ = try db.addAppointment(
+                Appointment(
+                    title: "Visit \(id)", start: now.addingTimeInterval(86_400), durationSeconds: 1800,
+                    contactID: id), now: now)
         }
     }
 
     /// The contact table's leaf pages in rowid order (dbstat's paths sort as the tree does).
     func contactLeaves(_ temp: TemporaryDatabase) throws -> [Int] {
         try DatabaseQueue(path: temp.path).read { db in
-            try Int.fetchAll(db, sql: "SELECT pageno FROM dbstat WHERE name = 'contact' AND pagetype = 'leaf' ORDER BY path")
+            try Int.fetchAll(
+                db, sql: "SELECT pageno FROM dbstat WHERE name = 'contact' AND pagetype = 'leaf' ORDER BY path")
         }
     }
 

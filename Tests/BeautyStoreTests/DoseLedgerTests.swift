@@ -9,11 +9,15 @@ import Testing
 /// bookkeeping is checked here, the scheduler only calls it.)
 @Suite("Store: doses, nagging, stock, order, adherence, history")
 struct DoseLedgerTests: WarsawJanuary2027 {
-    func twiceDaily(_ name: String = "Iron", dose: String = "2 tablets", startDate: LocalDate? = nil,
-                    stock: Double? = nil, lowStock: Double? = nil) -> Medication {
-        Medication(name: name, dose: dose, startDate: startDate,
-                   schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0), ClockTime(hour: 20, minute: 0)]),
-                   stock: stock, lowStock: lowStock)
+    func twiceDaily(
+        _ name: String = "Iron", dose: String = "2 tablets", startDate: LocalDate? = nil,
+        stock: Double? = nil, lowStock: Double? = nil
+    ) -> Medication {
+        Medication(
+            name: name, dose: dose, startDate: startDate,
+            schedule: MedicationSchedule(
+                kind: .times, times: [ClockTime(hour: 8, minute: 0), ClockTime(hour: 20, minute: 0)]),
+            stock: stock, lowStock: lowStock)
     }
 
     /// A fresh database with `medication` added at `now` and its doses planned.
@@ -34,7 +38,9 @@ struct DoseLedgerTests: WarsawJanuary2027 {
 
     /// The delivery planned for a dose, fired as the scheduler does it (markFired, then doseShown).
     @discardableResult
-    func show(_ db: AppDatabase, _ trigger: Trigger, at instant: Date, nagInterval: TimeInterval = 600) throws -> Trigger {
+    func show(_ db: AppDatabase, _ trigger: Trigger, at instant: Date, nagInterval: TimeInterval = 600) throws
+        -> Trigger
+    {
         #expect(try db.markFired([trigger.key], at: instant) == 1)
         try db.doseShown(trigger, at: instant, nagInterval: nagInterval)
         return trigger
@@ -93,8 +99,9 @@ struct DoseLedgerTests: WarsawJanuary2027 {
         let after = try doses(db, of: iron)
         #expect(after.map(\.scheduledAt) == [local(15, 20), local(16, 9), local(17, 9)])
         #expect(after.map(\.state) == [.taken, .pending, .pending])
-        #expect(try db.dueTriggers(at: local(20, 0)).map(\.fireAt) == [local(16, 9), local(17, 9)],
-                "the old schedule's pending deliveries must be gone")
+        #expect(
+            try db.dueTriggers(at: local(20, 0)).map(\.fireAt) == [local(16, 9), local(17, 9)],
+            "the old schedule's pending deliveries must be gone")
     }
 
     // MARK: - Shown, nagged, missed
@@ -163,8 +170,9 @@ struct DoseLedgerTests: WarsawJanuary2027 {
         let (db, iron) = try planned(twiceDaily())
         let dose = try doses(db, of: iron)[0]
         let shown = try show(db, try #require(try db.dueTriggers(at: dose.scheduledAt).first), at: dose.scheduledAt)
-        let answer = try db.answerDose(id: dose.id!, .skipped, confirmedAt: dose.scheduledAt.addingTimeInterval(60),
-                                       now: dose.scheduledAt.addingTimeInterval(60))
+        let answer = try db.answerDose(
+            id: dose.id!, .skipped, confirmedAt: dose.scheduledAt.addingTimeInterval(60),
+            now: dose.scheduledAt.addingTimeInterval(60))
         #expect(answer.changed && answer.shownKey == shown.key, "the caller closes this notification")
         #expect(try db.delivery(key: shown.key)?.state == .skipped)
         let again = try db.answerDose(id: dose.id!, .skipped, confirmedAt: now, now: now)
@@ -183,8 +191,9 @@ struct DoseLedgerTests: WarsawJanuary2027 {
         #expect(try db.dose(id: dose.id!).nagCount == 1)
 
         let until = due.addingTimeInterval(700 + 300)
-        let answer = try db.answerDose(id: dose.id!, .snoozed, confirmedAt: due.addingTimeInterval(700),
-                                       now: due.addingTimeInterval(700), snoozeUntil: until)
+        let answer = try db.answerDose(
+            id: dose.id!, .snoozed, confirmedAt: due.addingTimeInterval(700),
+            now: due.addingTimeInterval(700), snoozeUntil: until)
         #expect(answer.changed && answer.dose.state == .snoozed && answer.dose.nagCount == 0)
         #expect(answer.dose.confirmedAt == nil, "a snooze is not a confirmation")
         let repeats = try pending(db, dose: dose)
@@ -202,14 +211,18 @@ struct DoseLedgerTests: WarsawJanuary2027 {
         let (db, iron) = try planned(twiceDaily(stock: 5, lowStock: 2))
         let d = try doses(db, of: iron)
         #expect(d.count == 4)
-        func take(_ dose: Dose) throws -> DoseAnswer { try db.answerDose(id: dose.id!, .taken, confirmedAt: now, now: now) }
+        func take(_ dose: Dose) throws -> DoseAnswer {
+            try db.answerDose(id: dose.id!, .taken, confirmedAt: now, now: now)
+        }
 
         #expect(try take(d[0]).lowStock == nil)
         #expect(try db.medication(id: iron.id!).stock == 3)
         let low = try take(d[1])
         #expect(low.lowStock?.stock == 1, "5 - 2 - 2 reaches the threshold 2: warn")
         #expect(low.lowStock?.name == "Iron")
-        let warning = try db.deliveries(itemKind: .medication, itemID: d[1].id!).filter { $0.trigger.source == .lowStock }
+        let warning = try db.deliveries(itemKind: .medication, itemID: d[1].id!).filter {
+            $0.trigger.source == .lowStock
+        }
         #expect(warning.map(\.state) == [.pending], "the warning goes through the ledger")
         #expect(warning.first?.trigger.fireAt == now)
         #expect(try take(d[2]).lowStock == nil, "warned once")
@@ -250,7 +263,8 @@ struct DoseLedgerTests: WarsawJanuary2027 {
         #expect(try db.medications().map(\.name) == ["D", "A", "B", "C"])
         #expect(try db.medications().map(\.position) == [1, 2, 3, 4])
         #expect(try db.moveMedication(id: ids[3], to: 99).map(\.name) == ["A", "B", "C", "D"], "past the end: last")
-        #expect(try db.moveMedication(id: ids[2], to: 0).map(\.name) == ["C", "A", "B", "D"], "before the start: first")
+        #expect(
+            try db.moveMedication(id: ids[2], to: 0).map(\.name) == ["C", "A", "B", "D"], "before the start: first")
 
         try db.deleteMedication(id: ids[0])
         #expect(try db.medications().map(\.name) == ["C", "B", "D"])
@@ -275,8 +289,9 @@ struct DoseLedgerTests: WarsawJanuary2027 {
     /// skipped on the 2nd, everything else left unanswered.
     func aMonthOfDoses(_ db: AppDatabase) throws -> Medication {
         let daily = try db.addMedication(
-            Medication(name: "Vitamin D", dose: "1 capsule", startDate: LocalDate(year: 2027, month: 1, day: 1),
-                       schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)])),
+            Medication(
+                name: "Vitamin D", dose: "1 capsule", startDate: LocalDate(year: 2027, month: 1, day: 1),
+                schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)])),
             now: local(1, 7))
         for day in 1...20 {
             try db.planDoses(now: local(day, 7), zone: zone)
@@ -310,7 +325,8 @@ struct DoseLedgerTests: WarsawJanuary2027 {
         let db = try AppDatabase.inMemory()
         _ = try aMonthOfDoses(db)
         // A reminder shown on the 19th at 08:00 too (same instant: ordered by title).
-        let facial = try db.addAppointment(Appointment(title: "Facial", start: local(19, 12), reminders: [.at(local(19, 8))]), now: local(18, 0))
+        let facial = try db.addAppointment(
+            Appointment(title: "Facial", start: local(19, 12), reminders: [.at(local(19, 8))]), now: local(18, 0))
         let reminder = try #require(try db.dueTriggers(at: local(19, 8)).first { $0.itemKind == .appointment })
         try db.markFired([reminder.key], at: local(19, 8))
 

@@ -30,7 +30,8 @@ struct MeasurementStoreTests {
     @Test func aSecondEntryForTheSameDayReplacesTheFirstAndSaysWhatItWas() throws {
         let db = try AppDatabase.inMemory()
         let first = try db.saveMeasurement(day: day("2026-11-20"), weightKg: 63, heightCm: 168, now: now)
-        let second = try db.saveMeasurement(day: day("2026-11-20"), weightKg: 62.5, heightCm: nil, now: now.addingTimeInterval(60))
+        let second = try db.saveMeasurement(
+            day: day("2026-11-20"), weightKg: 62.5, heightCm: nil, now: now.addingTimeInterval(60))
         #expect(second.replaced == first.measurement)
         // The replaced entry's own height stays.
         #expect(second.measurement.heightCm == 168 && second.heightFrom == day("2026-11-20"))
@@ -53,13 +54,19 @@ struct MeasurementStoreTests {
         #expect(after.measurement.heightCm == 168 && after.heightFrom == day("2026-11-20"))
         let before = try db.saveMeasurement(day: day("2026-10-25"), weightKg: 65, heightCm: nil, now: now)
         #expect(before.measurement.heightCm == 170 && before.heightFrom == day("2026-11-10"))
-        #expect(try db.measurements().map(\.day.description) == ["2026-10-25", "2026-11-01", "2026-11-10", "2026-11-15", "2026-11-20", "2026-11-25"])
+        #expect(
+            try db.measurements().map(\.day.description) == [
+                "2026-10-25", "2026-11-01", "2026-11-10", "2026-11-15", "2026-11-20", "2026-11-25",
+            ])
     }
 
     @Test func listsARangeOfDaysInDayOrder() throws {
         let db = try AppDatabase.inMemory()
         // Entered out of order, across a year boundary and in single-digit months and days.
-        for (text, kg) in [("2027-01-02", 61.0), ("2026-11-30", 62.0), ("2026-12-01", 63.0), ("2026-11-01", 64.0), ("2026-10-31", 65.0)] {
+        for (text, kg) in [
+            ("2027-01-02", 61.0), ("2026-11-30", 62.0), ("2026-12-01", 63.0), ("2026-11-01", 64.0),
+            ("2026-10-31", 65.0),
+        ] {
             _ = try db.saveMeasurement(day: day(text), weightKg: kg, heightCm: 168, now: now)
         }
         #expect(try db.measurements().map(\.weightKg) == [65, 64, 62, 63, 61])
@@ -77,6 +84,8 @@ struct MeasurementStoreTests {
         #expect(try db.measurements().isEmpty && db.measurementCount() == 0)
         #expect(try db.clearMeasurements() == 0)
         // After a clear no height is known any more.
-        #expect(try db.saveMeasurement(day: day("2026-11-04"), weightKg: 62, heightCm: nil, now: now).measurement.bmi == nil)
+        #expect(
+            try db.saveMeasurement(day: day("2026-11-04"), weightKg: 62, heightCm: nil, now: now).measurement.bmi == nil
+        )
     }
 }

@@ -19,8 +19,9 @@ struct OccurrenceStoreTests {
 
     /// Every Friday at 15:00 from 1 January 2027, reminded an hour before.
     func fridays(_ rule: String = "FREQ=WEEKLY", uid: String? = nil, price: Money? = nil) -> Appointment {
-        Appointment(title: "Manicure", start: local(1, 15), durationSeconds: 3600, price: price, reminders: [.before(3600)],
-                    recurrence: AppointmentRecurrence(rule: rule), uid: uid)
+        Appointment(
+            title: "Manicure", start: local(1, 15), durationSeconds: 3600, price: price, reminders: [.before(3600)],
+            recurrence: AppointmentRecurrence(rule: rule), uid: uid)
     }
 
     func pending(_ db: AppDatabase, _ id: Int64) throws -> [Delivery] {
@@ -30,7 +31,9 @@ struct OccurrenceStoreTests {
     /// What an agenda of January shows: (start, title, status) of every occurrence and single row.
     func january(_ db: AppDatabase) throws -> [(Date, String, Appointment.Status)] {
         try db.appointmentsForRange(from: local(1, 0), to: local(31, 0)).flatMap { a in
-            AppointmentOccurrences.starts(of: a, from: local(1, 0), to: local(31, 0), zone: warsaw).map { ($0, a.title, a.status) }
+            AppointmentOccurrences.starts(of: a, from: local(1, 0), to: local(31, 0), zone: warsaw).map {
+                ($0, a.title, a.status)
+            }
         }.sorted { $0.0 < $1.0 }
     }
 
@@ -45,13 +48,17 @@ struct OccurrenceStoreTests {
         #expect(moved.seriesID == series.id && moved.recurrenceID == local(8, 15) && moved.recurrence == nil)
         #expect(moved.title == "Manicure" && moved.reminders == [.before(3600)])
         #expect(try db.appointment(id: series.id!).recurrence?.changed == [local(8, 15)])
-        #expect(try pending(db, series.id!).map(\.trigger.occurrence) == [local(15, 15)], "the series still plans the moved one")
+        #expect(
+            try pending(db, series.id!).map(\.trigger.occurrence) == [local(15, 15)],
+            "the series still plans the moved one")
         #expect(try pending(db, moved.id!).map(\.trigger.fireAt) == [local(8, 15)], "the reminder follows the new time")
         let agenda = try january(db)
         #expect(agenda.map(\.0) == [local(1, 15), local(8, 16), local(15, 15), local(22, 15), local(29, 15)])
 
         // Acting on it again edits the same row.
-        let again = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: now, zone: warsaw) { $0.title = "Pedicure" }
+        let again = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: now, zone: warsaw) {
+            $0.title = "Pedicure"
+        }
         #expect(again.id == moved.id && again.start == local(8, 16) && again.title == "Pedicure")
         #expect(try db.appointmentCount() == 2)
         #expect(try db.changedOccurrences(ofSeries: series.id!).map(\.id) == [moved.id])
@@ -62,7 +69,8 @@ struct OccurrenceStoreTests {
         var weekly = fridays()
         weekly.recurrence?.exdates = [local(22, 15)]
         let series = try db.addAppointment(weekly, now: now, zone: warsaw)
-        _ = try db.setOccurrenceStatus(seriesID: series.id!, occurrence: local(15, 15), .cancelled, now: now, zone: warsaw)
+        _ = try db.setOccurrenceStatus(
+            seriesID: series.id!, occurrence: local(15, 15), .cancelled, now: now, zone: warsaw)
 
         // Every visit an hour later: the cancelled one and the excluded one go along, none comes back.
         let moved = try db.updateAppointment(id: series.id!, now: now, zone: warsaw) { $0.start = local(1, 16) }
@@ -76,7 +84,8 @@ struct OccurrenceStoreTests {
     @Test func cancellingOneOccurrenceDropsItsRemindersAndTheAgendaMarksIt() throws {
         let db = try AppDatabase.inMemory()
         let series = try db.addAppointment(fridays(), now: now, zone: warsaw)
-        let change = try db.setOccurrenceStatus(seriesID: series.id!, occurrence: local(15, 15), .cancelled, now: now, zone: warsaw)
+        let change = try db.setOccurrenceStatus(
+            seriesID: series.id!, occurrence: local(15, 15), .cancelled, now: now, zone: warsaw)
         #expect(change.appointment.status == .cancelled && change.appointment.recurrenceID == local(15, 15))
         #expect(try pending(db, change.appointment.id!).isEmpty)
         #expect(try pending(db, series.id!).map(\.trigger.occurrence) == [local(8, 15)])
@@ -88,7 +97,8 @@ struct OccurrenceStoreTests {
     @Test func doneOnOneOccurrenceRecordsItsPriceOnce() throws {
         let db = try AppDatabase.inMemory()
         let series = try db.addAppointment(fridays(price: Money(cents: 9000, currency: "PLN")), now: now, zone: warsaw)
-        let change = try db.setOccurrenceStatus(seriesID: series.id!, occurrence: local(1, 15), .done, now: now, zone: warsaw)
+        let change = try db.setOccurrenceStatus(
+            seriesID: series.id!, occurrence: local(1, 15), .done, now: now, zone: warsaw)
         #expect(change.appointment.status == .done && change.expense?.amountCents == -9000)
         #expect(try db.appointment(id: series.id!).status == .scheduled, "the series goes on")
         #expect(try db.budgetEntries().count == 1)
@@ -101,11 +111,14 @@ struct OccurrenceStoreTests {
         #expect(try db.markFired([shown.trigger.key], at: local(8, 14)) == 1)
         let later = local(8, 14, 30)
 
-        let retitled = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: later, zone: warsaw) { $0.title = "Nails" }
+        let retitled = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: later, zone: warsaw)
+        { $0.title = "Nails" }
         #expect(try pending(db, retitled.id!).isEmpty, "the 14:00 reminder was shown already")
         #expect(try db.delivery(key: shown.trigger.key)?.state == .fired, "the ledger keeps it")
 
-        let moved = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: later, zone: warsaw) { $0.start = local(8, 17) }
+        let moved = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: later, zone: warsaw) {
+            $0.start = local(8, 17)
+        }
         #expect(try pending(db, moved.id!).map(\.trigger.fireAt) == [local(8, 16)])
     }
 
@@ -113,21 +126,29 @@ struct OccurrenceStoreTests {
         let db = try AppDatabase.inMemory()
         let series = try db.addAppointment(fridays(), now: now, zone: warsaw)
         let waiting = local(8, 14, 30)  // the 14:00 reminder is due; no notification server took it yet
-        let row = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: waiting, zone: warsaw) { $0.notes = "Bring the gel" }
+        let row = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: waiting, zone: warsaw) {
+            $0.notes = "Bring the gel"
+        }
         #expect(try pending(db, row.id!).map(\.trigger.fireAt) == [local(8, 14)])
         #expect(try !pending(db, series.id!).contains { $0.trigger.occurrence == local(8, 15) })
-        #expect(try db.dueTriggers(at: waiting).filter { $0.occurrence == local(8, 15) }.count == 1, "shown once, not twice")
+        #expect(
+            try db.dueTriggers(at: waiting).filter { $0.occurrence == local(8, 15) }.count == 1, "shown once, not twice"
+        )
     }
 
     @Test func anInstantThatIsNoOccurrenceIsRefusedWithTheNearestAndChangesNothing() throws {
         let db = try AppDatabase.inMemory()
         let series = try db.addAppointment(fridays(), now: now, zone: warsaw)
         let error = #expect(throws: ValidationError.self) {
-            try db.changeOccurrence(seriesID: series.id!, occurrence: local(9, 15), now: now, zone: warsaw) { $0.title = "x" }
+            try db.changeOccurrence(seriesID: series.id!, occurrence: local(9, 15), now: now, zone: warsaw) {
+                $0.title = "x"
+            }
         }
         #expect(error?.field == "occurrence")
-        #expect(error?.message.contains("the nearest are 2027-01-01 15:00, 2027-01-08 15:00, 2027-01-15 15:00, 2027-01-22 15:00") == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.message.contains(
+                "the nearest are 2027-01-01 15:00, 2027-01-08 15:00, 2027-01-15 15:00, 2027-01-22 15:00") == true,
+            "\(String(describing: error))")
         #expect(try db.appointmentCount() == 1)
         #expect(try db.appointment(id: series.id!).recurrence?.changed == [])
     }
@@ -137,7 +158,9 @@ struct OccurrenceStoreTests {
         let series = try db.addAppointment(fridays(), now: now, zone: warsaw)
         struct Refused: Error {}
         #expect(throws: Refused.self) {
-            try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: now, zone: warsaw) { _ in throw Refused() }
+            try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: now, zone: warsaw) { _ in
+                throw Refused()
+            }
         }
         #expect(throws: ValidationError.self) {
             try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: now, zone: warsaw) {
@@ -151,14 +174,20 @@ struct OccurrenceStoreTests {
 
     @Test func splittingACountedSeriesSharesTheCountAndTakesLaterChangesAlong() throws {
         let db = try AppDatabase.inMemory()
-        let series = try db.addAppointment(fridays("FREQ=WEEKLY;COUNT=5", uid: "nails@example.org"), now: now, zone: warsaw)
-        let changed = try db.changeOccurrence(seriesID: series.id!, occurrence: local(22, 15), now: now, zone: warsaw) { $0.title = "Gel" }
-        _ = try db.setOccurrenceStatus(seriesID: series.id!, occurrence: local(8, 15), .cancelled, now: now, zone: warsaw)
+        let series = try db.addAppointment(
+            fridays("FREQ=WEEKLY;COUNT=5", uid: "nails@example.org"), now: now, zone: warsaw)
+        let changed = try db.changeOccurrence(seriesID: series.id!, occurrence: local(22, 15), now: now, zone: warsaw) {
+            $0.title = "Gel"
+        }
+        _ = try db.setOccurrenceStatus(
+            seriesID: series.id!, occurrence: local(8, 15), .cancelled, now: now, zone: warsaw)
 
         let tail = try db.splitSeries(id: series.id!, at: local(15, 15), now: now, zone: warsaw)
         let head = try db.appointment(id: series.id!)
         #expect(head.recurrence?.rule == "FREQ=WEEKLY;COUNT=2" && head.recurrence?.changed == [local(8, 15)])
-        #expect(tail.recurrence?.rule == "FREQ=WEEKLY;COUNT=3" && tail.start == local(15, 15) && tail.recurrence?.changed == [local(22, 15)])
+        #expect(
+            tail.recurrence?.rule == "FREQ=WEEKLY;COUNT=3" && tail.start == local(15, 15)
+                && tail.recurrence?.changed == [local(22, 15)])
         #expect(tail.uid != nil && tail.uid != head.uid)
         let moved = try db.appointment(id: changed.id!)
         #expect(moved.seriesID == tail.id && moved.uid == tail.uid && moved.recurrenceID == local(22, 15))
@@ -169,18 +198,24 @@ struct OccurrenceStoreTests {
     @Test func splittingWithAMoveEndsTheSeriesByUntilAndMovesTheRest() throws {
         let db = try AppDatabase.inMemory()
         let series = try db.addAppointment(fridays(), now: now, zone: warsaw)
-        let tail = try db.splitSeries(id: series.id!, at: local(15, 15), now: now, zone: warsaw) { $0.start = local(15, 16) }
+        let tail = try db.splitSeries(id: series.id!, at: local(15, 15), now: now, zone: warsaw) {
+            $0.start = local(15, 16)
+        }
         #expect(try db.appointment(id: series.id!).recurrence?.rule == "FREQ=WEEKLY;UNTIL=20270115T135959Z")
         #expect(try january(db).map(\.0) == [local(1, 15), local(8, 15), local(15, 16), local(22, 16), local(29, 16)])
         #expect(try pending(db, series.id!).map(\.trigger.occurrence) == [local(8, 15)])
         #expect(try pending(db, tail.id!).map(\.trigger.fireAt) == [local(15, 15)])
-        #expect(throws: ValidationError.self) { try db.splitSeries(id: series.id!, at: local(1, 15), now: now, zone: warsaw) }
+        #expect(throws: ValidationError.self) {
+            try db.splitSeries(id: series.id!, at: local(1, 15), now: now, zone: warsaw)
+        }
     }
 
     @Test func removingASeriesRemovesItsChangedOccurrencesAndTheirReminders() throws {
         let db = try AppDatabase.inMemory()
         let series = try db.addAppointment(fridays(), now: now, zone: warsaw)
-        let row = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: now, zone: warsaw) { $0.start = local(8, 17) }
+        let row = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: now, zone: warsaw) {
+            $0.start = local(8, 17)
+        }
         try db.deleteAppointment(id: series.id!, now: now, zone: warsaw)
         #expect(try db.appointmentCount() == 0)
         #expect(try db.pendingCount() == 0)
@@ -190,7 +225,9 @@ struct OccurrenceStoreTests {
     @Test func removingAChangedOccurrenceTakesItOutOfTheSeries() throws {
         let db = try AppDatabase.inMemory()
         let series = try db.addAppointment(fridays(), now: now, zone: warsaw)
-        let row = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: now, zone: warsaw) { $0.start = local(8, 17) }
+        let row = try db.changeOccurrence(seriesID: series.id!, occurrence: local(8, 15), now: now, zone: warsaw) {
+            $0.start = local(8, 17)
+        }
         try db.deleteAppointment(id: row.id!, now: now, zone: warsaw)
         let after = try db.appointment(id: series.id!)
         #expect(after.recurrence?.changed == [] && after.recurrence?.exdates == [local(8, 15)])
@@ -229,7 +266,9 @@ struct OccurrenceStoreTests {
         moved.start = local(8, 16)
         _ = try db.importAppointments([moved], now: now, zone: warsaw)
         let alone = try db.appointments()
-        #expect(alone.count == 1 && alone[0].seriesID == nil && alone[0].recurrence == nil && alone[0].recurrenceID == local(8, 15))
+        #expect(
+            alone.count == 1 && alone[0].seriesID == nil && alone[0].recurrence == nil
+                && alone[0].recurrenceID == local(8, 15))
         #expect(try january(db).map(\.0) == [local(8, 16)])
 
         _ = try db.importAppointments([master], now: now, zone: warsaw)

@@ -15,15 +15,21 @@ struct PlanningWriterTests: WarsawJanuary2027 {
     func plannedEverything() throws -> (TemporaryDatabase, AppDatabase) {
         let temp = try TemporaryDatabase()
         let db = try temp.open()
-        _ = try db.addMedication(Medication(name: "Iron", dose: "1 tablet",
-                                            schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)])),
-                                 now: now)
-        _ = try db.addAppointment(Appointment(title: "Rehabilitacja", start: local(18, 10), durationSeconds: 3600,
-                                              reminders: [.before(3600)],
-                                              recurrence: AppointmentRecurrence(rule: "FREQ=WEEKLY;BYDAY=MO,TH")),
-                                  now: now, zone: zone)
-        try db.setWaterReminder(WaterReminder(enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
-                                              windowEnd: ClockTime(hour: 21, minute: 0)))
+        _ = try db.addMedication(
+            Medication(
+                name: "Iron", dose: "1 tablet",
+                schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)])),
+            now: now)
+        _ = try db.addAppointment(
+            Appointment(
+                title: "Rehabilitacja", start: local(18, 10), durationSeconds: 3600,
+                reminders: [.before(3600)],
+                recurrence: AppointmentRecurrence(rule: "FREQ=WEEKLY;BYDAY=MO,TH")),
+            now: now, zone: zone)
+        try db.setWaterReminder(
+            WaterReminder(
+                enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
+                windowEnd: ClockTime(hour: 21, minute: 0)))
         try plan(db, now: now)
         return (temp, db)
     }
@@ -36,14 +42,17 @@ struct PlanningWriterTests: WarsawJanuary2027 {
     }
 
     func pendingKeys(_ db: AppDatabase) throws -> [String] {
-        try db.writer.read { try String.fetchAll($0, sql: "SELECT key FROM delivery WHERE state = 'pending' ORDER BY key") }
+        try db.writer.read {
+            try String.fetchAll($0, sql: "SELECT key FROM delivery WHERE state = 'pending' ORDER BY key")
+        }
     }
 
     /// Runs `body` while another thread holds the writer; true if `body` finished before the holder let go
     /// (the holder gives up after 2 s, so a `body` that needs the writer finishes late instead of never).
     func finishesWhileWriterIsHeld(_ db: AppDatabase, _ body: () throws -> Void) throws -> Bool {
         // Called through `onOwnThread`: it blocks.
-        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0),
+            done = DispatchSemaphore(value: 0)
         let timedOut = Flag()
         let writer = db.writer
         Thread.detachNewThread {
@@ -83,7 +92,9 @@ struct PlanningWriterTests: WarsawJanuary2027 {
         #expect(try await !onOwnThread { try finishesWhileWriterIsHeld(db) { try plan(db, now: later) } })
         let after = try pendingKeys(db)
         for prefix in ["medication/", "appointment/", "water/", "tip/"] {
-            #expect(after.filter { $0.hasPrefix(prefix) } != before.filter { $0.hasPrefix(prefix) }, "\(prefix) not replanned")
+            #expect(
+                after.filter { $0.hasPrefix(prefix) } != before.filter { $0.hasPrefix(prefix) },
+                "\(prefix) not replanned")
         }
     }
 }

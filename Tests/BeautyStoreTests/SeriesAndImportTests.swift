@@ -14,8 +14,9 @@ struct SeriesAndImportTests {
     /// A wall-clock time in January 2027 in `zone` (Warsaw UTC+1, New York UTC-5: no DST then);
     /// days past 31 run on into February (32 is 1 February).
     func local(_ day: Int, _ hour: Int, _ minute: Int = 0, in zone: TimeZone? = nil) -> Date {
-        LocalTime.instant(year: 2027, month: day > 31 ? 2 : 1, day: day > 31 ? day - 31 : day, hour: hour, minute: minute,
-                          in: zone ?? warsaw)!
+        LocalTime.instant(
+            year: 2027, month: day > 31 ? 2 : 1, day: day > 31 ? day - 31 : day, hour: hour, minute: minute,
+            in: zone ?? warsaw)!
     }
 
     /// Every delivery of an appointment by state; pending ones by occurrence.
@@ -30,9 +31,10 @@ struct SeriesAndImportTests {
     /// Twice a week, Monday and Thursday 10:00 from Monday 18 January, except Monday 25 January;
     /// reminded an hour before each visit and once, absolutely, the evening before the first.
     func series(_ rule: String = "FREQ=WEEKLY;BYDAY=MO,TH") -> Appointment {
-        Appointment(title: "Rehabilitacja", start: local(18, 10), durationSeconds: 3600,
-                    reminders: [.before(3600), .at(local(17, 20))],
-                    recurrence: AppointmentRecurrence(rule: rule, exdates: [local(25, 10)]))
+        Appointment(
+            title: "Rehabilitacja", start: local(18, 10), durationSeconds: 3600,
+            reminders: [.before(3600), .at(local(17, 20))],
+            recurrence: AppointmentRecurrence(rule: rule, exdates: [local(25, 10)]))
     }
 
     // MARK: - The rolling horizon
@@ -49,8 +51,9 @@ struct SeriesAndImportTests {
         #expect(planned.allSatisfy { $0.trigger.fireAt <= now.addingTimeInterval(AppDatabase.seriesHorizon) })
         // One key per (occurrence, instant): the series' start twice (absolute and lead), every other once.
         #expect(Set(planned.map(\.trigger.key)).count == planned.count)
-        #expect(planned.map(\.trigger.key).contains(
-            Trigger.key(kind: .appointment, itemID: a.id!, occurrence: local(21, 10), fireAt: local(21, 9))))
+        #expect(
+            planned.map(\.trigger.key).contains(
+                Trigger.key(kind: .appointment, itemID: a.id!, occurrence: local(21, 10), fireAt: local(21, 9))))
         #expect(!planned.contains { $0.trigger.occurrence == local(25, 10) }, "the EXDATE occurrence got a delivery")
         #expect(try db.nextSeriesPlanningInstant() == now.addingTimeInterval(AppDatabase.seriesHorizon / 2))
     }
@@ -74,8 +77,9 @@ struct SeriesAndImportTests {
         let all = try deliveries(db, a)
         #expect(all.filter { $0.state == .fired }.count == 3, "fired history must stay: \(all)")
         let planned = all.filter { $0.state == .pending }
-        #expect(planned.map(\.trigger.occurrence) == [local(28, 10), local(32, 10), local(35, 10)],
-                "\(planned.map(\.trigger))")
+        #expect(
+            planned.map(\.trigger.occurrence) == [local(28, 10), local(32, 10), local(35, 10)],
+            "\(planned.map(\.trigger))")
         #expect(planned.map(\.trigger.fireAt) == [local(28, 9), local(32, 9), local(35, 9)])
         #expect(Set(all.map(\.trigger.key)).count == all.count, "a key was planned twice: \(all)")
         #expect(try db.nextSeriesPlanningInstant() == later.addingTimeInterval(AppDatabase.seriesHorizon / 2))
@@ -98,7 +102,9 @@ struct SeriesAndImportTests {
         edited.recurrence?.rule = "FREQ=WEEKLY;BYDAY=TU"
         _ = try db.updateAppointment(edited, now: now, zone: warsaw)
         let afterEdit = try deliveries(db, a)
-        #expect(afterEdit.filter { $0.state == .fired }.map(\.trigger.key) == fired.map(\.key), "history changed: \(afterEdit)")
+        #expect(
+            afterEdit.filter { $0.state == .fired }.map(\.trigger.key) == fired.map(\.key),
+            "history changed: \(afterEdit)")
         let planned = afterEdit.filter { $0.state == .pending }
         // Tuesdays 26 January and 2 February (9 February is past 6 February).
         #expect(planned.map(\.trigger.occurrence) == [local(26, 10), local(33, 10)], "\(planned.map(\.trigger))")
@@ -117,11 +123,15 @@ struct SeriesAndImportTests {
     @Test func aSeriesExpandsInItsZoneAndAnAbsoluteReminderOnlyBelongsToTheFirst() throws {
         let db = try AppDatabase.inMemory()
         // Daily at 09:00 New York, pinned; planned while the user is in Warsaw.
-        var daily = Appointment(title: "Call", start: local(16, 9, in: newYork), reminders: [.before(0), .at(local(15, 12))],
-                                timeZone: "America/New_York", recurrence: AppointmentRecurrence(rule: "FREQ=DAILY;COUNT=3"))
+        var daily = Appointment(
+            title: "Call", start: local(16, 9, in: newYork), reminders: [.before(0), .at(local(15, 12))],
+            timeZone: "America/New_York", recurrence: AppointmentRecurrence(rule: "FREQ=DAILY;COUNT=3"))
         daily = try db.addAppointment(daily, now: local(15, 10, 30), zone: warsaw)
         let planned = try pending(db, daily)
-        #expect(planned.map(\.trigger.fireAt) == [local(15, 12), local(16, 9, in: newYork), local(17, 9, in: newYork), local(18, 9, in: newYork)])
+        #expect(
+            planned.map(\.trigger.fireAt) == [
+                local(15, 12), local(16, 9, in: newYork), local(17, 9, in: newYork), local(18, 9, in: newYork),
+            ])
         #expect(planned.filter { $0.trigger.occurrence == local(16, 9, in: newYork) }.count == 2)
     }
 
@@ -129,7 +139,9 @@ struct SeriesAndImportTests {
 
     /// Daily at 08:00.
     func daily(_ name: String, pinnedTo zone: String? = nil) -> Medication {
-        Medication(name: name, schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)]), timeZone: zone)
+        Medication(
+            name: name, schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)]),
+            timeZone: zone)
     }
 
     func doses(_ db: AppDatabase, _ m: Medication) throws -> [Dose] {
@@ -176,9 +188,11 @@ struct SeriesAndImportTests {
     @Test func aReplanRecordsItsZoneSoAStartInAnotherZoneCanTell() throws {
         let (db, _) = try plannedInWarsaw([daily("Iron")])
         #expect(try db.plannedZone() == nil, "nothing says which zone plain planning used")
-        try db.replanForZoneChange(now: LocalTime.instant(year: 2027, month: 1, day: 15, hour: 5, minute: 30, in: utc)!, zone: newYork)
+        try db.replanForZoneChange(
+            now: LocalTime.instant(year: 2027, month: 1, day: 15, hour: 5, minute: 30, in: utc)!, zone: newYork)
         #expect(try db.plannedZone() == "America/New_York")
-        try db.replanForZoneChange(now: LocalTime.instant(year: 2027, month: 1, day: 15, hour: 6, in: utc)!, zone: warsaw)
+        try db.replanForZoneChange(
+            now: LocalTime.instant(year: 2027, month: 1, day: 15, hour: 6, in: utc)!, zone: warsaw)
         #expect(try db.plannedZone() == "Europe/Warsaw")
     }
 
@@ -197,23 +211,28 @@ struct SeriesAndImportTests {
         try db.replanForZoneChange(now: now, zone: newYork)
         let after = try doses(db, iron)
         #expect(after.first?.id == first.id && after.first?.state == .taken, "the taken dose must stay: \(after)")
-        #expect(after.map(\.scheduledAt) == [local(15, 8), local(16, 8, in: newYork), local(17, 8, in: newYork)],
-                "only doses after the change may be planned in the new zone (no invented overdue 08:00 today): \(after)")
+        #expect(
+            after.map(\.scheduledAt) == [local(15, 8), local(16, 8, in: newYork), local(17, 8, in: newYork)],
+            "only doses after the change may be planned in the new zone (no invented overdue 08:00 today): \(after)")
         #expect(try pendingDoseFireTimes(db, iron) == [local(16, 8, in: newYork), local(17, 8, in: newYork)])
     }
 
     // MARK: - iCalendar import by UID
 
     func imported(_ uid: String, _ title: String, day: Int) -> Appointment {
-        Appointment(title: title, start: local(day, 14), durationSeconds: 2700, address: "ul. Długa 5", notes: "line one\nline two",
-                    category: "hair", reminders: [.before(1800)], timeZone: "Europe/Warsaw",
-                    recurrence: AppointmentRecurrence(rule: "FREQ=WEEKLY;INTERVAL=6"), uid: uid)
+        Appointment(
+            title: title, start: local(day, 14), durationSeconds: 2700, address: "ul. Długa 5",
+            notes: "line one\nline two",
+            category: "hair", reminders: [.before(1800)], timeZone: "Europe/Warsaw",
+            recurrence: AppointmentRecurrence(rule: "FREQ=WEEKLY;INTERVAL=6"), uid: uid)
     }
 
     @Test func importInsertsThenLeavesIdenticalEventsAloneAndUpdatesChangedOnes() throws {
         let db = try AppDatabase.inMemory()
         let now = local(15, 10, 30)
-        let events = [imported("abc123@google.com", "Strzyżenie", day: 18), imported("def456@google.com", "Manicure", day: 20)]
+        let events = [
+            imported("abc123@google.com", "Strzyżenie", day: 18), imported("def456@google.com", "Manicure", day: 20),
+        ]
 
         let first = try db.importAppointments(events, now: now, zone: warsaw)
         #expect(first.inserted == 2 && first.updated == 0 && first.unchanged == 0)
@@ -222,7 +241,8 @@ struct SeriesAndImportTests {
         #expect(stored.map(\.title) == ["Strzyżenie", "Manicure"])
         #expect(stored.allSatisfy { $0.recurrence?.rule == "FREQ=WEEKLY;INTERVAL=6" && $0.timeZone == "Europe/Warsaw" })
         let haircut = try #require(try db.appointment(uid: "abc123@google.com"))
-        #expect(try pending(db, haircut).map(\.trigger.fireAt) == [local(18, 13, 30)], "an imported series is planned too")
+        #expect(
+            try pending(db, haircut).map(\.trigger.fireAt) == [local(18, 13, 30)], "an imported series is planned too")
 
         let again = try db.importAppointments(events, now: now.addingTimeInterval(60), zone: warsaw)
         #expect(again.inserted == 0 && again.updated == 0 && again.unchanged == 2)
@@ -275,9 +295,13 @@ struct SeriesAndImportTests {
         let db = try AppDatabase.inMemory()
         let now = local(15, 10, 30)
         let anna = try db.addContact(Contact(name: "Salon Anna", phone: "+48 600 100 200"))
-        let appointments = (1...4).map { Appointment(title: "Visit \($0)", start: local(19, 10 + $0), uid: "v\($0)@example.org") }
-        let contacts: [Contact?] = [Contact(name: "salon anna", phone: ""), Contact(name: "Spa Ewa", phone: "22 123 45 67"),
-                                    Contact(name: "spa ewa", phone: "22 123 45 67"), Contact(name: "Nobody", phone: "")]
+        let appointments = (1...4).map {
+            Appointment(title: "Visit \($0)", start: local(19, 10 + $0), uid: "v\($0)@example.org")
+        }
+        let contacts: [Contact?] = [
+            Contact(name: "salon anna", phone: ""), Contact(name: "Spa Ewa", phone: "22 123 45 67"),
+            Contact(name: "spa ewa", phone: "22 123 45 67"), Contact(name: "Nobody", phone: ""),
+        ]
         let counts = try db.importAppointments(appointments, contacts: contacts, now: now, zone: warsaw)
         #expect(counts.inserted == 4 && counts.contactsCreated == 1 && counts.unlinked == [3], "\(counts)")
         let ewa = try #require(try db.contacts().first { $0.name == "Spa Ewa" })
@@ -290,15 +314,19 @@ struct SeriesAndImportTests {
     @Test func contactImportMatchesByUIDThenNameAndIsIdempotent() throws {
         let db = try AppDatabase.inMemory()
         let anna = try db.addContact(Contact(name: "Salon Anna", phone: "+48 600 100 200", email: "anna@example.com"))
-        let cards = [Contact(name: "SALON ANNA", phone: "+48 600 100 201", uid: "urn:uuid:a"),
-                     Contact(name: "Spa Ewa", phone: "22 123 45 67", uid: "urn:uuid:e")]
+        let cards = [
+            Contact(name: "SALON ANNA", phone: "+48 600 100 201", uid: "urn:uuid:a"),
+            Contact(name: "Spa Ewa", phone: "22 123 45 67", uid: "urn:uuid:e"),
+        ]
         #expect(try db.importContacts(cards) == ContactImportCounts(inserted: 1, updated: 1, unchanged: 0))
         let updated = try db.contact(id: anna.id!)
-        #expect(updated.phone == "+48 600 100 201" && updated.email == "anna@example.com" && updated.uid == "urn:uuid:a")
+        #expect(
+            updated.phone == "+48 600 100 201" && updated.email == "anna@example.com" && updated.uid == "urn:uuid:a")
         #expect(try db.importContacts(cards) == ContactImportCounts(inserted: 0, updated: 0, unchanged: 2))
         #expect(try db.contactCount() == 2)
         // Another contact of the same name but another UID is another contact.
-        #expect(try db.importContacts([Contact(name: "Salon Anna", phone: "1 2 3", uid: "urn:uuid:other")]).inserted == 1)
+        #expect(
+            try db.importContacts([Contact(name: "Salon Anna", phone: "1 2 3", uid: "urn:uuid:other")]).inserted == 1)
         try db.assignMissingContactUIDs()
         #expect(try db.contacts().allSatisfy { $0.uid != nil })
     }
@@ -306,12 +334,15 @@ struct SeriesAndImportTests {
     @Test func contactNamesMatchInAnyCaseOfAnyAlphabet() throws {
         let db = try AppDatabase.inMemory()
         let lucja = try db.addContact(Contact(name: "Salon Łucja", phone: "+48 600 100 200"))
-        #expect(try db.importContacts([Contact(name: "SALON ŁUCJA", phone: "+48 600 100 201")]) == ContactImportCounts(inserted: 0, updated: 1, unchanged: 0))
+        #expect(
+            try db.importContacts([Contact(name: "SALON ŁUCJA", phone: "+48 600 100 201")])
+                == ContactImportCounts(inserted: 0, updated: 1, unchanged: 0))
         #expect(try db.contact(id: lucja.id!).phone == "+48 600 100 201")
         // A name is an identity here: without its diacritics it is another contact.
         #expect(try db.importContacts([Contact(name: "Salon Lucja", phone: "+48 600 100 202")]).inserted == 1)
-        let counts = try db.importAppointments([Appointment(title: "Strzyżenie", start: local(19, 10), uid: "s@example.org")],
-                                               contacts: [Contact(name: "salon łucja", phone: "")], now: local(15, 10), zone: warsaw)
+        let counts = try db.importAppointments(
+            [Appointment(title: "Strzyżenie", start: local(19, 10), uid: "s@example.org")],
+            contacts: [Contact(name: "salon łucja", phone: "")], now: local(15, 10), zone: warsaw)
         #expect(counts.contactsCreated == 0 && counts.unlinked.isEmpty, "\(counts)")
         #expect(try db.appointments().map(\.contactID) == [lucja.id])
     }

@@ -10,9 +10,11 @@ import Testing
 struct StatusSnapshotTests: WarsawJanuary2027 {
     @Test func everyFigureMatchesItsOwnRead() throws {
         let db = try AppDatabase.inMemory()
-        _ = try db.addMedication(Medication(name: "Iron", dose: "1 tablet",
-                                            schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 20, minute: 0)])),
-                                 now: now)
+        _ = try db.addMedication(
+            Medication(
+                name: "Iron", dose: "1 tablet",
+                schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 20, minute: 0)])),
+            now: now)
         try db.planDoses(now: now, zone: zone)
         try db.setSetting("notifications", "off")
 
@@ -24,7 +26,9 @@ struct StatusSnapshotTests: WarsawJanuary2027 {
             #expect(snapshot.medications == (try db.medicationCount()))
             #expect(snapshot.pendingDeliveries == (try db.pendingCount()))
             #expect(snapshot.waitingDeliveries == (try db.waitingDeliveries(at: instant).count))
-            #expect(snapshot.nextTrigger == (try db.nextTrigger(after: instant) ?? db.dueTriggers(at: instant, limit: 1).first))
+            #expect(
+                snapshot.nextTrigger
+                    == (try db.nextTrigger(after: instant) ?? db.dueTriggers(at: instant, limit: 1).first))
             #expect(snapshot.setting == "off")
         }
         #expect(try db.statusSnapshot(at: local(15, 20, 30), settingKey: "notifications").waitingDeliveries == 1)
@@ -41,18 +45,25 @@ struct StatusSnapshotTests: WarsawJanuary2027 {
         let db = try AppDatabase(DatabaseQueue(configuration: configuration))
         // 5,000 due and pending, one of a kind beautyd does not know, and some that are not waiting.
         try db.writer.write { db in
-            let insert = try db.makeStatement(sql: """
-                INSERT INTO delivery(key, itemKind, itemID, occurrence, fireAt, state, source, attempts) VALUES (?, ?, ?, ?, ?, ?, 'plan', 0)
-                """)
+            let insert = try db.makeStatement(
+                sql: """
+                    INSERT INTO delivery(key, itemKind, itemID, occurrence, fireAt, state, source, attempts) VALUES (?, ?, ?, ?, ?, ?, 'plan', 0)
+                    """)
             for n in 0..<5_000 {
                 let due = now.addingTimeInterval(-Double(n) * 60)
-                try insert.execute(arguments: ["water/\(n)", ItemKind.water.rawValue, n, due, due, DeliveryState.pending.rawValue])
+                try insert.execute(arguments: [
+                    "water/\(n)", ItemKind.water.rawValue, n, due, due, DeliveryState.pending.rawValue,
+                ])
             }
             let due = now.addingTimeInterval(-30)
             try insert.execute(arguments: ["unknown/1", "horoscope", 1, due, due, DeliveryState.pending.rawValue])
-            try insert.execute(arguments: ["water/fired", ItemKind.water.rawValue, 9_001, due, due, DeliveryState.fired.rawValue])
+            try insert.execute(arguments: [
+                "water/fired", ItemKind.water.rawValue, 9_001, due, due, DeliveryState.fired.rawValue,
+            ])
             let ahead = now.addingTimeInterval(3_600)
-            try insert.execute(arguments: ["water/ahead", ItemKind.water.rawValue, 9_002, ahead, ahead, DeliveryState.pending.rawValue])
+            try insert.execute(arguments: [
+                "water/ahead", ItemKind.water.rawValue, 9_002, ahead, ahead, DeliveryState.pending.rawValue,
+            ])
         }
         statements.withLock { $0.removeAll() }
         let snapshot = try db.statusSnapshot(at: now, settingKey: "notifications")
@@ -60,7 +71,9 @@ struct StatusSnapshotTests: WarsawJanuary2027 {
         #expect(snapshot.waitingDeliveries == 5_000)
         #expect(snapshot.waitingDeliveries == (try db.waitingDeliveries(at: now).count))
         // Only counts and single rows (the next trigger) come from the delivery table (GRDB's PRAGMAs read its schema).
-        let fetchesRows = read.filter { $0.hasPrefix("SELECT") && $0.contains("delivery") && !$0.contains("COUNT(") && !$0.contains("LIMIT") }
+        let fetchesRows = read.filter {
+            $0.hasPrefix("SELECT") && $0.contains("delivery") && !$0.contains("COUNT(") && !$0.contains("LIMIT")
+        }
         #expect(fetchesRows.isEmpty, "status read delivery rows: \(fetchesRows)")
     }
 }

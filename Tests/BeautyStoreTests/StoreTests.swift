@@ -24,25 +24,29 @@ struct StoreTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)  // fixed: 2027-01-15
 
     func haircut(contact: Int64? = nil, reminders: [Reminder] = [.before(86_400), .before(7200)]) -> Appointment {
-        Appointment(title: "Strzyżenie", start: now.addingTimeInterval(3 * 86_400), durationSeconds: 2700,
-                    address: "ul. Długa 5", notes: "ask for Anna\nbring photo", contactID: contact, category: "hair",
-                    color: "teal", price: Money(cents: 4550, currency: "PLN"), reminders: reminders)
+        Appointment(
+            title: "Strzyżenie", start: now.addingTimeInterval(3 * 86_400), durationSeconds: 2700,
+            address: "ul. Długa 5", notes: "ask for Anna\nbring photo", contactID: contact, category: "hair",
+            color: "teal", price: Money(cents: 4550, currency: "PLN"), reminders: reminders)
     }
 
     @Test func migratesAnEmptyFileToTheCurrentSchemaWithWAL() throws {
         let temp = try TemporaryDatabase()
         defer { withExtendedLifetime(temp) {} }
         let db = try temp.open()
-        #expect(try db.appliedMigrations() == ["v1: contacts, appointments, reminders, deliveries", "v2: medications and doses",
-                                               "v3: zones, recurrence, cycles after done, iCalendar UIDs",
-                                               "v4: measurements, water, budget, categories", "v5: series planning index",
-                                               "v6: changed occurrences, free tags, kept iCalendar properties",
-                                               "v7: contact UIDs (vCard)",
-                                               "v8-sync: CalDAV accounts, resources, outbox, conflict copies",
-                                               "v8-sync-safety: sync warnings, appointments removed by a pull",
-                                               "v9-sync: UIDs per account",
-                                               "v10-contact-language: the language of a contact's SMS texts",
-                                               "v11: deliveries committed ahead of their instant"])
+        #expect(
+            try db.appliedMigrations() == [
+                "v1: contacts, appointments, reminders, deliveries", "v2: medications and doses",
+                "v3: zones, recurrence, cycles after done, iCalendar UIDs",
+                "v4: measurements, water, budget, categories", "v5: series planning index",
+                "v6: changed occurrences, free tags, kept iCalendar properties",
+                "v7: contact UIDs (vCard)",
+                "v8-sync: CalDAV accounts, resources, outbox, conflict copies",
+                "v8-sync-safety: sync warnings, appointments removed by a pull",
+                "v9-sync: UIDs per account",
+                "v10-contact-language: the language of a contact's SMS texts",
+                "v11: deliveries committed ahead of their instant",
+            ])
         let mode = try db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         let permissions = try FileManager.default.attributesOfItem(atPath: temp.path)[.posixPermissions] as? Int
@@ -80,7 +84,9 @@ struct StoreTests {
         let db = try AppDatabase.inMemory()
         #expect(throws: StoreError.notFound(kind: "appointment", id: 42)) { try db.appointment(id: 42) }
         #expect(throws: StoreError.notFound(kind: "contact", id: 9)) { try db.deleteContact(id: 9) }
-        #expect(throws: StoreError.notFound(kind: "contact", id: 5)) { try db.addAppointment(haircut(contact: 5), now: now) }
+        #expect(throws: StoreError.notFound(kind: "contact", id: 5)) {
+            try db.addAppointment(haircut(contact: 5), now: now)
+        }
     }
 
     @Test func deletingAContactKeepsTheAppointmentWithoutTheLink() throws {
@@ -108,7 +114,8 @@ struct StoreTests {
 
     @Test func contactsRoundTripAndUpdate() throws {
         let db = try AppDatabase.inMemory()
-        var c = try db.addContact(Contact(name: "Salon Ewa", phone: "600 100 200", firstName: "Ewa", address: "Rynek 1"))
+        var c = try db.addContact(
+            Contact(name: "Salon Ewa", phone: "600 100 200", firstName: "Ewa", address: "Rynek 1"))
         c.phone = "+48 600 999 999"
         c.address = nil
         _ = try db.updateContact(c)
@@ -123,7 +130,8 @@ struct DeliveryLedgerTests {
     @Test func addingSchedulesOnlyFutureReminders() throws {
         let db = try AppDatabase.inMemory()
         let start = now.addingTimeInterval(3600)
-        let a = try db.addAppointment(Appointment(title: "Facial", start: start, reminders: [.before(7200), .before(600)]), now: now)
+        let a = try db.addAppointment(
+            Appointment(title: "Facial", start: start, reminders: [.before(7200), .before(600)]), now: now)
         let deliveries = try db.deliveries(itemKind: .appointment, itemID: a.id!)
         #expect(deliveries.map(\.trigger.fireAt) == [start.addingTimeInterval(-600)])
         #expect(deliveries.map(\.state) == [.pending])
@@ -137,7 +145,8 @@ struct DeliveryLedgerTests {
         var key = ""
         do {
             let db = try temp.open()
-            _ = try db.addAppointment(Appointment(title: "Nails", start: now.addingTimeInterval(3600), reminders: [.at(fireAt)]), now: now)
+            _ = try db.addAppointment(
+                Appointment(title: "Nails", start: now.addingTimeInterval(3600), reminders: [.at(fireAt)]), now: now)
             let due = try db.dueTriggers(at: fireAt)
             #expect(due.count == 1)
             key = due[0].key
@@ -153,7 +162,8 @@ struct DeliveryLedgerTests {
     @Test func anEditKeepsDeliveredRemindersAndSchedulesMovedOnes() throws {
         let db = try AppDatabase.inMemory()
         var a = try db.addAppointment(
-            Appointment(title: "Hair", start: now.addingTimeInterval(7200), reminders: [.before(3600), .before(600)]), now: now)
+            Appointment(title: "Hair", start: now.addingTimeInterval(7200), reminders: [.before(3600), .before(600)]),
+            now: now)
         let first = try db.dueTriggers(at: now.addingTimeInterval(3600))
         try db.markFired(first.map(\.key), at: now.addingTimeInterval(3600))
         // Editing the title only: the delivered reminder stays delivered, the other stays pending.
@@ -170,7 +180,8 @@ struct DeliveryLedgerTests {
 
     @Test func doneOrCancelledAppointmentsDropTheirPendingReminders() throws {
         let db = try AppDatabase.inMemory()
-        var a = try db.addAppointment(Appointment(title: "Massage", start: now.addingTimeInterval(7200), reminders: [.before(600)]), now: now)
+        var a = try db.addAppointment(
+            Appointment(title: "Massage", start: now.addingTimeInterval(7200), reminders: [.before(600)]), now: now)
         a.status = .cancelled
         _ = try db.updateAppointment(a, now: now)
         #expect(try db.pendingCount() == 0)
@@ -181,17 +192,21 @@ struct DeliveryLedgerTests {
 
     @Test func failuresStayPendingWithTheReason() throws {
         let db = try AppDatabase.inMemory()
-        _ = try db.addAppointment(Appointment(title: "Spa", start: now.addingTimeInterval(7200), reminders: [.before(7000)]), now: now)
+        _ = try db.addAppointment(
+            Appointment(title: "Spa", start: now.addingTimeInterval(7200), reminders: [.before(7000)]), now: now)
         let due = try db.dueTriggers(at: now.addingTimeInterval(300))
         try db.recordFailure(due.map(\.key), error: "no notification server")
         let waiting = try db.waitingDeliveries(at: now.addingTimeInterval(300))
         #expect(waiting.count == 1)
-        #expect(waiting[0].state == .pending && waiting[0].attempts == 1 && waiting[0].lastError == "no notification server")
+        #expect(
+            waiting[0].state == .pending && waiting[0].attempts == 1 && waiting[0].lastError == "no notification server"
+        )
     }
 
     @Test func snoozeSchedulesOneRepeatAndSettlesTheOriginal() throws {
         let db = try AppDatabase.inMemory()
-        _ = try db.addAppointment(Appointment(title: "Brows", start: now.addingTimeInterval(7200), reminders: [.before(3600)]), now: now)
+        _ = try db.addAppointment(
+            Appointment(title: "Brows", start: now.addingTimeInterval(7200), reminders: [.before(3600)]), now: now)
         let key = try db.dueTriggers(at: now.addingTimeInterval(3600))[0].key
         try db.markFired([key], at: now.addingTimeInterval(3600))
         #expect(try db.settle(key, as: .snoozed, at: now.addingTimeInterval(3610)) == 1)
@@ -204,7 +219,8 @@ struct DeliveryLedgerTests {
 
     @Test func expiredRemindersAreRecordedMissed() throws {
         let db = try AppDatabase.inMemory()
-        _ = try db.addAppointment(Appointment(title: "Pedicure", start: now.addingTimeInterval(7200), reminders: [.before(3600)]), now: now)
+        _ = try db.addAppointment(
+            Appointment(title: "Pedicure", start: now.addingTimeInterval(7200), reminders: [.before(3600)]), now: now)
         let key = try db.dueTriggers(at: now.addingTimeInterval(86_400))[0].key
         #expect(try db.markMissed([key], at: now.addingTimeInterval(86_400)) == 1)
         #expect(try db.delivery(key: key)?.state == .missed)

@@ -11,16 +11,19 @@ struct SyncStoreTests {
     let zone = TimeZone(identifier: "Europe/Warsaw")!
 
     func account(_ name: String = "phone") -> SyncAccount {
-        SyncAccount(name: name, url: "http://127.0.0.1:5232/anna/", user: "anna", passwordFile: "/tmp/pw",
-                    calendarURL: "http://127.0.0.1:5232/anna/beauty/", calendarName: "Beauty", insecure: false,
-                    supportsSyncCollection: true, createdAt: now)
+        SyncAccount(
+            name: name, url: "http://127.0.0.1:5232/anna/", user: "anna", passwordFile: "/tmp/pw",
+            calendarURL: "http://127.0.0.1:5232/anna/beauty/", calendarName: "Beauty", insecure: false,
+            supportsSyncCollection: true, createdAt: now)
     }
 
     func visit(_ title: String, uid: String? = nil, hours: Double = 30) -> Appointment {
         Appointment(title: title, start: now.addingTimeInterval(hours * 3600), reminders: [.before(3600)], uid: uid)
     }
 
-    @Test("without an account nothing is queued; the first account takes what is stored; edits, reminder and contact changes and deletes queue the UID once")
+    @Test(
+        "without an account nothing is queued; the first account takes what is stored; edits, reminder and contact changes and deletes queue the UID once"
+    )
     func localChangesQueue() throws {
         let db = try AppDatabase.inMemory()
         let early = try db.addAppointment(visit("Early", uid: "early@x"), now: now, zone: zone)
@@ -37,8 +40,10 @@ struct SyncStoreTests {
         try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
 
         // Planning deliveries further ahead touches the row without changing the event.
-        _ = try db.addAppointment(Appointment(title: "Weekly", start: now, recurrence: AppointmentRecurrence(rule: "FREQ=WEEKLY"), uid: "weekly@x"),
-                                  now: now, zone: zone)
+        _ = try db.addAppointment(
+            Appointment(
+                title: "Weekly", start: now, recurrence: AppointmentRecurrence(rule: "FREQ=WEEKLY"), uid: "weekly@x"),
+            now: now, zone: zone)
         try db.dropFromOutbox(uid: "weekly@x", queuedBefore: Date().addingTimeInterval(60))
         try db.planSeries(now: now.addingTimeInterval(20 * 86_400), zone: zone)
         #expect(!(try db.outbox().map(\.uid)).contains("weekly@x"))
@@ -63,7 +68,8 @@ struct SyncStoreTests {
         #expect(try db.outbox().isEmpty)
     }
 
-    @Test("an edit made while a push of the same event is under way stays queued: the UID takes the later change's time")
+    @Test(
+        "an edit made while a push of the same event is under way stays queued: the UID takes the later change's time")
     func anEditDuringAPushStaysQueued() throws {
         let db = try AppDatabase.inMemory()
         try db.addSyncAccount(account())
@@ -76,12 +82,20 @@ struct SyncStoreTests {
         #expect(try db.outbox().map(\.uid) == ["nails@x"], "the later edit must still go to the server")
     }
 
-    @Test("the outbox's triggers exist only while an account does, and a file opened with accounts but without them gets them")
+    @Test(
+        "the outbox's triggers exist only while an account does, and a file opened with accounts but without them gets them"
+    )
     func triggersFollowTheAccounts() throws {
         func triggers(_ db: AppDatabase) throws -> Int {
-            try db.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'syncQueue%'") ?? -1 }
+            try db.writer.read {
+                try Int.fetchOne(
+                    $0, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'syncQueue%'")
+                    ?? -1
+            }
         }
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("sync-triggers-\(UUID().uuidString).sqlite").path
+        let temp = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sync-triggers-\(UUID().uuidString).sqlite"
+        ).path
         defer { for suffix in ["", "-wal", "-shm"] { unlink(temp + suffix) } }
         do {
             let db = try AppDatabase.open(path: temp)
@@ -95,7 +109,9 @@ struct SyncStoreTests {
             #expect(try triggers(db) == 0)
             // What `beautyd --recover` or an old copy could leave: an account, no triggers.
             try db.addSyncAccount(account("three"))
-            try db.writer.write { db in for name in ["syncQueueInsert", "syncQueueUpdate"] { try db.execute(sql: "DROP TRIGGER \(name)") } }
+            try db.writer.write { db in
+                for name in ["syncQueueInsert", "syncQueueUpdate"] { try db.execute(sql: "DROP TRIGGER \(name)") }
+            }
         }
         let reopened = try AppDatabase.open(path: temp)
         #expect(try triggers(reopened) == 6)
@@ -103,7 +119,9 @@ struct SyncStoreTests {
         #expect(try reopened.outbox().map(\.uid).contains("after@x"))
     }
 
-    @Test("a server change updates the row in place without queueing it; a server deletion removes it; conflict copies are kept")
+    @Test(
+        "a server change updates the row in place without queueing it; a server deletion removes it; conflict copies are kept"
+    )
     func serverChangesApplyQuietly() throws {
         let db = try AppDatabase.inMemory()
         try db.addSyncAccount(account())
@@ -113,25 +131,40 @@ struct SyncStoreTests {
         var changes = ServerChanges()
         var moved = visit("Haircut", uid: "cut@phone", hours: 31)
         moved.extraProperties = ["X-PHONE-APP:kept"]
-        let resource = SyncedResource(account: "phone", uid: "cut@phone", href: "/anna/beauty/cut.ics", etag: "\"1\"", ics: "BEGIN:VCALENDAR")
-        changes.changed = [ServerEvent(resource: resource, appointments: [moved], contacts: [nil]),
-                           ServerEvent(resource: SyncedResource(account: "phone", uid: "new@phone", href: "/anna/beauty/new.ics", etag: "\"2\"", ics: "x"),
-                                       appointments: [visit("Brows", uid: "new@phone")], contacts: [nil])]
-        changes.conflicts = [SyncConflict(account: "phone", uid: "cut@phone", title: "Haircut", reason: "changed on both sides", ics: "local", detectedAt: now)]
+        let resource = SyncedResource(
+            account: "phone", uid: "cut@phone", href: "/anna/beauty/cut.ics", etag: "\"1\"", ics: "BEGIN:VCALENDAR")
+        changes.changed = [
+            ServerEvent(resource: resource, appointments: [moved], contacts: [nil]),
+            ServerEvent(
+                resource: SyncedResource(
+                    account: "phone", uid: "new@phone", href: "/anna/beauty/new.ics", etag: "\"2\"", ics: "x"),
+                appointments: [visit("Brows", uid: "new@phone")], contacts: [nil]),
+        ]
+        changes.conflicts = [
+            SyncConflict(
+                account: "phone", uid: "cut@phone", title: "Haircut", reason: "changed on both sides", ics: "local",
+                detectedAt: now)
+        ]
         changes.syncToken = "token-1"
         let counts = try db.applyServerChanges(changes, account: "phone", now: now, zone: zone)
         #expect(counts.updated == 1 && counts.inserted == 1)
         #expect(try db.outbox().isEmpty, "what came from the server is not sent back")
         let updated = try #require(try db.appointment(uid: "cut@phone"))
-        #expect(updated.id == stored.id && updated.start == now.addingTimeInterval(31 * 3600) && updated.extraProperties == ["X-PHONE-APP:kept"])
+        #expect(
+            updated.id == stored.id && updated.start == now.addingTimeInterval(31 * 3600)
+                && updated.extraProperties == ["X-PHONE-APP:kept"])
         #expect(try db.syncAccount(named: "phone")?.syncToken == "token-1")
         #expect(try db.syncedResource(account: "phone", uid: "cut@phone")?.etag == "\"1\"")
         #expect(try db.syncConflicts(account: "phone").map(\.ics) == ["local"])
 
         // The server made another event at the same href: that href names the new UID now.
         var reused = ServerChanges()
-        reused.changed = [ServerEvent(resource: SyncedResource(account: "phone", uid: "other@phone", href: "/anna/beauty/cut.ics", etag: "\"3\"", ics: "y"),
-                                      appointments: [visit("Waxing", uid: "other@phone")], contacts: [nil])]
+        reused.changed = [
+            ServerEvent(
+                resource: SyncedResource(
+                    account: "phone", uid: "other@phone", href: "/anna/beauty/cut.ics", etag: "\"3\"", ics: "y"),
+                appointments: [visit("Waxing", uid: "other@phone")], contacts: [nil])
+        ]
         try db.applyServerChanges(reused, account: "phone", now: now, zone: zone)
         #expect(try db.syncedResource(account: "phone", uid: "cut@phone") == nil)
         #expect(try db.syncedResource(account: "phone", uid: "other@phone")?.href == "/anna/beauty/cut.ics")

@@ -12,9 +12,10 @@ struct UIDPerAccountTests {
     let zone = TimeZone(identifier: "Europe/Warsaw")!
 
     func account(_ name: String, createdAt: Date) -> SyncAccount {
-        SyncAccount(name: name, url: "http://127.0.0.1:5232/\(name)/", user: "anna", passwordFile: "/tmp/pw",
-                    calendarURL: "http://127.0.0.1:5232/\(name)/beauty/", calendarName: "Beauty", insecure: false,
-                    supportsSyncCollection: true, createdAt: createdAt)
+        SyncAccount(
+            name: name, url: "http://127.0.0.1:5232/\(name)/", user: "anna", passwordFile: "/tmp/pw",
+            calendarURL: "http://127.0.0.1:5232/\(name)/beauty/", calendarName: "Beauty", insecure: false,
+            supportsSyncCollection: true, createdAt: createdAt)
     }
 
     func visit(_ title: String, uid: String, hours: Double = 30) -> Appointment {
@@ -24,14 +25,19 @@ struct UIDPerAccountTests {
     func serverEvent(_ account: String, _ appointment: Appointment) -> ServerChanges {
         var changes = ServerChanges()
         let uid = appointment.uid!
-        changes.changed = [ServerEvent(resource: SyncedResource(account: account, uid: uid, href: "/\(account)/beauty/\(uid).ics", etag: "\"1\"", ics: "x"),
-                                       appointments: [appointment], contacts: [nil])]
+        changes.changed = [
+            ServerEvent(
+                resource: SyncedResource(
+                    account: account, uid: uid, href: "/\(account)/beauty/\(uid).ics", etag: "\"1\"", ics: "x"),
+                appointments: [appointment], contacts: [nil])
+        ]
         return changes
     }
 
     func rows(_ db: AppDatabase) throws -> [String] {
         try db.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT title, IFNULL(account, '-') AS account FROM appointment ORDER BY id").map { "\($0["title"] as String)@\($0["account"] as String)" }
+            try Row.fetchAll(db, sql: "SELECT title, IFNULL(account, '-') AS account FROM appointment ORDER BY id").map
+            { "\($0["title"] as String)@\($0["account"] as String)" }
         }
     }
 
@@ -46,13 +52,16 @@ struct UIDPerAccountTests {
         return db
     }
 
-    @Test("two accounts' servers with one UID: two appointments; one account's change and deletion leave the other's alone")
+    @Test(
+        "two accounts' servers with one UID: two appointments; one account's change and deletion leave the other's alone"
+    )
     func oneUIDInTwoAccounts() throws {
         let db = try twoAccounts(serving: "same@x", a: "Mine", b: "Theirs")
         #expect(try rows(db) == ["Theirs@b", "Mine@a"])
         #expect(try db.outbox().isEmpty)
 
-        try db.applyServerChanges(serverEvent("b", visit("Theirs, moved", uid: "same@x", hours: 41)), account: "b", now: now, zone: zone)
+        try db.applyServerChanges(
+            serverEvent("b", visit("Theirs, moved", uid: "same@x", hours: 41)), account: "b", now: now, zone: zone)
         var removal = ServerChanges()
         removal.removed = ["/b/beauty/same@x.ics"]
         try db.applyServerChanges(removal, account: "b", now: now, zone: zone)
@@ -72,7 +81,9 @@ struct UIDPerAccountTests {
         #expect(try db.outbox().map { "\($0.account ?? "-") \($0.uid)" } == ["- same@x"])
     }
 
-    @Test("a user's import with a UID updates the appointment no account has yet, else the first account's; it never makes a second one")
+    @Test(
+        "a user's import with a UID updates the appointment no account has yet, else the first account's; it never makes a second one"
+    )
     func importMatchesTheUnsyncedOneFirst() throws {
         let db = try twoAccounts(serving: "u@x", a: "A's", b: "B's")
         let first = try db.importAppointments([visit("Imported", uid: "u@x")], now: now, zone: zone)
@@ -80,7 +91,8 @@ struct UIDPerAccountTests {
         #expect(try rows(db) == ["B's@b", "Imported@a"])
 
         _ = try db.importAppointments([visit("Local", uid: "local@x")], now: now, zone: zone)
-        try db.applyServerChanges(serverEvent("b", visit("Served", uid: "local@x", hours: 50)), account: "b", now: now, zone: zone)
+        try db.applyServerChanges(
+            serverEvent("b", visit("Served", uid: "local@x", hours: 50)), account: "b", now: now, zone: zone)
         // The pull took the local event in (it was no account's yet): one appointment, B's now.
         #expect(try rows(db) == ["B's@b", "Imported@a", "Served@b"])
         #expect(try db.outbox().filter { $0.uid == "local@x" }.isEmpty)
@@ -92,18 +104,26 @@ struct UIDPerAccountTests {
         try AppDatabase.migrator.migrate(queue, upTo: "v8-sync-safety: sync warnings, appointments removed by a pull")
         try queue.write { db in
             for (name, created) in [("a", "2026-01-01 10:00:00.000"), ("b", "2026-01-02 10:00:00.000")] {
-                try db.execute(sql: """
-                    INSERT INTO syncAccount(name, url, user, calendarURL, createdAt) VALUES (?, 'http://127.0.0.1/', 'anna', 'http://127.0.0.1/cal/', ?)
-                    """, arguments: [name, created])
+                try db.execute(
+                    sql: """
+                        INSERT INTO syncAccount(name, url, user, calendarURL, createdAt) VALUES (?, 'http://127.0.0.1/', 'anna', 'http://127.0.0.1/cal/', ?)
+                        """, arguments: [name, created])
             }
             for (title, uid) in [("Synced with a", "a1@x"), ("Synced with b", "b1@x"), ("Only here", "local@x")] {
-                try db.execute(sql: """
-                    INSERT INTO appointment(title, start, durationSeconds, createdAt, updatedAt, uid)
-                    VALUES (?, '2030-01-01 10:00:00.000', 3600, '2026-01-01 10:00:00.000', '2026-01-01 10:00:00.000', ?)
-                    """, arguments: [title, uid])
+                try db.execute(
+                    sql: """
+                        INSERT INTO appointment(title, start, durationSeconds, createdAt, updatedAt, uid)
+                        VALUES (?, '2030-01-01 10:00:00.000', 3600, '2026-01-01 10:00:00.000', '2026-01-01 10:00:00.000', ?)
+                        """, arguments: [title, uid])
             }
-            try db.execute(sql: "INSERT INTO syncResource(account, uid, href, etag, ics) VALUES ('a', 'a1@x', '/cal/a1.ics', '1', 'x'), ('b', 'b1@x', '/cal/b1.ics', '2', 'y')")
-            try db.execute(sql: "INSERT INTO syncOutbox(uid, queuedAt) VALUES ('b1@x', '2026-01-03 10:00:00.000'), ('local@x', '2026-01-03 10:00:00.000')")
+            try db.execute(
+                sql:
+                    "INSERT INTO syncResource(account, uid, href, etag, ics) VALUES ('a', 'a1@x', '/cal/a1.ics', '1', 'x'), ('b', 'b1@x', '/cal/b1.ics', '2', 'y')"
+            )
+            try db.execute(
+                sql:
+                    "INSERT INTO syncOutbox(uid, queuedAt) VALUES ('b1@x', '2026-01-03 10:00:00.000'), ('local@x', '2026-01-03 10:00:00.000')"
+            )
         }
         let db = try AppDatabase(queue)
         #expect(try rows(db) == ["Synced with a@a", "Synced with b@b", "Only here@-"])
@@ -121,7 +141,9 @@ struct UIDPerAccountTests {
         #expect(try db.outbox().map { "\($0.account ?? "-") \($0.uid)" }.sorted() == ["- local@x", "b b1@x"])
     }
 
-    @Test("an occurrence changed here and a series split here stay in the series' account: pushed to its server only, never duplicated by its next pull")
+    @Test(
+        "an occurrence changed here and a series split here stay in the series' account: pushed to its server only, never duplicated by its next pull"
+    )
     func occurrencesAndSplitsStayInTheSeriesAccount() throws {
         let db = try AppDatabase.inMemory()
         try db.addSyncAccount(account("a", createdAt: now))
@@ -129,10 +151,13 @@ struct UIDPerAccountTests {
         var weekly = visit("Nails", uid: "nails@b")
         weekly.recurrence = AppointmentRecurrence(rule: "FREQ=WEEKLY;COUNT=6")
         try db.applyServerChanges(serverEvent("b", weekly), account: "b", now: now, zone: zone)
-        let series = try #require(try db.writer.read { try Int64.fetchOne($0, sql: "SELECT id FROM appointment WHERE uid = 'nails@b'") })
+        let series = try #require(
+            try db.writer.read { try Int64.fetchOne($0, sql: "SELECT id FROM appointment WHERE uid = 'nails@b'") })
         let first = weekly.start
 
-        let changed = try db.changeOccurrence(seriesID: series, occurrence: first.addingTimeInterval(7 * 86_400), now: now, zone: zone) { $0.title = "Gel" }
+        let changed = try db.changeOccurrence(
+            seriesID: series, occurrence: first.addingTimeInterval(7 * 86_400), now: now, zone: zone
+        ) { $0.title = "Gel" }
         #expect(try rows(db) == ["Nails@b", "Gel@b"])
         let queued = try db.outbox()
         #expect(queued.allSatisfy { $0.account == "b" }, "\(queued)")
@@ -151,6 +176,8 @@ struct UIDPerAccountTests {
         let tail = try db.splitSeries(id: series, at: first.addingTimeInterval(3 * 7 * 86_400), now: now, zone: zone)
         let after = try rows(db), outbox = try db.outbox()
         #expect(after.allSatisfy { $0.hasSuffix("@b") }, "\(after)")
-        #expect(outbox.contains { $0.account == "b" && $0.uid == tail.uid } && outbox.allSatisfy { $0.account == "b" }, "\(outbox)")
+        #expect(
+            outbox.contains { $0.account == "b" && $0.uid == tail.uid } && outbox.allSatisfy { $0.account == "b" },
+            "\(outbox)")
     }
 }

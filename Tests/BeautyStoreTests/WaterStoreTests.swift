@@ -17,8 +17,9 @@ private let warsawZone = TimeZone(identifier: "Europe/Warsaw")!
 @Suite("Store: water records, totals, goal, reminders and the daily tip in the ledger")
 struct WaterStoreTests {
     let day = LocalDate(year: 2030, month: 1, day: 15)
-    let every2h = WaterReminder(enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
-                                windowEnd: ClockTime(hour: 21, minute: 0))
+    let every2h = WaterReminder(
+        enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
+        windowEnd: ClockTime(hour: 21, minute: 0))
 
     func drink(_ uuid: String, _ ml: Int, _ time: String) -> WaterRecord {
         WaterRecord(uuid: uuid, amountMl: ml, start: at(time))
@@ -26,17 +27,26 @@ struct WaterStoreTests {
 
     func pending(_ db: AppDatabase, _ kind: ItemKind) throws -> [Trigger] {
         try db.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT key, itemID, occurrence, fireAt FROM delivery WHERE itemKind = ? AND state = 'pending' ORDER BY fireAt",
-                             arguments: [kind.rawValue]).map {
-                Trigger(key: $0["key"], itemKind: kind, itemID: $0["itemID"], occurrence: $0["occurrence"], fireAt: $0["fireAt"])
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT key, itemID, occurrence, fireAt FROM delivery WHERE itemKind = ? AND state = 'pending' ORDER BY fireAt",
+                arguments: [kind.rawValue]
+            ).map {
+                Trigger(
+                    key: $0["key"], itemKind: kind, itemID: $0["itemID"], occurrence: $0["occurrence"],
+                    fireAt: $0["fireAt"])
             }
         }
     }
 
     func states(_ db: AppDatabase, _ kind: ItemKind) throws -> [String: String] {
         try db.writer.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, state FROM delivery WHERE itemKind = ?",
-                                                              arguments: [kind.rawValue]).map { ($0["key"] as String, $0["state"] as String) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(
+                    db, sql: "SELECT key, state FROM delivery WHERE itemKind = ?",
+                    arguments: [kind.rawValue]
+                ).map { ($0["key"] as String, $0["state"] as String) })
         }
     }
 
@@ -44,7 +54,8 @@ struct WaterStoreTests {
         let temp = try TemporaryDatabase()
         defer { withExtendedLifetime(temp) {} }
         let db = try temp.open()
-        let first = try db.addWater(WaterRecord(uuid: "A", amountMl: 250, start: at("2030-01-15 08:30"), end: at("2030-01-15 08:40")))
+        let first = try db.addWater(
+            WaterRecord(uuid: "A", amountMl: 250, start: at("2030-01-15 08:30"), end: at("2030-01-15 08:40")))
         #expect(first.added && first.record.id == 1 && first.record.end == at("2030-01-15 08:40"))
         let again = try db.addWater(WaterRecord(uuid: "A", amountMl: 999, start: at("2030-01-15 09:00")))
         #expect(!again.added && again.record == first.record, "a known uuid must keep its record: \(again)")
@@ -57,7 +68,10 @@ struct WaterStoreTests {
     @Test func importingTheSameRecordsTwiceAddsNothingTheSecondTime() throws {
         let db = try AppDatabase.inMemory()
         _ = try db.addWater(drink("known", 100, "2030-01-14 20:00"))
-        let records = [drink("known", 100, "2030-01-14 20:00"), drink("h1", 250, "2030-01-15 08:00"), drink("h2", 330, "2030-01-15 12:00")]
+        let records = [
+            drink("known", 100, "2030-01-14 20:00"), drink("h1", 250, "2030-01-15 08:00"),
+            drink("h2", 330, "2030-01-15 12:00"),
+        ]
         let first = try db.importWater(records)
         #expect(first.inserted == 2 && first.skipped == 1)
         let second = try db.importWater(records)
@@ -69,7 +83,8 @@ struct WaterStoreTests {
     @Test func totalsPerLocalDayIncludeEmptyDaysAndCountOnTheDayADrinkStarted() throws {
         let db = try AppDatabase.inMemory()
         _ = try db.importWater([
-            drink("a", 250, "2030-01-15 00:10"), drink("b", 300, "2030-01-15 23:50"), drink("c", 500, "2030-01-17 07:00"),
+            drink("a", 250, "2030-01-15 00:10"), drink("b", 300, "2030-01-15 23:50"),
+            drink("c", 500, "2030-01-17 07:00"),
             drink("before", 1000, "2030-01-14 23:59"),
         ])
         let days = try db.waterDays(from: at("2030-01-15 00:00"), to: at("2030-01-18 00:00"), zone: warsawZone)
@@ -78,7 +93,8 @@ struct WaterStoreTests {
         #expect(days.map(\.count) == [2, 0, 1])
         #expect(try db.waterTotal(on: day, zone: warsawZone) == (550, 2))
         // The same instants are another day in another zone: days are the zone's.
-        let utcDays = try db.waterDays(from: at("2030-01-15 00:00"), to: at("2030-01-16 00:00"), zone: TimeZone(identifier: "UTC")!)
+        let utcDays = try db.waterDays(
+            from: at("2030-01-15 00:00"), to: at("2030-01-16 00:00"), zone: TimeZone(identifier: "UTC")!)
         #expect(utcDays.map(\.day.description) == ["2030-01-14", "2030-01-15"])
         #expect(utcDays.map(\.totalMl) == [250, 300])
         #expect(try db.waterDays(from: at("2030-01-15 00:00"), to: at("2030-01-15 00:00"), zone: warsawZone).isEmpty)
@@ -129,8 +145,9 @@ struct WaterStoreTests {
         hourly.windowEnd = ClockTime(hour: 16, minute: 0)
         try db.setWaterReminder(hourly)
         try db.planWater(now: now, zone: warsawZone)
-        #expect(try pending(db, .water).map(\.fireAt) == [at("2030-01-15 15:00"), at("2030-01-15 16:00")]
-            + (9...16).map { at("2030-01-16 \(String(format: "%02d", $0)):00") })
+        #expect(
+            try pending(db, .water).map(\.fireAt) == [at("2030-01-15 15:00"), at("2030-01-15 16:00")]
+                + (9...16).map { at("2030-01-16 \(String(format: "%02d", $0)):00") })
         hourly.enabled = false
         try db.setWaterReminder(hourly)
         try db.planWater(now: now, zone: warsawZone)
@@ -151,12 +168,16 @@ struct WaterStoreTests {
         _ = try db.addWater(drink("b", 400, "2030-01-15 14:05"))
         let later = at("2030-01-15 14:06")
         #expect(try db.waterGoalReached(on: day, zone: warsawZone))
-        #expect(try !db.waterReminderWanted(at: at("2030-01-15 15:00"), zone: warsawZone), "the goal is reached: no more reminders today")
+        #expect(
+            try !db.waterReminderWanted(at: at("2030-01-15 15:00"), zone: warsawZone),
+            "the goal is reached: no more reminders today")
         #expect(try db.waterReminderWanted(at: at("2030-01-16 09:00"), zone: warsawZone), "tomorrow starts from zero")
         try db.planWater(now: later, zone: warsawZone)
         let left = try pending(db, .water)
-        #expect(left.map(\.fireAt) == ["09:00", "11:00", "13:00", "15:00", "17:00", "19:00", "21:00"].map { at("2030-01-16 \($0)") },
-                "today's reminders should be gone, tomorrow's kept: \(left)")
+        #expect(
+            left.map(\.fireAt)
+                == ["09:00", "11:00", "13:00", "15:00", "17:00", "19:00", "21:00"].map { at("2030-01-16 \($0)") },
+            "today's reminders should be gone, tomorrow's kept: \(left)")
 
         // A higher goal brings today's back.
         try db.setWaterGoal(1500)
@@ -192,7 +213,10 @@ struct WaterStoreTests {
         var tips = try pending(db, .tip)
         #expect(tips.map(\.fireAt) == [at("2030-01-15 09:00"), at("2030-01-16 09:00")])
         #expect(tips.map(\.itemID) == [Int64(Tips.ofTheDay(day).id), Int64(Tips.ofTheDay(day.adding(days: 1)).id)])
-        #expect(tips.first?.key == "tip/\(Int64(at("2030-01-15 00:00").timeIntervalSince1970))/\(Int64(at("2030-01-15 09:00").timeIntervalSince1970))")
+        #expect(
+            tips.first?.key
+                == "tip/\(Int64(at("2030-01-15 00:00").timeIntervalSince1970))/\(Int64(at("2030-01-15 09:00").timeIntervalSince1970))"
+        )
 
         // Delivered at 09:00; then the time is moved to 10:00: no second tip today.
         try db.markFired([tips[0].key], at: at("2030-01-15 09:00"))

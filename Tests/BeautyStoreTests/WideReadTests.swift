@@ -14,16 +14,22 @@ import Testing
         // Few starts and titles that differ by case, by bytes between 'Z' and 'a', by non-ASCII case.
         let titles = ["brows", "Brows", "BROWS a", "Brows!", "ąb", "Ąb", "zz", "Zz", "a", "[x]", "_y", "Brows"]
         let appointments = (0..<3000).map { n in
-            Appointment(title: titles[n % titles.count], start: now.addingTimeInterval(Double(n % 7) * 3600 + (n % 3 == 0 ? 86_400 * 400 : 0)),
-                        durationSeconds: 1800)
+            Appointment(
+                title: titles[n % titles.count],
+                start: now.addingTimeInterval(Double(n % 7) * 3600 + (n % 3 == 0 ? 86_400 * 400 : 0)),
+                durationSeconds: 1800)
         }
         _ = try db.importAppointments(appointments, now: now, zone: TimeZone(identifier: "UTC")!)
         return db
     }
 
-    func sqlOrder(_ db: AppDatabase, where condition: String = "1", _ arguments: StatementArguments = []) throws -> [Int64] {
+    func sqlOrder(_ db: AppDatabase, where condition: String = "1", _ arguments: StatementArguments = []) throws
+        -> [Int64]
+    {
         try db.writer.read {
-            try Int64.fetchAll($0, sql: "SELECT id FROM appointment WHERE \(condition) ORDER BY start, title COLLATE NOCASE, id", arguments: arguments)
+            try Int64.fetchAll(
+                $0, sql: "SELECT id FROM appointment WHERE \(condition) ORDER BY start, title COLLATE NOCASE, id",
+                arguments: arguments)
         }
     }
 
@@ -32,10 +38,13 @@ import Testing
         let db = try filled()
         #expect(try db.appointments().map(\.id!) == (try sqlOrder(db)))
         let to = now.addingTimeInterval(86_400 * 399)
-        #expect(try db.appointments(from: now, to: to).map(\.id!) == (try sqlOrder(db, where: "start >= ? AND start < ?", [now, to])))
+        #expect(
+            try db.appointments(from: now, to: to).map(\.id!)
+                == (try sqlOrder(db, where: "start >= ? AND start < ?", [now, to])))
         // A narrow range goes through the index and SQLite's ORDER BY.
         let later = now.addingTimeInterval(86_400 * 400)
-        #expect(try db.appointments(from: later, to: later.addingTimeInterval(3600)).map(\.id!)
+        #expect(
+            try db.appointments(from: later, to: later.addingTimeInterval(3600)).map(\.id!)
                 == (try sqlOrder(db, where: "start >= ? AND start < ?", [later, later.addingTimeInterval(3600)])))
     }
 

@@ -2,7 +2,7 @@ import BeautyTestSupport
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // The receiving end of sd_notify, as systemd has it.
@@ -67,4 +67,3 @@ final class NotifyListener {
 
     deinit { close(fd) }
 }
-

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The daemon's side of the systemd contract, with the real binary: socket activation through
@@ -18,9 +18,12 @@ import Glibc
         let environment = try scratch.xdgEnvironment()
         let listen = try scratch.sub("s.sock")
         // systemd-socket-activate passes on only the variables named with -E.
-        let passed = environment.filter { $0.key != "PATH" }.sorted { $0.key < $1.key }.flatMap { ["-E", "\($0.key)=\($0.value)"] }
-        let child = try scratch.spawn("daemon", activate, ["-l", listen] + passed + [beautyd, "--database", try scratch.sub("db.sqlite")],
-                                      environment: environment)
+        let passed = environment.filter { $0.key != "PATH" }.sorted { $0.key < $1.key }.flatMap {
+            ["-E", "\($0.key)=\($0.value)"]
+        }
+        let child = try scratch.spawn(
+            "daemon", activate, ["-l", listen] + passed + [beautyd, "--database", try scratch.sub("db.sqlite")],
+            environment: environment)
 
         // The first connection makes systemd-socket-activate exec beautyd in its own process.
         let client = try await RPCClient.connected(to: listen, within: .seconds(10))
@@ -65,11 +68,16 @@ import Glibc
         environment["NOTIFY_SOCKET"] = listener.path
         environment["WATCHDOG_USEC"] = "400000"  // pings expected every 200 ms
         let socketPath = try scratch.sub("b.sock")
-        let child = try scratch.spawn("daemon", beautyd, ["--socket", socketPath, "--database", try scratch.sub("db.sqlite"),
-                                        "--config", try scratch.sub("config.toml")], environment: environment)
+        let child = try scratch.spawn(
+            "daemon", beautyd,
+            [
+                "--socket", socketPath, "--database", try scratch.sub("db.sqlite"),
+                "--config", try scratch.sub("config.toml"),
+            ], environment: environment)
 
-        let ready = try #require(listener.next { $0.split(separator: "\n").contains("READY=1") },
-                                 "no READY=1; got \(listener.messages)\nlog:\n\(child.output)")
+        let ready = try #require(
+            listener.next { $0.split(separator: "\n").contains("READY=1") },
+            "no READY=1; got \(listener.messages)\nlog:\n\(child.output)")
         #expect(ready.contains("STATUS="))
         #expect(ready.split(separator: "\n").contains("MAINPID=\(child.pid)"))
 
@@ -101,12 +109,19 @@ import Glibc
             let listener = try NotifyListener(path: try scratch.sub("notify.sock"))
             var environment = try scratch.xdgEnvironment()
             environment["NOTIFY_SOCKET"] = listener.path
-            let child = try scratch.spawn("daemon", beautyd, ["--socket", try scratch.sub("b.sock"), "--database", try scratch.sub("db.sqlite"),
-                                            "--config", try scratch.sub("config.toml")], environment: environment)
-            try #require(listener.next { $0.split(separator: "\n").contains("READY=1") } != nil,
-                         "round \(round): no READY=1; got \(listener.messages)\nlog:\n\(child.output)")
+            let child = try scratch.spawn(
+                "daemon", beautyd,
+                [
+                    "--socket", try scratch.sub("b.sock"), "--database", try scratch.sub("db.sqlite"),
+                    "--config", try scratch.sub("config.toml"),
+                ], environment: environment)
+            try #require(
+                listener.next { $0.split(separator: "\n").contains("READY=1") } != nil,
+                "round \(round): no READY=1; got \(listener.messages)\nlog:\n\(child.output)")
             child.signal(SIGHUP)
-            #expect(listener.next { $0.hasPrefix("RELOADING=1") } != nil, "round \(round): got \(listener.messages)\nlog:\n\(child.output)")
+            #expect(
+                listener.next { $0.hasPrefix("RELOADING=1") } != nil,
+                "round \(round): got \(listener.messages)\nlog:\n\(child.output)")
             child.signal(SIGINT)
             let status = await child.waitForExit()
             #expect(status == .exited(0), "round \(round): \(status)\nlog:\n\(child.output)")
@@ -119,8 +134,9 @@ import Glibc
         let beautyd = try Locations.built("beautyd")
         let scratch = try ScratchDirectory()
         let socketPath = try scratch.sub("b.sock")
-        let child = try scratch.spawn("daemon", beautyd, ["--socket", socketPath, "--database", try scratch.sub("db.sqlite")],
-                                      environment: try scratch.xdgEnvironment())
+        let child = try scratch.spawn(
+            "daemon", beautyd, ["--socket", socketPath, "--database", try scratch.sub("db.sqlite")],
+            environment: try scratch.xdgEnvironment())
         _ = try await RPCClient.connected(to: socketPath, within: .seconds(10)).roundTrip(Self.statusRequest)
         child.signal(SIGABRT)
         let status = await child.waitForExit(timeout: .seconds(60))
@@ -137,18 +153,22 @@ import Glibc
         let socat = try Locations.system("socat", package: "socat")
         let scratch = try ScratchDirectory()
         let socketPath = try scratch.sub("b.sock")
-        let child = try scratch.spawn("daemon", beautyd, ["--socket", socketPath, "--database", try scratch.sub("db.sqlite")],
-                                      environment: try scratch.xdgEnvironment())
-        _ = try await RPCClient.connected(to: socketPath, within: .seconds(10)).roundTrip(Self.statusRequest)  // up and serving its own uid
+        let child = try scratch.spawn(
+            "daemon", beautyd, ["--socket", socketPath, "--database", try scratch.sub("db.sqlite")],
+            environment: try scratch.xdgEnvironment())
+        // up and serving its own uid
+        _ = try await RPCClient.connected(to: socketPath, within: .seconds(10)).roundTrip(Self.statusRequest)
         chmod(scratch.path, 0o755)
         chmod(socketPath, 0o666)
 
         let run = try await scratch.run(
-            setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", socat, "-t", "5", "-", "UNIX-CONNECT:\(socketPath)"],
+            setpriv,
+            ["--reuid=65534", "--regid=65534", "--clear-groups", socat, "-t", "5", "-", "UNIX-CONNECT:\(socketPath)"],
             environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(20))
         #expect(run.status == .exited(0), "stderr: \(run.stderr)")
-        let answer = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
-                                  "stdout: \(run.stdout)")
+        let answer = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+            "stdout: \(run.stdout)")
         let error = try #require(answer["error"] as? [String: Any])
         #expect(error["code"] as? Int == -32001)
         #expect(answer["id"] is NSNull)
@@ -164,12 +184,14 @@ import Glibc
         let beautyd = try Locations.built("beautyd")
         let scratch = try ScratchDirectory()
         let config = try scratch.sub("broken.toml")
-        try "[scheduling]\nsnooze = \"10m\"\nmax_lateness = 12\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try "[scheduling]\nsnooze = \"10m\"\nmax_lateness = 12\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
         let listener = try NotifyListener(path: try scratch.sub("notify.sock"))
         var environment = try scratch.xdgEnvironment()
         environment["NOTIFY_SOCKET"] = listener.path
         let run = try await scratch.run(
-            beautyd, ["--config", config, "--socket", try scratch.sub("b.sock"), "--database", try scratch.sub("db.sqlite")],
+            beautyd,
+            ["--config", config, "--socket", try scratch.sub("b.sock"), "--database", try scratch.sub("db.sqlite")],
             environment: environment, timeout: .seconds(20))
         #expect(run.status == .exited(78))
         #expect(run.stderr.contains("\(config):3:"), "stderr:\n\(run.stderr)")

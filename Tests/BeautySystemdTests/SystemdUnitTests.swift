@@ -33,17 +33,21 @@ import Testing
 
     /// Runs `systemd-analyze --user --man=no verify` on `files` with a temporary HOME holding
     /// ~/.local/bin/beautyd (verify checks that ExecStart= exists) and a temporary runtime dir.
-    static func verify(_ files: [String], in scratch: ScratchDirectory) async throws -> (status: ChildExit?, output: String) {
+    static func verify(_ files: [String], in scratch: ScratchDirectory) async throws -> (
+        status: ChildExit?, output: String
+    ) {
         let analyze = try Locations.system("systemd-analyze", package: "systemd")
         let bin = try scratch.sub("home/.local/bin", create: true)
-        _ = FileManager.default.createFile(atPath: bin + "/beautyd", contents: Data("#!/bin/sh\nexit 0\n".utf8),
-                                       attributes: [.posixPermissions: 0o755])
+        _ = FileManager.default.createFile(
+            atPath: bin + "/beautyd", contents: Data("#!/bin/sh\nexit 0\n".utf8),
+            attributes: [.posixPermissions: 0o755])
         let environment = [
             "PATH": "/usr/bin:/bin", "HOME": try scratch.sub("home"),
             "XDG_RUNTIME_DIR": try scratch.sub("rt", create: true),
         ]
-        let run = try await scratch.run(analyze, ["--user", "--man=no", "verify"] + files,
-                                            environment: environment)
+        let run = try await scratch.run(
+            analyze, ["--user", "--man=no", "verify"] + files,
+            environment: environment)
         return (run.status, run.stdout + run.stderr)
     }
 

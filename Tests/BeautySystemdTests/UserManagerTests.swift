@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The shipped units under a real `systemd --user` (Tests/BeautyTestSupport/SystemdUserManager.swift),
@@ -31,18 +31,22 @@ struct UserManagerTests {
         func installUnits() async throws {
             let bin = home + "/.local/bin"
             let units = home + "/.config/systemd/user"
-            for directory in [bin, units] { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+            for directory in [bin, units] {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
             // Copied by install(1), as setup.sh does: a copy written by this process could be executed
             // while a child another test spawns meanwhile still holds it open for writing (ETXTBSY, 126).
             for program in ["beautyd", "beautyctl"] {
-                let copied = try await scratch.run("/usr/bin/install", ["-m", "0755", try Locations.built(program), "\(bin)/\(program)"],
-                                                   environment: ["PATH": "/usr/bin:/bin"])
+                let copied = try await scratch.run(
+                    "/usr/bin/install", ["-m", "0755", try Locations.built(program), "\(bin)/\(program)"],
+                    environment: ["PATH": "/usr/bin:/bin"])
                 guard copied.status == .exited(0) else { throw HarnessError("install \(program): \(copied)") }
             }
             let service = try String(contentsOfFile: Locations.file("systemd/beautyd.service"), encoding: .utf8)
                 .replacingOccurrences(of: "%h/.local/bin/beautyd", with: bin + "/beautyd")
             try service.write(toFile: units + "/beautyd.service", atomically: true, encoding: .utf8)
-            try FileManager.default.copyItem(atPath: Locations.file("systemd/beautyd.socket"), toPath: units + "/beautyd.socket")
+            try FileManager.default.copyItem(
+                atPath: Locations.file("systemd/beautyd.socket"), toPath: units + "/beautyd.socket")
             try manager.give(home, recursive: true)
             try await manager.systemctl("daemon-reload")
             try await manager.systemctl("enable", "--now", "beautyd.socket")
@@ -79,12 +83,15 @@ struct UserManagerTests {
         /// The test notification server on the user's session bus (`/run/user/UID/bus`), as the user.
         func startNotificationServer() async throws -> (ChildProcess, String) {
             let log = home + "/notify.log"
-            let server = try manager.spawn("notification-server", Locations.python, [try Locations.fixture("notification_server.py"), log],
-                                           environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(manager.runtimeDirectory)/bus"])
+            let server = try manager.spawn(
+                "notification-server", Locations.python, [try Locations.fixture("notification_server.py"), log],
+                environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(manager.runtimeDirectory)/bus"])
             let ready = await eventually(timeout: .seconds(30), interval: .milliseconds(50)) { () -> Bool? in
                 server.stdout.hasPrefix("ready ") ? true : (server.isRunning ? nil : false)
             }
-            guard ready == true else { throw HarnessError("the notification server did not start on the user's bus\n\(server.outputTail)") }
+            guard ready == true else {
+                throw HarnessError("the notification server did not start on the user's bus\n\(server.outputTail)")
+            }
             return (server, log)
         }
     }
@@ -110,7 +117,8 @@ struct UserManagerTests {
         // `systemctl --user reload`: the same process, the new configuration.
         let config = user.home + "/.config/beautyd"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
-        try "[appointments]\ndefault_duration = \"25m\"\n".write(toFile: config + "/config.toml", atomically: true, encoding: .utf8)
+        try "[appointments]\ndefault_duration = \"25m\"\n".write(
+            toFile: config + "/config.toml", atomically: true, encoding: .utf8)
         try user.manager.give(user.home, recursive: true)
         try await user.manager.systemctl("reload", "beautyd.service")
         // SIGHUP is handled in beautyd's own time: appointments made until then get the old default.
@@ -153,8 +161,9 @@ struct UserManagerTests {
         defer { server.killNow() }
 
         let remindAt = wholeSecond(after: 4)
-        try await user.succeeding("appointment", "add", "Manicure", "--at", iso(remindAt.addingTimeInterval(3600)),
-                                  "--remind-at", iso(remindAt))
+        try await user.succeeding(
+            "appointment", "add", "Manicure", "--at", iso(remindAt.addingTimeInterval(3600)),
+            "--remind-at", iso(remindAt))
         let shown = await eventually(timeout: .seconds(60), interval: .milliseconds(100)) { () -> [String]? in
             let lines = Self.notifications(in: log)
             return lines.isEmpty ? nil : lines
@@ -173,7 +182,8 @@ struct UserManagerTests {
         let pid = try await user.mainPID()
         let killed = ContinuousClock.now
         try await user.manager.systemctl("kill", "--kill-who=main", "--signal=SIGKILL", "beautyd.service")
-        let restarted = try await user.waitForNewMainPID(other: pid, within: .seconds(150))  // a safety net; the time is the printed figure
+        // a safety net; the time is the printed figure
+        let restarted = try await user.waitForNewMainPID(other: pid, within: .seconds(150))
         print("[systemd] kill -9 -> a new beautyd answering: \(ContinuousClock.now - killed)")
         #expect(restarted != nil, "no new beautyd after kill -9\n\(user.manager.output)")
         // The new beautyd has read the database and scheduled; a reminder it would repeat would be due
@@ -211,8 +221,9 @@ struct UserManagerTests {
         chmod(password, 0o600)
 
         try await user.succeeding("appointment", "add", "Pedicure", "--at", "tomorrow 11:00")
-        let added = try await user.beautyctl("sync", "add", "home", "--url", "http://localhost:\(radicale.port)/anna/",
-                                             "--user", "anna", "--password-file", password, "--create", "Beauty")
+        let added = try await user.beautyctl(
+            "sync", "add", "home", "--url", "http://localhost:\(radicale.port)/anna/",
+            "--user", "anna", "--password-file", password, "--create", "Beauty")
         #expect(added.status == .exited(0), "\(added)")
         let synced = try await user.beautyctl("sync", "now", "home")
         #expect(synced.status == .exited(0), "\(synced)")
@@ -224,8 +235,9 @@ struct UserManagerTests {
     @Test func setupScriptEnablesTheUnitsForANonRootUser() async throws {
         let scratch = try ScratchDirectory()
         let user = try await Installed.start(in: scratch, install: false)
-        let run = try await user.manager.run("/bin/bash", [Locations.file("config/setup.sh")],
-                                             environment: ["BEAUTYD_BIN_DIR": Locations.binDirectory], timeout: .seconds(300))
+        let run = try await user.manager.run(
+            "/bin/bash", [Locations.file("config/setup.sh")],
+            environment: ["BEAUTYD_BIN_DIR": Locations.binDirectory], timeout: .seconds(300))
         #expect(run.status == .exited(0), "\(run)")
         #expect(!run.stdout.contains("No systemd user manager"), "\(run)")
         #expect(run.stdout.contains("System packages already installed"), "\(run)")

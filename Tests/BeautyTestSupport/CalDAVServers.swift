@@ -1,9 +1,9 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real CalDAV server on loopback for tests: Radicale (htpasswd users, MKCALENDAR) or Xandikos (no
@@ -36,13 +36,16 @@ package final class CalDAVTestServer: @unchecked Sendable {
     package var principalURL: URL { URL(string: "/\(user)/", relativeTo: baseURL)!.absoluteURL }
     /// A calendar for events that exists from the start.
     package var calendarURL: URL {
-        URL(string: kind == .radicale ? "/\(user)/calendar/" : "/\(user)/calendars/calendar/", relativeTo: baseURL)!.absoluteURL
+        URL(string: kind == .radicale ? "/\(user)/calendar/" : "/\(user)/calendars/calendar/", relativeTo: baseURL)!
+            .absoluteURL
     }
     /// A file holding the password (mode 0600).
     package var passwordFile: String { directory + "/password" }
 
     /// Starts `kind` on a free loopback port, with `user`/`password` and one empty calendar.
-    package static func start(_ kind: Kind, user: String = "alice", password: String = "s3cret-pw") async throws -> CalDAVTestServer {
+    package static func start(_ kind: Kind, user: String = "alice", password: String = "s3cret-pw") async throws
+        -> CalDAVTestServer
+    {
         let scratch = try ScratchDirectory()
         try FileManager.default.createDirectory(atPath: scratch.path + "/data", withIntermediateDirectories: true)
         try writePrivate(password + "\n", to: scratch.path + "/password")
@@ -50,33 +53,42 @@ package final class CalDAVTestServer: @unchecked Sendable {
         let server = try await listening(kind, user: user, password: password, in: scratch)
         if kind == .radicale {
             // Radicale starts empty: the calendar is made the way a client makes one.
-            let made = try await server.request("MKCALENDAR", server.calendarURL.path, headers: ["Content-Type": "application/xml"], body: """
-                <?xml version="1.0" encoding="utf-8"?><c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">\
-                <d:set><d:prop><d:displayname>Calendar</d:displayname></d:prop></d:set></c:mkcalendar>
-                """)
-            guard made.status == 201 else { throw HarnessError("Radicale MKCALENDAR answered \(made.status): \(made.body)") }
+            let made = try await server.request(
+                "MKCALENDAR", server.calendarURL.path, headers: ["Content-Type": "application/xml"],
+                body: """
+                    <?xml version="1.0" encoding="utf-8"?><c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">\
+                    <d:set><d:prop><d:displayname>Calendar</d:displayname></d:prop></d:set></c:mkcalendar>
+                    """)
+            guard made.status == 201 else {
+                throw HarnessError("Radicale MKCALENDAR answered \(made.status): \(made.body)")
+            }
         }
         return server
     }
 
     /// The port is free when chosen but another process may take it before the server binds it:
     /// a server that exits at start gets another port.
-    private static func listening(_ kind: Kind, user: String, password: String, in scratch: ScratchDirectory) async throws -> CalDAVTestServer {
+    private static func listening(_ kind: Kind, user: String, password: String, in scratch: ScratchDirectory)
+        async throws -> CalDAVTestServer
+    {
         var attempt = 1
         while true {
             let port = try freePort()
             let process = try launch(kind, user: user, port: port, in: scratch)
-            let server = CalDAVTestServer(kind: kind, user: user, password: password, port: port, scratch: scratch, process: process)
+            let server = CalDAVTestServer(
+                kind: kind, user: user, password: password, port: port, scratch: scratch, process: process)
             do {
                 try await server.waitUntilListening()
                 return server
-            } catch where attempt < 3 && !process.isRunning {
+            } catch  where attempt < 3 && !process.isRunning {
                 attempt += 1
             }
         }
     }
 
-    private init(kind: Kind, user: String, password: String, port: Int, scratch: ScratchDirectory, process: ChildProcess) {
+    private init(
+        kind: Kind, user: String, password: String, port: Int, scratch: ScratchDirectory, process: ChildProcess
+    ) {
         self.kind = kind
         self.user = user
         self.password = password
@@ -119,10 +131,13 @@ package final class CalDAVTestServer: @unchecked Sendable {
     }
 
     /// Any request with Basic authentication; `path` is absolute on the server ("/alice/calendar/x.ics").
-    package func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) async throws -> Response {
+    package func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil)
+        async throws -> Response
+    {
         var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!.absoluteURL, timeoutInterval: 30)
         request.httpMethod = method
-        request.setValue("Basic " + Data("\(user):\(password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        request.setValue(
+            "Basic " + Data("\(user):\(password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body.map { Data($0.utf8) }
         let (data, response) = try await URLSession.shared.data(for: request)
@@ -133,12 +148,15 @@ package final class CalDAVTestServer: @unchecked Sendable {
     }
 
     /// The path of `name` in the ready calendar ("/alice/calendar/<name>").
-    package func path(_ name: String) -> String { calendarURL.path + (calendarURL.path.hasSuffix("/") ? "" : "/") + name }
+    package func path(_ name: String) -> String {
+        calendarURL.path + (calendarURL.path.hasSuffix("/") ? "" : "/") + name
+    }
 
     /// PUTs an event as a phone app does (no precondition unless given); the answer carries the ETag.
     @discardableResult
     package func put(_ path: String, ics: String, headers: [String: String] = [:]) async throws -> Response {
-        let answer = try await request("PUT", path, headers: ["Content-Type": "text/calendar; charset=utf-8"].merging(headers) { $1 }, body: ics)
+        let answer = try await request(
+            "PUT", path, headers: ["Content-Type": "text/calendar; charset=utf-8"].merging(headers) { $1 }, body: ics)
         guard (200..<300).contains(answer.status) else { throw HarnessError("PUT \(path) answered \(answer)") }
         return answer
     }
@@ -164,60 +182,71 @@ package final class CalDAVTestServer: @unchecked Sendable {
 
     /// Every event in the ready calendar: href → iCalendar text (calendar-query REPORT for VEVENTs).
     package func events() async throws -> [String: String] {
-        let answer = try await request("REPORT", calendarURL.path, headers: ["Depth": "1", "Content-Type": "application/xml"], body: """
-            <?xml version="1.0" encoding="utf-8"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">\
-            <d:prop><d:getetag/><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR">\
-            <c:comp-filter name="VEVENT"/></c:comp-filter></c:filter></c:calendar-query>
-            """)
+        let answer = try await request(
+            "REPORT", calendarURL.path, headers: ["Depth": "1", "Content-Type": "application/xml"],
+            body: """
+                <?xml version="1.0" encoding="utf-8"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">\
+                <d:prop><d:getetag/><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR">\
+                <c:comp-filter name="VEVENT"/></c:comp-filter></c:filter></c:calendar-query>
+                """)
         guard answer.status == 207 else { throw HarnessError("calendar-query answered \(answer)") }
         return Self.hrefsAndCalendarData(answer.body)
     }
 
     /// A minimal event: enough iCalendar for any server and client.
-    package static func event(uid: String, summary: String, start: Date, minutes: Int = 60, extra: [String] = []) -> String {
+    package static func event(uid: String, summary: String, start: Date, minutes: Int = 60, extra: [String] = [])
+        -> String
+    {
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         func formatted(_ date: Date) -> String {
             let c = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-            return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+            return String(
+                format: "%04d%02d%02dT%02d%02d%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
         }
-        let lines = [
-            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//beautyd tests//phone//EN", "BEGIN:VEVENT", "UID:\(uid)",
-            "DTSTAMP:\(formatted(Date()))", "DTSTART:\(formatted(start))",
-            "DTEND:\(formatted(start.addingTimeInterval(Double(minutes) * 60)))", "SUMMARY:\(summary)",
-        ] + extra + ["END:VEVENT", "END:VCALENDAR"]
+        let lines =
+            [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//beautyd tests//phone//EN", "BEGIN:VEVENT", "UID:\(uid)",
+                "DTSTAMP:\(formatted(Date()))", "DTSTART:\(formatted(start))",
+                "DTEND:\(formatted(start.addingTimeInterval(Double(minutes) * 60)))", "SUMMARY:\(summary)",
+            ] + extra + ["END:VEVENT", "END:VCALENDAR"]
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
     // MARK: - Processes
 
-    private static func launch(_ kind: Kind, user: String, port: Int, in scratch: ScratchDirectory) throws -> ChildProcess {
+    private static func launch(_ kind: Kind, user: String, port: Int, in scratch: ScratchDirectory) throws
+        -> ChildProcess
+    {
         let environment = ["PATH": "/usr/bin:/bin", "HOME": scratch.path, "LANG": "C.UTF-8"]
         switch kind {
         case .radicale:
             let config = scratch.path + "/radicale.conf"
             try """
-                [server]
-                hosts = 127.0.0.1:\(port)
-                [auth]
-                type = htpasswd
-                htpasswd_filename = \(scratch.path)/users
-                htpasswd_encryption = plain
-                delay = 0
-                [storage]
-                filesystem_folder = \(scratch.path)/data
-                [logging]
-                level = info
-                mask_passwords = True
-                """.write(toFile: config, atomically: true, encoding: .utf8)
+            [server]
+            hosts = 127.0.0.1:\(port)
+            [auth]
+            type = htpasswd
+            htpasswd_filename = \(scratch.path)/users
+            htpasswd_encryption = plain
+            delay = 0
+            [storage]
+            filesystem_folder = \(scratch.path)/data
+            [logging]
+            level = info
+            mask_passwords = True
+            """.write(toFile: config, atomically: true, encoding: .utf8)
             _ = try Locations.system("radicale", package: "radicale")
-            return try scratch.spawn("server", Locations.python, ["-m", "radicale", "--config", config], environment: environment)
+            return try scratch.spawn(
+                "server", Locations.python, ["-m", "radicale", "--config", config], environment: environment)
         case .xandikos:
             let xandikos = try Locations.system("xandikos", package: "xandikos")
-            return try scratch.spawn("server", xandikos, [
-                "--defaults", "-d", scratch.path + "/data", "-l", "127.0.0.1", "-p", String(port),
-                "--current-user-principal", "/\(user)/",
-            ], environment: environment)
+            return try scratch.spawn(
+                "server", xandikos,
+                [
+                    "--defaults", "-d", scratch.path + "/data", "-l", "127.0.0.1", "-p", String(port),
+                    "--current-user-principal", "/\(user)/",
+                ], environment: environment)
         }
     }
 
@@ -229,7 +258,10 @@ package final class CalDAVTestServer: @unchecked Sendable {
             if Self.answers(port: port) {
                 // Xandikos makes its default calendar after it listens: wait until it is there.
                 if let answer = try? await request("PROPFIND", calendarURL.path, headers: ["Depth": "0"]),
-                   kind == .radicale || answer.status == 207 { return }
+                    kind == .radicale || answer.status == 207
+                {
+                    return
+                }
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -243,7 +275,10 @@ package final class CalDAVTestServer: @unchecked Sendable {
     }
 
     private static func writePrivate(_ text: String, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        else {
             throw HarnessError("cannot write \(path)")
         }
         chmod(path, 0o600)
@@ -278,7 +313,9 @@ package final class CalDAVTestServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 
@@ -289,17 +326,21 @@ package final class CalDAVTestServer: @unchecked Sendable {
         let responses = xml.components(separatedBy: "response>").filter { $0.contains("calendar-data") }
         for chunk in responses {
             guard let href = firstMatch(#"href>([^<]+)</"#, in: chunk),
-                  let data = firstMatch(#"calendar-data[^>]*>([^<]*)</"#, in: chunk) else { continue }
-            result[href] = data.replacingOccurrences(of: "&#13;", with: "\r").replacingOccurrences(of: "&lt;", with: "<")
-                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+                let data = firstMatch(#"calendar-data[^>]*>([^<]*)</"#, in: chunk)
+            else { continue }
+            result[href] = data.replacingOccurrences(of: "&#13;", with: "\r").replacingOccurrences(
+                of: "&lt;", with: "<"
+            )
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
         }
         return result
     }
 
     private static func firstMatch(_ pattern: String, in text: String) -> String? {
         guard let regex = try? NSRegularExpression(pattern: pattern),
-              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-              let range = Range(match.range(at: 1), in: text) else { return nil }
+            let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let range = Range(match.range(at: 1), in: text)
+        else { return nil }
         return String(text[range])
     }
 }

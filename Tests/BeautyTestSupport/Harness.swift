@@ -2,7 +2,7 @@ import BeautyCore
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // What every test target shares: where the package, its built programs and the fixtures are;
@@ -54,14 +54,17 @@ package enum Locations {
     package static func built(_ name: String) throws -> String {
         let path = binDirectory + "/" + name
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw HarnessError("\(path) does not exist: build it first (swift build --product \(name)), or point BEAUTYD_BIN_DIR at the directory holding it")
+            throw HarnessError(
+                "\(path) does not exist: build it first (swift build --product \(name)), or point BEAUTYD_BIN_DIR at the directory holding it"
+            )
         }
         return path
     }
 
     /// A system program the end-to-end tests need; a missing one is a failure, never a skip.
     package static func system(_ name: String, package: String) throws -> String {
-        for dir in ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
+        for dir in ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin"]
+        where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
             return "\(dir)/\(name)"
         }
         throw HarnessError("\(name) is not installed; the end-to-end tests need it (apt-get install \(package))")
@@ -69,7 +72,9 @@ package enum Locations {
 
     /// A file of Tests/BeautyTestSupport/Fixtures, from the copied resource bundle.
     package static func fixture(_ name: String) throws -> String {
-        if let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") { return url.path }
+        if let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") {
+            return url.path
+        }
         let source = packageRoot.appendingPathComponent("Tests/BeautyTestSupport/Fixtures/\(name)").path
         guard FileManager.default.fileExists(atPath: source) else { throw HarnessError("fixture \(name) not found") }
         return source
@@ -129,7 +134,9 @@ package final class ChildProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var status: ChildExit?
 
-    package init(name: String, executable: String, arguments: [String], environment: [String: String], logDirectory: String) throws {
+    package init(
+        name: String, executable: String, arguments: [String], environment: [String: String], logDirectory: String
+    ) throws {
         self.name = name
         stdoutPath = "\(logDirectory)/\(name).out"
         stderrPath = "\(logDirectory)/\(name).err"
@@ -152,7 +159,8 @@ package final class ChildProcess: @unchecked Sendable {
         for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -247,7 +255,8 @@ package final class ChildProcess: @unchecked Sendable {
     package var outputTail: String {
         let out = stdout.split(separator: "\n", omittingEmptySubsequences: false).suffix(30).joined(separator: "\n")
         let err = stderr.split(separator: "\n", omittingEmptySubsequences: false).suffix(40).joined(separator: "\n")
-        return "--- \(name) (pid \(pid), \(poll()?.description ?? "running")) stdout:\n\(out)\n--- \(name) stderr:\n\(err)"
+        return
+            "--- \(name) (pid \(pid), \(poll()?.description ?? "running")) stdout:\n\(out)\n--- \(name) stderr:\n\(err)"
     }
 
     private static func decode(_ raw: Int32) -> ChildExit {
@@ -306,15 +315,22 @@ package final class ScratchDirectory {
     }
 
     /// Starts a program with its output in this directory (`<name>.out`, `<name>.err`).
-    package func spawn(_ name: String, _ executable: String, _ arguments: [String], environment: [String: String]) throws -> ChildProcess {
-        try ChildProcess(name: name, executable: executable, arguments: arguments, environment: environment, logDirectory: path)
+    package func spawn(_ name: String, _ executable: String, _ arguments: [String], environment: [String: String])
+        throws -> ChildProcess
+    {
+        try ChildProcess(
+            name: name, executable: executable, arguments: arguments, environment: environment, logDirectory: path)
     }
 
     /// Runs a program to its end (killed after `timeout`, which is an error).
-    package func run(_ executable: String, _ arguments: [String], environment: [String: String],
-                     timeout: Duration = .seconds(60)) async throws -> CommandResult {
-        try await spawn("\((executable as NSString).lastPathComponent)-\(UUID().uuidString.prefix(8))", executable, arguments,
-                        environment: environment).result(within: timeout)
+    package func run(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        timeout: Duration = .seconds(60)
+    ) async throws -> CommandResult {
+        try await spawn(
+            "\((executable as NSString).lastPathComponent)-\(UUID().uuidString.prefix(8))", executable, arguments,
+            environment: environment
+        ).result(within: timeout)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -323,7 +339,9 @@ package final class ScratchDirectory {
 // MARK: - Small helpers
 
 /// Polls `probe` every `interval` until it gives a value or `timeout` passes.
-package func eventually<T>(timeout: Duration, interval: Duration = .milliseconds(20), _ probe: () throws -> T?) async rethrows -> T? {
+package func eventually<T>(timeout: Duration, interval: Duration = .milliseconds(20), _ probe: () throws -> T?)
+    async rethrows -> T?
+{
     let deadline = ContinuousClock.now + timeout
     while true {
         if let value = try probe() { return value }
@@ -368,8 +386,9 @@ package func instant(_ text: String, _ zone: String = "Europe/Warsaw") -> Date {
     let parts = text.split(separator: " ")
     let ymd = parts[0].split(separator: "-").map { Int($0)! }
     let hms = parts.count > 1 ? parts[1].split(separator: ":").map { Int($0)! } : [0, 0]
-    return LocalTime.instant(year: ymd[0], month: ymd[1], day: ymd[2], hour: hms[0], minute: hms[1],
-                             second: hms.count > 2 ? hms[2] : 0, in: tz)!
+    return LocalTime.instant(
+        year: ymd[0], month: ymd[1], day: ymd[2], hour: hms[0], minute: hms[1],
+        second: hms.count > 2 ? hms[2] : 0, in: tz)!
 }
 
 /// A later start for appointments: the next whole hour a day ahead.
@@ -404,5 +423,7 @@ package struct NotifyCall: Decodable, CustomStringConvertible {
     package var date: Date { Date(timeIntervalSince1970: time) }
     /// Action keys only (the list alternates key, label).
     package var actionKeys: [String] { stride(from: 0, to: actions.count, by: 2).map { actions[$0] } }
-    package var description: String { "Notify #\(id) at \(time): \(summary) | \(body) | \(actions) | \(hints.category ?? "-")" }
+    package var description: String {
+        "Notify #\(id) at \(time): \(summary) | \(body) | \(actions) | \(hints.category ?? "-")"
+    }
 }

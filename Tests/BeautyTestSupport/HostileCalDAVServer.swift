@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Tests/BeautyTestSupport/Fixtures/hostile_caldav.py on loopback: a CalDAV server that misbehaves on
@@ -19,7 +19,9 @@ package final class HostileCalDAVServer: @unchecked Sendable {
         /// sync-collection also lists this many made-up resources (extra-N.ics).
         package var listed_extra = 0
 
-        package init(events: [String: String] = [:], nestedXML: Int = 0, error: ErrorAnswer? = nil, listedExtra: Int = 0) {
+        package init(
+            events: [String: String] = [:], nestedXML: Int = 0, error: ErrorAnswer? = nil, listedExtra: Int = 0
+        ) {
             self.events = events
             nested_xml = nestedXML
             self.error = error
@@ -55,18 +57,22 @@ package final class HostileCalDAVServer: @unchecked Sendable {
     package static func start(_ script: Script = Script()) async throws -> HostileCalDAVServer {
         let scratch = try ScratchDirectory()
         let server = try await HostileCalDAVServer(directory: scratch.path, scratch: scratch) { name, arguments in
-            try scratch.spawn(name, Locations.python, arguments, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+            try scratch.spawn(
+                name, Locations.python, arguments, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
         }
         try await server.set(script)
         return server
     }
 
-    private init(directory: String, scratch: ScratchDirectory?, spawn: (String, [String]) throws -> ChildProcess) async throws {
+    private init(directory: String, scratch: ScratchDirectory?, spawn: (String, [String]) throws -> ChildProcess)
+        async throws
+    {
         var attempt = 0
         while true {
             attempt += 1
             let port = try CalDAVTestServer.freePort(), trap = try CalDAVTestServer.freePort()
-            let process = try spawn("hostile-\(attempt)", [try Locations.fixture("hostile_caldav.py"), String(port), String(trap)])
+            let process = try spawn(
+                "hostile-\(attempt)", [try Locations.fixture("hostile_caldav.py"), String(port), String(trap)])
             let up = await eventually(timeout: .seconds(20)) { () -> Bool? in
                 if !process.isRunning { return false }
                 return CalDAVTestServer.answers(port: port) && process.output.contains("LISTENING") ? true : nil
@@ -82,7 +88,10 @@ package final class HostileCalDAVServer: @unchecked Sendable {
         }
         self.scratch = scratch
         passwordFile = directory + "/hostile.pw"
-        guard FileManager.default.createFile(atPath: passwordFile, contents: Data("hunter2\n".utf8), attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: passwordFile, contents: Data("hunter2\n".utf8), attributes: [.posixPermissions: 0o600])
+        else {
             throw HarnessError("cannot write \(passwordFile)")
         }
     }
@@ -95,7 +104,9 @@ package final class HostileCalDAVServer: @unchecked Sendable {
     package var trapped: [String] { lines.filter { $0.hasPrefix("TRAP ") } }
     /// Writes the server took, as "PUT /cal/x.ics".
     package var writes: [String] {
-        lines.filter { $0.hasPrefix("MAIN PUT ") || $0.hasPrefix("MAIN DELETE ") }.map { String($0.dropFirst(5).split(separator: " auth=")[0]) }
+        lines.filter { $0.hasPrefix("MAIN PUT ") || $0.hasPrefix("MAIN DELETE ") }.map {
+            String($0.dropFirst(5).split(separator: " auth=")[0])
+        }
     }
 
     /// `POST /control/WHAT` (see the fixture): the server's listing of the hrefs it holds.

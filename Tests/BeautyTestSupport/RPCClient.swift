@@ -2,7 +2,7 @@ import BeautyProtocol
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A deliberately plain JSON-RPC client: a blocking POSIX Unix socket with a timeout, so tests can
@@ -14,12 +14,14 @@ package final class RPCClient {
     private var nextID: Int64 = 1
 
     /// Connects, trying again while the socket is not there or refuses (a daemon starting), up to `within`.
-    package static func connected(to path: String, within: Duration, timeout: TimeInterval = 10) async throws -> RPCClient {
+    package static func connected(to path: String, within: Duration, timeout: TimeInterval = 10) async throws
+        -> RPCClient
+    {
         let deadline = ContinuousClock.now + within
         while true {
             do {
                 return try RPCClient(path: path, timeout: timeout)
-            } catch where ContinuousClock.now < deadline {
+            } catch  where ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
@@ -41,7 +43,9 @@ package final class RPCClient {
             raw[path.utf8.count] = 0
         }
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard result == 0 else {
             throw HarnessError("connect(\(path)): \(String(cString: strerror(errno)))")
@@ -103,7 +107,9 @@ package final class RPCClient {
     }
 
     /// A well-formed request; the answer's `result` decoded as `R`, or its `error` thrown.
-    package func call<P: Encodable & Sendable, R: Decodable>(_ method: String, _ params: P, as: R.Type = R.self) throws -> R {
+    package func call<P: Encodable & Sendable, R: Decodable>(_ method: String, _ params: P, as: R.Type = R.self) throws
+        -> R
+    {
         let id = nextID
         nextID += 1
         let request = RPCRequest(id: .number(id), method: method, params: params)
@@ -111,10 +117,14 @@ package final class RPCClient {
         let line = try readLine()
         let response = try WireJSON.decoder().decode(RPCResponse<R>.self, from: line)
         guard response.id == .number(id) else {
-            throw HarnessError("answer for id \(String(describing: response.id)), expected \(id): \(String(decoding: line, as: UTF8.self))")
+            throw HarnessError(
+                "answer for id \(String(describing: response.id)), expected \(id): \(String(decoding: line, as: UTF8.self))"
+            )
         }
         if let error = response.error { throw error }
-        guard let result = response.result else { throw HarnessError("no result in \(String(decoding: line, as: UTF8.self))") }
+        guard let result = response.result else {
+            throw HarnessError("no result in \(String(decoding: line, as: UTF8.self))")
+        }
         return result
     }
 

@@ -15,9 +15,11 @@ package final class RecordingNotifier: Notifier, @unchecked Sendable {
 
     /// `answer` tells what the server says to the index-th notification it takes (0 first); by
     /// default it shows each one, numbered from 1.
-    package init(answer: @escaping @Sendable (_ index: Int, DesktopNotification) -> ShowOutcome = { index, _ in
-        .shown(id: UInt32(index + 1))
-    }) {
+    package init(
+        answer: @escaping @Sendable (_ index: Int, DesktopNotification) -> ShowOutcome = { index, _ in
+            .shown(id: UInt32(index + 1))
+        }
+    ) {
         self.answer = answer
         (events, continuation) = AsyncStream.makeStream()
     }

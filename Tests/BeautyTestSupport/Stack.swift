@@ -3,7 +3,7 @@ import BeautyProtocol
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Everything one test runs against, inside one short temporary directory (/tmp/bd-XXXXXX, so
@@ -38,8 +38,10 @@ package final class Stack: @unchecked Sendable {
     package var notifyLog: String { directory + "/notify.log" }
 
     /// Bus first, then (optionally) the test notification server, then (optionally) beautyd.
-    package static func start(server: Bool = true, serverFlags: [String] = [], daemon: Bool = true,
-                      config: String? = nil) async throws -> Stack {
+    package static func start(
+        server: Bool = true, serverFlags: [String] = [], daemon: Bool = true,
+        config: String? = nil
+    ) async throws -> Stack {
         let stack = try await Stack()
         do {
             if let config { try stack.writeConfig(config) }
@@ -75,7 +77,9 @@ package final class Stack: @unchecked Sendable {
         let config = try Locations.fixture("session-bus.conf")
         let bus = try ChildProcess(
             name: name, executable: dbus,
-            arguments: ["--config-file=\(config)", "--nofork", "--print-address=1", "--address=unix:path=\(directory)/bus"],
+            arguments: [
+                "--config-file=\(config)", "--nofork", "--print-address=1", "--address=unix:path=\(directory)/bus",
+            ],
             environment: ["PATH": "/usr/bin:/bin"], logDirectory: directory)
         let address = await eventually(timeout: .seconds(5)) { () -> String? in
             let out = bus.stdout
@@ -111,9 +115,13 @@ package final class Stack: @unchecked Sendable {
     /// nothing of the developer's desktop session.
     package var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment
-        for key in env.keys where key.hasPrefix("XDG_") || key.hasPrefix("LISTEN_") || key.hasPrefix("WATCHDOG_")
-            || ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "NOTIFY_SOCKET", "JOURNAL_STREAM",
-                "INVOCATION_ID", "BEAUTYD_SOCKET", "TZ"].contains(key) {
+        for key in env.keys
+        where key.hasPrefix("XDG_") || key.hasPrefix("LISTEN_") || key.hasPrefix("WATCHDOG_")
+            || [
+                "DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "NOTIFY_SOCKET", "JOURNAL_STREAM",
+                "INVOCATION_ID", "BEAUTYD_SOCKET", "TZ",
+            ].contains(key)
+        {
             env[key] = nil
         }
         env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
@@ -129,7 +137,9 @@ package final class Stack: @unchecked Sendable {
     }
 
     /// Starts a child whose files are named after it (a second one of the same name gets "-2").
-    package func spawn(_ name: String, _ executable: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+    package func spawn(
+        _ name: String, _ executable: String, _ arguments: [String], environment extra: [String: String] = [:]
+    ) throws -> ChildProcess {
         let count = (names[name] ?? 0) + 1
         names[name] = count
         let child = try ChildProcess(
@@ -140,9 +150,12 @@ package final class Stack: @unchecked Sendable {
     }
 
     /// Runs a short command to its end (killed after `timeout`).
-    package func run(_ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
-             timeout: Duration = .seconds(10)) async throws -> CommandResult {
-        try await spawn((executable as NSString).lastPathComponent, executable, arguments, environment: extra).result(within: timeout)
+    package func run(
+        _ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
+        timeout: Duration = .seconds(10)
+    ) async throws -> CommandResult {
+        try await spawn((executable as NSString).lastPathComponent, executable, arguments, environment: extra).result(
+            within: timeout)
     }
 
     /// `beautyctl --socket <this stack's socket> ARGS...`
@@ -152,8 +165,9 @@ package final class Stack: @unchecked Sendable {
     }
 
     package func writeConfig(_ text: String) throws {
-        try FileManager.default.createDirectory(atPath: (configPath as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (configPath as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         try text.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
@@ -166,10 +180,14 @@ package final class Stack: @unchecked Sendable {
         // "ready <unique name> <time>\n"
         let ready = await eventually(timeout: .seconds(10)) { () -> Date?? in
             let words = child.stdout.split(whereSeparator: \.isWhitespace)
-            if words.count >= 3, words[0] == "ready", let time = Double(words[2]) { return .some(Date(timeIntervalSince1970: time)) }
+            if words.count >= 3, words[0] == "ready", let time = Double(words[2]) {
+                return .some(Date(timeIntervalSince1970: time))
+            }
             return child.isRunning ? nil : .some(nil)
         }
-        guard let owned = ready ?? nil else { throw HarnessError("the test notification server did not start\n\(child.outputTail)") }
+        guard let owned = ready ?? nil else {
+            throw HarnessError("the test notification server did not start\n\(child.outputTail)")
+        }
         return owned
     }
 
@@ -181,16 +199,22 @@ package final class Stack: @unchecked Sendable {
     /// Starts the real beautyd and waits until its socket answers `status`. `environment` is added to
     /// (and overrides) the stack's, e.g. `["TZ": "", "BEAUTYD_LOCALTIME": link]` to follow a zone link.
     @discardableResult
-    package func startDaemon(arguments: [String] = ["--log-level", "debug"], environment: [String: String] = [:]) async throws -> ChildProcess {
+    package func startDaemon(arguments: [String] = ["--log-level", "debug"], environment: [String: String] = [:])
+        async throws -> ChildProcess
+    {
         let child = try spawn("beautyd", try Locations.built("beautyd"), arguments, environment: environment)
         daemon = child
         let socketPath = self.socketPath
         let answering = await eventually(timeout: .seconds(15), interval: .milliseconds(10)) { () -> Bool? in
             if !child.isRunning { return false }
-            guard FileManager.default.fileExists(atPath: socketPath), let client = try? RPCClient(path: socketPath, timeout: 2) else { return nil }
+            guard FileManager.default.fileExists(atPath: socketPath),
+                let client = try? RPCClient(path: socketPath, timeout: 2)
+            else { return nil }
             return (try? client.status()) != nil ? true : nil
         }
-        guard answering == true else { throw HarnessError("beautyd did not start answering on \(socketPath)\n\(child.outputTail)") }
+        guard answering == true else {
+            throw HarnessError("beautyd did not start answering on \(socketPath)\n\(child.outputTail)")
+        }
         return child
     }
 
@@ -218,7 +242,9 @@ package final class Stack: @unchecked Sendable {
 
     // MARK: - Talking to it
 
-    package func client(timeout: TimeInterval = 5) throws -> RPCClient { try RPCClient(path: socketPath, timeout: timeout) }
+    package func client(timeout: TimeInterval = 5) throws -> RPCClient {
+        try RPCClient(path: socketPath, timeout: timeout)
+    }
 
     /// Adds an appointment over the socket with absolute reminders.
     package func addAppointment(_ title: String, start: Date, remindAt: [Date]) throws -> AppointmentDetail {
@@ -251,10 +277,12 @@ package final class Stack: @unchecked Sendable {
     @discardableResult
     private func callTestServer(_ method: String, _ arguments: [String]) async throws -> String {
         let dbusSend = try Locations.system("dbus-send", package: "dbus-bin")
-        let result = try await run(dbusSend, [
-            "--session", "--print-reply", "--dest=org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-            "org.beautyd.Test.\(method)",
-        ] + arguments)
+        let result = try await run(
+            dbusSend,
+            [
+                "--session", "--print-reply", "--dest=org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                "org.beautyd.Test.\(method)",
+            ] + arguments)
         guard result.status == .exited(0) else { throw HarnessError("dbus-send \(method) failed: \(result)") }
         return result.stdout
     }
@@ -275,10 +303,12 @@ package final class Stack: @unchecked Sendable {
     /// Whether a bus name has an owner on this stack's bus.
     package func busNameHasOwner(_ name: String) async throws -> Bool {
         let dbusSend = try Locations.system("dbus-send", package: "dbus-bin")
-        let result = try await run(dbusSend, [
-            "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-            "org.freedesktop.DBus.NameHasOwner", "string:\(name)",
-        ])
+        let result = try await run(
+            dbusSend,
+            [
+                "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.NameHasOwner", "string:\(name)",
+            ])
         return result.stdout.contains("boolean true")
     }
 

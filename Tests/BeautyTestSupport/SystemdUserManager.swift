@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real `systemd --user` for a test user, on a machine whose PID 1 is not systemd (a container,
@@ -53,12 +53,14 @@ package final class SystemdUserManager: @unchecked Sendable {
         }
         let runtime = "/run/user/\(uid)"
         try? FileManager.default.removeItem(atPath: runtime)
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: runtime, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         try giveToUser(runtime, uid: uid, gid: gid)
         if !FileManager.default.fileExists(atPath: home) {
-            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: home, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         }
         try giveToUser(home, uid: uid, gid: gid)
         // A ScratchDirectory is root's and 0700: the user must be able to reach HOME inside it.
@@ -67,24 +69,29 @@ package final class SystemdUserManager: @unchecked Sendable {
         let setpriv = try Locations.system("setpriv", package: "util-linux")
         let script = scratch.path + "/user-manager.sh"
         try """
-            set -e
-            mkdir -p /run/systemd
-            mount -t tmpfs -o mode=0755 tmpfs /run/systemd
-            mkdir -p /run/systemd/system
-            \(cgroups.map { "echo $$ > \($0)/cgroup.procs" }.joined(separator: "\n"))
-            \(setpriv) --reuid=\(uid) --regid=\(gid) --init-groups /usr/bin/env -i HOME=\(home) USER=\(userName) \
-            LOGNAME=\(userName) XDG_RUNTIME_DIR=\(runtime) PATH=/usr/local/bin:/usr/bin:/bin /lib/systemd/systemd --user &
-            wait
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        set -e
+        mkdir -p /run/systemd
+        mount -t tmpfs -o mode=0755 tmpfs /run/systemd
+        mkdir -p /run/systemd/system
+        \(cgroups.map { "echo $$ > \($0)/cgroup.procs" }.joined(separator: "\n"))
+        \(setpriv) --reuid=\(uid) --regid=\(gid) --init-groups /usr/bin/env -i HOME=\(home) USER=\(userName) \
+        LOGNAME=\(userName) XDG_RUNTIME_DIR=\(runtime) PATH=/usr/local/bin:/usr/bin:/bin /lib/systemd/systemd --user &
+        wait
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         let unshare = try Locations.system("unshare", package: "util-linux")
-        let process = try scratch.spawn("user-manager", unshare, [
-            "--mount", "--propagation", "private", "--pid", "--fork", "--kill-child", "--mount-proc", "/bin/sh", script,
-        ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        let process = try scratch.spawn(
+            "user-manager", unshare,
+            [
+                "--mount", "--propagation", "private", "--pid", "--fork", "--kill-child", "--mount-proc", "/bin/sh",
+                script,
+            ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
         let manager = SystemdUserManager(uid: uid, gid: gid, home: home, scratch: scratch, process: process)
         let deadline = ContinuousClock.now + timeout
         var state = ""
         while state != "running" {
-            guard process.isRunning else { throw HarnessError("the user manager ended at start\n\(process.outputTail)") }
+            guard process.isRunning else {
+                throw HarnessError("the user manager ended at start\n\(process.outputTail)")
+            }
             guard ContinuousClock.now < deadline else { break }
             try await Task.sleep(for: .milliseconds(200))
             // Fails at once while the manager is still starting; says "running" once it is up.
@@ -92,7 +99,8 @@ package final class SystemdUserManager: @unchecked Sendable {
         }
         guard state == "running" else {
             await manager.stop()
-            throw HarnessError("systemd --user did not reach SystemState=running within \(timeout)\n\(process.outputTail)")
+            throw HarnessError(
+                "systemd --user did not reach SystemState=running within \(timeout)\n\(process.outputTail)")
         }
         return manager
     }
@@ -109,33 +117,45 @@ package final class SystemdUserManager: @unchecked Sendable {
 
     /// The environment of the user's own commands: a login shell's HOME, runtime directory, PATH.
     package var environment: [String: String] {
-        ["HOME": home, "USER": Self.userName, "LOGNAME": Self.userName, "XDG_RUNTIME_DIR": runtimeDirectory,
-         "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"]
+        [
+            "HOME": home, "USER": Self.userName, "LOGNAME": Self.userName, "XDG_RUNTIME_DIR": runtimeDirectory,
+            "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+        ]
     }
 
     /// Runs a program as the test user (its environment plus `extra`), inside the manager's namespaces.
-    package func run(_ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
-                     timeout: Duration = .seconds(60)) async throws -> CommandResult {
-        try await scratch.run(try Locations.system("nsenter", package: "util-linux"), try asUser(executable, arguments),
-                              environment: environment.merging(extra) { $1 }, timeout: timeout)
+    package func run(
+        _ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
+        timeout: Duration = .seconds(60)
+    ) async throws -> CommandResult {
+        try await scratch.run(
+            try Locations.system("nsenter", package: "util-linux"), try asUser(executable, arguments),
+            environment: environment.merging(extra) { $1 }, timeout: timeout)
     }
 
     /// Starts a long-running program as the test user inside the manager's namespaces; the caller stops it.
-    package func spawn(_ name: String, _ executable: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
-        try scratch.spawn(name, try Locations.system("nsenter", package: "util-linux"), try asUser(executable, arguments),
-                          environment: environment.merging(extra) { $1 })
+    package func spawn(
+        _ name: String, _ executable: String, _ arguments: [String], environment extra: [String: String] = [:]
+    ) throws -> ChildProcess {
+        try scratch.spawn(
+            name, try Locations.system("nsenter", package: "util-linux"), try asUser(executable, arguments),
+            environment: environment.merging(extra) { $1 })
     }
 
     /// nsenter's arguments for `executable` run as the user in the manager's PID and mount
     /// namespaces. From outside them the manager sees its peers' pid as 0 and now and then drops
     /// their connection ("Transport endpoint is not connected"); in there pids mean what they say.
     private func asUser(_ executable: String, _ arguments: [String]) throws -> [String] {
-        let children = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(process.pid)/children", encoding: .utf8)) ?? ""
+        let children =
+            (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(process.pid)/children", encoding: .utf8)) ?? ""
         guard let first = children.split(separator: " ").first.flatMap({ Int32($0) }) else {
             throw HarnessError("the user manager's namespace is gone\n\(process.outputTail)")
         }
         let setpriv = try Locations.system("setpriv", package: "util-linux")
-        return ["--target", String(first), "--pid", "--mount", setpriv, "--reuid=\(uid)", "--regid=\(gid)", "--init-groups", executable] + arguments
+        return [
+            "--target", String(first), "--pid", "--mount", setpriv, "--reuid=\(uid)", "--regid=\(gid)", "--init-groups",
+            executable,
+        ] + arguments
     }
 
     /// `systemctl --user ARGUMENTS` as the user; a failure is an error with its output.
@@ -151,7 +171,9 @@ package final class SystemdUserManager: @unchecked Sendable {
     /// Waits until a unit's property has `value` (systemd handles READY=1 and the like in its own
     /// time); answers the last value seen.
     @discardableResult
-    package func waitFor(_ name: String, of unit: String, toBe value: String, within timeout: Duration = .seconds(30)) async throws -> String {
+    package func waitFor(_ name: String, of unit: String, toBe value: String, within timeout: Duration = .seconds(30))
+        async throws -> String
+    {
         let deadline = ContinuousClock.now + timeout
         var seen = try await property(name, of: unit)
         while seen != value, ContinuousClock.now < deadline {
@@ -165,7 +187,9 @@ package final class SystemdUserManager: @unchecked Sendable {
     package func property(_ name: String, of unit: String) async throws -> String {
         let arguments = ["show", "-p", name, "--value"] + (unit.isEmpty ? [] : [unit])
         let result = try await run("/usr/bin/systemctl", ["--user"] + arguments, timeout: .seconds(30))
-        guard result.status == .exited(0) else { throw HarnessError("systemctl --user \(arguments.joined(separator: " ")): \(result)") }
+        guard result.status == .exited(0) else {
+            throw HarnessError("systemctl --user \(arguments.joined(separator: " ")): \(result)")
+        }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -192,9 +216,13 @@ package final class SystemdUserManager: @unchecked Sendable {
     private static func ensureUser(in scratch: ScratchDirectory) async throws -> (uid_t, gid_t) {
         if let entry = getpwnam(userName) { return (entry.pointee.pw_uid, entry.pointee.pw_gid) }
         let useradd = try Locations.system("useradd", package: "passwd")
-        let made = try await scratch.run(useradd, ["--user-group", "--no-create-home", "--home-dir", "/nonexistent",
-                                                   "--shell", "/usr/sbin/nologin", userName],
-                                         environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        let made = try await scratch.run(
+            useradd,
+            [
+                "--user-group", "--no-create-home", "--home-dir", "/nonexistent",
+                "--shell", "/usr/sbin/nologin", userName,
+            ],
+            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
         guard let entry = getpwnam(userName) else { throw HarnessError("useradd \(userName) failed: \(made)") }
         return (entry.pointee.pw_uid, entry.pointee.pw_gid)
     }
@@ -209,16 +237,22 @@ package final class SystemdUserManager: @unchecked Sendable {
             return "/sys/fs/cgroup"
         }
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let arguments = name == "unified"
+        let arguments =
+            name == "unified"
             ? ["-t", "cgroup2", "none", path]
             : ["-t", "cgroup", "-o", "none,name=systemd", "cgroup", path]
-        let mounted = try await scratch.run("/bin/mount", arguments, environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
-        guard mounted.status == .exited(0) else { throw HarnessError("cannot mount the \(name) cgroup hierarchy: \(mounted)") }
+        let mounted = try await scratch.run(
+            "/bin/mount", arguments, environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        guard mounted.status == .exited(0) else {
+            throw HarnessError("cannot mount the \(name) cgroup hierarchy: \(mounted)")
+        }
         return path
     }
 
     private static func giveToUser(_ path: String, uid: uid_t, gid: gid_t, recursive: Bool = false) throws {
-        guard chown(path, uid, gid) == 0 else { throw HarnessError("chown \(path): \(String(cString: strerror(errno)))") }
+        guard chown(path, uid, gid) == 0 else {
+            throw HarnessError("chown \(path): \(String(cString: strerror(errno)))")
+        }
         guard recursive, let entries = FileManager.default.enumerator(atPath: path) else { return }
         for case let entry as String in entries {
             _ = chown("\(path)/\(entry)", uid, gid)

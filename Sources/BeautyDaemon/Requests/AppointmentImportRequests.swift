@@ -8,7 +8,8 @@ import Foundation
 /// and write them in one transaction.
 extension RequestHandler {
     func importAppointments(_ p: AppointmentImportParams) throws -> AppointmentImportResult {
-        let checked = try checkedImports(p.appointments, contactNames: p.contactNames, contactPhones: p.contactPhones, firstIndex: 0)
+        let checked = try checkedImports(
+            p.appointments, contactNames: p.contactNames, contactPhones: p.contactPhones, firstIndex: 0)
         return try writeImport(checked.appointments, contacts: checked.contacts)
     }
 
@@ -23,14 +24,16 @@ extension RequestHandler {
     func stageImportChunk(_ p: AppointmentImportChunkParams) throws -> AppointmentImportChunkResult {
         let checked: (appointments: [Appointment], contacts: [Contact?])
         do {
-            checked = try checkedImports(p.appointments, contactNames: p.contactNames, contactPhones: p.contactPhones,
-                                         firstIndex: p.firstIndex)
+            checked = try checkedImports(
+                p.appointments, contactNames: p.contactNames, contactPhones: p.contactPhones,
+                firstIndex: p.firstIndex)
         } catch {
             _ = try? importStages.take(p.stage, connection: connection)
             throw error
         }
-        let received = try importStages.append(checked.appointments, contacts: checked.contacts, firstIndex: p.firstIndex,
-                                               to: p.stage, connection: connection)
+        let received = try importStages.append(
+            checked.appointments, contacts: checked.contacts, firstIndex: p.firstIndex,
+            to: p.stage, connection: connection)
         return AppointmentImportChunkResult(received: received)
     }
 
@@ -40,20 +43,26 @@ extension RequestHandler {
     }
 
     func abortImport(_ p: AppointmentImportStageParams) throws -> AppointmentImportAbortResult {
-        AppointmentImportAbortResult(discarded: try importStages.take(p.stage, connection: connection).appointments.count)
+        AppointmentImportAbortResult(
+            discarded: try importStages.take(p.stage, connection: connection).appointments.count)
     }
 
     /// The appointments as they will be stored (contacts still unlinked) with the contacts they name, or
     /// the first one refused, named by its index in the whole import (`appointments[7012].title`).
-    private func checkedImports(_ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]?,
-                                firstIndex: Int) throws -> (appointments: [Appointment], contacts: [Contact?]) {
-        try Self.checkedImports(appointments, contactNames: contactNames, contactPhones: contactPhones, firstIndex: firstIndex,
-                                tree: try store.categories().map { (name: $0.name, title: $0.title) }, currency: settings.config.currency)
+    private func checkedImports(
+        _ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]?,
+        firstIndex: Int
+    ) throws -> (appointments: [Appointment], contacts: [Contact?]) {
+        try Self.checkedImports(
+            appointments, contactNames: contactNames, contactPhones: contactPhones, firstIndex: firstIndex,
+            tree: try store.categories().map { (name: $0.name, title: $0.title) }, currency: settings.config.currency)
     }
 
     /// `checkedImports` with the category tree and the default currency given (sync checks what a server sends the same way).
-    static func checkedImports(_ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]?, firstIndex: Int,
-                               tree: [(name: String, title: String)], currency: String) throws -> (appointments: [Appointment], contacts: [Contact?]) {
+    static func checkedImports(
+        _ appointments: [Appointment], contactNames: [String?], contactPhones: [String?]?, firstIndex: Int,
+        tree: [(name: String, title: String)], currency: String
+    ) throws -> (appointments: [Appointment], contacts: [Contact?]) {
         guard contactNames.isEmpty || contactNames.count == appointments.count else {
             throw ValidationError(field: "contactNames", template: "must have one entry per appointment")
         }
@@ -70,17 +79,21 @@ extension RequestHandler {
             a.seriesID = nil  // the store links a changed occurrence to its series by UID
             // A named contact is linked at the write; what the client put in contactID then does not count.
             if offset < contactNames.count, contactNames[offset] != nil { a.contactID = nil }
-            guard a.uid != nil else { throw ValidationError(field: "appointments[\(index)].uid", template: "is required to import") }
+            guard a.uid != nil else {
+                throw ValidationError(field: "appointments[\(index)].uid", template: "is required to import")
+            }
             if let price = a.price, price.currency.isEmpty { a.price = Money(cents: price.cents, currency: currency) }
             // Calendar categories: the one naming a node of the tree is the category, the rest stay tags.
             (a.category, a.tags) = CategoryAssignment.assign((a.category.map { [$0] } ?? []) + a.tags, tree: tree)
             do {
                 let name = offset < contactNames.count ? contactNames[offset] : nil
                 let phone = offset < phones.count ? phones[offset] : nil
-                contacts.append(try name.map { name in
-                    Contact(name: try Validation.name(name, field: "contact"),
+                contacts.append(
+                    try name.map { name in
+                        Contact(
+                            name: try Validation.name(name, field: "contact"),
                             phone: try phone.map { try Validation.phone($0, field: "contactPhone") } ?? "")
-                })
+                    })
                 return try Validation.appointment(a)
             } catch let error as ValidationError {
                 // The title names the event; a control character in it (the likely error) must not reach a terminal.
@@ -94,12 +107,17 @@ extension RequestHandler {
     private func writeImport(_ appointments: [Appointment], contacts: [Contact?]) throws -> AppointmentImportResult {
         let counts = try store.importAppointments(appointments, contacts: contacts, now: clock(), zone: zone.current)
         for frequent in appointments where ReminderPlanner.remindsLessOftenThanItOccurs(frequent) {
-            logger.notice("import: '\(frequent.title)' repeats more often than once a minute; its reminders come at most once a minute")
+            logger.notice(
+                "import: '\(frequent.title)' repeats more often than once a minute; its reminders come at most once a minute"
+            )
         }
-        logger.info("imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments, \(counts.contactsCreated) new contacts")
+        logger.info(
+            "imported \(counts.inserted) new, \(counts.updated) updated, \(counts.unchanged) unchanged appointments, \(counts.contactsCreated) new contacts"
+        )
         scheduler.wake(.edited)
-        return AppointmentImportResult(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged,
-                                       contactsCreated: counts.contactsCreated == 0 ? nil : counts.contactsCreated,
-                                       unlinkedContacts: counts.unlinked.isEmpty ? nil : counts.unlinked)
+        return AppointmentImportResult(
+            inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged,
+            contactsCreated: counts.contactsCreated == 0 ? nil : counts.contactsCreated,
+            unlinkedContacts: counts.unlinked.isEmpty ? nil : counts.unlinked)
     }
 }

@@ -8,8 +8,10 @@ extension RequestHandler {
     static func appointmentRoutes(_ router: inout RequestRouter) {
         router.register(AppointmentRPC.add) { try $0.addAppointment($1) }
         router.register(AppointmentRPC.list) { requests, p in
-            try ListSort.sorted(try requests.store.appointments(from: p.from, to: p.to, statuses: p.status.map(Set.init)),
-                                sort: p.sort, reverse: p.reverse, supported: ListSortKey.allCases) { a, key in
+            try ListSort.sorted(
+                try requests.store.appointments(from: p.from, to: p.to, statuses: p.status.map(Set.init)),
+                sort: p.sort, reverse: p.reverse, supported: ListSortKey.allCases
+            ) { a, key in
                 SortValue(key, title: a.title, time: a.start, category: a.category, price: a.price)
             }
         }
@@ -47,8 +49,10 @@ extension RequestHandler {
             repeatAfterDoneSeconds: p.repeatAfterDoneSeconds)
         let appointment = try AppointmentDraft.adding(
             asked, durationSeconds: p.durationSeconds, defaultDurationSeconds: config.defaultDurationSeconds,
-            series: .init(recurrence: p.recurrence, everySeconds: p.everySeconds, repeatAfterDoneSeconds: p.repeatAfterDoneSeconds,
-                          exdates: p.exdates ?? [], startWall: p.startWall)
+            series: .init(
+                recurrence: p.recurrence, everySeconds: p.everySeconds,
+                repeatAfterDoneSeconds: p.repeatAfterDoneSeconds,
+                exdates: p.exdates ?? [], startWall: p.startWall)
         ).resolved(zone: zone)
         let saved = try store.addAppointment(appointment, now: clock(), zone: zone)
         logger.info("appointment added: \(saved.title)", metadata: ["item_id": "\(saved.id ?? 0)"])
@@ -58,12 +62,15 @@ extension RequestHandler {
 
     private func editAppointment(_ p: AppointmentEditParams) throws -> AppointmentDetail {
         let zone = self.zone.current
-        let series = AppointmentDraft.Series(recurrence: p.recurrence, everySeconds: p.everySeconds,
-                                             repeatAfterDoneSeconds: p.repeatAfterDoneSeconds, exdates: p.exdates ?? [],
-                                             startWall: p.startWall)
+        let series = AppointmentDraft.Series(
+            recurrence: p.recurrence, everySeconds: p.everySeconds,
+            repeatAfterDoneSeconds: p.repeatAfterDoneSeconds, exdates: p.exdates ?? [],
+            startWall: p.startWall)
         let saved = try store.updateAppointment(id: p.id, now: clock(), zone: zone) { a in
-            a = try AppointmentDraft.editing(a, to: pinnedEdit(a, p, zone: zone), durationGiven: p.durationSeconds != nil, series: series,
-                                             placesStart: p.start != nil || p.allDay != nil).resolved(zone: zone)
+            a = try AppointmentDraft.editing(
+                a, to: pinnedEdit(a, p, zone: zone), durationGiven: p.durationSeconds != nil, series: series,
+                placesStart: p.start != nil || p.allDay != nil
+            ).resolved(zone: zone)
         }
         scheduler.wake(.edited)
         return try detail(saved.id!, warningsIn: zone)
@@ -71,8 +78,9 @@ extension RequestHandler {
 
     /// The stored appointment with the request's changes, pinned to `zone` when the change places a floating one's start.
     func pinnedEdit(_ stored: Appointment, _ p: AppointmentEditParams, zone: TimeZone) -> Appointment {
-        AppointmentZonePin.pinned(edited(stored, p), placesStart: p.start != nil || p.allDay != nil,
-                                  clearsZone: p.clear?.contains(.timeZone) == true, zone: zone)
+        AppointmentZonePin.pinned(
+            edited(stored, p), placesStart: p.start != nil || p.allDay != nil,
+            clearsZone: p.clear?.contains(.timeZone) == true, zone: zone)
     }
 
     func edited(_ stored: Appointment, _ p: AppointmentEditParams) -> Appointment {
@@ -114,33 +122,44 @@ extension RequestHandler {
         // One read of the contacts, not one per appointment (an export has a hundred thousand).
         let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.id!, $0) })
         let linked = try all.map { a in try a.contactID.map { try contacts[$0] ?? store.contact(id: $0) } }
-        return AppointmentExportResult(appointments: all, contactNames: linked.map { $0?.name }, contactPhones: linked.map { $0?.phone })
+        return AppointmentExportResult(
+            appointments: all, contactNames: linked.map { $0?.name }, contactPhones: linked.map { $0?.phone })
     }
 
     private func exportICS(_ p: AppointmentExportICSParams) throws -> AppointmentExportICSResult {
-        let defaultZone = try p.zone.map { name in
-            guard let zone = TimeZone(identifier: name) else {
-                throw ValidationError(field: "zone", template: "'%s' is not a time zone of the tz database (such as Europe/Warsaw)", Validation.quotable(name))
-            }
-            return zone
-        } ?? zone.current
+        let defaultZone =
+            try p.zone.map { name in
+                guard let zone = TimeZone(identifier: name) else {
+                    throw ValidationError(
+                        field: "zone", template: "'%s' is not a time zone of the tz database (such as Europe/Warsaw)",
+                        Validation.quotable(name))
+                }
+                return zone
+            } ?? zone.current
         let exported = try exportAppointments()
-        let events = CalendarEvent.exporting(exported.appointments, contactNames: exported.contactNames, contactPhones: exported.contactPhones)
+        let events = CalendarEvent.exporting(
+            exported.appointments, contactNames: exported.contactNames, contactPhones: exported.contactPhones)
         // DTSTAMP is when the file is written, in UTC (RFC 5545 §3.8.7.2).
         let text = ICalendar.serializedBytes(events, stamp: clock(), defaultZone: defaultZone)
         return AppointmentExportICSResult(ics: String(decoding: text, as: UTF8.self), count: events.count)
     }
 
     private func setStatus(_ p: AppointmentOccurrenceParams, _ status: Appointment.Status) throws -> AppointmentDetail {
-        let change = try p.occurrence.map { try store.setOccurrenceStatus(seriesID: p.id, occurrence: $0, status, now: clock(), zone: zone.current) }
+        let change =
+            try p.occurrence.map {
+                try store.setOccurrenceStatus(seriesID: p.id, occurrence: $0, status, now: clock(), zone: zone.current)
+            }
             ?? store.setAppointmentStatus(id: p.id, status, now: clock(), zone: zone.current)
         let id = change.appointment.id ?? p.id
         if let followUp = change.followUp {
-            logger.info("next visit of the cycle scheduled for \(Timestamps().short(followUp.start))", metadata: ["item_id": "\(followUp.id ?? 0)"])
+            logger.info(
+                "next visit of the cycle scheduled for \(Timestamps().short(followUp.start))",
+                metadata: ["item_id": "\(followUp.id ?? 0)"])
         }
         if let row = change.expense {
-            logger.info("expense recorded for a done appointment: \(Money(cents: row.amountCents, currency: row.currency).formatted)",
-                        metadata: ["item_id": "\(id)", "budget_entry": "\(row.id ?? 0)"])
+            logger.info(
+                "expense recorded for a done appointment: \(Money(cents: row.amountCents, currency: row.currency).formatted)",
+                metadata: ["item_id": "\(id)", "budget_entry": "\(row.id ?? 0)"])
         }
         scheduler.wake(.edited)
         var result = try detail(id)
@@ -152,14 +171,21 @@ extension RequestHandler {
     func detail(_ id: Int64, warningsIn zone: TimeZone? = nil) throws -> AppointmentDetail {
         let a = try store.appointment(id: id)
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
-        let next = a.recurrence == nil ? nil
+        let next =
+            a.recurrence == nil
+            ? nil
             : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: self.zone.current, limit: 5)
         let deliveries = try store.deliveries(itemKind: .appointment, itemID: id, now: clock())
         let allDayTime = store.allDayReminderTime
-        let warnings = zone.map { AppointmentDraft.warnings(for: a, deliveries: deliveries, zone: $0, now: clock(), allDayTime: allDayTime) } ?? []
+        let warnings =
+            zone.map {
+                AppointmentDraft.warnings(
+                    for: a, deliveries: deliveries, zone: $0, now: clock(), allDayTime: allDayTime)
+            } ?? []
         let changed = a.recurrence == nil ? [] : try store.changedOccurrences(ofSeries: id)
-        var result = AppointmentDetail(appointment: a, contact: contact, deliveries: deliveries, nextOccurrences: next,
-                                       warnings: warnings.isEmpty ? nil : warnings, changedOccurrences: changed.isEmpty ? nil : changed)
+        var result = AppointmentDetail(
+            appointment: a, contact: contact, deliveries: deliveries, nextOccurrences: next,
+            warnings: warnings.isEmpty ? nil : warnings, changedOccurrences: changed.isEmpty ? nil : changed)
         if a.allDay { result.allDayReminderTime = allDayTime }
         return result
     }

@@ -9,7 +9,9 @@ extension RequestHandler {
     static func contactRoutes(_ router: inout RequestRouter) {
         router.register(ContactRPC.add) { try $0.addContact($1) }
         router.register(ContactRPC.list) { requests, p in
-            try ListSort.sorted(try requests.store.contacts(), sort: p.sort, reverse: p.reverse, supported: [.title]) { c, _ in .text(c.name) }
+            try ListSort.sorted(try requests.store.contacts(), sort: p.sort, reverse: p.reverse, supported: [.title]) {
+                c, _ in .text(c.name)
+            }
         }
         router.register(ContactRPC.show) { requests, p in
             var contact = try requests.store.contact(id: p.id)
@@ -49,9 +51,11 @@ extension RequestHandler {
     }
 
     private func addContact(_ p: ContactAddParams) throws -> Contact {
-        let contact = try Validation.contact(Contact(
-            name: p.name, phone: p.phone, email: p.email, firstName: p.firstName, lastName: p.lastName, address: p.address,
-            language: try p.language.map { try Language.ofContact($0) }))
+        let contact = try Validation.contact(
+            Contact(
+                name: p.name, phone: p.phone, email: p.email, firstName: p.firstName, lastName: p.lastName,
+                address: p.address,
+                language: try p.language.map { try Language.ofContact($0) }))
         return try store.addContact(contact)
     }
 
@@ -80,9 +84,12 @@ extension RequestHandler {
         let a = try store.appointment(id: p.id)
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
         // A contact may write in another language than the user: the SMS is for the contact.
-        let language = contact?.language ?? p.language.flatMap(Language.init(code:)) ?? settings.config.language ?? SessionLanguage.shared.language
+        let language =
+            contact?.language ?? p.language.flatMap(Language.init(code:)) ?? settings.config.language
+            ?? SessionLanguage.shared.language
         let text = p.template.text(for: a, contact: contact, zone: zone.current, localizer: .forLanguage(language))
-        return MessageResult(template: p.template, text: text, phone: contact?.phone,
-                             smsURI: contact.map { MessageTemplate.smsURI(phone: $0.phone, body: text) })
+        return MessageResult(
+            template: p.template, text: text, phone: contact?.phone,
+            smsURI: contact.map { MessageTemplate.smsURI(phone: $0.phone, body: text) })
     }
 }

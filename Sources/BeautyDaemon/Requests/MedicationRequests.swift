@@ -8,7 +8,8 @@ extension RequestHandler {
     static func medicationRoutes(_ router: inout RequestRouter) {
         router.register(MedicationRPC.add) { try $0.addMedication($1) }
         router.register(MedicationRPC.list) { requests, p in
-            try ListSort.sorted(try requests.store.medications(), sort: p.sort, reverse: p.reverse, supported: [.title]) { m, _ in .text(m.name) }
+            try ListSort.sorted(try requests.store.medications(), sort: p.sort, reverse: p.reverse, supported: [.title])
+            { m, _ in .text(m.name) }
         }
         router.register(MedicationRPC.show) { try $0.medicationDetail($1.id) }
         router.register(MedicationRPC.edit) { try $0.editMedication($1) }
@@ -29,11 +30,13 @@ extension RequestHandler {
     }
 
     func addMedication(_ p: MedAddParams) throws -> MedDetail {
-        let medication = try Validation.medication(Medication(
-            name: p.name, dose: p.dose, notes: p.notes, startDate: p.startDate, endDate: p.endDate,
-            schedule: p.schedule ?? .none, stock: p.stock, lowStock: p.lowStock, timeZone: p.timeZone))
+        let medication = try Validation.medication(
+            Medication(
+                name: p.name, dose: p.dose, notes: p.notes, startDate: p.startDate, endDate: p.endDate,
+                schedule: p.schedule ?? .none, stock: p.stock, lowStock: p.lowStock, timeZone: p.timeZone))
         let saved = try store.addMedication(medication, now: clock(), planningIn: zone.current)
-        logger.info("medication added: \(saved.name)", metadata: ["item_id": "\(saved.id ?? 0)", "item_kind": "medication"])
+        logger.info(
+            "medication added: \(saved.name)", metadata: ["item_id": "\(saved.id ?? 0)", "item_kind": "medication"])
         scheduler.wake(.edited)
         return try medicationDetail(saved.id!)
     }
@@ -86,7 +89,8 @@ extension RequestHandler {
         let zone = m.zone(default: self.zone.current)
         let horizon = now.addingTimeInterval(14 * 86_400)
         // A dose already answered (taken early, skipped ahead) is not next.
-        let answered = Set(try store.doses(from: now, to: horizon, medicationID: id).filter { !$0.state.isOpen }.map(\.scheduledAt))
+        let answered = Set(
+            try store.doses(from: now, to: horizon, medicationID: id).filter { !$0.state.isOpen }.map(\.scheduledAt))
         let upcoming = DosePlanner.doses(for: m, from: now, to: horizon, zone: zone).filter { !answered.contains($0) }
         let adherence = try store.adherence(now: now).first { $0.medicationID == id }.map(Self.wire)
         return MedDetail(
@@ -100,7 +104,9 @@ extension RequestHandler {
             throw ValidationError(field: "forSeconds", template: "must be between 1 second and 1 day")
         }
         let now = clock()
-        if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", template: "must not be in the future") }
+        if let at = p.at, at > now.addingTimeInterval(60) {
+            throw ValidationError(field: "at", template: "must not be in the future")
+        }
         try checkEarly(p, state)
         let answer: DoseAnswer
         switch (p.id, p.medicationID, p.scheduledAt) {
@@ -108,40 +114,54 @@ extension RequestHandler {
             answer = try await scheduler.answerDose(id: id, state, at: p.at ?? now, snoozeSeconds: p.forSeconds)
         case let (nil, medicationID?, scheduledAt?):
             try checkPlannedDose(medicationID: medicationID, at: scheduledAt)
-            answer = try await scheduler.answerPlannedDose(medicationID: medicationID, scheduledAt: scheduledAt, state, at: p.at ?? now)
+            answer = try await scheduler.answerPlannedDose(
+                medicationID: medicationID, scheduledAt: scheduledAt, state, at: p.at ?? now)
         default:
-            throw ValidationError(field: "id", template: "give a dose id, or (for a dose with none yet) medicationID and scheduledAt")
+            throw ValidationError(
+                field: "id", template: "give a dose id, or (for a dose with none yet) medicationID and scheduledAt")
         }
         let medication = try store.medication(id: answer.dose.medicationID)
-        let until = state == .snoozed && answer.changed
-            ? try store.deliveries(itemKind: .medication, itemID: answer.dose.id ?? 0).last { $0.state == .pending }?.trigger.fireAt : nil
+        let until =
+            state == .snoozed && answer.changed
+            ? try store.deliveries(itemKind: .medication, itemID: answer.dose.id ?? 0).last { $0.state == .pending }?
+                .trigger.fireAt : nil
         return DoseResult(dose: answer.dose, medication: medication, changed: answer.changed, snoozedUntil: until)
     }
 
     func logDose(_ p: DoseLogParams) async throws -> DoseResult {
         let now = clock()
-        if let at = p.at, at > now.addingTimeInterval(60) { throw ValidationError(field: "at", template: "must not be in the future") }
+        if let at = p.at, at > now.addingTimeInterval(60) {
+            throw ValidationError(field: "at", template: "must not be in the future")
+        }
         let answer = try await scheduler.logDose(medicationID: p.medicationID, at: p.at ?? now)
-        return DoseResult(dose: answer.dose, medication: try store.medication(id: p.medicationID), changed: true, snoozedUntil: nil)
+        return DoseResult(
+            dose: answer.dose, medication: try store.medication(id: p.medicationID), changed: true, snoozedUntil: nil)
     }
 
     /// An answer timed long before its dose was due waits for `early` (see `DoseParams.early`); the
     /// error's arguments are the two instants (RFC 3339) for the client to word its question.
     private func checkEarly(_ p: DoseParams, _ state: Dose.State) throws {
         guard let at = p.at, p.early != true, state == .taken || state == .skipped,
-              let due = try p.scheduledAt ?? p.id.map({ try store.dose(id: $0).scheduledAt }),
-              at < due.addingTimeInterval(-DoseParams.earlyLimit)
+            let due = try p.scheduledAt ?? p.id.map({ try store.dose(id: $0).scheduledAt }),
+            at < due.addingTimeInterval(-DoseParams.earlyLimit)
         else { return }
-        throw ValidationError(field: "early", template: "answered at %s, more than 12 hours before the dose was due (%s): set early to confirm",
-                              RFC3339.format(at), RFC3339.format(due))
+        throw ValidationError(
+            field: "early",
+            template: "answered at %s, more than 12 hours before the dose was due (%s): set early to confirm",
+            RFC3339.format(at), RFC3339.format(due))
     }
 
     /// A dose answered by its medication and time must be one the schedule has.
     private func checkPlannedDose(medicationID: Int64, at scheduledAt: Date) throws {
         let medication = try store.medication(id: medicationID)
         let zone = medication.zone(default: self.zone.current)
-        guard DosePlanner.doses(for: medication, from: scheduledAt, to: scheduledAt.addingTimeInterval(1), zone: zone) == [scheduledAt] else {
-            throw ValidationError(field: "scheduledAt", template: "%s has no dose at %s", medication.name, Timestamps(zone: zone).short(scheduledAt))
+        guard
+            DosePlanner.doses(for: medication, from: scheduledAt, to: scheduledAt.addingTimeInterval(1), zone: zone)
+                == [scheduledAt]
+        else {
+            throw ValidationError(
+                field: "scheduledAt", template: "%s has no dose at %s", medication.name,
+                Timestamps(zone: zone).short(scheduledAt))
         }
     }
 
@@ -151,8 +171,9 @@ extension RequestHandler {
         let from = p.from ?? to.addingTimeInterval(-30 * 86_400)
         try Validation.range(from: from, to: to, .halfOpen)
         let rows = try store.history(from: from, to: to, now: now).map {
-            HistoryEntry(kind: $0.kind.rawValue, id: $0.id, title: $0.title, detail: $0.detail, scheduledAt: $0.scheduledAt,
-                         state: $0.state, confirmedAt: $0.confirmedAt)
+            HistoryEntry(
+                kind: $0.kind.rawValue, id: $0.id, title: $0.title, detail: $0.detail, scheduledAt: $0.scheduledAt,
+                state: $0.state, confirmedAt: $0.confirmedAt)
         }
         return HistoryResult(from: from, to: to, entries: rows, adherence: try store.adherence(now: now).map(Self.wire))
     }
@@ -169,7 +190,9 @@ extension RequestHandler {
     /// Doses still to come today, and those that should have been taken: every dose of yesterday and
     /// today whose time passed and that is not taken (missed and skipped too, so one answered late
     /// stays in view until the end of the day after its own).
-    func doseEntries(now: Date, dayStart: Date, dayEnd: Date, yesterday: Date) throws -> (later: [AgendaEntry], overdue: [AgendaEntry]) {
+    func doseEntries(now: Date, dayStart: Date, dayEnd: Date, yesterday: Date) throws -> (
+        later: [AgendaEntry], overdue: [AgendaEntry]
+    ) {
         let medications = Dictionary(uniqueKeysWithValues: try store.medications().map { ($0.id!, $0) })
         var later: [AgendaEntry] = [], overdue: [AgendaEntry] = []
         for dose in try store.doses(from: yesterday, to: dayEnd) where dose.state != .taken {
@@ -189,11 +212,19 @@ extension RequestHandler {
     func agendaDoses(from: Date, to: Date, searches: [String]) throws -> [AgendaEntry] {
         var entries: [AgendaEntry] = []
         let stored = try store.doses(from: from, to: to)
-        let byKey = Dictionary(stored.map { ("\($0.medicationID)/\($0.scheduledAt.timeIntervalSince1970)", $0) }) { a, _ in a }
+        let byKey = Dictionary(stored.map { ("\($0.medicationID)/\($0.scheduledAt.timeIntervalSince1970)", $0) }) {
+            a, _ in a
+        }
         for medication in try store.medications() {
-            guard ListFilter.text([medication.name, medication.notes ?? "", medication.dose ?? ""], containsAnyOf: searches) else { continue }
-            for instant in DosePlanner.doses(for: medication, from: from, to: to, zone: medication.zone(default: zone.current)) {
-                let dose = byKey["\(medication.id!)/\(instant.timeIntervalSince1970)"]
+            guard
+                ListFilter.text(
+                    [medication.name, medication.notes ?? "", medication.dose ?? ""], containsAnyOf: searches)
+            else { continue }
+            for instant in DosePlanner.doses(
+                for: medication, from: from, to: to, zone: medication.zone(default: zone.current))
+            {
+                let dose =
+                    byKey["\(medication.id!)/\(instant.timeIntervalSince1970)"]
                     ?? Dose(id: 0, medicationID: medication.id!, scheduledAt: instant)
                 entries.append(AgendaEntry(dose: dose, medication: medication))
             }
@@ -202,7 +233,8 @@ extension RequestHandler {
     }
 
     static func wire(_ row: AdherenceRow) -> Adherence {
-        Adherence(medicationID: row.medicationID, name: row.name, taken7: row.taken7, scheduled7: row.scheduled7,
-                  taken30: row.taken30, scheduled30: row.scheduled30)
+        Adherence(
+            medicationID: row.medicationID, name: row.name, taken7: row.taken7, scheduled7: row.scheduled7,
+            taken30: row.taken30, scheduled30: row.scheduled30)
     }
 }

@@ -17,19 +17,23 @@ extension RequestHandler {
         let snapshot = try store.statusSnapshot(at: now, settingKey: Scheduler.notificationsSetting)
         var next: StatusResult.NextTrigger?
         if let trigger = snapshot.nextTrigger {
-            next = .init(fireAt: trigger.fireAt, itemKind: trigger.itemKind, itemID: trigger.itemID, title: store.title(of: trigger) ?? "?")
+            next = .init(
+                fireAt: trigger.fireAt, itemKind: trigger.itemKind, itemID: trigger.itemID,
+                title: store.title(of: trigger) ?? "?")
         }
         return StatusResult(
             version: BeautyVersion.current, pid: getpid(), startedAt: startedAt,
             uptimeSeconds: Int(now.timeIntervalSince(startedAt)), database: store.path, socket: socketPath,
-            counts: .init(appointments: snapshot.appointments, contacts: snapshot.contacts,
-                          medications: snapshot.medications,
-                          pendingDeliveries: snapshot.pendingDeliveries,
-                          waitingDeliveries: snapshot.waitingDeliveries),
+            counts: .init(
+                appointments: snapshot.appointments, contacts: snapshot.contacts,
+                medications: snapshot.medications,
+                pendingDeliveries: snapshot.pendingDeliveries,
+                waitingDeliveries: snapshot.waitingDeliveries),
             nextTrigger: next,
-            notificationServer: .init(reachable: server.reachable, name: server.name, vendor: server.vendor,
-                                      version: server.version, capabilities: server.capabilities, lastError: server.lastError,
-                                      lastErrorText: server.lastErrorText),
+            notificationServer: .init(
+                reachable: server.reachable, name: server.name, vendor: server.vendor,
+                version: server.version, capabilities: server.capabilities, lastError: server.lastError,
+                lastErrorText: server.lastErrorText),
             waitingFor: hold?.waitingFor, waitingForText: hold?.text,
             notificationsEnabled: snapshot.setting != "off")
     }

@@ -9,10 +9,15 @@ import Foundation
 extension RequestHandler {
     static func syncRoutes(_ router: inout RequestRouter) {
         router.register(SyncRPC.add) { requests, p in try await requests.addSyncAccount(p) }
-        router.register(SyncRPC.list) { requests, _ in SyncAccountsResult(accounts: try await requests.syncAccounts(nil)) }
-        router.register(SyncRPC.status) { requests, p in SyncAccountsResult(accounts: try await requests.syncAccounts(p.name)) }
+        router.register(SyncRPC.list) { requests, _ in
+            SyncAccountsResult(accounts: try await requests.syncAccounts(nil))
+        }
+        router.register(SyncRPC.status) { requests, p in
+            SyncAccountsResult(accounts: try await requests.syncAccounts(p.name))
+        }
         router.register(SyncRPC.now) { requests, p in
-            SyncNowResult(accounts: try await requests.sync.syncNow(name: p.name, allowDeletions: p.allowDeletions ?? false))
+            SyncNowResult(
+                accounts: try await requests.sync.syncNow(name: p.name, allowDeletions: p.allowDeletions ?? false))
         }
         router.register(SyncRPC.remove) { requests, p in try await requests.removeSyncAccount(p.name) }
         router.register(SyncRPC.trash) { requests, p in try requests.syncTrash(p.name) }
@@ -20,29 +25,38 @@ extension RequestHandler {
     }
 
     private func syncTrash(_ name: String?) throws -> SyncTrashResult {
-        if let name, try store.syncAccount(named: name) == nil, try store.syncTrash(account: name, now: clock()).isEmpty {
+        if let name, try store.syncAccount(named: name) == nil, try store.syncTrash(account: name, now: clock()).isEmpty
+        {
             throw SyncSetup.unknown(name, try store.syncAccounts())
         }
-        return SyncTrashResult(entries: try store.syncTrash(account: name, now: clock()).map {
-            SyncTrashInfo(id: $0.id ?? 0, account: $0.account, uid: $0.uid, title: $0.title, start: $0.start, removedAt: $0.removedAt, ics: $0.ics)
-        })
+        return SyncTrashResult(
+            entries: try store.syncTrash(account: name, now: clock()).map {
+                SyncTrashInfo(
+                    id: $0.id ?? 0, account: $0.account, uid: $0.uid, title: $0.title, start: $0.start,
+                    removedAt: $0.removedAt, ics: $0.ics)
+            })
     }
 
     /// Imports the kept text as a local change: the outbox takes it, so the next sync sends it back to the server.
     private func restoreDeleted(_ id: Int64) throws -> SyncRestoreDeletedResult {
-        let notInTrash = ValidationError(field: "id", template: "no removed appointment with id %s (see: beautyctl sync trash)", id)
+        let notInTrash = ValidationError(
+            field: "id", template: "no removed appointment with id %s (see: beautyctl sync trash)", id)
         guard let entry = try store.syncTrashEntry(id: id) else { throw notInTrash }
         let events = try ICalendar.parse(entry.ics, defaultZone: zone.current)
         let imported = CalendarEvent.importing(events, zone: zone.current)
-        let checked = try Self.checkedImports(imported.appointments, contactNames: imported.contactNames,
-                                              contactPhones: imported.events.map { events[$0].contactPhone }, firstIndex: 0,
-                                              tree: try store.categories().map { (name: $0.name, title: $0.title) },
-                                              currency: settings.config.currency)
+        let checked = try Self.checkedImports(
+            imported.appointments, contactNames: imported.contactNames,
+            contactPhones: imported.events.map { events[$0].contactPhone }, firstIndex: 0,
+            tree: try store.categories().map { (name: $0.name, title: $0.title) },
+            currency: settings.config.currency)
         // Back into the account whose server deleted it (the next sync sends it there), or, that account
         // gone, among the appointments no account has yet.
         let home = try store.syncAccount(named: entry.account) == nil ? nil : entry.account
-        guard try store.restoreFromTrash(id: id, checked.appointments, contacts: checked.contacts, scope: .account(home), now: clock(),
-                                         zone: zone.current) != nil else {
+        guard
+            try store.restoreFromTrash(
+                id: id, checked.appointments, contacts: checked.contacts, scope: .account(home), now: clock(),
+                zone: zone.current) != nil
+        else {
             throw notInTrash
         }
         logger.notice("sync: restored \(entry.uid) removed by a pull of \(entry.account)")
@@ -61,9 +75,16 @@ extension RequestHandler {
                 throw ValidationError(field: "passwordFile", SyncErrorText.of(error))
             case .unauthorized:
                 guard let file = p.passwordFile else {
-                    throw ValidationError(field: "keyring", template: "the CalDAV server refused the user name '%s' or the password in the keyring (401 Unauthorized)", p.user)
+                    throw ValidationError(
+                        field: "keyring",
+                        template:
+                            "the CalDAV server refused the user name '%s' or the password in the keyring (401 Unauthorized)",
+                        p.user)
                 }
-                throw ValidationError(field: "passwordFile", template: "the CalDAV server refused the user name '%s' or the password in %s (401 Unauthorized)", p.user, file)
+                throw ValidationError(
+                    field: "passwordFile",
+                    template: "the CalDAV server refused the user name '%s' or the password in %s (401 Unauthorized)",
+                    p.user, file)
             default: break
             }
             throw ValidationError(field: "url", SyncErrorText.of(error))
@@ -78,7 +99,8 @@ extension RequestHandler {
         if let name, !accounts.contains(where: { $0.name == name }) { throw SyncSetup.unknown(name, accounts) }
         var infos: [SyncAccountInfo] = []
         for account in accounts where name == nil || account.name == name {
-            infos.append(try info(account, failure: await sync.failureText(account: account.name, lastError: account.lastError)))
+            infos.append(
+                try info(account, failure: await sync.failureText(account: account.name, lastError: account.lastError)))
         }
         return infos
     }
@@ -93,13 +115,15 @@ extension RequestHandler {
     /// `failure`: the account's last error as a template, when known.
     private func info(_ account: SyncAccount, failure: TranslatableText?) throws -> SyncAccountInfo {
         let conflicts = try store.syncConflicts(account: account.name).map {
-            SyncConflictInfo(id: $0.id ?? 0, uid: $0.uid, title: $0.title, reason: $0.reason, detectedAt: $0.detectedAt, ics: $0.ics)
+            SyncConflictInfo(
+                id: $0.id ?? 0, uid: $0.uid, title: $0.title, reason: $0.reason, detectedAt: $0.detectedAt, ics: $0.ics)
         }
         var info = SyncAccountInfo(
             name: account.name, url: account.url, user: account.user, passwordFile: account.passwordFile,
             calendarURL: account.calendarURL, calendarName: account.calendarName, insecure: account.insecure,
             incremental: account.supportsSyncCollection, lastSyncAt: account.lastSyncAt, lastError: account.lastError,
-            nextAttemptAt: account.failures > 0 ? account.nextAttemptAt : nil, pending: try store.outbox().count, conflicts: conflicts)
+            nextAttemptAt: account.failures > 0 ? account.nextAttemptAt : nil, pending: try store.outbox().count,
+            conflicts: conflicts)
         let paused = SyncAccount.restoredPause(account.name)
         info.lastErrorText = failure ?? (account.lastError == paused.english ? paused : nil)
         info.warnings = account.warnings

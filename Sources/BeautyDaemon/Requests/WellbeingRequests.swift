@@ -22,8 +22,10 @@ extension RequestHandler {
     // MARK: - Tips
 
     private func tipFilter(_ p: TipsParams) throws -> (categories: [TipCategory], searches: [String]) {
-        (try ListFilter.values(p.category, p.categories).map { try TipCategory(parsing: $0) },
-         try ListFilter.values(p.search, p.searches).compactMap { try Tips.searchText($0) })
+        (
+            try ListFilter.values(p.category, p.categories).map { try TipCategory(parsing: $0) },
+            try ListFilter.values(p.search, p.searches).compactMap { try Tips.searchText($0) }
+        )
     }
 
     func tips(_ p: TipsParams) throws -> [Tip] {
@@ -37,8 +39,9 @@ extension RequestHandler {
         guard let tip = Tips.random(categories: filter.categories, searches: filter.searches, using: &generator) else {
             let searches = filter.searches.joined(separator: "', '")
             guard filter.categories.isEmpty else {
-                throw ValidationError(field: "search", template: "no tip in %s mentions '%s'",
-                                      filter.categories.map(\.rawValue).joined(separator: ", "), searches)
+                throw ValidationError(
+                    field: "search", template: "no tip in %s mentions '%s'",
+                    filter.categories.map(\.rawValue).joined(separator: ", "), searches)
             }
             throw ValidationError(field: "search", template: "no tip mentions '%s'", searches)
         }
@@ -54,24 +57,37 @@ extension RequestHandler {
         let now = clock()
         let at = p.at ?? now
         guard at <= now.addingTimeInterval(60) else {
-            throw ValidationError(field: "at", template: "%s is in the future: log water once it is drunk", Timestamps(zone: waterZone).short(at))
+            throw ValidationError(
+                field: "at", template: "%s is in the future: log water once it is drunk",
+                Timestamps(zone: waterZone).short(at))
         }
-        if let until = p.until, until < at { throw ValidationError(field: "until", template: "must not be before the start (%s)", Timestamps(zone: waterZone).short(at)) }
-        let record = try Validation.waterRecord(WaterRecord(uuid: p.uuid ?? UUID().uuidString, amountMl: p.amountMl, start: at, end: p.until))
+        if let until = p.until, until < at {
+            throw ValidationError(
+                field: "until", template: "must not be before the start (%s)", Timestamps(zone: waterZone).short(at))
+        }
+        let record = try Validation.waterRecord(
+            WaterRecord(uuid: p.uuid ?? UUID().uuidString, amountMl: p.amountMl, start: at, end: p.until))
         let stored = try store.addWater(record)
         if stored.added {
-            logger.info("water logged: \(stored.record.amountMl) ml", metadata: ["item_id": "\(stored.record.id ?? 0)", "item_kind": "water"])
+            logger.info(
+                "water logged: \(stored.record.amountMl) ml",
+                metadata: ["item_id": "\(stored.record.id ?? 0)", "item_kind": "water"])
             try replanWater()
         }
-        return WaterAddResult(record: stored.record, added: stored.added, day: try waterDay(LocalDate(stored.record.start, in: waterZone)))
+        return WaterAddResult(
+            record: stored.record, added: stored.added, day: try waterDay(LocalDate(stored.record.start, in: waterZone))
+        )
     }
 
     func waterTotal(_ p: WaterTotalParams) throws -> WaterTotalResult {
         let (from, to) = try waterRange(p)
         let goal = try store.waterGoal()
-        let days = try store.waterDays(from: from, to: to, zone: waterZone).map { WaterDay(day: $0.day, totalMl: $0.totalMl, count: $0.count, goalMl: goal) }
-        return WaterTotalResult(from: from, to: to, totalMl: days.reduce(0) { $0 + $1.totalMl }, count: days.reduce(0) { $0 + $1.count },
-                                goalMl: goal, days: days)
+        let days = try store.waterDays(from: from, to: to, zone: waterZone).map {
+            WaterDay(day: $0.day, totalMl: $0.totalMl, count: $0.count, goalMl: goal)
+        }
+        return WaterTotalResult(
+            from: from, to: to, totalMl: days.reduce(0) { $0 + $1.totalMl }, count: days.reduce(0) { $0 + $1.count },
+            goalMl: goal, days: days)
     }
 
     /// The range a water request asks about: both ends as given, the missing ones to their day's
@@ -82,8 +98,10 @@ extension RequestHandler {
         let to: Date
         switch (p.from, p.to) {
         case let (start?, end?): (from, to) = (start, end)
-        case let (start?, nil): (from, to) = (start, LocalDate(max(start, now), in: waterZone).adding(days: 1).start(in: waterZone))
-        case let (nil, end?): (from, to) = (LocalDate(end.addingTimeInterval(-0.001), in: waterZone).start(in: waterZone), end)
+        case let (start?, nil):
+            (from, to) = (start, LocalDate(max(start, now), in: waterZone).adding(days: 1).start(in: waterZone))
+        case let (nil, end?):
+            (from, to) = (LocalDate(end.addingTimeInterval(-0.001), in: waterZone).start(in: waterZone), end)
         case (nil, nil):
             let today = LocalDate(now, in: waterZone)
             (from, to) = (today.start(in: waterZone), today.adding(days: 1).start(in: waterZone))
@@ -96,7 +114,9 @@ extension RequestHandler {
     }
 
     func waterGoal(_ p: WaterGoalParams) throws -> WaterGoalResult {
-        if p.off == true, p.goalMl != nil { throw ValidationError(field: "goalMl", template: "cannot be combined with \"off\"") }
+        if p.off == true, p.goalMl != nil {
+            throw ValidationError(field: "goalMl", template: "cannot be combined with \"off\"")
+        }
         if p.off == true {
             try store.setWaterGoal(nil)
             try replanWater()
@@ -118,10 +138,13 @@ extension RequestHandler {
         if changes || p.enabled != nil {
             reminder = try reminder.validated()
             try store.setWaterReminder(reminder)
-            logger.info("water reminders \(reminder.enabled ? "on: every \(DurationParser.format(reminder.everySeconds)) between \(reminder.windowStart) and \(reminder.windowEnd)" : "off")")
+            logger.info(
+                "water reminders \(reminder.enabled ? "on: every \(DurationParser.format(reminder.everySeconds)) between \(reminder.windowStart) and \(reminder.windowEnd)" : "off")"
+            )
             try replanWater()
         }
-        return WaterRemindResult(reminder, upcoming: reminder.enabled ? try store.plannedWaterReminders(after: clock()) : [])
+        return WaterRemindResult(
+            reminder, upcoming: reminder.enabled ? try store.plannedWaterReminders(after: clock()) : [])
     }
 
     func importWater(_ p: WaterImportParams) throws -> WaterImportResult {

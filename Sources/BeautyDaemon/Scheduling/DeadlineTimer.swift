@@ -10,7 +10,8 @@ public protocol DeadlineTimer: AnyObject, Sendable {
 }
 
 /// Makes the scheduler's timer, given what it calls when it wakes (a deadline, or the clock changed).
-public typealias DeadlineTimerFactory = @Sendable (_ onWake: @escaping @Sendable (WallClockTimer.Wake) -> Void) throws -> any DeadlineTimer
+public typealias DeadlineTimerFactory =
+    @Sendable (_ onWake: @escaping @Sendable (WallClockTimer.Wake) -> Void) throws -> any DeadlineTimer
 
 extension WallClockTimer: DeadlineTimer {
     /// A timerfd with its own queue.

@@ -22,13 +22,15 @@ struct DeliveryHold: Sendable, Equatable {
         fault = DatabaseFault(error)
         let summary = DatabaseFault.summary(of: error)
         let detail: TranslatableText.Argument = (error as? NotifierError)?.text.map { .message($0) } ?? .plain(summary)
-        text = if let fault {
-            TranslatableText("the database: %s (%s)", [.message(fault.explanationText(path: databasePath)), .plain(summary)])
-        } else if otherwise == .scheduler {
-            TranslatableText("the scheduler: %s", [detail])
-        } else {
-            TranslatableText("a notification server: %s", [detail])
-        }
+        text =
+            if let fault {
+                TranslatableText(
+                    "the database: %s (%s)", [.message(fault.explanationText(path: databasePath)), .plain(summary)])
+            } else if otherwise == .scheduler {
+                TranslatableText("the scheduler: %s", [detail])
+            } else {
+                TranslatableText("a notification server: %s", [detail])
+            }
     }
 
     /// A lock is usually let go within seconds, and every try already waits up to SQLite's busy timeout

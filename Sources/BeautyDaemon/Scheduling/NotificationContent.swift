@@ -16,7 +16,8 @@ struct NotificationContent {
     func appointment(_ trigger: Trigger) -> DesktopNotification? {
         guard let appointment = try? store.appointment(id: trigger.itemID) else { return nil }
         let contact = appointment.contactID.flatMap { try? store.contact(id: $0) }
-        let text = NotificationText.appointment(appointment, contact: contact, zone: zone, occurrence: trigger.occurrence, localizer: l)
+        let text = NotificationText.appointment(
+            appointment, contact: contact, zone: zone, occurrence: trigger.occurrence, localizer: l)
         return DesktopNotification(
             key: trigger.key, summary: text.summary, body: text.body,
             category: ItemKind.appointment.notificationCategory, urgency: .normal,
@@ -24,7 +25,9 @@ struct NotificationContent {
     }
 
     /// A dose: critical, with Taken / Snooze / Skip, always showing the originally scheduled time.
-    func dose(_ trigger: Trigger, dose: Dose, medication: Medication, nagCount: Int, replacesKey: String?) -> DesktopNotification {
+    func dose(_ trigger: Trigger, dose: Dose, medication: Medication, nagCount: Int, replacesKey: String?)
+        -> DesktopNotification
+    {
         let times = Timestamps(zone: zone, language: l.language)
         var lines = [l.tr("%s — scheduled %s", medication.dose ?? l.tr("1 dose"), times.clock(dose.scheduledAt))]
         if trigger.source == .nag {
@@ -53,17 +56,24 @@ struct NotificationContent {
             return DesktopNotification(
                 key: trigger.key, summary: l.tr("Beauty tip: %s", shown.title),
                 // The command names the category in the reader's words, which `--category` takes as well as the code.
-                body: shown.text + "\n" + l.tr("(%s — more: beautyctl tips --category %s)", shown.category,
-                                               l.language == .english ? tip.category.rawValue : shown.category.lowercased()),
+                body: shown.text + "\n"
+                    + l.tr(
+                        "(%s — more: beautyctl tips --category %s)", shown.category,
+                        l.language == .english ? tip.category.rawValue : shown.category.lowercased()),
                 category: ItemKind.tip.notificationCategory, urgency: .low)
         case .water:
             let day = LocalDate(trigger.fireAt, in: zone)
-            guard day == LocalDate(now, in: zone), try store.waterReminderWanted(at: trigger.fireAt, zone: zone) else { return nil }
+            guard day == LocalDate(now, in: zone), try store.waterReminderWanted(at: trigger.fireAt, zone: zone) else {
+                return nil
+            }
             let total = try store.waterTotal(on: day, zone: zone).totalMl
             let format = LocaleFormat(l.language)
-            let progress = try store.waterGoal().map { goal in
-                l.tr("Today so far: %s of %s ml (%s%%).", format.integer(total), format.integer(goal), total * 100 / goal)
-            } ?? l.tr("Today so far: %s ml.", format.integer(total))
+            let progress =
+                try store.waterGoal().map { goal in
+                    l.tr(
+                        "Today so far: %s of %s ml (%s%%).", format.integer(total), format.integer(goal),
+                        total * 100 / goal)
+                } ?? l.tr("Today so far: %s ml.", format.integer(total))
             return DesktopNotification(
                 key: trigger.key, summary: l.tr("Time for a glass of water"),
                 body: progress + "\n" + l.tr("Log it with: beautyctl water add 250"),
@@ -78,8 +88,9 @@ struct NotificationContent {
         return DesktopNotification(
             key: key,
             summary: l.tr("Running low: %s", medication.name),
-            body: l.tr("%s left (warning at %s). After buying more: beautyctl med refill %s COUNT",
-                       number(medication.stock ?? 0), number(medication.lowStock ?? 0), medication.id ?? 0),
+            body: l.tr(
+                "%s left (warning at %s). After buying more: beautyctl med refill %s COUNT",
+                number(medication.stock ?? 0), number(medication.lowStock ?? 0), medication.id ?? 0),
             category: ItemKind.medication.notificationCategory, urgency: .normal)
     }
 

@@ -17,16 +17,23 @@ extension Scheduler {
             guard let notification = content.appointment(trigger) else {
                 let now = clock()
                 try store.markMissed([trigger.key], at: now)  // its item is gone
-                hub.publish(DaemonEvent(.missed, at: now, key: trigger.key, itemKind: trigger.itemKind,
-                                        itemID: trigger.itemID, detail: "item deleted"))
+                hub.publish(
+                    DaemonEvent(
+                        .missed, at: now, key: trigger.key, itemKind: trigger.itemKind,
+                        itemID: trigger.itemID, detail: "item deleted"))
                 return true
             }
-            return try await showThenRecord(notification, for: [trigger.key], as: "reminder", metadata: metadata(trigger)) { [self] firedAt in
+            return try await showThenRecord(
+                notification, for: [trigger.key], as: "reminder", metadata: metadata(trigger)
+            ) { [self] firedAt in
                 try store.markFired([trigger.key], at: firedAt)
                 let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
-                logger.info("reminder delivered: \(notification.summary) (\(lateMs) ms after due)", metadata: metadata(trigger))
-                hub.publish(DaemonEvent(.fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
-                                        itemID: trigger.itemID, title: notification.summary))
+                logger.info(
+                    "reminder delivered: \(notification.summary) (\(lateMs) ms after due)", metadata: metadata(trigger))
+                hub.publish(
+                    DaemonEvent(
+                        .fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                        itemID: trigger.itemID, title: notification.summary))
             }
         } catch {
             return notShown([trigger.key], error, as: "reminder", metadata: metadata(trigger))
@@ -43,19 +50,25 @@ extension Scheduler {
         do {
             while case .shownEarlier(let shown) = try await show(missedWhileAway(members), for: members.map(\.key)) {
                 let early = members.filter { shown.contains($0.key) }
-                _ = record(ShownDelivery(keys: early.map(\.key), description: "missed-while-away reminders", metadata: nil,
-                                         shownAt: clock()) { [self] firedAt in
-                    try recordFired(early, at: firedAt, detail: "shown when the notification server answered late")
-                })
+                _ = record(
+                    ShownDelivery(
+                        keys: early.map(\.key), description: "missed-while-away reminders", metadata: nil,
+                        shownAt: clock()
+                    ) { [self] firedAt in
+                        try recordFired(early, at: firedAt, detail: "shown when the notification server answered late")
+                    })
                 members.removeAll { shown.contains($0.key) }
                 if members.isEmpty { return true }
             }
             let shown = members
-            return record(ShownDelivery(keys: shown.map(\.key), description: "missed-while-away reminders", metadata: nil,
-                                        shownAt: clock()) { [self] firedAt in
-                try recordFired(shown, at: firedAt, detail: "missed while away")
-                logger.notice("delivered \(shown.count) reminders missed while away as one notification")
-            })
+            return record(
+                ShownDelivery(
+                    keys: shown.map(\.key), description: "missed-while-away reminders", metadata: nil,
+                    shownAt: clock()
+                ) { [self] firedAt in
+                    try recordFired(shown, at: firedAt, detail: "missed while away")
+                    logger.notice("delivered \(shown.count) reminders missed while away as one notification")
+                })
         } catch {
             return notShown(members.map(\.key), error, as: "missed-while-away reminders")
         }
@@ -63,19 +76,24 @@ extension Scheduler {
 
     /// One notification telling of several reminders, named by its members and covering each of them.
     private func missedWhileAway(_ triggers: [Trigger]) -> DesktopNotification {
-        let items = triggers.map { (title: store.title(of: $0) ?? localizer.tr("(deleted)"), occurrence: $0.occurrence) }
+        let items = triggers.map {
+            (title: store.title(of: $0) ?? localizer.tr("(deleted)"), occurrence: $0.occurrence)
+        }
         let answers = triggers.map { $0.itemKind == .medication ? NotificationText.doseCommand($0.itemID) : nil }
         let text = NotificationText.missedWhileAway(items, answers: answers, zone: zone.current, localizer: localizer)
         return DesktopNotification(
-            key: "catch-up/" + triggers.map(\.key).sorted().joined(separator: ","), summary: text.summary, body: text.body,
+            key: "catch-up/" + triggers.map(\.key).sorted().joined(separator: ","), summary: text.summary,
+            body: text.body,
             category: ItemKind.appointment.notificationCategory, covers: triggers.map(\.key), staysUntilDismissed: true)
     }
 
     private func recordFired(_ triggers: [Trigger], at firedAt: Date, detail: String) throws {
         try store.markFired(triggers.map(\.key), at: firedAt)
         for trigger in triggers {
-            hub.publish(DaemonEvent(.fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
-                                    itemID: trigger.itemID, title: store.title(of: trigger), detail: detail))
+            hub.publish(
+                DaemonEvent(
+                    .fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                    itemID: trigger.itemID, title: store.title(of: trigger), detail: detail))
         }
     }
 }

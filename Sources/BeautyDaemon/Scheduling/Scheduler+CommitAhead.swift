@@ -50,7 +50,8 @@ extension Scheduler {
         }
         let lead = TimeInterval(config.commitAheadMilliseconds) / 1000
         guard lead > 0, let wakeAt, try notificationsEnabled(),
-              let next = try store.nextTrigger(after: clock()), next.fireAt == wakeAt else {
+            let next = try store.nextTrigger(after: clock()), next.fireAt == wakeAt
+        else {
             timer.arm(at: wakeAt)
             return
         }

@@ -8,30 +8,43 @@ import Logging
 /// Dose answers, from notification buttons and `beautyctl dose`.
 extension Scheduler {
     /// Records taken / skipped / snoozed for a dose, closes its notification, and warns once on low stock.
-    public func answerDose(id: Int64, _ state: Dose.State, at confirmedAt: Date, snoozeSeconds: Int? = nil) async throws -> DoseAnswer {
+    public func answerDose(id: Int64, _ state: Dose.State, at confirmedAt: Date, snoozeSeconds: Int? = nil) async throws
+        -> DoseAnswer
+    {
         let now = clock()
         if state == .snoozed, let dose = try? store.dose(id: id), dose.scheduledAt > now {
             // Snoozing a dose before it is due would show it earlier than planned.
-            throw ValidationError(field: "id", template: "dose %s is not due yet (scheduled %s); snooze a dose once it is due", id, Timestamps(zone: zone.current).short(dose.scheduledAt))
+            throw ValidationError(
+                field: "id", template: "dose %s is not due yet (scheduled %s); snooze a dose once it is due", id,
+                Timestamps(zone: zone.current).short(dose.scheduledAt))
         }
-        let until = state == .snoozed ? now.addingTimeInterval(TimeInterval(snoozeSeconds ?? config.snoozeSeconds)) : nil
-        return settled(try store.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until), state, now: now, until: until)
+        let until =
+            state == .snoozed ? now.addingTimeInterval(TimeInterval(snoozeSeconds ?? config.snoozeSeconds)) : nil
+        return settled(
+            try store.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until), state,
+            now: now, until: until)
     }
 
     /// Taken or skipped ahead for a dose the schedule has beyond the stored rows (the agenda's id 0).
-    public func answerPlannedDose(medicationID: Int64, scheduledAt: Date, _ state: Dose.State, at confirmedAt: Date) async throws -> DoseAnswer {
+    public func answerPlannedDose(medicationID: Int64, scheduledAt: Date, _ state: Dose.State, at confirmedAt: Date)
+        async throws -> DoseAnswer
+    {
         guard state == .taken || state == .skipped else {
-            throw ValidationError(field: "scheduledAt", template: "a dose this far ahead can be taken or skipped; snooze it by its id once it is due")
+            throw ValidationError(
+                field: "scheduledAt",
+                template: "a dose this far ahead can be taken or skipped; snooze it by its id once it is due")
         }
         let now = clock()
-        let answer = try store.answerPlannedDose(medicationID: medicationID, scheduledAt: scheduledAt, state, confirmedAt: confirmedAt, now: now)
+        let answer = try store.answerPlannedDose(
+            medicationID: medicationID, scheduledAt: scheduledAt, state, confirmedAt: confirmedAt, now: now)
         return settled(answer, state, now: now, until: nil)
     }
 
     /// A dose taken outside the schedule, logged by hand.
     public func logDose(medicationID: Int64, at takenAt: Date) async throws -> DoseAnswer {
         let now = clock()
-        return settled(try store.logDose(medicationID: medicationID, takenAt: takenAt, now: now), .taken, now: now, until: nil)
+        return settled(
+            try store.logDose(medicationID: medicationID, takenAt: takenAt, now: now), .taken, now: now, until: nil)
     }
 
     /// After an answer is stored: its notification closed, the event published, a low stock logged.
@@ -45,9 +58,11 @@ extension Scheduler {
         }
         logger.info("dose \(state.rawValue)", metadata: ["item_id": "\(id)", "item_kind": "medication"])
         if let event = DaemonEvent.Kind(answer: state) {
-            hub.publish(DaemonEvent(event, at: now, key: shown, itemKind: .medication, itemID: id,
-                                    title: try? store.medication(id: answer.dose.medicationID).name,
-                                    detail: until.map { WireJSON.formatInstant($0) }))
+            hub.publish(
+                DaemonEvent(
+                    event, at: now, key: shown, itemKind: .medication, itemID: id,
+                    title: try? store.medication(id: answer.dose.medicationID).name,
+                    detail: until.map { WireJSON.formatInstant($0) }))
         }
         if let low = answer.lowStock {
             logger.notice("stock of \(low.name) is down to \(Medication.formatUnits(low.stock ?? 0))")

@@ -12,8 +12,9 @@ extension Scheduler {
         if trigger.source == .lowStock { return await deliverLowStock(trigger) }
         do {
             let now = clock()
-            guard let dose = try? store.dose(id: trigger.itemID), let medication = try? store.medication(id: dose.medicationID),
-                  dose.state.isOpen
+            guard let dose = try? store.dose(id: trigger.itemID),
+                let medication = try? store.medication(id: dose.medicationID),
+                dose.state.isOpen
             else {
                 try store.markMissed([trigger.key], at: now)  // answered or deleted meanwhile: nothing to show
                 return true
@@ -25,16 +26,21 @@ extension Scheduler {
                 return true
             }
             let previous = try store.shownKey(ofDose: trigger.itemID)
-            let notification = content.dose(trigger, dose: dose, medication: medication, nagCount: config.nagCount,
-                                            replacesKey: trigger.source == .plan ? nil : previous)
-            return try await showThenRecord(notification, for: [trigger.key], as: "dose", metadata: metadata(trigger)) { [self] firedAt in
+            let notification = content.dose(
+                trigger, dose: dose, medication: medication, nagCount: config.nagCount,
+                replacesKey: trigger.source == .plan ? nil : previous)
+            return try await showThenRecord(notification, for: [trigger.key], as: "dose", metadata: metadata(trigger)) {
+                [self] firedAt in
                 try store.markFired([trigger.key], at: firedAt)
                 try store.doseShown(trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
                 let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
-                logger.info("dose notification shown: \(medication.name) (\(trigger.source.rawValue), \(lateMs) ms after due)",
-                            metadata: metadata(trigger))
-                hub.publish(DaemonEvent(trigger.source == .nag ? .renotified : .fired, at: firedAt, key: trigger.key,
-                                        itemKind: .medication, itemID: trigger.itemID, title: medication.name))
+                logger.info(
+                    "dose notification shown: \(medication.name) (\(trigger.source.rawValue), \(lateMs) ms after due)",
+                    metadata: metadata(trigger))
+                hub.publish(
+                    DaemonEvent(
+                        trigger.source == .nag ? .renotified : .fired, at: firedAt, key: trigger.key,
+                        itemKind: .medication, itemID: trigger.itemID, title: medication.name))
             }
         } catch {
             return notShown([trigger.key], error, as: "dose", metadata: metadata(trigger))
@@ -43,15 +49,21 @@ extension Scheduler {
 
     private func deliverLowStock(_ trigger: Trigger) async -> Bool {
         do {
-            guard let dose = try? store.dose(id: trigger.itemID), let medication = try? store.medication(id: dose.medicationID) else {
+            guard let dose = try? store.dose(id: trigger.itemID),
+                let medication = try? store.medication(id: dose.medicationID)
+            else {
                 try store.markMissed([trigger.key], at: clock())
                 return true
             }
-            return try await showThenRecord(content.lowStock(medication, key: trigger.key), for: [trigger.key], as: "low-stock warning",
-                                            metadata: metadata(trigger)) { [self] firedAt in
+            return try await showThenRecord(
+                content.lowStock(medication, key: trigger.key), for: [trigger.key], as: "low-stock warning",
+                metadata: metadata(trigger)
+            ) { [self] firedAt in
                 try store.markFired([trigger.key], at: firedAt)
-                hub.publish(DaemonEvent(.lowStock, at: firedAt, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
-                                        title: medication.name))
+                hub.publish(
+                    DaemonEvent(
+                        .lowStock, at: firedAt, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
+                        title: medication.name))
             }
         } catch {
             return notShown([trigger.key], error, as: "low-stock warning", metadata: metadata(trigger))
@@ -62,20 +74,26 @@ extension Scheduler {
     private func giveUp(on trigger: Trigger, medication: Medication, at now: Date) throws {
         _ = try store.markDoseMissed(id: trigger.itemID)
         try store.markMissed([trigger.key], at: now)
-        logger.warning("dose not confirmed after \(config.nagCount) reminders: recorded as missed", metadata: metadata(trigger))
-        hub.publish(DaemonEvent(.missed, at: now, key: trigger.key, itemKind: .medication,
-                                itemID: trigger.itemID, title: medication.name))
+        logger.warning(
+            "dose not confirmed after \(config.nagCount) reminders: recorded as missed", metadata: metadata(trigger))
+        hub.publish(
+            DaemonEvent(
+                .missed, at: now, key: trigger.key, itemKind: .medication,
+                itemID: trigger.itemID, title: medication.name))
     }
 
     /// A re-notification that comes due while notifications are off: counted, not shown.
     func silentNag(_ trigger: Trigger, at now: Date) throws {
-        guard let dose = try? store.dose(id: trigger.itemID), let medication = try? store.medication(id: dose.medicationID),
-              dose.state.isOpen
+        guard let dose = try? store.dose(id: trigger.itemID),
+            let medication = try? store.medication(id: dose.medicationID),
+            dose.state.isOpen
         else { try store.markMissed([trigger.key], at: now); return }
         if dose.nagCount >= config.nagCount { return try giveUp(on: trigger, medication: medication, at: now) }
         try store.markSuppressed([trigger.key], at: now)
         try store.doseShown(trigger, at: now, nagInterval: TimeInterval(config.nagIntervalSeconds))
-        hub.publish(DaemonEvent(.suppressed, at: now, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
-                                title: medication.name))
+        hub.publish(
+            DaemonEvent(
+                .suppressed, at: now, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
+                title: medication.name))
     }
 }

@@ -25,7 +25,9 @@ extension Scheduler {
                 logger.notice("notification server left the bus; reminders will wait for it")
             case let .action(key, action) where key.hasPrefix(ItemKind.medication.rawValue + "/"):
                 guard let trigger = try store.delivery(key: key)?.trigger else { return }
-                if let state = NotificationAction(rawValue: action)?.doseAnswer { _ = try await answerDose(id: trigger.itemID, state, at: now) }
+                if let state = NotificationAction(rawValue: action)?.doseAnswer {
+                    _ = try await answerDose(id: trigger.itemID, state, at: now)
+                }
             case .closed(let key, _) where key.hasPrefix(ItemKind.medication.rawValue + "/"):
                 break  // closing a dose popup is not an answer: it will be shown again
             case let .action(key, action) where NotificationAction(rawValue: action) == .snooze:
@@ -35,10 +37,13 @@ extension Scheduler {
                 logger.info("reminder snoozed until \(Timestamps().short(until))", metadata: ["delivery_key": "\(key)"])
                 hub.publish(DaemonEvent(.snoozed, at: now, key: key, detail: WireJSON.formatInstant(until)))
                 wake(.edited)
-            case let .action(key, action) where NotificationAction(rawValue: action) == .drinkGlass && key.hasPrefix(ItemKind.water.rawValue + "/"):
+            case let .action(key, action)
+            where NotificationAction(rawValue: action) == .drinkGlass && key.hasPrefix(ItemKind.water.rawValue + "/"):
                 let drink = WaterRecord(uuid: UUID().uuidString, amountMl: NotificationAction.glassMl, start: now)
                 guard let glass = try store.drinkFromReminder(key, drink, at: now) else { return }
-                logger.info("water logged from a reminder: \(glass.amountMl) ml", metadata: ["item_id": "\(glass.id ?? 0)", "item_kind": "water"])
+                logger.info(
+                    "water logged from a reminder: \(glass.amountMl) ml",
+                    metadata: ["item_id": "\(glass.id ?? 0)", "item_kind": "water"])
                 hub.publish(DaemonEvent(.dismissed, at: now, key: key))
             case let .action(key, action) where NotificationAction(rawValue: action) == .dismiss:
                 if try store.settle(key, as: .dismissed, at: now) > 0 {

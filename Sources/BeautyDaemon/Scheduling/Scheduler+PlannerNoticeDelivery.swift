@@ -14,14 +14,19 @@ extension Scheduler {
                 try store.markMissed([trigger.key], at: clock())  // not needed any more: recorded, not shown
                 return true
             }
-            return try await showThenRecord(notification, for: [trigger.key], as: "\(trigger.itemKind.rawValue) reminder",
-                                            metadata: metadata(trigger)) { [self] firedAt in
+            return try await showThenRecord(
+                notification, for: [trigger.key], as: "\(trigger.itemKind.rawValue) reminder",
+                metadata: metadata(trigger)
+            ) { [self] firedAt in
                 try store.markFired([trigger.key], at: firedAt)
-                hub.publish(DaemonEvent(.fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
-                                        itemID: trigger.itemID, title: notification.summary))
+                hub.publish(
+                    DaemonEvent(
+                        .fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                        itemID: trigger.itemID, title: notification.summary))
             }
         } catch {
-            return notShown([trigger.key], error, as: "\(trigger.itemKind.rawValue) reminder", metadata: metadata(trigger))
+            return notShown(
+                [trigger.key], error, as: "\(trigger.itemKind.rawValue) reminder", metadata: metadata(trigger))
         }
     }
 }

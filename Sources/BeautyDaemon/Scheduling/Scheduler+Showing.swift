@@ -24,7 +24,9 @@ extension Scheduler {
             try await withCheckedThrowingContinuation { continuation in
                 guard outcome.install(continuation) else { return }
                 Task {
-                    do { outcome.resume(.success(try await notifier.show(notification))) } catch { outcome.resume(.failure(error)) }
+                    do { outcome.resume(.success(try await notifier.show(notification))) } catch {
+                        outcome.resume(.failure(error))
+                    }
                 }
             }
         } onCancel: {
@@ -49,10 +51,13 @@ extension Scheduler {
     /// Shows `notification` and then runs `record` with the time it was shown (marks it fired, tells
     /// listeners). Throws if the show failed; once shown it is never shown again: a `record` that fails
     /// is kept and tried again at each pass. False while the record waits.
-    func showThenRecord(_ notification: DesktopNotification, for keys: [String], as description: String,
-                                metadata: Logger.Metadata? = nil, record: @escaping (Date) throws -> Void) async throws -> Bool {
+    func showThenRecord(
+        _ notification: DesktopNotification, for keys: [String], as description: String,
+        metadata: Logger.Metadata? = nil, record: @escaping (Date) throws -> Void
+    ) async throws -> Bool {
         _ = try await show(notification, for: keys)
-        let shown = ShownDelivery(keys: keys, description: description, metadata: metadata, shownAt: clock(), record: record)
+        let shown = ShownDelivery(
+            keys: keys, description: description, metadata: metadata, shownAt: clock(), record: record)
         if deferredRecords != nil {
             deferredRecords?.append(shown)
             return true
@@ -70,7 +75,8 @@ extension Scheduler {
             let hold = held(by: error, otherwise: .scheduler)
             unrecorded.append(shown)
             if !retry {
-                logger.warning("\(shown.description) shown; recording it waits for \(hold.waitingFor)", metadata: shown.metadata)
+                logger.warning(
+                    "\(shown.description) shown; recording it waits for \(hold.waitingFor)", metadata: shown.metadata)
             }
             return false
         }
@@ -85,7 +91,9 @@ extension Scheduler {
 
     /// A delivery that failed before its notification was shown: what it waits for goes to `status`, its rows
     /// return to pending for the next try, and the wait is logged once until it succeeds.
-    func notShown(_ keys: [String], _ error: any Error, as description: String, metadata: Logger.Metadata? = nil) -> Bool {
+    func notShown(_ keys: [String], _ error: any Error, as description: String, metadata: Logger.Metadata? = nil)
+        -> Bool
+    {
         let hold = held(by: error)
         try? store.recordFailure(keys, error: "\(error)")
         if !failingKeys.isSuperset(of: keys) {

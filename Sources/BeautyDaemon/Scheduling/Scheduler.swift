@@ -52,8 +52,10 @@ public actor Scheduler {
     private let executor: any SerialExecutor = Scheduler.thread.next().executor
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    public init(store: AppDatabase, notifier: any Notifier, hub: EventHub, config: DaemonConfig, logger: Logger,
-                clock: @escaping @Sendable () -> Date, zone: any ZoneSource, timer: DeadlineTimerFactory) throws {
+    public init(
+        store: AppDatabase, notifier: any Notifier, hub: EventHub, config: DaemonConfig, logger: Logger,
+        clock: @escaping @Sendable () -> Date, zone: any ZoneSource, timer: DeadlineTimerFactory
+    ) throws {
         self.store = store
         store.allDayReminderTime = config.allDayReminderTime
         self.notifier = notifier
@@ -102,7 +104,9 @@ public actor Scheduler {
     private func loop() async throws {
         defer { timer.arm(at: nil) }
         for key in try store.settleInterruptedDeliveries(at: clock()) {
-            logger.warning("a delivery was interrupted by a crash while being shown; counted as shown", metadata: ["delivery_key": "\(key)"])
+            logger.warning(
+                "a delivery was interrupted by a crash while being shown; counted as shown",
+                metadata: ["delivery_key": "\(key)"])
         }
         zone.watch(queue: DispatchQueue(label: "beautyd.zone")) { [wakeContinuation, zoneChanged] _ in
             // A flag, not only a wake reason: wakes are coalesced and one must never be lost.
@@ -154,12 +158,13 @@ public actor Scheduler {
                 lateAfter: reason == .started ? 0 : SchedulePlanner.lateAfter)
             if reason == .clockChanged { logger.notice("wall clock changed: rescheduling") }
 
-
             if !plan.expired.isEmpty {
                 try store.markMissed(plan.expired.map(\.key), at: now)
                 for trigger in plan.expired {
                     logger.warning("reminder too late to show, recorded as missed", metadata: metadata(trigger))
-                    hub.publish(DaemonEvent(.missed, at: now, key: trigger.key, itemKind: trigger.itemKind, itemID: trigger.itemID))
+                    hub.publish(
+                        DaemonEvent(
+                            .missed, at: now, key: trigger.key, itemKind: trigger.itemKind, itemID: trigger.itemID))
                 }
             }
             if !recordShownDeliveries() { failed = true }
@@ -175,21 +180,27 @@ public actor Scheduler {
                         continue
                     }
                     try store.markSuppressed([trigger.key], at: now)
-                    hub.publish(DaemonEvent(.suppressed, at: now, key: trigger.key, itemKind: trigger.itemKind,
-                                            itemID: trigger.itemID, title: store.title(of: trigger)))
+                    hub.publish(
+                        DaemonEvent(
+                            .suppressed, at: now, key: trigger.key, itemKind: trigger.itemKind,
+                            itemID: trigger.itemID, title: store.title(of: trigger)))
                 }
             }
 
             // Delivering may have added rows (re-notifications, low-stock warnings): ask the ledger again.
             var wakeAt = try store.nextTrigger(after: now)?.fireAt ?? plan.nextWake
-            if let due = try store.dueTriggers(at: clock(), limit: 1).first, !plan.deliver.contains(due), !plan.catchUp.contains(due) {
+            if let due = try store.dueTriggers(at: clock(), limit: 1).first, !plan.deliver.contains(due),
+                !plan.catchUp.contains(due)
+            {
                 wakeAt = min(wakeAt ?? due.fireAt, due.fireAt)
             }
-            for planning in [try store.nextPlanningInstant(), try store.nextSeriesPlanningInstant()].compactMap({ $0 }) {
+            for planning in [try store.nextPlanningInstant(), try store.nextSeriesPlanningInstant()].compactMap({ $0 })
+            {
                 wakeAt = min(wakeAt ?? planning, max(planning, now))
             }
             if failed {
-                let delay = holds.current?.retryDelay(configured: config.retrySeconds) ?? TimeInterval(config.retrySeconds)
+                let delay =
+                    holds.current?.retryDelay(configured: config.retrySeconds) ?? TimeInterval(config.retrySeconds)
                 let retry = clock().addingTimeInterval(delay)
                 wakeAt = min(wakeAt ?? retry, retry)
             } else {

@@ -30,7 +30,8 @@ final class AcceptPause: ChannelInboundHandler {
         let now = NIODeadline.now()
         if lastWarning.map({ now - $0 >= .seconds(60) }) ?? true {
             lastWarning = now
-            logger.warning("cannot accept connections: \(ioError); pausing \(pause.nanoseconds / 1_000_000) ms between tries")
+            logger.warning(
+                "cannot accept connections: \(ioError); pausing \(pause.nanoseconds / 1_000_000) ms between tries")
         }
         let channel = context.channel
         channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }

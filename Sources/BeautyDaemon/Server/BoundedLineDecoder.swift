@@ -58,7 +58,9 @@ struct BoundedLineDecoder: ByteToMessageDecoder {
         return .needMoreData
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+        -> DecodingState
+    {
         // A final line without its newline is still a request.
         while try decode(context: context, buffer: &buffer) == .continue {}
         if buffer.readableBytes > 0, !discarding {

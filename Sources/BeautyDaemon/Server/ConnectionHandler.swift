@@ -44,8 +44,10 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             Task(executorPreference: SerialQueueExecutor(label: "beautyd.connection")) {
                 if let peer, peer.uid != getuid() {
                     logger.warning("refused a connection from uid \(peer.uid) (pid \(peer.pid))")
-                    let refusal = RPCFailure(id: nil, error: RPCErrorObject(
-                        code: RPCErrorCode.refused, message: "refused: beautyd serves only uid \(getuid())"))
+                    let refusal = RPCFailure(
+                        id: nil,
+                        error: RPCErrorObject(
+                            code: RPCErrorCode.refused, message: "refused: beautyd serves only uid \(getuid())"))
                     try? await Self.write(try WireJSON.encoder().encode(refusal), to: channel)
                     try? await channel.close()
                     return
@@ -97,16 +99,20 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// Answers lines one after another, so replies come back in the order requests were sent.
-    private static func serve(_ frames: AsyncStream<BoundedLineDecoder.Frame>, channel: Channel,
-                              requests: RequestHandler, hub: EventHub, taken: @escaping @Sendable (Int) -> Void) async {
+    private static func serve(
+        _ frames: AsyncStream<BoundedLineDecoder.Frame>, channel: Channel,
+        requests: RequestHandler, hub: EventHub, taken: @escaping @Sendable (Int) -> Void
+    ) async {
         // Every way out (EOF, a hang-up, a subscription ending) drops what this connection staged.
         defer { requests.importStages.discard(connection: requests.connection) }
         for await frame in frames {
             taken(frame.size)
             switch frame {
             case .tooLong:
-                let error = RPCFailure(id: nil, error: RPCErrorObject(
-                    code: RPCErrorCode.lineTooLong, message: "request line longer than 1 MiB; it was discarded"))
+                let error = RPCFailure(
+                    id: nil,
+                    error: RPCErrorObject(
+                        code: RPCErrorCode.lineTooLong, message: "request line longer than 1 MiB; it was discarded"))
                 try? await write(try WireJSON.encoder().encode(error), to: channel)
             case let .line(buffer):
                 let bytes = Data(buffer.readableBytesView)
@@ -132,9 +138,11 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     /// Streams events to a `subscribe`r until it hangs up or shuts down its write side; lines it
     /// sends meanwhile are read and ignored.
-    private static func stream(_ events: AsyncStream<DaemonEvent>, to channel: Channel,
-                               until frames: AsyncStream<BoundedLineDecoder.Frame>,
-                               taken: @escaping @Sendable (Int) -> Void) async {
+    private static func stream(
+        _ events: AsyncStream<DaemonEvent>, to channel: Channel,
+        until frames: AsyncStream<BoundedLineDecoder.Frame>,
+        taken: @escaping @Sendable (Int) -> Void
+    ) async {
         let closed = Task { try? await channel.closeFuture.get() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

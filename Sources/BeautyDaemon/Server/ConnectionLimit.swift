@@ -28,9 +28,11 @@ final class ConnectionLimit: @unchecked Sendable {
 
     /// The line a turned-away client reads before the connection closes.
     var refusal: Data {
-        let failure = RPCFailure(id: nil, error: RPCErrorObject(
-            code: RPCErrorCode.busy,
-            message: "busy: beautyd already serves \(maximum) connections (its maximum); close some and try again"))
+        let failure = RPCFailure(
+            id: nil,
+            error: RPCErrorObject(
+                code: RPCErrorCode.busy,
+                message: "busy: beautyd already serves \(maximum) connections (its maximum); close some and try again"))
         return (try? WireJSON.encoder().encode(failure)) ?? Data()
     }
 

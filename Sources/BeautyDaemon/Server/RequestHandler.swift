@@ -36,25 +36,45 @@ public struct RequestHandler: Sendable {
         // A syntax check only: JSONDecoder reads lazily and accepts a malformed value it never reads
         // (`"x":01`, a raw tab in a string), which JSON-RPC answers with a parse error.
         guard WireJSON.isWellFormed(line) else {
-            return .reply(failure(nil, RPCErrorObject(code: RPCErrorCode.parseError, message: "parse error: the line is not valid JSON")))
+            return .reply(
+                failure(
+                    nil,
+                    RPCErrorObject(code: RPCErrorCode.parseError, message: "parse error: the line is not valid JSON")))
         }
         guard let request = try? WireJSON.decoder().decode(RequestLine.self, from: line) else {
-            return .reply(failure(nil, RPCErrorObject(
-                code: RPCErrorCode.invalidRequest, message: "invalid request: expected an object with jsonrpc, id, method and params")))
+            return .reply(
+                failure(
+                    nil,
+                    RPCErrorObject(
+                        code: RPCErrorCode.invalidRequest,
+                        message: "invalid request: expected an object with jsonrpc, id, method and params")))
         }
         let id = request.id
         guard request.jsonrpc == "2.0" else {
-            return .reply(failure(id, RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "invalid request: \"jsonrpc\" must be \"2.0\"")))
+            return .reply(
+                failure(
+                    id,
+                    RPCErrorObject(
+                        code: RPCErrorCode.invalidRequest, message: "invalid request: \"jsonrpc\" must be \"2.0\"")))
         }
         guard let name = request.method else {
-            return .reply(failure(id, RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "invalid request: \"method\" is missing")))
+            return .reply(
+                failure(
+                    id,
+                    RPCErrorObject(code: RPCErrorCode.invalidRequest, message: "invalid request: \"method\" is missing")
+                ))
         }
         switch request.bound {
         case nil:
             let known = Method.allCases.map(\.rawValue).joined(separator: ", ")
             // A notification (no id) gets no answer, not even this error (JSON-RPC 2.0, section 4.1).
-            return .reply(id == nil ? nil : failure(id, RPCErrorObject(
-                code: RPCErrorCode.methodNotFound, message: "unknown method '\(name)' (known: \(known))")))
+            return .reply(
+                id == nil
+                    ? nil
+                    : failure(
+                        id,
+                        RPCErrorObject(
+                            code: RPCErrorCode.methodNotFound, message: "unknown method '\(name)' (known: \(known))")))
         case let .subscription(ack):
             return .subscribe(ack: success(id, ack) ?? Data())
         case let .call(bound):
@@ -72,16 +92,22 @@ public struct RequestHandler: Sendable {
     private func rpcError(_ error: any Error) -> RPCErrorObject {
         switch error {
         case let error as RequestRouter.InvalidParams:
-            return RPCErrorObject(code: RPCErrorCode.invalidParams, message: "invalid params: \(Self.describe(error.underlying))")
+            return RPCErrorObject(
+                code: RPCErrorCode.invalidParams, message: "invalid params: \(Self.describe(error.underlying))")
         case let error as ValidationError:
-            return RPCErrorObject(code: RPCErrorCode.invalidParams, message: error.description,
-                                  data: RPCErrorData(field: error.field, text: error.template, args: error.template.map { _ in error.arguments },
-                                                     argTexts: error.argTexts))
+            return RPCErrorObject(
+                code: RPCErrorCode.invalidParams, message: error.description,
+                data: RPCErrorData(
+                    field: error.field, text: error.template, args: error.template.map { _ in error.arguments },
+                    argTexts: error.argTexts))
         case let error as ImportStages.Busy:
-            return RPCErrorObject(code: RPCErrorCode.busy, message: error.text.english,
-                                  data: RPCErrorData(text: error.text.text, args: error.text.args))
+            return RPCErrorObject(
+                code: RPCErrorCode.busy, message: error.text.english,
+                data: RPCErrorData(text: error.text.text, args: error.text.args))
         case let StoreError.notFound(kind, itemID):
-            return RPCErrorObject(code: RPCErrorCode.notFound, message: "no \(kind) with id \(itemID)", data: RPCErrorData(kind: kind, id: itemID))
+            return RPCErrorObject(
+                code: RPCErrorCode.notFound, message: "no \(kind) with id \(itemID)",
+                data: RPCErrorData(kind: kind, id: itemID))
         default:
             let report = StoreFailureReport(error, databasePath: store.path)
             logger.error("request failed: \(report.rpcError.message)")
@@ -118,7 +144,8 @@ public struct RequestHandler: Sendable {
         case is Double.Type: return "a number"
         default:
             let name = "\(type)"
-            return name.hasPrefix("Array") ? "a list" : (name.hasPrefix("Dictionary") ? "an object" : "an object (\(name))")
+            return name.hasPrefix("Array")
+                ? "a list" : (name.hasPrefix("Dictionary") ? "an object" : "an object (\(name))")
         }
     }
 

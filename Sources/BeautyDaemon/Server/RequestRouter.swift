@@ -23,12 +23,15 @@ struct RequestRouter: Sendable {
     /// Methods registered more than once (the method-table test wants none).
     private(set) var duplicates: [Method] = []
 
-    mutating func register<P, R>(_ rpc: RPC<P, R>, _ handler: @escaping @Sendable (RequestHandler, P) async throws -> R) {
-        add(rpc.method, .call { container in
-            Result { try RequestLine.params(P.self, in: container) }
-                .map { params in { requests in try await handler(requests, params) } }
-                .mapError { InvalidParams(underlying: $0) }
-        })
+    mutating func register<P, R>(_ rpc: RPC<P, R>, _ handler: @escaping @Sendable (RequestHandler, P) async throws -> R)
+    {
+        add(
+            rpc.method,
+            .call { container in
+                Result { try RequestLine.params(P.self, in: container) }
+                    .map { params in { requests in try await handler(requests, params) } }
+                    .mapError { InvalidParams(underlying: $0) }
+            })
     }
 
     mutating func subscription<R>(_ rpc: RPC<NoParams, R>, ack: R) {

@@ -15,8 +15,10 @@ public final class SocketServer: Service, @unchecked Sendable {
     private let logger: Logger
 
     /// Binds (or adopts `activationFD`) before the daemon reports ready, so no client sees a gap.
-    public init(path: String, activationFD: Int32?, maximumConnections: Int, requests: RequestHandler, hub: EventHub,
-                logger: Logger) async throws {
+    public init(
+        path: String, activationFD: Int32?, maximumConnections: Int, requests: RequestHandler, hub: EventHub,
+        logger: Logger
+    ) async throws {
         self.logger = logger
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let limit = ConnectionLimit(maximum: maximumConnections)

@@ -20,17 +20,21 @@ struct StoreFailureReport {
         switch fault {
         case .locked:
             code = RPCErrorCode.databaseLocked
-            text = TranslatableText("database locked: %s (%s); try again once it lets go (beautyd retries reminders by itself)",
-                                    [explanation, .plain(summary)])
+            text = TranslatableText(
+                "database locked: %s (%s); try again once it lets go (beautyd retries reminders by itself)",
+                [explanation, .plain(summary)])
         case .full:
             code = RPCErrorCode.diskFull
-            text = TranslatableText("disk full: %s (%s); free some space and try again", [explanation, .plain(summary)])
+            text = TranslatableText(
+                "disk full: %s (%s); free some space and try again", [explanation, .plain(summary)])
         case .damaged:
             code = RPCErrorCode.databaseDamaged
-            text = TranslatableText("database damaged: %s (%s); stop beautyd and recover it (README.md, \"A damaged database\")",
-                                    [explanation, .plain(summary)])
+            text = TranslatableText(
+                "database damaged: %s (%s); stop beautyd and recover it (README.md, \"A damaged database\")",
+                [explanation, .plain(summary)])
         }
-        rpcError = RPCErrorObject(code: code, message: text.english,
-                                  data: RPCErrorData(text: text.text, args: text.args, argTexts: text.argTexts))
+        rpcError = RPCErrorObject(
+            code: code, message: text.english,
+            data: RPCErrorData(text: text.text, args: text.args, argTexts: text.argTexts))
     }
 }

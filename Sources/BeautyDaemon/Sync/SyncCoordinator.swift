@@ -31,8 +31,11 @@ public actor SyncCoordinator {
     /// Local changes are pushed once no other change came for this long (an import, several edits).
     static let debounce: Duration = .seconds(2)
 
-    init(store: AppDatabase, settings: SettingsBox, scheduler: Scheduler, logger: Logger, clock: @escaping @Sendable () -> Date,
-         zone: any ZoneSource) {
+    init(
+        store: AppDatabase, settings: SettingsBox, scheduler: Scheduler, logger: Logger,
+        clock: @escaping @Sendable () -> Date,
+        zone: any ZoneSource
+    ) {
         self.store = store
         self.settings = settings
         self.scheduler = scheduler
@@ -60,7 +63,9 @@ public actor SyncCoordinator {
     private func syncSideBySide(_ names: [String], allowDeletions: Bool = false) async -> [SyncReport] {
         await withTaskGroup(of: (Int, SyncReport).self) { group in
             for (index, name) in names.enumerated() {
-                group.addTask { (index, await self.serially(name) { await self.sync(name, allowDeletions: allowDeletions) }) }
+                group.addTask {
+                    (index, await self.serially(name) { await self.sync(name, allowDeletions: allowDeletions) })
+                }
             }
             var reports = [SyncReport?](repeating: nil, count: names.count)
             for await (index, report) in group { reports[index] = report }
@@ -77,7 +82,11 @@ public actor SyncCoordinator {
         tails[account] = Task { _ = await task.value }
         // The sync runs in a task of its own (the next one waits for it): the daemon stopping cancels
         // the caller, and must reach the sync too.
-        return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     private func sync(_ name: String, allowDeletions: Bool = false) async -> SyncReport {
@@ -93,11 +102,13 @@ public actor SyncCoordinator {
             let config = settings.config
             let tree = try store.categories().map { (name: $0.name, title: $0.title) }
             var engine = SyncEngine(
-                store: store, server: try client(for: account), account: account, takesNewEvents: first, zone: zone.current,
+                store: store, server: try client(for: account), account: account, takesNewEvents: first,
+                zone: zone.current,
                 now: clock,
                 check: { appointments, names, phones in
-                    try RequestHandler.checkedImports(appointments, contactNames: names, contactPhones: phones, firstIndex: 0,
-                                                      tree: tree, currency: config.currency)
+                    try RequestHandler.checkedImports(
+                        appointments, contactNames: names, contactPhones: phones, firstIndex: 0,
+                        tree: tree, currency: config.currency)
                 },
                 logger: logger)
             engine.allowDeletions = allowDeletions
@@ -119,9 +130,11 @@ public actor SyncCoordinator {
             }
             if report.fetched + report.removed + report.conflicts > 0 { scheduler.wake(.edited) }
             try store.recordSyncOutcome(account: name, at: clock(), error: nil, nextAttemptAt: nil)
-            logger.info("sync \(name): fetched \(report.fetched), pushed \(report.pushed), removed \(report.removed), conflicts \(report.conflicts), \(report.requests) requests")
+            logger.info(
+                "sync \(name): fetched \(report.fetched), pushed \(report.pushed), removed \(report.removed), conflicts \(report.conflicts), \(report.requests) requests"
+            )
             return report
-        } catch where Task.isCancelled {
+        } catch  where Task.isCancelled {
             // The daemon is stopping (the engine or the sync_timeout timer may be the one to say so):
             // not a failure of the server's, so no back-off is recorded.
             scheduler.wake(.edited)
@@ -135,8 +148,10 @@ public actor SyncCoordinator {
             scheduler.wake(.edited)
             let message = "\(error)"
             failures[name] = SyncErrorText.of(error)
-            let wait = SyncDecision.backOff(failures: account.failures + 1, cap: TimeInterval(settings.config.syncIntervalSeconds))
-            try? store.recordSyncOutcome(account: name, at: clock(), error: message, nextAttemptAt: clock().addingTimeInterval(wait))
+            let wait = SyncDecision.backOff(
+                failures: account.failures + 1, cap: TimeInterval(settings.config.syncIntervalSeconds))
+            try? store.recordSyncOutcome(
+                account: name, at: clock(), error: message, nextAttemptAt: clock().addingTimeInterval(wait))
             logger.warning("sync \(name) failed (next attempt in \(Int(wait)) s): \(message)")
             var report = SyncReport(account: name)
             report.error = message
@@ -156,11 +171,16 @@ public actor SyncCoordinator {
             clients[account.name] = nil
             Task { try? await client.shutdown() }
         }
-        guard let url = URL(string: account.calendarURL) else { throw CalDAVError.malformed("calendar URL \(account.calendarURL)") }
-        let credentials: any CalDAVCredentialSource = try account.passwordFile.map { try PasswordFileCredentials(user: account.user, passwordFile: $0) }
+        guard let url = URL(string: account.calendarURL) else {
+            throw CalDAVError.malformed("calendar URL \(account.calendarURL)")
+        }
+        let credentials: any CalDAVCredentialSource =
+            try account.passwordFile.map { try PasswordFileCredentials(user: account.user, passwordFile: $0) }
             ?? SyncSetup.keyring(user: account.user, account: account.name, url: url)
-        let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: account.insecure,
-                                                             requestDeadline: .seconds(settings.config.syncRequestTimeoutSeconds)))
+        let client = try CalDAVClient(
+            account: CalDAVAccount(
+                url: url, credentials: credentials, allowInsecure: account.insecure,
+                requestDeadline: .seconds(settings.config.syncRequestTimeoutSeconds)))
         clients[account.name] = client
         clientAccounts[account.name] = account
         return client
@@ -225,7 +245,8 @@ public actor SyncCoordinator {
     /// When `account` should next sync by itself: after a failure its back-off, else the interval.
     private func due(_ account: SyncAccount) -> Date {
         if account.failures > 0, let next = account.nextAttemptAt { return next }
-        return (account.lastSyncAt ?? account.createdAt).addingTimeInterval(TimeInterval(settings.config.syncIntervalSeconds))
+        return (account.lastSyncAt ?? account.createdAt).addingTimeInterval(
+            TimeInterval(settings.config.syncIntervalSeconds))
     }
 
     /// Accounts of `[sync.NAME]` tables not yet stored are set up (discovery) and added.
@@ -233,9 +254,10 @@ public actor SyncCoordinator {
         for wanted in settings.config.syncAccounts {
             guard (try? store.syncAccount(named: wanted.name)) == nil else { continue }
             do {
-                let params = SyncAddParams(name: wanted.name, url: wanted.url, user: wanted.user, passwordFile: wanted.passwordFile,
-                                           keyring: wanted.passwordFile == nil ? true : nil, calendar: wanted.calendar,
-                                           insecure: wanted.insecure)
+                let params = SyncAddParams(
+                    name: wanted.name, url: wanted.url, user: wanted.user, passwordFile: wanted.passwordFile,
+                    keyring: wanted.passwordFile == nil ? true : nil, calendar: wanted.calendar,
+                    insecure: wanted.insecure)
                 _ = try await SyncSetup(store: store, clock: clock).add(params)
                 logger.notice("sync: added account \(wanted.name) from the configuration")
             } catch {

@@ -38,12 +38,22 @@ enum SyncDecision {
     static func resolve(local: [Appointment]?, server: [Appointment]?) -> Outcome {
         switch (local, server) {
         case (nil, nil): return .agree
-        case (nil, _?): return .serverWins(reason: TranslatableText("deleted here while changed on the server: the server's version is back", []).text)
+        case (nil, _?):
+            return .serverWins(
+                reason: TranslatableText("deleted here while changed on the server: the server's version is back", [])
+                    .text)
         case (_?, nil):
-            return .serverWins(reason: TranslatableText("changed here while deleted on the server: the local version is kept as this copy", []).text)
+            return .serverWins(
+                reason: TranslatableText(
+                    "changed here while deleted on the server: the local version is kept as this copy", []
+                ).text)
         case let (local?, server?):
-            return same(local, server) ? .agree
-                : .serverWins(reason: TranslatableText("changed on both sides: the server's version is kept, the local one as this copy", []).text)
+            return same(local, server)
+                ? .agree
+                : .serverWins(
+                    reason: TranslatableText(
+                        "changed on both sides: the server's version is kept, the local one as this copy", []
+                    ).text)
         }
     }
 

@@ -31,7 +31,8 @@ struct SyncEngine {
     let zone: TimeZone
     let now: @Sendable () -> Date
     /// Checks what a server sends as an import is checked (category tree, default currency).
-    let check: @Sendable ([Appointment], [String?], [String?]) throws -> (appointments: [Appointment], contacts: [Contact?])
+    let check:
+        @Sendable ([Appointment], [String?], [String?]) throws -> (appointments: [Appointment], contacts: [Contact?])
     let logger: Logger
 
     /// Apply a pull's deletions even when `DeletionGuard` would hold them back (`sync now --allow-deletions`).
@@ -79,7 +80,8 @@ struct SyncEngine {
                 listing = try await server.syncCollection(calendarURL, token: account.syncToken)
             } catch CalDAVError.syncTokenInvalid {
                 // The server forgot the token: list everything again; ETags spare unchanged events a fetch.
-                logger.notice("sync \(account.name): the server no longer knows the sync token; listing the whole calendar")
+                logger.notice(
+                    "sync \(account.name): the server no longer knows the sync token; listing the whole calendar")
                 listing = try await server.syncCollection(calendarURL, token: nil)
                 whole = true
             }
@@ -104,8 +106,10 @@ struct SyncEngine {
             tags.removeAll { CollectionScope.member($0.href, of: calendarURL) == nil }
             warnings.append(outsideWarning(outside))
         }
-        let wanted = tags.filter { tag in knownByHref[Self.key(tag.href)].map { $0.etag != tag.etag || tag.etag.isEmpty } ?? true }
-            .map(\.href)
+        let wanted = tags.filter { tag in
+            knownByHref[Self.key(tag.href)].map { $0.etag != tag.etag || tag.etag.isEmpty } ?? true
+        }
+        .map(\.href)
         let outbox = try store.outbox()
         let pending = Set(outbox.filter { $0.account == account.name }.map(\.uid))
         let pendingUnsynced = Set(outbox.filter { $0.account == nil }.map(\.uid))
@@ -115,29 +119,41 @@ struct SyncEngine {
             let batch = Array(wanted[start..<min(start + Self.fetchBatch, wanted.count)])
             for resource in try await server.fetch(calendarURL, hrefs: batch) {
                 report.fetched += 1
-                guard let event = serverEvent(resource, warnings: &warnings), uids.claim(event.resource.uid, href: resource.href) else { continue }
+                guard let event = serverEvent(resource, warnings: &warnings),
+                    uids.claim(event.resource.uid, href: resource.href)
+                else { continue }
                 if pending.contains(event.resource.uid) {
                     try conflictCheck(uid: event.resource.uid, server: event.appointments, into: &changes)
-                } else if pendingUnsynced.contains(event.resource.uid), try store.localEvent(uid: event.resource.uid, account: account.name) == nil {
+                } else if pendingUnsynced.contains(event.resource.uid),
+                    try store.localEvent(uid: event.resource.uid, account: account.name) == nil
+                {
                     // A local event no account has yet, under the UID this server has: the pull takes it in.
-                    try conflictCheck(uid: event.resource.uid, unsynced: true, server: event.appointments, into: &changes)
+                    try conflictCheck(
+                        uid: event.resource.uid, unsynced: true, server: event.appointments, into: &changes)
                 }
                 changes.changed.append(event)
             }
         }
         if !uids.refused.isEmpty {
-            logger.warning("sync \(account.name): ignored \(uids.refused.count) resource(s) whose UID another one has: \(uids.refused.prefix(5).joined(separator: " "))")
-            warnings.append(TranslatableText("the server has %s item(s) whose UID another item of this calendar already has; they were ignored: %s",
-                                             [.plain(uids.refused.count), .plain(Self.named(uids.refused))]))
+            logger.warning(
+                "sync \(account.name): ignored \(uids.refused.count) resource(s) whose UID another one has: \(uids.refused.prefix(5).joined(separator: " "))"
+            )
+            warnings.append(
+                TranslatableText(
+                    "the server has %s item(s) whose UID another item of this calendar already has; they were ignored: %s",
+                    [.plain(uids.refused.count), .plain(Self.named(uids.refused))]))
         }
         let gone = removed.compactMap { knownByHref[Self.key($0)] }
         if !allowDeletions, DeletionGuard.holdsBack(removing: gone.count, of: known.count, share: deletionShare) {
             // Not applied, and the token stays where it was: the next sync lists the same deletions
             // again, until the user lets them through (`sync now NAME --allow-deletions`).
-            logger.warning("sync \(account.name): the server would delete \(gone.count) of \(known.count) appointments; held back until 'beautyctl sync now \(account.name) --allow-deletions'")
-            warnings.append(TranslatableText(
-                "the server's listing would delete %s of %s appointments; nothing was deleted. If that is right: beautyctl sync now %s --allow-deletions",
-                [.plain(gone.count), .plain(known.count), .plain(account.name)]))
+            logger.warning(
+                "sync \(account.name): the server would delete \(gone.count) of \(known.count) appointments; held back until 'beautyctl sync now \(account.name) --allow-deletions'"
+            )
+            warnings.append(
+                TranslatableText(
+                    "the server's listing would delete %s of %s appointments; nothing was deleted. If that is right: beautyctl sync now %s --allow-deletions",
+                    [.plain(gone.count), .plain(known.count), .plain(account.name)]))
             report.heldBack = gone.count
             changes.syncToken = account.syncToken
             changes.ctag = account.ctag
@@ -156,9 +172,12 @@ struct SyncEngine {
 
     /// Hrefs the server listed outside the calendar: named (the first few) so the user can tell the server's admin.
     private func outsideWarning(_ hrefs: [String]) -> TranslatableText {
-        logger.warning("sync \(account.name): ignored \(hrefs.count) href(s) outside \(calendarURL.absoluteString): \(hrefs.prefix(5).joined(separator: " "))")
-        return TranslatableText("the server listed %s item(s) outside the calendar followed; they were ignored and nothing was sent to them: %s",
-                                [.plain(hrefs.count), .plain(Self.named(hrefs))])
+        logger.warning(
+            "sync \(account.name): ignored \(hrefs.count) href(s) outside \(calendarURL.absoluteString): \(hrefs.prefix(5).joined(separator: " "))"
+        )
+        return TranslatableText(
+            "the server listed %s item(s) outside the calendar followed; they were ignored and nothing was sent to them: %s",
+            [.plain(hrefs.count), .plain(Self.named(hrefs))])
     }
 
     /// The first few hrefs, for a warning.
@@ -174,16 +193,22 @@ struct SyncEngine {
             let read = try ICalendar.read(resource.ics, defaultZone: zone)
             for skipped in read.skippedEvents {
                 logger.warning("sync \(account.name): \(resource.href): line \(skipped.line): \(skipped.message)")
-                warnings.append(TranslatableText("the server's item %s: %s", [.plain(String(resource.href.prefix(200))), .message(skipped.text)]))
+                warnings.append(
+                    TranslatableText(
+                        "the server's item %s: %s", [.plain(String(resource.href.prefix(200))), .message(skipped.text)])
+                )
             }
             let events = read.events
             guard let uid = events.first?.uid else { return nil }
             let imported = CalendarEvent.importing(events, zone: zone)
             let phones = imported.events.map { events[$0].contactPhone }
             let checked = try check(imported.appointments, imported.contactNames, phones)
-            let stored = SyncedResource(account: account.name, uid: uid, href: resource.href, etag: resource.etag, ics: resource.ics)
+            let stored = SyncedResource(
+                account: account.name, uid: uid, href: resource.href, etag: resource.etag, ics: resource.ics)
             if checked.appointments.contains(where: ReminderPlanner.remindsLessOftenThanItOccurs) {
-                logger.notice("sync \(account.name): \(uid) repeats more often than once a minute; its reminders come at most once a minute")
+                logger.notice(
+                    "sync \(account.name): \(uid) repeats more often than once a minute; its reminders come at most once a minute"
+                )
             }
             return ServerEvent(resource: stored, appointments: checked.appointments, contacts: checked.contacts)
         } catch {
@@ -194,17 +219,22 @@ struct SyncEngine {
 
     /// A local change of `uid` (this account's event, or with `unsynced` one no account has yet) waits
     /// while the server changed it too: keep the local version as a conflict copy unless both say the same.
-    private func conflictCheck(uid: String, unsynced: Bool = false, server: [Appointment]?, into changes: inout ServerChanges) throws {
+    private func conflictCheck(
+        uid: String, unsynced: Bool = false, server: [Appointment]?, into changes: inout ServerChanges
+    ) throws {
         let local = try store.localEvent(uid: uid, account: unsynced ? nil : account.name)
         if let copy = conflictCopy(uid: uid, local: local, server: server) { changes.conflicts.append(copy) }
     }
 
     /// The local version as a conflict copy when it loses to the server's; nil when both agree.
     private func conflictCopy(uid: String, local: LocalEvent?, server: [Appointment]?) -> SyncConflict? {
-        guard case let .serverWins(reason) = SyncDecision.resolve(local: local?.appointments, server: server) else { return nil }
+        guard case let .serverWins(reason) = SyncDecision.resolve(local: local?.appointments, server: server) else {
+            return nil
+        }
         logger.notice("sync \(account.name): conflict on \(uid): \(reason)")
-        return SyncConflict(account: account.name, uid: uid, title: local?.appointments.first?.title ?? server?.first?.title ?? uid,
-                            reason: reason, ics: local.map { ics($0) }, detectedAt: now())
+        return SyncConflict(
+            account: account.name, uid: uid, title: local?.appointments.first?.title ?? server?.first?.title ?? uid,
+            reason: reason, ics: local.map { ics($0) }, detectedAt: now())
     }
 
     // MARK: - Push
@@ -241,7 +271,9 @@ struct SyncEngine {
         if let refused { throw refused }
     }
 
-    private func put(_ local: LocalEvent, _ entry: OutboxEntry, known: SyncedResource?, report: inout SyncReport) async throws {
+    private func put(_ local: LocalEvent, _ entry: OutboxEntry, known: SyncedResource?, report: inout SyncReport)
+        async throws
+    {
         let uid = entry.uid
         if let known, let server = try? appointments(of: known.ics), SyncDecision.same(local.appointments, server) {
             try store.dropFromOutbox(account: entry.account, uid: uid, queuedBefore: entry.queuedAt)
@@ -253,11 +285,14 @@ struct SyncEngine {
             var precondition = CalDAVWritePrecondition.mustNotExist
             if let known { precondition = .mustMatch(etag: try await etag(of: known)) }
             let newETag = try await server.put(href, ics: text, precondition)
-            try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text),
-                                   queued: entry.account, queuedBefore: entry.queuedAt)
+            try store.recordPushed(
+                SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text),
+                queued: entry.account, queuedBefore: entry.queuedAt)
             report.pushed += 1
         } catch CalDAVError.preconditionFailed {
-            if known == nil, try await createUnderAnotherName(entry, text: text, taken: href, report: &report) { return }
+            if known == nil, try await createUnderAnotherName(entry, text: text, taken: href, report: &report) {
+                return
+            }
             // Changed (or created, or deleted) on the server since the last pull: decide now.
             try await settle(entry, href: href, local: local, report: &report)
         }
@@ -267,25 +302,33 @@ struct SyncEngine {
     /// there (a creation retried after a lost answer) `settle` decides (false). When something else
     /// is, or nothing the server lets beautyd read, the event goes under another name: it is not a
     /// conflict, and nothing here was deleted on the server.
-    private func createUnderAnotherName(_ entry: OutboxEntry, text: String, taken: String, report: inout SyncReport) async throws -> Bool {
+    private func createUnderAnotherName(_ entry: OutboxEntry, text: String, taken: String, report: inout SyncReport)
+        async throws -> Bool
+    {
         let uid = entry.uid
         if let current = try await server.fetch(calendarURL, hrefs: [taken]).first,
-           (try? ICalendar.parse(current.ics, defaultZone: zone))?.first?.uid == uid { return false }
+            (try? ICalendar.parse(current.ics, defaultZone: zone))?.first?.uid == uid
+        {
+            return false
+        }
         for attempt in 1...3 {
             let href = server.href(forUID: "\(uid)-\(attempt)", in: calendarURL)
             do {
                 let newETag = try await server.put(href, ics: text, .mustNotExist)
-                try store.recordPushed(SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text),
-                                       queued: entry.account, queuedBefore: entry.queuedAt)
+                try store.recordPushed(
+                    SyncedResource(account: account.name, uid: uid, href: href, etag: newETag, ics: text),
+                    queued: entry.account, queuedBefore: entry.queuedAt)
                 report.pushed += 1
-                logger.notice("sync \(account.name): \(taken) is taken on the server by another resource; \(uid) went to \(href)")
+                logger.notice(
+                    "sync \(account.name): \(taken) is taken on the server by another resource; \(uid) went to \(href)")
                 return true
             } catch CalDAVError.preconditionFailed {
                 continue
             }
         }
         // It stays queued, and the sync says why.
-        throw CalDAVError.server(status: 412, detail: "\(uid): \(taken) and the other names tried are taken on the server")
+        throw CalDAVError.server(
+            status: 412, detail: "\(uid): \(taken) and the other names tried are taken on the server")
     }
 
     private func delete(_ known: SyncedResource, _ entry: OutboxEntry, report: inout SyncReport) async throws {
@@ -330,21 +373,25 @@ struct SyncEngine {
     /// The ETag to match: the one recorded, or (when the server gave none with the write) the current one.
     private func etag(of known: SyncedResource) async throws -> String {
         if let etag = known.etag, !etag.isEmpty { return etag }
-        guard let current = try await server.fetch(calendarURL, hrefs: [known.href]).first else { throw CalDAVError.notFound(known.href) }
+        guard let current = try await server.fetch(calendarURL, hrefs: [known.href]).first else {
+            throw CalDAVError.notFound(known.href)
+        }
         return current.etag
     }
 
     // MARK: - Text
 
     private func ics(_ local: LocalEvent) -> String {
-        let events = CalendarEvent.exporting(local.appointments, contactNames: local.contactNames, contactPhones: local.contactPhones)
+        let events = CalendarEvent.exporting(
+            local.appointments, contactNames: local.contactNames, contactPhones: local.contactPhones)
         return ICalendar.serialize(events, stamp: now(), defaultZone: zone)
     }
 
     private func appointments(of text: String) throws -> [Appointment] {
         let events = try ICalendar.parse(text, defaultZone: zone)
         let imported = CalendarEvent.importing(events, zone: zone)
-        return try check(imported.appointments, imported.contactNames, imported.events.map { events[$0].contactPhone }).appointments
+        return try check(imported.appointments, imported.contactNames, imported.events.map { events[$0].contactPhone })
+            .appointments
     }
 
     /// Servers differ in how they escape an href (`@` or `%40`): compare them unescaped.

@@ -17,23 +17,31 @@ enum SyncErrorText {
     static func of(_ error: CalDAVError) -> TranslatableText {
         switch error {
         case let .insecureURL(url):
-            TranslatableText("refusing plain HTTP to %s: use https://, or allow it explicitly (--insecure) if you trust the network", [.plain(url)])
+            TranslatableText(
+                "refusing plain HTTP to %s: use https://, or allow it explicitly (--insecure) if you trust the network",
+                [.plain(url)])
         case .unauthorized:
             TranslatableText("the CalDAV server refused the user name or password (401 Unauthorized)", [])
         case let .notFound(what):
             TranslatableText("not found on the CalDAV server: %s", [.plain(what)])
         case let .preconditionFailed(href):
-            TranslatableText("%s changed on the server since it was last read (412 Precondition Failed)", [.plain(href)])
+            TranslatableText(
+                "%s changed on the server since it was last read (412 Precondition Failed)", [.plain(href)])
         case .syncTokenInvalid:
             TranslatableText("the CalDAV server no longer knows the sync token; a full listing is needed", [])
         case let .passwordFileNotPrivate(path):
-            TranslatableText("the password file %s must belong to you and be readable by you alone (chmod 600 %s)", [.plain(path), .plain(path)])
+            TranslatableText(
+                "the password file %s must belong to you and be readable by you alone (chmod 600 %s)",
+                [.plain(path), .plain(path)])
         case let .passwordFileUnreadable(path, code):
-            TranslatableText("cannot read the password file %s: %s", [.plain(path), .message(SystemErrorText.text(code))])
+            TranslatableText(
+                "cannot read the password file %s: %s", [.plain(path), .message(SystemErrorText.text(code))])
         case let .passwordFileEmpty(path):
             TranslatableText("the password file %s is empty", [.plain(path)])
         case let .passwordFileTooLarge(path, limit):
-            TranslatableText("the password file %s is not a regular file of at most %s bytes: it should hold the password alone", [.plain(path), .plain(limit)])
+            TranslatableText(
+                "the password file %s is not a regular file of at most %s bytes: it should hold the password alone",
+                [.plain(path), .plain(limit)])
         case let .server(status, detail) where detail.isEmpty:
             TranslatableText("the CalDAV server answered %s", [.plain(status)])
         case let .server(status, detail):

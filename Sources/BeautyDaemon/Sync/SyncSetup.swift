@@ -12,31 +12,45 @@ struct SyncSetup {
 
     func add(_ p: SyncAddParams) async throws -> SyncAccount {
         let name = p.name.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+        guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
+        else {
             throw ValidationError(field: "name", template: "must be 1 to 64 letters, digits, '-', '_' or '.'")
         }
         if try store.syncAccount(named: name) != nil {
-            throw ValidationError(field: "name", template: "a sync account named '%s' exists already (remove it first: beautyctl sync rm %s)", name, name)
+            throw ValidationError(
+                field: "name",
+                template: "a sync account named '%s' exists already (remove it first: beautyctl sync rm %s)", name, name
+            )
         }
-        guard let url = URL(string: p.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+        guard let url = URL(string: p.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
             throw ValidationError(field: "url", template: "'%s' is not an http:// or https:// URL", p.url)
         }
         // A password in the URL would be stored, listed and logged with it.
         guard url.user == nil, url.password == nil else {
-            throw ValidationError(field: "url", template: "'%s' carries a user name or password: give them with --user and --password-file or --keyring",
-                                  "\(scheme)://\(url.host ?? "")\(url.path)")
+            throw ValidationError(
+                field: "url",
+                template:
+                    "'%s' carries a user name or password: give them with --user and --password-file or --keyring",
+                "\(scheme)://\(url.host ?? "")\(url.path)")
         }
         let credentials: any CalDAVCredentialSource
         switch (p.passwordFile, p.keyring ?? false) {
         case let (file?, false):
-            guard file.hasPrefix("/") else { throw ValidationError(field: "passwordFile", template: "must be an absolute path") }
+            guard file.hasPrefix("/") else {
+                throw ValidationError(field: "passwordFile", template: "must be an absolute path")
+            }
             credentials = try PasswordFileCredentials(user: p.user, passwordFile: file)
         case (nil, true):
             credentials = Self.keyring(user: p.user, account: name, url: url)
         default:
-            throw ValidationError(field: "passwordFile", template: "give either a password file or keyring (the desktop's Secret Service)")
+            throw ValidationError(
+                field: "passwordFile", template: "give either a password file or keyring (the desktop's Secret Service)"
+            )
         }
-        let client = try CalDAVClient(account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: p.insecure ?? false))
+        let client = try CalDAVClient(
+            account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: p.insecure ?? false))
         defer { Task { try? await client.shutdown() } }
         var own = p.url
         let calendar: CalDAVCalendar
@@ -47,7 +61,8 @@ struct SyncSetup {
             // The user named this host: the account moves there, and its password goes there alone from now on.
             try Self.checkFollowing(there, trusting: p.trustHost)
             let moved = p.passwordFile == nil ? Self.keyring(user: p.user, account: name, url: there) : credentials
-            calendar = try await chooseCalendar(try CalDAVClient(account: CalDAVAccount(url: there, credentials: moved)), url: there, p)
+            calendar = try await chooseCalendar(
+                try CalDAVClient(account: CalDAVAccount(url: there, credentials: moved)), url: there, p)
             own = there.absoluteString
         }
         let account = SyncAccount(
@@ -64,20 +79,33 @@ struct SyncSetup {
         let found = try await client.discoverCalendars().filter(\.supportsEvents)
         if let wanted = p.calendar {
             let key = SyncEngine.key(wanted).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-            let match = found.first { $0.displayName == wanted }
-                ?? found.first { SyncEngine.key($0.url.absoluteString).hasSuffix(key) || SyncEngine.key($0.url.path).trimmingCharacters(in: CharacterSet(charactersIn: "/")).hasSuffix(key) }
+            let match =
+                found.first { $0.displayName == wanted }
+                ?? found.first {
+                    SyncEngine.key($0.url.absoluteString).hasSuffix(key)
+                        || SyncEngine.key($0.url.path).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+                            .hasSuffix(key)
+                }
             guard let match else {
-                if found.isEmpty { throw ValidationError(field: "calendar", template: "no calendar '%s' on the server; it has: none", wanted) }
-                throw ValidationError(field: "calendar", template: "no calendar '%s' on the server; it has: %s", wanted, Self.listing(found))
+                if found.isEmpty {
+                    throw ValidationError(
+                        field: "calendar", template: "no calendar '%s' on the server; it has: none", wanted)
+                }
+                throw ValidationError(
+                    field: "calendar", template: "no calendar '%s' on the server; it has: %s", wanted,
+                    Self.listing(found))
             }
             return match
         }
         switch found.count {
-        case 0: throw ValidationError(field: "calendar", template: "the server has no calendar for events here; make one with --create NAME")
+        case 0:
+            throw ValidationError(
+                field: "calendar", template: "the server has no calendar for events here; make one with --create NAME")
         case 1: return found[0]
         default:
-            throw ValidationError(field: "calendar", template: "the server has %s calendars; choose one with --calendar NAME or URL: %s",
-                                  found.count, Self.listing(found))
+            throw ValidationError(
+                field: "calendar", template: "the server has %s calendars; choose one with --calendar NAME or URL: %s",
+                found.count, Self.listing(found))
         }
     }
 
@@ -86,11 +114,16 @@ struct SyncSetup {
     static func checkFollowing(_ url: URL, trusting trusted: String?) throws {
         let origin = CollectionScope.origin(of: url), host = hostName(of: url)
         guard let trusted, trusted.trimmingCharacters(in: .whitespaces).lowercased() == host else {
-            throw ValidationError(field: "url", template: "the server keeps your calendars on another host, %s; nothing was sent there. If you trust it with your password, add the account again with --trust-host %s",
-                                  origin, host)
+            throw ValidationError(
+                field: "url",
+                template:
+                    "the server keeps your calendars on another host, %s; nothing was sent there. If you trust it with your password, add the account again with --trust-host %s",
+                origin, host)
         }
         guard CollectionScope.isEncryptedOrLocal(url) else {
-            throw ValidationError(field: "trustHost", template: "%s is not https: the password does not go to another host unencrypted", origin)
+            throw ValidationError(
+                field: "trustHost", template: "%s is not https: the password does not go to another host unencrypted",
+                origin)
         }
     }
 
@@ -112,7 +145,10 @@ struct SyncSetup {
     }
 
     static func unknown(_ name: String, _ accounts: [SyncAccount]) -> ValidationError {
-        accounts.isEmpty ? ValidationError(field: "name", template: "no sync account named '%s' (accounts: none)", name)
-            : ValidationError(field: "name", template: "no sync account named '%s' (accounts: %s)", name, accounts.map(\.name).joined(separator: ", "))
+        accounts.isEmpty
+            ? ValidationError(field: "name", template: "no sync account named '%s' (accounts: none)", name)
+            : ValidationError(
+                field: "name", template: "no sync account named '%s' (accounts: %s)", name,
+                accounts.map(\.name).joined(separator: ", "))
     }
 }

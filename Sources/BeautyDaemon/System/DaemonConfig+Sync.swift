@@ -16,8 +16,10 @@ public struct SyncAccountConfig: Sendable, Equatable {
 extension DaemonConfig {
     /// `[sync]`: `interval`, `request_timeout`, `sync_timeout`, `max_deletion_share`; each sub-table `[sync.NAME]`: `url`, `user`, `password_file` (or `keyring = true`),
     /// `calendar`, `insecure`.
-    static func parseSync(_ value: TOMLValueConvertible?, text: String, path: String, into config: inout DaemonConfig,
-                          warnings: inout [String]) throws {
+    static func parseSync(
+        _ value: TOMLValueConvertible?, text: String, path: String, into config: inout DaemonConfig,
+        warnings: inout [String]
+    ) throws {
         let fail = { (key: String, expected: String) in
             LoadError(path: path, line: lineOf(key: key, in: text), message: "\(key): expected \(expected)")
         }
@@ -34,7 +36,11 @@ extension DaemonConfig {
                 guard let raw = table[key]?.string, let seconds = try? DurationParser.seconds(raw), seconds >= 1 else {
                     throw fail(key, "a duration of at least a second, such as \"2m\"")
                 }
-                if key == "request_timeout" { config.syncRequestTimeoutSeconds = seconds } else { config.syncTimeoutSeconds = seconds }
+                if key == "request_timeout" {
+                    config.syncRequestTimeoutSeconds = seconds
+                } else {
+                    config.syncTimeoutSeconds = seconds
+                }
                 continue
             }
             if key == "max_deletion_share" {
@@ -50,15 +56,19 @@ extension DaemonConfig {
             }
             let known: Set<String> = ["url", "user", "password_file", "keyring", "calendar", "insecure"]
             for unknown in account.keys where !known.contains(unknown) {
-                warnings.append("\(path):\(lineOf(key: unknown, in: text) ?? 0): unknown key sync.\(key).\(unknown) ignored")
+                warnings.append(
+                    "\(path):\(lineOf(key: unknown, in: text) ?? 0): unknown key sync.\(key).\(unknown) ignored")
             }
             func string(_ name: String) throws -> String {
-                guard let value = account[name]?.string, !value.isEmpty else { throw fail(name, "a string in [sync.\(key)]") }
+                guard let value = account[name]?.string, !value.isEmpty else {
+                    throw fail(name, "a string in [sync.\(key)]")
+                }
                 return value
             }
             let keyring = account["keyring"]?.bool ?? false
-            var entry = SyncAccountConfig(name: key, url: try string("url"), user: try string("user"),
-                                          passwordFile: keyring ? nil : (try string("password_file") as NSString).expandingTildeInPath)
+            var entry = SyncAccountConfig(
+                name: key, url: try string("url"), user: try string("user"),
+                passwordFile: keyring ? nil : (try string("password_file") as NSString).expandingTildeInPath)
             entry.calendar = account["calendar"]?.string
             if let raw = account["insecure"] {
                 guard let flag = raw.bool else { throw fail("insecure", "true or false") }

@@ -60,13 +60,15 @@ public struct DaemonConfig: Sendable, Equatable {
     /// Reads the file at `path`; a missing file means all defaults, a bad one is an error naming the line.
     public static func load(path: String) throws -> (DaemonConfig, warnings: [String]) {
         guard FileManager.default.fileExists(atPath: path) else { return (DaemonConfig(), []) }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
             throw LoadError(path: path, line: nil, message: "cannot read the file as UTF-8 text")
         }
         return try parse(text, path: path)
     }
 
-    public static func parse(_ text: String, path: String = "config.toml") throws -> (DaemonConfig, warnings: [String]) {
+    public static func parse(_ text: String, path: String = "config.toml") throws -> (DaemonConfig, warnings: [String])
+    {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -129,11 +131,15 @@ public struct DaemonConfig: Sendable, Equatable {
             config.retrySeconds = v
         }
         if let raw = value("scheduling", "commit_ahead_ms") {
-            guard let v = raw.int, (0...1000).contains(v) else { throw fail("commit_ahead_ms", "a whole number of milliseconds from 0 to 1000") }
+            guard let v = raw.int, (0...1000).contains(v) else {
+                throw fail("commit_ahead_ms", "a whole number of milliseconds from 0 to 1000")
+            }
             config.commitAheadMilliseconds = v
         }
         if let v = try duration("appointments", "default_duration") {
-            guard (try? Validation.duration(v)) != nil else { throw fail("default_duration", "a duration of at most a year") }
+            guard (try? Validation.duration(v)) != nil else {
+                throw fail("default_duration", "a duration of at most a year")
+            }
             config.defaultDurationSeconds = v
         }
         if let raw = value("appointments", "default_reminders") {
@@ -150,13 +156,19 @@ public struct DaemonConfig: Sendable, Equatable {
             config.nagIntervalSeconds = v
         }
         if let raw = value("medications", "nag_count") {
-            guard let count = raw.int, (0...20).contains(count) else { throw fail("nag_count", "a whole number from 0 to 20") }
+            guard let count = raw.int, (0...20).contains(count) else {
+                throw fail("nag_count", "a whole number from 0 to 20")
+            }
             config.nagCount = count
         }
         if let raw = value("tips", "daily_at") {
-            guard let text = raw.string else { throw fail("daily_at", "a time of day such as \"09:00\", or \"\" for never") }
+            guard let text = raw.string else {
+                throw fail("daily_at", "a time of day such as \"09:00\", or \"\" for never")
+            }
             if !text.isEmpty {
-                guard let time = try? ClockTime(parsing: text) else { throw fail("daily_at", "a time of day such as \"09:00\", or \"\" for never") }
+                guard let time = try? ClockTime(parsing: text) else {
+                    throw fail("daily_at", "a time of day such as \"09:00\", or \"\" for never")
+                }
                 config.dailyTipAt = time
             }
         }
@@ -167,7 +179,9 @@ public struct DaemonConfig: Sendable, Equatable {
             config.allDayReminderTime = time
         }
         if let raw = value("money", "currency") {
-            guard let text = raw.string, text.isEmpty || (text.count == 3 && text.allSatisfy({ $0.isASCII && $0.isLetter })) else {
+            guard let text = raw.string,
+                text.isEmpty || (text.count == 3 && text.allSatisfy({ $0.isASCII && $0.isLetter }))
+            else {
                 throw fail("currency", "a three-letter currency code such as \"EUR\", or \"\" for the language's")
             }
             config.configuredCurrency = text.isEmpty ? nil : text.uppercased()
@@ -187,7 +201,8 @@ public struct DaemonConfig: Sendable, Equatable {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed == "[\(key)]" { return index + 1 }
             // `key = ...` exactly, so `snooze` does not match a line for `snooze_limit`.
-            if trimmed.hasPrefix(key), trimmed.dropFirst(key.count).trimmingCharacters(in: .whitespaces).hasPrefix("=") {
+            if trimmed.hasPrefix(key), trimmed.dropFirst(key.count).trimmingCharacters(in: .whitespaces).hasPrefix("=")
+            {
                 return index + 1
             }
         }

@@ -11,7 +11,9 @@ enum DatabaseRecoveryRun {
         defer { withExtendedLifetime(lock) {} }
 
         let path = paths.database
-        guard FileManager.default.fileExists(atPath: path) else { throw failure("there is no database at \(path) to recover") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw failure("there is no database at \(path) to recover")
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
@@ -24,7 +26,9 @@ enum DatabaseRecoveryRun {
             report = try DatabaseRecovery.copyReadable(from: path, to: fresh)
         } catch {
             for file in DatabaseOpening.files(of: fresh) { unlink(file) }
-            throw failure("cannot recover \(path): \(DatabaseFault.summary(of: error)); nothing was changed. Restore it from a backup")
+            throw failure(
+                "cannot recover \(path): \(DatabaseFault.summary(of: error)); nothing was changed. Restore it from a backup"
+            )
         }
         try move(path, to: kept, note: "; the recovered copy is \(fresh)")
         try move(fresh, to: path)

@@ -16,8 +16,9 @@ public final class InstanceLock {
         public var guarding: TranslatableText
         /// Why beautyd will not start, for its user to read: `description` in English is the journal's.
         public var text: TranslatableText {
-            TranslatableText("another beautyd (pid %s) is already running with the %s; stop it first (lock %s)",
-                             [.plain(pid), .message(guarding), .plain(path)])
+            TranslatableText(
+                "another beautyd (pid %s) is already running with the %s; stop it first (lock %s)",
+                [.plain(pid), .message(guarding), .plain(path)])
         }
         public var description: String { text.english }
     }
@@ -28,7 +29,8 @@ public final class InstanceLock {
         path = directory.path + "/" + name
         fd = openat(directory.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0o600)
         guard fd >= 0 else {
-            let reason = errno == ELOOP ? TranslatableText("it is a symbolic link; remove it", []) : SystemErrorText.text(errno)
+            let reason =
+                errno == ELOOP ? TranslatableText("it is a symbolic link; remove it", []) : SystemErrorText.text(errno)
             throw PrivateDirectory.Refused(path: path, reason: reason)
         }
         var info = stat()
@@ -36,8 +38,11 @@ public final class InstanceLock {
         // too would close whatever another thread opened under the same number meanwhile.
         // A second hard link would be another file of the user's, planted under the lock's name in
         // a sticky directory: emptying it would destroy that file.
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), info.st_nlink == 1 else {
-            throw PrivateDirectory.Refused(path: path, reason: TranslatableText("the lock file is not a regular file of yours with one name; remove it", []))
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), info.st_nlink == 1
+        else {
+            throw PrivateDirectory.Refused(
+                path: path,
+                reason: TranslatableText("the lock file is not a regular file of yours with one name; remove it", []))
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let owner = Self.contents(of: fd)

@@ -16,7 +16,9 @@ public final class LocalZone: @unchecked Sendable {
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         filePath = environment["BEAUTYD_LOCALTIME"] ?? "/etc/localtime"
-        if let tz = environment["TZ"], !tz.isEmpty, let zone = TimeZone(identifier: tz.hasPrefix(":") ? String(tz.dropFirst()) : tz) {
+        if let tz = environment["TZ"], !tz.isEmpty,
+            let zone = TimeZone(identifier: tz.hasPrefix(":") ? String(tz.dropFirst()) : tz)
+        {
             self.zone = zone
             fixed = true
         } else {

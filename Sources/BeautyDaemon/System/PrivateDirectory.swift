@@ -30,7 +30,9 @@ public final class PrivateDirectory: @unchecked Sendable {
         public var path: String
         public var reason: TranslatableText
         /// Why beautyd will not start, for its user to read: `description` in English is the journal's.
-        public var text: TranslatableText { TranslatableText("unsafe directory %s: %s", [.plain(path), .message(reason)]) }
+        public var text: TranslatableText {
+            TranslatableText("unsafe directory %s: %s", [.plain(path), .message(reason)])
+        }
         public var description: String { text.english }
 
         public init(path: String, reason: TranslatableText) {
@@ -54,8 +56,9 @@ public final class PrivateDirectory: @unchecked Sendable {
         let parent = path.contains("/") ? (path as NSString).deletingLastPathComponent : ""
         if !parent.isEmpty, parent != path, !FileManager.default.fileExists(atPath: parent) {
             // Parents we create are new and ours; they get the same mode.
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: parent, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         }
         let directory = try make(path, in: AT_FDCWD, shownAs: path, kind: kind)
         if kind == .chosen { try checkChosenParent(of: path) }
@@ -67,14 +70,18 @@ public final class PrivateDirectory: @unchecked Sendable {
         try Self.make(name, in: fd, shownAs: path + "/" + name, kind: kind)
     }
 
-    private static func make(_ name: String, in parent: Int32, shownAs path: String, kind: Kind) throws -> PrivateDirectory {
+    private static func make(_ name: String, in parent: Int32, shownAs path: String, kind: Kind) throws
+        -> PrivateDirectory
+    {
         if mkdirat(parent, name, 0o700) != 0, errno != EEXIST {
-            throw Refused(path: path, reason: TranslatableText("cannot create it: %s", [.message(SystemErrorText.text(errno))]))
+            throw Refused(
+                path: path, reason: TranslatableText("cannot create it: %s", [.message(SystemErrorText.text(errno))]))
         }
         let noFollow = kind == .own ? O_NOFOLLOW : 0
         let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | noFollow)
         guard fd >= 0 else {
-            let reason = errno == ELOOP || errno == ENOTDIR
+            let reason =
+                errno == ELOOP || errno == ENOTDIR
                 ? TranslatableText("it is a symbolic link or not a directory; remove it or point beautyd elsewhere", [])
                 : SystemErrorText.text(errno)
             throw Refused(path: path, reason: reason)
@@ -86,12 +93,17 @@ public final class PrivateDirectory: @unchecked Sendable {
         switch kind {
         case .own, .data:
             guard info.st_uid == me else {
-                throw Refused(path: path, reason: TranslatableText(
-                    "it belongs to uid %s, not to you (uid %s); someone may have planted it. Remove it, or set XDG_RUNTIME_DIR to your own runtime directory",
-                    [.plain(info.st_uid), .plain(me)]))
+                throw Refused(
+                    path: path,
+                    reason: TranslatableText(
+                        "it belongs to uid %s, not to you (uid %s); someone may have planted it. Remove it, or set XDG_RUNTIME_DIR to your own runtime directory",
+                        [.plain(info.st_uid), .plain(me)]))
             }
             if info.st_mode & 0o077 != 0, fchmod(fd, 0o700) != 0 {
-                throw Refused(path: path, reason: TranslatableText("cannot make it private (mode 0700): %s", [.message(SystemErrorText.text(errno))]))
+                throw Refused(
+                    path: path,
+                    reason: TranslatableText(
+                        "cannot make it private (mode 0700): %s", [.message(SystemErrorText.text(errno))]))
             }
         case .chosen:
             if let reason = sharedWithOthers(info) { throw Refused(path: path, reason: reason) }
@@ -103,10 +115,14 @@ public final class PrivateDirectory: @unchecked Sendable {
     private static func sharedWithOthers(_ info: stat) -> TranslatableText? {
         let me = geteuid()
         guard info.st_uid == me || info.st_uid == 0 else {
-            return TranslatableText("it belongs to uid %s, not to you (uid %s) or root; choose a directory of your own", [.plain(info.st_uid), .plain(me)])
+            return TranslatableText(
+                "it belongs to uid %s, not to you (uid %s) or root; choose a directory of your own",
+                [.plain(info.st_uid), .plain(me)])
         }
         if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
-            return TranslatableText("other users may write to it (mode %s); choose a private directory", [.plain(String(info.st_mode & 0o7777, radix: 8))])
+            return TranslatableText(
+                "other users may write to it (mode %s); choose a private directory",
+                [.plain(String(info.st_mode & 0o7777, radix: 8))])
         }
         return nil
     }

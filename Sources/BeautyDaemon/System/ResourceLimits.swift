@@ -27,17 +27,20 @@ public enum ResourceLimits {
     /// any thread is made (a failed thread or arena reservation later crashes or hangs the daemon).
     public static func checkAddressSpace() throws {
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return }
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+            return
+        }
         if UInt64(limit.rlim_cur) < minimumAddressSpace, UInt64(limit.rlim_max) >= minimumAddressSpace {
             limit.rlim_cur = rlim_t(minimumAddressSpace)
             if setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 { return }
         }
         guard UInt64(limit.rlim_cur) >= minimumAddressSpace else {
-            throw TooLow(description: """
-                the address-space limit (ulimit -v) is \(limit.rlim_cur / 1024) KiB; beautyd needs at least \
-                \(minimumAddressSpace / 1024) KiB (it reserves much more than it uses). Raise it (ulimit -v \
-                \(minimumAddressSpace / 1024), or LimitAS= in the unit)
-                """)
+            throw TooLow(
+                description: """
+                    the address-space limit (ulimit -v) is \(limit.rlim_cur / 1024) KiB; beautyd needs at least \
+                    \(minimumAddressSpace / 1024) KiB (it reserves much more than it uses). Raise it (ulimit -v \
+                    \(minimumAddressSpace / 1024), or LimitAS= in the unit)
+                    """)
         }
     }
 
@@ -55,10 +58,11 @@ public enum ResourceLimits {
         let inUse = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
         let free = Int(min(UInt64(limit.rlim_cur), UInt64(Int32.max))) - inUse - reservedDescriptors
         guard free >= minimumClientDescriptors else {
-            throw TooLow(description: """
-                the open-file limit (ulimit -n) is \(limit.rlim_cur) and \(inUse) are in use; beautyd needs at least \
-                \(inUse + reservedDescriptors + minimumClientDescriptors). Raise it (ulimit -n, or LimitNOFILE= in the unit)
-                """)
+            throw TooLow(
+                description: """
+                    the open-file limit (ulimit -n) is \(limit.rlim_cur) and \(inUse) are in use; beautyd needs at least \
+                    \(inUse + reservedDescriptors + minimumClientDescriptors). Raise it (ulimit -n, or LimitNOFILE= in the unit)
+                    """)
         }
         // Connections get what is left after a wider margin than the start needs: once serving, the
         // bus, the journal, SQLite's readers and connections being turned away take about as many

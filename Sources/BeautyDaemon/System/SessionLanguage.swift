@@ -19,9 +19,12 @@ public final class SessionLanguage: @unchecked Sendable {
 
     /// Reads the session's language again (see the type); returns it.
     @discardableResult
-    public func refresh(environment: [String: String] = ProcessInfo.processInfo.environment,
-                        managerEnvironment: () -> [String: String]? = SessionLanguage.systemdManagerEnvironment) -> Language {
-        let language = Self.choose(environment: environment, manager: environment["MANAGERPID"] != nil ? managerEnvironment() : nil)
+    public func refresh(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        managerEnvironment: () -> [String: String]? = SessionLanguage.systemdManagerEnvironment
+    ) -> Language {
+        let language = Self.choose(
+            environment: environment, manager: environment["MANAGERPID"] != nil ? managerEnvironment() : nil)
         lock.withLock { value = language }
         return language
     }
@@ -35,7 +38,9 @@ public final class SessionLanguage: @unchecked Sendable {
     /// Through popen rather than Foundation's Process, which would start libdispatch threads that
     /// keep waking an idle daemon.
     public static func systemdManagerEnvironment() -> [String: String]? {
-        guard let pipe = popen("/usr/bin/timeout 2 /usr/bin/systemctl --user show-environment 2>/dev/null", "r") else { return nil }
+        guard let pipe = popen("/usr/bin/timeout 2 /usr/bin/systemctl --user show-environment 2>/dev/null", "r") else {
+            return nil
+        }
         var text = ""
         var buffer = [CChar](repeating: 0, count: 4096)
         while fgets(&buffer, Int32(buffer.count), pipe) != nil {

@@ -9,8 +9,9 @@ public enum ZoneFile {
     /// Nil when the file is missing, not a TZif file (e.g. half written), or matches no zone.
     public static func zone(at path: String, zoneinfo: String = zoneinfo) -> TimeZone? {
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path),
-           let range = target.range(of: "zoneinfo/"),
-           let zone = TimeZone(identifier: String(target[range.upperBound...])) {
+            let range = target.range(of: "zoneinfo/"),
+            let zone = TimeZone(identifier: String(target[range.upperBound...]))
+        {
             return zone
         }
         guard let content = FileManager.default.contents(atPath: path), content.starts(with: Array("TZif".utf8)) else {
@@ -25,7 +26,7 @@ public enum ZoneFile {
         for name in candidates(in: zoneinfo) {
             let path = zoneinfo + "/" + name
             guard let size = (try? files.attributesOfItem(atPath: path))?[.size] as? Int, size == content.count,
-                  files.contents(atPath: path) == content, TimeZone(identifier: name) != nil
+                files.contents(atPath: path) == content, TimeZone(identifier: name) != nil
             else { continue }
             return name
         }
@@ -46,7 +47,8 @@ public enum ZoneFile {
         if let walker = FileManager.default.enumerator(atPath: zoneinfo) {
             while let name = walker.nextObject() as? String {
                 if skipped.contains(name) { walker.skipDescendants(); continue }
-                if name.first?.isUppercase == true, walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular {
+                if name.first?.isUppercase == true, walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular
+                {
                     others.append(name)
                 }
             }
