@@ -120,7 +120,10 @@ let package = Package(
         // The wire: docs/PROTOCOL.md against a daemon, the method table against the router.
         .testTarget(
             name: "BeautyProtocolTests",
-            dependencies: ["BeautyDaemon", "BeautyProtocol", "BeautyTestSupport"]
+            dependencies: [
+                "BeautyDaemon", "BeautyProtocol", "BeautyStore", "BeautyTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The daemon in process: its rules with a recording notifier and an injected clock and zone;
         // its configuration, timer and zone file.

@@ -14,6 +14,8 @@ public struct Daemon: Sendable {
     public let scheduler: Scheduler
     public let sync: SyncCoordinator
     public let requests: RequestHandler
+    /// Imports staged in chunks, daemon-wide (tests read how many are open).
+    let importStages: ImportStages
 }
 
 /// Wires the daemon's parts. beautyd passes the wall clock, the zone it follows live and the timerfd
@@ -22,7 +24,7 @@ public struct Daemon: Sendable {
 public func makeDaemon(
     store: AppDatabase, notifier: any Notifier, config: DaemonConfig, socket: String, logger: Logger,
     clock: @escaping @Sendable () -> Date = Date.init, zone: any ZoneSource = LocalZone.shared,
-    timer: DeadlineTimerFactory = WallClockTimer.factory
+    timer: DeadlineTimerFactory = WallClockTimer.factory, importLimits: ImportStages.Limits = .standard
 ) throws -> Daemon {
     let hub = EventHub()
     let settings = SettingsBox(config)
@@ -31,10 +33,16 @@ public func makeDaemon(
         clock: clock, zone: zone, timer: timer)
     let sync = SyncCoordinator(
         store: store, settings: settings, scheduler: scheduler, logger: logger, clock: clock, zone: zone)
-    let requests = RequestHandler(
-        store: store, scheduler: scheduler, sync: sync, notifier: notifier, settings: settings, startedAt: clock(),
-        socketPath: socket, logger: logger, clock: clock, zone: zone)
+    let importStages = ImportStages(limits: importLimits)
+    let controllers: [any RequestController] = [
+        UnsplitRequests(
+            store: store, scheduler: scheduler, sync: sync, notifier: notifier, settings: settings, startedAt: clock(),
+            socketPath: socket, logger: logger, clock: clock, zone: zone, importStages: importStages),
+        BudgetController(budget: store.budget, settings: settings, logger: logger, clock: clock),
+        CategoryController(categories: store.categories),
+    ]
+    let requests = RequestHandler(controllers: controllers, databasePath: store.path, logger: logger)
     return Daemon(
         store: store, notifier: notifier, hub: hub, settings: settings, scheduler: scheduler, sync: sync,
-        requests: requests)
+        requests: requests, importStages: importStages)
 }

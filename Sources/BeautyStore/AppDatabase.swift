@@ -18,6 +18,9 @@ public final class AppDatabase: Sendable {
     }
     private let allDayReminderTimeValue = Mutex(AllDayReminders.defaultTime)
 
+    public var budget: BudgetStore { BudgetStore(writer: writer) }
+    public var categories: CategoryStore { CategoryStore(writer: writer) }
+
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {
         try Self.migrator.migrate(database)

@@ -36,7 +36,7 @@ extension AppDatabase {
                 visit.reminders = appointment.reminders.filter { $0.at == nil }
                 change.followUp = try insertAppointment(db, visit, now: now, zone: zone)
             }
-            change.expense = try Self.recordExpense(db, for: appointment, doneAt: now)
+            change.expense = try BudgetStore.recordExpense(db, for: appointment, doneAt: now)
         }
         appointment.status = status
         change.appointment = try saveAppointment(db, appointment, now: now, zone: zone)

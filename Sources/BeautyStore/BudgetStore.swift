@@ -47,13 +47,6 @@ public struct BudgetTotalsRow: Sendable, Equatable {
     }
 }
 
-/// A node of the two-level treatment category tree (`hair`, `hair/cut`).
-public struct CategoryRow: Sendable, Equatable {
-    public var name: String
-    public var parent: String?
-    public var title: String
-}
-
 struct BudgetEntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "budgetEntry"
     var id: Int64?
@@ -79,10 +72,13 @@ struct BudgetEntryRecord: Codable, FetchableRecord, MutablePersistableRecord {
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension AppDatabase {
-    public static let budgetEntryKind = "budget entry"
+/// Budget entries: income and expenses, and the expense a done appointment's price records.
+public struct BudgetStore: Sendable {
+    let writer: PrioritizedWriter
 
-    public func addBudgetEntry(_ entry: BudgetRow, now: Date) throws -> BudgetRow {
+    public static let entryKind = "budget entry"
+
+    public func add(_ entry: BudgetRow, now: Date) throws -> BudgetRow {
         try writer.write { db in
             var record = BudgetEntryRecord(entry)
             record.id = nil
@@ -93,19 +89,18 @@ extension AppDatabase {
         }
     }
 
-    public func budgetEntry(id: Int64) throws -> BudgetRow {
+    public func entry(id: Int64) throws -> BudgetRow {
         try writer.read { db in try Self.fetchBudgetEntry(db, id: id) }
     }
 
     /// Replaces an entry's name, amount, currency and time (its appointment link stays).
-    public func updateBudgetEntry(_ entry: BudgetRow, now: Date) throws -> BudgetRow {
-        try updateBudgetEntry(id: entry.id ?? 0, now: now) { $0 = entry }
+    public func update(_ entry: BudgetRow, now: Date) throws -> BudgetRow {
+        try update(id: entry.id ?? 0, now: now) { $0 = entry }
     }
 
     /// Reads the stored entry, lets `change` edit it and saves the result, in one transaction
     /// (its appointment link stays).
-    public func updateBudgetEntry(id: Int64, now: Date, _ change: (inout BudgetRow) throws -> Void) throws -> BudgetRow
-    {
+    public func update(id: Int64, now: Date, _ change: (inout BudgetRow) throws -> Void) throws -> BudgetRow {
         try writer.write { db in
             let old = try Self.fetchBudgetEntry(db, id: id)
             var entry = old
@@ -121,7 +116,7 @@ extension AppDatabase {
     }
 
     /// Deletes an entry and returns what it was.
-    public func deleteBudgetEntry(id: Int64) throws -> BudgetRow {
+    public func delete(id: Int64) throws -> BudgetRow {
         try writer.write { db in
             let old = try Self.fetchBudgetEntry(db, id: id)
             _ = try BudgetEntryRecord.deleteOne(db, key: id)
@@ -130,7 +125,7 @@ extension AppDatabase {
     }
 
     /// Entries with `from <= at < to` (either bound optional), oldest first; equal times by id.
-    public func budgetEntries(from: Date? = nil, to: Date? = nil) throws -> [BudgetRow] {
+    public func entries(from: Date? = nil, to: Date? = nil) throws -> [BudgetRow] {
         try writer.read { db in
             try BudgetEntryRecord.filter(sql: Self.rangeSQL, arguments: Self.rangeArguments(from, to))
                 .order(Column("at"), Column("id")).fetchAll(db).map(\.row)
@@ -138,7 +133,7 @@ extension AppDatabase {
     }
 
     /// Income and expense sums per currency (by code) over `from <= at < to`.
-    public func budgetTotals(from: Date? = nil, to: Date? = nil) throws -> [BudgetTotalsRow] {
+    public func totals(from: Date? = nil, to: Date? = nil) throws -> [BudgetTotalsRow] {
         try writer.read { db in
             let rows = try Row.fetchAll(
                 db,
@@ -193,18 +188,9 @@ extension AppDatabase {
     }
 
     /// The expense recorded for an appointment, if any.
-    public func budgetEntry(appointmentID: Int64) throws -> BudgetRow? {
+    public func entry(appointmentID: Int64) throws -> BudgetRow? {
         try writer.read { db in
             try BudgetEntryRecord.filter(Column("appointmentId") == appointmentID).fetchOne(db)?.row
-        }
-    }
-
-    /// The category tree's nodes, parents and children alike, by name.
-    public func categories() throws -> [CategoryRow] {
-        try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT name, parent, title FROM category ORDER BY name").map {
-                CategoryRow(name: $0["name"], parent: $0["parent"], title: $0["title"])
-            }
         }
     }
 
@@ -216,7 +202,7 @@ extension AppDatabase {
 
     private static func fetchBudgetEntry(_ db: Database, id: Int64) throws -> BudgetRow {
         guard let record = try BudgetEntryRecord.fetchOne(db, key: id) else {
-            throw StoreError.notFound(kind: budgetEntryKind, id: id)
+            throw StoreError.notFound(kind: entryKind, id: id)
         }
         return record.row
     }

@@ -36,10 +36,10 @@ import Testing
             (count: 1, notes: String(repeating: "n", count: 900)),
         ])
     func boundRefusesAndDiscards(second: (count: Int, notes: String?)) async throws {
-        let daemon = try await InProcessDaemon(now: Date(timeIntervalSince1970: 1_900_000_000))
-        var handler = daemon.daemon.requests
-        handler.importStages = ImportStages(
-            limits: .init(appointments: 3, bytes: 3 * MemoryLayout<Appointment>.stride + 800, openStages: 4))
+        let daemon = try await InProcessDaemon(
+            now: Date(timeIntervalSince1970: 1_900_000_000),
+            importLimits: .init(appointments: 3, bytes: 3 * MemoryLayout<Appointment>.stride + 800, openStages: 4))
+        let handler = daemon.daemon.requests
         let begun = try await Self.answer(
             handler, try Self.line(.appointmentImportBegin, NoParams()), as: AppointmentImportStage.self)
         let stage = try #require(begun.result?.stage)
@@ -59,7 +59,7 @@ import Testing
             handler, try Self.line(.appointmentImportChunk, over), as: AppointmentImportChunkResult.self)
         #expect(refused.error?.data?.field == "appointments", "\(String(describing: refused.error))")
         #expect(refused.error?.message.contains("larger than a stage holds") == true)
-        #expect(handler.importStages.openCount == 0, "the refused stage still holds memory")
+        #expect(daemon.daemon.importStages.openCount == 0, "the refused stage still holds memory")
 
         let commit = try await Self.answer(
             handler, try Self.line(.appointmentImportCommit, AppointmentImportStageParams(stage: stage)),
@@ -71,9 +71,10 @@ import Testing
     /// 44,000 EXDATEs an event in 1,200 chunks grew the daemon by 370 MB: the bound counted text only.
     @Test("the dates of EXDATE and RDATE lists count toward the bound")
     func exdatesCount() async throws {
-        let daemon = try await InProcessDaemon(now: Date(timeIntervalSince1970: 1_900_000_000))
-        var handler = daemon.daemon.requests
-        handler.importStages = ImportStages(limits: .init(appointments: 1_000, bytes: 1 << 20, openStages: 4))
+        let daemon = try await InProcessDaemon(
+            now: Date(timeIntervalSince1970: 1_900_000_000),
+            importLimits: .init(appointments: 1_000, bytes: 1 << 20, openStages: 4))
+        let handler = daemon.daemon.requests
         let begun = try await Self.answer(
             handler, try Self.line(.appointmentImportBegin, NoParams()), as: AppointmentImportStage.self)
         let stage = try #require(begun.result?.stage)
@@ -90,6 +91,6 @@ import Testing
         #expect(
             refused.error?.data?.field == "appointments",
             "\(String(describing: refused.error)) \(String(describing: refused.result))")
-        #expect(handler.importStages.openCount == 0, "the refused stage still holds memory")
+        #expect(daemon.daemon.importStages.openCount == 0, "the refused stage still holds memory")
     }
 }

@@ -31,7 +31,7 @@ final class InProcessDaemon: @unchecked Sendable {
     init(
         now: Date, config: DaemonConfig = DaemonConfig(), zone: TimeZone = testTimeZone,
         notifier: RecordingNotifier = RecordingNotifier(), store: AppDatabase? = nil,
-        commitAheadMilliseconds: Int = 0
+        commitAheadMilliseconds: Int = 0, importLimits: ImportStages.Limits = .standard
     ) async throws {
         clock = TestClock(now)
         self.zone = SettableZone(zone)
@@ -44,7 +44,8 @@ final class InProcessDaemon: @unchecked Sendable {
         daemon = try makeDaemon(
             store: try store ?? AppDatabase.inMemory(), notifier: notifier, config: config, socket: "in process",
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-            clock: clock.read, zone: self.zone, timer: { onWake in timers.make(onWake) })
+            clock: clock.read, zone: self.zone, timer: { onWake in timers.make(onWake) },
+            importLimits: importLimits)
         let scheduler = daemon.scheduler
         running = Task { try await scheduler.run() }
         guard

@@ -1,6 +1,9 @@
 @testable import BeautyDaemon
 import BeautyProtocol
+import BeautyStore
+import BeautyTestSupport
 import Foundation
+import Logging
 import Testing
 
 /// The typed method table: a method added to `Method` without its RPC constant or its server route
@@ -17,11 +20,15 @@ import Testing
     }
 
     @Test("every method has exactly one server route")
-    func oneRoutePerMethod() {
-        let routes = RequestHandler.routes
+    func oneRoutePerMethod() async throws {
+        let daemon = try makeDaemon(
+            store: try AppDatabase.inMemory(), notifier: RecordingNotifier(), config: DaemonConfig(),
+            socket: "in process",
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let routes = daemon.requests.router
         #expect(routes.duplicates.isEmpty, "registered more than once: \(routes.duplicates.map(\.rawValue))")
         for method in Method.allCases {
-            #expect(routes.routes[method] != nil, "\(method.rawValue) has no route in RequestHandler.routes")
+            #expect(routes.routes[method] != nil, "\(method.rawValue) has no route in any controller")
         }
     }
 

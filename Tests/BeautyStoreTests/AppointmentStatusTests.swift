@@ -25,12 +25,12 @@ struct AppointmentStatusTests: WarsawJanuary2027 {
         #expect(followUp.status == .scheduled && followUp.start == local(15, 10).addingTimeInterval(28 * 86_400))
         #expect(try db.appointment(id: followUp.id!) == followUp)
         #expect(change.expense?.amountCents == -12_000 && change.expense?.at == local(13, 10))
-        #expect(try db.budgetEntries() == [change.expense!])
+        #expect(try db.budget.entries() == [change.expense!])
 
         // Done again: nothing more is booked or recorded.
         let again = try db.setAppointmentStatus(id: visit.id!, .done, now: now, zone: zone)
         #expect(again.followUp == nil && again.expense == nil)
-        #expect(try db.appointmentCount() == 2 && db.budgetEntries().count == 1)
+        #expect(try db.appointmentCount() == 2 && db.budget.entries().count == 1)
     }
 
     @Test func aVisitMarkedDoneAheadBooksItsExpenseAtTheVisit() throws {
@@ -55,7 +55,7 @@ struct AppointmentStatusTests: WarsawJanuary2027 {
         #expect(throws: DatabaseError.self) { try db.setAppointmentStatus(id: visit.id!, .done, now: now, zone: zone) }
         #expect(try db.appointment(id: visit.id!).status == .scheduled)
         #expect(try db.appointmentCount() == 1, "no follow-up visit")
-        #expect(try db.budgetEntries().isEmpty, "no expense")
+        #expect(try db.budget.entries().isEmpty, "no expense")
         #expect(
             try db.deliveries(itemKind: .appointment, itemID: visit.id!).map(\.state) == [.pending],
             "its reminder stays")
@@ -66,7 +66,7 @@ struct AppointmentStatusTests: WarsawJanuary2027 {
         let visit = try manicure(db)
         let change = try db.setAppointmentStatus(id: visit.id!, .cancelled, now: now, zone: zone)
         #expect(change.appointment.status == .cancelled && change.followUp == nil && change.expense == nil)
-        #expect(try db.appointmentCount() == 1 && db.budgetEntries().isEmpty)
+        #expect(try db.appointmentCount() == 1 && db.budget.entries().isEmpty)
         #expect(
             try db.deliveries(itemKind: .appointment, itemID: visit.id!).isEmpty, "no reminder for a cancelled visit")
     }

@@ -101,7 +101,7 @@ struct OccurrenceStoreTests {
             seriesID: series.id!, occurrence: local(1, 15), .done, now: now, zone: warsaw)
         #expect(change.appointment.status == .done && change.expense?.amountCents == -9000)
         #expect(try db.appointment(id: series.id!).status == .scheduled, "the series goes on")
-        #expect(try db.budgetEntries().count == 1)
+        #expect(try db.budget.entries().count == 1)
     }
 
     @Test func aReminderAlreadyShownIsNotShownAgainUnlessTheOccurrenceMoves() throws {

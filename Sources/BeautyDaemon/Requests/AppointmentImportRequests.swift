@@ -6,7 +6,7 @@ import Foundation
 /// appointment.import (one request) and the staged import (importBegin, importChunk, importCommit,
 /// importAbort) for files larger than one request line: both check every appointment the same way
 /// and write them in one transaction.
-extension RequestHandler {
+extension UnsplitRequests {
     func importAppointments(_ p: AppointmentImportParams) throws -> AppointmentImportResult {
         let checked = try checkedImports(
             p.appointments, contactNames: p.contactNames, contactPhones: p.contactPhones, firstIndex: 0)
@@ -55,7 +55,8 @@ extension RequestHandler {
     ) throws -> (appointments: [Appointment], contacts: [Contact?]) {
         try Self.checkedImports(
             appointments, contactNames: contactNames, contactPhones: contactPhones, firstIndex: firstIndex,
-            tree: try store.categories().map { (name: $0.name, title: $0.title) }, currency: settings.config.currency)
+            tree: try store.categories.all().map { (name: $0.name, title: $0.title) },
+            currency: settings.config.currency)
     }
 
     /// `checkedImports` with the category tree and the default currency given (sync checks what a server sends the same way).

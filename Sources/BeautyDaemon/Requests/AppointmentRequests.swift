@@ -4,8 +4,8 @@ import BeautyStore
 import Foundation
 
 /// appointment.*: add, edit, show, list, rm, done/cancel (status changes), import and export.
-extension RequestHandler {
-    static func appointmentRoutes(_ router: inout RequestRouter) {
+extension UnsplitRequests {
+    static func appointmentRoutes(_ router: inout UnsplitRoutes) {
         router.register(AppointmentRPC.add) { try $0.addAppointment($1) }
         router.register(AppointmentRPC.list) { requests, p in
             try ListSort.sorted(

@@ -4,8 +4,8 @@ import BeautyStore
 import Foundation
 
 /// backup / restore: a consistent copy of the whole database while beautyd runs, and putting one back.
-extension RequestHandler {
-    static func backupRoutes(_ router: inout RequestRouter) {
+extension UnsplitRequests {
+    static func backupRoutes(_ router: inout UnsplitRoutes) {
         router.register(BackupRPC.backup) { try $0.backup($1) }
         router.register(BackupRPC.restore) { try $0.restore($1) }
     }

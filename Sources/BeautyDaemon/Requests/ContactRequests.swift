@@ -5,8 +5,8 @@ import BeautyStore
 import Foundation
 
 /// contact.* and message (an appointment's SMS text for its contact).
-extension RequestHandler {
-    static func contactRoutes(_ router: inout RequestRouter) {
+extension UnsplitRequests {
+    static func contactRoutes(_ router: inout UnsplitRoutes) {
         router.register(ContactRPC.add) { try $0.addContact($1) }
         router.register(ContactRPC.list) { requests, p in
             try ListSort.sorted(try requests.store.contacts(), sort: p.sort, reverse: p.reverse, supported: [.title]) {

@@ -7,14 +7,19 @@ import Foundation
 /// when the connection closes. Bounded so that clients cannot exhaust the daemon's memory: each stage
 /// holds at most `limits.appointments` appointments and `limits.bytes` of memory as `heldBytes`
 /// counts it, and at most `limits.openStages` stages are open at once.
-final class ImportStages: @unchecked Sendable {
-    struct Limits: Sendable {
+public final class ImportStages: @unchecked Sendable {
+    public struct Limits: Sendable {
         var appointments: Int
         var bytes: Int
         var openStages: Int
+
+        public init(appointments: Int, bytes: Int, openStages: Int) {
+            (self.appointments, self.bytes, self.openStages) = (appointments, bytes, openStages)
+        }
+
         /// Above the largest calendars people keep (a 100,000-event file holds ~10 MiB of text and
         /// ~50 MiB as staged appointments), and 384 MiB at worst for all open stages.
-        static let standard = Limits(
+        public static let standard = Limits(
             appointments: AppointmentImportStage.standardMaxAppointments, bytes: 96 << 20, openStages: 4)
     }
 

@@ -4,8 +4,8 @@ import BeautyStore
 import Foundation
 
 /// measure.add / measure.list / measure.clear / measure.chart.
-extension RequestHandler {
-    static func measurementRoutes(_ router: inout RequestRouter) {
+extension UnsplitRequests {
+    static func measurementRoutes(_ router: inout UnsplitRoutes) {
         router.register(MeasurementRPC.add) { try $0.addMeasurement($1) }
         router.register(MeasurementRPC.list) { requests, p in
             try Validation.range(from: p.from, to: p.to, .closed)

@@ -4,8 +4,8 @@ import BeautyStore
 import Foundation
 
 /// The medication, dose, history and notification-switch methods.
-extension RequestHandler {
-    static func medicationRoutes(_ router: inout RequestRouter) {
+extension UnsplitRequests {
+    static func medicationRoutes(_ router: inout UnsplitRoutes) {
         router.register(MedicationRPC.add) { try $0.addMedication($1) }
         router.register(MedicationRPC.list) { requests, p in
             try ListSort.sorted(try requests.store.medications(), sort: p.sort, reverse: p.reverse, supported: [.title])

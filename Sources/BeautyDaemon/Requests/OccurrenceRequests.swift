@@ -5,8 +5,8 @@ import Foundation
 
 /// One occurrence of a series (`occurrence` on appointment.edit, .done, .cancel, .rm) and
 /// appointment.split ("this and following").
-extension RequestHandler {
-    static func occurrenceRoutes(_ router: inout RequestRouter) {
+extension UnsplitRequests {
+    static func occurrenceRoutes(_ router: inout UnsplitRoutes) {
         router.register(AppointmentRPC.split) { try $0.splitSeries($1) }
     }
 

@@ -5,8 +5,8 @@ import BeautyStore
 import Foundation
 
 /// status: the daemon's state, counts, the next reminder and the notification server.
-extension RequestHandler {
-    static func statusRoutes(_ router: inout RequestRouter) {
+extension UnsplitRequests {
+    static func statusRoutes(_ router: inout UnsplitRoutes) {
         router.register(ViewRPC.status) { requests, _ in try requests.status() }
     }
 

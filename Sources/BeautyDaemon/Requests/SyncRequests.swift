@@ -6,8 +6,8 @@ import Foundation
 
 /// sync.add, sync.list, sync.status, sync.now, sync.rm, sync.trash, sync.restoreDeleted: the CalDAV
 /// accounts, their syncs and the appointments pulls removed.
-extension RequestHandler {
-    static func syncRoutes(_ router: inout RequestRouter) {
+extension UnsplitRequests {
+    static func syncRoutes(_ router: inout UnsplitRoutes) {
         router.register(SyncRPC.add) { requests, p in try await requests.addSyncAccount(p) }
         router.register(SyncRPC.list) { requests, _ in
             SyncAccountsResult(accounts: try await requests.syncAccounts(nil))
@@ -47,7 +47,7 @@ extension RequestHandler {
         let checked = try Self.checkedImports(
             imported.appointments, contactNames: imported.contactNames,
             contactPhones: imported.events.map { events[$0].contactPhone }, firstIndex: 0,
-            tree: try store.categories().map { (name: $0.name, title: $0.title) },
+            tree: try store.categories.all().map { (name: $0.name, title: $0.title) },
             currency: settings.config.currency)
         // Back into the account whose server deleted it (the next sync sends it there), or, that account
         // gone, among the appointments no account has yet.

@@ -4,8 +4,8 @@ import BeautyStore
 import Foundation
 
 /// agenda, now and subscribe: views across appointments, doses and water.
-extension RequestHandler {
-    static func viewRoutes(_ router: inout RequestRouter) {
+extension UnsplitRequests {
+    static func viewRoutes(_ router: inout UnsplitRoutes) {
         router.register(ViewRPC.agenda) { try $0.agenda($1) }
         router.register(ViewRPC.now) { requests, _ in try requests.nowView() }
         router.subscription(ViewRPC.subscribe, ack: SubscribeResult(subscribed: true))

@@ -4,8 +4,8 @@ import BeautyStore
 import Foundation
 
 /// water.list / water.edit / water.rm: one drink at a time, by id.
-extension RequestHandler {
-    static func waterRecordRoutes(_ router: inout RequestRouter) {
+extension UnsplitRequests {
+    static func waterRecordRoutes(_ router: inout UnsplitRoutes) {
         router.register(WellbeingRPC.waterList) { try $0.listWater($1) }
         router.register(WellbeingRPC.waterEdit) { try $0.editWater($1) }
         router.register(WellbeingRPC.waterRemove) { try $0.removeWater($1) }

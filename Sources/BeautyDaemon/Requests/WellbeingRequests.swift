@@ -4,11 +4,11 @@ import BeautyStore
 import Foundation
 
 /// tips / tip.random / water.*.
-extension RequestHandler {
+extension UnsplitRequests {
     /// The longest range `water.total` answers day by day.
     static let maxWaterDays = 3660
 
-    static func wellbeingRoutes(_ router: inout RequestRouter) {
+    static func wellbeingRoutes(_ router: inout UnsplitRoutes) {
         router.register(WellbeingRPC.tips) { try $0.tips($1) }
         router.register(WellbeingRPC.tipRandom) { try $0.randomTip($1) }
         router.register(WellbeingRPC.waterAdd) { try $0.addWater($1) }

@@ -104,7 +104,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         requests: RequestHandler, hub: EventHub, taken: @escaping @Sendable (Int) -> Void
     ) async {
         // Every way out (EOF, a hang-up, a subscription ending) drops what this connection staged.
-        defer { requests.importStages.discard(connection: requests.connection) }
+        defer { requests.connectionClosed() }
         for await frame in frames {
             taken(frame.size)
             switch frame {

@@ -8,21 +8,28 @@ import Logging
 /// Answers one JSON-RPC request line. Never throws and never calls the notification server:
 /// every failure becomes a JSON-RPC error, so one bad client cannot hurt another.
 public struct RequestHandler: Sendable {
-    let store: AppDatabase
-    let scheduler: Scheduler
-    let sync: SyncCoordinator
-    let notifier: any Notifier
-    let settings: SettingsBox
-    let startedAt: Date
-    let socketPath: String
+    /// Every method's handler, as the controllers added them.
+    let router: RequestRouter
+    private let controllers: [any RequestController]
+    /// The database file, named in a store failure's message.
+    let databasePath: String
     let logger: Logger
-    let clock: @Sendable () -> Date
-    /// The user's zone: local days, local-time texts, plans made at an add or an edit.
-    let zone: any ZoneSource
-    /// Imports staged in chunks, daemon-wide; each belongs to the connection that began it.
-    var importStages = ImportStages()
     /// Which connection the request came on (set per connection by ConnectionHandler; 0 in process).
     var connection: UInt64 = 0
+
+    init(controllers: [any RequestController], databasePath: String, logger: Logger) {
+        var router = RequestRouter()
+        for controller in controllers { controller.addRoutes(to: &router) }
+        self.router = router
+        self.controllers = controllers
+        self.databasePath = databasePath
+        self.logger = logger
+    }
+
+    /// The connection this handler serves has closed.
+    func connectionClosed() {
+        for controller in controllers { controller.connectionClosed(RequestContext(connection: connection)) }
+    }
 
     /// What to do with a request line.
     public enum Outcome: Sendable {
@@ -41,7 +48,9 @@ public struct RequestHandler: Sendable {
                     nil,
                     RPCErrorObject(code: RPCErrorCode.parseError, message: "parse error: the line is not valid JSON")))
         }
-        guard let request = try? WireJSON.decoder().decode(RequestLine.self, from: line) else {
+        let decoder = WireJSON.decoder()
+        decoder.userInfo[RequestLine.routerKey] = router
+        guard let request = try? decoder.decode(RequestLine.self, from: line) else {
             return .reply(
                 failure(
                     nil,
@@ -80,7 +89,7 @@ public struct RequestHandler: Sendable {
         case let .call(bound):
             let answer: Data?
             do {
-                answer = success(id, try await bound.get()(self))
+                answer = success(id, try await bound.get()(RequestContext(connection: connection)))
             } catch {
                 answer = failure(id, rpcError(error))
             }
@@ -109,7 +118,7 @@ public struct RequestHandler: Sendable {
                 code: RPCErrorCode.notFound, message: "no \(kind) with id \(itemID)",
                 data: RPCErrorData(kind: kind, id: itemID))
         default:
-            let report = StoreFailureReport(error, databasePath: store.path)
+            let report = StoreFailureReport(error, databasePath: databasePath)
             logger.error("request failed: \(report.rpcError.message)")
             return report.rpcError
         }
@@ -158,23 +167,4 @@ public struct RequestHandler: Sendable {
     private func failure(_ id: RPCID?, _ error: RPCErrorObject) -> Data {
         (try? WireJSON.encoder().encode(RPCFailure(id: id, error: error))) ?? Data()
     }
-
-    // MARK: - Routes
-
-    /// Every method's handler, built once (RequestLine decodes params through it).
-    static let routes: RequestRouter = {
-        var router = RequestRouter()
-        statusRoutes(&router)
-        viewRoutes(&router)
-        appointmentRoutes(&router)
-        occurrenceRoutes(&router)
-        contactRoutes(&router)
-        medicationRoutes(&router)
-        measurementRoutes(&router)
-        wellbeingRoutes(&router)
-        budgetRoutes(&router)
-        backupRoutes(&router)
-        syncRoutes(&router)
-        return router
-    }()
 }

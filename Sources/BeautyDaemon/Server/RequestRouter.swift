@@ -5,7 +5,7 @@ import Foundation
 /// RPC's `Params` and answering its `Result`, so no handler can pair a method with other types.
 struct RequestRouter: Sendable {
     /// A handler with its params bound, run once the envelope has been checked.
-    typealias Call = @Sendable (RequestHandler) async throws -> any Encodable & Sendable
+    typealias Call = @Sendable (RequestContext) async throws -> any Encodable & Sendable
 
     enum Route: Sendable {
         /// Decodes the params from the request object (once, in the line's only parse) and binds them.
@@ -23,15 +23,21 @@ struct RequestRouter: Sendable {
     /// Methods registered more than once (the method-table test wants none).
     private(set) var duplicates: [Method] = []
 
-    mutating func register<P, R>(_ rpc: RPC<P, R>, _ handler: @escaping @Sendable (RequestHandler, P) async throws -> R)
-    {
+    mutating func register<P, R>(
+        _ rpc: RPC<P, R>, _ handler: @escaping @Sendable (P, RequestContext) async throws -> R
+    ) {
         add(
             rpc.method,
             .call { container in
                 Result { try RequestLine.params(P.self, in: container) }
-                    .map { params in { requests in try await handler(requests, params) } }
+                    .map { params in { context in try await handler(params, context) } }
                     .mapError { InvalidParams(underlying: $0) }
             })
+    }
+
+    /// A handler that needs only its params.
+    mutating func register<P, R>(_ rpc: RPC<P, R>, _ handler: @escaping @Sendable (P) async throws -> R) {
+        register(rpc) { params, _ in try await handler(params) }
     }
 
     mutating func subscription<R>(_ rpc: RPC<NoParams, R>, ack: R) {
@@ -57,6 +63,9 @@ struct RequestLine: Decodable {
         case subscription(ack: any Encodable & Sendable)
     }
 
+    /// Where `init(from:)` finds the router that binds the params (the decoder's userInfo).
+    static let routerKey = CodingUserInfoKey(rawValue: "beautyd.router")!
+
     var jsonrpc: String?
     var id: RPCID?
     var method: String?
@@ -68,7 +77,8 @@ struct RequestLine: Decodable {
         jsonrpc = try container.decodeIfPresent(String.self, forKey: .jsonrpc)
         id = try container.decodeIfPresent(RPCID.self, forKey: .id)
         method = try container.decodeIfPresent(String.self, forKey: .method)
-        switch method.flatMap(Method.init(rawValue:)).flatMap({ RequestHandler.routes.routes[$0] }) {
+        let router = decoder.userInfo[Self.routerKey] as? RequestRouter
+        switch method.flatMap(Method.init(rawValue:)).flatMap({ router?.routes[$0] }) {
         case let .call(bind)?: bound = .call(bind(container))
         case let .subscription(ack)?: bound = .subscription(ack: ack)
         case nil: bound = nil

@@ -100,13 +100,13 @@ public actor SyncCoordinator {
         do {
             let first = try store.syncAccounts().first?.name == name
             let config = settings.config
-            let tree = try store.categories().map { (name: $0.name, title: $0.title) }
+            let tree = try store.categories.all().map { (name: $0.name, title: $0.title) }
             var engine = SyncEngine(
                 store: store, server: try client(for: account), account: account, takesNewEvents: first,
                 zone: zone.current,
                 now: clock,
                 check: { appointments, names, phones in
-                    try RequestHandler.checkedImports(
+                    try UnsplitRequests.checkedImports(
                         appointments, contactNames: names, contactPhones: phones, firstIndex: 0,
                         tree: tree, currency: config.currency)
                 },
