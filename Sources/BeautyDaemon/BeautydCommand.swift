@@ -124,6 +124,7 @@ public struct BeautydCommand: AsyncParsableCommand {
         let store = try AppDatabase.open(path: paths.database, version: BeautyVersion.current)
         let daemon = try makeDaemon(
             store: store, notifier: LibNotifyNotifier(logger: logger), config: config,
+            session: SessionLanguage(Language.current),
             socket: activationFD == nil ? paths.socket : "fd \(activationFD!) from systemd socket activation",
             logger: logger)
         let server = try await SocketServer(

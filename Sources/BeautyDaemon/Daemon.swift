@@ -18,28 +18,36 @@ public struct Daemon: Sendable {
     let importStages: ImportStages
 }
 
-/// Wires the daemon's parts. beautyd passes the wall clock, the zone it follows live and the timerfd
-/// (the defaults); a test passes a clock and zone it sets and a timer that fires when it moves its clock.
-/// `socket` is what `status` reports as the socket.
+/// Wires the daemon's parts. beautyd passes its session's language, the wall clock, the zone it follows
+/// live and the timerfd (the defaults); a test passes a language, a clock and a zone it sets and a timer that
+/// fires when it moves its clock. `socket` is what `status` reports as the socket.
 public func makeDaemon(
-    store: AppDatabase, notifier: any Notifier, config: DaemonConfig, socket: String, logger: Logger,
-    clock: @escaping @Sendable () -> Date = Date.init, zone: any ZoneSource = LocalZone.shared,
+    store: AppDatabase, notifier: any Notifier, config: DaemonConfig, session: SessionLanguage, socket: String,
+    logger: Logger, clock: @escaping @Sendable () -> Date = Date.init, zone: any ZoneSource = LocalZone.shared,
     timer: DeadlineTimerFactory = WallClockTimer.factory, importLimits: ImportStages.Limits = .standard
 ) throws -> Daemon {
     let hub = EventHub()
-    let settings = SettingsBox(config)
+    let settings = SettingsBox(config, session: session)
     let scheduler = try Scheduler(
-        store: store, notifier: notifier, hub: hub, config: config, logger: logger,
+        store: store, notifier: notifier, hub: hub, config: settings.config, logger: logger,
         clock: clock, zone: zone, timer: timer)
     let sync = SyncCoordinator(
         store: store, settings: settings, scheduler: scheduler, logger: logger, clock: clock, zone: zone)
     let importStages = ImportStages(limits: importLimits)
     let controllers: [any RequestController] = [
         UnsplitRequests(
-            store: store, scheduler: scheduler, sync: sync, notifier: notifier, settings: settings, startedAt: clock(),
-            socketPath: socket, logger: logger, clock: clock, zone: zone, importStages: importStages),
+            store: store, scheduler: scheduler, sync: sync, settings: settings, logger: logger, clock: clock,
+            zone: zone,
+            importStages: importStages),
+        StatusController(
+            database: store, scheduler: scheduler, notifier: notifier, startedAt: clock(), socketPath: socket,
+            clock: clock),
+        AgendaController(database: store, clock: clock, zone: zone),
+        EventController(),
         BudgetController(budget: store.budget, settings: settings, logger: logger, clock: clock),
         CategoryController(categories: store.categories),
+        ContactController(contacts: store.contacts, database: store, settings: settings, logger: logger, zone: zone),
+        BackupController(database: store, scheduler: scheduler, logger: logger, clock: clock, zone: zone),
     ]
     let requests = RequestHandler(controllers: controllers, databasePath: store.path, logger: logger)
     return Daemon(

@@ -20,6 +20,10 @@ public final class AppDatabase: Sendable {
 
     public var budget: BudgetStore { BudgetStore(writer: writer) }
     public var categories: CategoryStore { CategoryStore(writer: writer) }
+    public var contacts: ContactStore { ContactStore(writer: writer) }
+    public var status: StatusStore { StatusStore(writer: writer) }
+    /// Backup and restore copy the whole file through the one writer: they need its path too.
+    public var backup: BackupStore { BackupStore(writer: writer, path: path) }
 
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {

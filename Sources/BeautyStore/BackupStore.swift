@@ -31,10 +31,16 @@ public struct RestoreRefusal: Error, CustomStringConvertible {
 }
 
 /// Backups of the whole database while it is in use (SQLite's online backup), and restoring one.
-extension AppDatabase {
+/// Restore lives here with backup rather than on AppDatabase: it needs only the writer and the file's
+/// path, and it keeps the database it replaces with backup's own copy.
+public struct BackupStore: Sendable {
+    let writer: PrioritizedWriter
+    /// The live database file: a restore works beside it.
+    let path: String
+
     /// Writes a consistent copy of the whole database to `path`, readable by its owner only, and
     /// answers its size. The copy is made beside it and renamed into place, so `path` is never half written.
-    public func backup(to path: String) throws -> Int64 {
+    public func copy(to path: String) throws -> Int64 {
         _ = try writeBackup(to: path, replacing: true)
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
@@ -114,7 +120,7 @@ extension AppDatabase {
                     field: "path", template: "%s is damaged (integrity_check: %s); nothing was restored",
                     path, verdict.replacingOccurrences(of: "\n", with: " ")))
         }
-        let unknown = applied.filter { !Self.migrator.migrations.contains($0) }
+        let unknown = applied.filter { !AppDatabase.migrator.migrations.contains($0) }
         guard unknown.isEmpty else {
             throw RestoreRefusal(
                 ValidationError(
@@ -122,11 +128,11 @@ extension AppDatabase {
                     template:
                         "%s was written by a newer beautyd (schema %s); this one knows up to \"%s\": nothing was restored",
                     path, unknown.map { "\"\($0.prefix { $0 != ":" })\"" }.joined(separator: ", "),
-                    (Self.migrator.migrations.last ?? "").prefix { $0 != ":" }))
+                    (AppDatabase.migrator.migrations.last ?? "").prefix { $0 != ":" }))
         }
         // The steps a file says it took must be beautyd's own first ones, in order: the reference schema
         // is migrated up to the last of them (and GRDB stops the process on a step it does not know).
-        guard !applied.isEmpty, Array(Self.migrator.migrations.prefix(applied.count)) == applied else {
+        guard !applied.isEmpty, Array(AppDatabase.migrator.migrations.prefix(applied.count)) == applied else {
             throw RestoreRefusal(
                 ValidationError(
                     field: "path",
@@ -134,8 +140,8 @@ extension AppDatabase {
                     path, applied.map { String($0.prefix { $0 != ":" }) }.joined(separator: ", ")))
         }
         let leftOut = try RestoredSchema.keepOwnObjects(
-            work, path: path, migratedUpTo: applied.last ?? "", migrator: Self.migrator)
-        try Self.migrator.migrate(work)
+            work, path: path, migratedUpTo: applied.last ?? "", migrator: AppDatabase.migrator)
+        try AppDatabase.migrator.migrate(work)
         let accounts = try work.write { db -> [SyncAccount] in
             try SyncSchema.matchTriggersToAccounts(db)
             return try Self.pauseRestoredAccounts(db)

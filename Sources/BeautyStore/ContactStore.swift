@@ -2,8 +2,11 @@ import BeautyCore
 import Foundation
 import GRDB
 
-extension AppDatabase {
-    public func addContact(_ contact: Contact) throws -> Contact {
+/// Contacts: who an appointment is with, as typed, imported from vCards and exported to them.
+public struct ContactStore: Sendable {
+    let writer: PrioritizedWriter
+
+    public func add(_ contact: Contact) throws -> Contact {
         try writer.write { db in
             var record = ContactRecord(contact)
             record.id = nil
@@ -12,7 +15,7 @@ extension AppDatabase {
         }
     }
 
-    public func updateContact(_ contact: Contact) throws -> Contact {
+    public func update(_ contact: Contact) throws -> Contact {
         guard let id = contact.id else { throw StoreError.notFound(kind: "contact", id: 0) }
         return try writer.write { db in
             guard try ContactRecord.exists(db, key: id) else { throw StoreError.notFound(kind: "contact", id: id) }
@@ -23,14 +26,14 @@ extension AppDatabase {
     }
 
     /// Deletes a contact; appointments that pointed at it keep their data but lose the link.
-    public func deleteContact(id: Int64) throws {
+    public func delete(id: Int64) throws {
         try writer.write { db in
             guard try ContactRecord.deleteOne(db, key: id) else { throw StoreError.notFound(kind: "contact", id: id) }
         }
     }
 
     /// How many appointments (series and their changed occurrences each count) link to the contact.
-    public func appointmentCount(contactID: Int64) throws -> Int {
+    public func appointmentCount(of contactID: Int64) throws -> Int {
         try writer.read { db in try AppointmentRecord.filter(Column("contactId") == contactID).fetchCount(db) }
     }
 
@@ -44,17 +47,17 @@ extension AppDatabase {
     }
 
     /// All contacts by name (case-insensitive), then id, so the order is stable.
-    public func contacts() throws -> [Contact] {
+    public func all() throws -> [Contact] {
         try writer.read { db in
             try ContactRecord.order(sql: "name COLLATE NOCASE, id").fetchAll(db).map(\.contact)
         }
     }
 }
 
-extension AppDatabase {
+extension ContactStore {
     /// Gives every contact without a UID a random, permanent `urn:uuid:` one, so that an export
     /// names each contact the same way every time and an import of it finds the contact again.
-    public func assignMissingContactUIDs() throws {
+    public func assignMissingUIDs() throws {
         try writer.write { db in
             for id in try Int64.fetchAll(db, sql: "SELECT id FROM contact WHERE uid IS NULL") {
                 try db.execute(
@@ -67,7 +70,7 @@ extension AppDatabase {
     /// Inserts or updates contacts in one transaction: all or nothing. A contact is matched by its
     /// UID, else by name (any case) when the stored one has no other UID; fields the incoming
     /// contact lacks keep their stored values, so importing the same file again changes nothing.
-    public func importContacts(_ incoming: [Contact]) throws -> ContactImportCounts {
+    public func `import`(_ incoming: [Contact]) throws -> ContactImportCounts {
         var counts = ContactImportCounts()
         try writer.write { db in
             for contact in incoming {

@@ -27,22 +27,22 @@ final class InProcessDaemon: @unchecked Sendable {
 
     /// Starts the scheduler at `now` and returns once its first pass has armed the timer. Deliveries are
     /// committed at their instant unless `commitAheadMilliseconds` says otherwise, so the timer's
-    /// deadlines are the reminders' own instants.
+    /// deadlines are the reminders' own instants. The session's language is English unless a test asks
+    /// for another, whatever the language of the shell running the tests.
     init(
-        now: Date, config: DaemonConfig = DaemonConfig(), zone: TimeZone = testTimeZone,
-        notifier: RecordingNotifier = RecordingNotifier(), store: AppDatabase? = nil,
+        now: Date, config: DaemonConfig = DaemonConfig(), session: SessionLanguage = SessionLanguage(.english),
+        zone: TimeZone = testTimeZone, notifier: RecordingNotifier = RecordingNotifier(), store: AppDatabase? = nil,
         commitAheadMilliseconds: Int = 0, importLimits: ImportStages.Limits = .standard
     ) async throws {
         clock = TestClock(now)
         self.zone = SettableZone(zone)
         self.notifier = notifier
         let timers = self.timers
-        // English unless a test asks for another language, whatever the language of the shell running the tests.
         var config = config
-        config.language = config.language ?? .english
         config.commitAheadMilliseconds = commitAheadMilliseconds
         daemon = try makeDaemon(
-            store: try store ?? AppDatabase.inMemory(), notifier: notifier, config: config, socket: "in process",
+            store: try store ?? AppDatabase.inMemory(), notifier: notifier, config: config, session: session,
+            socket: "in process",
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
             clock: clock.read, zone: self.zone, timer: { onWake in timers.make(onWake) },
             importLimits: importLimits)

@@ -16,7 +16,7 @@ import Testing
         #expect(throws: OutOfDescriptors.self) {
             _ = try makeDaemon(
                 store: try AppDatabase.inMemory(), notifier: RecordingNotifier(), config: DaemonConfig(),
-                socket: "in process",
+                session: SessionLanguage(.english), socket: "in process",
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
                 timer: { _ in
                     _ = made.next(); throw OutOfDescriptors()

@@ -23,7 +23,7 @@ import Testing
     func oneRoutePerMethod() async throws {
         let daemon = try makeDaemon(
             store: try AppDatabase.inMemory(), notifier: RecordingNotifier(), config: DaemonConfig(),
-            socket: "in process",
+            session: SessionLanguage(.english), socket: "in process",
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let routes = daemon.requests.router
         #expect(routes.duplicates.isEmpty, "registered more than once: \(routes.duplicates.map(\.rawValue))")

@@ -13,7 +13,7 @@ struct DatabaseOpeningTests {
     func filledDatabase(_ temp: TemporaryDatabase, version: String? = nil) throws {
         let db = try AppDatabase.open(path: temp.path, version: version)
         for n in 0..<200 {
-            _ = try db.addContact(
+            _ = try db.contacts.add(
                 Contact(name: "Client \(n) " + String(repeating: "x", count: 100), phone: "600 100 \(n)"))
         }
     }
@@ -164,8 +164,10 @@ struct DatabaseRecoveryTests {
     func contactsWithAppointments(_ temp: TemporaryDatabase) throws {
         let db = try temp.open()
         let ids = try (0..<200).map { n in
-            try db.addContact(Contact(name: "Client \(n) " + String(repeating: "x", count: 100), phone: "600 100 \(n)"))
-                .id!
+            try db.contacts.add(
+                Contact(name: "Client \(n) " + String(repeating: "x", count: 100), phone: "600 100 \(n)")
+            )
+            .id!
         }
         for id in ids {
             _ = try db.addAppointment(
@@ -200,7 +202,7 @@ struct DatabaseRecoveryTests {
         #expect(appointmentTable.copied == 200 && !appointmentTable.damaged)
 
         let recovered = try AppDatabase.open(path: target)
-        let names = try recovered.contacts().map(\.name)
+        let names = try recovered.contacts.all().map(\.name)
         #expect(names.count == contacts.copied)
         // One page of about 30 rows is lost.
         #expect(names.count < 200 && names.count > 150, "\(names.count) contacts recovered")

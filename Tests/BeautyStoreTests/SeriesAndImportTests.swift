@@ -261,7 +261,7 @@ struct SeriesAndImportTests {
     @Test func reimportingAnExportMatchesTheRowItCameFromAndKeepsWhatICalendarCannotSay() throws {
         let db = try AppDatabase.inMemory()
         let now = local(15, 10, 30)
-        let salon = try db.addContact(Contact(name: "Salon Anna", phone: "+48 600 100 200"))
+        let salon = try db.contacts.add(Contact(name: "Salon Anna", phone: "+48 600 100 200"))
         var local1 = Appointment(title: "Henna", start: local(19, 11), contactID: salon.id, reminders: [.before(3600)])
         local1.repeatAfterDoneSeconds = 42 * 86_400
         let saved = try db.addAppointment(local1, now: now, zone: warsaw)
@@ -294,7 +294,7 @@ struct SeriesAndImportTests {
     @Test func aContactNamedByTheFileIsLinkedOrCreatedWithItsPhoneInTheSameTransaction() throws {
         let db = try AppDatabase.inMemory()
         let now = local(15, 10, 30)
-        let anna = try db.addContact(Contact(name: "Salon Anna", phone: "+48 600 100 200"))
+        let anna = try db.contacts.add(Contact(name: "Salon Anna", phone: "+48 600 100 200"))
         let appointments = (1...4).map {
             Appointment(title: "Visit \($0)", start: local(19, 10 + $0), uid: "v\($0)@example.org")
         }
@@ -304,7 +304,7 @@ struct SeriesAndImportTests {
         ]
         let counts = try db.importAppointments(appointments, contacts: contacts, now: now, zone: warsaw)
         #expect(counts.inserted == 4 && counts.contactsCreated == 1 && counts.unlinked == [3], "\(counts)")
-        let ewa = try #require(try db.contacts().first { $0.name == "Spa Ewa" })
+        let ewa = try #require(try db.contacts.all().first { $0.name == "Spa Ewa" })
         #expect(ewa.phone == "22 123 45 67")
         let linked = try db.appointments().map(\.contactID)
         #expect(linked == [anna.id, ewa.id, ewa.id, nil])
@@ -313,33 +313,33 @@ struct SeriesAndImportTests {
 
     @Test func contactImportMatchesByUIDThenNameAndIsIdempotent() throws {
         let db = try AppDatabase.inMemory()
-        let anna = try db.addContact(Contact(name: "Salon Anna", phone: "+48 600 100 200", email: "anna@example.com"))
+        let anna = try db.contacts.add(Contact(name: "Salon Anna", phone: "+48 600 100 200", email: "anna@example.com"))
         let cards = [
             Contact(name: "SALON ANNA", phone: "+48 600 100 201", uid: "urn:uuid:a"),
             Contact(name: "Spa Ewa", phone: "22 123 45 67", uid: "urn:uuid:e"),
         ]
-        #expect(try db.importContacts(cards) == ContactImportCounts(inserted: 1, updated: 1, unchanged: 0))
-        let updated = try db.contact(id: anna.id!)
+        #expect(try db.contacts.import(cards) == ContactImportCounts(inserted: 1, updated: 1, unchanged: 0))
+        let updated = try db.contacts.contact(id: anna.id!)
         #expect(
             updated.phone == "+48 600 100 201" && updated.email == "anna@example.com" && updated.uid == "urn:uuid:a")
-        #expect(try db.importContacts(cards) == ContactImportCounts(inserted: 0, updated: 0, unchanged: 2))
+        #expect(try db.contacts.import(cards) == ContactImportCounts(inserted: 0, updated: 0, unchanged: 2))
         #expect(try db.contactCount() == 2)
         // Another contact of the same name but another UID is another contact.
         #expect(
-            try db.importContacts([Contact(name: "Salon Anna", phone: "1 2 3", uid: "urn:uuid:other")]).inserted == 1)
-        try db.assignMissingContactUIDs()
-        #expect(try db.contacts().allSatisfy { $0.uid != nil })
+            try db.contacts.import([Contact(name: "Salon Anna", phone: "1 2 3", uid: "urn:uuid:other")]).inserted == 1)
+        try db.contacts.assignMissingUIDs()
+        #expect(try db.contacts.all().allSatisfy { $0.uid != nil })
     }
 
     @Test func contactNamesMatchInAnyCaseOfAnyAlphabet() throws {
         let db = try AppDatabase.inMemory()
-        let lucja = try db.addContact(Contact(name: "Salon Łucja", phone: "+48 600 100 200"))
+        let lucja = try db.contacts.add(Contact(name: "Salon Łucja", phone: "+48 600 100 200"))
         #expect(
-            try db.importContacts([Contact(name: "SALON ŁUCJA", phone: "+48 600 100 201")])
+            try db.contacts.import([Contact(name: "SALON ŁUCJA", phone: "+48 600 100 201")])
                 == ContactImportCounts(inserted: 0, updated: 1, unchanged: 0))
-        #expect(try db.contact(id: lucja.id!).phone == "+48 600 100 201")
+        #expect(try db.contacts.contact(id: lucja.id!).phone == "+48 600 100 201")
         // A name is an identity here: without its diacritics it is another contact.
-        #expect(try db.importContacts([Contact(name: "Salon Lucja", phone: "+48 600 100 202")]).inserted == 1)
+        #expect(try db.contacts.import([Contact(name: "Salon Lucja", phone: "+48 600 100 202")]).inserted == 1)
         let counts = try db.importAppointments(
             [Appointment(title: "Strzyżenie", start: local(19, 10), uid: "s@example.org")],
             contacts: [Contact(name: "salon łucja", phone: "")], now: local(15, 10), zone: warsaw)

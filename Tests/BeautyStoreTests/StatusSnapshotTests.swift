@@ -20,7 +20,7 @@ struct StatusSnapshotTests: WarsawJanuary2027 {
 
         // Before the first dose (one ahead), and after it (one due, waiting, and the next one ahead).
         for instant in [now, local(15, 20, 30)] {
-            let snapshot = try db.statusSnapshot(at: instant, settingKey: "notifications")
+            let snapshot = try db.status.snapshot(at: instant, settingKey: "notifications")
             #expect(snapshot.appointments == (try db.appointmentCount()))
             #expect(snapshot.contacts == (try db.contactCount()))
             #expect(snapshot.medications == (try db.medicationCount()))
@@ -31,8 +31,8 @@ struct StatusSnapshotTests: WarsawJanuary2027 {
                     == (try db.nextTrigger(after: instant) ?? db.dueTriggers(at: instant, limit: 1).first))
             #expect(snapshot.setting == "off")
         }
-        #expect(try db.statusSnapshot(at: local(15, 20, 30), settingKey: "notifications").waitingDeliveries == 1)
-        #expect(try db.statusSnapshot(at: now, settingKey: "absent").setting == nil)
+        #expect(try db.status.snapshot(at: local(15, 20, 30), settingKey: "notifications").waitingDeliveries == 1)
+        #expect(try db.status.snapshot(at: now, settingKey: "absent").setting == nil)
     }
 
     @Test("many waiting deliveries are counted by SQLite, not read row by row, with the same answer")
@@ -66,7 +66,7 @@ struct StatusSnapshotTests: WarsawJanuary2027 {
             ])
         }
         statements.withLock { $0.removeAll() }
-        let snapshot = try db.statusSnapshot(at: now, settingKey: "notifications")
+        let snapshot = try db.status.snapshot(at: now, settingKey: "notifications")
         let read = statements.withLock { $0 }
         #expect(snapshot.waitingDeliveries == 5_000)
         #expect(snapshot.waitingDeliveries == (try db.waitingDeliveries(at: now).count))

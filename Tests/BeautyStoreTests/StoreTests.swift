@@ -55,7 +55,7 @@ struct StoreTests {
 
     @Test func appointmentRoundTripKeepsEveryField() throws {
         let db = try AppDatabase.inMemory()
-        let salon = try db.addContact(Contact(name: "Salon Anna", phone: "+48 600 100 200", email: "a@salon.pl"))
+        let salon = try db.contacts.add(Contact(name: "Salon Anna", phone: "+48 600 100 200", email: "a@salon.pl"))
         let saved = try db.addAppointment(haircut(contact: salon.id), now: now)
         let loaded = try db.appointment(id: saved.id!)
         var expected = haircut(contact: salon.id)
@@ -72,18 +72,18 @@ struct StoreTests {
         do {
             let db = try temp.open()
             id = try db.addAppointment(haircut(), now: now).id!
-            _ = try db.addContact(Contact(name: "Nails Studio", phone: "600 200 300"))
+            _ = try db.contacts.add(Contact(name: "Nails Studio", phone: "600 200 300"))
         }
         let reopened = try temp.open()
         #expect(try reopened.appointment(id: id).title == "Strzyżenie")
-        #expect(try reopened.contacts().map(\.name) == ["Nails Studio"])
+        #expect(try reopened.contacts.all().map(\.name) == ["Nails Studio"])
         #expect(try reopened.appliedMigrations().count == 12)
     }
 
     @Test func missingRowsAreNotFound() throws {
         let db = try AppDatabase.inMemory()
         #expect(throws: StoreError.notFound(kind: "appointment", id: 42)) { try db.appointment(id: 42) }
-        #expect(throws: StoreError.notFound(kind: "contact", id: 9)) { try db.deleteContact(id: 9) }
+        #expect(throws: StoreError.notFound(kind: "contact", id: 9)) { try db.contacts.delete(id: 9) }
         #expect(throws: StoreError.notFound(kind: "contact", id: 5)) {
             try db.addAppointment(haircut(contact: 5), now: now)
         }
@@ -91,9 +91,9 @@ struct StoreTests {
 
     @Test func deletingAContactKeepsTheAppointmentWithoutTheLink() throws {
         let db = try AppDatabase.inMemory()
-        let salon = try db.addContact(Contact(name: "Salon", phone: "600 100 200"))
+        let salon = try db.contacts.add(Contact(name: "Salon", phone: "600 100 200"))
         let a = try db.addAppointment(haircut(contact: salon.id), now: now)
-        try db.deleteContact(id: salon.id!)
+        try db.contacts.delete(id: salon.id!)
         #expect(try db.appointment(id: a.id!).contactID == nil)
     }
 
@@ -114,12 +114,12 @@ struct StoreTests {
 
     @Test func contactsRoundTripAndUpdate() throws {
         let db = try AppDatabase.inMemory()
-        var c = try db.addContact(
+        var c = try db.contacts.add(
             Contact(name: "Salon Ewa", phone: "600 100 200", firstName: "Ewa", address: "Rynek 1"))
         c.phone = "+48 600 999 999"
         c.address = nil
-        _ = try db.updateContact(c)
-        #expect(try db.contact(id: c.id!) == c)
+        _ = try db.contacts.update(c)
+        #expect(try db.contacts.contact(id: c.id!) == c)
     }
 }
 

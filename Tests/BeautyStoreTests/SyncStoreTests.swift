@@ -49,12 +49,12 @@ struct SyncStoreTests {
         #expect(!(try db.outbox().map(\.uid)).contains("weekly@x"))
 
         // A contact's new phone number travels with the events that name it.
-        let contact = try db.addContact(Contact(name: "Ola", phone: "600 100 200"))
+        let contact = try db.contacts.add(Contact(name: "Ola", phone: "600 100 200"))
         _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.contactID = contact.id }
         try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
         var renumbered = contact
         renumbered.phone = "600 100 300"
-        _ = try db.updateContact(renumbered)
+        _ = try db.contacts.update(renumbered)
         #expect(try db.outbox().map(\.uid).contains("early@x"))
         try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
 

@@ -120,8 +120,8 @@ extension UnsplitRequests {
         try store.assignMissingUIDs()
         let all = try store.appointments()
         // One read of the contacts, not one per appointment (an export has a hundred thousand).
-        let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.id!, $0) })
-        let linked = try all.map { a in try a.contactID.map { try contacts[$0] ?? store.contact(id: $0) } }
+        let contacts = Dictionary(uniqueKeysWithValues: try store.contacts.all().map { ($0.id!, $0) })
+        let linked = try all.map { a in try a.contactID.map { try contacts[$0] ?? store.contacts.contact(id: $0) } }
         return AppointmentExportResult(
             appointments: all, contactNames: linked.map { $0?.name }, contactPhones: linked.map { $0?.phone })
     }
@@ -170,7 +170,7 @@ extension UnsplitRequests {
     /// `warningsIn`: after an add or an edit, the reminders' warnings written in this zone.
     func detail(_ id: Int64, warningsIn zone: TimeZone? = nil) throws -> AppointmentDetail {
         let a = try store.appointment(id: id)
-        let contact = a.contactID.flatMap { try? store.contact(id: $0) }
+        let contact = a.contactID.flatMap { try? store.contacts.contact(id: $0) }
         let next =
             a.recurrence == nil
             ? nil

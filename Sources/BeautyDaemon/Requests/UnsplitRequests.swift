@@ -1,5 +1,4 @@
 import BeautyCore
-import BeautyNotify
 import BeautyProtocol
 import BeautyStore
 import Foundation
@@ -11,10 +10,7 @@ struct UnsplitRequests: RequestController {
     let store: AppDatabase
     let scheduler: Scheduler
     let sync: SyncCoordinator
-    let notifier: any Notifier
     let settings: SettingsBox
-    let startedAt: Date
-    let socketPath: String
     let logger: Logger
     let clock: @Sendable () -> Date
     /// The user's zone: local days, local-time texts, plans made at an add or an edit.
@@ -26,15 +22,11 @@ struct UnsplitRequests: RequestController {
 
     func addRoutes(to router: inout RequestRouter) {
         var routes = UnsplitRoutes(router: router, requests: self)
-        Self.statusRoutes(&routes)
-        Self.viewRoutes(&routes)
         Self.appointmentRoutes(&routes)
         Self.occurrenceRoutes(&routes)
-        Self.contactRoutes(&routes)
         Self.medicationRoutes(&routes)
         Self.measurementRoutes(&routes)
         Self.wellbeingRoutes(&routes)
-        Self.backupRoutes(&routes)
         Self.syncRoutes(&routes)
         router = routes.router
     }
@@ -58,9 +50,5 @@ struct UnsplitRoutes {
             requests.connection = context.connection
             return try await handler(requests, params)
         }
-    }
-
-    mutating func subscription<R>(_ rpc: RPC<NoParams, R>, ack: R) {
-        router.subscription(rpc, ack: ack)
     }
 }

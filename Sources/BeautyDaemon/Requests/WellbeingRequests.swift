@@ -161,12 +161,6 @@ extension UnsplitRequests {
         return WaterImportResult(inserted: counts.inserted, skipped: counts.skipped)
     }
 
-    /// Today's water for `now`; nil when there is no goal and nothing was logged today.
-    func waterToday(now: Date) throws -> WaterDay? {
-        let day = try waterDay(LocalDate(now, in: waterZone))
-        return day.goalMl == nil && day.count == 0 ? nil : day
-    }
-
     func waterDay(_ day: LocalDate) throws -> WaterDay {
         let total = try store.waterTotal(on: day, zone: waterZone)
         return WaterDay(day: day, totalMl: total.totalMl, count: total.count, goalMl: try store.waterGoal())

@@ -229,5 +229,5 @@ public actor Scheduler {
 
     /// The language of what the daemon shows, read at each use: `[ui] language` of the configuration,
     /// else the session's (`SessionLanguage`); a reload (SIGHUP) reads both again.
-    var localizer: Localizer { Localizer.forLanguage(config.language ?? SessionLanguage.shared.language) }
+    var localizer: Localizer { Localizer.forLanguage(config.shownLanguage) }
 }

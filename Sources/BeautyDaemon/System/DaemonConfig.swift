@@ -23,8 +23,11 @@ public struct DaemonConfig: Sendable, Equatable {
     public var allDayReminderTime = AllDayReminders.defaultTime
     /// `money.currency`; nil follows the language (PLN for Polish, EUR otherwise).
     public var configuredCurrency: String?
-    /// `ui.language`; nil follows the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
+    /// `ui.language`; nil follows the session's language (`sessionLanguage`).
     public var language: Language?
+    /// Not from the file: the session's language (`SessionLanguage`: the environment's LANGUAGE, LC_ALL,
+    /// LC_MESSAGES, LANG) as `SettingsBox` last read it.
+    public var sessionLanguage = Language.english
     /// An unanswered dose is shown again this often...
     public var nagIntervalSeconds = 10 * 60
     /// ...this many times, then recorded as missed.
@@ -45,8 +48,11 @@ public struct DaemonConfig: Sendable, Equatable {
 
     public init() {}
 
+    /// The language of what the daemon shows (notifications, and SMS texts a client asks for without one).
+    public var shownLanguage: Language { language ?? sessionLanguage }
+
     /// The currency of amounts given without one.
-    public var currency: String { configuredCurrency ?? (language ?? SessionLanguage.shared.language).defaultCurrency }
+    public var currency: String { configuredCurrency ?? shownLanguage.defaultCurrency }
 
     public struct LoadError: Error, CustomStringConvertible {
         public var path: String

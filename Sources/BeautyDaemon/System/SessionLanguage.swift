@@ -7,9 +7,8 @@ import Foundation
 /// (`MANAGERPID` is set) from the manager's environment as it is now, which a desktop updates when
 /// the user changes the language (`systemctl --user set-environment LANG=pl_PL.UTF-8`,
 /// `import-environment`), since beautyd's own environment never changes after start.
+/// beautyd makes one from its environment and hands it to `makeDaemon`, whose `SettingsBox` holds it.
 public final class SessionLanguage: @unchecked Sendable {
-    public static let shared = SessionLanguage(Language.current)
-
     private let lock = NSLock()
     private var value: Language
 

@@ -53,19 +53,21 @@ struct ReloadService: Service {
             for await _ in signals {
                 Systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())")
                 // Under systemd this waits for systemctl (2 s at most), once a reload.
-                let language = SessionLanguage.shared.refresh()
+                let language = settings.session.refresh()
                 logger.info("session language: \(language.rawValue)")
                 do {
                     let (config, warnings) = try DaemonConfig.load(path: configPath)
                     warnings.forEach { logger.warning("\($0)") }
                     settings.config = config
                     logLevel.level = levelFromFlag ?? config.logLevel
-                    await scheduler.update(config: config)
+                    await scheduler.update(config: settings.config)
                     await sync.adoptConfiguredAccounts()
                     sync.notice()
                     logger.notice("configuration reloaded from \(configPath)")
                 } catch {
                     logger.error("configuration not reloaded, keeping the old one: \(error)")
+                    // The session's language was read again all the same: notifications follow it.
+                    await scheduler.update(config: settings.config)
                 }
                 Systemd.notify("READY=1")
             }

@@ -15,9 +15,12 @@ public struct StatusSnapshot: Sendable {
     public var setting: String?
 }
 
-extension AppDatabase {
+/// What `status` reads from the database.
+public struct StatusStore: Sendable {
+    let writer: PrioritizedWriter
+
     /// The counts, the next trigger and the setting `settingKey`, as of one snapshot at `now`.
-    public func statusSnapshot(at now: Date, settingKey: String) throws -> StatusSnapshot {
+    public func snapshot(at now: Date, settingKey: String) throws -> StatusSnapshot {
         try writer.read { db in
             // Cached statements: the count SQL is compiled once per connection, not per request.
             func count(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
@@ -30,9 +33,10 @@ extension AppDatabase {
                 medications: try count("SELECT COUNT(*) FROM \(MedicationRecord.databaseTableName)"),
                 pendingDeliveries: try count(
                     "SELECT COUNT(*) FROM \(DeliveryRecord.databaseTableName) WHERE state = ?", [pending]),
-                waitingDeliveries: try Self.waitingDeliveryCount(db, at: now),
-                nextTrigger: try Self.nextTrigger(db, after: now) ?? Self.dueTriggers(db, at: now, limit: 1).first,
-                setting: try Self.setting(db, settingKey))
+                waitingDeliveries: try AppDatabase.waitingDeliveryCount(db, at: now),
+                nextTrigger: try AppDatabase.nextTrigger(db, after: now)
+                    ?? AppDatabase.dueTriggers(db, at: now, limit: 1).first,
+                setting: try AppDatabase.setting(db, settingKey))
         }
     }
 }

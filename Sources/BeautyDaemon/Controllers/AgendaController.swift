@@ -3,15 +3,20 @@ import BeautyProtocol
 import BeautyStore
 import Foundation
 
-/// agenda, now and subscribe: views across appointments, doses and water.
-extension UnsplitRequests {
-    static func viewRoutes(_ router: inout UnsplitRoutes) {
-        router.register(ViewRPC.agenda) { try $0.agenda($1) }
-        router.register(ViewRPC.now) { requests, _ in try requests.nowView() }
-        router.subscription(ViewRPC.subscribe, ack: SubscribeResult(subscribed: true))
+/// agenda and now: views across appointments, doses and water.
+struct AgendaController: RequestController {
+    /// A view reads several areas: appointments, contacts, medications, doses and water.
+    let database: AppDatabase
+    let clock: @Sendable () -> Date
+    /// The user's zone: a view's days, and the plans of series and doses in it.
+    let zone: any ZoneSource
+
+    func addRoutes(to router: inout RequestRouter) {
+        router.register(ViewRPC.agenda, agenda)
+        router.register(ViewRPC.now) { (_: NoParams) in try now() }
     }
 
-    private func agenda(_ p: AgendaParams) throws -> AgendaResult {
+    func agenda(_ p: AgendaParams) throws -> AgendaResult {
         let from = p.from ?? clock()
         let to = p.to ?? from.addingTimeInterval(7 * 86_400)
         try Validation.range(from: from, to: to, .halfOpen)
@@ -34,11 +39,12 @@ extension UnsplitRequests {
                 return value
             })
         let needles = ListFilter.needles(ListFilter.values(p.search, p.searches))
-        let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.id!, $0) })
+        let contacts = Dictionary(uniqueKeysWithValues: try database.contacts.all().map { ($0.id!, $0) })
         let wantsAppointments = kinds.isEmpty || kinds.contains(.appointment)
         // Medications have no category, so a category filter leaves them out.
         let wantsDoses = (kinds.isEmpty || kinds.contains(.medication)) && categories.isEmpty
-        let appointments = wantsAppointments ? try store.appointmentsForRange(from: from, to: to, ordered: false) : []
+        let appointments =
+            wantsAppointments ? try database.appointmentsForRange(from: from, to: to, ordered: false) : []
         // Unfiltered, the list is shared rather than copied (a full-range agenda has every appointment).
         let matchingAppointments =
             categories.isEmpty && needles.isEmpty
@@ -90,12 +96,12 @@ extension UnsplitRequests {
         return order.map { entries[$0] }
     }
 
-    private func nowView() throws -> NowResult {
+    func now() throws -> NowResult {
         let now = clock()
         let cal = LocalTime.calendar(zone.current)
         let startOfDay = cal.startOfDay(for: now)
         let endOfDay = cal.date(byAdding: .day, value: 1, to: startOfDay)!
-        let appointments = try store.appointmentsForRange(from: now, to: endOfDay).filter { $0.status == .scheduled }
+        let appointments = try database.appointmentsForRange(from: now, to: endOfDay).filter { $0.status == .scheduled }
             .flatMap { a in
                 AppointmentOccurrences.starts(of: a, from: now, to: endOfDay, zone: zone.current).map {
                     AgendaEntry(appointment: a, contactName: nil, occurrence: $0)
@@ -106,5 +112,58 @@ extension UnsplitRequests {
             yesterday: cal.date(byAdding: .day, value: -1, to: startOfDay)!)
         let later = (appointments + doses.later).sorted { ($0.start, $0.title) < ($1.start, $1.title) }
         return NowResult(now: now, laterToday: later, overdue: doses.overdue, water: try waterToday(now: now))
+    }
+
+    /// Doses still to come today, and those that should have been taken: every dose of yesterday and
+    /// today whose time passed and that is not taken (missed and skipped too, so one answered late
+    /// stays in view until the end of the day after its own).
+    func doseEntries(now: Date, dayStart: Date, dayEnd: Date, yesterday: Date) throws -> (
+        later: [AgendaEntry], overdue: [AgendaEntry]
+    ) {
+        let medications = Dictionary(uniqueKeysWithValues: try database.medications().map { ($0.id!, $0) })
+        var later: [AgendaEntry] = [], overdue: [AgendaEntry] = []
+        for dose in try database.doses(from: yesterday, to: dayEnd) where dose.state != .taken {
+            guard let medication = medications[dose.medicationID] else { continue }
+            let entry = AgendaEntry(dose: dose, medication: medication)
+            if dose.scheduledAt > now {
+                if dose.state.isOpen, dose.scheduledAt >= dayStart { later.append(entry) }
+            } else {
+                overdue.append(entry)
+            }
+        }
+        return (later, overdue)
+    }
+
+    /// Doses in an agenda range: stored rows where they exist, the plan beyond them.
+    /// `searches` as `ListFilter.needles` gives them: a medication matching any of them.
+    func agendaDoses(from: Date, to: Date, searches: [String]) throws -> [AgendaEntry] {
+        var entries: [AgendaEntry] = []
+        let stored = try database.doses(from: from, to: to)
+        let byKey = Dictionary(stored.map { ("\($0.medicationID)/\($0.scheduledAt.timeIntervalSince1970)", $0) }) {
+            a, _ in a
+        }
+        for medication in try database.medications() {
+            guard
+                ListFilter.text(
+                    [medication.name, medication.notes ?? "", medication.dose ?? ""], containsAnyOf: searches)
+            else { continue }
+            for instant in DosePlanner.doses(
+                for: medication, from: from, to: to, zone: medication.zone(default: zone.current))
+            {
+                let dose =
+                    byKey["\(medication.id!)/\(instant.timeIntervalSince1970)"]
+                    ?? Dose(id: 0, medicationID: medication.id!, scheduledAt: instant)
+                entries.append(AgendaEntry(dose: dose, medication: medication))
+            }
+        }
+        return entries
+    }
+
+    /// Today's water for `now`; nil when there is no goal and nothing was logged today.
+    func waterToday(now: Date) throws -> WaterDay? {
+        let day = LocalDate(now, in: zone.current)
+        let total = try database.waterTotal(on: day, zone: zone.current)
+        let water = WaterDay(day: day, totalMl: total.totalMl, count: total.count, goalMl: try database.waterGoal())
+        return water.goalMl == nil && water.count == 0 ? nil : water
     }
 }

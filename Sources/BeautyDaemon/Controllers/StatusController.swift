@@ -5,25 +5,33 @@ import BeautyStore
 import Foundation
 
 /// status: the daemon's state, counts, the next reminder and the notification server.
-extension UnsplitRequests {
-    static func statusRoutes(_ router: inout UnsplitRoutes) {
-        router.register(ViewRPC.status) { requests, _ in try requests.status() }
+struct StatusController: RequestController {
+    /// The counts and the next reminder's title, read across the areas, and the file's path.
+    let database: AppDatabase
+    let scheduler: Scheduler
+    let notifier: any Notifier
+    let startedAt: Date
+    let socketPath: String
+    let clock: @Sendable () -> Date
+
+    func addRoutes(to router: inout RequestRouter) {
+        router.register(ViewRPC.status) { (_: NoParams) in try status() }
     }
 
-    private func status() throws -> StatusResult {
+    func status() throws -> StatusResult {
         let now = clock()
         let server = notifier.serverInfo()
         let hold = scheduler.hold()
-        let snapshot = try store.statusSnapshot(at: now, settingKey: Scheduler.notificationsSetting)
+        let snapshot = try database.status.snapshot(at: now, settingKey: Scheduler.notificationsSetting)
         var next: StatusResult.NextTrigger?
         if let trigger = snapshot.nextTrigger {
             next = .init(
                 fireAt: trigger.fireAt, itemKind: trigger.itemKind, itemID: trigger.itemID,
-                title: store.title(of: trigger) ?? "?")
+                title: database.title(of: trigger) ?? "?")
         }
         return StatusResult(
             version: BeautyVersion.current, pid: getpid(), startedAt: startedAt,
-            uptimeSeconds: Int(now.timeIntervalSince(startedAt)), database: store.path, socket: socketPath,
+            uptimeSeconds: Int(now.timeIntervalSince(startedAt)), database: database.path, socket: socketPath,
             counts: .init(
                 appointments: snapshot.appointments, contacts: snapshot.contacts,
                 medications: snapshot.medications,

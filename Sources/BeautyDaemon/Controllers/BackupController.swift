@@ -2,20 +2,30 @@ import BeautyCore
 import BeautyProtocol
 import BeautyStore
 import Foundation
+import Logging
 
 /// backup / restore: a consistent copy of the whole database while beautyd runs, and putting one back.
-extension UnsplitRequests {
-    static func backupRoutes(_ router: inout UnsplitRoutes) {
-        router.register(BackupRPC.backup) { try $0.backup($1) }
-        router.register(BackupRPC.restore) { try $0.restore($1) }
+struct BackupController: RequestController {
+    /// The whole database: its backups, its schema steps and its file's path.
+    let database: AppDatabase
+    /// Woken after a restore.
+    let scheduler: Scheduler
+    let logger: Logger
+    let clock: @Sendable () -> Date
+    /// The user's zone: the day in the name of the database a restore replaces.
+    let zone: any ZoneSource
+
+    func addRoutes(to router: inout RequestRouter) {
+        router.register(BackupRPC.backup, backup)
+        router.register(BackupRPC.restore, restore)
     }
 
     func backup(_ p: BackupParams) throws -> BackupResult {
         let path = try backupPath(p.path)
         do {
-            let bytes = try store.backup(to: path)
+            let bytes = try database.backup.copy(to: path)
             logger.notice("database backed up to \(path) (\(bytes) bytes)")
-            return BackupResult(path: path, bytes: bytes, schema: try store.appliedMigrations().last ?? "")
+            return BackupResult(path: path, bytes: bytes, schema: try database.appliedMigrations().last ?? "")
         } catch let refusal as RestoreRefusal {
             throw refusal.error
         }
@@ -27,9 +37,9 @@ extension UnsplitRequests {
             throw ValidationError(field: "path", template: "there is no file %s", path)
         }
         let stamp = Timestamps(zone: zone.current).isoDay(clock())
-        let kept = "\(store.path).before-restore-\(stamp)-\(Int(clock().timeIntervalSince1970))"
+        let kept = "\(database.path).before-restore-\(stamp)-\(Int(clock().timeIntervalSince1970))"
         do {
-            let outcome = try store.restore(from: path, keepingOldAt: kept)
+            let outcome = try database.backup.restore(from: path, keepingOldAt: kept)
             logger.notice(
                 "database restored from \(path); the one it replaced is kept as \(kept); \(outcome.deliveriesKept) reminder(s) already shown stay shown"
             )
@@ -79,7 +89,7 @@ extension UnsplitRequests {
         if info.st_mode & S_IFMT != S_IFREG {
             throw ValidationError(field: "path", template: "%s is not a regular file", path)
         }
-        for file in DatabaseOpening.files(of: store.path) {
+        for file in DatabaseOpening.files(of: database.path) {
             var live = stat()
             if stat(file, &live) == 0, live.st_dev == info.st_dev, live.st_ino == info.st_ino {
                 throw ValidationError(field: "path", template: "%s is the database beautyd uses", path)
