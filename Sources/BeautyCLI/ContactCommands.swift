@@ -308,7 +308,7 @@ struct MessageCommand: ParsableCommand {
     func run() throws {
         var client = global.client
         let result = try client.call(
-            ContactRPC.message, MessageParams(id: id, template: template, language: Output.l.language.rawValue))
+            ContactRPC.message, ContactMessageParams(id: id, template: template, language: Output.l.language.rawValue))
         if output.json { return try Output.json(result) }
         Output.line(result.text)
         if let uri = result.smsURI, let phone = result.phone {

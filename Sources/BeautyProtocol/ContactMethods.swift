@@ -33,7 +33,7 @@ public struct ContactEditParams: Codable, Sendable {
     public init(id: Int64) { self.id = id }
 }
 
-public struct MessageParams: Codable, Sendable {
+public struct ContactMessageParams: Codable, Sendable {
     public var id: Int64
     public var template: MessageTemplate
     /// The language of the text ("en", "pl", "sk"; beautyctl sends its user's); absent: the daemon's.
@@ -45,7 +45,7 @@ public struct MessageParams: Codable, Sendable {
     }
 }
 
-public struct MessageResult: Codable, Sendable {
+public struct ContactMessageResult: Codable, Sendable {
     public var template: MessageTemplate
     public var text: String
     /// Absent when the appointment has no contact to send it to.
@@ -84,7 +84,7 @@ public enum ContactRPC {
     /// Answers the contact as it was.
     public static let remove = RPC<IDParams, Contact>(.contactRemove)
     /// A text for an appointment's contact.
-    public static let message = RPC<MessageParams, MessageResult>(.message)
+    public static let message = RPC<ContactMessageParams, ContactMessageResult>(.message)
     /// Inserts or updates contacts by UID, else by name; all or nothing.
     public static let importCards = RPC<ContactImportParams, ContactImportResult>(.contactImport)
     /// Every contact by name, each with a UID (contacts without one are given a permanent one).

@@ -351,10 +351,6 @@ extension AppDatabase {
         try writer.read { db in try AppointmentRecord.fetchCount(db) }
     }
 
-    public func contactCount() throws -> Int {
-        try writer.read { db in try ContactRecord.fetchCount(db) }
-    }
-
     // MARK: - Helpers inside a transaction
 
     func fetchAppointment(_ db: Database, id: Int64) throws -> Appointment {

@@ -46,6 +46,10 @@ public struct ContactStore: Sendable {
         }
     }
 
+    public func count() throws -> Int {
+        try writer.read { db in try ContactRecord.fetchCount(db) }
+    }
+
     /// All contacts by name (case-insensitive), then id, so the order is stable.
     public func all() throws -> [Contact] {
         try writer.read { db in

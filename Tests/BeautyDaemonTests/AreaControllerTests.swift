@@ -60,7 +60,7 @@ struct AreaControllerTests {
         var params = AppointmentAddParams(title: "Fryzjer", start: Self.now.addingTimeInterval(86_400))
         params.reminders = [.at(Self.now.addingTimeInterval(60)), .at(Self.now.addingTimeInterval(120))]
         let appointment = try await daemon.call(AppointmentRPC.add, params).appointment
-        let message = MessageParams(id: try #require(appointment.id), template: .confirm)
+        let message = ContactMessageParams(id: try #require(appointment.id), template: .confirm)
         func text(_ language: Language) -> String {
             MessageTemplate.confirm.text(
                 for: appointment, contact: nil, zone: daemon.zone.current, localizer: .forLanguage(language))

@@ -53,7 +53,8 @@ extension EndToEndBus {
                 ("potwierdź", polish, MessageTemplate.confirm), ("objednať", "C.UTF-8", .book),
                 ("zrušiť", polish, .cancel),
             ] {
-                let message = try await stack.beautyctlJSON(["message", word, "1"], lang: lang, as: MessageResult.self)
+                let message = try await stack.beautyctlJSON(
+                    ["message", word, "1"], lang: lang, as: ContactMessageResult.self)
                 #expect(message.template == template, "\(word)")
             }
             let refused = try await stack.beautyctl(["appointment", "edit", "1", "--color", "kolorowy"], lang: polish)

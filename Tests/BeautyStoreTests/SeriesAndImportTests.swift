@@ -308,7 +308,7 @@ struct SeriesAndImportTests {
         #expect(ewa.phone == "22 123 45 67")
         let linked = try db.appointments().map(\.contactID)
         #expect(linked == [anna.id, ewa.id, ewa.id, nil])
-        #expect(try db.contactCount() == 2)
+        #expect(try db.contacts.count() == 2)
     }
 
     @Test func contactImportMatchesByUIDThenNameAndIsIdempotent() throws {
@@ -323,7 +323,7 @@ struct SeriesAndImportTests {
         #expect(
             updated.phone == "+48 600 100 201" && updated.email == "anna@example.com" && updated.uid == "urn:uuid:a")
         #expect(try db.contacts.import(cards) == ContactImportCounts(inserted: 0, updated: 0, unchanged: 2))
-        #expect(try db.contactCount() == 2)
+        #expect(try db.contacts.count() == 2)
         // Another contact of the same name but another UID is another contact.
         #expect(
             try db.contacts.import([Contact(name: "Salon Anna", phone: "1 2 3", uid: "urn:uuid:other")]).inserted == 1)

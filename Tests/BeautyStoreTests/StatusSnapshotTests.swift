@@ -22,7 +22,7 @@ struct StatusSnapshotTests: WarsawJanuary2027 {
         for instant in [now, local(15, 20, 30)] {
             let snapshot = try db.status.snapshot(at: instant, settingKey: "notifications")
             #expect(snapshot.appointments == (try db.appointmentCount()))
-            #expect(snapshot.contacts == (try db.contactCount()))
+            #expect(snapshot.contacts == (try db.contacts.count()))
             #expect(snapshot.medications == (try db.medicationCount()))
             #expect(snapshot.pendingDeliveries == (try db.pendingCount()))
             #expect(snapshot.waitingDeliveries == (try db.waitingDeliveries(at: instant).count))

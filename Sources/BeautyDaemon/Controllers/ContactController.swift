@@ -76,14 +76,14 @@ struct ContactController: RequestController {
         return gone
     }
 
-    func message(_ p: MessageParams) throws -> MessageResult {
+    func message(_ p: ContactMessageParams) throws -> ContactMessageResult {
         let a = try database.appointment(id: p.id)
         let contact = a.contactID.flatMap { try? contacts.contact(id: $0) }
         // A contact may write in another language than the user: the SMS is for the contact.
         let language =
             contact?.language ?? p.language.flatMap(Language.init(code:)) ?? settings.config.shownLanguage
         let text = p.template.text(for: a, contact: contact, zone: zone.current, localizer: .forLanguage(language))
-        return MessageResult(
+        return ContactMessageResult(
             template: p.template, text: text, phone: contact?.phone,
             smsURI: contact.map { MessageTemplate.smsURI(phone: $0.phone, body: text) })
     }
