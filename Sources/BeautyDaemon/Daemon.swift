@@ -31,15 +31,20 @@ public func makeDaemon(
     let scheduler = try Scheduler(
         store: store, notifier: notifier, hub: hub, config: config, logger: logger,
         clock: clock, zone: zone, timer: timer)
+    let remindersChanged: @Sendable () -> Void = { scheduler.wake(.edited) }
     let sync = SyncCoordinator(
-        store: store, settings: settings, scheduler: scheduler, logger: logger, clock: clock, zone: zone)
+        store: store.sync, appointments: store, categories: store.categories, settings: settings,
+        remindersChanged: remindersChanged, logger: logger, clock: clock, zone: zone)
     let importStages = ImportStages(limits: importLimits)
     let controllers: [any RequestController] = [
         UnsplitRequests(
-            store: store, scheduler: scheduler, sync: sync, notifier: notifier, settings: settings, startedAt: clock(),
+            store: store, scheduler: scheduler, notifier: notifier, settings: settings, startedAt: clock(),
             socketPath: socket, logger: logger, clock: clock, zone: zone, importStages: importStages),
         BudgetController(budget: store.budget, settings: settings, logger: logger, clock: clock),
         CategoryController(categories: store.categories),
+        SyncController(
+            store: store.sync, categories: store.categories, sync: sync, settings: settings,
+            remindersChanged: remindersChanged, logger: logger, clock: clock, zone: zone),
     ]
     let requests = RequestHandler(controllers: controllers, databasePath: store.path, logger: logger)
     return Daemon(

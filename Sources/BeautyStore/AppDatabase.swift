@@ -20,6 +20,7 @@ public final class AppDatabase: Sendable {
 
     public var budget: BudgetStore { BudgetStore(writer: writer) }
     public var categories: CategoryStore { CategoryStore(writer: writer) }
+    public var sync: SyncStore { SyncStore(writer: writer, appointments: self) }
 
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {

@@ -10,7 +10,6 @@ import Logging
 struct UnsplitRequests: RequestController {
     let store: AppDatabase
     let scheduler: Scheduler
-    let sync: SyncCoordinator
     let notifier: any Notifier
     let settings: SettingsBox
     let startedAt: Date
@@ -35,7 +34,6 @@ struct UnsplitRequests: RequestController {
         Self.measurementRoutes(&routes)
         Self.wellbeingRoutes(&routes)
         Self.backupRoutes(&routes)
-        Self.syncRoutes(&routes)
         router = routes.router
     }
 
