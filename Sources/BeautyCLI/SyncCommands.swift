@@ -220,7 +220,7 @@ struct SyncNowCommand: ParsableCommand {
     func run() throws {
         var client = global.client
         let result = try client.call(
-            SyncRPC.now, SyncNameParams(name: name, allowDeletions: allowDeletions ? true : nil), waiting: true)
+            SyncRPC.now, SyncNowParams(name: name, allowDeletions: allowDeletions ? true : nil), waiting: true)
         if output.json {
             try Output.json(result)
         } else {

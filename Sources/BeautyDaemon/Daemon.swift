@@ -31,12 +31,14 @@ public func makeDaemon(
     let scheduler = try Scheduler(
         store: store, notifier: notifier, hub: hub, config: settings.config, logger: logger,
         clock: clock, zone: zone, timer: timer)
+    let remindersChanged: @Sendable () -> Void = { scheduler.wake(.edited) }
     let sync = SyncCoordinator(
-        store: store, settings: settings, scheduler: scheduler, logger: logger, clock: clock, zone: zone)
+        store: store.sync, appointments: store, categories: store.categories, settings: settings,
+        remindersChanged: remindersChanged, logger: logger, clock: clock, zone: zone)
     let importStages = ImportStages(limits: importLimits)
     let controllers: [any RequestController] = [
         UnsplitRequests(
-            store: store, scheduler: scheduler, sync: sync, settings: settings, logger: logger, clock: clock,
+            store: store, scheduler: scheduler, settings: settings, logger: logger, clock: clock,
             zone: zone,
             importStages: importStages),
         StatusController(
@@ -48,6 +50,9 @@ public func makeDaemon(
         CategoryController(categories: store.categories),
         ContactController(contacts: store.contacts, database: store, settings: settings, logger: logger, zone: zone),
         BackupController(database: store, scheduler: scheduler, logger: logger, clock: clock, zone: zone),
+        SyncController(
+            store: store.sync, categories: store.categories, sync: sync, settings: settings,
+            remindersChanged: remindersChanged, logger: logger, clock: clock, zone: zone),
     ]
     let requests = RequestHandler(controllers: controllers, databasePath: store.path, logger: logger)
     return Daemon(

@@ -65,7 +65,7 @@ public enum Method: String, CaseIterable, Sendable {
     // Backup and restore (BackupRequests.swift)
     case backup
     case restore
-    // CalDAV sync (SyncRequests.swift)
+    // CalDAV sync (SyncController.swift)
     case syncAdd = "sync.add"
     case syncList = "sync.list"
     case syncStatus = "sync.status"

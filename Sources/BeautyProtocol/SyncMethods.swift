@@ -30,10 +30,16 @@ public struct SyncAddParams: Codable, Sendable {
     }
 }
 
-/// `sync.status`, `sync.now`, `sync.trash`: one account, or every account when `name` is missing.
+/// `sync.status`, `sync.trash`: one account, or every account when `name` is missing.
 public struct SyncNameParams: Codable, Sendable {
     public var name: String?
-    /// `sync.now`: apply the pull's deletions even when there are so many that they are held back.
+    public init(name: String? = nil) { self.name = name }
+}
+
+/// `sync.now`: one account, or every account when `name` is missing.
+public struct SyncNowParams: Codable, Sendable {
+    public var name: String?
+    /// Apply the pull's deletions even when there are so many that they are held back.
     public var allowDeletions: Bool?
     public init(name: String? = nil, allowDeletions: Bool? = nil) {
         self.name = name; self.allowDeletions = allowDeletions
@@ -197,7 +203,7 @@ public enum SyncRPC {
     public static let add = RPC<SyncAddParams, SyncAccountInfo>(.syncAdd)
     public static let list = RPC<NoParams, SyncAccountsResult>(.syncList)
     public static let status = RPC<SyncNameParams, SyncAccountsResult>(.syncStatus)
-    public static let now = RPC<SyncNameParams, SyncNowResult>(.syncNow)
+    public static let now = RPC<SyncNowParams, SyncNowResult>(.syncNow)
     public static let remove = RPC<SyncRemoveParams, SyncRemoveResult>(.syncRemove)
     public static let trash = RPC<SyncNameParams, SyncTrashResult>(.syncTrash)
     public static let restoreDeleted = RPC<SyncRestoreDeletedParams, SyncRestoreDeletedResult>(.syncRestoreDeleted)

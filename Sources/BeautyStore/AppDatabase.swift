@@ -24,6 +24,7 @@ public final class AppDatabase: Sendable {
     public var status: StatusStore { StatusStore(writer: writer) }
     /// Backup and restore copy the whole file through the one writer: they need its path too.
     public var backup: BackupStore { BackupStore(writer: writer, path: path) }
+    public var sync: SyncStore { SyncStore(writer: writer, appointments: self) }
 
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {

@@ -75,7 +75,7 @@ public struct SyncConflict: Codable, Sendable, Equatable, FetchableRecord, Mutab
 }
 
 /// An appointment a pull removed (deleted on the server), kept as iCalendar text for
-/// `AppDatabase.trashDays` days so that `beautyctl sync restore-deleted` brings it back.
+/// `SyncStore.trashDays` days so that `beautyctl sync restore-deleted` brings it back.
 public struct SyncTrashEntry: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "syncTrash"
     public var id: Int64?
@@ -134,11 +134,18 @@ public struct LocalEvent: Sendable {
     public var contactPhones: [String?]
 }
 
-extension AppDatabase {
+/// The CalDAV accounts, the outbox of local changes, what each server has, conflict copies and the
+/// trash of appointments pulls removed (the tables `SyncSchema` makes).
+public struct SyncStore: Sendable {
+    let writer: PrioritizedWriter
+    /// The appointments' helpers a pull and a restore call inside their own transaction (an event by
+    /// its UID, its changed occurrences, their pending deliveries, the import).
+    let appointments: AppDatabase
+
     // MARK: - Accounts
 
     /// Adds an account. The first one also takes every appointment already stored to its server.
-    public func addSyncAccount(_ account: SyncAccount) throws {
+    public func addAccount(_ account: SyncAccount) throws {
         try writer.write { db in
             let first = try SyncAccount.fetchCount(db) == 0
             guard try SyncAccount.fetchOne(db, key: account.name) == nil else {
@@ -157,11 +164,11 @@ extension AppDatabase {
         }
     }
 
-    public func syncAccounts() throws -> [SyncAccount] {
+    public func accounts() throws -> [SyncAccount] {
         try writer.read { db in try SyncAccount.order(Column("createdAt"), Column("name")).fetchAll(db) }
     }
 
-    public func syncAccount(named name: String) throws -> SyncAccount? {
+    public func account(named name: String) throws -> SyncAccount? {
         try writer.read { db in try SyncAccount.fetchOne(db, key: name) }
     }
 
@@ -169,7 +176,7 @@ extension AppDatabase {
     /// as ones no account has yet (unless such a one has their UID already), and so do their changes
     /// waiting in the outbox. With no account left, the outbox is emptied (nothing is waiting to go anywhere).
     @discardableResult
-    public func removeSyncAccount(named name: String) throws -> Bool {
+    public func removeAccount(named name: String) throws -> Bool {
         try writer.write { db in
             let removed = try SyncAccount.deleteOne(db, key: name)
             try db.execute(sql: "DELETE FROM syncConflict WHERE account = ?", arguments: [name])
@@ -183,7 +190,7 @@ extension AppDatabase {
     }
 
     /// A sync ended (well or not): where it stands now, for `sync status` and the back-off.
-    public func recordSyncOutcome(account name: String, at: Date, error: String?, nextAttemptAt: Date?) throws {
+    public func recordOutcome(account name: String, at: Date, error: String?, nextAttemptAt: Date?) throws {
         try writer.write { db in
             guard var account = try SyncAccount.fetchOne(db, key: name) else { return }
             if let error {
@@ -212,15 +219,15 @@ extension AppDatabase {
         }
     }
 
-    public func syncedResources(account: String) throws -> [SyncedResource] {
+    public func resources(account: String) throws -> [SyncedResource] {
         try writer.read { db in try SyncedResource.filter(Column("account") == account).fetchAll(db) }
     }
 
-    public func syncedResource(account: String, uid: String) throws -> SyncedResource? {
+    public func resource(account: String, uid: String) throws -> SyncedResource? {
         try writer.read { db in try SyncedResource.fetchOne(db, key: ["account": account, "uid": uid]) }
     }
 
-    public func syncConflicts(account: String? = nil) throws -> [SyncConflict] {
+    public func conflicts(account: String? = nil) throws -> [SyncConflict] {
         try writer.read { db in
             var request = SyncConflict.order(Column("detectedAt"), Column("id"))
             if let account { request = request.filter(Column("account") == account) }
@@ -235,8 +242,8 @@ extension AppDatabase {
     }
 
     private func localEvent(_ db: Database, uid: String, account: String?) throws -> LocalEvent? {
-        guard let root = try fetchAppointment(db, uid: uid, account: account) else { return nil }
-        let all = [root] + (try changedOccurrences(db, ofSeries: root.id!))
+        guard let root = try appointments.fetchAppointment(db, uid: uid, account: account) else { return nil }
+        let all = [root] + (try appointments.changedOccurrences(db, ofSeries: root.id!))
         let contacts = try all.map { a in try a.contactID.flatMap { try ContactRecord.fetchOne(db, key: $0)?.contact } }
         return LocalEvent(
             appointments: all, contactNames: contacts.map { $0?.name }, contactPhones: contacts.map { $0?.phone })
@@ -326,8 +333,8 @@ extension AppDatabase {
                 if let local = try localEvent(db, uid: resource.uid, account: name), let root = local.appointments.first
                 {
                     try keepInTrash(db, local, account: name, uid: resource.uid, now: now, zone: zone)
-                    let occurrences = try changedOccurrences(db, ofSeries: root.id!).compactMap(\.id)
-                    try deletePendingDeliveries(db, ids: [root.id!] + occurrences)
+                    let occurrences = try appointments.changedOccurrences(db, ofSeries: root.id!).compactMap(\.id)
+                    try appointments.deletePendingDeliveries(db, ids: [root.id!] + occurrences)
                     _ = try AppointmentRecord.deleteOne(db, key: root.id!)
                 }
                 try resource.delete(db)
@@ -350,7 +357,7 @@ extension AppDatabase {
                 try db.execute(
                     sql: "DELETE FROM syncOutbox WHERE account = ? AND uid = ?", arguments: [name, event.resource.uid])
             }
-            let counts = try importAppointments(
+            let counts = try appointments.importAppointments(
                 db, incoming, contacts: contacts, scope: .account(name), now: now, zone: zone)
             try db.execute(
                 sql: "UPDATE syncAccount SET syncToken = ?, ctag = ? WHERE name = ?",
@@ -386,7 +393,7 @@ extension AppDatabase {
     }
 
     /// Appointments pulls removed in the last `trashDays` days, the latest first.
-    public func syncTrash(account: String? = nil, now: Date) throws -> [SyncTrashEntry] {
+    public func trash(account: String? = nil, now: Date) throws -> [SyncTrashEntry] {
         try writer.read { db in
             var request = SyncTrashEntry.filter(
                 Column("removedAt") >= now.addingTimeInterval(-Self.trashDays * 86_400) && Column("restoredAt") == nil
@@ -398,7 +405,7 @@ extension AppDatabase {
     }
 
     /// An entry not restored yet.
-    public func syncTrashEntry(id: Int64) throws -> SyncTrashEntry? {
+    public func trashEntry(id: Int64) throws -> SyncTrashEntry? {
         try writer.read { db in
             try SyncTrashEntry.filter(Column("id") == id && Column("restoredAt") == nil).fetchOne(db)
         }
@@ -416,31 +423,31 @@ extension AppDatabase {
             try db.execute(
                 sql: "UPDATE syncTrash SET restoredAt = ? WHERE id = ? AND restoredAt IS NULL", arguments: [now, id])
             guard db.changesCount == 1 else { return nil }
-            return try importAppointments(db, appointments, contacts: contacts, scope: scope, now: now, zone: zone)
+            return try self.appointments.importAppointments(
+                db, appointments, contacts: contacts, scope: scope, now: now, zone: zone)
         }
     }
 
     /// Changed occurrences the server no longer has: their rows go (the series plans those
     /// occurrences again, or its EXDATEs leave them out).
     private func dropStaleOccurrences(_ db: Database, uid: String, account: String, kept: [Date]) throws {
-        guard let root = try fetchAppointment(db, uid: uid, account: account), root.recurrenceID == nil else { return }
+        guard let root = try appointments.fetchAppointment(db, uid: uid, account: account), root.recurrenceID == nil
+        else { return }
         var stale: [Int64] = []
-        for row in try changedOccurrences(db, ofSeries: root.id!) {
+        for row in try appointments.changedOccurrences(db, ofSeries: root.id!) {
             guard let rid = row.recurrenceID, !kept.contains(where: { SeriesOccurrence.same($0, rid) }) else {
                 continue
             }
             stale.append(row.id!)
         }
         guard !stale.isEmpty else { return }
-        try deletePendingDeliveries(db, ids: stale)
+        try appointments.deletePendingDeliveries(db, ids: stale)
         for id in stale { _ = try AppointmentRecord.deleteOne(db, key: id) }
-        var series = try fetchAppointment(db, id: root.id!)
+        var series = try appointments.fetchAppointment(db, id: root.id!)
         series.recurrence?.changed.removeAll { date in !kept.contains { SeriesOccurrence.same($0, date) } }
         try AppointmentRecord(series).update(db)
     }
-}
 
-extension AppDatabase {
     /// Calls `onChange` after each committed transaction that touched the outbox (a local change was
     /// queued, or a sync sent one). Keep the answer: the observation ends when it is released.
     public func observeOutbox(_ onChange: @escaping @Sendable () -> Void) throws -> OutboxObservation {

@@ -49,9 +49,10 @@ import Testing
     }
 
     func engine(_ store: AppDatabase, _ server: StaleListingCalendar) throws -> SyncEngine {
-        let account = try #require(try store.syncAccount(named: "phone"))
+        let account = try #require(try store.sync.account(named: "phone"))
         return SyncEngine(
-            store: store, server: server, account: account, takesNewEvents: true, zone: zone, now: { Date() },
+            store: store.sync, appointments: store, server: server, account: account, takesNewEvents: true, zone: zone,
+            now: { Date() },
             check: { appointments, names, _ in (appointments, names.map { $0.map { Contact(name: $0, phone: "") } }) },
             logger: Logger(label: "sync-test"))
     }
@@ -63,7 +64,7 @@ import Testing
 
     func store() throws -> AppDatabase {
         let store = try AppDatabase.inMemory()
-        try store.addSyncAccount(
+        try store.sync.addAccount(
             SyncAccount(
                 name: "phone", url: "http://127.0.0.1/cal/", user: "u", passwordFile: "/p",
                 calendarURL: "http://127.0.0.1/cal/", calendarName: nil, insecure: false,
@@ -87,9 +88,9 @@ import Testing
         let report = try await engine(store, server).run()
         #expect(report.conflicts == 1 && report.pushed == 0, "\(report)")
         #expect(try store.appointment(id: stored.id!).title == "Facial (phone)")
-        #expect(try store.syncConflicts().map(\.title) == ["Facial (desktop)"])
-        #expect(try store.syncConflicts().first?.ics?.contains("SUMMARY:Facial (desktop)") == true)
-        #expect(try store.outbox().isEmpty)
+        #expect(try store.sync.conflicts().map(\.title) == ["Facial (desktop)"])
+        #expect(try store.sync.conflicts().first?.ics?.contains("SUMMARY:Facial (desktop)") == true)
+        #expect(try store.sync.outbox().isEmpty)
         #expect(
             server.resources["/cal/facial@x.ics"]?.ics.contains("Facial (phone)") == true,
             "the server's version was overwritten")
@@ -107,7 +108,7 @@ import Testing
         let sync = Task { try await engine.run() }
         await #expect(throws: CancellationError.self) { _ = try await sync.value }
         #expect(server.puts == 1, "writes after the sync was cancelled: \(server.puts)")
-        #expect(try store.outbox().count == 2)
+        #expect(try store.sync.outbox().count == 2)
     }
 
     /// A calendar whose first write is answered just as the sync is cancelled (the daemon stopping,
@@ -131,7 +132,7 @@ import Testing
         let report = try await engine(store, server).run()
         #expect(report.conflicts == 0 && report.pushed == 0, "\(report)")
         #expect(server.resources.count == 1 && server.puts == 1)
-        #expect(try store.syncedResource(account: "phone", uid: "brows@x")?.etag == "\"1-/cal/brows@x.ics\"")
-        #expect(try store.outbox().isEmpty && store.syncConflicts().isEmpty)
+        #expect(try store.sync.resource(account: "phone", uid: "brows@x")?.etag == "\"1-/cal/brows@x.ics\"")
+        #expect(try store.sync.outbox().isEmpty && store.sync.conflicts().isEmpty)
     }
 }

@@ -27,59 +27,60 @@ struct SyncStoreTests {
     func localChangesQueue() throws {
         let db = try AppDatabase.inMemory()
         let early = try db.addAppointment(visit("Early", uid: "early@x"), now: now, zone: zone)
-        #expect(try db.outbox().isEmpty)
-        try db.addSyncAccount(account())
-        #expect(try db.outbox().map(\.uid) == ["early@x"])
-        try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
+        #expect(try db.sync.outbox().isEmpty)
+        try db.sync.addAccount(account())
+        #expect(try db.sync.outbox().map(\.uid) == ["early@x"])
+        try db.sync.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
 
         let added = try db.addAppointment(visit("Nails"), now: now, zone: zone)
-        #expect(try db.outbox().map(\.uid) == ["appointment-\(added.id!)@beautyd"], "\((try? db.outbox()) ?? [])")
+        #expect(
+            try db.sync.outbox().map(\.uid) == ["appointment-\(added.id!)@beautyd"], "\((try? db.sync.outbox()) ?? [])")
         _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.reminders = [.before(7200)] }
         _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.title = "Early visit" }
-        #expect(Set(try db.outbox().map(\.uid)) == ["appointment-\(added.id!)@beautyd", "early@x"])
-        try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
+        #expect(Set(try db.sync.outbox().map(\.uid)) == ["appointment-\(added.id!)@beautyd", "early@x"])
+        try db.sync.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
 
         // Planning deliveries further ahead touches the row without changing the event.
         _ = try db.addAppointment(
             Appointment(
                 title: "Weekly", start: now, recurrence: AppointmentRecurrence(rule: "FREQ=WEEKLY"), uid: "weekly@x"),
             now: now, zone: zone)
-        try db.dropFromOutbox(uid: "weekly@x", queuedBefore: Date().addingTimeInterval(60))
+        try db.sync.dropFromOutbox(uid: "weekly@x", queuedBefore: Date().addingTimeInterval(60))
         try db.planSeries(now: now.addingTimeInterval(20 * 86_400), zone: zone)
-        #expect(!(try db.outbox().map(\.uid)).contains("weekly@x"))
+        #expect(!(try db.sync.outbox().map(\.uid)).contains("weekly@x"))
 
         // A contact's new phone number travels with the events that name it.
         let contact = try db.contacts.add(Contact(name: "Ola", phone: "600 100 200"))
         _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.contactID = contact.id }
-        try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
+        try db.sync.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
         var renumbered = contact
         renumbered.phone = "600 100 300"
         _ = try db.contacts.update(renumbered)
-        #expect(try db.outbox().map(\.uid).contains("early@x"))
-        try db.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
+        #expect(try db.sync.outbox().map(\.uid).contains("early@x"))
+        try db.sync.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
 
         try db.deleteAppointment(id: early.id!)
-        #expect(try db.outbox().map(\.uid).contains("early@x"))
+        #expect(try db.sync.outbox().map(\.uid).contains("early@x"))
         // A change made after the push began stays queued.
-        let queued = try #require(try db.outbox().first { $0.uid == "early@x" })
-        try db.dropFromOutbox(uid: "early@x", queuedBefore: queued.queuedAt.addingTimeInterval(-1))
-        #expect(try db.outbox().map(\.uid).contains("early@x"))
-        try db.removeSyncAccount(named: "phone")
-        #expect(try db.outbox().isEmpty)
+        let queued = try #require(try db.sync.outbox().first { $0.uid == "early@x" })
+        try db.sync.dropFromOutbox(uid: "early@x", queuedBefore: queued.queuedAt.addingTimeInterval(-1))
+        #expect(try db.sync.outbox().map(\.uid).contains("early@x"))
+        try db.sync.removeAccount(named: "phone")
+        #expect(try db.sync.outbox().isEmpty)
     }
 
     @Test(
         "an edit made while a push of the same event is under way stays queued: the UID takes the later change's time")
     func anEditDuringAPushStaysQueued() throws {
         let db = try AppDatabase.inMemory()
-        try db.addSyncAccount(account())
+        try db.sync.addAccount(account())
         let visit = try db.addAppointment(visit("Nails", uid: "nails@x"), now: now, zone: zone)
-        let firstQueued = try #require(try db.outbox().first { $0.uid == "nails@x" }?.queuedAt)
+        let firstQueued = try #require(try db.sync.outbox().first { $0.uid == "nails@x" }?.queuedAt)
         Thread.sleep(forTimeInterval: 0.01)  // the triggers stamp the wall clock (milliseconds)
         _ = try db.updateAppointment(id: visit.id!, now: now, zone: zone) { $0.title = "Nails and pedicure" }
         // The push read the event as it was when first queued; it drops what was queued up to then.
-        try db.dropFromOutbox(uid: "nails@x", queuedBefore: firstQueued)
-        #expect(try db.outbox().map(\.uid) == ["nails@x"], "the later edit must still go to the server")
+        try db.sync.dropFromOutbox(uid: "nails@x", queuedBefore: firstQueued)
+        #expect(try db.sync.outbox().map(\.uid) == ["nails@x"], "the later edit must still go to the server")
     }
 
     @Test(
@@ -100,15 +101,15 @@ struct SyncStoreTests {
         do {
             let db = try AppDatabase.open(path: temp)
             #expect(try triggers(db) == 0, "no account: an insert pays for no trigger")
-            try db.addSyncAccount(account("one"))
-            try db.addSyncAccount(account("two"))
+            try db.sync.addAccount(account("one"))
+            try db.sync.addAccount(account("two"))
             #expect(try triggers(db) == 6)
-            try db.removeSyncAccount(named: "one")
+            try db.sync.removeAccount(named: "one")
             #expect(try triggers(db) == 6, "one account left")
-            try db.removeSyncAccount(named: "two")
+            try db.sync.removeAccount(named: "two")
             #expect(try triggers(db) == 0)
             // What `beautyd --recover` or an old copy could leave: an account, no triggers.
-            try db.addSyncAccount(account("three"))
+            try db.sync.addAccount(account("three"))
             try db.writer.write { db in
                 for name in ["syncQueueInsert", "syncQueueUpdate"] { try db.execute(sql: "DROP TRIGGER \(name)") }
             }
@@ -116,7 +117,7 @@ struct SyncStoreTests {
         let reopened = try AppDatabase.open(path: temp)
         #expect(try triggers(reopened) == 6)
         _ = try reopened.addAppointment(visit("After reopening", uid: "after@x"), now: now, zone: zone)
-        #expect(try reopened.outbox().map(\.uid).contains("after@x"))
+        #expect(try reopened.sync.outbox().map(\.uid).contains("after@x"))
     }
 
     @Test(
@@ -124,9 +125,9 @@ struct SyncStoreTests {
     )
     func serverChangesApplyQuietly() throws {
         let db = try AppDatabase.inMemory()
-        try db.addSyncAccount(account())
+        try db.sync.addAccount(account())
         let stored = try db.addAppointment(visit("Haircut", uid: "cut@phone"), now: now, zone: zone)
-        try db.dropFromOutbox(uid: "cut@phone", queuedBefore: Date().addingTimeInterval(60))
+        try db.sync.dropFromOutbox(uid: "cut@phone", queuedBefore: Date().addingTimeInterval(60))
 
         var changes = ServerChanges()
         var moved = visit("Haircut", uid: "cut@phone", hours: 31)
@@ -146,16 +147,16 @@ struct SyncStoreTests {
                 detectedAt: now)
         ]
         changes.syncToken = "token-1"
-        let counts = try db.applyServerChanges(changes, account: "phone", now: now, zone: zone)
+        let counts = try db.sync.applyServerChanges(changes, account: "phone", now: now, zone: zone)
         #expect(counts.updated == 1 && counts.inserted == 1)
-        #expect(try db.outbox().isEmpty, "what came from the server is not sent back")
+        #expect(try db.sync.outbox().isEmpty, "what came from the server is not sent back")
         let updated = try #require(try db.appointment(uid: "cut@phone"))
         #expect(
             updated.id == stored.id && updated.start == now.addingTimeInterval(31 * 3600)
                 && updated.extraProperties == ["X-PHONE-APP:kept"])
-        #expect(try db.syncAccount(named: "phone")?.syncToken == "token-1")
-        #expect(try db.syncedResource(account: "phone", uid: "cut@phone")?.etag == "\"1\"")
-        #expect(try db.syncConflicts(account: "phone").map(\.ics) == ["local"])
+        #expect(try db.sync.account(named: "phone")?.syncToken == "token-1")
+        #expect(try db.sync.resource(account: "phone", uid: "cut@phone")?.etag == "\"1\"")
+        #expect(try db.sync.conflicts(account: "phone").map(\.ics) == ["local"])
 
         // The server made another event at the same href: that href names the new UID now.
         var reused = ServerChanges()
@@ -165,15 +166,15 @@ struct SyncStoreTests {
                     account: "phone", uid: "other@phone", href: "/anna/beauty/cut.ics", etag: "\"3\"", ics: "y"),
                 appointments: [visit("Waxing", uid: "other@phone")], contacts: [nil])
         ]
-        try db.applyServerChanges(reused, account: "phone", now: now, zone: zone)
-        #expect(try db.syncedResource(account: "phone", uid: "cut@phone") == nil)
-        #expect(try db.syncedResource(account: "phone", uid: "other@phone")?.href == "/anna/beauty/cut.ics")
+        try db.sync.applyServerChanges(reused, account: "phone", now: now, zone: zone)
+        #expect(try db.sync.resource(account: "phone", uid: "cut@phone") == nil)
+        #expect(try db.sync.resource(account: "phone", uid: "other@phone")?.href == "/anna/beauty/cut.ics")
 
         var removal = ServerChanges()
         removal.removed = ["/anna/beauty/new.ics"]
-        try db.applyServerChanges(removal, account: "phone", now: now, zone: zone)
+        try db.sync.applyServerChanges(removal, account: "phone", now: now, zone: zone)
         #expect(try db.appointment(uid: "new@phone") == nil)
-        #expect(try db.syncedResource(account: "phone", uid: "new@phone") == nil)
-        #expect(try db.outbox().isEmpty)
+        #expect(try db.sync.resource(account: "phone", uid: "new@phone") == nil)
+        #expect(try db.sync.outbox().isEmpty)
     }
 }

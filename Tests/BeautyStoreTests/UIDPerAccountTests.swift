@@ -44,11 +44,12 @@ struct UIDPerAccountTests {
     /// A store with accounts a and b (a added first) whose servers each served an event under `uid`.
     func twoAccounts(serving uid: String, a: String, b: String) throws -> AppDatabase {
         let db = try AppDatabase.inMemory()
-        try db.addSyncAccount(account("a", createdAt: now))
-        try db.addSyncAccount(account("b", createdAt: now.addingTimeInterval(1)))
+        try db.sync.addAccount(account("a", createdAt: now))
+        try db.sync.addAccount(account("b", createdAt: now.addingTimeInterval(1)))
         // b's first: which one a UID names must not depend on which came first.
-        try db.applyServerChanges(serverEvent("b", visit(b, uid: uid, hours: 40)), account: "b", now: now, zone: zone)
-        try db.applyServerChanges(serverEvent("a", visit(a, uid: uid)), account: "a", now: now, zone: zone)
+        try db.sync.applyServerChanges(
+            serverEvent("b", visit(b, uid: uid, hours: 40)), account: "b", now: now, zone: zone)
+        try db.sync.applyServerChanges(serverEvent("a", visit(a, uid: uid)), account: "a", now: now, zone: zone)
         return db
     }
 
@@ -58,27 +59,27 @@ struct UIDPerAccountTests {
     func oneUIDInTwoAccounts() throws {
         let db = try twoAccounts(serving: "same@x", a: "Mine", b: "Theirs")
         #expect(try rows(db) == ["Theirs@b", "Mine@a"])
-        #expect(try db.outbox().isEmpty)
+        #expect(try db.sync.outbox().isEmpty)
 
-        try db.applyServerChanges(
+        try db.sync.applyServerChanges(
             serverEvent("b", visit("Theirs, moved", uid: "same@x", hours: 41)), account: "b", now: now, zone: zone)
         var removal = ServerChanges()
         removal.removed = ["/b/beauty/same@x.ics"]
-        try db.applyServerChanges(removal, account: "b", now: now, zone: zone)
+        try db.sync.applyServerChanges(removal, account: "b", now: now, zone: zone)
         #expect(try rows(db) == ["Mine@a"])
-        #expect(try db.syncedResource(account: "a", uid: "same@x") != nil)
+        #expect(try db.sync.resource(account: "a", uid: "same@x") != nil)
 
         // A local edit of A's queues A's event, not B's.
         let mine = try #require(try db.appointment(uid: "same@x", scope: .account("a")))
         var edited = mine
         edited.title = "Mine, edited"
         _ = try db.updateAppointment(edited, now: now, zone: zone)
-        #expect(try db.outbox().map { "\($0.account ?? "-") \($0.uid)" } == ["a same@x"])
+        #expect(try db.sync.outbox().map { "\($0.account ?? "-") \($0.uid)" } == ["a same@x"])
 
         // Removing the account keeps its appointment and its waiting change, as no account's.
-        try db.removeSyncAccount(named: "a")
+        try db.sync.removeAccount(named: "a")
         #expect(try rows(db) == ["Mine, edited@-"])
-        #expect(try db.outbox().map { "\($0.account ?? "-") \($0.uid)" } == ["- same@x"])
+        #expect(try db.sync.outbox().map { "\($0.account ?? "-") \($0.uid)" } == ["- same@x"])
     }
 
     @Test(
@@ -91,11 +92,11 @@ struct UIDPerAccountTests {
         #expect(try rows(db) == ["B's@b", "Imported@a"])
 
         _ = try db.importAppointments([visit("Local", uid: "local@x")], now: now, zone: zone)
-        try db.applyServerChanges(
+        try db.sync.applyServerChanges(
             serverEvent("b", visit("Served", uid: "local@x", hours: 50)), account: "b", now: now, zone: zone)
         // The pull took the local event in (it was no account's yet): one appointment, B's now.
         #expect(try rows(db) == ["B's@b", "Imported@a", "Served@b"])
-        #expect(try db.outbox().filter { $0.uid == "local@x" }.isEmpty)
+        #expect(try db.sync.outbox().filter { $0.uid == "local@x" }.isEmpty)
     }
 
     @Test("a database from before UIDs were per account keeps its synced appointments, their accounts and its outbox")
@@ -127,18 +128,19 @@ struct UIDPerAccountTests {
         }
         let db = try AppDatabase(queue)
         #expect(try rows(db) == ["Synced with a@a", "Synced with b@b", "Only here@-"])
-        #expect(try db.outbox().map { "\($0.account ?? "-") \($0.uid)" }.sorted() == ["- local@x", "b b1@x"])
-        #expect(try db.syncAccounts().map(\.name) == ["a", "b"])
-        #expect(try db.syncedResource(account: "a", uid: "a1@x")?.href == "/cal/a1.ics")
+        #expect(try db.sync.outbox().map { "\($0.account ?? "-") \($0.uid)" }.sorted() == ["- local@x", "b b1@x"])
+        #expect(try db.sync.accounts().map(\.name) == ["a", "b"])
+        #expect(try db.sync.resource(account: "a", uid: "a1@x")?.href == "/cal/a1.ics")
 
         // The triggers follow the new outbox, and A serving B's UID makes A's own appointment.
-        try db.applyServerChanges(serverEvent("a", visit("A's copy", uid: "b1@x")), account: "a", now: now, zone: zone)
+        try db.sync.applyServerChanges(
+            serverEvent("a", visit("A's copy", uid: "b1@x")), account: "a", now: now, zone: zone)
         #expect(try rows(db) == ["Synced with a@a", "Synced with b@b", "Only here@-", "A's copy@a"])
         let local = try #require(try db.appointment(uid: "local@x"))
         var edited = local
         edited.title = "Only here, edited"
         _ = try db.updateAppointment(edited, now: now, zone: zone)
-        #expect(try db.outbox().map { "\($0.account ?? "-") \($0.uid)" }.sorted() == ["- local@x", "b b1@x"])
+        #expect(try db.sync.outbox().map { "\($0.account ?? "-") \($0.uid)" }.sorted() == ["- local@x", "b b1@x"])
     }
 
     @Test(
@@ -146,11 +148,11 @@ struct UIDPerAccountTests {
     )
     func occurrencesAndSplitsStayInTheSeriesAccount() throws {
         let db = try AppDatabase.inMemory()
-        try db.addSyncAccount(account("a", createdAt: now))
-        try db.addSyncAccount(account("b", createdAt: now.addingTimeInterval(1)))
+        try db.sync.addAccount(account("a", createdAt: now))
+        try db.sync.addAccount(account("b", createdAt: now.addingTimeInterval(1)))
         var weekly = visit("Nails", uid: "nails@b")
         weekly.recurrence = AppointmentRecurrence(rule: "FREQ=WEEKLY;COUNT=6")
-        try db.applyServerChanges(serverEvent("b", weekly), account: "b", now: now, zone: zone)
+        try db.sync.applyServerChanges(serverEvent("b", weekly), account: "b", now: now, zone: zone)
         let series = try #require(
             try db.writer.read { try Int64.fetchOne($0, sql: "SELECT id FROM appointment WHERE uid = 'nails@b'") })
         let first = weekly.start
@@ -159,7 +161,7 @@ struct UIDPerAccountTests {
             seriesID: series, occurrence: first.addingTimeInterval(7 * 86_400), now: now, zone: zone
         ) { $0.title = "Gel" }
         #expect(try rows(db) == ["Nails@b", "Gel@b"])
-        let queued = try db.outbox()
+        let queued = try db.sync.outbox()
         #expect(queued.allSatisfy { $0.account == "b" }, "\(queued)")
         // b's server sends the series back with that occurrence: the same row, not a second one.
         var override = weekly
@@ -170,11 +172,11 @@ struct UIDPerAccountTests {
         var pulled = serverEvent("b", weekly)
         pulled.changed[0].appointments.append(override)
         pulled.changed[0].contacts.append(nil)
-        try db.applyServerChanges(pulled, account: "b", now: now, zone: zone)
+        try db.sync.applyServerChanges(pulled, account: "b", now: now, zone: zone)
         #expect(try rows(db).filter { $0.hasPrefix("Gel") } == ["Gel@b"])
 
         let tail = try db.splitSeries(id: series, at: first.addingTimeInterval(3 * 7 * 86_400), now: now, zone: zone)
-        let after = try rows(db), outbox = try db.outbox()
+        let after = try rows(db), outbox = try db.sync.outbox()
         #expect(after.allSatisfy { $0.hasSuffix("@b") }, "\(after)")
         #expect(
             outbox.contains { $0.account == "b" && $0.uid == tail.uid } && outbox.allSatisfy { $0.account == "b" },

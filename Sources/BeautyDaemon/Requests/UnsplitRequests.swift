@@ -9,7 +9,6 @@ import Logging
 struct UnsplitRequests: RequestController {
     let store: AppDatabase
     let scheduler: Scheduler
-    let sync: SyncCoordinator
     let settings: SettingsBox
     let logger: Logger
     let clock: @Sendable () -> Date
@@ -27,7 +26,6 @@ struct UnsplitRequests: RequestController {
         Self.medicationRoutes(&routes)
         Self.measurementRoutes(&routes)
         Self.wellbeingRoutes(&routes)
-        Self.syncRoutes(&routes)
         router = routes.router
     }
 

@@ -10,10 +10,14 @@ import Logging
 /// starts them at the interval, right after local changes (debounced), and after failures with a
 /// growing back-off. With no account it waits for a notice alone and never wakes.
 public actor SyncCoordinator {
-    let store: AppDatabase
+    let store: SyncStore
+    /// Gives the appointments without a UID theirs before each sync (`SyncEngine`).
+    let appointments: AppDatabase
+    /// The tree a server's categories are checked against, as an import's are.
+    let categories: CategoryStore
     let settings: SettingsBox
-    /// Woken when a sync changed appointments, so their reminders are armed at once.
-    let scheduler: Scheduler
+    /// Called when a sync changed appointments, so their reminders are armed at once (the scheduler's wake).
+    let remindersChanged: @Sendable () -> Void
     let logger: Logger
     let clock: @Sendable () -> Date
     let zone: any ZoneSource
@@ -32,13 +36,16 @@ public actor SyncCoordinator {
     static let debounce: Duration = .seconds(2)
 
     init(
-        store: AppDatabase, settings: SettingsBox, scheduler: Scheduler, logger: Logger,
+        store: SyncStore, appointments: AppDatabase, categories: CategoryStore, settings: SettingsBox,
+        remindersChanged: @escaping @Sendable () -> Void, logger: Logger,
         clock: @escaping @Sendable () -> Date,
         zone: any ZoneSource
     ) {
         self.store = store
+        self.appointments = appointments
+        self.categories = categories
         self.settings = settings
-        self.scheduler = scheduler
+        self.remindersChanged = remindersChanged
         self.logger = logger
         self.clock = clock
         self.zone = zone
@@ -49,7 +56,7 @@ public actor SyncCoordinator {
     /// Syncs `name` (every account when nil) now, whatever the back-off, after any sync under way.
     /// `allowDeletions`: apply deletions `DeletionGuard` would hold back.
     func syncNow(name: String?, allowDeletions: Bool = false) async throws -> [SyncReport] {
-        let accounts = try store.syncAccounts()
+        let accounts = try store.accounts()
         if let name, !accounts.contains(where: { $0.name == name }) { throw SyncSetup.unknown(name, accounts) }
         // An account a restore brought stays paused until the user names it: it may point anywhere.
         let names = accounts.filter { account in
@@ -91,18 +98,19 @@ public actor SyncCoordinator {
 
     private func sync(_ name: String, allowDeletions: Bool = false) async -> SyncReport {
         // Read again: the sync before this one moved the token on.
-        guard let account = try? store.syncAccount(named: name) else {
+        guard let account = try? store.account(named: name) else {
             var report = SyncReport(account: name)
             report.errorText = TranslatableText("no sync account named '%s'", [.plain(name)])
             report.error = report.errorText?.english
             return report
         }
         do {
-            let first = try store.syncAccounts().first?.name == name
+            let first = try store.accounts().first?.name == name
             let config = settings.config
-            let tree = try store.categories.all().map { (name: $0.name, title: $0.title) }
+            let tree = try categories.all().map { (name: $0.name, title: $0.title) }
             var engine = SyncEngine(
-                store: store, server: try client(for: account), account: account, takesNewEvents: first,
+                store: store, appointments: appointments, server: try client(for: account), account: account,
+                takesNewEvents: first,
                 zone: zone.current,
                 now: clock,
                 check: { appointments, names, phones in
@@ -128,8 +136,8 @@ public actor SyncCoordinator {
                 }
                 return report
             }
-            if report.fetched + report.removed + report.conflicts > 0 { scheduler.wake(.edited) }
-            try store.recordSyncOutcome(account: name, at: clock(), error: nil, nextAttemptAt: nil)
+            if report.fetched + report.removed + report.conflicts > 0 { remindersChanged() }
+            try store.recordOutcome(account: name, at: clock(), error: nil, nextAttemptAt: nil)
             logger.info(
                 "sync \(name): fetched \(report.fetched), pushed \(report.pushed), removed \(report.removed), conflicts \(report.conflicts), \(report.requests) requests"
             )
@@ -137,7 +145,7 @@ public actor SyncCoordinator {
         } catch  where Task.isCancelled {
             // The daemon is stopping (the engine or the sync_timeout timer may be the one to say so):
             // not a failure of the server's, so no back-off is recorded.
-            scheduler.wake(.edited)
+            remindersChanged()
             logger.notice("sync \(name): stopped before it finished")
             var report = SyncReport(account: name)
             report.errorText = TranslatableText("the sync was stopped before it finished", [])
@@ -145,12 +153,12 @@ public actor SyncCoordinator {
             return report
         } catch {
             // What the pull stored before the failure has reminders to arm too.
-            scheduler.wake(.edited)
+            remindersChanged()
             let message = "\(error)"
             failures[name] = SyncErrorText.of(error)
             let wait = SyncDecision.backOff(
                 failures: account.failures + 1, cap: TimeInterval(settings.config.syncIntervalSeconds))
-            try? store.recordSyncOutcome(
+            try? store.recordOutcome(
                 account: name, at: clock(), error: message, nextAttemptAt: clock().addingTimeInterval(wait))
             logger.warning("sync \(name) failed (next attempt in \(Int(wait)) s): \(message)")
             var report = SyncReport(account: name)
@@ -217,7 +225,7 @@ public actor SyncCoordinator {
         }
         await adoptConfiguredAccounts()
         while !Task.isCancelled {
-            let accounts = (try? store.syncAccounts()) ?? []
+            let accounts = (try? store.accounts()) ?? []
             let now = clock()
             let next = accounts.map { due($0) }.min()
             // At least a second apart, even if the store could not record the last outcome.
@@ -231,7 +239,7 @@ public actor SyncCoordinator {
             let current = clock(), started = Date()
             // A notice with nothing queued (an account added, a reload) only sets the next deadline.
             let queued = changed && !((try? store.outbox().isEmpty) ?? true)
-            let names = ((try? store.syncAccounts()) ?? []).filter { account in
+            let names = ((try? store.accounts()) ?? []).filter { account in
                 let backingOff = account.nextAttemptAt.map { $0 > current } ?? false
                 return due(account) <= current || (queued && !backingOff)
             }.map(\.name)
@@ -252,7 +260,7 @@ public actor SyncCoordinator {
     /// Accounts of `[sync.NAME]` tables not yet stored are set up (discovery) and added.
     func adoptConfiguredAccounts() async {
         for wanted in settings.config.syncAccounts {
-            guard (try? store.syncAccount(named: wanted.name)) == nil else { continue }
+            guard (try? store.account(named: wanted.name)) == nil else { continue }
             do {
                 let params = SyncAddParams(
                     name: wanted.name, url: wanted.url, user: wanted.user, passwordFile: wanted.passwordFile,

@@ -23,7 +23,9 @@ extension CalDAVClient: CalendarServer {}
 /// apply it through the import path, then push the outbox with If-None-Match/If-Match. A conflict
 /// (changed on both sides) keeps the server's version in place and the local one as a conflict copy.
 struct SyncEngine {
-    let store: AppDatabase
+    let store: SyncStore
+    /// Gives the appointments without a UID theirs before a pull.
+    let appointments: AppDatabase
     let server: any CalendarServer
     let account: SyncAccount
     /// Whether local appointments no account has yet go to this one (the first account added).
@@ -49,7 +51,7 @@ struct SyncEngine {
         var report = SyncReport(account: account.name)
         let before = server.statistics
         let started = ContinuousClock.now
-        try store.assignMissingUIDs()
+        try appointments.assignMissingUIDs()
         try await pull(&report)
         try Task.checkCancellation()
         try await push(&report)
@@ -65,7 +67,7 @@ struct SyncEngine {
     // MARK: - Pull
 
     private func pull(_ report: inout SyncReport) async throws {
-        let known = try store.syncedResources(account: account.name)
+        let known = try store.resources(account: account.name)
         let knownByHref = Dictionary(known.map { (Self.key($0.href), $0) }) { first, _ in first }
         var tags: [CalDAVResourceTag] = []
         var removed: [String] = []
@@ -247,7 +249,7 @@ struct SyncEngine {
             try Task.checkCancellation()
             // An event no account has is new to this server too: whatever it holds under the UID is
             // another event, never overwritten or deleted from here.
-            let known = entry.account == nil ? nil : try store.syncedResource(account: account.name, uid: entry.uid)
+            let known = entry.account == nil ? nil : try store.resource(account: account.name, uid: entry.uid)
             let local = try store.localEvent(uid: entry.uid, account: entry.account)
             do {
                 if let local {
@@ -351,7 +353,7 @@ struct SyncEngine {
         let current = try await server.fetch(calendarURL, hrefs: [href]).first
         report.fetched += current == nil ? 0 : 1
         // The pull of this sync moved the token on: keep it.
-        let fresh = try store.syncAccount(named: account.name) ?? account
+        let fresh = try store.account(named: account.name) ?? account
         var changes = ServerChanges()
         changes.syncToken = fresh.syncToken
         changes.ctag = fresh.ctag
@@ -363,7 +365,7 @@ struct SyncEngine {
         }
         if let event {
             changes.changed.append(event)
-        } else if try store.syncedResource(account: account.name, uid: uid) != nil {
+        } else if try store.resource(account: account.name, uid: uid) != nil {
             changes.removed.append(href)
         }
         try store.applyServerChanges(changes, account: account.name, now: now(), zone: zone)

@@ -7,7 +7,7 @@ import Foundation
 /// `sync add`: checks the password file, finds the calendar to follow (the URL's own, one chosen
 /// among those discovery finds, or a new one) and stores the account.
 struct SyncSetup {
-    let store: AppDatabase
+    let store: SyncStore
     let clock: @Sendable () -> Date
 
     func add(_ p: SyncAddParams) async throws -> SyncAccount {
@@ -16,7 +16,7 @@ struct SyncSetup {
         else {
             throw ValidationError(field: "name", template: "must be 1 to 64 letters, digits, '-', '_' or '.'")
         }
-        if try store.syncAccount(named: name) != nil {
+        if try store.account(named: name) != nil {
             throw ValidationError(
                 field: "name",
                 template: "a sync account named '%s' exists already (remove it first: beautyctl sync rm %s)", name, name
@@ -69,7 +69,7 @@ struct SyncSetup {
             name: name, url: own, user: p.user, passwordFile: p.passwordFile, calendarURL: calendar.url.absoluteString,
             calendarName: calendar.displayName, insecure: p.insecure ?? false,
             supportsSyncCollection: calendar.supportsSyncCollection, createdAt: clock())
-        try store.addSyncAccount(account)
+        try store.addAccount(account)
         return account
     }
 

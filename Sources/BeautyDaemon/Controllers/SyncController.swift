@@ -3,34 +3,41 @@ import BeautyCore
 import BeautyProtocol
 import BeautyStore
 import Foundation
+import Logging
 
 /// sync.add, sync.list, sync.status, sync.now, sync.rm, sync.trash, sync.restoreDeleted: the CalDAV
 /// accounts, their syncs and the appointments pulls removed.
-extension UnsplitRequests {
-    static func syncRoutes(_ router: inout UnsplitRoutes) {
-        router.register(SyncRPC.add) { requests, p in try await requests.addSyncAccount(p) }
-        router.register(SyncRPC.list) { requests, _ in
-            SyncAccountsResult(accounts: try await requests.syncAccounts(nil))
+struct SyncController: RequestController {
+    let store: SyncStore
+    /// The tree a restored appointment's category is checked against, as an import's is.
+    let categories: CategoryStore
+    let sync: SyncCoordinator
+    let settings: SettingsBox
+    /// Called when a restore brought appointments back, so their reminders are armed at once.
+    let remindersChanged: @Sendable () -> Void
+    let logger: Logger
+    let clock: @Sendable () -> Date
+    /// The user's zone: a restored event's floating times are read in it.
+    let zone: any ZoneSource
+
+    func addRoutes(to router: inout RequestRouter) {
+        router.register(SyncRPC.add) { p in try await add(p) }
+        router.register(SyncRPC.list) { (_: NoParams) in SyncAccountsResult(accounts: try await accounts(nil)) }
+        router.register(SyncRPC.status) { p in SyncAccountsResult(accounts: try await accounts(p.name)) }
+        router.register(SyncRPC.now) { p in
+            SyncNowResult(accounts: try await sync.syncNow(name: p.name, allowDeletions: p.allowDeletions ?? false))
         }
-        router.register(SyncRPC.status) { requests, p in
-            SyncAccountsResult(accounts: try await requests.syncAccounts(p.name))
-        }
-        router.register(SyncRPC.now) { requests, p in
-            SyncNowResult(
-                accounts: try await requests.sync.syncNow(name: p.name, allowDeletions: p.allowDeletions ?? false))
-        }
-        router.register(SyncRPC.remove) { requests, p in try await requests.removeSyncAccount(p.name) }
-        router.register(SyncRPC.trash) { requests, p in try requests.syncTrash(p.name) }
-        router.register(SyncRPC.restoreDeleted) { requests, p in try requests.restoreDeleted(p.id) }
+        router.register(SyncRPC.remove) { p in try await remove(p.name) }
+        router.register(SyncRPC.trash) { p in try trash(p.name) }
+        router.register(SyncRPC.restoreDeleted) { p in try restoreDeleted(p.id) }
     }
 
-    private func syncTrash(_ name: String?) throws -> SyncTrashResult {
-        if let name, try store.syncAccount(named: name) == nil, try store.syncTrash(account: name, now: clock()).isEmpty
-        {
-            throw SyncSetup.unknown(name, try store.syncAccounts())
+    func trash(_ name: String?) throws -> SyncTrashResult {
+        if let name, try store.account(named: name) == nil, try store.trash(account: name, now: clock()).isEmpty {
+            throw SyncSetup.unknown(name, try store.accounts())
         }
         return SyncTrashResult(
-            entries: try store.syncTrash(account: name, now: clock()).map {
+            entries: try store.trash(account: name, now: clock()).map {
                 SyncTrashInfo(
                     id: $0.id ?? 0, account: $0.account, uid: $0.uid, title: $0.title, start: $0.start,
                     removedAt: $0.removedAt, ics: $0.ics)
@@ -38,20 +45,20 @@ extension UnsplitRequests {
     }
 
     /// Imports the kept text as a local change: the outbox takes it, so the next sync sends it back to the server.
-    private func restoreDeleted(_ id: Int64) throws -> SyncRestoreDeletedResult {
+    func restoreDeleted(_ id: Int64) throws -> SyncRestoreDeletedResult {
         let notInTrash = ValidationError(
             field: "id", template: "no removed appointment with id %s (see: beautyctl sync trash)", id)
-        guard let entry = try store.syncTrashEntry(id: id) else { throw notInTrash }
+        guard let entry = try store.trashEntry(id: id) else { throw notInTrash }
         let events = try ICalendar.parse(entry.ics, defaultZone: zone.current)
         let imported = CalendarEvent.importing(events, zone: zone.current)
-        let checked = try Self.checkedImports(
+        let checked = try UnsplitRequests.checkedImports(
             imported.appointments, contactNames: imported.contactNames,
             contactPhones: imported.events.map { events[$0].contactPhone }, firstIndex: 0,
-            tree: try store.categories.all().map { (name: $0.name, title: $0.title) },
+            tree: try categories.all().map { (name: $0.name, title: $0.title) },
             currency: settings.config.currency)
         // Back into the account whose server deleted it (the next sync sends it there), or, that account
         // gone, among the appointments no account has yet.
-        let home = try store.syncAccount(named: entry.account) == nil ? nil : entry.account
+        let home = try store.account(named: entry.account) == nil ? nil : entry.account
         guard
             try store.restoreFromTrash(
                 id: id, checked.appointments, contacts: checked.contacts, scope: .account(home), now: clock(),
@@ -60,11 +67,11 @@ extension UnsplitRequests {
             throw notInTrash
         }
         logger.notice("sync: restored \(entry.uid) removed by a pull of \(entry.account)")
-        scheduler.wake(.edited)
+        remindersChanged()
         return SyncRestoreDeletedResult(restored: checked.appointments.count, uid: entry.uid, title: entry.title)
     }
 
-    private func addSyncAccount(_ p: SyncAddParams) async throws -> SyncAccountInfo {
+    func add(_ p: SyncAddParams) async throws -> SyncAccountInfo {
         let account: SyncAccount
         do {
             account = try await SyncSetup(store: store, clock: clock).add(p)
@@ -94,8 +101,8 @@ extension UnsplitRequests {
         return try info(account, failure: nil)
     }
 
-    private func syncAccounts(_ name: String?) async throws -> [SyncAccountInfo] {
-        let accounts = try store.syncAccounts()
+    func accounts(_ name: String?) async throws -> [SyncAccountInfo] {
+        let accounts = try store.accounts()
         if let name, !accounts.contains(where: { $0.name == name }) { throw SyncSetup.unknown(name, accounts) }
         var infos: [SyncAccountInfo] = []
         for account in accounts where name == nil || account.name == name {
@@ -105,8 +112,8 @@ extension UnsplitRequests {
         return infos
     }
 
-    private func removeSyncAccount(_ name: String) async throws -> SyncRemoveResult {
-        guard try store.removeSyncAccount(named: name) else { throw SyncSetup.unknown(name, try store.syncAccounts()) }
+    func remove(_ name: String) async throws -> SyncRemoveResult {
+        guard try store.removeAccount(named: name) else { throw SyncSetup.unknown(name, try store.accounts()) }
         await sync.dropClient(name)
         logger.notice("sync: removed account \(name); its appointments stay")
         return SyncRemoveResult(name: name)
@@ -114,7 +121,7 @@ extension UnsplitRequests {
 
     /// `failure`: the account's last error as a template, when known.
     private func info(_ account: SyncAccount, failure: TranslatableText?) throws -> SyncAccountInfo {
-        let conflicts = try store.syncConflicts(account: account.name).map {
+        let conflicts = try store.conflicts(account: account.name).map {
             SyncConflictInfo(
                 id: $0.id ?? 0, uid: $0.uid, title: $0.title, reason: $0.reason, detectedAt: $0.detectedAt, ics: $0.ics)
         }
