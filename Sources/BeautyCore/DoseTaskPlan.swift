@@ -35,11 +35,14 @@ public struct KnownDoseTask: Sendable, Equatable {
     public var medicationID: Int64
     public var content: DoseTaskContent
     public var phone: PhoneReading?
+    /// The task is gone from the server: deleted on the phone.
+    public var deleted: Bool
 
-    public init(medicationID: Int64, content: DoseTaskContent, phone: PhoneReading? = nil) {
+    public init(medicationID: Int64, content: DoseTaskContent, phone: PhoneReading? = nil, deleted: Bool = false) {
         self.medicationID = medicationID
         self.content = content
         self.phone = phone
+        self.deleted = deleted
     }
 }
 
@@ -79,6 +82,10 @@ public enum DoseTaskAction: Sendable, Equatable {
     case markAnswered(uid: String, DoseTaskAnswer)
     /// An answer that gave way, for `sync status`.
     case report(DoseTaskConflict)
+    /// PUT again a task deleted on the phone before its dose was due (`If-None-Match: *`), and report it.
+    case putBack(DoseTaskContent)
+    /// Drop the record of a task deleted on the phone: nothing is written for it again.
+    case forget(uid: String)
 }
 
 public enum DoseTaskPlan {
@@ -127,6 +134,9 @@ public enum DoseTaskPlan {
     ///   missed or its late window has ended, rewritten when its text changed, deleted when no longer
     ///   wanted and not yet past (an edit, a removed medication, a zone change);
     /// - answered tasks stay as history, rewritten only to take a medication's name off in private mode;
+    /// - a task deleted on the phone skips its due dose, is put back before the dose is due, and is
+    ///   forgotten once answered (`deletedOnThePhone`); how many deletions one poll may apply is the
+    ///   caller's guard;
     /// - a phone's answer (`KnownDoseTask.phone`) is recorded for a dose beautyd has not answered; where
     ///   both answered differently, the earlier answer stands (a tie goes to the phone, whose time the
     ///   user saw) and the other is reported (`conflict`).
@@ -158,6 +168,10 @@ public enum DoseTaskPlan {
                 actions.append(.create(created(want.content, desktop, lateWindow: lateWindow, localizer: l)))
                 continue
             }
+            if task.deleted {
+                actions += deletedOnThePhone(task, desktop: desktop, wanted: want.content, now: now)
+                continue
+            }
             actions += settle(task, desktop: desktop, now: now, lateWindow: lateWindow, localizer: l) {
                 var content = want.content
                 content.answer = task.content.answer
@@ -172,6 +186,10 @@ public enum DoseTaskPlan {
         }
         for task in known where !seen.contains(task.content.uid) {
             let desktop = desktopAnswer(task.medicationID, task.content.due)
+            if task.deleted {
+                actions += deletedOnThePhone(task, desktop: desktop, wanted: nil, now: now)
+                continue
+            }
             let settled = settle(task, desktop: desktop, now: now, lateWindow: lateWindow, localizer: l) { nil }
             // Nothing else to do for an unanswered task not yet past: it is no longer wanted.
             if settled.isEmpty, task.content.answer == nil, task.content.due.addingTimeInterval(lateWindow) > now {
@@ -181,6 +199,24 @@ public enum DoseTaskPlan {
             }
         }
         return actions
+    }
+
+    /// A task deleted on the phone (§6), where deleting is how Tasks.org, iOS Reminders and GNOME
+    /// dismiss a dose: due and unanswered, the dose is skipped at the time noticed (`now`); not yet
+    /// due and still wanted, the task is put back (likely a clean-up); answered, or no longer wanted,
+    /// it is forgotten and history stays.
+    private static func deletedOnThePhone(
+        _ task: KnownDoseTask, desktop: DoseTaskAnswer?, wanted: DoseTaskContent?, now: Date
+    ) -> [DoseTaskAction] {
+        let uid = task.content.uid
+        guard desktop == nil, task.content.answer == nil else { return [.forget(uid: uid)] }
+        if task.content.due <= now {
+            return [
+                .recordAnswer(uid: uid, medicationID: task.medicationID, due: task.content.due, .skipped(at: now)),
+                .forget(uid: uid),
+            ]
+        }
+        return wanted.map { [.putBack($0)] } ?? [.forget(uid: uid)]
     }
 
     /// A task written for the first time: answered already when its dose is.

@@ -233,6 +233,30 @@ import Testing
             ])
     }
 
+    /// Deleting is how Tasks.org, iOS Reminders and GNOME dismiss a dose (§6).
+    @Test func aTaskDeletedOnThePhone() {
+        let tasks = Self.wanted([Self.medication()], now: Self.now, days: 1)
+        let due = tasks[0].content.due, uid = tasks[0].content.uid
+        var deleted = Self.known(tasks[0])
+        deleted.deleted = true
+        // Due and unanswered: skipped at the time the poll noticed it.
+        let noticed = utc("2026-11-28T07:06:00Z")
+        #expect(
+            Self.reconcile(tasks, [deleted], now: noticed) == [
+                .recordAnswer(uid: uid, medicationID: 7, due: due, .skipped(at: noticed)), .forget(uid: uid),
+                .create(tasks[1].content),
+            ])
+        // Not yet due: put back.
+        #expect(Self.reconcile([tasks[0]], [deleted], now: Self.now) == [.putBack(tasks[0].content)])
+        // Answered on either side, or no longer wanted: forgotten, never re-created.
+        let taken = Dose(medicationID: 7, scheduledAt: due, state: .taken, confirmedAt: utc("2026-11-28T05:59:00Z"))
+        #expect(Self.reconcile([tasks[0]], [deleted], doses: [taken], now: Self.now) == [.forget(uid: uid)])
+        var answered = Self.known(tasks[0], answer: .skipped(at: utc("2026-11-28T05:59:00Z")))
+        answered.deleted = true
+        #expect(Self.reconcile([tasks[0]], [answered], now: Self.now) == [.forget(uid: uid)])
+        #expect(Self.reconcile([], [deleted], now: Self.now) == [.forget(uid: uid)])
+    }
+
     /// Private mode switched on: every task loses the name, answered ones too; switched off, history stays.
     @Test func privateModeRewritesEveryTask() {
         let named = Self.wanted([Self.medication()], now: Self.now, days: 1)
