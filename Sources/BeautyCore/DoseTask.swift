@@ -65,11 +65,12 @@ public struct DoseTaskContent: Sendable, Equatable {
     public var uid: String { DoseTaskUID.make(key: key, due: due) }
 
     /// The same task answered on the desktop: its alarm goes, so that apps that show a cancelled
-    /// task as open (Tasks.org, GNOME) do not ring for it.
+    /// task as open (Tasks.org, GNOME) do not ring for it, and so does a missed note.
     public func answered(_ answer: DoseTaskAnswer) -> DoseTaskContent {
         var content = self
         content.answer = answer
         content.alarmText = nil
+        content.note = nil
         return content
     }
 

@@ -133,7 +133,8 @@ public enum DoseTaskPlan {
     /// - an unanswered known task is answered when its dose is, closed as missed when its dose is
     ///   missed or its late window has ended, rewritten when its text changed, deleted when no longer
     ///   wanted and not yet past (an edit, a removed medication, a zone change);
-    /// - answered tasks stay as history, rewritten only to take a medication's name off in private mode;
+    /// - answered tasks stay as history, rewritten only to take a medication's name off in private mode
+    ///   or when the desktop answers the dose anew (a missed dose taken late);
     /// - a task deleted on the phone skips its due dose, is put back before the dose is due, and is
     ///   forgotten once answered (`deletedOnThePhone`); how many deletions one poll may apply is the
     ///   caller's guard;
@@ -264,7 +265,9 @@ public enum DoseTaskPlan {
             // A phone re-opened a task beautyd answered: beautyd's answer stays and goes back.
             return [.rewrite(task.content), .report(DoseTaskConflict(uid: uid, overruled: .phone, answer: nil))]
         }
-        guard task.content.answer == nil else {
+        if let written = task.content.answer {
+            // Answered again on the desktop (a missed dose taken late, a skip turned into taken).
+            if let desktop, desktop.kind != written.kind { return [.writeAnswer(task.content.answered(desktop))] }
             return rewritten().map { [.rewrite($0)] } ?? []
         }
         switch desktop {

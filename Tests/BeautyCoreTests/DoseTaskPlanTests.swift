@@ -156,6 +156,14 @@ import Testing
             Self.reconcile([task], [Self.known(task)], doses: [missed], now: utc("2026-11-28T07:29:00Z")) == [
                 .closeMissed(closed)
             ])
+        // Taken late on the desktop after the close: the task says so, without the missed note.
+        let late = Dose(
+            medicationID: 7, scheduledAt: task.content.due, state: .taken, confirmedAt: utc("2026-11-28T08:00:00Z"))
+        let takenLate = task.content.answered(.taken(at: utc("2026-11-28T08:00:00Z")))
+        #expect(takenLate.note == nil)
+        #expect(
+            Self.reconcile([], [Self.known(task, answer: .missed)], doses: [late], now: utc("2026-11-28T09:00:00Z"))
+                == [.writeAnswer(takenLate)])
         // Closed once, never again.
         #expect(
             Self.reconcile([], [Self.known(task, answer: .missed)], doses: [missed], now: utc("2026-11-28T09:00:00Z"))
