@@ -112,7 +112,7 @@ let package = Package(
             ]
         ),
         // The CalDAV client against real Radicale and Xandikos servers on loopback.
-        .testTarget(name: "BeautyCalDAVTests", dependencies: ["BeautyCalDAV", "BeautyTestSupport"]),
+        .testTarget(name: "BeautyCalDAVTests", dependencies: ["BeautyCalDAV", "BeautyCore", "BeautyTestSupport"]),
         .testTarget(
             name: "BeautyNotifyTests",
             dependencies: ["BeautyNotify", "CLibNotify", .product(name: "Logging", package: "swift-log")]

@@ -40,14 +40,18 @@ public final class CalDAVClient: Sendable {
         return calendar
     }
 
-    /// A new calendar for events named `named`, in the user's calendar home (MKCALENDAR).
-    public func makeCalendar(named name: String) async throws -> CalDAVCalendar {
+    /// A new calendar named `named` for `components` (events; tasks for the dose list), in the
+    /// user's calendar home (MKCALENDAR).
+    public func makeCalendar(named name: String, components: [CalendarComponent] = [.event]) async throws
+        -> CalDAVCalendar
+    {
         guard let home = try await calendarHomes().first else {
             throw CalDAVError.notFound("a calendar home (calendar-home-set) for \(account.url.absoluteString)")
         }
         let url = home.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
         let answer = try await transport.send(
-            "MKCALENDAR", url, headers: [Self.xmlContent], body: DAVRequestBodies.makeCalendar(named: name))
+            "MKCALENDAR", url, headers: [Self.xmlContent],
+            body: DAVRequestBodies.makeCalendar(named: name, components: components))
         try expect(answer, [200, 201], url.path)
         return try await calendar(at: url)
     }
@@ -248,10 +252,18 @@ public final class CalDAVClient: Sendable {
             syncToken: syncToken,
             supportsSyncCollection: reports.map { $0.contains(DAVNamespace.dav, "sync-collection") }
                 ?? (syncToken != nil),
-            supportsEvents: components.map { set in
-                set.children(DAVNamespace.caldav, "comp").contains { $0.attributes["name"]?.uppercased() == "VEVENT" }
-            } ?? true
+            supportsEvents: Self.takes(.event, components),
+            supportsTodos: Self.takes(.todo, components)
         )
+    }
+
+    /// Whether a `supported-calendar-component-set` names `component` (no set: it takes all).
+    private static func takes(_ component: CalendarComponent, _ set: DAVElement?) -> Bool {
+        set.map { set in
+            set.children(DAVNamespace.caldav, "comp").contains {
+                $0.attributes["name"]?.uppercased() == component.rawValue
+            }
+        } ?? true
     }
 
     /// Maps an unexpected status to the error the sync engine acts on.

@@ -10,10 +10,12 @@ public struct CalDAVCalendar: Sendable, Codable, Equatable {
     public var supportsSyncCollection: Bool
     /// Whether the calendar takes VEVENTs (a calendar that names no component set takes all).
     public var supportsEvents: Bool
+    /// Whether it takes VTODOs, tasks (likewise).
+    public var supportsTodos: Bool
 
     public init(
         url: URL, displayName: String? = nil, ctag: String? = nil, syncToken: String? = nil,
-        supportsSyncCollection: Bool, supportsEvents: Bool
+        supportsSyncCollection: Bool, supportsEvents: Bool, supportsTodos: Bool = true
     ) {
         self.url = url
         self.displayName = displayName
@@ -21,7 +23,14 @@ public struct CalDAVCalendar: Sendable, Codable, Equatable {
         self.syncToken = syncToken
         self.supportsSyncCollection = supportsSyncCollection
         self.supportsEvents = supportsEvents
+        self.supportsTodos = supportsTodos
     }
+}
+
+/// A kind of calendar component a collection is made for (`supported-calendar-component-set`).
+public enum CalendarComponent: String, Sendable, CaseIterable {
+    case event = "VEVENT"
+    case todo = "VTODO"
 }
 
 /// One calendar object resource as listed: its href (percent-encoded, as the server gives it) and ETag.

@@ -39,10 +39,11 @@ enum DAVRequestBodies {
             + hrefs.map { "<d:href>\(xmlEscaped($0))</d:href>" }.joined() + "</c:calendar-multiget>"
     }
 
-    /// RFC 4791 §5.3.1: a calendar for events, with its name.
-    static func makeCalendar(named name: String) -> String {
+    /// RFC 4791 §5.3.1: a calendar for `components` (VEVENT, VTODO), with its name.
+    static func makeCalendar(named name: String, components: [CalendarComponent] = [.event]) -> String {
         "\(header)<c:mkcalendar \(namespaces)><d:set><d:prop><d:displayname>\(xmlEscaped(name))</d:displayname>"
-            + #"<c:supported-calendar-component-set><c:comp name="VEVENT"/></c:supported-calendar-component-set>"#
-            + "</d:prop></d:set></c:mkcalendar>"
+            + "<c:supported-calendar-component-set>"
+            + components.map { #"<c:comp name=""# + $0.rawValue + #""/>"# }.joined()
+            + "</c:supported-calendar-component-set></d:prop></d:set></c:mkcalendar>"
     }
 }

@@ -8,7 +8,7 @@ import os
 import re
 import sys
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Fixtures", "PhoneTasks")
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "BeautyTestSupport", "Fixtures", "PhoneTasks")
 
 
 def props(text):
