@@ -34,12 +34,23 @@ public func makeDaemon(
     let sync = SyncCoordinator(
         store: store, settings: settings, scheduler: scheduler, logger: logger, clock: clock, zone: zone)
     let importStages = ImportStages(limits: importLimits)
+    let details = AppointmentDetails(
+        appointments: store.appointments, occurrences: store.occurrences, database: store, clock: clock, zone: zone)
     let controllers: [any RequestController] = [
         UnsplitRequests(
             store: store, scheduler: scheduler, sync: sync, notifier: notifier, settings: settings, startedAt: clock(),
-            socketPath: socket, logger: logger, clock: clock, zone: zone, importStages: importStages),
+            socketPath: socket, logger: logger, clock: clock, zone: zone),
         BudgetController(budget: store.budget, settings: settings, logger: logger, clock: clock),
         CategoryController(categories: store.categories),
+        AppointmentController(
+            appointments: store.appointments,
+            occurrences: OccurrenceController(
+                occurrences: store.occurrences, details: details, scheduler: scheduler, settings: settings,
+                logger: logger, clock: clock, zone: zone),
+            details: details, scheduler: scheduler, settings: settings, logger: logger, clock: clock, zone: zone),
+        AppointmentImportController(
+            appointments: store.appointments, categories: store.categories, database: store, scheduler: scheduler,
+            settings: settings, logger: logger, clock: clock, zone: zone, importStages: importStages),
     ]
     let requests = RequestHandler(controllers: controllers, databasePath: store.path, logger: logger)
     return Daemon(

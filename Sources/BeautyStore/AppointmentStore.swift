@@ -2,39 +2,138 @@ import BeautyCore
 import Foundation
 import GRDB
 
-extension AppDatabase {
-    /// Inserts an appointment with its reminders and schedules their deliveries, in one transaction.
-    /// How far ahead a series has pending deliveries; the scheduler extends it as time passes.
-    public static let seriesHorizon: TimeInterval = 14 * 86_400
+/// The appointments: added, edited, listed, deleted, imported. Reached as `database.appointments`.
+public struct AppointmentStore: Sendable {
+    /// The database whose shared writer this writes with; the helpers inside a transaction (which
+    /// other areas' transactions call too) and the reminders' planning are its own.
+    let database: AppDatabase
+    var writer: PrioritizedWriter { database.writer }
 
-    public func addAppointment(_ appointment: Appointment, now: Date, zone: TimeZone = .current) throws -> Appointment {
-        try writer.write { db in try insertAppointment(db, appointment, now: now, zone: zone) }
+    /// Inserts an appointment with its reminders and schedules their deliveries, in one transaction.
+    public func add(_ appointment: Appointment, now: Date, zone: TimeZone = .current) throws -> Appointment {
+        try writer.write { db in try database.insertAppointment(db, appointment, now: now, zone: zone) }
     }
 
     /// Replaces an appointment's fields and reminders; deliveries already made are kept, so an edit
     /// that does not move a reminder never repeats it, and one that does schedules the new instant.
-    public func updateAppointment(_ appointment: Appointment, now: Date, zone: TimeZone = .current) throws
+    public func update(_ appointment: Appointment, now: Date, zone: TimeZone = .current) throws
         -> Appointment
     {
         guard let id = appointment.id else { throw StoreError.notFound(kind: "appointment", id: 0) }
-        return try updateAppointment(id: id, now: now, zone: zone) { $0 = appointment }
+        return try update(id: id, now: now, zone: zone) { $0 = appointment }
     }
 
     /// Reads the stored appointment, lets `change` edit it and saves the result, in one transaction:
     /// a change made meanwhile (marked done, say) is never overwritten by an edit made from an older copy.
-    public func updateAppointment(
+    public func update(
         id: Int64, now: Date, zone: TimeZone = .current,
         _ change: (inout Appointment) throws -> Void
     ) throws -> Appointment {
         try writer.write { db in
-            let stored = try fetchAppointment(db, id: id)
+            let stored = try database.fetchAppointment(db, id: id)
             var appointment = stored
             try change(&appointment)
             appointment.id = id
-            try followSeriesMove(db, from: stored, to: &appointment)
-            return try saveAppointment(db, appointment, now: now, zone: zone)
+            try database.followSeriesMove(db, from: stored, to: &appointment)
+            return try database.saveAppointment(db, appointment, now: now, zone: zone)
         }
     }
+
+    /// Single appointments starting in [from, to) plus every series that began before `to` (to expand);
+    /// `ordered` as `list(from:to:)` orders them, else in no particular order (for a caller
+    /// that sorts them itself: a full-range agenda spares SQLite's sort of every row).
+    public func forRange(from: Date, to: Date, ordered: Bool = true) throws -> [Appointment] {
+        try writer.read { db in
+            let singles = try database.fetchAppointments(db, from: from, to: to, singlesOnly: true, ordered: ordered)
+            let records = try AppointmentRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT \(AppointmentRecord.columnList) FROM appointment \(try database.rowsWorthReadingInOrder(db, from: nil, to: to) != nil ? "NOT INDEXED" : "")
+                    WHERE recurrence IS NOT NULL AND start < ?
+                    """, arguments: [to])
+            let reminders = try database.remindersByAppointment(db, ids: records.compactMap(\.id))
+            return singles + records.map { $0.appointment(reminders: reminders[$0.id!] ?? []) }
+        }
+    }
+
+    /// Gives every appointment without a UID a random, permanent one (before an export): a UID derived
+    /// from the row id could later be reused by another appointment in a database the file is imported into.
+    /// A changed occurrence takes its series' UID, as iCalendar writes it.
+    public func assignMissingUIDs() throws {
+        try writer.write { db in
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL AND seriesId IS NULL") {
+                try db.execute(
+                    sql: "UPDATE appointment SET uid = ? WHERE id = ?",
+                    arguments: ["\(UUID().uuidString.lowercased())@beautyd", id])
+            }
+            try db.execute(
+                sql: """
+                    UPDATE appointment SET uid = (SELECT series.uid FROM appointment AS series WHERE series.id = appointment.seriesId)
+                    WHERE uid IS NULL AND seriesId IS NOT NULL
+                    """)
+        }
+    }
+
+    /// The appointment imported with this iCalendar UID (or exported as `appointment-ID@beautyd`),
+    /// as `scope` picks among the accounts.
+    public func get(uid: String, scope: UIDScope = .user) throws -> Appointment? {
+        try writer.read { db in
+            try database.fetchAppointment(db, uid: uid, account: try database.owner(db, uid: uid, scope))
+        }
+    }
+
+    /// Inserts or updates appointments by UID in one transaction: all or nothing. An appointment equal
+    /// to the stored one is left alone, so importing the same file again changes nothing. A UID
+    /// names the appointment `scope` picks (a user's import: the one no account has yet, else the
+    /// first account's).
+    /// `contacts` (index-aligned, may be empty): the contact each appointment names. One of the same
+    /// name (any case) is linked; else one with a phone number is created, in the same transaction;
+    /// else the appointment stays without a contact and its index is listed in `unlinked`.
+    public func importAll(
+        _ incoming: [Appointment], contacts: [Contact?] = [], scope: UIDScope = .user, now: Date, zone: TimeZone
+    ) throws -> AppointmentImportCounts {
+        try writer.write { db in
+            try database.importAppointments(db, incoming, contacts: contacts, scope: scope, now: now, zone: zone)
+        }
+    }
+
+    /// Deletes an appointment and its pending deliveries. A series takes its changed occurrences
+    /// along; a changed occurrence leaves its series for good (an EXDATE there).
+    public func delete(id: Int64, now: Date = Date(), zone: TimeZone = .current) throws {
+        try writer.write { db in
+            let gone = try database.fetchAppointment(db, id: id)
+            if gone.seriesID != nil, gone.recurrenceID != nil {
+                _ = try database.removeOccurrence(db, id: id, occurrence: nil, now: now, zone: zone)
+                return
+            }
+            let occurrences = try database.changedOccurrences(db, ofSeries: id).compactMap(\.id)
+            try database.deletePendingDeliveries(db, ids: [id] + occurrences)
+            // The changed occurrences go by ON DELETE CASCADE.
+            _ = try AppointmentRecord.deleteOne(db, key: id)
+        }
+    }
+
+    public func get(id: Int64) throws -> Appointment {
+        try writer.read { db in try database.fetchAppointment(db, id: id) }
+    }
+
+    /// Appointments starting in [from, to) (either bound optional), by start time, then title, then id.
+    public func list(from: Date? = nil, to: Date? = nil, statuses: Set<Appointment.Status>? = nil) throws
+        -> [Appointment]
+    {
+        try writer.read { db in
+            try database.fetchAppointments(db, from: from, to: to, statuses: statuses, ordered: true)
+        }
+    }
+
+    public func count() throws -> Int {
+        try writer.read { db in try AppointmentRecord.fetchCount(db) }
+    }
+}
+
+extension AppDatabase {
+    /// How far ahead a series has pending deliveries; the scheduler extends it as time passes.
+    public static let seriesHorizon: TimeInterval = 14 * 86_400
 
     /// Extends the pending deliveries of every series planned less than half a horizon ahead.
     public func planSeries(now: Date, zone: TimeZone) throws {
@@ -67,63 +166,7 @@ extension AppDatabase {
         }
     }
 
-    /// Single appointments starting in [from, to) plus every series that began before `to` (to expand);
-    /// `ordered` as `appointments(from:to:)` orders them, else in no particular order (for a caller
-    /// that sorts them itself: a full-range agenda spares SQLite's sort of every row).
-    public func appointmentsForRange(from: Date, to: Date, ordered: Bool = true) throws -> [Appointment] {
-        try writer.read { db in
-            let singles = try fetchAppointments(db, from: from, to: to, singlesOnly: true, ordered: ordered)
-            let records = try AppointmentRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT \(AppointmentRecord.columnList) FROM appointment \(try rowsWorthReadingInOrder(db, from: nil, to: to) != nil ? "NOT INDEXED" : "")
-                    WHERE recurrence IS NOT NULL AND start < ?
-                    """, arguments: [to])
-            let reminders = try remindersByAppointment(db, ids: records.compactMap(\.id))
-            return singles + records.map { $0.appointment(reminders: reminders[$0.id!] ?? []) }
-        }
-    }
-
-    /// Gives every appointment without a UID a random, permanent one (before an export): a UID derived
-    /// from the row id could later be reused by another appointment in a database the file is imported into.
-    /// A changed occurrence takes its series' UID, as iCalendar writes it.
-    public func assignMissingUIDs() throws {
-        try writer.write { db in
-            for id in try Int64.fetchAll(db, sql: "SELECT id FROM appointment WHERE uid IS NULL AND seriesId IS NULL") {
-                try db.execute(
-                    sql: "UPDATE appointment SET uid = ? WHERE id = ?",
-                    arguments: ["\(UUID().uuidString.lowercased())@beautyd", id])
-            }
-            try db.execute(
-                sql: """
-                    UPDATE appointment SET uid = (SELECT series.uid FROM appointment AS series WHERE series.id = appointment.seriesId)
-                    WHERE uid IS NULL AND seriesId IS NOT NULL
-                    """)
-        }
-    }
-
-    /// The appointment imported with this iCalendar UID (or exported as `appointment-ID@beautyd`),
-    /// as `scope` picks among the accounts.
-    public func appointment(uid: String, scope: UIDScope = .user) throws -> Appointment? {
-        try writer.read { db in try fetchAppointment(db, uid: uid, account: try owner(db, uid: uid, scope)) }
-    }
-
-    /// Inserts or updates appointments by UID in one transaction: all or nothing. An appointment equal
-    /// to the stored one is left alone, so importing the same file again changes nothing. A UID
-    /// names the appointment `scope` picks (a user's import: the one no account has yet, else the
-    /// first account's).
-    /// `contacts` (index-aligned, may be empty): the contact each appointment names. One of the same
-    /// name (any case) is linked; else one with a phone number is created, in the same transaction;
-    /// else the appointment stays without a contact and its index is listed in `unlinked`.
-    public func importAppointments(
-        _ incoming: [Appointment], contacts: [Contact?] = [], scope: UIDScope = .user, now: Date, zone: TimeZone
-    ) throws -> AppointmentImportCounts {
-        try writer.write { db in
-            try importAppointments(db, incoming, contacts: contacts, scope: scope, now: now, zone: zone)
-        }
-    }
-
-    /// `importAppointments` inside a transaction (sync applies a server's changes in one of its own).
+    /// `importAll` inside a transaction (sync applies a server's changes in one of its own).
     func importAppointments(
         _ db: Database, _ incoming: [Appointment], contacts: [Contact?] = [], scope: UIDScope = .user, now: Date,
         zone: TimeZone
@@ -245,36 +288,7 @@ extension AppDatabase {
             uniqueKeysWithValues: records.map { ($0.id!, $0.appointment(reminders: reminders[$0.id!] ?? [])) })
     }
 
-    /// Deletes an appointment and its pending deliveries. A series takes its changed occurrences
-    /// along; a changed occurrence leaves its series for good (an EXDATE there).
-    public func deleteAppointment(id: Int64, now: Date = Date(), zone: TimeZone = .current) throws {
-        try writer.write { db in
-            let gone = try fetchAppointment(db, id: id)
-            if gone.seriesID != nil, gone.recurrenceID != nil {
-                _ = try removeOccurrence(db, id: id, occurrence: nil, now: now, zone: zone)
-                return
-            }
-            let occurrences = try changedOccurrences(db, ofSeries: id).compactMap(\.id)
-            try deletePendingDeliveries(db, ids: [id] + occurrences)
-            // The changed occurrences go by ON DELETE CASCADE.
-            _ = try AppointmentRecord.deleteOne(db, key: id)
-        }
-    }
-
-    public func appointment(id: Int64) throws -> Appointment {
-        try writer.read { db in try fetchAppointment(db, id: id) }
-    }
-
-    /// Appointments starting in [from, to) (either bound optional), by start time, then title, then id.
-    public func appointments(from: Date? = nil, to: Date? = nil, statuses: Set<Appointment.Status>? = nil) throws
-        -> [Appointment]
-    {
-        try writer.read { db in
-            try fetchAppointments(db, from: from, to: to, statuses: statuses, ordered: true)
-        }
-    }
-
-    private func fetchAppointments(
+    fileprivate func fetchAppointments(
         _ db: Database, from: Date?, to: Date?, statuses: Set<Appointment.Status>? = nil,
         singlesOnly: Bool = false, ordered: Bool
     ) throws -> [Appointment] {
@@ -331,7 +345,7 @@ extension AppDatabase {
     /// How many rows start in [from, to) when they are most of the table, to be read `NOT INDEXED`; nil otherwise. Through the `start` index SQLite
     /// reads a table page for every row, which for most of the table costs several times reading the
     /// table in storage order (100,000 appointments: 95 against 15 ms). The two counts read the index only.
-    private func rowsWorthReadingInOrder(_ db: Database, from: Date?, to: Date?) throws -> Int? {
+    fileprivate func rowsWorthReadingInOrder(_ db: Database, from: Date?, to: Date?) throws -> Int? {
         let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM appointment") ?? 0
         guard total > Self.rowsWorthAnIndex else { return nil }
         let bounds = [from.map { ("start >= ?", $0) }, to.map { ("start < ?", $0) }].compactMap { $0 }
@@ -346,10 +360,6 @@ extension AppDatabase {
 
     /// Below this many rows the table is read either way in well under a millisecond.
     private static let rowsWorthAnIndex = 2_000
-
-    public func appointmentCount() throws -> Int {
-        try writer.read { db in try AppointmentRecord.fetchCount(db) }
-    }
 
     public func contactCount() throws -> Int {
         try writer.read { db in try ContactRecord.fetchCount(db) }
@@ -458,7 +468,7 @@ extension AppDatabase {
         return result
     }
 
-    private func remindersByAppointment(_ db: Database, ids: [Int64]) throws -> [Int64: [Reminder]] {
+    fileprivate func remindersByAppointment(_ db: Database, ids: [Int64]) throws -> [Int64: [Reminder]] {
         guard !ids.isEmpty else { return [:] }
         var result: [Int64: [Reminder]] = [:]
         if ids.count > Self.reminderChunk {

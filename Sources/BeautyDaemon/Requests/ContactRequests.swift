@@ -81,7 +81,7 @@ extension UnsplitRequests {
     }
 
     private func message(_ p: MessageParams) throws -> MessageResult {
-        let a = try store.appointment(id: p.id)
+        let a = try store.appointments.get(id: p.id)
         let contact = a.contactID.flatMap { try? store.contact(id: $0) }
         // A contact may write in another language than the user: the SMS is for the contact.
         let language =

@@ -44,7 +44,7 @@ extension UnsplitRequests {
         guard let entry = try store.syncTrashEntry(id: id) else { throw notInTrash }
         let events = try ICalendar.parse(entry.ics, defaultZone: zone.current)
         let imported = CalendarEvent.importing(events, zone: zone.current)
-        let checked = try Self.checkedImports(
+        let checked = try AppointmentImportCheck.checked(
             imported.appointments, contactNames: imported.contactNames,
             contactPhones: imported.events.map { events[$0].contactPhone }, firstIndex: 0,
             tree: try store.categories.all().map { (name: $0.name, title: $0.title) },

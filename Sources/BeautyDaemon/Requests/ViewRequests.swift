@@ -38,7 +38,7 @@ extension UnsplitRequests {
         let wantsAppointments = kinds.isEmpty || kinds.contains(.appointment)
         // Medications have no category, so a category filter leaves them out.
         let wantsDoses = (kinds.isEmpty || kinds.contains(.medication)) && categories.isEmpty
-        let appointments = wantsAppointments ? try store.appointmentsForRange(from: from, to: to, ordered: false) : []
+        let appointments = wantsAppointments ? try store.appointments.forRange(from: from, to: to, ordered: false) : []
         // Unfiltered, the list is shared rather than copied (a full-range agenda has every appointment).
         let matchingAppointments =
             categories.isEmpty && needles.isEmpty
@@ -95,7 +95,7 @@ extension UnsplitRequests {
         let cal = LocalTime.calendar(zone.current)
         let startOfDay = cal.startOfDay(for: now)
         let endOfDay = cal.date(byAdding: .day, value: 1, to: startOfDay)!
-        let appointments = try store.appointmentsForRange(from: now, to: endOfDay).filter { $0.status == .scheduled }
+        let appointments = try store.appointments.forRange(from: now, to: endOfDay).filter { $0.status == .scheduled }
             .flatMap { a in
                 AppointmentOccurrences.starts(of: a, from: now, to: endOfDay, zone: zone.current).map {
                     AgendaEntry(appointment: a, contactName: nil, occurrence: $0)

@@ -106,7 +106,7 @@ public actor SyncCoordinator {
                 zone: zone.current,
                 now: clock,
                 check: { appointments, names, phones in
-                    try UnsplitRequests.checkedImports(
+                    try AppointmentImportCheck.checked(
                         appointments, contactNames: names, contactPhones: phones, firstIndex: 0,
                         tree: tree, currency: config.currency)
                 },

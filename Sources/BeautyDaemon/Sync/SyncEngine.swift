@@ -49,7 +49,7 @@ struct SyncEngine {
         var report = SyncReport(account: account.name)
         let before = server.statistics
         let started = ContinuousClock.now
-        try store.assignMissingUIDs()
+        try store.appointments.assignMissingUIDs()
         try await pull(&report)
         try Task.checkCancellation()
         try await push(&report)
