@@ -47,7 +47,9 @@ public func makeDaemon(
             occurrences: OccurrenceController(
                 occurrences: store.occurrences, details: details, scheduler: scheduler, settings: settings,
                 logger: logger, clock: clock, zone: zone),
-            details: details, scheduler: scheduler, settings: settings, logger: logger, clock: clock, zone: zone),
+            details: details,
+            references: AppointmentReferences(database: store, categories: store.categories), scheduler: scheduler,
+            settings: settings, logger: logger, clock: clock, zone: zone),
         AppointmentImportController(
             appointments: store.appointments, categories: store.categories, database: store, scheduler: scheduler,
             settings: settings, logger: logger, clock: clock, zone: zone, importStages: importStages),

@@ -10,6 +10,8 @@ struct AppointmentController: RequestController {
     let appointments: AppointmentStore
     let occurrences: OccurrenceController
     let details: AppointmentDetails
+    /// The contact and category a request names as the user typed them.
+    let references: AppointmentReferences
     let scheduler: Scheduler
     let settings: SettingsBox
     let logger: Logger
@@ -18,14 +20,17 @@ struct AppointmentController: RequestController {
     let zone: any ZoneSource
 
     func addRoutes(to router: inout RequestRouter) {
-        router.register(AppointmentRPC.add, add)
+        router.register(AppointmentRPC.add) { try add(references.resolved($0)) }
         router.register(AppointmentRPC.list, list)
         router.register(AppointmentRPC.show) { try details.detail($0.id) }
-        router.register(AppointmentRPC.edit) { p in try p.occurrence == nil ? edit(p) : occurrences.edit(p) }
+        router.register(AppointmentRPC.edit) { typed in
+            let p = try references.resolved(typed)
+            return try p.occurrence == nil ? edit(p) : occurrences.edit(p)
+        }
         router.register(AppointmentRPC.remove, remove)
         router.register(AppointmentRPC.done) { try setStatus($0, .done) }
         router.register(AppointmentRPC.cancel) { try setStatus($0, .cancelled) }
-        router.register(AppointmentRPC.split, occurrences.split)
+        router.register(AppointmentRPC.split) { try occurrences.split(references.resolved($0)) }
     }
 
     func list(_ p: AppointmentListParams) throws -> [Appointment] {
