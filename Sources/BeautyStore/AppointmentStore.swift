@@ -44,11 +44,11 @@ public struct AppointmentStore: Sendable {
     /// that sorts them itself: a full-range agenda spares SQLite's sort of every row).
     public func forRange(from: Date, to: Date, ordered: Bool = true) throws -> [Appointment] {
         try writer.read { db in
-            let singles = try database.fetchAppointments(db, from: from, to: to, singlesOnly: true, ordered: ordered)
+            let singles = try fetchAppointments(db, from: from, to: to, singlesOnly: true, ordered: ordered)
             let records = try AppointmentRecord.fetchAll(
                 db,
                 sql: """
-                    SELECT \(AppointmentRecord.columnList) FROM appointment \(try database.rowsWorthReadingInOrder(db, from: nil, to: to) != nil ? "NOT INDEXED" : "")
+                    SELECT \(AppointmentRecord.columnList) FROM appointment \(try rowsWorthReadingInOrder(db, from: nil, to: to) != nil ? "NOT INDEXED" : "")
                     WHERE recurrence IS NOT NULL AND start < ?
                     """, arguments: [to])
             let reminders = try database.remindersByAppointment(db, ids: records.compactMap(\.id))
@@ -122,13 +122,86 @@ public struct AppointmentStore: Sendable {
         -> [Appointment]
     {
         try writer.read { db in
-            try database.fetchAppointments(db, from: from, to: to, statuses: statuses, ordered: true)
+            try fetchAppointments(db, from: from, to: to, statuses: statuses, ordered: true)
         }
     }
 
     public func count() throws -> Int {
         try writer.read { db in try AppointmentRecord.fetchCount(db) }
     }
+
+    private func fetchAppointments(
+        _ db: Database, from: Date?, to: Date?, statuses: Set<Appointment.Status>? = nil,
+        singlesOnly: Bool = false, ordered: Bool
+    ) throws -> [Appointment] {
+        var conditions = singlesOnly ? ["recurrence IS NULL"] : []
+        var arguments: StatementArguments = []
+        if let from { conditions.append("start >= ?"); arguments += [from] }
+        if let to { conditions.append("start < ?"); arguments += [to] }
+        if let statuses {
+            conditions.append("status IN (\(statuses.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += StatementArguments(statuses.map(\.rawValue).sorted())
+        }
+        let rows = try rowsWorthReadingInOrder(db, from: from, to: to)
+        let sql = """
+            SELECT \(AppointmentRecord.columnList) FROM appointment \(rows != nil ? "NOT INDEXED" : "")
+            \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+            \(ordered && rows == nil ? "ORDER BY start, title COLLATE NOCASE, id" : "")
+            """
+        guard let rows else {
+            let records = try AppointmentRecord.fetchAll(db, sql: sql, arguments: arguments)
+            let reminders = try database.remindersByAppointment(db, ids: records.compactMap(\.id))
+            return records.map { $0.appointment(reminders: reminders[$0.id!] ?? []) }
+        }
+        // Most of the table: every reminder in one pass, then each row made an appointment as it is read,
+        // into a list sized once (a list of records grown by doubling, then mapped, copied 100,000 rows
+        // twice over). Sorted here: SQLite's sorter would carry every column of every row (and spill to a
+        // temporary file past its cache), where sorting indices moves nothing.
+        let reminders = try database.remindersByAppointment(db)
+        var appointments: [Appointment] = []
+        appointments.reserveCapacity(rows)
+        let cursor = try AppointmentRecord.fetchCursor(db, sql: sql, arguments: arguments)
+        while let record = try cursor.next() {
+            appointments.append(record.appointment(reminders: reminders[record.id!] ?? []))
+        }
+        return ordered ? Self.storedOrder(appointments).map { appointments[$0] } : appointments
+    }
+
+    /// The appointments' indices by start, then title as SQLite's NOCASE compares it (ASCII letters
+    /// folded, then bytes), then id: the order of `ORDER BY start, title COLLATE NOCASE, id`.
+    private static func storedOrder(_ appointments: [Appointment]) -> [Int] {
+        func folded(_ byte: UInt8) -> UInt8 {
+            byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+        }
+        let starts = appointments.map(\.start)
+        return appointments.indices.sorted { i, j in
+            if starts[i] != starts[j] { return starts[i] < starts[j] }
+            let a = appointments[i].title.utf8, b = appointments[j].title.utf8
+            if !a.elementsEqual(b, by: { folded($0) == folded($1) }) {
+                return a.lazy.map(folded).lexicographicallyPrecedes(b.lazy.map(folded))
+            }
+            return (appointments[i].id ?? 0) < (appointments[j].id ?? 0)
+        }
+    }
+
+    /// How many rows start in [from, to) when they are most of the table, to be read `NOT INDEXED`; nil otherwise. Through the `start` index SQLite
+    /// reads a table page for every row, which for most of the table costs several times reading the
+    /// table in storage order (100,000 appointments: 95 against 15 ms). The two counts read the index only.
+    private func rowsWorthReadingInOrder(_ db: Database, from: Date?, to: Date?) throws -> Int? {
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM appointment") ?? 0
+        guard total > Self.rowsWorthAnIndex else { return nil }
+        let bounds = [from.map { ("start >= ?", $0) }, to.map { ("start < ?", $0) }].compactMap { $0 }
+        let inRange =
+            bounds.isEmpty
+            ? total
+            : try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM appointment WHERE " + bounds.map(\.0).joined(separator: " AND "),
+                arguments: StatementArguments(bounds.map(\.1))) ?? 0
+        return inRange > total / 4 ? inRange : nil
+    }
+
+    /// Below this many rows the table is read either way in well under a millisecond.
+    private static let rowsWorthAnIndex = 2_000
 }
 
 extension AppDatabase {
@@ -288,79 +361,6 @@ extension AppDatabase {
             uniqueKeysWithValues: records.map { ($0.id!, $0.appointment(reminders: reminders[$0.id!] ?? [])) })
     }
 
-    fileprivate func fetchAppointments(
-        _ db: Database, from: Date?, to: Date?, statuses: Set<Appointment.Status>? = nil,
-        singlesOnly: Bool = false, ordered: Bool
-    ) throws -> [Appointment] {
-        var conditions = singlesOnly ? ["recurrence IS NULL"] : []
-        var arguments: StatementArguments = []
-        if let from { conditions.append("start >= ?"); arguments += [from] }
-        if let to { conditions.append("start < ?"); arguments += [to] }
-        if let statuses {
-            conditions.append("status IN (\(statuses.map { _ in "?" }.joined(separator: ", ")))")
-            arguments += StatementArguments(statuses.map(\.rawValue).sorted())
-        }
-        let rows = try rowsWorthReadingInOrder(db, from: from, to: to)
-        let sql = """
-            SELECT \(AppointmentRecord.columnList) FROM appointment \(rows != nil ? "NOT INDEXED" : "")
-            \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-            \(ordered && rows == nil ? "ORDER BY start, title COLLATE NOCASE, id" : "")
-            """
-        guard let rows else {
-            let records = try AppointmentRecord.fetchAll(db, sql: sql, arguments: arguments)
-            let reminders = try remindersByAppointment(db, ids: records.compactMap(\.id))
-            return records.map { $0.appointment(reminders: reminders[$0.id!] ?? []) }
-        }
-        // Most of the table: every reminder in one pass, then each row made an appointment as it is read,
-        // into a list sized once (a list of records grown by doubling, then mapped, copied 100,000 rows
-        // twice over). Sorted here: SQLite's sorter would carry every column of every row (and spill to a
-        // temporary file past its cache), where sorting indices moves nothing.
-        let reminders = try remindersByAppointment(db)
-        var appointments: [Appointment] = []
-        appointments.reserveCapacity(rows)
-        let cursor = try AppointmentRecord.fetchCursor(db, sql: sql, arguments: arguments)
-        while let record = try cursor.next() {
-            appointments.append(record.appointment(reminders: reminders[record.id!] ?? []))
-        }
-        return ordered ? Self.storedOrder(appointments).map { appointments[$0] } : appointments
-    }
-
-    /// The appointments' indices by start, then title as SQLite's NOCASE compares it (ASCII letters
-    /// folded, then bytes), then id: the order of `ORDER BY start, title COLLATE NOCASE, id`.
-    private static func storedOrder(_ appointments: [Appointment]) -> [Int] {
-        func folded(_ byte: UInt8) -> UInt8 {
-            byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-        }
-        let starts = appointments.map(\.start)
-        return appointments.indices.sorted { i, j in
-            if starts[i] != starts[j] { return starts[i] < starts[j] }
-            let a = appointments[i].title.utf8, b = appointments[j].title.utf8
-            if !a.elementsEqual(b, by: { folded($0) == folded($1) }) {
-                return a.lazy.map(folded).lexicographicallyPrecedes(b.lazy.map(folded))
-            }
-            return (appointments[i].id ?? 0) < (appointments[j].id ?? 0)
-        }
-    }
-
-    /// How many rows start in [from, to) when they are most of the table, to be read `NOT INDEXED`; nil otherwise. Through the `start` index SQLite
-    /// reads a table page for every row, which for most of the table costs several times reading the
-    /// table in storage order (100,000 appointments: 95 against 15 ms). The two counts read the index only.
-    fileprivate func rowsWorthReadingInOrder(_ db: Database, from: Date?, to: Date?) throws -> Int? {
-        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM appointment") ?? 0
-        guard total > Self.rowsWorthAnIndex else { return nil }
-        let bounds = [from.map { ("start >= ?", $0) }, to.map { ("start < ?", $0) }].compactMap { $0 }
-        let inRange =
-            bounds.isEmpty
-            ? total
-            : try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM appointment WHERE " + bounds.map(\.0).joined(separator: " AND "),
-                arguments: StatementArguments(bounds.map(\.1))) ?? 0
-        return inRange > total / 4 ? inRange : nil
-    }
-
-    /// Below this many rows the table is read either way in well under a millisecond.
-    private static let rowsWorthAnIndex = 2_000
-
     public func contactCount() throws -> Int {
         try writer.read { db in try ContactRecord.fetchCount(db) }
     }
@@ -455,7 +455,8 @@ extension AppDatabase {
     private static let reminderChunk = 500
 
     /// Every appointment's reminders (only those of `wanted` when given), in one pass over the table.
-    private func remindersByAppointment(_ db: Database, of wanted: Set<Int64>? = nil) throws -> [Int64: [Reminder]] {
+    fileprivate func remindersByAppointment(_ db: Database, of wanted: Set<Int64>? = nil) throws -> [Int64: [Reminder]]
+    {
         var result: [Int64: [Reminder]] = [:]
         let rows = try Row.fetchCursor(
             db, sql: "SELECT appointmentId, beforeSeconds, at FROM appointmentReminder ORDER BY id")
