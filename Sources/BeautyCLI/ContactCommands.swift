@@ -6,13 +6,10 @@ import Foundation
 
 /// `--contact` as typed: an id, a phone number or a name.
 enum ContactInput {
-    /// The id of the one contact `text` means. Several: a usage error listing them. None: on a terminal,
-    /// an offer to add it; otherwise "no such item" listing the contacts there are.
-    ///
-    /// `offerToAdd` false: naming a contact that must exist (`contact edit Salon`): none is "no such item".
-    static func resolve(_ text: String, option: String, offerToAdd offer: Bool = true, client: inout DaemonClient)
-        throws -> Int64
-    {
+    /// The id of the one contact `text` means, which must exist (`contact edit Salon`). Several: a usage
+    /// error listing them. None: "no such item" listing the contacts there are. (An appointment's
+    /// `--contact` is found by beautyd, see `AppointmentReferenceInput`.)
+    static func resolve(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
         let contacts = try client.call(ContactRPC.list, ListOrderParams())
         switch ContactLookup.find(text, in: contacts) {
         case let .found(contact):
@@ -20,7 +17,6 @@ enum ContactInput {
         case let .ambiguous(matches):
             throw CLIFailure(.usage, ContactLookup.ambiguity(text, option: option, matches: matches).rendered(Output.l))
         case .none:
-            if offer, isatty(STDIN_FILENO) == 1 { return try offerToAdd(text, option: option, client: &client) }
             throw CLIFailure(
                 .notFound, ContactLookup.noMatch(text, option: option, contacts: contacts).rendered(Output.l))
         }
@@ -31,7 +27,7 @@ enum ContactInput {
     static func id(_ text: String, client: inout DaemonClient) throws -> Int64 {
         let typed = text.trimmingCharacters(in: .whitespaces)
         if typed.count <= 6, typed.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(typed) { return id }
-        return try resolve(text, option: Output.l.tr("contact"), offerToAdd: false, client: &client)
+        return try resolve(text, option: Output.l.tr("contact"), client: &client)
     }
 
     /// Asks whether to add the contact the user named, and what it lacks (a phone number, or a name for a number).
