@@ -233,12 +233,14 @@ extension AppointmentCommand {
                 fields.tz ?? (fields.allDay == true ? nil : try? Validation.timeZone(TimeZone.current.identifier))
             (params.recurrence, params.everySeconds, params.repeatAfterDoneSeconds, params.exdates) =
                 try fields.repetition(now: now)
+            params.contact = fields.contact
+            params.requireKnownCategory = params.category.map { _ in true }
             var client = global.client
-            params.contactID = try fields.contact.map {
-                try ContactInput.resolve($0, option: "--contact", client: &client)
+            let detail = try fields.call(params.category, client: &client) { client, addedContactID in
+                var params = params
+                if let addedContactID { (params.contactID, params.contact) = (addedContactID, nil) }
+                return try client.call(AppointmentRPC.add, params)
             }
-            try CategoriesCommand.requireKnown(params.category, typed: fields.category, client: &client)
-            let detail = try client.call(AppointmentRPC.add, params)
             if output.json { return try Output.json(detail) }
             Output.line(Output.l.tr("Added appointment %s.", detail.appointment.id ?? 0))
             Output.describe(detail)
@@ -356,7 +358,7 @@ extension AppointmentCommand {
 
         func run() throws {
             var client = global.client
-            let params = try changes.params(id: id, client: &client)
+            let params = try changes.params(id: id)
             let fields = changes.fields
             if params.occurrence != nil,
                 fields.repeat != nil || fields.every != nil || !fields.except.isEmpty
@@ -368,7 +370,9 @@ extension AppointmentCommand {
                         "--occurrence: one occurrence does not repeat; to change the rule from this occurrence on, use '%s'",
                         "beautyctl appointment split \(id) --occurrence ... --repeat ..."))
             }
-            let detail = try client.call(AppointmentRPC.edit, params)
+            let detail = try fields.call(params.category, client: &client) { client, addedContactID in
+                try client.call(AppointmentRPC.edit, changes.sent(params, addedContactID: addedContactID))
+            }
             if output.json { return try Output.json(detail) }
             if let original = params.occurrence {
                 Output.line(
@@ -498,6 +502,17 @@ extension AppointmentCommand {
     }
 }
 
+extension AppointmentFields {
+    /// Sends the request `send` makes with `--contact` and `--category` as typed (see `AppointmentReferenceInput`).
+    func call<R>(
+        _ category: String?, client: inout DaemonClient,
+        _ send: (inout DaemonClient, _ addedContactID: Int64?) throws -> R
+    ) throws -> R {
+        try AppointmentReferenceInput.call(
+            contact: contact, category: category, typedCategory: self.category, client: &client, send)
+    }
+}
+
 /// What `edit` and `split` change: the options of `add`, a new title, fields to empty, and the occurrence.
 struct AppointmentChanges: ParsableArguments {
     @OptionGroup var occurrence: OccurrenceOption
@@ -511,7 +526,7 @@ struct AppointmentChanges: ParsableArguments {
     var clear: [String] = []
 
     /// The changes typed, as `appointment.edit` and `appointment.split` take them.
-    func params(id: Int64, client: inout DaemonClient) throws -> AppointmentEditParams {
+    func params(id: Int64) throws -> AppointmentEditParams {
         let now = Date()
         var params = AppointmentEditParams(id: id, occurrence: try occurrence.instant(now: now, zone: try fields.zone))
         params.title = try title.map { try Input.name($0, option: "--title") }
@@ -540,8 +555,15 @@ struct AppointmentChanges: ParsableArguments {
             }
             return field
         }
-        params.contactID = try fields.contact.map { try ContactInput.resolve($0, option: "--contact", client: &client) }
-        try CategoriesCommand.requireKnown(params.category, typed: fields.category, client: &client)
+        params.contact = fields.contact
+        params.requireKnownCategory = params.category.map { _ in true }
+        return params
+    }
+
+    /// `params` as sent: naming by its id the contact just added on the terminal, if any.
+    func sent(_ params: AppointmentEditParams, addedContactID: Int64?) -> AppointmentEditParams {
+        var params = params
+        if let addedContactID { (params.contactID, params.contact) = (addedContactID, nil) }
         return params
     }
 }

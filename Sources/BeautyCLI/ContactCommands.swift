@@ -6,34 +6,19 @@ import Foundation
 
 /// `--contact` as typed: an id, a phone number or a name.
 enum ContactInput {
-    /// The id of the one contact `text` means. Several: a usage error listing them. None: on a terminal,
-    /// an offer to add it; otherwise "no such item" listing the contacts there are.
-    ///
-    /// `offerToAdd` false: naming a contact that must exist (`contact edit Salon`): none is "no such item".
-    static func resolve(_ text: String, option: String, offerToAdd offer: Bool = true, client: inout DaemonClient)
-        throws -> Int64
-    {
+    /// The id of the one contact `text` means, which must exist (`contact edit Salon`). Several: a usage
+    /// error listing them. None: "no such item" listing the contacts there are. (An appointment's
+    /// `--contact` is found by beautyd, see `AppointmentReferenceInput`.)
+    static func resolve(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
         let contacts = try client.call(ContactRPC.list, ListOrderParams())
         switch ContactLookup.find(text, in: contacts) {
         case let .found(contact):
             return contact.id ?? 0
         case let .ambiguous(matches):
-            throw CLIFailure(
-                .usage,
-                Output.l.tr(
-                    "%s: '%s' matches %s contacts: %s; give the id or the phone number", option, text, matches.count,
-                    list(matches)))
+            throw CLIFailure(.usage, ContactLookup.ambiguity(text, option: option, matches: matches).rendered(Output.l))
         case .none:
-            if offer, isatty(STDIN_FILENO) == 1 { return try offerToAdd(text, option: option, client: &client) }
-            let known =
-                contacts.isEmpty
-                ? Output.l.tr("there are no contacts yet") : Output.l.tr("the contacts are: %s", list(contacts))
-            let add =
-                ContactLookup.looksLikePhone(text)
-                ? Output.l.tr("beautyctl contact add NAME --phone '%s'", text)
-                : Output.l.tr("beautyctl contact add '%s' --phone NUMBER", text)
             throw CLIFailure(
-                .notFound, Output.l.tr("%s: no contact matches '%s'; %s (add one with: %s)", option, text, known, add))
+                .notFound, ContactLookup.noMatch(text, option: option, contacts: contacts).rendered(Output.l))
         }
     }
 
@@ -42,16 +27,11 @@ enum ContactInput {
     static func id(_ text: String, client: inout DaemonClient) throws -> Int64 {
         let typed = text.trimmingCharacters(in: .whitespaces)
         if typed.count <= 6, typed.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(typed) { return id }
-        return try resolve(text, option: Output.l.tr("contact"), offerToAdd: false, client: &client)
-    }
-
-    /// "1 Salon Anna (+48 600 100 200), 2 …".
-    static func list(_ contacts: [Contact]) -> String {
-        contacts.map { "\($0.id ?? 0) \($0.displayName) (\($0.phone))" }.joined(separator: ", ")
+        return try resolve(text, option: Output.l.tr("contact"), client: &client)
     }
 
     /// Asks whether to add the contact the user named, and what it lacks (a phone number, or a name for a number).
-    private static func offerToAdd(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
+    static func offerToAdd(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
         guard try Input.confirm(Output.l.tr("No contact matches '%s'. Add it?", text), yes: false) else {
             throw CLIFailure(.notFound, Output.l.tr("%s: no contact matches '%s' (nothing was added)", option, text))
         }

@@ -53,8 +53,10 @@ extension AppointmentCommand {
                     ))
             }
             var client = global.client
-            let params = try changes.params(id: id, client: &client)
-            let detail = try client.call(AppointmentRPC.split, params)
+            let params = try changes.params(id: id)
+            let detail = try changes.fields.call(params.category, client: &client) { client, addedContactID in
+                try client.call(AppointmentRPC.split, changes.sent(params, addedContactID: addedContactID))
+            }
             if output.json { return try Output.json(detail) }
             Output.line(
                 Output.l.tr(

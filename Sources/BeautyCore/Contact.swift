@@ -84,6 +84,33 @@ public enum ContactLookup {
         return outcome(part) ?? .none
     }
 
+    /// "1 Salon Anna (+48 600 100 200), 2 …": the contacts a refusal names.
+    public static func listed(_ contacts: [Contact]) -> String {
+        contacts.map { "\($0.id ?? 0) \($0.displayName) (\($0.phone))" }.joined(separator: ", ")
+    }
+
+    /// `option` (`--contact`) names several contacts: which ones, and how to name one.
+    public static func ambiguity(_ text: String, option: String, matches: [Contact]) -> TranslatableText {
+        TranslatableText(
+            "%s: '%s' matches %s contacts: %s; give the id or the phone number",
+            [.plain(option), .plain(text), .plain(matches.count), .plain(listed(matches))])
+    }
+
+    /// `option` names no contact: the contacts there are, and how to add the one meant.
+    public static func noMatch(_ text: String, option: String, contacts: [Contact]) -> TranslatableText {
+        let known =
+            contacts.isEmpty
+            ? TranslatableText("there are no contacts yet", [])
+            : TranslatableText("the contacts are: %s", [.plain(listed(contacts))])
+        let add =
+            looksLikePhone(text)
+            ? TranslatableText("beautyctl contact add NAME --phone '%s'", [.plain(text)])
+            : TranslatableText("beautyctl contact add '%s' --phone NUMBER", [.plain(text)])
+        return TranslatableText(
+            "%s: no contact matches '%s'; %s (add one with: %s)",
+            [.plain(option), .plain(text), .message(known), .message(add)])
+    }
+
     /// True for text made only of what phone numbers are written with, with at least 3 digits.
     public static func looksLikePhone(_ text: String) -> Bool {
         text.allSatisfy { ($0.isASCII && $0.isNumber) || " -.()/".contains($0) || $0 == "+" } && digits(text).count >= 3

@@ -138,7 +138,7 @@ public struct BeautydCommand: AsyncParsableCommand {
                 logLevel: level,
                 levelFromFlag: flagLevel, logger: logger
             ) {
-                let appointments = (try? store.appointmentCount()) ?? 0
+                let appointments = (try? store.appointments.count()) ?? 0
                 logger.notice(
                     "beautyd \(BeautyVersion.current) ready: \(appointments) appointments, database \(paths.database)")
                 Systemd.notify("READY=1\nSTATUS=serving \(appointments) appointments\nMAINPID=\(getpid())")

@@ -33,14 +33,14 @@ public func makeDaemon(
         clock: clock, zone: zone, timer: timer)
     let remindersChanged: @Sendable () -> Void = { scheduler.wake(.edited) }
     let sync = SyncCoordinator(
-        store: store.sync, appointments: store, categories: store.categories, settings: settings,
+        store: store.sync, appointments: store.appointments, categories: store.categories, settings: settings,
         remindersChanged: remindersChanged, logger: logger, clock: clock, zone: zone)
     let importStages = ImportStages(limits: importLimits)
+    let details = AppointmentDetails(
+        appointments: store.appointments, occurrences: store.occurrences, database: store, clock: clock, zone: zone)
     let controllers: [any RequestController] = [
         UnsplitRequests(
-            store: store, scheduler: scheduler, settings: settings, logger: logger, clock: clock,
-            zone: zone,
-            importStages: importStages),
+            store: store, scheduler: scheduler, settings: settings, logger: logger, clock: clock, zone: zone),
         StatusController(
             database: store, scheduler: scheduler, notifier: notifier, startedAt: clock(), socketPath: socket,
             clock: clock),
@@ -53,6 +53,17 @@ public func makeDaemon(
         SyncController(
             store: store.sync, categories: store.categories, sync: sync, settings: settings,
             remindersChanged: remindersChanged, logger: logger, clock: clock, zone: zone),
+        AppointmentController(
+            appointments: store.appointments,
+            occurrences: OccurrenceController(
+                occurrences: store.occurrences, details: details, scheduler: scheduler, settings: settings,
+                logger: logger, clock: clock, zone: zone),
+            details: details,
+            references: AppointmentReferences(database: store, categories: store.categories), scheduler: scheduler,
+            settings: settings, logger: logger, clock: clock, zone: zone),
+        AppointmentImportController(
+            appointments: store.appointments, categories: store.categories, database: store, scheduler: scheduler,
+            settings: settings, logger: logger, clock: clock, zone: zone, importStages: importStages),
     ]
     let requests = RequestHandler(controllers: controllers, databasePath: store.path, logger: logger)
     return Daemon(

@@ -9,7 +9,13 @@ public struct AppointmentAddParams: Codable, Sendable {
     public var address: String?
     public var notes: String?
     public var contactID: Int64?
+    /// The contact as the user typed it (an id, a phone number or a name): the daemon links the one
+    /// contact it means (`ContactLookup.find`), in place of `contactID`, and refuses none or several.
+    public var contact: String?
     public var category: String?
+    /// Refuse a `category` that is not in the tree (beautyctl asks: a typo would file the appointment
+    /// where `agenda --category` never finds it); absent, any category is kept.
+    public var requireKnownCategory: Bool?
     public var color: String?
     /// Currency defaults to the daemon's configured one when omitted.
     public var price: PriceParam?
@@ -57,7 +63,11 @@ public struct AppointmentEditParams: Codable, Sendable {
     public var address: String?
     public var notes: String?
     public var contactID: Int64?
+    /// As in `AppointmentAddParams`.
+    public var contact: String?
     public var category: String?
+    /// As in `AppointmentAddParams`.
+    public var requireKnownCategory: Bool?
     public var color: String?
     public var price: PriceParam?
     /// Replaces the reminder list when present.
@@ -136,13 +146,15 @@ public struct AppointmentDetail: Codable, Sendable {
     }
 }
 
-/// Appointments read from an iCalendar file, matched to existing ones by `uid`.
-public struct AppointmentImportParams: Codable, Sendable {
+/// Appointments with the contacts they name, index-aligned: what `appointment.import` takes and
+/// `appointment.export` answers (a calendar file's events and the contacts written in them).
+public struct AppointmentsWithContacts: Codable, Sendable {
     public var appointments: [Appointment]
-    /// Contact names from the file, linked to existing contacts of the same name (index-aligned, nil = none).
+    /// Contact names, index-aligned with `appointments` (nil = none); an import links existing
+    /// contacts of the same name.
     public var contactNames: [String?]
-    /// The phone numbers that go with `contactNames` (index-aligned; may be absent): a contact that
-    /// does not exist is created with its number.
+    /// The phone numbers that go with `contactNames` (index-aligned; may be absent, as from older
+    /// daemons): an import creates a contact that does not exist with its number.
     public var contactPhones: [String?]?
     public init(appointments: [Appointment], contactNames: [String?], contactPhones: [String?]? = nil) {
         self.appointments = appointments
@@ -150,6 +162,9 @@ public struct AppointmentImportParams: Codable, Sendable {
         self.contactPhones = contactPhones
     }
 }
+
+/// Appointments read from an iCalendar file, matched to existing ones by `uid`.
+public typealias AppointmentImportParams = AppointmentsWithContacts
 
 public struct AppointmentImportResult: Codable, Sendable {
     public var inserted: Int
@@ -172,18 +187,7 @@ public struct AppointmentImportResult: Codable, Sendable {
 }
 
 /// Everything `export --ics` writes.
-public struct AppointmentExportResult: Codable, Sendable {
-    public var appointments: [Appointment]
-    /// Contact names, index-aligned with `appointments`.
-    public var contactNames: [String?]
-    /// Their phone numbers, index-aligned (absent from older daemons).
-    public var contactPhones: [String?]?
-    public init(appointments: [Appointment], contactNames: [String?], contactPhones: [String?]? = nil) {
-        self.appointments = appointments
-        self.contactNames = contactNames
-        self.contactPhones = contactPhones
-    }
-}
+public typealias AppointmentExportResult = AppointmentsWithContacts
 
 /// What `appointment.exportICS` writes a floating appointment (one without a zone) in.
 public struct AppointmentExportICSParams: Codable, Sendable {

@@ -25,6 +25,8 @@ public final class AppDatabase: Sendable {
     /// Backup and restore copy the whole file through the one writer: they need its path too.
     public var backup: BackupStore { BackupStore(writer: writer, path: path) }
     public var sync: SyncStore { SyncStore(writer: writer, appointments: self) }
+    public var appointments: AppointmentStore { AppointmentStore(database: self) }
+    public var occurrences: OccurrenceStore { OccurrenceStore(database: self) }
 
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {

@@ -11,17 +11,19 @@ public struct StatusChange: Sendable {
     public var expense: BudgetRow?
 }
 
-extension AppDatabase {
+extension AppointmentStore {
     /// Sets an appointment's status. A scheduled visit marked done also books the next visit of its
     /// treatment cycle (counted from `now`) and records its price as an expense. All of it is one
     /// transaction: a failure or a crash leaves the status, the follow-up and the expense all as
     /// they were, so trying again never books a second follow-up.
-    public func setAppointmentStatus(id: Int64, _ status: Appointment.Status, now: Date, zone: TimeZone) throws
+    public func setStatus(id: Int64, _ status: Appointment.Status, now: Date, zone: TimeZone) throws
         -> StatusChange
     {
-        try writer.write { db in try setAppointmentStatus(db, id: id, status, now: now, zone: zone) }
+        try writer.write { db in try database.setAppointmentStatus(db, id: id, status, now: now, zone: zone) }
     }
+}
 
+extension AppDatabase {
     func setAppointmentStatus(_ db: Database, id: Int64, _ status: Appointment.Status, now: Date, zone: TimeZone) throws
         -> StatusChange
     {

@@ -36,7 +36,7 @@ extension AppDatabase {
     /// A medication trigger's item is a dose: its title is the medication's name.
     public func title(of trigger: Trigger) -> String? {
         switch trigger.itemKind {
-        case .appointment: return try? appointment(id: trigger.itemID).title
+        case .appointment: return try? appointments.get(id: trigger.itemID).title
         case .medication: return (try? dose(id: trigger.itemID)).flatMap { try? medication(id: $0.medicationID).name }
         case .water: return "Drink water"
         case .tip: return Tips.tip(id: Int(trigger.itemID))?.title

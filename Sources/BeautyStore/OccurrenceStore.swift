@@ -4,22 +4,26 @@ import GRDB
 
 /// One occurrence of a series changed on its own (moved, retitled, done, cancelled, removed), and a
 /// series split in two. Each change is one transaction: the occurrence's row, the series' `changed`
-/// list (or EXDATEs) and the deliveries of both move together or not at all.
-extension AppDatabase {
+/// list (or EXDATEs) and the deliveries of both move together or not at all. Reached as `database.occurrences`.
+public struct OccurrenceStore: Sendable {
+    /// The database whose shared writer this writes with, and whose helpers inside a transaction it calls.
+    let database: AppDatabase
+    var writer: PrioritizedWriter { database.writer }
+
     /// The appointments standing for the series' changed occurrences, by original start.
-    public func changedOccurrences(ofSeries id: Int64) throws -> [Appointment] {
-        try writer.read { db in try changedOccurrences(db, ofSeries: id) }
+    public func changed(ofSeries id: Int64) throws -> [Appointment] {
+        try writer.read { db in try database.changedOccurrences(db, ofSeries: id) }
     }
 
     /// Changes one occurrence of series `seriesID`: the occurrence's row (made from the series at its
     /// original start the first time) gets `change`. Reminders follow it: the series stops planning that
     /// occurrence and the row plans its own, so one already shown is shown again only if it moved.
-    public func changeOccurrence(
+    public func change(
         seriesID: Int64, occurrence: Date, now: Date, zone: TimeZone,
         _ change: (inout Appointment) throws -> Void
     ) throws -> Appointment {
         try writer.write { db in
-            var row = try occurrenceRow(db, seriesID: seriesID, occurrence: occurrence, now: now, zone: zone)
+            var row = try database.occurrenceRow(db, seriesID: seriesID, occurrence: occurrence, now: now, zone: zone)
             let stored = row
             try change(&row)
             row.id = stored.id
@@ -33,21 +37,21 @@ extension AppDatabase {
                         "one occurrence does not repeat: to change the series from this occurrence on, split it (appointment split %s --occurrence ...)",
                     seriesID)
             }
-            let saved = try saveAppointment(db, row, now: now, zone: zone)
-            try handOverSeriesDeliveries(db, to: saved, now: now)
+            let saved = try database.saveAppointment(db, row, now: now, zone: zone)
+            try database.handOverSeriesDeliveries(db, to: saved, now: now)
             return saved
         }
     }
 
-    /// Marks one occurrence of a series done or cancelled (see `setAppointmentStatus`).
-    public func setOccurrenceStatus(
+    /// Marks one occurrence of a series done or cancelled (see `AppointmentStore.setStatus`).
+    public func setStatus(
         seriesID: Int64, occurrence: Date, _ status: Appointment.Status,
         now: Date, zone: TimeZone
     ) throws -> StatusChange {
         try writer.write { db in
-            let row = try occurrenceRow(db, seriesID: seriesID, occurrence: occurrence, now: now, zone: zone)
-            let change = try setAppointmentStatus(db, id: row.id!, status, now: now, zone: zone)
-            try handOverSeriesDeliveries(db, to: change.appointment, now: now)
+            let row = try database.occurrenceRow(db, seriesID: seriesID, occurrence: occurrence, now: now, zone: zone)
+            let change = try database.setAppointmentStatus(db, id: row.id!, status, now: now, zone: zone)
+            try database.handOverSeriesDeliveries(db, to: change.appointment, now: now)
             return change
         }
     }
@@ -55,20 +59,21 @@ extension AppDatabase {
     /// Removes one occurrence from its series: it becomes an EXDATE, and the row of a changed occurrence
     /// goes with its pending deliveries. `id` is the series, or the changed occurrence's own row.
     /// Answers the series as it is now.
-    public func removeOccurrence(id: Int64, occurrence: Date?, now: Date, zone: TimeZone) throws -> Appointment {
-        try writer.write { db in try removeOccurrence(db, id: id, occurrence: occurrence, now: now, zone: zone) }
+    public func remove(id: Int64, occurrence: Date?, now: Date, zone: TimeZone) throws -> Appointment {
+        try writer.write { db in try database.removeOccurrence(db, id: id, occurrence: occurrence, now: now, zone: zone)
+        }
     }
 
     /// "This and following": the series ends before `occurrence` and a new series starts there with the
     /// same rules (see `SeriesSplit`), a new UID, the changed occurrences from there on, and `change`
     /// applied. Moving its start moves its EXDATEs, RDATEs and changed occurrences' original starts
     /// along. Answers the new series.
-    public func splitSeries(
+    public func split(
         id: Int64, at occurrence: Date, now: Date, zone: TimeZone,
         _ change: (inout Appointment) throws -> Void = { _ in }
     ) throws -> Appointment {
         try writer.write { db in
-            let series = try fetchAppointment(db, id: id)
+            let series = try database.fetchAppointment(db, id: id)
             if let seriesID = series.seriesID {
                 throw ValidationError(
                     field: "id", template: "appointment %s is one changed occurrence: split its series %s", id, seriesID
@@ -94,12 +99,12 @@ extension AppDatabase {
             // A rule given with the split replaces the rule; the changed occurrences stay the new series'.
             if recurrence == drafted { recurrence = moved } else { recurrence.changed = moved.changed }
             tail.recurrence = recurrence
-            _ = try saveAppointment(db, head, now: now, zone: zone)
+            _ = try database.saveAppointment(db, head, now: now, zone: zone)
             // The tail and its changed occurrences stay in the series' account: its server gets the new
             // series, and no other account's server ever does.
-            let home = try account(db, ofAppointment: id)
-            let saved = try insertAppointment(db, tail, account: home, now: now, zone: zone)
-            for row in try changedOccurrences(db, ofSeries: id) {
+            let home = try database.account(db, ofAppointment: id)
+            let saved = try database.insertAppointment(db, tail, account: home, now: now, zone: zone)
+            for row in try database.changedOccurrences(db, ofSeries: id) {
                 guard let rid = row.recurrenceID, Recurrence.key(rid) >= Recurrence.key(occurrence) else { continue }
                 try db.execute(
                     sql: "UPDATE appointment SET seriesId = ?, uid = ?, recurrenceId = ?, account = ? WHERE id = ?",
@@ -108,7 +113,10 @@ extension AppDatabase {
             return saved
         }
     }
+}
 
+/// The occurrences' helpers inside a transaction (an edit, a delete and an import of their series call them too).
+extension AppDatabase {
     // MARK: - Helpers inside a transaction
 
     /// A whole series moved (its start changed by some amount): the dates that name its occurrences

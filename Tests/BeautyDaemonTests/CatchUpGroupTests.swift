@@ -15,7 +15,7 @@ import Testing
         let now = Date()
         var ids: [Int64] = []
         for (title, late) in [("Manicure", 300.0), ("Pedicure", 200.0)] {
-            let added = try store.addAppointment(
+            let added = try store.appointments.add(
                 Appointment(
                     title: title, start: now.addingTimeInterval(3600), reminders: [.at(now.addingTimeInterval(-late))]),
                 now: now.addingTimeInterval(-600))

@@ -65,7 +65,7 @@ import Testing
             handler, try Self.line(.appointmentImportCommit, AppointmentImportStageParams(stage: stage)),
             as: AppointmentImportResult.self)
         #expect(commit.error?.data?.field == "stage")
-        #expect(try daemon.store.appointmentCount() == 0)
+        #expect(try daemon.store.appointments.count() == 0)
     }
 
     /// 44,000 EXDATEs an event in 1,200 chunks grew the daemon by 370 MB: the bound counted text only.

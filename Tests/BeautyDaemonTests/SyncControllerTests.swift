@@ -42,7 +42,7 @@ import Testing
                 calendarName: nil, insecure: false, supportsSyncCollection: true, createdAt: Date()))
         let told = TellCounter()
         let coordinator = SyncCoordinator(
-            store: db.sync, appointments: db, categories: db.categories,
+            store: db.sync, appointments: db.appointments, categories: db.categories,
             settings: SettingsBox(DaemonConfig(), session: SessionLanguage(.english)),
             remindersChanged: { told.tell() }, logger: logger, clock: Date.init,
             zone: SettableZone(TimeZone(identifier: "Europe/Warsaw")!))

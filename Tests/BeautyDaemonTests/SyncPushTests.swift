@@ -51,7 +51,7 @@ import Testing
     func engine(_ store: AppDatabase, _ server: StaleListingCalendar) throws -> SyncEngine {
         let account = try #require(try store.sync.account(named: "phone"))
         return SyncEngine(
-            store: store.sync, appointments: store, server: server, account: account, takesNewEvents: true, zone: zone,
+            store: store.sync, appointments: store.appointments, server: server, account: account, takesNewEvents: true, zone: zone,
             now: { Date() },
             check: { appointments, names, _ in (appointments, names.map { $0.map { Contact(name: $0, phone: "") } }) },
             logger: Logger(label: "sync-test"))
@@ -75,7 +75,7 @@ import Testing
     @Test("a change refused with 412: the server's version wins in place and the local one becomes a conflict copy")
     func refusedChangeKeepsBoth() async throws {
         let store = try store(), server = StaleListingCalendar()
-        let stored = try store.addAppointment(
+        let stored = try store.appointments.add(
             Appointment(title: "Facial", start: start, uid: "facial@x"), now: start, zone: zone)
         let pushed = try await engine(store, server).run()
         #expect(pushed.pushed == 1 && server.puts == 1)
@@ -83,11 +83,11 @@ import Testing
         _ = try await server.put(
             "/cal/facial@x.ics", ics: ics("Facial (phone)", uid: "facial@x"),
             .mustMatch(etag: "\"1-/cal/facial@x.ics\""))
-        _ = try store.updateAppointment(id: stored.id!, now: start, zone: zone) { $0.title = "Facial (desktop)" }
+        _ = try store.appointments.update(id: stored.id!, now: start, zone: zone) { $0.title = "Facial (desktop)" }
 
         let report = try await engine(store, server).run()
         #expect(report.conflicts == 1 && report.pushed == 0, "\(report)")
-        #expect(try store.appointment(id: stored.id!).title == "Facial (phone)")
+        #expect(try store.appointments.get(id: stored.id!).title == "Facial (phone)")
         #expect(try store.sync.conflicts().map(\.title) == ["Facial (desktop)"])
         #expect(try store.sync.conflicts().first?.ics?.contains("SUMMARY:Facial (desktop)") == true)
         #expect(try store.sync.outbox().isEmpty)
@@ -100,7 +100,7 @@ import Testing
     func aCancelledSyncSendsNothingMore() async throws {
         let store = try store(), server = CancellingCalendar()
         for title in ["Brows", "Nails", "Facial"] {
-            _ = try store.addAppointment(
+            _ = try store.appointments.add(
                 Appointment(title: title, start: start, uid: "\(title.lowercased())@x"), now: start, zone: zone)
         }
         let engine = try engine(store, server)
@@ -126,7 +126,8 @@ import Testing
     )
     func retriedCreationIsIdempotent() async throws {
         let store = try store(), server = StaleListingCalendar()
-        _ = try store.addAppointment(Appointment(title: "Brows", start: start, uid: "brows@x"), now: start, zone: zone)
+        _ = try store.appointments.add(
+            Appointment(title: "Brows", start: start, uid: "brows@x"), now: start, zone: zone)
         _ = try await server.put("/cal/brows@x.ics", ics: ics("Brows", uid: "brows@x"), .mustNotExist)
 
         let report = try await engine(store, server).run()

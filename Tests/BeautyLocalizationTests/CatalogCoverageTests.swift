@@ -50,7 +50,7 @@ import Testing
         (
             try! NSRegularExpression(
                 pattern:
-                    #"\b(?:ValidationError\(field|(?:ImportWarning|LineError|ICalendarError)\(line): [^,]+, template:\s*"#
+                    #"\b(?:ValidationError\(\s*field|(?:ImportWarning|LineError|ICalendarError)\(\s*line): [^,]+,\s*template:\s*"#
                     + literal),
             { m, s in MessageID(context: nil, id: group(m, 1, s)) }
         ),

@@ -85,7 +85,7 @@ struct BudgetStoreTests {
 
     @Test func aDoneAppointmentsPriceIsRecordedOnceAndOutlivesTheAppointment() throws {
         let db = try AppDatabase.inMemory()
-        let visit = try db.addAppointment(
+        let visit = try db.appointments.add(
             Appointment(title: "Manicure", start: day(1), price: Money(cents: 12_000, currency: "PLN")), now: now)
         let first = try db.budget.recordAppointmentExpense(
             appointmentID: visit.id!, name: visit.title, price: visit.price!, at: day(1), now: now)
@@ -98,7 +98,7 @@ struct BudgetStoreTests {
         #expect(try db.budget.entries().count == 1)
         #expect(try db.budget.entry(appointmentID: visit.id!) == first)
 
-        try db.deleteAppointment(id: visit.id!)
+        try db.appointments.delete(id: visit.id!)
         let kept = try #require(try db.budget.entries().first)
         #expect(
             kept.id == first?.id && kept.appointmentID == nil && kept.amountCents == -12_000,

@@ -117,12 +117,12 @@ struct DatabaseOpeningTests {
         let notes = "private: " + String(repeating: "n", count: 10_000)
         var visit = Appointment(title: "Dermatologist", start: now.addingTimeInterval(86_400), durationSeconds: 1800)
         visit.notes = notes
-        _ = try db.addAppointment(visit, now: now)
+        _ = try db.appointments.add(visit, now: now)
         try db.writer.write { db in try db.execute(sql: "UPDATE appointment SET start = 'not a date'") }
 
-        #expect(throws: (any Error).self) { try db.appointments() }
+        #expect(throws: (any Error).self) { try db.appointments.list() }
         do {
-            _ = try db.appointments()
+            _ = try db.appointments.list()
         } catch {
             #expect(DatabaseFault(error) == .damaged)
             let summary = DatabaseFault.summary(of: error)
@@ -170,7 +170,7 @@ struct DatabaseRecoveryTests {
             .id!
         }
         for id in ids {
-            _ = try db.addAppointment(
+            _ = try db.appointments.add(
                 Appointment(
                     title: "Visit \(id)", start: now.addingTimeInterval(86_400), durationSeconds: 1800,
                     contactID: id), now: now)
@@ -207,7 +207,7 @@ struct DatabaseRecoveryTests {
         // One page of about 30 rows is lost.
         #expect(names.count < 200 && names.count > 150, "\(names.count) contacts recovered")
         // Every appointment survives; those of lost contacts lose only the link (ON DELETE SET NULL).
-        let appointments = try recovered.appointments()
+        let appointments = try recovered.appointments.list()
         #expect(appointments.count == 200)
         #expect(appointments.filter { $0.contactID == nil }.count == 200 - names.count)
         #expect(report.orphansDropped == 0)

@@ -325,7 +325,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
         let db = try AppDatabase.inMemory()
         _ = try aMonthOfDoses(db)
         // A reminder shown on the 19th at 08:00 too (same instant: ordered by title).
-        let facial = try db.addAppointment(
+        let facial = try db.appointments.add(
             Appointment(title: "Facial", start: local(19, 12), reminders: [.at(local(19, 8))]), now: local(18, 0))
         let reminder = try #require(try db.dueTriggers(at: local(19, 8)).first { $0.itemKind == .appointment })
         try db.markFired([reminder.key], at: local(19, 8))

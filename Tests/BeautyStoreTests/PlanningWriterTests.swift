@@ -20,7 +20,7 @@ struct PlanningWriterTests: WarsawJanuary2027 {
                 name: "Iron", dose: "1 tablet",
                 schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)])),
             now: now)
-        _ = try db.addAppointment(
+        _ = try db.appointments.add(
             Appointment(
                 title: "Rehabilitacja", start: local(18, 10), durationSeconds: 3600,
                 reminders: [.before(3600)],

@@ -42,7 +42,7 @@ struct SeriesAndImportTests {
     @Test func aSeriesHasDeliveriesForEveryOccurrenceWithinTheHorizonKeyedPerOccurrence() throws {
         let db = try AppDatabase.inMemory()
         let now = local(15, 10, 30)  // Friday; horizon: Friday 29 January 10:30
-        let a = try db.addAppointment(series(), now: now, zone: warsaw)
+        let a = try db.appointments.add(series(), now: now, zone: warsaw)
 
         let planned = try pending(db, a)
         // 18 and 21 January, not the 25th (EXDATE), the 28th; 1 February is past the 14 days.
@@ -60,7 +60,7 @@ struct SeriesAndImportTests {
 
     @Test func planningLaterExtendsTheSeriesWithoutDuplicatesAndKeepsHistory() throws {
         let db = try AppDatabase.inMemory()
-        let a = try db.addAppointment(series(), now: local(15, 10, 30), zone: warsaw)
+        let a = try db.appointments.add(series(), now: local(15, 10, 30), zone: warsaw)
 
         // Before half the horizon has passed, planning changes nothing.
         try db.planSeries(now: local(20, 10), zone: warsaw)
@@ -91,16 +91,16 @@ struct SeriesAndImportTests {
 
     @Test func editingTheRuleReplansFutureOccurrencesAndCancellingDropsThem() throws {
         let db = try AppDatabase.inMemory()
-        let a = try db.addAppointment(series(), now: local(15, 10, 30), zone: warsaw)
+        let a = try db.appointments.add(series(), now: local(15, 10, 30), zone: warsaw)
         let fired = try db.dueTriggers(at: local(21, 9))
         try db.markFired(fired.map(\.key), at: local(21, 9))
         #expect(fired.count == 3)
 
         // Saturday 23 January: from now on Tuesdays only.
         let now = local(23, 10, 30)
-        var edited = try db.appointment(id: a.id!)
+        var edited = try db.appointments.get(id: a.id!)
         edited.recurrence?.rule = "FREQ=WEEKLY;BYDAY=TU"
-        _ = try db.updateAppointment(edited, now: now, zone: warsaw)
+        _ = try db.appointments.update(edited, now: now, zone: warsaw)
         let afterEdit = try deliveries(db, a)
         #expect(
             afterEdit.filter { $0.state == .fired }.map(\.trigger.key) == fired.map(\.key),
@@ -112,7 +112,7 @@ struct SeriesAndImportTests {
 
         // Cancelled: nothing pending, the history stays; planning later brings nothing back.
         edited.status = .cancelled
-        _ = try db.updateAppointment(edited, now: now, zone: warsaw)
+        _ = try db.appointments.update(edited, now: now, zone: warsaw)
         #expect(try pending(db, a).isEmpty)
         #expect(try deliveries(db, a).map(\.trigger.key) == fired.map(\.key))
         try db.planSeries(now: local(40, 12), zone: warsaw)
@@ -126,7 +126,7 @@ struct SeriesAndImportTests {
         var daily = Appointment(
             title: "Call", start: local(16, 9, in: newYork), reminders: [.before(0), .at(local(15, 12))],
             timeZone: "America/New_York", recurrence: AppointmentRecurrence(rule: "FREQ=DAILY;COUNT=3"))
-        daily = try db.addAppointment(daily, now: local(15, 10, 30), zone: warsaw)
+        daily = try db.appointments.add(daily, now: local(15, 10, 30), zone: warsaw)
         let planned = try pending(db, daily)
         #expect(
             planned.map(\.trigger.fireAt) == [
@@ -234,28 +234,29 @@ struct SeriesAndImportTests {
             imported("abc123@google.com", "Strzyżenie", day: 18), imported("def456@google.com", "Manicure", day: 20),
         ]
 
-        let first = try db.importAppointments(events, now: now, zone: warsaw)
+        let first = try db.appointments.importAll(events, now: now, zone: warsaw)
         #expect(first.inserted == 2 && first.updated == 0 && first.unchanged == 0)
-        let stored = try db.appointments()
+        let stored = try db.appointments.list()
         #expect(stored.map(\.uid) == ["abc123@google.com", "def456@google.com"])
         #expect(stored.map(\.title) == ["Strzyżenie", "Manicure"])
         #expect(stored.allSatisfy { $0.recurrence?.rule == "FREQ=WEEKLY;INTERVAL=6" && $0.timeZone == "Europe/Warsaw" })
-        let haircut = try #require(try db.appointment(uid: "abc123@google.com"))
+        let haircut = try #require(try db.appointments.get(uid: "abc123@google.com"))
         #expect(
             try pending(db, haircut).map(\.trigger.fireAt) == [local(18, 13, 30)], "an imported series is planned too")
 
-        let again = try db.importAppointments(events, now: now.addingTimeInterval(60), zone: warsaw)
+        let again = try db.appointments.importAll(events, now: now.addingTimeInterval(60), zone: warsaw)
         #expect(again.inserted == 0 && again.updated == 0 && again.unchanged == 2)
-        #expect(try db.appointments() == stored, "an identical import must not touch anything (updatedAt included)")
+        #expect(
+            try db.appointments.list() == stored, "an identical import must not touch anything (updatedAt included)")
 
         var changed = events
         changed[1].title = "Manicure hybrydowy"
-        let third = try db.importAppointments(changed, now: now.addingTimeInterval(120), zone: warsaw)
+        let third = try db.appointments.importAll(changed, now: now.addingTimeInterval(120), zone: warsaw)
         #expect(third.inserted == 0 && third.updated == 1 && third.unchanged == 1)
-        let manicure = try #require(try db.appointment(uid: "def456@google.com"))
+        let manicure = try #require(try db.appointments.get(uid: "def456@google.com"))
         #expect(manicure.id == stored[1].id && manicure.title == "Manicure hybrydowy")
         #expect(manicure.createdAt == stored[1].createdAt && manicure.updatedAt == now.addingTimeInterval(120))
-        #expect(try db.appointmentCount() == 2)
+        #expect(try db.appointments.count() == 2)
     }
 
     @Test func reimportingAnExportMatchesTheRowItCameFromAndKeepsWhatICalendarCannotSay() throws {
@@ -264,31 +265,31 @@ struct SeriesAndImportTests {
         let salon = try db.contacts.add(Contact(name: "Salon Anna", phone: "+48 600 100 200"))
         var local1 = Appointment(title: "Henna", start: local(19, 11), contactID: salon.id, reminders: [.before(3600)])
         local1.repeatAfterDoneSeconds = 42 * 86_400
-        let saved = try db.addAppointment(local1, now: now, zone: warsaw)
+        let saved = try db.appointments.add(local1, now: now, zone: warsaw)
         #expect(saved.uid == nil && saved.effectiveUID == "appointment-\(saved.id!)@beautyd")
-        #expect(try db.appointment(uid: saved.effectiveUID)?.id == saved.id)
-        #expect(try db.appointment(uid: "appointment-999@beautyd") == nil)
+        #expect(try db.appointments.get(uid: saved.effectiveUID)?.id == saved.id)
+        #expect(try db.appointments.get(uid: "appointment-999@beautyd") == nil)
         var done = saved
         done.status = .done
-        _ = try db.updateAppointment(done, now: now, zone: warsaw)
+        _ = try db.appointments.update(done, now: now, zone: warsaw)
 
         // What the export writes and the import reads back: no id, no contact id (a name), done, the cycle.
-        let exported = CalendarEvent(try db.appointment(id: saved.id!), contactName: "Salon Anna").appointment()
+        let exported = CalendarEvent(try db.appointments.get(id: saved.id!), contactName: "Salon Anna").appointment()
         #expect(exported.uid == saved.effectiveUID && exported.status == .done && exported.contactID == nil)
         #expect(exported.repeatAfterDoneSeconds == 42 * 86_400)
-        let unchanged = try db.importAppointments([exported], now: now.addingTimeInterval(60), zone: warsaw)
+        let unchanged = try db.appointments.importAll([exported], now: now.addingTimeInterval(60), zone: warsaw)
         #expect(unchanged.inserted == 0 && unchanged.updated == 0 && unchanged.unchanged == 1, "\(unchanged)")
-        let row = try db.appointment(id: saved.id!)
+        let row = try db.appointments.get(id: saved.id!)
         #expect(row.uid == nil, "the row keeps its own UID, it gets no copy of it")
         #expect(row.status == .done && row.contactID == salon.id && row.repeatAfterDoneSeconds == 42 * 86_400)
 
         var retitled = exported
         retitled.title = "Henna brwi"
-        let updated = try db.importAppointments([retitled], now: now.addingTimeInterval(120), zone: warsaw)
+        let updated = try db.appointments.importAll([retitled], now: now.addingTimeInterval(120), zone: warsaw)
         #expect(updated.updated == 1 && updated.inserted == 0)
-        let after = try db.appointment(id: saved.id!)
+        let after = try db.appointments.get(id: saved.id!)
         #expect(after.title == "Henna brwi" && after.uid == nil && after.status == .done && after.contactID == salon.id)
-        #expect(try db.appointmentCount() == 1)
+        #expect(try db.appointments.count() == 1)
     }
 
     @Test func aContactNamedByTheFileIsLinkedOrCreatedWithItsPhoneInTheSameTransaction() throws {
@@ -302,11 +303,11 @@ struct SeriesAndImportTests {
             Contact(name: "salon anna", phone: ""), Contact(name: "Spa Ewa", phone: "22 123 45 67"),
             Contact(name: "spa ewa", phone: "22 123 45 67"), Contact(name: "Nobody", phone: ""),
         ]
-        let counts = try db.importAppointments(appointments, contacts: contacts, now: now, zone: warsaw)
+        let counts = try db.appointments.importAll(appointments, contacts: contacts, now: now, zone: warsaw)
         #expect(counts.inserted == 4 && counts.contactsCreated == 1 && counts.unlinked == [3], "\(counts)")
         let ewa = try #require(try db.contacts.all().first { $0.name == "Spa Ewa" })
         #expect(ewa.phone == "22 123 45 67")
-        let linked = try db.appointments().map(\.contactID)
+        let linked = try db.appointments.list().map(\.contactID)
         #expect(linked == [anna.id, ewa.id, ewa.id, nil])
         #expect(try db.contacts.count() == 2)
     }
@@ -340,10 +341,10 @@ struct SeriesAndImportTests {
         #expect(try db.contacts.contact(id: lucja.id!).phone == "+48 600 100 201")
         // A name is an identity here: without its diacritics it is another contact.
         #expect(try db.contacts.import([Contact(name: "Salon Lucja", phone: "+48 600 100 202")]).inserted == 1)
-        let counts = try db.importAppointments(
+        let counts = try db.appointments.importAll(
             [Appointment(title: "Strzyżenie", start: local(19, 10), uid: "s@example.org")],
             contacts: [Contact(name: "salon łucja", phone: "")], now: local(15, 10), zone: warsaw)
         #expect(counts.contactsCreated == 0 && counts.unlinked.isEmpty, "\(counts)")
-        #expect(try db.appointments().map(\.contactID) == [lucja.id])
+        #expect(try db.appointments.list().map(\.contactID) == [lucja.id])
     }
 }

@@ -21,7 +21,7 @@ struct StatusSnapshotTests: WarsawJanuary2027 {
         // Before the first dose (one ahead), and after it (one due, waiting, and the next one ahead).
         for instant in [now, local(15, 20, 30)] {
             let snapshot = try db.status.snapshot(at: instant, settingKey: "notifications")
-            #expect(snapshot.appointments == (try db.appointmentCount()))
+            #expect(snapshot.appointments == (try db.appointments.count()))
             #expect(snapshot.contacts == (try db.contacts.count()))
             #expect(snapshot.medications == (try db.medicationCount()))
             #expect(snapshot.pendingDeliveries == (try db.pendingCount()))

@@ -56,8 +56,8 @@ struct StoreTests {
     @Test func appointmentRoundTripKeepsEveryField() throws {
         let db = try AppDatabase.inMemory()
         let salon = try db.contacts.add(Contact(name: "Salon Anna", phone: "+48 600 100 200", email: "a@salon.pl"))
-        let saved = try db.addAppointment(haircut(contact: salon.id), now: now)
-        let loaded = try db.appointment(id: saved.id!)
+        let saved = try db.appointments.add(haircut(contact: salon.id), now: now)
+        let loaded = try db.appointments.get(id: saved.id!)
         var expected = haircut(contact: salon.id)
         expected.id = saved.id
         expected.createdAt = now
@@ -71,45 +71,45 @@ struct StoreTests {
         var id: Int64 = 0
         do {
             let db = try temp.open()
-            id = try db.addAppointment(haircut(), now: now).id!
+            id = try db.appointments.add(haircut(), now: now).id!
             _ = try db.contacts.add(Contact(name: "Nails Studio", phone: "600 200 300"))
         }
         let reopened = try temp.open()
-        #expect(try reopened.appointment(id: id).title == "Strzyżenie")
+        #expect(try reopened.appointments.get(id: id).title == "Strzyżenie")
         #expect(try reopened.contacts.all().map(\.name) == ["Nails Studio"])
         #expect(try reopened.appliedMigrations().count == 12)
     }
 
     @Test func missingRowsAreNotFound() throws {
         let db = try AppDatabase.inMemory()
-        #expect(throws: StoreError.notFound(kind: "appointment", id: 42)) { try db.appointment(id: 42) }
+        #expect(throws: StoreError.notFound(kind: "appointment", id: 42)) { try db.appointments.get(id: 42) }
         #expect(throws: StoreError.notFound(kind: "contact", id: 9)) { try db.contacts.delete(id: 9) }
         #expect(throws: StoreError.notFound(kind: "contact", id: 5)) {
-            try db.addAppointment(haircut(contact: 5), now: now)
+            try db.appointments.add(haircut(contact: 5), now: now)
         }
     }
 
     @Test func deletingAContactKeepsTheAppointmentWithoutTheLink() throws {
         let db = try AppDatabase.inMemory()
         let salon = try db.contacts.add(Contact(name: "Salon", phone: "600 100 200"))
-        let a = try db.addAppointment(haircut(contact: salon.id), now: now)
+        let a = try db.appointments.add(haircut(contact: salon.id), now: now)
         try db.contacts.delete(id: salon.id!)
-        #expect(try db.appointment(id: a.id!).contactID == nil)
+        #expect(try db.appointments.get(id: a.id!).contactID == nil)
     }
 
     @Test func listsAreSortedByStartThenTitleAndFilterByRangeAndStatus() throws {
         let db = try AppDatabase.inMemory()
         let day = now.addingTimeInterval(86_400)
-        _ = try db.addAppointment(Appointment(title: "b", start: day), now: now)
-        _ = try db.addAppointment(Appointment(title: "A", start: day), now: now)
-        let early = try db.addAppointment(Appointment(title: "z", start: day.addingTimeInterval(-60)), now: now)
-        #expect(try db.appointments().map(\.title) == ["z", "A", "b"])
-        #expect(try db.appointments(from: day).map(\.title) == ["A", "b"])
-        #expect(try db.appointments(to: day).map(\.title) == ["z"])
+        _ = try db.appointments.add(Appointment(title: "b", start: day), now: now)
+        _ = try db.appointments.add(Appointment(title: "A", start: day), now: now)
+        let early = try db.appointments.add(Appointment(title: "z", start: day.addingTimeInterval(-60)), now: now)
+        #expect(try db.appointments.list().map(\.title) == ["z", "A", "b"])
+        #expect(try db.appointments.list(from: day).map(\.title) == ["A", "b"])
+        #expect(try db.appointments.list(to: day).map(\.title) == ["z"])
         var done = early
         done.status = .done
-        _ = try db.updateAppointment(done, now: now)
-        #expect(try db.appointments(statuses: [.done]).map(\.title) == ["z"])
+        _ = try db.appointments.update(done, now: now)
+        #expect(try db.appointments.list(statuses: [.done]).map(\.title) == ["z"])
     }
 
     @Test func contactsRoundTripAndUpdate() throws {
@@ -130,7 +130,7 @@ struct DeliveryLedgerTests {
     @Test func addingSchedulesOnlyFutureReminders() throws {
         let db = try AppDatabase.inMemory()
         let start = now.addingTimeInterval(3600)
-        let a = try db.addAppointment(
+        let a = try db.appointments.add(
             Appointment(title: "Facial", start: start, reminders: [.before(7200), .before(600)]), now: now)
         let deliveries = try db.deliveries(itemKind: .appointment, itemID: a.id!)
         #expect(deliveries.map(\.trigger.fireAt) == [start.addingTimeInterval(-600)])
@@ -145,7 +145,7 @@ struct DeliveryLedgerTests {
         var key = ""
         do {
             let db = try temp.open()
-            _ = try db.addAppointment(
+            _ = try db.appointments.add(
                 Appointment(title: "Nails", start: now.addingTimeInterval(3600), reminders: [.at(fireAt)]), now: now)
             let due = try db.dueTriggers(at: fireAt)
             #expect(due.count == 1)
@@ -161,38 +161,38 @@ struct DeliveryLedgerTests {
 
     @Test func anEditKeepsDeliveredRemindersAndSchedulesMovedOnes() throws {
         let db = try AppDatabase.inMemory()
-        var a = try db.addAppointment(
+        var a = try db.appointments.add(
             Appointment(title: "Hair", start: now.addingTimeInterval(7200), reminders: [.before(3600), .before(600)]),
             now: now)
         let first = try db.dueTriggers(at: now.addingTimeInterval(3600))
         try db.markFired(first.map(\.key), at: now.addingTimeInterval(3600))
         // Editing the title only: the delivered reminder stays delivered, the other stays pending.
         a.title = "Hair & colour"
-        _ = try db.updateAppointment(a, now: now.addingTimeInterval(3601))
+        _ = try db.appointments.update(a, now: now.addingTimeInterval(3601))
         var states = try db.deliveries(itemKind: .appointment, itemID: a.id!).map(\.state)
         #expect(states == [.fired, .pending])
         // Moving the visit: new instants are scheduled, the old pending one goes, history stays.
         a.start = a.start.addingTimeInterval(86_400)
-        _ = try db.updateAppointment(a, now: now.addingTimeInterval(3602))
+        _ = try db.appointments.update(a, now: now.addingTimeInterval(3602))
         states = try db.deliveries(itemKind: .appointment, itemID: a.id!).map(\.state)
         #expect(states == [.fired, .pending, .pending])
     }
 
     @Test func doneOrCancelledAppointmentsDropTheirPendingReminders() throws {
         let db = try AppDatabase.inMemory()
-        var a = try db.addAppointment(
+        var a = try db.appointments.add(
             Appointment(title: "Massage", start: now.addingTimeInterval(7200), reminders: [.before(600)]), now: now)
         a.status = .cancelled
-        _ = try db.updateAppointment(a, now: now)
+        _ = try db.appointments.update(a, now: now)
         #expect(try db.pendingCount() == 0)
         a.status = .scheduled
-        _ = try db.updateAppointment(a, now: now)
+        _ = try db.appointments.update(a, now: now)
         #expect(try db.pendingCount() == 1)
     }
 
     @Test func failuresStayPendingWithTheReason() throws {
         let db = try AppDatabase.inMemory()
-        _ = try db.addAppointment(
+        _ = try db.appointments.add(
             Appointment(title: "Spa", start: now.addingTimeInterval(7200), reminders: [.before(7000)]), now: now)
         let due = try db.dueTriggers(at: now.addingTimeInterval(300))
         try db.recordFailure(due.map(\.key), error: "no notification server")
@@ -205,7 +205,7 @@ struct DeliveryLedgerTests {
 
     @Test func snoozeSchedulesOneRepeatAndSettlesTheOriginal() throws {
         let db = try AppDatabase.inMemory()
-        _ = try db.addAppointment(
+        _ = try db.appointments.add(
             Appointment(title: "Brows", start: now.addingTimeInterval(7200), reminders: [.before(3600)]), now: now)
         let key = try db.dueTriggers(at: now.addingTimeInterval(3600))[0].key
         try db.markFired([key], at: now.addingTimeInterval(3600))
@@ -219,7 +219,7 @@ struct DeliveryLedgerTests {
 
     @Test func expiredRemindersAreRecordedMissed() throws {
         let db = try AppDatabase.inMemory()
-        _ = try db.addAppointment(
+        _ = try db.appointments.add(
             Appointment(title: "Pedicure", start: now.addingTimeInterval(7200), reminders: [.before(3600)]), now: now)
         let key = try db.dueTriggers(at: now.addingTimeInterval(86_400))[0].key
         #expect(try db.markMissed([key], at: now.addingTimeInterval(86_400)) == 1)

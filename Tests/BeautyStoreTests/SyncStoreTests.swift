@@ -26,22 +26,22 @@ struct SyncStoreTests {
     )
     func localChangesQueue() throws {
         let db = try AppDatabase.inMemory()
-        let early = try db.addAppointment(visit("Early", uid: "early@x"), now: now, zone: zone)
+        let early = try db.appointments.add(visit("Early", uid: "early@x"), now: now, zone: zone)
         #expect(try db.sync.outbox().isEmpty)
         try db.sync.addAccount(account())
         #expect(try db.sync.outbox().map(\.uid) == ["early@x"])
         try db.sync.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
 
-        let added = try db.addAppointment(visit("Nails"), now: now, zone: zone)
+        let added = try db.appointments.add(visit("Nails"), now: now, zone: zone)
         #expect(
             try db.sync.outbox().map(\.uid) == ["appointment-\(added.id!)@beautyd"], "\((try? db.sync.outbox()) ?? [])")
-        _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.reminders = [.before(7200)] }
-        _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.title = "Early visit" }
+        _ = try db.appointments.update(id: early.id!, now: now, zone: zone) { $0.reminders = [.before(7200)] }
+        _ = try db.appointments.update(id: early.id!, now: now, zone: zone) { $0.title = "Early visit" }
         #expect(Set(try db.sync.outbox().map(\.uid)) == ["appointment-\(added.id!)@beautyd", "early@x"])
         try db.sync.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
 
         // Planning deliveries further ahead touches the row without changing the event.
-        _ = try db.addAppointment(
+        _ = try db.appointments.add(
             Appointment(
                 title: "Weekly", start: now, recurrence: AppointmentRecurrence(rule: "FREQ=WEEKLY"), uid: "weekly@x"),
             now: now, zone: zone)
@@ -51,7 +51,7 @@ struct SyncStoreTests {
 
         // A contact's new phone number travels with the events that name it.
         let contact = try db.contacts.add(Contact(name: "Ola", phone: "600 100 200"))
-        _ = try db.updateAppointment(id: early.id!, now: now, zone: zone) { $0.contactID = contact.id }
+        _ = try db.appointments.update(id: early.id!, now: now, zone: zone) { $0.contactID = contact.id }
         try db.sync.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
         var renumbered = contact
         renumbered.phone = "600 100 300"
@@ -59,7 +59,7 @@ struct SyncStoreTests {
         #expect(try db.sync.outbox().map(\.uid).contains("early@x"))
         try db.sync.dropFromOutbox(uid: "early@x", queuedBefore: Date().addingTimeInterval(60))
 
-        try db.deleteAppointment(id: early.id!)
+        try db.appointments.delete(id: early.id!)
         #expect(try db.sync.outbox().map(\.uid).contains("early@x"))
         // A change made after the push began stays queued.
         let queued = try #require(try db.sync.outbox().first { $0.uid == "early@x" })
@@ -74,10 +74,10 @@ struct SyncStoreTests {
     func anEditDuringAPushStaysQueued() throws {
         let db = try AppDatabase.inMemory()
         try db.sync.addAccount(account())
-        let visit = try db.addAppointment(visit("Nails", uid: "nails@x"), now: now, zone: zone)
+        let visit = try db.appointments.add(visit("Nails", uid: "nails@x"), now: now, zone: zone)
         let firstQueued = try #require(try db.sync.outbox().first { $0.uid == "nails@x" }?.queuedAt)
         Thread.sleep(forTimeInterval: 0.01)  // the triggers stamp the wall clock (milliseconds)
-        _ = try db.updateAppointment(id: visit.id!, now: now, zone: zone) { $0.title = "Nails and pedicure" }
+        _ = try db.appointments.update(id: visit.id!, now: now, zone: zone) { $0.title = "Nails and pedicure" }
         // The push read the event as it was when first queued; it drops what was queued up to then.
         try db.sync.dropFromOutbox(uid: "nails@x", queuedBefore: firstQueued)
         #expect(try db.sync.outbox().map(\.uid) == ["nails@x"], "the later edit must still go to the server")
@@ -116,7 +116,7 @@ struct SyncStoreTests {
         }
         let reopened = try AppDatabase.open(path: temp)
         #expect(try triggers(reopened) == 6)
-        _ = try reopened.addAppointment(visit("After reopening", uid: "after@x"), now: now, zone: zone)
+        _ = try reopened.appointments.add(visit("After reopening", uid: "after@x"), now: now, zone: zone)
         #expect(try reopened.sync.outbox().map(\.uid).contains("after@x"))
     }
 
@@ -126,7 +126,7 @@ struct SyncStoreTests {
     func serverChangesApplyQuietly() throws {
         let db = try AppDatabase.inMemory()
         try db.sync.addAccount(account())
-        let stored = try db.addAppointment(visit("Haircut", uid: "cut@phone"), now: now, zone: zone)
+        let stored = try db.appointments.add(visit("Haircut", uid: "cut@phone"), now: now, zone: zone)
         try db.sync.dropFromOutbox(uid: "cut@phone", queuedBefore: Date().addingTimeInterval(60))
 
         var changes = ServerChanges()
@@ -150,7 +150,7 @@ struct SyncStoreTests {
         let counts = try db.sync.applyServerChanges(changes, account: "phone", now: now, zone: zone)
         #expect(counts.updated == 1 && counts.inserted == 1)
         #expect(try db.sync.outbox().isEmpty, "what came from the server is not sent back")
-        let updated = try #require(try db.appointment(uid: "cut@phone"))
+        let updated = try #require(try db.appointments.get(uid: "cut@phone"))
         #expect(
             updated.id == stored.id && updated.start == now.addingTimeInterval(31 * 3600)
                 && updated.extraProperties == ["X-PHONE-APP:kept"])
@@ -173,7 +173,7 @@ struct SyncStoreTests {
         var removal = ServerChanges()
         removal.removed = ["/anna/beauty/new.ics"]
         try db.sync.applyServerChanges(removal, account: "phone", now: now, zone: zone)
-        #expect(try db.appointment(uid: "new@phone") == nil)
+        #expect(try db.appointments.get(uid: "new@phone") == nil)
         #expect(try db.sync.resource(account: "phone", uid: "new@phone") == nil)
         #expect(try db.sync.outbox().isEmpty)
     }

@@ -70,10 +70,10 @@ struct UIDPerAccountTests {
         #expect(try db.sync.resource(account: "a", uid: "same@x") != nil)
 
         // A local edit of A's queues A's event, not B's.
-        let mine = try #require(try db.appointment(uid: "same@x", scope: .account("a")))
+        let mine = try #require(try db.appointments.get(uid: "same@x", scope: .account("a")))
         var edited = mine
         edited.title = "Mine, edited"
-        _ = try db.updateAppointment(edited, now: now, zone: zone)
+        _ = try db.appointments.update(edited, now: now, zone: zone)
         #expect(try db.sync.outbox().map { "\($0.account ?? "-") \($0.uid)" } == ["a same@x"])
 
         // Removing the account keeps its appointment and its waiting change, as no account's.
@@ -87,11 +87,11 @@ struct UIDPerAccountTests {
     )
     func importMatchesTheUnsyncedOneFirst() throws {
         let db = try twoAccounts(serving: "u@x", a: "A's", b: "B's")
-        let first = try db.importAppointments([visit("Imported", uid: "u@x")], now: now, zone: zone)
+        let first = try db.appointments.importAll([visit("Imported", uid: "u@x")], now: now, zone: zone)
         #expect(first.updated == 1 && first.inserted == 0)
         #expect(try rows(db) == ["B's@b", "Imported@a"])
 
-        _ = try db.importAppointments([visit("Local", uid: "local@x")], now: now, zone: zone)
+        _ = try db.appointments.importAll([visit("Local", uid: "local@x")], now: now, zone: zone)
         try db.sync.applyServerChanges(
             serverEvent("b", visit("Served", uid: "local@x", hours: 50)), account: "b", now: now, zone: zone)
         // The pull took the local event in (it was no account's yet): one appointment, B's now.
@@ -136,10 +136,10 @@ struct UIDPerAccountTests {
         try db.sync.applyServerChanges(
             serverEvent("a", visit("A's copy", uid: "b1@x")), account: "a", now: now, zone: zone)
         #expect(try rows(db) == ["Synced with a@a", "Synced with b@b", "Only here@-", "A's copy@a"])
-        let local = try #require(try db.appointment(uid: "local@x"))
+        let local = try #require(try db.appointments.get(uid: "local@x"))
         var edited = local
         edited.title = "Only here, edited"
-        _ = try db.updateAppointment(edited, now: now, zone: zone)
+        _ = try db.appointments.update(edited, now: now, zone: zone)
         #expect(try db.sync.outbox().map { "\($0.account ?? "-") \($0.uid)" }.sorted() == ["- local@x", "b b1@x"])
     }
 
@@ -157,7 +157,7 @@ struct UIDPerAccountTests {
             try db.writer.read { try Int64.fetchOne($0, sql: "SELECT id FROM appointment WHERE uid = 'nails@b'") })
         let first = weekly.start
 
-        let changed = try db.changeOccurrence(
+        let changed = try db.occurrences.change(
             seriesID: series, occurrence: first.addingTimeInterval(7 * 86_400), now: now, zone: zone
         ) { $0.title = "Gel" }
         #expect(try rows(db) == ["Nails@b", "Gel@b"])
@@ -175,7 +175,7 @@ struct UIDPerAccountTests {
         try db.sync.applyServerChanges(pulled, account: "b", now: now, zone: zone)
         #expect(try rows(db).filter { $0.hasPrefix("Gel") } == ["Gel@b"])
 
-        let tail = try db.splitSeries(id: series, at: first.addingTimeInterval(3 * 7 * 86_400), now: now, zone: zone)
+        let tail = try db.occurrences.split(id: series, at: first.addingTimeInterval(3 * 7 * 86_400), now: now, zone: zone)
         let after = try rows(db), outbox = try db.sync.outbox()
         #expect(after.allSatisfy { $0.hasSuffix("@b") }, "\(after)")
         #expect(

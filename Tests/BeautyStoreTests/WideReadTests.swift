@@ -19,7 +19,7 @@ import Testing
                 start: now.addingTimeInterval(Double(n % 7) * 3600 + (n % 3 == 0 ? 86_400 * 400 : 0)),
                 durationSeconds: 1800)
         }
-        _ = try db.importAppointments(appointments, now: now, zone: TimeZone(identifier: "UTC")!)
+        _ = try db.appointments.importAll(appointments, now: now, zone: TimeZone(identifier: "UTC")!)
         return db
     }
 
@@ -36,15 +36,15 @@ import Testing
     @Test("every appointment, and a range holding most of them, come in SQLite's NOCASE order")
     func wideReadsInSQLiteOrder() throws {
         let db = try filled()
-        #expect(try db.appointments().map(\.id!) == (try sqlOrder(db)))
+        #expect(try db.appointments.list().map(\.id!) == (try sqlOrder(db)))
         let to = now.addingTimeInterval(86_400 * 399)
         #expect(
-            try db.appointments(from: now, to: to).map(\.id!)
+            try db.appointments.list(from: now, to: to).map(\.id!)
                 == (try sqlOrder(db, where: "start >= ? AND start < ?", [now, to])))
         // A narrow range goes through the index and SQLite's ORDER BY.
         let later = now.addingTimeInterval(86_400 * 400)
         #expect(
-            try db.appointments(from: later, to: later.addingTimeInterval(3600)).map(\.id!)
+            try db.appointments.list(from: later, to: later.addingTimeInterval(3600)).map(\.id!)
                 == (try sqlOrder(db, where: "start >= ? AND start < ?", [later, later.addingTimeInterval(3600)])))
     }
 
@@ -52,8 +52,8 @@ import Testing
     func unorderedRangeHasTheSameRows() throws {
         let db = try filled()
         let to = now.addingTimeInterval(86_400 * 500)
-        let ordered = try db.appointmentsForRange(from: now, to: to)
-        let unordered = try db.appointmentsForRange(from: now, to: to, ordered: false)
+        let ordered = try db.appointments.forRange(from: now, to: to)
+        let unordered = try db.appointments.forRange(from: now, to: to, ordered: false)
         #expect(ordered.count == 3000)
         #expect(Set(unordered.map(\.id!)) == Set(ordered.map(\.id!)) && unordered.count == ordered.count)
     }

@@ -44,7 +44,7 @@ struct AgendaController: RequestController {
         // Medications have no category, so a category filter leaves them out.
         let wantsDoses = (kinds.isEmpty || kinds.contains(.medication)) && categories.isEmpty
         let appointments =
-            wantsAppointments ? try database.appointmentsForRange(from: from, to: to, ordered: false) : []
+            wantsAppointments ? try database.appointments.forRange(from: from, to: to, ordered: false) : []
         // Unfiltered, the list is shared rather than copied (a full-range agenda has every appointment).
         let matchingAppointments =
             categories.isEmpty && needles.isEmpty
@@ -101,7 +101,7 @@ struct AgendaController: RequestController {
         let cal = LocalTime.calendar(zone.current)
         let startOfDay = cal.startOfDay(for: now)
         let endOfDay = cal.date(byAdding: .day, value: 1, to: startOfDay)!
-        let appointments = try database.appointmentsForRange(from: now, to: endOfDay).filter { $0.status == .scheduled }
+        let appointments = try database.appointments.forRange(from: now, to: endOfDay).filter { $0.status == .scheduled }
             .flatMap { a in
                 AppointmentOccurrences.starts(of: a, from: now, to: endOfDay, zone: zone.current).map {
                     AgendaEntry(appointment: a, contactName: nil, occurrence: $0)

@@ -77,7 +77,7 @@ struct ContactController: RequestController {
     }
 
     func message(_ p: ContactMessageParams) throws -> ContactMessageResult {
-        let a = try database.appointment(id: p.id)
+        let a = try database.appointments.get(id: p.id)
         let contact = a.contactID.flatMap { try? contacts.contact(id: $0) }
         // A contact may write in another language than the user: the SMS is for the contact.
         let language =

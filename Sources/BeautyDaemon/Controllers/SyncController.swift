@@ -51,7 +51,7 @@ struct SyncController: RequestController {
         guard let entry = try store.trashEntry(id: id) else { throw notInTrash }
         let events = try ICalendar.parse(entry.ics, defaultZone: zone.current)
         let imported = CalendarEvent.importing(events, zone: zone.current)
-        let checked = try UnsplitRequests.checkedImports(
+        let checked = try AppointmentImportCheck.checked(
             imported.appointments, contactNames: imported.contactNames,
             contactPhones: imported.events.map { events[$0].contactPhone }, firstIndex: 0,
             tree: try categories.all().map { (name: $0.name, title: $0.title) },

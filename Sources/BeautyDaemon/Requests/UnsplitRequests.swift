@@ -14,27 +14,17 @@ struct UnsplitRequests: RequestController {
     let clock: @Sendable () -> Date
     /// The user's zone: local days, local-time texts, plans made at an add or an edit.
     let zone: any ZoneSource
-    /// Imports staged in chunks, daemon-wide; each belongs to the connection that began it.
-    let importStages: ImportStages
-    /// Which connection the request came on.
-    var connection: UInt64 = 0
 
     func addRoutes(to router: inout RequestRouter) {
         var routes = UnsplitRoutes(router: router, requests: self)
-        Self.appointmentRoutes(&routes)
-        Self.occurrenceRoutes(&routes)
         Self.medicationRoutes(&routes)
         Self.measurementRoutes(&routes)
         Self.wellbeingRoutes(&routes)
         router = routes.router
     }
-
-    func connectionClosed(_ context: RequestContext) {
-        importStages.discard(connection: context.connection)
-    }
 }
 
-/// Registers an unsplit area's handlers, each given the shared parts and its connection.
+/// Registers an unsplit area's handlers, each given the shared parts.
 struct UnsplitRoutes {
     var router: RequestRouter
     let requests: UnsplitRequests
@@ -43,10 +33,6 @@ struct UnsplitRoutes {
         _ rpc: RPC<P, R>, _ handler: @escaping @Sendable (UnsplitRequests, P) async throws -> R
     ) {
         let requests = self.requests
-        router.register(rpc) { params, context in
-            var requests = requests
-            requests.connection = context.connection
-            return try await handler(requests, params)
-        }
+        router.register(rpc) { params in try await handler(requests, params) }
     }
 }

@@ -14,7 +14,7 @@ struct NotificationContent {
 
     /// nil when the item behind the trigger is gone.
     func appointment(_ trigger: Trigger) -> DesktopNotification? {
-        guard let appointment = try? store.appointment(id: trigger.itemID) else { return nil }
+        guard let appointment = try? store.appointments.get(id: trigger.itemID) else { return nil }
         let contact = appointment.contactID.flatMap { try? store.contacts.contact(id: $0) }
         let text = NotificationText.appointment(
             appointment, contact: contact, zone: zone, occurrence: trigger.occurrence, localizer: l)

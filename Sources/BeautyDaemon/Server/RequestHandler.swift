@@ -104,11 +104,9 @@ public struct RequestHandler: Sendable {
             return RPCErrorObject(
                 code: RPCErrorCode.invalidParams, message: "invalid params: \(Self.describe(error.underlying))")
         case let error as ValidationError:
-            return RPCErrorObject(
-                code: RPCErrorCode.invalidParams, message: error.description,
-                data: RPCErrorData(
-                    field: error.field, text: error.template, args: error.template.map { _ in error.arguments },
-                    argTexts: error.argTexts))
+            return Self.refusal(error, code: RPCErrorCode.invalidParams)
+        case let error as NotFoundRefusal:
+            return Self.refusal(error.refusal, code: RPCErrorCode.notFound)
         case let error as ImportStages.Busy:
             return RPCErrorObject(
                 code: RPCErrorCode.busy, message: error.text.english,
@@ -122,6 +120,15 @@ public struct RequestHandler: Sendable {
             logger.error("request failed: \(report.rpcError.message)")
             return report.rpcError
         }
+    }
+
+    /// A refusal with its field, and its message as a template a client translates.
+    private static func refusal(_ error: ValidationError, code: Int) -> RPCErrorObject {
+        RPCErrorObject(
+            code: code, message: error.description,
+            data: RPCErrorData(
+                field: error.field, text: error.template, args: error.template.map { _ in error.arguments },
+                argTexts: error.argTexts))
     }
 
     /// "params.start: expected an ISO 8601 instant" rather than Swift's DecodingError dump.

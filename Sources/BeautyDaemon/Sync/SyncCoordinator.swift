@@ -12,7 +12,7 @@ import Logging
 public actor SyncCoordinator {
     let store: SyncStore
     /// Gives the appointments without a UID theirs before each sync (`SyncEngine`).
-    let appointments: AppDatabase
+    let appointments: AppointmentStore
     /// The tree a server's categories are checked against, as an import's are.
     let categories: CategoryStore
     let settings: SettingsBox
@@ -36,7 +36,7 @@ public actor SyncCoordinator {
     static let debounce: Duration = .seconds(2)
 
     init(
-        store: SyncStore, appointments: AppDatabase, categories: CategoryStore, settings: SettingsBox,
+        store: SyncStore, appointments: AppointmentStore, categories: CategoryStore, settings: SettingsBox,
         remindersChanged: @escaping @Sendable () -> Void, logger: Logger,
         clock: @escaping @Sendable () -> Date,
         zone: any ZoneSource
@@ -114,7 +114,7 @@ public actor SyncCoordinator {
                 zone: zone.current,
                 now: clock,
                 check: { appointments, names, phones in
-                    try UnsplitRequests.checkedImports(
+                    try AppointmentImportCheck.checked(
                         appointments, contactNames: names, contactPhones: phones, firstIndex: 0,
                         tree: tree, currency: config.currency)
                 },

@@ -25,7 +25,7 @@ extension CalDAVClient: CalendarServer {}
 struct SyncEngine {
     let store: SyncStore
     /// Gives the appointments without a UID theirs before a pull.
-    let appointments: AppDatabase
+    let appointments: AppointmentStore
     let server: any CalendarServer
     let account: SyncAccount
     /// Whether local appointments no account has yet go to this one (the first account added).
