@@ -40,6 +40,10 @@ public func makeDaemon(
             socketPath: socket, logger: logger, clock: clock, zone: zone, importStages: importStages),
         BudgetController(budget: store.budget, settings: settings, logger: logger, clock: clock),
         CategoryController(categories: store.categories),
+        MeasurementController(measurements: store.measurements, logger: logger, clock: clock, zone: zone),
+        TipController(),
+        WaterController(
+            water: store.water, planner: store, scheduler: scheduler, logger: logger, clock: clock, zone: zone),
     ]
     let requests = RequestHandler(controllers: controllers, databasePath: store.path, logger: logger)
     return Daemon(

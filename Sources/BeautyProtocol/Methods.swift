@@ -40,12 +40,12 @@ public enum Method: String, CaseIterable, Sendable {
     case doseLog = "dose.log"
     case history
     case notifications
-    // Body measurements (MeasurementRequests.swift)
+    // Body measurements (MeasurementController.swift)
     case measureAdd = "measure.add"
     case measureList = "measure.list"
     case measureClear = "measure.clear"
     case measureChart = "measure.chart"
-    // Tips and water (WellbeingRequests.swift)
+    // Tips and water (TipController.swift, WaterController.swift)
     case tips
     case tipRandom = "tip.random"
     case waterAdd = "water.add"

@@ -20,6 +20,8 @@ public final class AppDatabase: Sendable {
 
     public var budget: BudgetStore { BudgetStore(writer: writer) }
     public var categories: CategoryStore { CategoryStore(writer: writer) }
+    public var measurements: MeasurementStore { MeasurementStore(writer: writer) }
+    public var water: WaterStore { WaterStore(writer: writer) }
 
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {

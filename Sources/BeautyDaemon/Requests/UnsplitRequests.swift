@@ -32,8 +32,6 @@ struct UnsplitRequests: RequestController {
         Self.occurrenceRoutes(&routes)
         Self.contactRoutes(&routes)
         Self.medicationRoutes(&routes)
-        Self.measurementRoutes(&routes)
-        Self.wellbeingRoutes(&routes)
         Self.backupRoutes(&routes)
         Self.syncRoutes(&routes)
         router = routes.router

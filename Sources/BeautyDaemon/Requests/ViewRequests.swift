@@ -105,6 +105,8 @@ extension UnsplitRequests {
             now: now, dayStart: startOfDay, dayEnd: endOfDay,
             yesterday: cal.date(byAdding: .day, value: -1, to: startOfDay)!)
         let later = (appointments + doses.later).sorted { ($0.start, $0.title) < ($1.start, $1.title) }
-        return NowResult(now: now, laterToday: later, overdue: doses.overdue, water: try waterToday(now: now))
+        return NowResult(
+            now: now, laterToday: later, overdue: doses.overdue,
+            water: try WaterController.today(now: now, water: store.water, zone: zone.current))
     }
 }

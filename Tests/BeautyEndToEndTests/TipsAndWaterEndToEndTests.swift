@@ -10,7 +10,7 @@ import Testing
 
 extension EndToEndTiming {
     @Suite("Tips and water: beautyctl, the goal in `now`, import, hydration reminders", .serialized)
-    struct Wellbeing {
+    struct TipsAndWater {
         @Test("tips search ignores case; water add/total/goal/now; import twice adds nothing; bad input stores nothing")
         func tipsAndWaterFromBeautyctl() async throws {
             let stack = try await Stack.start(server: false)
