@@ -249,11 +249,7 @@ extension BudgetCommand {
             let removed = try Input.confirmedRemoval(
                 of: Output.l.tr("budget entry"), id: id, yes: yes, client: &client, remove: BudgetRPC.remove
             ) { client in
-                let all = try client.call(BudgetRPC.list, BudgetRangeParams())
-                guard let entry = all.first(where: { $0.id == id }) else {
-                    throw CLIFailure(.notFound, Output.l.tr("no budget entry with id %s", id))
-                }
-                return Output.l.tr("Delete %s?", BudgetInput.describe(entry))
+                Output.l.tr("Delete %s?", BudgetInput.describe(try client.call(BudgetRPC.show, IDParams(id: id))))
             }
             guard let gone = removed else { return }
             if output.json { return try Output.json(gone) }

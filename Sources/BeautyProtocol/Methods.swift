@@ -59,6 +59,7 @@ public enum Method: String, CaseIterable, Sendable {
     // Budget and categories (BudgetRequests.swift)
     case budgetAdd = "budget.add"
     case budgetList = "budget.list"
+    case budgetShow = "budget.show"
     case budgetEdit = "budget.edit"
     case budgetRemove = "budget.rm"
     case budgetBalance = "budget.balance"
