@@ -240,19 +240,13 @@ extension BudgetCommand {
                 commandName: "rm", abstract: Output.l.tr("Delete an income or expense (asks first on a terminal)."))
         }
         @Argument(help: ArgumentHelp(Output.l.tr("Budget entry id."))) var id: Int64
-        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var removal: RemovalOptions
 
         func run() throws {
-            var client = global.client
-            let removed = try Input.confirmedRemoval(
-                of: Output.l.tr("budget entry"), id: id, yes: yes, client: &client, remove: BudgetRPC.remove
-            ) { client in
+            let removed = try removal.remove(Output.l.tr("budget entry"), id: id, BudgetRPC.remove) { client in
                 Output.l.tr("Delete %s?", BudgetInput.describe(try client.call(BudgetRPC.show, IDParams(id: id))))
             }
             guard let gone = removed else { return }
-            if output.json { return try Output.json(gone) }
             Output.line(Output.l.tr("Deleted %s.", BudgetInput.describe(gone)))
         }
     }

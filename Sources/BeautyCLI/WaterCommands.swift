@@ -261,19 +261,13 @@ extension WaterCommand {
                 abstract: Output.l.tr("Delete a logged drink (asks first on a terminal; ids from 'water list')."))
         }
         @Argument(help: ArgumentHelp(Output.l.tr("Water record id."))) var id: Int64
-        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var removal: RemovalOptions
 
         func run() throws {
-            var client = global.client
-            let removed = try Input.confirmedRemoval(
-                of: Output.l.tr("water record"), id: id, yes: yes, client: &client, remove: WaterRPC.remove
-            ) { _ in
+            let removed = try removal.remove(Output.l.tr("water record"), id: id, WaterRPC.remove) { _ in
                 Output.l.tr("Delete water record %s?", id)
             }
             guard let gone = removed else { return }
-            if output.json { return try Output.json(gone) }
             Output.line(Output.l.tr("Deleted %s.", WaterOutput.describe(gone.record)))
             Output.line("\(WaterOutput.dayName(gone.day, now: Date())): \(WaterOutput.progress(gone.day)).")
         }
