@@ -38,7 +38,7 @@ public struct WaterStore: Sendable {
             try row.insert(db, onConflict: .ignore)
             if db.changesCount > 0, row.id != nil { return (row.record, true) }
             guard let existing = try WaterTableRecord.filter(Column("uuid") == record.uuid).fetchOne(db) else {
-                throw StoreError.notFound(kind: "water record", id: 0)
+                throw StoreError.notFound(kind: Self.recordKind, id: 0)
             }
             return (existing.record, false)
         }
