@@ -19,7 +19,7 @@ struct TipFilterOptions: ParsableArguments {
     var search: [String] = []
 
     /// Checked here too, so a typo is a usage error (exit 2) without a round trip.
-    func params() throws -> TipsParams {
+    func params() throws -> TipFilterParams {
         let names = try category.map { text in
             guard let parsed = try? TipCategory(parsing: text) else {
                 // The names listed are the ones the user types: "twarz, włosy, paznokcie, ciało" ("face, hair..." in English).
@@ -32,7 +32,7 @@ struct TipFilterOptions: ParsableArguments {
         let texts = try search.compactMap { text in
             try Input.check("--search") { try Tips.searchText(text, field: "--search") }
         }
-        var params = TipsParams()
+        var params = TipFilterParams()
         (params.category, params.categories) = WireList.oneOrList(names)
         (params.search, params.searches) = WireList.oneOrList(texts)
         return params

@@ -24,8 +24,8 @@ struct WaterRangeOptions: ParsableArguments {
         }
     }
 
-    func params(now: Date) throws -> WaterTotalParams {
-        var params = WaterTotalParams()
+    func params(now: Date) throws -> WaterRangeParams {
+        var params = WaterRangeParams()
         if let days {
             let calendar = LocalTime.calendar(.current)
             let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now))!

@@ -3,7 +3,7 @@ import Foundation
 
 /// `tips` and `tip.random`: both filters optional. `category` is a string so a wrong one gets a
 /// message listing the right ones.
-public struct TipsParams: Codable, Sendable {
+public struct TipFilterParams: Codable, Sendable {
     public var category: String?
     public var search: String?
     /// Several values (with the single field, if given, too): a tip matching any of them.
@@ -16,8 +16,8 @@ public struct TipsParams: Codable, Sendable {
 }
 
 public enum TipRPC {
-    public static let list = RPC<TipsParams, [Tip]>(.tips)
-    public static let random = RPC<TipsParams, Tip>(.tipRandom)
+    public static let list = RPC<TipFilterParams, [Tip]>(.tips)
+    public static let random = RPC<TipFilterParams, Tip>(.tipRandom)
 
     static let methods = [list.method, random.method]
 }

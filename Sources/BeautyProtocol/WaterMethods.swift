@@ -48,8 +48,8 @@ public struct WaterAddResult: Codable, Sendable {
     }
 }
 
-/// `water.total`: default today (the daemon's local day).
-public struct WaterTotalParams: Codable, Sendable {
+/// `water.total` and `water.list`: default today (the daemon's local day).
+public struct WaterRangeParams: Codable, Sendable {
     public var from: Date?
     public var to: Date?
     /// `water.list`'s order: `sort` (`time`, the only key drinks have), `reverse` descending. `water.total` ignores them.
@@ -174,12 +174,12 @@ public struct WaterRecordResult: Codable, Sendable {
 
 public enum WaterRPC {
     public static let add = RPC<WaterAddParams, WaterAddResult>(.waterAdd)
-    public static let total = RPC<WaterTotalParams, WaterTotalResult>(.waterTotal)
+    public static let total = RPC<WaterRangeParams, WaterTotalResult>(.waterTotal)
     public static let goal = RPC<WaterGoalParams, WaterGoalResult>(.waterGoal)
     public static let remind = RPC<WaterRemindParams, WaterRemindResult>(.waterRemind)
     public static let `import` = RPC<WaterImportParams, WaterImportResult>(.waterImport)
     /// Records that started in the range (default today), earliest first.
-    public static let list = RPC<WaterTotalParams, [WaterRecord]>(.waterList)
+    public static let list = RPC<WaterRangeParams, [WaterRecord]>(.waterList)
     public static let edit = RPC<WaterEditParams, WaterRecordResult>(.waterEdit)
     public static let remove = RPC<IDParams, WaterRecordResult>(.waterRemove)
 

@@ -9,19 +9,19 @@ struct TipController: RequestController {
         router.register(TipRPC.random, random)
     }
 
-    private func filter(_ p: TipsParams) throws -> (categories: [TipCategory], searches: [String]) {
+    private func filter(_ p: TipFilterParams) throws -> (categories: [TipCategory], searches: [String]) {
         (
             try ListFilter.values(p.category, p.categories).map { try TipCategory(parsing: $0) },
             try ListFilter.values(p.search, p.searches).compactMap { try Tips.searchText($0) }
         )
     }
 
-    func list(_ p: TipsParams) throws -> [Tip] {
+    func list(_ p: TipFilterParams) throws -> [Tip] {
         let filter = try self.filter(p)
         return Tips.matching(categories: filter.categories, searches: filter.searches)
     }
 
-    func random(_ p: TipsParams) throws -> Tip {
+    func random(_ p: TipFilterParams) throws -> Tip {
         let filter = try self.filter(p)
         var generator = SystemRandomNumberGenerator()
         guard let tip = Tips.random(categories: filter.categories, searches: filter.searches, using: &generator) else {

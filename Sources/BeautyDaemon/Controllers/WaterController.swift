@@ -58,7 +58,7 @@ struct WaterController: RequestController {
         )
     }
 
-    func total(_ p: WaterTotalParams) throws -> WaterTotalResult {
+    func total(_ p: WaterRangeParams) throws -> WaterTotalResult {
         let (from, to) = try range(p)
         let goal = try water.goal()
         let days = try water.days(from: from, to: to, zone: waterZone).map {
@@ -71,7 +71,7 @@ struct WaterController: RequestController {
 
     /// The range a water request asks about: both ends as given, the missing ones to their day's
     /// bounds, today when neither is given.
-    func range(_ p: WaterTotalParams) throws -> (from: Date, to: Date) {
+    func range(_ p: WaterRangeParams) throws -> (from: Date, to: Date) {
         let now = clock()
         let from: Date
         let to: Date
@@ -163,7 +163,7 @@ struct WaterController: RequestController {
 
     // MARK: - One drink at a time, by id (ids from water.list)
 
-    func list(_ p: WaterTotalParams) throws -> [WaterRecord] {
+    func list(_ p: WaterRangeParams) throws -> [WaterRecord] {
         let (from, to) = try range(p)
         return try ListSort.sorted(
             try water.records(from: from, to: to), sort: p.sort, reverse: p.reverse,
