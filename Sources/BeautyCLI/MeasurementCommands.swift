@@ -322,11 +322,11 @@ extension MeasureCommand {
         func run() throws {
             var client = global.client
             if !yes {
-                let list = try client.call(MeasurementRPC.list, MeasurementListParams())
-                if list.isEmpty { return Output.line(Output.l.tr("No measurements to delete.")) }
+                let count = try client.call(MeasurementRPC.count).count
+                if count == 0 { return Output.line(Output.l.tr("No measurements to delete.")) }
                 guard
                     try Input.confirm(
-                        Output.l.trn("Delete all %s measurements?", "Delete all %s measurements?", list.count), yes: yes
+                        Output.l.trn("Delete all %s measurements?", "Delete all %s measurements?", count), yes: yes
                     )
                 else {
                     return Output.line(Output.l.tr("Kept the measurements."))

@@ -40,6 +40,11 @@ public struct MeasurementListParams: Codable, Sendable {
     }
 }
 
+public struct MeasurementCountResult: Codable, Sendable {
+    public var count: Int
+    public init(count: Int) { self.count = count }
+}
+
 public struct MeasurementClearResult: Codable, Sendable {
     public var removed: Int
     public init(removed: Int) { self.removed = removed }
@@ -78,8 +83,10 @@ public struct MeasurementChartResult: Codable, Sendable {
 public enum MeasurementRPC {
     public static let add = RPC<MeasurementAddParams, MeasurementAddResult>(.measureAdd)
     public static let list = RPC<MeasurementListParams, [BodyMeasurement]>(.measureList)
+    /// How many there are: what `measure clear` says when it asks.
+    public static let count = RPC<NoParams, MeasurementCountResult>(.measureCount)
     public static let clear = RPC<NoParams, MeasurementClearResult>(.measureClear)
     public static let chart = RPC<MeasurementChartParams, MeasurementChartResult>(.measureChart)
 
-    static let methods = [add.method, list.method, clear.method, chart.method]
+    static let methods = [add.method, list.method, count.method, clear.method, chart.method]
 }

@@ -43,6 +43,7 @@ public enum Method: String, CaseIterable, Sendable {
     // Body measurements (MeasurementController.swift)
     case measureAdd = "measure.add"
     case measureList = "measure.list"
+    case measureCount = "measure.count"
     case measureClear = "measure.clear"
     case measureChart = "measure.chart"
     // Tips and water (TipController.swift, WaterController.swift)

@@ -30,7 +30,7 @@ import Testing
                 water: store.water, planner: store, scheduler: daemon.scheduler, logger: logger, clock: Date.init,
                 zone: zone))
         let tip = Self.routes(TipController())
-        #expect(measurement == [.measureAdd, .measureList, .measureClear, .measureChart])
+        #expect(measurement == [.measureAdd, .measureList, .measureCount, .measureClear, .measureChart])
         #expect(
             water == [
                 .waterAdd, .waterTotal, .waterGoal, .waterRemind, .waterImport, .waterList, .waterEdit, .waterRemove,

@@ -15,6 +15,7 @@ struct MeasurementController: RequestController {
     func addRoutes(to router: inout RequestRouter) {
         router.register(MeasurementRPC.add, add)
         router.register(MeasurementRPC.list, list)
+        router.register(MeasurementRPC.count) { (_: NoParams) in try count() }
         router.register(MeasurementRPC.clear) { (_: NoParams) in try clear() }
         router.register(MeasurementRPC.chart, chart)
     }
@@ -42,6 +43,10 @@ struct MeasurementController: RequestController {
             try measurements.all(from: p.from, to: p.to), sort: p.sort, reverse: p.reverse,
             supported: [.time]
         ) { m, _ in .time(m.day.start(in: .gmt)) }
+    }
+
+    func count() throws -> MeasurementCountResult {
+        MeasurementCountResult(count: try measurements.count())
     }
 
     func clear() throws -> MeasurementClearResult {
