@@ -240,23 +240,13 @@ extension BudgetCommand {
                 commandName: "rm", abstract: Output.l.tr("Delete an income or expense (asks first on a terminal)."))
         }
         @Argument(help: ArgumentHelp(Output.l.tr("Budget entry id."))) var id: Int64
-        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var removal: RemovalOptions
 
         func run() throws {
-            var client = global.client
-            let removed = try Input.confirmedRemoval(
-                of: Output.l.tr("budget entry"), id: id, yes: yes, client: &client, remove: BudgetRPC.remove
-            ) { client in
-                let all = try client.call(BudgetRPC.list, BudgetRangeParams())
-                guard let entry = all.first(where: { $0.id == id }) else {
-                    throw CLIFailure(.notFound, Output.l.tr("no budget entry with id %s", id))
-                }
-                return Output.l.tr("Delete %s?", BudgetInput.describe(entry))
+            let removed = try removal.remove(Output.l.tr("budget entry"), id: id, BudgetRPC.remove) { client in
+                Output.l.tr("Delete %s?", BudgetInput.describe(try client.call(BudgetRPC.show, IDParams(id: id))))
             }
             guard let gone = removed else { return }
-            if output.json { return try Output.json(gone) }
             Output.line(Output.l.tr("Deleted %s.", BudgetInput.describe(gone)))
         }
     }
@@ -321,51 +311,5 @@ extension BudgetCommand {
             FileHandle.standardOutput.write(
                 Data(BudgetChart.text(rows, width: Output.columns, localizer: Output.l).utf8))
         }
-    }
-}
-
-struct CategoriesCommand: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: "categories",
-            abstract: Output.l.tr("The treatment categories: a two-level tree (hair, hair/cut...)."),
-            discussion: Output.l.tr(
-                "A parent includes its children: 'beautyctl agenda --category hair' also lists hair/cut and hair/colour."
-            ))
-    }
-    @OptionGroup var output: OutputOptions
-    @OptionGroup var global: GlobalOptions
-
-    func run() throws {
-        var client = global.client
-        let tree = try client.call(BudgetRPC.categories)
-        if output.json { return try Output.json(tree) }
-        let l = Output.l
-        let title = { (node: CategoryNode) in CategoryTitle.title(name: node.name, stored: node.title, l) }
-        let rows = tree.flatMap { parent in
-            [[parent.name, title(parent)]] + parent.children.map { ["  " + $0.name, title($0)] }
-        }
-        Output.table([l.tr("CATEGORY"), l.tr("TITLE")], rows)
-    }
-
-    /// Refuses a category that is not in the daemon's tree, showing the tree: a typo would otherwise
-    /// file an appointment where `agenda --category` never finds it. (Titles, title words and
-    /// synonyms were turned into codes before, by `CategoryTitle.code(typed:)`.)
-    static func requireKnown(_ category: String?, typed: String?, client: inout DaemonClient) throws {
-        guard let category = category?.trimmingCharacters(in: .whitespaces).lowercased(), !category.isEmpty,
-            let tree = try? client.call(BudgetRPC.categories), !CategoryNode.names(tree).contains(category)
-        else { return }
-        let l = Output.l
-        func line(_ node: CategoryNode, indent: String) -> String {
-            "\(indent)\(node.name)  \(CategoryTitle.title(name: node.name, stored: node.title, l))"
-        }
-        let lines: [String] = tree.flatMap { parent in
-            [line(parent, indent: "  ")] + parent.children.map { line($0, indent: "    ") }
-        }
-        throw CLIFailure(
-            .usage,
-            l.tr(
-                "--category: '%s' is no category, nor a word of one; the categories:\n%s", typed ?? category,
-                lines.joined(separator: "\n")))
     }
 }

@@ -156,7 +156,7 @@ extension MeasureCommand {
                     try BMI.checkHeight(BMI.parseNumber(text, field: "--height"), field: "--height")
                 }
             }
-            let params = MeasureAddParams(weightKg: kg, heightCm: cm, day: try MeasureOutput.day(date ?? "today"))
+            let params = MeasurementAddParams(weightKg: kg, heightCm: cm, day: try MeasureOutput.day(date ?? "today"))
             var client = global.client
             let result = try client.call(MeasurementRPC.add, params)
             if output.json { return try Output.json(result) }
@@ -191,7 +191,7 @@ extension MeasureCommand {
             let month = try month.map { text in
                 try Input.check("--month") { try CalendarMonth(parsing: text, field: "--month") }
             }
-            var params = MeasureListParams(from: month?.first, to: month?.last)
+            var params = MeasurementListParams(from: month?.first, to: month?.last)
             (params.sort, params.reverse) = order.wire
             var client = global.client
             let list = try client.call(MeasurementRPC.list, params)
@@ -269,7 +269,7 @@ extension MeasureCommand {
                 }
                 ?? CalendarMonth(LocalDate(Date(), in: .current))
             var client = global.client
-            let result = try client.call(MeasurementRPC.chart, MeasureChartParams(month: month, unit: unit))
+            let result = try client.call(MeasurementRPC.chart, MeasurementChartParams(month: month, unit: unit))
             if output.json { return try Output.json(result) }
             guard let svg else {
                 return FileHandle.standardOutput.write(
@@ -301,7 +301,7 @@ extension MeasureCommand {
             let today = LocalDate(Date(), in: .current)
             let (first, last) = try MeasureOutput.range(from: from, to: to, months: months, today: today)
             var client = global.client
-            let list = try client.call(MeasurementRPC.list, MeasureListParams(from: first, to: last))
+            let list = try client.call(MeasurementRPC.list, MeasurementListParams(from: first, to: last))
             let chart = MeasurementRangeChart(list, from: first, to: last, unit: unit)
             if output.json { return try Output.json(chart) }
             guard let svg else { return FileHandle.standardOutput.write(Data(chart.text(localizer: Output.l).utf8)) }
@@ -322,11 +322,11 @@ extension MeasureCommand {
         func run() throws {
             var client = global.client
             if !yes {
-                let list = try client.call(MeasurementRPC.list, MeasureListParams())
-                if list.isEmpty { return Output.line(Output.l.tr("No measurements to delete.")) }
+                let count = try client.call(MeasurementRPC.count).count
+                if count == 0 { return Output.line(Output.l.tr("No measurements to delete.")) }
                 guard
                     try Input.confirm(
-                        Output.l.trn("Delete all %s measurements?", "Delete all %s measurements?", list.count), yes: yes
+                        Output.l.trn("Delete all %s measurements?", "Delete all %s measurements?", count), yes: yes
                     )
                 else {
                     return Output.line(Output.l.tr("Kept the measurements."))

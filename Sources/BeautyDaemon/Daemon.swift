@@ -64,6 +64,10 @@ public func makeDaemon(
         AppointmentImportController(
             appointments: store.appointments, categories: store.categories, database: store, scheduler: scheduler,
             settings: settings, logger: logger, clock: clock, zone: zone, importStages: importStages),
+        MeasurementController(measurements: store.measurements, logger: logger, clock: clock, zone: zone),
+        TipController(),
+        WaterController(
+            water: store.water, planner: store, scheduler: scheduler, logger: logger, clock: clock, zone: zone),
     ]
     let requests = RequestHandler(controllers: controllers, databasePath: store.path, logger: logger)
     return Daemon(

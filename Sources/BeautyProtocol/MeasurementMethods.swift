@@ -2,7 +2,7 @@ import BeautyCore
 import Foundation
 
 /// `measure.add`: the weight of a day (default today, in the daemon's zone).
-public struct MeasureAddParams: Codable, Sendable {
+public struct MeasurementAddParams: Codable, Sendable {
     public var weightKg: Double
     /// Absent: the height of the closest earlier entry (else the closest later one), if any.
     public var heightCm: Double?
@@ -14,7 +14,7 @@ public struct MeasureAddParams: Codable, Sendable {
     }
 }
 
-public struct MeasureAddResult: Codable, Sendable {
+public struct MeasurementAddResult: Codable, Sendable {
     public var measurement: BodyMeasurement
     /// The entry of the same day this one replaced.
     public var replaced: BodyMeasurement?
@@ -28,7 +28,7 @@ public struct MeasureAddResult: Codable, Sendable {
 }
 
 /// `measure.list`: days `from` to `to`, both included, both optional.
-public struct MeasureListParams: Codable, Sendable {
+public struct MeasurementListParams: Codable, Sendable {
     public var from: LocalDate?
     public var to: LocalDate?
     /// The order: `sort` one of the list's keys (title, time, category, price), `reverse` descending.
@@ -40,13 +40,18 @@ public struct MeasureListParams: Codable, Sendable {
     }
 }
 
-public struct MeasureClearResult: Codable, Sendable {
+public struct MeasurementCountResult: Codable, Sendable {
+    public var count: Int
+    public init(count: Int) { self.count = count }
+}
+
+public struct MeasurementClearResult: Codable, Sendable {
     public var removed: Int
     public init(removed: Int) { self.removed = removed }
 }
 
 /// `measure.chart`: one month in one unit.
-public struct MeasureChartParams: Codable, Sendable {
+public struct MeasurementChartParams: Codable, Sendable {
     public var month: CalendarMonth
     /// Default `kg`.
     public var unit: ChartUnit?
@@ -58,7 +63,7 @@ public struct MeasureChartParams: Codable, Sendable {
 
 /// The points of a chart: one per day of the month with a value in the unit (days without a BMI
 /// are left out of a `bmi` chart).
-public struct MeasureChartResult: Codable, Sendable {
+public struct MeasurementChartResult: Codable, Sendable {
     public var month: CalendarMonth
     public var unit: ChartUnit
     public var days: Int
@@ -76,10 +81,12 @@ public struct MeasureChartResult: Codable, Sendable {
 }
 
 public enum MeasurementRPC {
-    public static let add = RPC<MeasureAddParams, MeasureAddResult>(.measureAdd)
-    public static let list = RPC<MeasureListParams, [BodyMeasurement]>(.measureList)
-    public static let clear = RPC<NoParams, MeasureClearResult>(.measureClear)
-    public static let chart = RPC<MeasureChartParams, MeasureChartResult>(.measureChart)
+    public static let add = RPC<MeasurementAddParams, MeasurementAddResult>(.measureAdd)
+    public static let list = RPC<MeasurementListParams, [BodyMeasurement]>(.measureList)
+    /// How many there are: what `measure clear` says when it asks.
+    public static let count = RPC<NoParams, MeasurementCountResult>(.measureCount)
+    public static let clear = RPC<NoParams, MeasurementClearResult>(.measureClear)
+    public static let chart = RPC<MeasurementChartParams, MeasurementChartResult>(.measureChart)
 
-    static let methods = [add.method, list.method, clear.method, chart.method]
+    static let methods = [add.method, list.method, count.method, clear.method, chart.method]
 }

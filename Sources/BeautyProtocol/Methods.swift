@@ -40,12 +40,13 @@ public enum Method: String, CaseIterable, Sendable {
     case doseLog = "dose.log"
     case history
     case notifications
-    // Body measurements (MeasurementRequests.swift)
+    // Body measurements (MeasurementController.swift)
     case measureAdd = "measure.add"
     case measureList = "measure.list"
+    case measureCount = "measure.count"
     case measureClear = "measure.clear"
     case measureChart = "measure.chart"
-    // Tips and water (WellbeingRequests.swift)
+    // Tips and water (TipController.swift, WaterController.swift)
     case tips
     case tipRandom = "tip.random"
     case waterAdd = "water.add"
@@ -59,6 +60,7 @@ public enum Method: String, CaseIterable, Sendable {
     // Budget and categories (BudgetRequests.swift)
     case budgetAdd = "budget.add"
     case budgetList = "budget.list"
+    case budgetShow = "budget.show"
     case budgetEdit = "budget.edit"
     case budgetRemove = "budget.rm"
     case budgetBalance = "budget.balance"

@@ -11,6 +11,6 @@ public struct RPC<Params: Codable & Sendable, Result: Codable & Sendable>: Senda
 public enum RPCTable {
     public static let methods: [Method] =
         ViewRPC.methods + AppointmentRPC.methods + ContactRPC.methods + MedicationRPC.methods
-        + MeasurementRPC.methods + WellbeingRPC.methods + BudgetRPC.methods + BackupRPC.methods
+        + MeasurementRPC.methods + TipRPC.methods + WaterRPC.methods + BudgetRPC.methods + BackupRPC.methods
         + SyncRPC.methods
 }

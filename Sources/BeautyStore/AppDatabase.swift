@@ -27,6 +27,8 @@ public final class AppDatabase: Sendable {
     public var sync: SyncStore { SyncStore(writer: writer, appointments: self) }
     public var appointments: AppointmentStore { AppointmentStore(database: self) }
     public var occurrences: OccurrenceStore { OccurrenceStore(database: self) }
+    public var measurements: MeasurementStore { MeasurementStore(writer: writer) }
+    public var water: WaterStore { WaterStore(writer: writer) }
 
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {

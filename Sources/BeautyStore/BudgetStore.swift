@@ -118,9 +118,7 @@ public struct BudgetStore: Sendable {
     /// Deletes an entry and returns what it was.
     public func delete(id: Int64) throws -> BudgetRow {
         try writer.write { db in
-            let old = try Self.fetchBudgetEntry(db, id: id)
-            _ = try BudgetEntryRecord.deleteOne(db, key: id)
-            return old
+            try BudgetEntryRecord.delete(db, id: id, kind: Self.entryKind).row
         }
     }
 
@@ -201,9 +199,6 @@ public struct BudgetStore: Sendable {
     }
 
     private static func fetchBudgetEntry(_ db: Database, id: Int64) throws -> BudgetRow {
-        guard let record = try BudgetEntryRecord.fetchOne(db, key: id) else {
-            throw StoreError.notFound(kind: entryKind, id: id)
-        }
-        return record.row
+        try BudgetEntryRecord.fetch(db, id: id, kind: entryKind).row
     }
 }

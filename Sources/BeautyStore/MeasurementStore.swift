@@ -38,13 +38,13 @@ public struct SavedMeasurement: Sendable, Equatable {
 }
 
 /// Body measurements: weight per day, with height and BMI.
-extension AppDatabase {
+public struct MeasurementStore: Sendable {
+    let writer: PrioritizedWriter
+
     /// Saves the weight of `day`, replacing that day's entry if there is one. Without a height, the
     /// height of the closest entry on or before that day is used (a replacement keeps its own),
     /// else that of the closest later one; with none known the entry has no BMI.
-    public func saveMeasurement(day: LocalDate, weightKg: Double, heightCm: Double?, now: Date) throws
-        -> SavedMeasurement
-    {
+    public func save(day: LocalDate, weightKg: Double, heightCm: Double?, now: Date) throws -> SavedMeasurement {
         try writer.write { db in
             let key = day.description
             let replaced = try MeasurementRecord.fetchOne(db, key: key)?.measurement()
@@ -74,7 +74,7 @@ extension AppDatabase {
     }
 
     /// In day order; `from` and `to` are included.
-    public func measurements(from: LocalDate? = nil, to: LocalDate? = nil) throws -> [BodyMeasurement] {
+    public func all(from: LocalDate? = nil, to: LocalDate? = nil) throws -> [BodyMeasurement] {
         try writer.read { db in
             var request = MeasurementRecord.order(Column("day"))
             if let from { request = request.filter(Column("day") >= from.description) }
@@ -83,18 +83,18 @@ extension AppDatabase {
         }
     }
 
-    public func measurement(day: LocalDate) throws -> BodyMeasurement? {
+    public func entry(day: LocalDate) throws -> BodyMeasurement? {
         try writer.read { db in try MeasurementRecord.fetchOne(db, key: day.description)?.measurement() }
     }
 
     /// Deletes every measurement; answers how many there were.
-    public func clearMeasurements() throws -> Int {
+    public func clear() throws -> Int {
         try writer.write { db in
             try MeasurementRecord.deleteAll(db)
         }
     }
 
-    public func measurementCount() throws -> Int {
+    public func count() throws -> Int {
         try writer.read { db in try MeasurementRecord.fetchCount(db) }
     }
 }

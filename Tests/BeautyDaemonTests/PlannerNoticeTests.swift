@@ -26,11 +26,11 @@ struct PlannerNoticeTests {
         try withStore { store in
             let content = NotificationContent(store: store, zone: zone)
             let day = LocalDate(year: 2030, month: 1, day: 15)
-            try store.setWaterReminder(
+            try store.water.setReminder(
                 WaterReminder(
                     enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
                     windowEnd: ClockTime(hour: 21, minute: 0)))
-            try store.setWaterGoal(1000)
+            try store.water.setGoal(1000)
             func trigger(_ day: LocalDate, _ hour: Int) -> Trigger {
                 Trigger(
                     key:
@@ -44,11 +44,11 @@ struct PlannerNoticeTests {
             #expect(
                 first.category == "x-beautyd.water" && first.key == trigger(day, 15).key && first.urgency == .normal)
 
-            _ = try store.addWater(WaterRecord(uuid: "a", amountMl: 600, start: at(day, 10)))
+            _ = try store.water.add(WaterRecord(uuid: "a", amountMl: 600, start: at(day, 10)))
             #expect(
                 try content.plannerNotice(trigger(day, 17), now: at(day, 17))?.body.hasPrefix(
                     "Today so far: 600 of 1000 ml (60%).") == true)
-            _ = try store.addWater(WaterRecord(uuid: "b", amountMl: 400, start: at(day, 17, 30)))
+            _ = try store.water.add(WaterRecord(uuid: "b", amountMl: 400, start: at(day, 17, 30)))
             #expect(
                 try content.plannerNotice(trigger(day, 19), now: at(day, 19)) == nil, "the goal is reached: skipped")
             let tomorrow = day.adding(days: 1)
@@ -58,14 +58,14 @@ struct PlannerNoticeTests {
             // Late delivery of yesterday's reminder: not worth showing.
             #expect(try content.plannerNotice(trigger(day, 21), now: at(tomorrow, 8)) == nil)
             // Without a goal: the amount alone.
-            try store.setWaterGoal(nil)
+            try store.water.setGoal(nil)
             #expect(
                 try content.plannerNotice(trigger(day, 19), now: at(day, 19))?.body.hasPrefix("Today so far: 1000 ml.")
                     == true)
             // Switched off meanwhile: skipped.
-            var off = try store.waterReminder()
+            var off = try store.water.reminder()
             off.enabled = false
-            try store.setWaterReminder(off)
+            try store.water.setReminder(off)
             #expect(try content.plannerNotice(trigger(tomorrow, 11), now: at(tomorrow, 11)) == nil)
         }
     }

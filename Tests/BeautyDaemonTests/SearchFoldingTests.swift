@@ -43,8 +43,8 @@ struct SearchFoldingTests {
     @Test("tips are found without case or diacritics")
     func tipsWithoutDiacritics() async throws {
         let daemon = try await InProcessDaemon(now: instant("2030-01-15 09:00"))
-        let plain = try await daemon.call(WellbeingRPC.tips, TipsParams(search: "sunscreen")).map(\.id)
+        let plain = try await daemon.call(TipRPC.list, TipFilterParams(search: "sunscreen")).map(\.id)
         #expect(!plain.isEmpty)
-        #expect(try await daemon.call(WellbeingRPC.tips, TipsParams(search: "SÚNSCRÉEN")).map(\.id) == plain)
+        #expect(try await daemon.call(TipRPC.list, TipFilterParams(search: "SÚNSCRÉEN")).map(\.id) == plain)
     }
 }

@@ -10,12 +10,12 @@ struct WaterReminderTests {
     @Test("a hydration reminder fires on the second; once the goal is reached the day's next one is skipped")
     func hydrationReminders() async throws {
         let daemon = try await InProcessDaemon(now: instant("2030-01-15 10:00"))
-        let goal = try await daemon.call(WellbeingRPC.waterGoal, WaterGoalParams(goalMl: 500))
+        let goal = try await daemon.call(WaterRPC.goal, WaterGoalParams(goalMl: 500))
         #expect(goal.goalMl == 500, "\(goal)")
 
         // Every two hours from 09:00: the next one is at 11:00.
         let settings = try await daemon.call(
-            WellbeingRPC.waterRemind,
+            WaterRPC.remind,
             WaterRemindParams(
                 enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
                 windowEnd: ClockTime(hour: 21, minute: 0)))
@@ -36,12 +36,12 @@ struct WaterReminderTests {
 
         // The next reminder is at 13:00; then the goal is reached: it must not be shown.
         let later = instant("2030-01-15 13:00")
-        let again = try await daemon.call(WellbeingRPC.waterRemind, WaterRemindParams())
+        let again = try await daemon.call(WaterRPC.remind, WaterRemindParams())
         #expect(again.upcoming.first == later, "upcoming \(again.upcoming), due \(iso(later))")
         try await daemon.advance(to: instant("2030-01-15 12:00"))
-        let drunk = try await daemon.call(WellbeingRPC.waterAdd, WaterAddParams(amountMl: 500))
+        let drunk = try await daemon.call(WaterRPC.add, WaterAddParams(amountMl: 500))
         #expect(drunk.day.goalReached == true, "\(drunk)")
-        let settled = try await daemon.call(WellbeingRPC.waterRemind, WaterRemindParams())
+        let settled = try await daemon.call(WaterRPC.remind, WaterRemindParams())
         let tomorrow = instant("2030-01-16 00:00")
         #expect(settled.upcoming.allSatisfy { $0 >= tomorrow }, "today's reminders should be gone: \(settled.upcoming)")
         try await daemon.run(until: later.addingTimeInterval(1.5))
@@ -52,7 +52,7 @@ struct WaterReminderTests {
         #expect(now.water?.goalReached == true && now.water?.totalMl == 500, "\(String(describing: now.water))")
 
         // Switched off: nothing planned any more.
-        let off = try await daemon.call(WellbeingRPC.waterRemind, WaterRemindParams(enabled: false))
+        let off = try await daemon.call(WaterRPC.remind, WaterRemindParams(enabled: false))
         #expect(!off.enabled && off.upcoming.isEmpty, "\(off)")
         #expect(try await daemon.call(ViewRPC.status).nextTrigger?.itemKind != .water)
     }

@@ -54,8 +54,8 @@ extension EndToEndBus {
             #expect(
                 third.stdout.contains("height 168 cm (as measured on 2026-11-20)")
                     && !third.stdout.contains("replaced"), "\(third)")
-            let added: MeasureAddResult = try client.call(
-                "measure.add", MeasureAddParams(weightKg: 63.4, day: try LocalDate(parsing: "2026-11-03")))
+            let added: MeasurementAddResult = try client.call(
+                "measure.add", MeasurementAddParams(weightKg: 63.4, day: try LocalDate(parsing: "2026-11-03")))
             #expect(added.replaced == nil && added.measurement.heightCm == 168 && added.measurement.bmiClass == .normal)
 
             let list: [BodyMeasurement] = try await stack.beautyctlJSON(["measure", "list"])
@@ -92,12 +92,12 @@ extension EndToEndBus {
             #expect(unchanged == list)
 
             // Charts: the month's points over the socket, a terminal chart, an SVG file.
-            let chart: MeasureChartResult = try client.call(
-                "measure.chart", MeasureChartParams(month: CalendarMonth(year: 2026, month: 11), unit: .bmi))
+            let chart: MeasurementChartResult = try client.call(
+                "measure.chart", MeasurementChartParams(month: CalendarMonth(year: 2026, month: 11), unit: .bmi))
             #expect(chart.points.map(\.day.day) == [3, 10, 20] && chart.days == 30)
             #expect(chart.min == list.compactMap(\.bmi).min() && chart.max == list.compactMap(\.bmi).max())
-            let october: MeasureChartResult = try client.call(
-                "measure.chart", MeasureChartParams(month: CalendarMonth(year: 2026, month: 10)))
+            let october: MeasurementChartResult = try client.call(
+                "measure.chart", MeasurementChartParams(month: CalendarMonth(year: 2026, month: 10)))
             #expect(october.points.isEmpty && october.unit == .kg)
             let badMonth = try client.roundTrip(
                 #"{"jsonrpc":"2.0","id":10,"method":"measure.chart","params":{"month":"2026-13"}}"#)
@@ -139,7 +139,7 @@ extension EndToEndBus {
             #expect(cleared.status == .exited(0) && cleared.stdout == "Deleted 3 measurements.\n", "\(cleared)")
             let none = try await stack.beautyctl(["measure", "list"])
             #expect(none.status == .exited(0) && none.stdout == "No measurements.\n", "\(none)")
-            let again: MeasureClearResult = try client.call("measure.clear", NoParams())
+            let again: MeasurementClearResult = try client.call("measure.clear", NoParams())
             #expect(again.removed == 0)
 
             // The log survives a restart of the daemon.

@@ -127,7 +127,7 @@ extension EndToEndServing {
             let earlier: WaterAddResult = try await stack.beautyctlJSON(
                 ["water", "add", "300ml", "--at", "predvčerom 21:00"], lang: "sk_SK.UTF-8")
             #expect(earlier.record.start == day(-2, 21, 0), "\(earlier.record)")
-            let weight: MeasureAddResult = try await stack.beautyctlJSON(
+            let weight: MeasurementAddResult = try await stack.beautyctlJSON(
                 ["measure", "add", "--weight", "62,5", "--date", "przedwczoraj"], lang: "pl_PL.UTF-8")
             #expect(weight.measurement.day == LocalDate(day(-2, 12, 0), in: testTimeZone), "\(weight.measurement)")
             let spent: BudgetEntry = try await stack.beautyctlJSON(

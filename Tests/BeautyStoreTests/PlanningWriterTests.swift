@@ -26,7 +26,7 @@ struct PlanningWriterTests: WarsawJanuary2027 {
                 reminders: [.before(3600)],
                 recurrence: AppointmentRecurrence(rule: "FREQ=WEEKLY;BYDAY=MO,TH")),
             now: now, zone: zone)
-        try db.setWaterReminder(
+        try db.water.setReminder(
             WaterReminder(
                 enabled: true, everySeconds: 7200, windowStart: ClockTime(hour: 9, minute: 0),
                 windowEnd: ClockTime(hour: 21, minute: 0)))

@@ -54,66 +54,66 @@ struct WaterStoreTests {
         let temp = try TemporaryDatabase()
         defer { withExtendedLifetime(temp) {} }
         let db = try temp.open()
-        let first = try db.addWater(
+        let first = try db.water.add(
             WaterRecord(uuid: "A", amountMl: 250, start: at("2030-01-15 08:30"), end: at("2030-01-15 08:40")))
         #expect(first.added && first.record.id == 1 && first.record.end == at("2030-01-15 08:40"))
-        let again = try db.addWater(WaterRecord(uuid: "A", amountMl: 999, start: at("2030-01-15 09:00")))
+        let again = try db.water.add(WaterRecord(uuid: "A", amountMl: 999, start: at("2030-01-15 09:00")))
         #expect(!again.added && again.record == first.record, "a known uuid must keep its record: \(again)")
-        #expect(try db.waterCount() == 1)
+        #expect(try db.water.count() == 1)
         // Survives reopening the file.
         let reopened = try temp.open()
-        #expect(try reopened.waterRecords(from: at("2030-01-15 00:00"), to: at("2030-01-16 00:00")) == [first.record])
+        #expect(try reopened.water.records(from: at("2030-01-15 00:00"), to: at("2030-01-16 00:00")) == [first.record])
     }
 
     @Test func importingTheSameRecordsTwiceAddsNothingTheSecondTime() throws {
         let db = try AppDatabase.inMemory()
-        _ = try db.addWater(drink("known", 100, "2030-01-14 20:00"))
+        _ = try db.water.add(drink("known", 100, "2030-01-14 20:00"))
         let records = [
             drink("known", 100, "2030-01-14 20:00"), drink("h1", 250, "2030-01-15 08:00"),
             drink("h2", 330, "2030-01-15 12:00"),
         ]
-        let first = try db.importWater(records)
+        let first = try db.water.importRecords(records)
         #expect(first.inserted == 2 && first.skipped == 1)
-        let second = try db.importWater(records)
+        let second = try db.water.importRecords(records)
         #expect(second.inserted == 0 && second.skipped == 3)
-        #expect(try db.waterCount() == 3)
-        #expect(try db.importWater([]) == (0, 0))
+        #expect(try db.water.count() == 3)
+        #expect(try db.water.importRecords([]) == (0, 0))
     }
 
     @Test func totalsPerLocalDayIncludeEmptyDaysAndCountOnTheDayADrinkStarted() throws {
         let db = try AppDatabase.inMemory()
-        _ = try db.importWater([
+        _ = try db.water.importRecords([
             drink("a", 250, "2030-01-15 00:10"), drink("b", 300, "2030-01-15 23:50"),
             drink("c", 500, "2030-01-17 07:00"),
             drink("before", 1000, "2030-01-14 23:59"),
         ])
-        let days = try db.waterDays(from: at("2030-01-15 00:00"), to: at("2030-01-18 00:00"), zone: warsawZone)
+        let days = try db.water.days(from: at("2030-01-15 00:00"), to: at("2030-01-18 00:00"), zone: warsawZone)
         #expect(days.map(\.day.description) == ["2030-01-15", "2030-01-16", "2030-01-17"])
         #expect(days.map(\.totalMl) == [550, 0, 500])
         #expect(days.map(\.count) == [2, 0, 1])
-        #expect(try db.waterTotal(on: day, zone: warsawZone) == (550, 2))
+        #expect(try db.water.total(on: day, zone: warsawZone) == (550, 2))
         // The same instants are another day in another zone: days are the zone's.
-        let utcDays = try db.waterDays(
+        let utcDays = try db.water.days(
             from: at("2030-01-15 00:00"), to: at("2030-01-16 00:00"), zone: TimeZone(identifier: "UTC")!)
         #expect(utcDays.map(\.day.description) == ["2030-01-14", "2030-01-15"])
         #expect(utcDays.map(\.totalMl) == [250, 300])
-        #expect(try db.waterDays(from: at("2030-01-15 00:00"), to: at("2030-01-15 00:00"), zone: warsawZone).isEmpty)
+        #expect(try db.water.days(from: at("2030-01-15 00:00"), to: at("2030-01-15 00:00"), zone: warsawZone).isEmpty)
     }
 
     @Test func goalAndReminderSettingsRoundTrip() throws {
         let temp = try TemporaryDatabase()
         defer { withExtendedLifetime(temp) {} }
         let db = try temp.open()
-        #expect(try db.waterGoal() == nil)
-        #expect(try db.waterReminder() == .standard)
-        try db.setWaterGoal(2000)
-        try db.setWaterReminder(every2h)
+        #expect(try db.water.goal() == nil)
+        #expect(try db.water.reminder() == .standard)
+        try db.water.setGoal(2000)
+        try db.water.setReminder(every2h)
         let reopened = try temp.open()
-        #expect(try reopened.waterGoal() == 2000)
-        #expect(try reopened.waterReminder() == every2h)
-        try reopened.setWaterGoal(nil)
-        #expect(try reopened.waterGoal() == nil)
-        #expect(try !reopened.waterGoalReached(on: day, zone: warsawZone), "no goal, nothing reached")
+        #expect(try reopened.water.goal() == 2000)
+        #expect(try reopened.water.reminder() == every2h)
+        try reopened.water.setGoal(nil)
+        #expect(try reopened.water.goal() == nil)
+        #expect(try !reopened.water.goalReached(on: day, zone: warsawZone), "no goal, nothing reached")
     }
 
     @Test func remindersArePlannedForTheRestOfTodayAndTomorrowIdempotently() throws {
@@ -122,7 +122,7 @@ struct WaterStoreTests {
         try db.planWater(now: now, zone: warsawZone)
         #expect(try pending(db, .water).isEmpty, "reminders are off until switched on")
 
-        try db.setWaterReminder(every2h)
+        try db.water.setReminder(every2h)
         try db.planWater(now: now, zone: warsawZone)
         let planned = try pending(db, .water)
         let today = ["15:00", "17:00", "19:00", "21:00"].map { at("2030-01-15 \($0)") }
@@ -133,7 +133,7 @@ struct WaterStoreTests {
         #expect(planned.first?.occurrence == at("2030-01-15 00:00") && planned.first?.itemID == 0)
         try db.planWater(now: now, zone: warsawZone)
         #expect(try pending(db, .water) == planned, "planning again must not add or change anything")
-        #expect(try db.plannedWaterReminders(after: now, limit: 2) == Array(today.prefix(2)))
+        #expect(try db.water.plannedReminders(after: now, limit: 2) == Array(today.prefix(2)))
 
         // Through the ledger like every other trigger.
         #expect(try db.dueTriggers(at: today[0]).map(\.key) == [planned[0].key])
@@ -143,35 +143,35 @@ struct WaterStoreTests {
         var hourly = every2h
         hourly.everySeconds = 3600
         hourly.windowEnd = ClockTime(hour: 16, minute: 0)
-        try db.setWaterReminder(hourly)
+        try db.water.setReminder(hourly)
         try db.planWater(now: now, zone: warsawZone)
         #expect(
             try pending(db, .water).map(\.fireAt) == [at("2030-01-15 15:00"), at("2030-01-15 16:00")]
                 + (9...16).map { at("2030-01-16 \(String(format: "%02d", $0)):00") })
         hourly.enabled = false
-        try db.setWaterReminder(hourly)
+        try db.water.setReminder(hourly)
         try db.planWater(now: now, zone: warsawZone)
         #expect(try pending(db, .water).isEmpty)
-        #expect(try db.plannedWaterReminders(after: now).isEmpty)
+        #expect(try db.water.plannedReminders(after: now).isEmpty)
     }
 
     @Test func onceTheGoalIsReachedTheRestOfThatDaysRemindersAreSkipped() throws {
         let db = try AppDatabase.inMemory()
-        try db.setWaterReminder(every2h)
-        try db.setWaterGoal(1000)
+        try db.water.setReminder(every2h)
+        try db.water.setGoal(1000)
         let now = at("2030-01-15 14:00")
-        _ = try db.addWater(drink("a", 600, "2030-01-15 08:00"))
+        _ = try db.water.add(drink("a", 600, "2030-01-15 08:00"))
         try db.planWater(now: now, zone: warsawZone)
         #expect(try pending(db, .water).filter { $0.fireAt < at("2030-01-16 00:00") }.count == 4)
-        #expect(try db.waterReminderWanted(at: at("2030-01-15 15:00"), zone: warsawZone))
+        #expect(try db.water.reminderWanted(at: at("2030-01-15 15:00"), zone: warsawZone))
 
-        _ = try db.addWater(drink("b", 400, "2030-01-15 14:05"))
+        _ = try db.water.add(drink("b", 400, "2030-01-15 14:05"))
         let later = at("2030-01-15 14:06")
-        #expect(try db.waterGoalReached(on: day, zone: warsawZone))
+        #expect(try db.water.goalReached(on: day, zone: warsawZone))
         #expect(
-            try !db.waterReminderWanted(at: at("2030-01-15 15:00"), zone: warsawZone),
+            try !db.water.reminderWanted(at: at("2030-01-15 15:00"), zone: warsawZone),
             "the goal is reached: no more reminders today")
-        #expect(try db.waterReminderWanted(at: at("2030-01-16 09:00"), zone: warsawZone), "tomorrow starts from zero")
+        #expect(try db.water.reminderWanted(at: at("2030-01-16 09:00"), zone: warsawZone), "tomorrow starts from zero")
         try db.planWater(now: later, zone: warsawZone)
         let left = try pending(db, .water)
         #expect(
@@ -180,14 +180,14 @@ struct WaterStoreTests {
             "today's reminders should be gone, tomorrow's kept: \(left)")
 
         // A higher goal brings today's back.
-        try db.setWaterGoal(1500)
+        try db.water.setGoal(1500)
         try db.planWater(now: later, zone: warsawZone)
         #expect(try pending(db, .water).first?.fireAt == at("2030-01-15 15:00"))
     }
 
     @Test func ofRemindersDueButNotShownOnlyTheLatestIsKept() throws {
         let db = try AppDatabase.inMemory()
-        try db.setWaterReminder(every2h)
+        try db.water.setReminder(every2h)
         try db.planWater(now: at("2030-01-15 08:00"), zone: warsawZone)
         // Nothing was delivered (no server, or the daemon was down) until 13:30.
         let now = at("2030-01-15 13:30")
@@ -199,8 +199,8 @@ struct WaterStoreTests {
         #expect(missed.count == 2, "09:00 and 11:00 are recorded as missed, not dropped: \(recorded)")
 
         // The goal reached meanwhile: the one left is not shown either.
-        try db.setWaterGoal(500)
-        _ = try db.addWater(drink("a", 500, "2030-01-15 13:10"))
+        try db.water.setGoal(500)
+        _ = try db.water.add(drink("a", 500, "2030-01-15 13:10"))
         try db.planWater(now: now, zone: warsawZone)
         #expect(try db.dueTriggers(at: now).isEmpty)
         #expect(try states(db, .water).filter { $0.value == "missed" }.count == 3)

@@ -111,7 +111,9 @@ struct AgendaController: RequestController {
             now: now, dayStart: startOfDay, dayEnd: endOfDay,
             yesterday: cal.date(byAdding: .day, value: -1, to: startOfDay)!)
         let later = (appointments + doses.later).sorted { ($0.start, $0.title) < ($1.start, $1.title) }
-        return NowResult(now: now, laterToday: later, overdue: doses.overdue, water: try waterToday(now: now))
+        return NowResult(
+            now: now, laterToday: later, overdue: doses.overdue,
+            water: try WaterController.today(now: now, water: database.water, zone: zone.current))
     }
 
     /// Doses still to come today, and those that should have been taken: every dose of yesterday and
@@ -157,13 +159,5 @@ struct AgendaController: RequestController {
             }
         }
         return entries
-    }
-
-    /// Today's water for `now`; nil when there is no goal and nothing was logged today.
-    func waterToday(now: Date) throws -> WaterDay? {
-        let day = LocalDate(now, in: zone.current)
-        let total = try database.waterTotal(on: day, zone: zone.current)
-        let water = WaterDay(day: day, totalMl: total.totalMl, count: total.count, goalMl: try database.waterGoal())
-        return water.goalMl == nil && water.count == 0 ? nil : water
     }
 }

@@ -14,6 +14,7 @@ struct BudgetController: RequestController {
     func addRoutes(to router: inout RequestRouter) {
         router.register(BudgetRPC.add, add)
         router.register(BudgetRPC.list, list)
+        router.register(BudgetRPC.show, show)
         router.register(BudgetRPC.edit, edit)
         router.register(BudgetRPC.remove, remove)
         router.register(BudgetRPC.balance, balance)
@@ -46,6 +47,10 @@ struct BudgetController: RequestController {
             case .time, .category: .time(e.at)
             }
         }
+    }
+
+    func show(_ p: IDParams) throws -> BudgetEntry {
+        Self.wire(try budget.entry(id: p.id))
     }
 
     func edit(_ p: BudgetEditParams) throws -> BudgetEntry {

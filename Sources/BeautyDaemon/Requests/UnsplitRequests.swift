@@ -18,8 +18,6 @@ struct UnsplitRequests: RequestController {
     func addRoutes(to router: inout RequestRouter) {
         var routes = UnsplitRoutes(router: router, requests: self)
         Self.medicationRoutes(&routes)
-        Self.measurementRoutes(&routes)
-        Self.wellbeingRoutes(&routes)
         router = routes.router
     }
 }

@@ -63,13 +63,13 @@ struct NotificationContent {
                 category: ItemKind.tip.notificationCategory, urgency: .low)
         case .water:
             let day = LocalDate(trigger.fireAt, in: zone)
-            guard day == LocalDate(now, in: zone), try store.waterReminderWanted(at: trigger.fireAt, zone: zone) else {
+            guard day == LocalDate(now, in: zone), try store.water.reminderWanted(at: trigger.fireAt, zone: zone) else {
                 return nil
             }
-            let total = try store.waterTotal(on: day, zone: zone).totalMl
+            let total = try store.water.total(on: day, zone: zone).totalMl
             let format = LocaleFormat(l.language)
             let progress =
-                try store.waterGoal().map { goal in
+                try store.water.goal().map { goal in
                     l.tr(
                         "Today so far: %s of %s ml (%s%%).", format.integer(total), format.integer(goal),
                         total * 100 / goal)

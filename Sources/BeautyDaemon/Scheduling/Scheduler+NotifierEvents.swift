@@ -40,7 +40,7 @@ extension Scheduler {
             case let .action(key, action)
             where NotificationAction(rawValue: action) == .drinkGlass && key.hasPrefix(ItemKind.water.rawValue + "/"):
                 let drink = WaterRecord(uuid: UUID().uuidString, amountMl: NotificationAction.glassMl, start: now)
-                guard let glass = try store.drinkFromReminder(key, drink, at: now) else { return }
+                guard let glass = try store.water.drinkFromReminder(key, drink, at: now) else { return }
                 logger.info(
                     "water logged from a reminder: \(glass.amountMl) ml",
                     metadata: ["item_id": "\(glass.id ?? 0)", "item_kind": "water"])

@@ -4,122 +4,6 @@ import BeautyLocalization
 import BeautyProtocol
 import Foundation
 
-/// `--category` and `--search`, shared by `tips` and `tip random`.
-struct TipFilterOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            Output.l.tr("Only this category: face, hair, nails or body; may repeat (any of them)."),
-            valueName: "category"))
-    var category: [String] = []
-
-    @Option(
-        help: ArgumentHelp(
-            Output.l.tr("Only tips whose title or text contains this (any case); may repeat (any of them)."),
-            valueName: "text"))
-    var search: [String] = []
-
-    /// Checked here too, so a typo is a usage error (exit 2) without a round trip.
-    func params() throws -> TipsParams {
-        let names = try category.map { text in
-            guard let parsed = try? TipCategory(parsing: text) else {
-                // The names listed are the ones the user types: "twarz, włosy, paznokcie, ciało" ("face, hair..." in English).
-                let names = TipCategory.allCases.map { $0.title(Output.l).lowercased() }.joined(separator: ", ")
-                throw CLIFailure(
-                    .usage, "--category: " + Output.l.tr("'%s' is not a tip category (one of %s)", text, names))
-            }
-            return parsed.rawValue
-        }
-        let texts = try search.compactMap { text in
-            try Input.check("--search") { try Tips.searchText(text, field: "--search") }
-        }
-        var params = TipsParams()
-        (params.category, params.categories) = WireList.oneOrList(names)
-        (params.search, params.searches) = WireList.oneOrList(texts)
-        return params
-    }
-}
-
-enum TipOutput {
-    static func show(_ tip: Tip) {
-        let shown = TipText(tip, Output.l)
-        Output.line(
-            "#\(tip.id) \(shown.title) (\(Output.l.language == .english ? tip.category.rawValue : shown.category.lowercased()))"
-        )
-        Output.line("   \(shown.text)")
-    }
-}
-
-struct TipsCommand: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: "tips",
-            abstract: Output.l.tr("Beauty tips for face, hair, nails and body."),
-            discussion: Output.l.tr(
-                """
-                Examples:
-                  beautyctl tips --category nails
-                  beautyctl tips --search sunscreen
-                A daily tip as a notification: [tips] daily_at = "09:00" in the config.
-                """))
-    }
-
-    @OptionGroup var filter: TipFilterOptions
-    @OptionGroup var output: OutputOptions
-    @OptionGroup var global: GlobalOptions
-
-    func run() throws {
-        let params = try filter.params()
-        var client = global.client
-        let tips = try client.call(WellbeingRPC.tips, params)
-        if output.json { return try Output.json(tips) }
-        guard !tips.isEmpty else {
-            let l = Output.l
-            let categories = filter.category.compactMap {
-                TipCategory(rawValue: $0.lowercased())?.title(l).lowercased()
-            }
-            .joined(separator: l.tr(" or "))
-            let what = [
-                categories.isEmpty ? nil : l.tr("in %s", categories),
-                filter.search.isEmpty
-                    ? nil : l.tr("mentioning '%s'", filter.search.joined(separator: "'" + l.tr(" or ") + "'")),
-            ]
-            .compactMap { $0 }
-            return Output.line(l.tr("No tips %s.", what.joined(separator: " ")))
-        }
-        for (index, tip) in tips.enumerated() {
-            if index > 0 { Output.line() }
-            TipOutput.show(tip)
-        }
-    }
-}
-
-struct TipCommand: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: "tip", abstract: Output.l.tr("One beauty tip."), subcommands: [Random.self],
-            defaultSubcommand: Random.self)
-    }
-
-    struct Random: ParsableCommand {
-        static var configuration: CommandConfiguration {
-            CommandConfiguration(
-                abstract: Output.l.tr("A tip picked at random (from one category or matching a text, if given)."),
-                discussion: Output.l.tr("Example: beautyctl tip random --category hair"))
-        }
-
-        @OptionGroup var filter: TipFilterOptions
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var global: GlobalOptions
-
-        func run() throws {
-            var client = global.client
-            let tip = try client.call(WellbeingRPC.tipRandom, try filter.params())
-            if output.json { return try Output.json(tip) }
-            TipOutput.show(tip)
-        }
-    }
-}
-
 /// `--days`, `--from`, `--to` of `water total` and `water list` (default: today).
 struct WaterRangeOptions: ParsableArguments {
     @Option(
@@ -140,8 +24,8 @@ struct WaterRangeOptions: ParsableArguments {
         }
     }
 
-    func params(now: Date) throws -> WaterTotalParams {
-        var params = WaterTotalParams()
+    func params(now: Date) throws -> WaterRangeParams {
+        var params = WaterRangeParams()
         if let days {
             let calendar = LocalTime.calendar(.current)
             let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now))!
@@ -261,7 +145,7 @@ extension WaterCommand {
                 throw CLIFailure(.usage, Output.l.tr("--until: must not be before --at"))
             }
             var client = global.client
-            let result = try client.call(WellbeingRPC.waterAdd, params)
+            let result = try client.call(WaterRPC.add, params)
             if output.json { return try Output.json(result) }
             let times = Output.times
             let when =
@@ -296,7 +180,7 @@ extension WaterCommand {
             var params = try range.params(now: Date())
             (params.sort, params.reverse) = order.wire
             var client = global.client
-            let list = try client.call(WellbeingRPC.waterList, params)
+            let list = try client.call(WaterRPC.list, params)
             if try output.printed(
                 list, csv: ["id", "uuid", "amount_ml", "start", "end"],
                 {
@@ -363,7 +247,7 @@ extension WaterCommand {
             params.until = try until.map { try WaterOutput.pastTime($0, option: "--until", now: now) }
             params.clearUntil = clearUntil ? true : nil
             var client = global.client
-            let result = try client.call(WellbeingRPC.waterEdit, params)
+            let result = try client.call(WaterRPC.edit, params)
             if output.json { return try Output.json(result) }
             Output.line(Output.l.tr("Updated %s.", WaterOutput.describe(result.record)))
             Output.line("\(WaterOutput.dayName(result.day, now: now)): \(WaterOutput.progress(result.day)).")
@@ -377,19 +261,13 @@ extension WaterCommand {
                 abstract: Output.l.tr("Delete a logged drink (asks first on a terminal; ids from 'water list')."))
         }
         @Argument(help: ArgumentHelp(Output.l.tr("Water record id."))) var id: Int64
-        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var removal: RemovalOptions
 
         func run() throws {
-            var client = global.client
-            let removed = try Input.confirmedRemoval(
-                of: Output.l.tr("water record"), id: id, yes: yes, client: &client, remove: WellbeingRPC.waterRemove
-            ) { _ in
+            let removed = try removal.remove(Output.l.tr("water record"), id: id, WaterRPC.remove) { _ in
                 Output.l.tr("Delete water record %s?", id)
             }
             guard let gone = removed else { return }
-            if output.json { return try Output.json(gone) }
             Output.line(Output.l.tr("Deleted %s.", WaterOutput.describe(gone.record)))
             Output.line("\(WaterOutput.dayName(gone.day, now: Date())): \(WaterOutput.progress(gone.day)).")
         }
@@ -416,7 +294,7 @@ extension WaterCommand {
             let now = Date()
             let params = try range.params(now: now)
             var client = global.client
-            let result = try client.call(WellbeingRPC.waterTotal, params)
+            let result = try client.call(WaterRPC.total, params)
             if output.json { return try Output.json(result) }
             let times = Output.times
             let l = Output.l, ml = Output.numbers.integer
@@ -492,7 +370,7 @@ extension WaterCommand {
                 }
             }
             var client = global.client
-            let result = try client.call(WellbeingRPC.waterGoal, params)
+            let result = try client.call(WaterRPC.goal, params)
             if output.json { return try Output.json(result) }
             Output.line(
                 result.goalMl.map { Output.l.tr("Daily water goal: %s ml.", Output.numbers.integer($0)) }
@@ -550,7 +428,7 @@ extension WaterCommand {
                 params.windowEnd = window.1
             }
             var client = global.client
-            let result = try client.call(WellbeingRPC.waterRemind, params)
+            let result = try client.call(WaterRPC.remind, params)
             if output.json { return try Output.json(result) }
             let settings =
                 DurationParser.every(result.everySeconds, Output.l)
@@ -612,7 +490,7 @@ extension WaterCommand {
             // Batches are separate transactions; a retry after a failure only adds what is missing.
             for start in stride(from: 0, to: records.count, by: Self.batch) {
                 let part = Array(records[start..<min(start + Self.batch, records.count)])
-                let result = try client.call(WellbeingRPC.waterImport, WaterImportParams(records: part))
+                let result = try client.call(WaterRPC.import, WaterImportParams(records: part))
                 total.inserted += result.inserted
                 total.skipped += result.skipped
             }

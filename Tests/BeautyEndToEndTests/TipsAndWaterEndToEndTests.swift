@@ -10,7 +10,7 @@ import Testing
 
 extension EndToEndTiming {
     @Suite("Tips and water: beautyctl, the goal in `now`, import, hydration reminders", .serialized)
-    struct Wellbeing {
+    struct TipsAndWater {
         @Test("tips search ignores case; water add/total/goal/now; import twice adds nothing; bad input stores nothing")
         func tipsAndWaterFromBeautyctl() async throws {
             let stack = try await Stack.start(server: false)
@@ -77,7 +77,7 @@ extension EndToEndTiming {
                 let _: WaterAddResult = try stack.client().call("water.add", WaterAddParams(amountMl: -5))
             }
             #expect(throws: RPCErrorObject.self) {
-                let _: [Tip] = try stack.client().call("tips", TipsParams(category: "lips"))
+                let _: [Tip] = try stack.client().call("tips", TipFilterParams(category: "lips"))
             }
             let refused = try await stack.beautyctl(["tip", "random", "--search", "no such words"])
             #expect(refused.status == .exited(1) && refused.stderr.contains("no tip"), "\(refused)")

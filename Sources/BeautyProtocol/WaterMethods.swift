@@ -1,20 +1,6 @@
 import BeautyCore
 import Foundation
 
-/// `tips` and `tip.random`: both filters optional. `category` is a string so a wrong one gets a
-/// message listing the right ones.
-public struct TipsParams: Codable, Sendable {
-    public var category: String?
-    public var search: String?
-    /// Several values (with the single field, if given, too): a tip matching any of them.
-    public var categories: [String]?
-    public var searches: [String]?
-    public init(category: String? = nil, search: String? = nil) {
-        self.category = category
-        self.search = search
-    }
-}
-
 /// `water.add`: one drink. `uuid` is optional: a retry with the same one adds nothing.
 public struct WaterAddParams: Codable, Sendable {
     public var amountMl: Int
@@ -62,8 +48,8 @@ public struct WaterAddResult: Codable, Sendable {
     }
 }
 
-/// `water.total`: default today (the daemon's local day).
-public struct WaterTotalParams: Codable, Sendable {
+/// `water.total` and `water.list`: default today (the daemon's local day).
+public struct WaterRangeParams: Codable, Sendable {
     public var from: Date?
     public var to: Date?
     /// `water.list`'s order: `sort` (`time`, the only key drinks have), `reverse` descending. `water.total` ignores them.
@@ -186,21 +172,18 @@ public struct WaterRecordResult: Codable, Sendable {
     }
 }
 
-public enum WellbeingRPC {
-    public static let tips = RPC<TipsParams, [Tip]>(.tips)
-    public static let tipRandom = RPC<TipsParams, Tip>(.tipRandom)
-    public static let waterAdd = RPC<WaterAddParams, WaterAddResult>(.waterAdd)
-    public static let waterTotal = RPC<WaterTotalParams, WaterTotalResult>(.waterTotal)
-    public static let waterGoal = RPC<WaterGoalParams, WaterGoalResult>(.waterGoal)
-    public static let waterRemind = RPC<WaterRemindParams, WaterRemindResult>(.waterRemind)
-    public static let waterImport = RPC<WaterImportParams, WaterImportResult>(.waterImport)
+public enum WaterRPC {
+    public static let add = RPC<WaterAddParams, WaterAddResult>(.waterAdd)
+    public static let total = RPC<WaterRangeParams, WaterTotalResult>(.waterTotal)
+    public static let goal = RPC<WaterGoalParams, WaterGoalResult>(.waterGoal)
+    public static let remind = RPC<WaterRemindParams, WaterRemindResult>(.waterRemind)
+    public static let `import` = RPC<WaterImportParams, WaterImportResult>(.waterImport)
     /// Records that started in the range (default today), earliest first.
-    public static let waterList = RPC<WaterTotalParams, [WaterRecord]>(.waterList)
-    public static let waterEdit = RPC<WaterEditParams, WaterRecordResult>(.waterEdit)
-    public static let waterRemove = RPC<IDParams, WaterRecordResult>(.waterRemove)
+    public static let list = RPC<WaterRangeParams, [WaterRecord]>(.waterList)
+    public static let edit = RPC<WaterEditParams, WaterRecordResult>(.waterEdit)
+    public static let remove = RPC<IDParams, WaterRecordResult>(.waterRemove)
 
     static let methods = [
-        tips.method, tipRandom.method, waterAdd.method, waterTotal.method, waterGoal.method,
-        waterRemind.method, waterImport.method, waterList.method, waterEdit.method, waterRemove.method,
+        add.method, total.method, goal.method, remind.method, `import`.method, list.method, edit.method, remove.method,
     ]
 }

@@ -2,8 +2,8 @@ import BeautyCore
 import Foundation
 import GRDB
 
-/// A row of the `water` table.
-struct WaterRow: Codable, FetchableRecord, MutablePersistableRecord {
+/// A row of the `water` table (BeautyCore's `WaterRecord` is the drink it stores).
+struct WaterTableRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "water"
     var id: Int64?
     var uuid: String
@@ -20,22 +20,25 @@ struct WaterRow: Codable, FetchableRecord, MutablePersistableRecord {
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-/// Water intake, its daily goal and reminders, and the daily tip's place in the delivery ledger.
-extension AppDatabase {
-    static let waterGoalSetting = "water.goal"
-    static let waterReminderSetting = "water.remind"
+/// Water intake, its daily goal and reminders.
+public struct WaterStore: Sendable {
+    let writer: PrioritizedWriter
+
+    static let goalSetting = "water.goal"
+    static let reminderSetting = "water.remind"
+    static let recordKind = "water record"
 
     // MARK: - Records
 
     /// Stores a drink. A uuid already stored keeps its record as it is: the answer is that record and `false`.
-    public func addWater(_ record: WaterRecord) throws -> (record: WaterRecord, added: Bool) {
+    public func add(_ record: WaterRecord) throws -> (record: WaterRecord, added: Bool) {
         try writer.write { db in
-            var row = WaterRow(record)
+            var row = WaterTableRecord(record)
             row.id = nil
             try row.insert(db, onConflict: .ignore)
             if db.changesCount > 0, row.id != nil { return (row.record, true) }
-            guard let existing = try WaterRow.filter(Column("uuid") == record.uuid).fetchOne(db) else {
-                throw StoreError.notFound(kind: "water record", id: 0)
+            guard let existing = try WaterTableRecord.filter(Column("uuid") == record.uuid).fetchOne(db) else {
+                throw StoreError.notFound(kind: Self.recordKind, id: 0)
             }
             return (existing.record, false)
         }
@@ -46,10 +49,11 @@ extension AppDatabase {
     /// nor log it twice. Nil, and nothing stored, when the reminder was answered already.
     public func drinkFromReminder(_ key: String, _ record: WaterRecord, at now: Date) throws -> WaterRecord? {
         try writer.write { db in
-            guard try Self.transition(db, [key], from: [.fired], to: .dismissed, at: now, firedAt: nil) > 0 else {
+            guard try AppDatabase.transition(db, [key], from: [.fired], to: .dismissed, at: now, firedAt: nil) > 0
+            else {
                 return nil
             }
-            var row = WaterRow(record)
+            var row = WaterTableRecord(record)
             row.id = nil
             try row.insert(db)
             return row.record
@@ -57,11 +61,11 @@ extension AppDatabase {
     }
 
     /// Stores the records whose uuid is not stored yet, in one transaction; the rest are skipped.
-    public func importWater(_ records: [WaterRecord]) throws -> (inserted: Int, skipped: Int) {
+    public func importRecords(_ records: [WaterRecord]) throws -> (inserted: Int, skipped: Int) {
         try writer.write { db in
             var inserted = 0
             for record in records {
-                var row = WaterRow(record)
+                var row = WaterTableRecord(record)
                 row.id = nil
                 try row.insert(db, onConflict: .ignore)
                 inserted += db.changesCount
@@ -71,24 +75,24 @@ extension AppDatabase {
     }
 
     /// Records that started in [from, to), earliest first.
-    public func waterRecords(from: Date, to: Date) throws -> [WaterRecord] {
+    public func records(from: Date, to: Date) throws -> [WaterRecord] {
         try writer.read { db in
-            try WaterRow.filter(Column("startAt") >= from && Column("startAt") < to)
+            try WaterTableRecord.filter(Column("startAt") >= from && Column("startAt") < to)
                 .order(Column("startAt"), Column("id")).fetchAll(db).map(\.record)
         }
     }
 
-    public func waterRecord(id: Int64) throws -> WaterRecord {
-        try writer.read { db in try Self.fetchWater(db, id: id).record }
+    public func record(id: Int64) throws -> WaterRecord {
+        try writer.read { db in try WaterTableRecord.fetch(db, id: id, kind: Self.recordKind).record }
     }
 
     /// Reads the stored record, lets `change` edit it (its id and uuid stay) and saves it, in one transaction.
-    public func updateWater(id: Int64, _ change: (inout WaterRecord) throws -> Void) throws -> WaterRecord {
+    public func update(id: Int64, _ change: (inout WaterRecord) throws -> Void) throws -> WaterRecord {
         try writer.write { db in
-            let old = try Self.fetchWater(db, id: id)
+            let old = try WaterTableRecord.fetch(db, id: id, kind: Self.recordKind)
             var record = old.record
             try change(&record)
-            var row = WaterRow(record)
+            var row = WaterTableRecord(record)
             row.id = id
             row.uuid = old.uuid
             try row.update(db)
@@ -97,31 +101,20 @@ extension AppDatabase {
     }
 
     /// Deletes a record and answers it as it was.
-    public func removeWater(id: Int64) throws -> WaterRecord {
-        try writer.write { db in
-            let old = try Self.fetchWater(db, id: id)
-            _ = try WaterRow.deleteOne(db, key: id)
-            return old.record
-        }
+    public func delete(id: Int64) throws -> WaterRecord {
+        try writer.write { db in try WaterTableRecord.delete(db, id: id, kind: Self.recordKind).record }
     }
 
-    private static func fetchWater(_ db: Database, id: Int64) throws -> WaterRow {
-        guard let row = try WaterRow.fetchOne(db, key: id) else {
-            throw StoreError.notFound(kind: "water record", id: id)
-        }
-        return row
-    }
-
-    public func waterCount() throws -> Int {
-        try writer.read { db in try WaterRow.fetchCount(db) }
+    public func count() throws -> Int {
+        try writer.read { db in try WaterTableRecord.fetchCount(db) }
     }
 
     /// Every local day from `from`'s to the one before `to`, with what was drunk on it (a record
     /// counts on the day it started), oldest first; days without records are there with 0.
-    public func waterDays(from: Date, to: Date, zone: TimeZone) throws -> [(day: LocalDate, totalMl: Int, count: Int)] {
+    public func days(from: Date, to: Date, zone: TimeZone) throws -> [(day: LocalDate, totalMl: Int, count: Int)] {
         guard from < to else { return [] }
         var totals: [LocalDate: (Int, Int)] = [:]
-        for record in try waterRecords(from: from, to: to) {
+        for record in try records(from: from, to: to) {
             let day = LocalDate(record.start, in: zone)
             let sum = totals[day] ?? (0, 0)
             totals[day] = (sum.0 + record.amountMl, sum.1 + 1)
@@ -138,52 +131,52 @@ extension AppDatabase {
     }
 
     /// What was drunk on one local day.
-    public func waterTotal(on day: LocalDate, zone: TimeZone) throws -> (totalMl: Int, count: Int) {
-        let days = try waterDays(from: day.start(in: zone), to: day.adding(days: 1).start(in: zone), zone: zone)
+    public func total(on day: LocalDate, zone: TimeZone) throws -> (totalMl: Int, count: Int) {
+        let days = try self.days(from: day.start(in: zone), to: day.adding(days: 1).start(in: zone), zone: zone)
         return days.first.map { ($0.totalMl, $0.count) } ?? (0, 0)
     }
 
     // MARK: - Goal and reminder settings
 
     /// The daily goal in ml; nil when none is set.
-    public func waterGoal() throws -> Int? {
-        try setting(Self.waterGoalSetting).flatMap { Int($0) }
+    public func goal() throws -> Int? {
+        try setting(Self.goalSetting).flatMap { Int($0) }
     }
 
     /// Sets the daily goal, or removes it (nil).
-    public func setWaterGoal(_ ml: Int?) throws {
-        if let ml { return try setSetting(Self.waterGoalSetting, String(ml)) }
-        try removeSetting(Self.waterGoalSetting)
+    public func setGoal(_ ml: Int?) throws {
+        if let ml { return try setSetting(Self.goalSetting, String(ml)) }
+        try removeSetting(Self.goalSetting)
     }
 
     /// Whether `day`'s water reached the goal (false without a goal).
-    public func waterGoalReached(on day: LocalDate, zone: TimeZone) throws -> Bool {
-        guard let goal = try waterGoal() else { return false }
-        return try waterTotal(on: day, zone: zone).totalMl >= goal
+    public func goalReached(on day: LocalDate, zone: TimeZone) throws -> Bool {
+        guard let goal = try self.goal() else { return false }
+        return try total(on: day, zone: zone).totalMl >= goal
     }
 
     /// The reminder settings; `WaterReminder.standard` (off) until set.
-    public func waterReminder() throws -> WaterReminder {
-        guard let text = try setting(Self.waterReminderSetting),
+    public func reminder() throws -> WaterReminder {
+        guard let text = try setting(Self.reminderSetting),
             let reminder = try? JSONDecoder().decode(WaterReminder.self, from: Data(text.utf8))
         else { return .standard }
         return reminder
     }
 
-    public func setWaterReminder(_ reminder: WaterReminder) throws {
+    public func setReminder(_ reminder: WaterReminder) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        try setSetting(Self.waterReminderSetting, String(decoding: try encoder.encode(reminder), as: UTF8.self))
+        try setSetting(Self.reminderSetting, String(decoding: try encoder.encode(reminder), as: UTF8.self))
     }
 
     /// Whether a water reminder due at `at` should still be shown: reminders are on and that day's
     /// goal is not reached yet.
-    public func waterReminderWanted(at: Date, zone: TimeZone) throws -> Bool {
-        try waterReminder().enabled && !(try waterGoalReached(on: LocalDate(at, in: zone), zone: zone))
+    public func reminderWanted(at: Date, zone: TimeZone) throws -> Bool {
+        try reminder().enabled && !(try goalReached(on: LocalDate(at, in: zone), zone: zone))
     }
 
     /// The water reminders planned after `now`, earliest first.
-    public func plannedWaterReminders(after now: Date, limit: Int = 5) throws -> [Date] {
+    public func plannedReminders(after now: Date, limit: Int = 5) throws -> [Date] {
         try writer.read { db in
             try Date.fetchAll(
                 db,
@@ -194,10 +187,21 @@ extension AppDatabase {
         }
     }
 
+    private func setting(_ key: String) throws -> String? {
+        try writer.read { db in try AppDatabase.setting(db, key) }
+    }
+
+    private func setSetting(_ key: String, _ value: String) throws {
+        try writer.write { db in try AppDatabase.setSetting(db, key, value) }
+    }
+
     private func removeSetting(_ key: String) throws {
         try writer.write { db in try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key]) }
     }
+}
 
+/// The water reminders' and the daily tip's place in the delivery ledger.
+extension AppDatabase {
     // MARK: - Planning (called by the scheduler on every pass)
 
     /// Pending water-reminder deliveries (itemKind .water) for the rest of today and tomorrow, from
@@ -206,14 +210,14 @@ extension AppDatabase {
     /// shown (the daemon was down, no notification server), only the latest is kept: the others, and
     /// any of a day whose goal was reached meanwhile, are recorded as missed.
     public func planWater(now: Date, zone: TimeZone) throws {
-        let reminder = try waterReminder()
-        let goal = try waterGoal()
+        let reminder = try water.reminder()
+        let goal = try water.goal()
         var reached: [LocalDate: Bool] = [:]
         func goalReached(_ instant: Date) throws -> Bool {
             guard let goal else { return false }
             let day = LocalDate(instant, in: zone)
             if let known = reached[day] { return known }
-            let value = try waterTotal(on: day, zone: zone).totalMl >= goal
+            let value = try water.total(on: day, zone: zone).totalMl >= goal
             reached[day] = value
             return value
         }

@@ -1,0 +1,46 @@
+@testable import BeautyDaemon
+import BeautyProtocol
+import BeautyStore
+import BeautyTestSupport
+import Foundation
+import Logging
+import Testing
+
+/// Each area's controller routes its own methods and no other; an area given a controller is gone
+/// from UnsplitRequests.
+@Suite struct MeasurementWaterTipControllerTests {
+    static func routes(_ controller: some RequestController) -> Set<Method> {
+        var router = RequestRouter()
+        controller.addRoutes(to: &router)
+        #expect(router.duplicates.isEmpty, "registered more than once: \(router.duplicates)")
+        return Set(router.routes.keys)
+    }
+
+    @Test("measurements, water and tips each route their own methods, and UnsplitRequests none of them")
+    func measurementWaterAndTipRoutes() throws {
+        let store = try AppDatabase.inMemory()
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let daemon = try makeDaemon(
+            store: store, notifier: RecordingNotifier(), config: DaemonConfig(), session: SessionLanguage(.english),
+            socket: "in process", logger: logger)
+        let zone = SettableZone(TimeZone(identifier: "Europe/Warsaw")!)
+        let measurement = Self.routes(
+            MeasurementController(measurements: store.measurements, logger: logger, clock: Date.init, zone: zone))
+        let water = Self.routes(
+            WaterController(
+                water: store.water, planner: store, scheduler: daemon.scheduler, logger: logger, clock: Date.init,
+                zone: zone))
+        let tip = Self.routes(TipController())
+        #expect(measurement == [.measureAdd, .measureList, .measureCount, .measureClear, .measureChart])
+        #expect(
+            water == [
+                .waterAdd, .waterTotal, .waterGoal, .waterRemind, .waterImport, .waterList, .waterEdit, .waterRemove,
+            ])
+        #expect(tip == [.tips, .tipRandom])
+        let unsplit = Self.routes(
+            UnsplitRequests(
+                store: store, scheduler: daemon.scheduler, settings: daemon.settings, logger: logger, clock: Date.init,
+                zone: zone))
+        #expect(unsplit.isDisjoint(with: measurement.union(water).union(tip)), "\(unsplit)")
+    }
+}
