@@ -40,6 +40,14 @@ public func makeDaemon(
             socketPath: socket, logger: logger, clock: clock, zone: zone, importStages: importStages),
         BudgetController(budget: store.budget, settings: settings, logger: logger, clock: clock),
         CategoryController(categories: store.categories),
+        MedicationController(
+            medications: store.medications, history: store.history, scheduler: scheduler, logger: logger, clock: clock,
+            zone: zone),
+        DoseController(
+            medications: store.medications, deliveries: store.deliveries, scheduler: scheduler, clock: clock, zone: zone
+        ),
+        HistoryController(history: store.history, clock: clock),
+        NotificationsController(store: store, scheduler: scheduler, logger: logger),
     ]
     let requests = RequestHandler(controllers: controllers, databasePath: store.path, logger: logger)
     return Daemon(

@@ -20,6 +20,9 @@ public final class AppDatabase: Sendable {
 
     public var budget: BudgetStore { BudgetStore(writer: writer) }
     public var categories: CategoryStore { CategoryStore(writer: writer) }
+    public var medications: MedicationStore { MedicationStore(writer: writer) }
+    public var deliveries: DeliveryStore { DeliveryStore(writer: writer) }
+    public var history: HistoryStore { HistoryStore(writer: writer) }
 
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {

@@ -30,8 +30,8 @@ extension AppDatabase {
                 medications: try count("SELECT COUNT(*) FROM \(MedicationRecord.databaseTableName)"),
                 pendingDeliveries: try count(
                     "SELECT COUNT(*) FROM \(DeliveryRecord.databaseTableName) WHERE state = ?", [pending]),
-                waitingDeliveries: try Self.waitingDeliveryCount(db, at: now),
-                nextTrigger: try Self.nextTrigger(db, after: now) ?? Self.dueTriggers(db, at: now, limit: 1).first,
+                waitingDeliveries: try DeliveryStore.waitingCount(db, at: now),
+                nextTrigger: try DeliveryStore.next(db, after: now) ?? DeliveryStore.due(db, at: now, limit: 1).first,
                 setting: try Self.setting(db, settingKey))
         }
     }

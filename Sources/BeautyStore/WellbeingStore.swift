@@ -46,7 +46,8 @@ extension AppDatabase {
     /// nor log it twice. Nil, and nothing stored, when the reminder was answered already.
     public func drinkFromReminder(_ key: String, _ record: WaterRecord, at now: Date) throws -> WaterRecord? {
         try writer.write { db in
-            guard try Self.transition(db, [key], from: [.fired], to: .dismissed, at: now, firedAt: nil) > 0 else {
+            guard try DeliveryStore.transition(db, [key], from: [.fired], to: .dismissed, at: now, firedAt: nil) > 0
+            else {
                 return nil
             }
             var row = WaterRow(record)

@@ -175,7 +175,7 @@ extension UnsplitRequests {
             a.recurrence == nil
             ? nil
             : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: self.zone.current, limit: 5)
-        let deliveries = try store.deliveries(itemKind: .appointment, itemID: id, now: clock())
+        let deliveries = try store.deliveries.of(itemKind: .appointment, itemID: id, now: clock())
         let allDayTime = store.allDayReminderTime
         let warnings =
             zone.map {

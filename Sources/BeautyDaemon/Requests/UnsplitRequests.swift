@@ -31,7 +31,6 @@ struct UnsplitRequests: RequestController {
         Self.appointmentRoutes(&routes)
         Self.occurrenceRoutes(&routes)
         Self.contactRoutes(&routes)
-        Self.medicationRoutes(&routes)
         Self.measurementRoutes(&routes)
         Self.wellbeingRoutes(&routes)
         Self.backupRoutes(&routes)

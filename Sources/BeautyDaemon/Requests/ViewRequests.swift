@@ -59,7 +59,10 @@ extension UnsplitRequests {
                 AgendaEntry(appointment: a, contactName: a.contactID.flatMap { contacts[$0]?.name }, occurrence: $0)
             }
         }
-        if wantsDoses { matching += try agendaDoses(from: from, to: to, searches: needles) }
+        if wantsDoses {
+            matching += try DoseAgenda(medications: store.medications, zone: zone).entries(
+                from: from, to: to, searches: needles)
+        }
         if let nextFrom { matching.removeAll { $0.start >= nextFrom } }
         if !statuses.isEmpty { matching.removeAll { !statuses.contains($0.status) } }
         // Stable order: time, then title, then kind and id; a sort asked for keeps it for equal keys.
@@ -101,7 +104,7 @@ extension UnsplitRequests {
                     AgendaEntry(appointment: a, contactName: nil, occurrence: $0)
                 }
             }
-        let doses = try doseEntries(
+        let doses = try DoseAgenda(medications: store.medications, zone: zone).today(
             now: now, dayStart: startOfDay, dayEnd: endOfDay,
             yesterday: cal.date(byAdding: .day, value: -1, to: startOfDay)!)
         let later = (appointments + doses.later).sorted { ($0.start, $0.title) < ($1.start, $1.title) }

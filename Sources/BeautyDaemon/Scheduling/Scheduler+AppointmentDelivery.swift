@@ -16,7 +16,7 @@ extension Scheduler {
         do {
             guard let notification = content.appointment(trigger) else {
                 let now = clock()
-                try store.markMissed([trigger.key], at: now)  // its item is gone
+                try store.deliveries.markMissed([trigger.key], at: now)  // its item is gone
                 hub.publish(
                     DaemonEvent(
                         .missed, at: now, key: trigger.key, itemKind: trigger.itemKind,
@@ -26,7 +26,7 @@ extension Scheduler {
             return try await showThenRecord(
                 notification, for: [trigger.key], as: "reminder", metadata: metadata(trigger)
             ) { [self] firedAt in
-                try store.markFired([trigger.key], at: firedAt)
+                try store.deliveries.markFired([trigger.key], at: firedAt)
                 let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
                 logger.info(
                     "reminder delivered: \(notification.summary) (\(lateMs) ms after due)", metadata: metadata(trigger))
@@ -88,7 +88,7 @@ extension Scheduler {
     }
 
     private func recordFired(_ triggers: [Trigger], at firedAt: Date, detail: String) throws {
-        try store.markFired(triggers.map(\.key), at: firedAt)
+        try store.deliveries.markFired(triggers.map(\.key), at: firedAt)
         for trigger in triggers {
             hub.publish(
                 DaemonEvent(

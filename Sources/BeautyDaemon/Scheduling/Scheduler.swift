@@ -103,7 +103,7 @@ public actor Scheduler {
 
     private func loop() async throws {
         defer { timer.arm(at: nil) }
-        for key in try store.settleInterruptedDeliveries(at: clock()) {
+        for key in try store.deliveries.settleInterrupted(at: clock()) {
             logger.warning(
                 "a delivery was interrupted by a crash while being shown; counted as shown",
                 metadata: ["delivery_key": "\(key)"])
@@ -147,19 +147,19 @@ public actor Scheduler {
                 logger.notice("time zone is now \(zone.current.identifier): re-planning local-time schedules")
                 try store.replanForZoneChange(now: now, zone: zone.current)
             }
-            try store.planDoses(now: now, zone: zone.current)
+            try store.medications.planDoses(now: now, zone: zone.current)
             try store.planSeries(now: now, zone: zone.current)
             try store.planWater(now: now, zone: zone.current)
             try store.planDailyTip(now: now, zone: zone.current, at: config.dailyTipAt)
-            var pending = try store.dueTriggers(at: now)
-            if let next = try store.nextTrigger(after: now) { pending.append(next) }
+            var pending = try store.deliveries.due(at: now)
+            if let next = try store.deliveries.next(after: now) { pending.append(next) }
             let plan = SchedulePlanner.plan(
                 now: now, pending: pending, maxLateness: TimeInterval(config.maxLatenessSeconds),
                 lateAfter: reason == .started ? 0 : SchedulePlanner.lateAfter)
             if reason == .clockChanged { logger.notice("wall clock changed: rescheduling") }
 
             if !plan.expired.isEmpty {
-                try store.markMissed(plan.expired.map(\.key), at: now)
+                try store.deliveries.markMissed(plan.expired.map(\.key), at: now)
                 for trigger in plan.expired {
                     logger.warning("reminder too late to show, recorded as missed", metadata: metadata(trigger))
                     hub.publish(
@@ -179,7 +179,7 @@ public actor Scheduler {
                         try silentNag(trigger, at: now)
                         continue
                     }
-                    try store.markSuppressed([trigger.key], at: now)
+                    try store.deliveries.markSuppressed([trigger.key], at: now)
                     hub.publish(
                         DaemonEvent(
                             .suppressed, at: now, key: trigger.key, itemKind: trigger.itemKind,
@@ -188,13 +188,14 @@ public actor Scheduler {
             }
 
             // Delivering may have added rows (re-notifications, low-stock warnings): ask the ledger again.
-            var wakeAt = try store.nextTrigger(after: now)?.fireAt ?? plan.nextWake
-            if let due = try store.dueTriggers(at: clock(), limit: 1).first, !plan.deliver.contains(due),
+            var wakeAt = try store.deliveries.next(after: now)?.fireAt ?? plan.nextWake
+            if let due = try store.deliveries.due(at: clock(), limit: 1).first, !plan.deliver.contains(due),
                 !plan.catchUp.contains(due)
             {
                 wakeAt = min(wakeAt ?? due.fireAt, due.fireAt)
             }
-            for planning in [try store.nextPlanningInstant(), try store.nextSeriesPlanningInstant()].compactMap({ $0 })
+            for planning in [try store.medications.nextPlanningInstant(), try store.nextSeriesPlanningInstant()]
+                .compactMap({ $0 })
             {
                 wakeAt = min(wakeAt ?? planning, max(planning, now))
             }
