@@ -29,7 +29,7 @@ public func makeDaemon(
     let hub = EventHub()
     let settings = SettingsBox(config)
     let scheduler = try Scheduler(
-        store: store, notifier: notifier, hub: hub, config: config, logger: logger,
+        store: store, notifier: notifier, hub: hub, settings: settings, logger: logger,
         clock: clock, zone: zone, timer: timer)
     let sync = SyncCoordinator(
         store: store, settings: settings, scheduler: scheduler, logger: logger, clock: clock, zone: zone)

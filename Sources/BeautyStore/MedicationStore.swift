@@ -2,12 +2,10 @@ import BeautyCore
 import Foundation
 import GRDB
 
-/// Medications, their doses, and the dose side of the delivery ledger.
+/// Medications, their doses, and the dose side of the delivery ledger. What dose is due when is
+/// `DosePlanner`'s (Core): this store writes the rows its plan gives, in the transaction of the change.
 public struct MedicationStore: Sendable {
     let writer: PrioritizedWriter
-
-    /// How far ahead doses exist as rows (and pending deliveries): the scheduler extends it as time passes.
-    public static let doseHorizon: TimeInterval = 48 * 3600
 
     /// Adds a medication. Given a zone, its doses are planned in the same transaction (with those of
     /// any other medication due for planning); without one, the scheduler's next pass plans them.
@@ -128,9 +126,8 @@ public struct MedicationStore: Sendable {
 
     // MARK: - Doses
 
-    /// Creates dose rows (and pending deliveries for the future ones) up to `now + doseHorizon` for every
-    /// medication planned less than a day ahead. Doses earlier today than `now` are recorded without a
-    /// delivery, so `now` can say they should have been taken but nothing fires late for them.
+    /// Writes the dose rows (and pending deliveries for the ones `DosePlan.notifies`) that `DosePlanner.plan`
+    /// gives every medication planned less than `DosePlanner.replanningLimit` ahead.
     @discardableResult
     public func planDoses(now: Date, zone: TimeZone) throws -> Int {
         // Every scheduler pass asks; read first so a pass with nothing to plan never queues for the writer.
@@ -140,40 +137,33 @@ public struct MedicationStore: Sendable {
 
     private static func needingDosePlans(now: Date) -> QueryInterfaceRequest<MedicationRecord> {
         MedicationRecord.filter(
-            Column("plannedUntil") == nil || Column("plannedUntil") < now.addingTimeInterval(doseHorizon / 2))
+            Column("plannedUntil") == nil || Column("plannedUntil") < DosePlanner.replanningLimit(now: now))
     }
 
     @discardableResult
     private func planDoses(_ db: Database, now: Date, zone: TimeZone) throws -> Int {
-        let horizon = now.addingTimeInterval(Self.doseHorizon)
         var created = 0
         for var record in try Self.needingDosePlans(now: now).fetchAll(db) {
-            let medication = record.medication
-            let zone = medication.zone(default: zone)
-            // Without a start date a medication begins when it was added: its earlier doses today never existed.
-            let startOfToday = LocalTime.calendar(zone).startOfDay(for: now)
-            let from =
-                record.plannedUntil
-                ?? (medication.startDate == nil ? max(startOfToday, record.createdAt) : startOfToday)
-            for scheduledAt in DosePlanner.doses(for: medication, from: from, to: horizon, zone: zone) {
+            let plan = DosePlanner.plan(record.medication, plannedUntil: record.plannedUntil, now: now, zone: zone)
+            for scheduledAt in plan.doses {
                 var dose = DoseRecord(
                     id: nil, medicationId: record.id!, scheduledAt: scheduledAt,
                     state: Dose.State.pending.rawValue, confirmedAt: nil, nagCount: 0, shownKey: nil)
                 try dose.insert(db, onConflict: .ignore)
                 guard db.changesCount > 0, let doseID = dose.id else { continue }
                 created += 1
-                if scheduledAt > now {
+                if plan.notifies(scheduledAt) {
                     try DeliveryRecord(Self.doseTrigger(doseID, scheduledAt, fireAt: scheduledAt)).insert(db)
                 }
             }
-            record.plannedUntil = horizon
+            record.plannedUntil = plan.until
             try record.update(db)
         }
         return created
     }
 
     /// When dose rows must next be extended (nil when no medication can ever fire again).
-    public func nextPlanningInstant() throws -> Date? {
+    public func nextPlanning() throws -> Date? {
         try writer.read { db in
             guard
                 let earliest = try Date.fetchOne(
@@ -183,7 +173,7 @@ public struct MedicationStore: Sendable {
                         WHERE json_extract(schedule, '$.kind') IN ('times', 'interval')
                         """)
             else { return nil }
-            return earliest.addingTimeInterval(-Self.doseHorizon / 2)
+            return DosePlanner.nextPlanning(plannedUntil: earliest)
         }
     }
 

@@ -69,7 +69,7 @@ struct DoseLedgerTests: WarsawJanuary2027 {
 
         // Planning again changes nothing; a day later the rows are extended, without repeats.
         #expect(try db.medications.planDoses(now: now, zone: zone) == 0)
-        #expect(try db.medications.nextPlanningInstant() == now.addingTimeInterval(24 * 3600))
+        #expect(try db.medications.nextPlanning() == now.addingTimeInterval(24 * 3600))
         #expect(try db.medications.planDoses(now: local(16, 11, 30), zone: zone) == 2)
         #expect(try doses(db, of: iron).map(\.scheduledAt).suffix(3) == [local(17, 8), local(17, 20), local(18, 8)])
     }

@@ -6,13 +6,10 @@ import BeautyStore
 import Foundation
 import Logging
 
-/// Appointment reminders, one at a time or several missed while away as one notification; `deliver`
-/// routes doses and planner notices to their own deliveries.
+/// Appointment reminders, one at a time or several missed while away as one notification.
 extension Scheduler {
     /// Shows one reminder and records it as fired; false (and still pending) if no server took it.
-    func deliver(_ trigger: Trigger) async -> Bool {
-        if trigger.itemKind == .medication { return await deliverDose(trigger) }
-        if trigger.itemKind == .water || trigger.itemKind == .tip { return await deliverPlannerNotice(trigger) }
+    func deliverAppointment(_ trigger: Trigger) async -> Bool {
         do {
             guard let notification = content.appointment(trigger) else {
                 let now = clock()

@@ -60,7 +60,7 @@ struct ReloadService: Service {
                     warnings.forEach { logger.warning("\($0)") }
                     settings.config = config
                     logLevel.level = levelFromFlag ?? config.logLevel
-                    await scheduler.update(config: config)
+                    await scheduler.configReloaded()
                     await sync.adoptConfiguredAccounts()
                     sync.notice()
                     logger.notice("configuration reloaded from \(configPath)")

@@ -1,9 +1,27 @@
+import BeautyCore
 import Foundation
 import GRDB
 
-/// The zone local-time schedules were planned in, and planning again when it changes: doses and
-/// series alike, so it belongs to the database rather than to one area's store.
+/// Planning ahead, for every area at once: each area's rows written up to its planner's horizon, and
+/// the zone local-time schedules were planned in, planned again when it changes. What is due when is
+/// decided in Core (`DosePlanner.plan`, `AppointmentOccurrences`, `AllDayReminders`, `WaterRecords`,
+/// `Tips`); the stores write what those give, here or in the transaction of the change that needs it
+/// (an add or an edit); the scheduler only asks for this, arms its timer and shows what comes due.
 extension AppDatabase {
+    /// Writes what each planner gives up to its horizon: doses, series occurrences, today's water
+    /// reminders and the daily tip (at `dailyTipAt`; none without it). A pass with nothing to plan only reads.
+    public func planAhead(now: Date, zone: TimeZone, dailyTipAt: ClockTime?) throws {
+        try medications.planDoses(now: now, zone: zone)
+        try planSeries(now: now, zone: zone)
+        try planWater(now: now, zone: zone)
+        try planDailyTip(now: now, zone: zone, at: dailyTipAt)
+    }
+
+    /// When `planAhead` must next run (nil when no schedule can ever need it again).
+    public func nextPlanningInstant() throws -> Date? {
+        [try medications.nextPlanning(), try nextSeriesPlanningInstant()].compactMap { $0 }.min()
+    }
+
     /// The user's zone changed: doses not yet due are planned again in the new zone (a daily 08:00 stays
     /// 08:00 on the wall clock where the user is), and series recompute their coming occurrences.
     /// Planning restarts at `now`, not at the start of the new zone's day: today's 08:00 there may have

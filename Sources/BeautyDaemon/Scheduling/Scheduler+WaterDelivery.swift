@@ -5,7 +5,7 @@ import BeautyStore
 import Foundation
 import Logging
 
-/// Water reminders and the daily tip.
+/// Water reminders, and the daily tip, which is shown the same way.
 extension Scheduler {
     /// Water reminders and the daily tip: shown unless no longer wanted (e.g. today's water goal reached).
     func deliverPlannerNotice(_ trigger: Trigger) async -> Bool {
