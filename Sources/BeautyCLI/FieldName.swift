@@ -32,7 +32,7 @@ enum FieldName {
     }
 
     static func medication(_ code: String, _ l: Localizer) -> String {
-        switch MedEditParams.Clearable(rawValue: code) {
+        switch MedicationEditParams.Clearable(rawValue: code) {
         case .dose: l.trc("field", "dose")
         case .notes: l.trc("field", "notes")
         case .startDate: l.trc("field", "start date")

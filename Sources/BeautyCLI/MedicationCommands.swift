@@ -132,7 +132,7 @@ struct MedicationFields: ParsableArguments {
 }
 
 enum MedOutput {
-    static func describe(_ detail: MedDetail) {
+    static func describe(_ detail: MedicationDetail) {
         let m = detail.medication
         let times = Output.times
         Output.line(Output.l.tr("Medication %s: %s%s", m.id ?? 0, m.name, m.dose.map { " — \($0)" } ?? ""))
@@ -206,7 +206,7 @@ extension MedCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            var params = MedAddParams(name: try Input.name(name, option: "name"))
+            var params = MedicationAddParams(name: try Input.name(name, option: "name"))
             params.schedule = try fields.schedule()
             (params.startDate, params.endDate) = try fields.dates()
             params.dose = fields.dose
@@ -301,13 +301,14 @@ extension MedCommand {
             help: ArgumentHelp(
                 Output.l.tr(
                     "Empty a field: %s; may repeat.",
-                    MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")), valueName: "field"))
+                    MedicationEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")), valueName: "field"
+            ))
         var clear: [String] = []
         @OptionGroup var output: OutputOptions
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            var params = MedEditParams(id: id)
+            var params = MedicationEditParams(id: id)
             params.name = try name.map { try Input.name($0, option: "--name") }
             params.schedule = try fields.schedule()
             (params.startDate, params.endDate) = try fields.dates()
@@ -317,16 +318,16 @@ extension MedCommand {
             params.lowStock = fields.low
             params.timeZone = fields.tz
             params.clear = try clear.map { raw in
-                let codes = MedEditParams.Clearable.allCases.map(\.rawValue)
+                let codes = MedicationEditParams.Clearable.allCases.map(\.rawValue)
                 guard
                     let field = TypedWord.code(raw, among: codes, word: FieldName.medication).flatMap(
-                        MedEditParams.Clearable.init(rawValue:))
+                        MedicationEditParams.Clearable.init(rawValue:))
                 else {
                     throw CLIFailure(
                         .usage,
                         Output.l.tr(
                             "--clear: '%s' is not one of %s", raw,
-                            MedEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")))
+                            MedicationEditParams.Clearable.allCases.map(\.rawValue).joined(separator: ", ")))
                 }
                 return field
             }
@@ -377,7 +378,7 @@ extension MedCommand {
 
         func run() throws {
             var client = global.client
-            let list = try client.call(MedicationRPC.move, MedMoveParams(id: id, position: position))
+            let list = try client.call(MedicationRPC.move, MedicationMoveParams(id: id, position: position))
             if output.json { return try Output.json(list) }
             for m in list { Output.line(Output.l.tr("%s. %s (id %s)", m.position, m.name, m.id ?? 0)) }
         }
@@ -405,7 +406,7 @@ extension MedCommand {
             }
             if count <= 0 { throw CLIFailure(.usage, Output.l.tr("count: must be more than 0, got %s", text)) }
             var client = global.client
-            let m = try client.call(MedicationRPC.refill, MedRefillParams(id: id, count: count))
+            let m = try client.call(MedicationRPC.refill, MedicationRefillParams(id: id, count: count))
             if output.json { return try Output.json(m) }
             Output.line(Output.l.tr("%s: %s in stock.", m.name, MedOutput.format(m.stock ?? 0)))
         }

@@ -29,7 +29,7 @@ public func makeDaemon(
     let hub = EventHub()
     let settings = SettingsBox(config, session: session)
     let scheduler = try Scheduler(
-        store: store, notifier: notifier, hub: hub, config: settings.config, logger: logger,
+        store: store, notifier: notifier, hub: hub, settings: settings, logger: logger,
         clock: clock, zone: zone, timer: timer)
     let remindersChanged: @Sendable () -> Void = { scheduler.wake(.edited) }
     let sync = SyncCoordinator(
@@ -39,8 +39,6 @@ public func makeDaemon(
     let details = AppointmentDetails(
         appointments: store.appointments, occurrences: store.occurrences, database: store, clock: clock, zone: zone)
     let controllers: [any RequestController] = [
-        UnsplitRequests(
-            store: store, scheduler: scheduler, settings: settings, logger: logger, clock: clock, zone: zone),
         StatusController(
             database: store, scheduler: scheduler, notifier: notifier, startedAt: clock(), socketPath: socket,
             clock: clock),
@@ -68,6 +66,14 @@ public func makeDaemon(
         TipController(),
         WaterController(
             water: store.water, planner: store, scheduler: scheduler, logger: logger, clock: clock, zone: zone),
+        MedicationController(
+            medications: store.medications, history: store.history, scheduler: scheduler, logger: logger, clock: clock,
+            zone: zone),
+        DoseController(
+            medications: store.medications, deliveries: store.deliveries, scheduler: scheduler, clock: clock, zone: zone
+        ),
+        HistoryController(history: store.history, clock: clock),
+        NotificationsController(store: store, scheduler: scheduler, logger: logger),
     ]
     let requests = RequestHandler(controllers: controllers, databasePath: store.path, logger: logger)
     return Daemon(

@@ -1,7 +1,7 @@
 import BeautyCore
 import Foundation
 
-public struct MedAddParams: Codable, Sendable {
+public struct MedicationAddParams: Codable, Sendable {
     public var name: String
     public var dose: String?
     public var notes: String?
@@ -16,7 +16,7 @@ public struct MedAddParams: Codable, Sendable {
     public init(name: String) { self.name = name }
 }
 
-public struct MedEditParams: Codable, Sendable {
+public struct MedicationEditParams: Codable, Sendable {
     public enum Clearable: String, Codable, Sendable, CaseIterable {
         case dose, notes, startDate = "from", endDate = "until", stock, lowStock = "low", timeZone = "tz"
     }
@@ -35,7 +35,7 @@ public struct MedEditParams: Codable, Sendable {
     public init(id: Int64) { self.id = id }
 }
 
-public struct MedMoveParams: Codable, Sendable {
+public struct MedicationMoveParams: Codable, Sendable {
     public var id: Int64
     public var position: Int
     public init(id: Int64, position: Int) {
@@ -44,7 +44,7 @@ public struct MedMoveParams: Codable, Sendable {
     }
 }
 
-public struct MedRefillParams: Codable, Sendable {
+public struct MedicationRefillParams: Codable, Sendable {
     public var id: Int64
     public var count: Double
     public init(id: Int64, count: Double) {
@@ -54,7 +54,7 @@ public struct MedRefillParams: Codable, Sendable {
 }
 
 /// A medication with its next doses, today's doses and adherence.
-public struct MedDetail: Codable, Sendable {
+public struct MedicationDetail: Codable, Sendable {
     public var medication: Medication
     public var activeToday: Bool
     public var today: [Dose]
@@ -199,15 +199,15 @@ public struct NotificationsResult: Codable, Sendable {
 }
 
 public enum MedicationRPC {
-    public static let add = RPC<MedAddParams, MedDetail>(.medAdd)
+    public static let add = RPC<MedicationAddParams, MedicationDetail>(.medAdd)
     public static let list = RPC<ListOrderParams, [Medication]>(.medList)
-    public static let show = RPC<IDParams, MedDetail>(.medShow)
-    public static let edit = RPC<MedEditParams, MedDetail>(.medEdit)
+    public static let show = RPC<IDParams, MedicationDetail>(.medShow)
+    public static let edit = RPC<MedicationEditParams, MedicationDetail>(.medEdit)
     /// Answers the medication as it was.
     public static let remove = RPC<IDParams, Medication>(.medRemove)
     /// Answers the whole list in its new order.
-    public static let move = RPC<MedMoveParams, [Medication]>(.medMove)
-    public static let refill = RPC<MedRefillParams, Medication>(.medRefill)
+    public static let move = RPC<MedicationMoveParams, [Medication]>(.medMove)
+    public static let refill = RPC<MedicationRefillParams, Medication>(.medRefill)
     public static let doseTaken = RPC<DoseParams, DoseResult>(.doseTaken)
     public static let doseSkip = RPC<DoseParams, DoseResult>(.doseSkip)
     public static let doseSnooze = RPC<DoseParams, DoseResult>(.doseSnooze)

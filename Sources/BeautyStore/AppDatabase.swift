@@ -29,6 +29,9 @@ public final class AppDatabase: Sendable {
     public var occurrences: OccurrenceStore { OccurrenceStore(database: self) }
     public var measurements: MeasurementStore { MeasurementStore(writer: writer) }
     public var water: WaterStore { WaterStore(writer: writer) }
+    public var medications: MedicationStore { MedicationStore(writer: writer) }
+    public var deliveries: DeliveryStore { DeliveryStore(writer: writer) }
+    public var history: HistoryStore { HistoryStore(writer: writer) }
 
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {

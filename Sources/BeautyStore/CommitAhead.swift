@@ -5,9 +5,9 @@ import GRDB
 /// Deliveries committed a few milliseconds ahead of their instant, so that at the instant only the
 /// Notify calls remain. A committed row stays `pending` (an edit or a deletion replaces or removes it
 /// like any pending row) and carries `committedFor`, the instant it is about to be shown at; after a
-/// crash, `settleInterruptedDeliveries` makes it pending again if that instant had not come, and
+/// crash, `settleInterrupted` makes it pending again if that instant had not come, and
 /// counts it as shown (at most once) if it had.
-extension AppDatabase {
+extension DeliveryStore {
     /// Commits every pending delivery due at `instant`, in one transaction; returns them in the
     /// order they are shown in (by key, a stable order).
     @discardableResult

@@ -3,14 +3,18 @@ import Foundation
 import GRDB
 
 /// The scheduler's ledger: each (item, occurrence, fire instant) moves pending -> fired -> settled once.
-extension AppDatabase {
+/// It only records: what is due when is planned in Core (`DosePlanner`, `SchedulePlanner`...), and the
+/// stores write a plan's rows in the same transaction as the change that made it.
+public struct DeliveryStore: Sendable {
+    let writer: PrioritizedWriter
+
     /// Pending triggers whose instant has come, earliest first; not those committed ahead (`commitAhead`),
     /// which the scheduler shows at their instant.
-    public func dueTriggers(at now: Date, limit: Int = 10_000) throws -> [Trigger] {
-        try writer.read { db in try Self.dueTriggers(db, at: now, limit: limit) }
+    public func due(at now: Date, limit: Int = 10_000) throws -> [Trigger] {
+        try writer.read { db in try Self.due(db, at: now, limit: limit) }
     }
 
-    static func dueTriggers(_ db: Database, at now: Date, limit: Int) throws -> [Trigger] {
+    static func due(_ db: Database, at now: Date, limit: Int) throws -> [Trigger] {
         try DeliveryRecord
             .filter(
                 Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now
@@ -21,26 +25,15 @@ extension AppDatabase {
     }
 
     /// The earliest pending trigger still in the future: what the wall-clock timer is armed for.
-    public func nextTrigger(after now: Date) throws -> Trigger? {
-        try writer.read { db in try Self.nextTrigger(db, after: now) }
+    public func next(after now: Date) throws -> Trigger? {
+        try writer.read { db in try Self.next(db, after: now) }
     }
 
-    static func nextTrigger(_ db: Database, after now: Date) throws -> Trigger? {
+    static func next(_ db: Database, after now: Date) throws -> Trigger? {
         try DeliveryRecord
             .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") > now)
             .order(Column("fireAt"), Column("key"))
             .fetchOne(db)?.trigger
-    }
-
-    /// What a trigger is about, as notifications, events and `status` name it; nil when its item is gone.
-    /// A medication trigger's item is a dose: its title is the medication's name.
-    public func title(of trigger: Trigger) -> String? {
-        switch trigger.itemKind {
-        case .appointment: return try? appointments.get(id: trigger.itemID).title
-        case .medication: return (try? dose(id: trigger.itemID)).flatMap { try? medication(id: $0.medicationID).name }
-        case .water: return "Drink water"
-        case .tip: return Tips.tip(id: Int(trigger.itemID))?.title
-        }
     }
 
     /// Records that the notification server accepted these deliveries. Only pending rows move, so a
@@ -63,11 +56,11 @@ extension AppDatabase {
     /// exactly before the ask. A delivery committed ahead (`commitAhead`) for an instant still to come
     /// is pending again; one whose instant has come counts as interrupted in the same way.
     @discardableResult
-    public func settleInterruptedDeliveries(at now: Date) throws -> [String] {
+    public func settleInterrupted(at now: Date) throws -> [String] {
         try writer.write { db in
             try db.execute(
                 sql:
-                    "UPDATE delivery SET committedFor = NULL WHERE committedFor IS NOT NULL AND NOT (\(AppDatabase.committedAndDue))",
+                    "UPDATE delivery SET committedFor = NULL WHERE committedFor IS NOT NULL AND NOT (\(Self.committedAndDue))",
                 arguments: [now])
             let interrupted = "state = 'delivering' OR committedFor IS NOT NULL"
             let keys = try String.fetchAll(db, sql: "SELECT key FROM delivery WHERE \(interrupted) ORDER BY key")
@@ -128,14 +121,14 @@ extension AppDatabase {
         }
     }
 
-    public func delivery(key: String) throws -> Delivery? {
+    public func find(key: String) throws -> Delivery? {
         try writer.read { db in try DeliveryRecord.fetchOne(db, key: key).flatMap(Self.delivery) }
     }
 
     /// Every delivery of one item, oldest first. With `now`, a row committed ahead of its instant that
     /// has come reads `delivering`: it is being shown, and a crash now counts it as shown, as for a
     /// `delivering` row (in the table it stays `pending`, so an edit can still take it back).
-    public func deliveries(itemKind: ItemKind, itemID: Int64, now: Date? = nil) throws -> [Delivery] {
+    public func of(itemKind: ItemKind, itemID: Int64, now: Date? = nil) throws -> [Delivery] {
         try writer.read { db in
             let deliveries = try DeliveryRecord.filter(
                 Column("itemKind") == itemKind.rawValue && Column("itemID") == itemID
@@ -156,20 +149,20 @@ extension AppDatabase {
     }
 
     /// Pending deliveries whose time has come but which the notification server has not taken yet.
-    public func waitingDeliveries(at now: Date) throws -> [Delivery] {
-        try writer.read { db in try Self.waitingDeliveries(db, at: now) }
+    public func waiting(at now: Date) throws -> [Delivery] {
+        try writer.read { db in try Self.waiting(db, at: now) }
     }
 
-    static func waitingDeliveries(_ db: Database, at now: Date) throws -> [Delivery] {
+    static func waiting(_ db: Database, at now: Date) throws -> [Delivery] {
         try DeliveryRecord
             .filter(Column("state") == DeliveryState.pending.rawValue && Column("fireAt") <= now)
             .order(Column("fireAt")).fetchAll(db).compactMap(Self.delivery)
     }
 
-    /// How many `waitingDeliveries` there are, counted by SQLite: `status` asks this on every call and
+    /// How many `waiting` deliveries there are, counted by SQLite: `status` asks this on every call and
     /// must not read every row of a long backlog. Rows of a kind beautyd does not know are left out, as
-    /// `waitingDeliveries` leaves them out.
-    static func waitingDeliveryCount(_ db: Database, at now: Date) throws -> Int {
+    /// `waiting` leaves them out.
+    static func waitingCount(_ db: Database, at now: Date) throws -> Int {
         let kinds = ItemKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ",")
         return try Int.fetchOne(
             db.cachedStatement(
@@ -181,26 +174,6 @@ extension AppDatabase {
         try writer.read { db in
             try DeliveryRecord.filter(Column("state") == DeliveryState.pending.rawValue).fetchCount(db)
         }
-    }
-
-    // MARK: - Settings (small key/value switches such as notifications on/off)
-
-    public func setting(_ key: String) throws -> String? {
-        try writer.read { db in try Self.setting(db, key) }
-    }
-
-    static func setting(_ db: Database, _ key: String) throws -> String? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM setting WHERE key = ?"), arguments: [key])
-    }
-
-    public func setSetting(_ key: String, _ value: String) throws {
-        try writer.write { db in try Self.setSetting(db, key, value) }
-    }
-
-    static func setSetting(_ db: Database, _ key: String, _ value: String) throws {
-        try db.execute(
-            sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            arguments: [key, value])
     }
 
     private func transition(
@@ -236,5 +209,22 @@ extension AppDatabase {
         return Delivery(
             trigger: trigger, state: state, firedAt: record.firedAt, attempts: record.attempts,
             lastError: record.lastError)
+    }
+}
+
+/// Reads the areas a trigger may be about, so it is the database's, not the ledger's.
+extension AppDatabase {
+    /// What a trigger is about, as notifications, events and `status` name it; nil when its item is gone.
+    /// A medication trigger's item is a dose: its title is the medication's name.
+    public func title(of trigger: Trigger) -> String? {
+        switch trigger.itemKind {
+        case .appointment: return try? appointments.get(id: trigger.itemID).title
+        case .medication:
+            return (try? medications.dose(id: trigger.itemID)).flatMap {
+                try? medications.find(id: $0.medicationID).name
+            }
+        case .water: return "Drink water"
+        case .tip: return Tips.tip(id: Int(trigger.itemID))?.title
+        }
     }
 }

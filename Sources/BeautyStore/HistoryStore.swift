@@ -27,10 +27,13 @@ public struct AdherenceRow: Codable, Sendable, Equatable {
     public var scheduled30: Int
 }
 
-extension AppDatabase {
+/// What became of doses and reminders, and how faithfully each medication is taken.
+public struct HistoryStore: Sendable {
+    let writer: PrioritizedWriter
+
     /// Doses and reminder deliveries scheduled in [from, to], up to now, oldest first; and doses answered
     /// in that range ahead of their time (taken early), which are history although not yet due.
-    public func history(from: Date, to: Date, now: Date) throws -> [HistoryRow] {
+    public func entries(from: Date, to: Date, now: Date) throws -> [HistoryRow] {
         try writer.read { db in
             let end = min(to, now)
             var rows: [HistoryRow] = []

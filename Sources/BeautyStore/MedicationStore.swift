@@ -2,14 +2,14 @@ import BeautyCore
 import Foundation
 import GRDB
 
-/// Medications, their doses, and the dose side of the delivery ledger.
-extension AppDatabase {
-    /// How far ahead doses exist as rows (and pending deliveries): the scheduler extends it as time passes.
-    public static let doseHorizon: TimeInterval = 48 * 3600
+/// Medications, their doses, and the dose side of the delivery ledger. What dose is due when is
+/// `DosePlanner`'s (Core): this store writes the rows its plan gives, in the transaction of the change.
+public struct MedicationStore: Sendable {
+    let writer: PrioritizedWriter
 
     /// Adds a medication. Given a zone, its doses are planned in the same transaction (with those of
     /// any other medication due for planning); without one, the scheduler's next pass plans them.
-    public func addMedication(_ medication: Medication, now: Date, planningIn zone: TimeZone? = nil) throws
+    public func add(_ medication: Medication, now: Date, planningIn zone: TimeZone? = nil) throws
         -> Medication
     {
         try writer.write { db in
@@ -25,17 +25,17 @@ extension AppDatabase {
     }
 
     /// Saves changes; future doses not yet shown are re-planned from the new schedule, the past stays.
-    public func updateMedication(_ medication: Medication, now: Date, planningIn zone: TimeZone? = nil) throws
+    public func update(_ medication: Medication, now: Date, planningIn zone: TimeZone? = nil) throws
         -> Medication
     {
         guard let id = medication.id else { throw StoreError.notFound(kind: "medication", id: 0) }
-        return try updateMedication(id: id, now: now, planningIn: zone) { $0 = medication }
+        return try update(id: id, now: now, planningIn: zone) { $0 = medication }
     }
 
     /// Reads the stored medication, lets `change` edit it and saves the result, in one transaction (so
     /// stock used up meanwhile by a dose taken is not overwritten). Future doses not yet shown are
     /// dropped; given a zone, they are planned again from the new schedule in the same transaction.
-    public func updateMedication(
+    public func update(
         id: Int64, now: Date, planningIn zone: TimeZone? = nil,
         _ change: (inout Medication) throws -> Void
     ) throws -> Medication {
@@ -53,13 +53,13 @@ extension AppDatabase {
             record.lowStockWarned = old.lowStockWarned && (medication.stock ?? 0) <= (medication.lowStock ?? -1)
             record.plannedUntil = nil
             try record.update(db)
-            try dropFutureDoses(db, medicationID: id, after: now)
+            try Self.dropFutureDoses(db, medicationID: id, after: now)
             if let zone { try planDoses(db, now: now, zone: zone) }
             return record.medication
         }
     }
 
-    public func deleteMedication(id: Int64) throws {
+    public func delete(id: Int64) throws {
         try writer.write { db in
             try db.execute(
                 sql:
@@ -72,7 +72,7 @@ extension AppDatabase {
         }
     }
 
-    public func medication(id: Int64) throws -> Medication {
+    public func find(id: Int64) throws -> Medication {
         try writer.read { db in
             guard let record = try MedicationRecord.fetchOne(db, key: id) else {
                 throw StoreError.notFound(kind: "medication", id: id)
@@ -82,18 +82,18 @@ extension AppDatabase {
     }
 
     /// In the user's order.
-    public func medications() throws -> [Medication] {
+    public func all() throws -> [Medication] {
         try writer.read { db in
             try MedicationRecord.order(Column("position"), Column("id")).fetchAll(db).map(\.medication)
         }
     }
 
-    public func medicationCount() throws -> Int {
+    public func count() throws -> Int {
         try writer.read { db in try MedicationRecord.fetchCount(db) }
     }
 
     /// Moves a medication to `position` (1-based, clamped) and renumbers the rest.
-    public func moveMedication(id: Int64, to position: Int) throws -> [Medication] {
+    public func move(id: Int64, to position: Int) throws -> [Medication] {
         try writer.write { db in
             var ordered = try MedicationRecord.order(Column("position"), Column("id")).fetchAll(db)
             guard let index = ordered.firstIndex(where: { $0.id == id }) else {
@@ -111,7 +111,7 @@ extension AppDatabase {
     }
 
     /// Adds units to the stock; a refill above the threshold re-arms the low-stock warning.
-    public func refillMedication(id: Int64, count: Double, now: Date) throws -> Medication {
+    public func refill(id: Int64, count: Double, now: Date) throws -> Medication {
         try writer.write { db in
             guard var record = try MedicationRecord.fetchOne(db, key: id) else {
                 throw StoreError.notFound(kind: "medication", id: id)
@@ -126,9 +126,8 @@ extension AppDatabase {
 
     // MARK: - Doses
 
-    /// Creates dose rows (and pending deliveries for the future ones) up to `now + doseHorizon` for every
-    /// medication planned less than a day ahead. Doses earlier today than `now` are recorded without a
-    /// delivery, so `now` can say they should have been taken but nothing fires late for them.
+    /// Writes the dose rows (and pending deliveries for the ones `DosePlan.notifies`) that `DosePlanner.plan`
+    /// gives every medication planned less than `DosePlanner.replanningLimit` ahead.
     @discardableResult
     public func planDoses(now: Date, zone: TimeZone) throws -> Int {
         // Every scheduler pass asks; read first so a pass with nothing to plan never queues for the writer.
@@ -138,70 +137,33 @@ extension AppDatabase {
 
     private static func needingDosePlans(now: Date) -> QueryInterfaceRequest<MedicationRecord> {
         MedicationRecord.filter(
-            Column("plannedUntil") == nil || Column("plannedUntil") < now.addingTimeInterval(doseHorizon / 2))
+            Column("plannedUntil") == nil || Column("plannedUntil") < DosePlanner.replanningLimit(now: now))
     }
 
     @discardableResult
     private func planDoses(_ db: Database, now: Date, zone: TimeZone) throws -> Int {
-        let horizon = now.addingTimeInterval(Self.doseHorizon)
         var created = 0
         for var record in try Self.needingDosePlans(now: now).fetchAll(db) {
-            let medication = record.medication
-            let zone = medication.zone(default: zone)
-            // Without a start date a medication begins when it was added: its earlier doses today never existed.
-            let startOfToday = LocalTime.calendar(zone).startOfDay(for: now)
-            let from =
-                record.plannedUntil
-                ?? (medication.startDate == nil ? max(startOfToday, record.createdAt) : startOfToday)
-            for scheduledAt in DosePlanner.doses(for: medication, from: from, to: horizon, zone: zone) {
+            let plan = DosePlanner.plan(record.medication, plannedUntil: record.plannedUntil, now: now, zone: zone)
+            for scheduledAt in plan.doses {
                 var dose = DoseRecord(
                     id: nil, medicationId: record.id!, scheduledAt: scheduledAt,
                     state: Dose.State.pending.rawValue, confirmedAt: nil, nagCount: 0, shownKey: nil)
                 try dose.insert(db, onConflict: .ignore)
                 guard db.changesCount > 0, let doseID = dose.id else { continue }
                 created += 1
-                if scheduledAt > now {
+                if plan.notifies(scheduledAt) {
                     try DeliveryRecord(Self.doseTrigger(doseID, scheduledAt, fireAt: scheduledAt)).insert(db)
                 }
             }
-            record.plannedUntil = horizon
+            record.plannedUntil = plan.until
             try record.update(db)
         }
         return created
     }
 
-    /// The user's zone changed: doses not yet due are planned again in the new zone (a daily 08:00 stays
-    /// 08:00 on the wall clock where the user is), and series recompute their coming occurrences.
-    /// Planning restarts at `now`, not at the start of the new zone's day: today's 08:00 there may have
-    /// passed already, and recording it would show a dose the user took in the old zone as overdue.
-    /// The zone is recorded (`plannedZone`), so a start in another zone knows to call this too.
-    public func replanForZoneChange(now: Date, zone: TimeZone) throws {
-        try writer.write { db in
-            try Self.setSetting(db, Self.plannedZoneSetting, zone.identifier)
-            for id in try Int64.fetchAll(db, sql: "SELECT id FROM medication WHERE timeZone IS NULL") {
-                try dropFutureDoses(db, medicationID: id, after: now)
-                try db.execute(sql: "UPDATE medication SET plannedUntil = ? WHERE id = ?", arguments: [now, id])
-            }
-            try db.execute(
-                sql: "UPDATE appointment SET plannedUntil = NULL WHERE recurrence IS NOT NULL AND timeZone IS NULL")
-        }
-        try planDoses(now: now, zone: zone)
-        try planSeries(now: now, zone: zone)
-    }
-
-    /// The zone the stored future doses and series occurrences of unpinned schedules were planned in
-    /// (nil before the first `replanForZoneChange`).
-    public func plannedZone() throws -> String? { try setting(Self.plannedZoneSetting) }
-
-    /// Records the zone without planning again: for a database that has none recorded yet.
-    public func recordPlannedZone(_ zone: TimeZone) throws {
-        try writer.write { db in try Self.setSetting(db, Self.plannedZoneSetting, zone.identifier) }
-    }
-
-    static let plannedZoneSetting = "plannedZone"
-
     /// When dose rows must next be extended (nil when no medication can ever fire again).
-    public func nextPlanningInstant() throws -> Date? {
+    public func nextPlanning() throws -> Date? {
         try writer.read { db in
             guard
                 let earliest = try Date.fetchOne(
@@ -211,7 +173,7 @@ extension AppDatabase {
                         WHERE json_extract(schedule, '$.kind') IN ('times', 'interval')
                         """)
             else { return nil }
-            return earliest.addingTimeInterval(-Self.doseHorizon / 2)
+            return DosePlanner.nextPlanning(plannedUntil: earliest)
         }
     }
 
@@ -342,7 +304,7 @@ extension AppDatabase {
             arguments: [id])
         if let shown = dose.shownKey {
             let settled: DeliveryState = state == .taken ? .taken : (state == .skipped ? .skipped : .snoozed)
-            try Self.transition(db, [shown], from: [.fired], to: settled, at: now, firedAt: nil)
+            try DeliveryStore.transition(db, [shown], from: [.fired], to: settled, at: now, firedAt: nil)
         }
         dose.state = state.rawValue
         dose.confirmedAt = state == .taken || state == .skipped ? confirmedAt : nil
@@ -383,7 +345,7 @@ extension AppDatabase {
         }
     }
 
-    private func dropFutureDoses(_ db: Database, medicationID: Int64, after now: Date) throws {
+    static func dropFutureDoses(_ db: Database, medicationID: Int64, after now: Date) throws {
         try db.execute(
             sql: """
                 DELETE FROM delivery WHERE itemKind = 'medication' AND state = 'pending'

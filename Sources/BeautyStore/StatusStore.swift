@@ -33,9 +33,8 @@ public struct StatusStore: Sendable {
                 medications: try count("SELECT COUNT(*) FROM \(MedicationRecord.databaseTableName)"),
                 pendingDeliveries: try count(
                     "SELECT COUNT(*) FROM \(DeliveryRecord.databaseTableName) WHERE state = ?", [pending]),
-                waitingDeliveries: try AppDatabase.waitingDeliveryCount(db, at: now),
-                nextTrigger: try AppDatabase.nextTrigger(db, after: now)
-                    ?? AppDatabase.dueTriggers(db, at: now, limit: 1).first,
+                waitingDeliveries: try DeliveryStore.waitingCount(db, at: now),
+                nextTrigger: try DeliveryStore.next(db, after: now) ?? DeliveryStore.due(db, at: now, limit: 1).first,
                 setting: try AppDatabase.setting(db, settingKey))
         }
     }

@@ -49,7 +49,7 @@ public struct WaterStore: Sendable {
     /// nor log it twice. Nil, and nothing stored, when the reminder was answered already.
     public func drinkFromReminder(_ key: String, _ record: WaterRecord, at now: Date) throws -> WaterRecord? {
         try writer.write { db in
-            guard try AppDatabase.transition(db, [key], from: [.fired], to: .dismissed, at: now, firedAt: nil) > 0
+            guard try DeliveryStore.transition(db, [key], from: [.fired], to: .dismissed, at: now, firedAt: nil) > 0
             else {
                 return nil
             }

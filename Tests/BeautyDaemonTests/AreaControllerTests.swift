@@ -71,13 +71,12 @@ struct AreaControllerTests {
         #expect(
             await daemon.notifier.waitForShown(1, timeout: InProcessDaemon.patience).first?.actions == buttons(polish))
 
-        // The user's session switched to Slovak; a reload (SIGHUP) reads it again and hands the scheduler
-        // the settings as they now are.
+        // The user's session switched to Slovak; a reload (SIGHUP) reads it again, and the scheduler reads
+        // the live settings at each notification.
         session.refresh(environment: ["LANG": "sk_SK.UTF-8"], managerEnvironment: { nil })
         #expect(try await daemon.call(BudgetRPC.add, noCurrency).amount.currency == "EUR")
         #expect(try await daemon.call(ContactRPC.message, message).text == text(.slovak))
         #expect(text(.slovak) != text(.polish))
-        await daemon.daemon.scheduler.update(config: daemon.daemon.settings.config)
         try await daemon.run(until: Self.now.addingTimeInterval(120))
         #expect(
             await daemon.notifier.waitForShown(2, timeout: InProcessDaemon.patience).last?.actions

@@ -22,7 +22,7 @@ import Testing
             ids.append(try #require(added.id))
         }
         let keys = try ids.map {
-            try #require(try store.deliveries(itemKind: .appointment, itemID: $0).first?.trigger.key)
+            try #require(try store.deliveries.of(itemKind: .appointment, itemID: $0).first?.trigger.key)
         }
         // A server that answers the first notification's Notify late: it has shown its first member already.
         let notifier = RecordingNotifier { index, notification in
@@ -34,7 +34,9 @@ import Testing
         var states: [DeliveryState] = []
         for _ in 0..<100 where states != [.fired, .fired] {
             try await Task.sleep(for: .milliseconds(50))
-            states = try ids.map { try store.deliveries(itemKind: .appointment, itemID: $0).first?.state ?? .pending }
+            states = try ids.map {
+                try store.deliveries.of(itemKind: .appointment, itemID: $0).first?.state ?? .pending
+            }
         }
         let shown = notifier.shown
         try #require(shown.count == 2, "notifications: \(shown.map(\.covers))")

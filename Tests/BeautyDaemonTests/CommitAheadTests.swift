@@ -55,12 +55,12 @@ struct CommitAheadTests {
         try await daemon.advance(to: committing)
         #expect(
             await daemon.armed(for: due), "after committing, next wake \(String(describing: daemon.timer.deadline))")
-        #expect(try daemon.store.committedAhead(for: due).count == count)
+        #expect(try daemon.store.deliveries.committedAhead(for: due).count == count)
         #expect(daemon.notifier.shown.isEmpty, "shown before its instant")
     }
 
     static func state(_ store: AppDatabase, _ id: Int64) throws -> DeliveryState? {
-        try store.deliveries(itemKind: .appointment, itemID: id).first?.state
+        try store.deliveries.of(itemKind: .appointment, itemID: id).first?.state
     }
 
     @Test("committed, then a crash before the instant: pending again at the restart, and shown once at the instant")
@@ -76,7 +76,7 @@ struct CommitAheadTests {
             try await second.run(until: Self.due.addingTimeInterval(60))
             #expect(second.notifier.shown.map(\.summary) == ["Serum"])
             #expect(try Self.state(store, id) == .fired)
-            #expect(try store.deliveries(itemKind: .appointment, itemID: id).first?.lastError == nil)
+            #expect(try store.deliveries.of(itemKind: .appointment, itemID: id).first?.lastError == nil)
         }
     }
 
@@ -91,7 +91,7 @@ struct CommitAheadTests {
             let second = try await Self.daemon(at: Self.due.addingTimeInterval(1), store)
             try await second.run(until: Self.due.addingTimeInterval(60))
             #expect(second.notifier.shown.isEmpty, "shown again: \(second.notifier.shown)")
-            let delivery = try #require(try store.deliveries(itemKind: .appointment, itemID: id).first)
+            let delivery = try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first)
             #expect(delivery.state == .fired)
             #expect(delivery.lastError?.hasPrefix("interrupted while being shown") == true, "\(delivery)")
         }
@@ -116,14 +116,14 @@ struct CommitAheadTests {
             edit.reminders = [.at(later)]
             _ = try await Self.passed(daemon) { try await daemon.call(AppointmentRPC.edit, edit) }
             #expect(daemon.timer.deadline == Self.due)
-            #expect(try store.committedAhead(for: Self.due).count == 1)
+            #expect(try store.deliveries.committedAhead(for: Self.due).count == 1)
 
             try await daemon.advance(to: Self.due)
             #expect(daemon.notifier.shown.map(\.summary) == ["Kept"])
             try await daemon.run(until: later.addingTimeInterval(60))
             #expect(daemon.notifier.shown.map(\.summary) == ["Kept", "Moved"])
             #expect(try Self.state(store, moved) == .fired)
-            #expect(try store.deliveries(itemKind: .appointment, itemID: removed).allSatisfy { $0.state != .fired })
+            #expect(try store.deliveries.of(itemKind: .appointment, itemID: removed).allSatisfy { $0.state != .fired })
         }
     }
 
@@ -144,7 +144,7 @@ struct CommitAheadTests {
                 await eventually(timeout: InProcessDaemon.patience, interval: .milliseconds(5)) {
                     daemon.timer.arms > arms ? true : nil
                 } == true)
-            #expect(try store.committedAhead(for: Self.due).isEmpty)
+            #expect(try store.deliveries.committedAhead(for: Self.due).isEmpty)
             #expect(try Self.state(store, id) == .pending)
             #expect(daemon.timer.deadline == Self.committing)
 
@@ -163,7 +163,7 @@ struct CommitAheadTests {
             for index in 0..<10 { ids.append(try await Self.add(daemon, "Burst \(index)")) }
             try await Self.commit(daemon, count: 10)
             let keys = try ids.map { id in
-                try #require(try store.deliveries(itemKind: .appointment, itemID: id).first?.trigger.key)
+                try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first?.trigger.key)
             }
 
             // A client's write in progress at the instant, finished only once the test has looked.

@@ -15,7 +15,7 @@ struct DoseNagTests {
         config.nagCount = 2
         let due = instant("2030-01-15 09:05")
         let daemon = try await InProcessDaemon(now: instant("2030-01-15 09:00"), config: config)
-        var params = MedAddParams(name: "Antibiotic")
+        var params = MedicationAddParams(name: "Antibiotic")
         params.dose = "1 capsule"
         params.schedule = MedicationSchedule(kind: .times, times: [ClockTime(hour: 9, minute: 5)])
         let added = try await daemon.call(MedicationRPC.add, params)

@@ -12,7 +12,7 @@ struct NotificationSwitchTests {
     func addMedication(_ daemon: InProcessDaemon, _ name: String, dose: String, at time: ClockTime) async throws -> (
         Medication, Int64
     ) {
-        var params = MedAddParams(name: name)
+        var params = MedicationAddParams(name: name)
         params.dose = dose
         params.schedule = MedicationSchedule(kind: .times, times: [time])
         let detail = try await daemon.call(MedicationRPC.add, params)

@@ -51,7 +51,8 @@ import Testing
     func engine(_ store: AppDatabase, _ server: StaleListingCalendar) throws -> SyncEngine {
         let account = try #require(try store.sync.account(named: "phone"))
         return SyncEngine(
-            store: store.sync, appointments: store.appointments, server: server, account: account, takesNewEvents: true, zone: zone,
+            store: store.sync, appointments: store.appointments, server: server, account: account, takesNewEvents: true,
+            zone: zone,
             now: { Date() },
             check: { appointments, names, _ in (appointments, names.map { $0.map { Contact(name: $0, phone: "") } }) },
             logger: Logger(label: "sync-test"))

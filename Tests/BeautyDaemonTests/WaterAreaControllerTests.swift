@@ -6,8 +6,7 @@ import Foundation
 import Logging
 import Testing
 
-/// Each area's controller routes its own methods and no other; an area given a controller is gone
-/// from UnsplitRequests.
+/// Each area's controller routes its own methods and no other.
 @Suite struct MeasurementWaterTipControllerTests {
     static func routes(_ controller: some RequestController) -> Set<Method> {
         var router = RequestRouter()
@@ -16,7 +15,7 @@ import Testing
         return Set(router.routes.keys)
     }
 
-    @Test("measurements, water and tips each route their own methods, and UnsplitRequests none of them")
+    @Test("measurements, water and tips each route their own methods")
     func measurementWaterAndTipRoutes() throws {
         let store = try AppDatabase.inMemory()
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -37,10 +36,5 @@ import Testing
                 .waterAdd, .waterTotal, .waterGoal, .waterRemind, .waterImport, .waterList, .waterEdit, .waterRemove,
             ])
         #expect(tip == [.tips, .tipRandom])
-        let unsplit = Self.routes(
-            UnsplitRequests(
-                store: store, scheduler: daemon.scheduler, settings: daemon.settings, logger: logger, clock: Date.init,
-                zone: zone))
-        #expect(unsplit.isDisjoint(with: measurement.union(water).union(tip)), "\(unsplit)")
     }
 }

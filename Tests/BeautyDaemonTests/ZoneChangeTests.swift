@@ -12,7 +12,7 @@ struct ZoneChangeTests {
     func zoneChangeReplansDoses() async throws {
         let warsaw = TimeZone(identifier: "Europe/Warsaw")!, newYork = TimeZone(identifier: "America/New_York")!
         let daemon = try await InProcessDaemon(now: instant("2030-01-15 12:00"), zone: warsaw)
-        var params = MedAddParams(name: "Iron")
+        var params = MedicationAddParams(name: "Iron")
         params.schedule = MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)])
         let added = try await daemon.call(MedicationRPC.add, params)
         let inWarsaw = instant("2030-01-16 08:00")

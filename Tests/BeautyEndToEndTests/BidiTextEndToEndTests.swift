@@ -43,7 +43,7 @@ extension EndToEndServing {
             let client = try stack.client()
             var appointment = AppointmentAddParams(title: "Invoice \(Self.override)gnp.exe", start: at)
             appointment.reminders = [.at(at)]
-            var medication = MedAddParams(name: "Iron")
+            var medication = MedicationAddParams(name: "Iron")
             medication.dose = "1 \(Self.override)telbat"
             var contact = ContactAddParams(name: "Salon Anna", phone: "600 100 200")
             contact.address = "ul. Długa \(Self.override)5"
@@ -52,7 +52,7 @@ extension EndToEndServing {
                     "appointment.add", "title",
                     { _ = try client.call("appointment.add", appointment, as: AppointmentDetail.self) }
                 ),
-                ("med.add", "dose", { _ = try client.call("med.add", medication, as: MedDetail.self) }),
+                ("med.add", "dose", { _ = try client.call("med.add", medication, as: MedicationDetail.self) }),
                 ("contact.add", "address", { _ = try client.call("contact.add", contact, as: Contact.self) }),
             ]
             for (method, field, call) in refusals {

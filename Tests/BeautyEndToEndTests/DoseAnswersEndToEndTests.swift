@@ -58,7 +58,7 @@ extension EndToEndTiming {
             let later = Date().addingTimeInterval(3 * 3600)
             let clock = String(
                 format: "%02d:%02d", calendar.component(.hour, from: later), calendar.component(.minute, from: later))
-            let added: MedDetail = try await stack.beautyctlJSON([
+            let added: MedicationDetail = try await stack.beautyctlJSON([
                 "med", "add", "Iron", "--dose", "2 tablets", "--at", clock, "--stock", "10",
             ])
             let id = try #require(added.medication.id)
@@ -78,7 +78,7 @@ extension EndToEndTiming {
                     1, 1
                 ),
                 "adherence: \(history.adherence)")
-            let shown: MedDetail = try await stack.beautyctlJSON(["med", "show", String(id)])
+            let shown: MedicationDetail = try await stack.beautyctlJSON(["med", "show", String(id)])
             #expect(shown.upcoming.first != next, "the dose taken early is still listed as next: \(shown.upcoming)")
             let text = try await stack.beautyctl(["med", "show", String(id)])
             #expect(!text.stdout.contains("next:      \(Timestamps(zone: testTimeZone).long(next))"), "\(text)")
@@ -90,7 +90,7 @@ extension EndToEndTiming {
         func everyAgendaDoseCanBeAnswered() async throws {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
-            let added: MedDetail = try await stack.beautyctlJSON([
+            let added: MedicationDetail = try await stack.beautyctlJSON([
                 "med", "add", "Vitamin D", "--dose", "1 capsule", "--at", "08:00", "--stock", "5",
             ])
             let med = try #require(added.medication.id)
@@ -126,7 +126,7 @@ extension EndToEndTiming {
         func anAsNeededDoseIsLogged() async throws {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
-            let added: MedDetail = try await stack.beautyctlJSON([
+            let added: MedicationDetail = try await stack.beautyctlJSON([
                 "med", "add", "Ibuprofen", "--dose", "2 tablets", "--as-needed", "--stock", "20",
             ])
             let med = try #require(added.medication.id)

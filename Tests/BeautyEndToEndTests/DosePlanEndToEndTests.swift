@@ -64,7 +64,7 @@ extension EndToEndServing {
             defer { stack.shutdown() }
             let calendar = LocalTime.calendar(testTimeZone)
             let added = Date()
-            let detail: MedDetail = try await stack.beautyctlJSON([
+            let detail: MedicationDetail = try await stack.beautyctlJSON([
                 "med", "add", "Late", "--at", "00:30", "--at", "23:59",
             ])
             let today = calendar.startOfDay(for: added)

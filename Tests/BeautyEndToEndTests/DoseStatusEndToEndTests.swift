@@ -19,7 +19,7 @@ extension EndToEndServing {
             let later = Date().addingTimeInterval(2 * 3600)
             let clock = String(
                 format: "%02d:%02d", calendar.component(.hour, from: later), calendar.component(.minute, from: later))
-            let _: MedDetail = try await stack.beautyctlJSON(["med", "add", "Cisza test", "--at", clock])
+            let _: MedicationDetail = try await stack.beautyctlJSON(["med", "add", "Cisza test", "--at", clock])
             let next = try #require(try stack.client().status().nextTrigger)
             #expect(next.itemKind == .medication)
             let status = try await stack.beautyctl(["status"])

@@ -76,7 +76,7 @@ extension EndToEndBus {
                 ["appointment", "add", "Brwi", "--at", "jutro 11.00"], as: AppointmentDetail.self)
             #expect(english.appointment.start == tomorrowAt(11, 0))
 
-            let vitamin: MedDetail = try await stack.beautyctlJSON(
+            let vitamin: MedicationDetail = try await stack.beautyctlJSON(
                 ["med", "add", "Witamina D", "--at", "8.00", "--days", "pon,śr,pt"],
                 lang: "pl_PL.UTF-8")
             #expect(vitamin.medication.schedule.weekdays == [.mon, .wed, .fri], "\(vitamin.medication.schedule)")

@@ -53,20 +53,20 @@ extension Stack {
         _ name: String, dose: String, _ dueSoon: DueSoon, stock: Double? = nil, lowStock: Double? = nil,
         notes: String? = nil
     ) throws -> (medication: Medication, doseID: Int64) {
-        var params = MedAddParams(name: name)
+        var params = MedicationAddParams(name: name)
         params.dose = dose
         params.notes = notes
         params.schedule = dueSoon.schedule
         params.stock = stock
         params.lowStock = lowStock
-        let detail: MedDetail = try client().call("med.add", params)
+        let detail: MedicationDetail = try client().call("med.add", params)
         guard detail.today.map(\.scheduledAt) == [dueSoon.due], let id = detail.today.first?.id else {
             throw HarnessError("\(name): expected one dose today at \(iso(dueSoon.due)), got \(detail.today)")
         }
         return (detail.medication, id)
     }
 
-    func medication(_ id: Int64) throws -> MedDetail { try client().call("med.show", IDParams(id: id)) }
+    func medication(_ id: Int64) throws -> MedicationDetail { try client().call("med.show", IDParams(id: id)) }
 
     /// The stored state of one dose (looked up through its medication).
     func dose(_ doseID: Int64, of medicationID: Int64) throws -> Dose? {

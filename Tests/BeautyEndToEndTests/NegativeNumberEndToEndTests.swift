@@ -25,7 +25,7 @@ extension EndToEndTiming {
             let contact = try await stack.beautyctlJSON(
                 ["contact", "add", "Salon", "--phone", "+48 600 100 200"], as: Contact.self)
             let med = try await stack.beautyctlJSON(
-                ["med", "add", "Vitamin D", "--at", "08:00", "--stock", "10"], as: MedDetail.self
+                ["med", "add", "Vitamin D", "--at", "08:00", "--stock", "10"], as: MedicationDetail.self
             ).medication
             let cases: [(arguments: [String], mentions: [String])] = [
                 (["budget", "add", "Refund", "-5", "--income"], ["income", "negative"]),

@@ -37,7 +37,7 @@ extension EndToEndServing {
         /// The dose, due about two hours from `now`, of a new medication taken once a day.
         static func doseDueSoon(_ stack: Stack, _ name: String, now: Date) async throws -> AgendaEntry {
             let due = Date(timeIntervalSince1970: ((now.timeIntervalSince1970 + 2 * 3600) / 60).rounded(.down) * 60)
-            let added: MedDetail = try await stack.beautyctlJSON(["med", "add", name, "--at", localClock(due)])
+            let added: MedicationDetail = try await stack.beautyctlJSON(["med", "add", name, "--at", localClock(due)])
             let medication = try #require(added.medication.id)
             let agenda = try await stack.doseAgenda(from: iso(now), to: iso(now.addingTimeInterval(86_400)))
             return try #require(agenda.first { $0.start == due && $0.medicationID == medication }, "agenda: \(agenda)")
@@ -137,7 +137,7 @@ extension EndToEndServing {
                 "budget", "add", "Mask", "9", "--at", "day before yesterday 10:00",
             ])
             #expect(english.at == day(-2, 10, 0), "\(english)")
-            let med: MedDetail = try await stack.beautyctlJSON(["med", "add", "Horčík", "--as-needed"])
+            let med: MedicationDetail = try await stack.beautyctlJSON(["med", "add", "Horčík", "--as-needed"])
             let logged: DoseResult = try await stack.beautyctlJSON([
                 "dose", "log", String(med.medication.id!), "--at", "yesterday 22:15",
             ])

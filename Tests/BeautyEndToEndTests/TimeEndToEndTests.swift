@@ -159,7 +159,7 @@ extension EndToEndTiming {
 
             let added = try await stack.beautyctl(["med", "add", "Iron", "--at", "08:00", "--json"])
             try #require(added.status == .exited(0), "\(added)")
-            let med = try WireJSON.decoder().decode(MedDetail.self, from: Data(added.stdout.utf8))
+            let med = try WireJSON.decoder().decode(MedicationDetail.self, from: Data(added.stdout.utf8))
             let id = try #require(med.medication.id)
             #expect(med.medication.timeZone == nil)
             let inWarsaw = nextEight(in: warsaw, after: Date())
@@ -202,13 +202,13 @@ extension EndToEndTiming {
             #expect(
                 agenda.entries.first?.start == inNewYork && agenda.entries.first?.title == "Iron", "\(agenda.entries)")
             #expect(!agenda.entries.contains { $0.start == inWarsaw }, "\(agenda.entries)")
-            let shown: MedDetail = try await stack.beautyctlJSON(["med", "show", "\(id)"])
+            let shown: MedicationDetail = try await stack.beautyctlJSON(["med", "show", "\(id)"])
             #expect(shown.upcoming.first == inNewYork, "\(shown.upcoming.prefix(2))")
             let log = stack.daemon?.stderr ?? ""
             #expect(log.contains("America/New_York"), "the daemon log does not mention the new zone:\n\(stack.logs)")
 
             // Pinned with --tz, a medication stays on Warsaw's clock.
-            let pinned: MedDetail = try await stack.beautyctlJSON([
+            let pinned: MedicationDetail = try await stack.beautyctlJSON([
                 "med", "add", "Thyroid", "--at", "08:00", "--tz", "Europe/Warsaw",
             ])
             #expect(pinned.medication.timeZone == "Europe/Warsaw")

@@ -85,7 +85,7 @@ extension EndToEndBus {
             ])
             let med = try await stack.beautyctlJSON(
                 ["med", "edit", "1", "--clear", "dávka", "--clear", "zapas", "--clear", "low stock"],
-                lang: polish, as: MedDetail.self)
+                lang: polish, as: MedicationDetail.self)
             #expect(
                 med.medication.dose == nil && med.medication.stock == nil && med.medication.lowStock == nil, "\(med)")
 

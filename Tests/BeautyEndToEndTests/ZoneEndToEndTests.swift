@@ -82,7 +82,7 @@ extension EndToEndTiming {
                     doses.seen == doses.expected,
                     "after a start in \(zone.identifier) the stored doses must be \(hour):00 there, not \(other.identifier)'s"
                 )
-                let today: MedDetail = try await stack.beautyctlJSON(["med", "show", "1"])
+                let today: MedicationDetail = try await stack.beautyctlJSON(["med", "show", "1"])
                 #expect(today.today.count <= 1, "a once-daily medication has two doses today: \(today.today)")
                 #expect(
                     today.upcoming.prefix(2) == doses.expected.agenda[...],

@@ -59,7 +59,7 @@ struct AppointmentStatusTests: WarsawJanuary2027 {
         #expect(try db.appointments.count() == 1, "no follow-up visit")
         #expect(try db.budget.entries().isEmpty, "no expense")
         #expect(
-            try db.deliveries(itemKind: .appointment, itemID: visit.id!).map(\.state) == [.pending],
+            try db.deliveries.of(itemKind: .appointment, itemID: visit.id!).map(\.state) == [.pending],
             "its reminder stays")
     }
 
@@ -70,7 +70,8 @@ struct AppointmentStatusTests: WarsawJanuary2027 {
         #expect(change.appointment.status == .cancelled && change.followUp == nil && change.expense == nil)
         #expect(try db.appointments.count() == 1 && db.budget.entries().isEmpty)
         #expect(
-            try db.deliveries(itemKind: .appointment, itemID: visit.id!).isEmpty, "no reminder for a cancelled visit")
+            try db.deliveries.of(itemKind: .appointment, itemID: visit.id!).isEmpty, "no reminder for a cancelled visit"
+        )
     }
 
     @Test func anEditAppliesToTheStoredAppointmentNotToAnOlderCopy() throws {

@@ -25,7 +25,7 @@ struct OccurrenceStoreTests {
     }
 
     func pending(_ db: AppDatabase, _ id: Int64) throws -> [Delivery] {
-        try db.deliveries(itemKind: .appointment, itemID: id).filter { $0.state == .pending }
+        try db.deliveries.of(itemKind: .appointment, itemID: id).filter { $0.state == .pending }
     }
 
     /// What an agenda of January shows: (start, title, status) of every occurrence and single row.
@@ -109,14 +109,14 @@ struct OccurrenceStoreTests {
         let db = try AppDatabase.inMemory()
         let series = try db.appointments.add(fridays(), now: now, zone: warsaw)
         let shown = try #require(try pending(db, series.id!).first { $0.trigger.occurrence == local(8, 15) })
-        #expect(try db.markFired([shown.trigger.key], at: local(8, 14)) == 1)
+        #expect(try db.deliveries.markFired([shown.trigger.key], at: local(8, 14)) == 1)
         let later = local(8, 14, 30)
 
         let retitled = try db.occurrences.change(
             seriesID: series.id!, occurrence: local(8, 15), now: later, zone: warsaw
         ) { $0.title = "Nails" }
         #expect(try pending(db, retitled.id!).isEmpty, "the 14:00 reminder was shown already")
-        #expect(try db.delivery(key: shown.trigger.key)?.state == .fired, "the ledger keeps it")
+        #expect(try db.deliveries.find(key: shown.trigger.key)?.state == .fired, "the ledger keeps it")
 
         let moved = try db.occurrences.change(seriesID: series.id!, occurrence: local(8, 15), now: later, zone: warsaw)
         {
@@ -136,7 +136,8 @@ struct OccurrenceStoreTests {
         #expect(try pending(db, row.id!).map(\.trigger.fireAt) == [local(8, 14)])
         #expect(try !pending(db, series.id!).contains { $0.trigger.occurrence == local(8, 15) })
         #expect(
-            try db.dueTriggers(at: waiting).filter { $0.occurrence == local(8, 15) }.count == 1, "shown once, not twice"
+            try db.deliveries.due(at: waiting).filter { $0.occurrence == local(8, 15) }.count == 1,
+            "shown once, not twice"
         )
     }
 
@@ -223,7 +224,7 @@ struct OccurrenceStoreTests {
         }
         try db.appointments.delete(id: series.id!, now: now, zone: warsaw)
         #expect(try db.appointments.count() == 0)
-        #expect(try db.pendingCount() == 0)
+        #expect(try db.deliveries.pendingCount() == 0)
         #expect(try pending(db, row.id!).isEmpty)
     }
 
@@ -237,12 +238,12 @@ struct OccurrenceStoreTests {
         let after = try db.appointments.get(id: series.id!)
         #expect(after.recurrence?.changed == [] && after.recurrence?.exdates == [local(8, 15)])
         #expect(try january(db).map(\.0) == [local(1, 15), local(15, 15), local(22, 15), local(29, 15)])
-        #expect(try db.pendingCount() == 1)
+        #expect(try db.deliveries.pendingCount() == 1)
 
         // A series' occurrence never changed goes the same way.
         _ = try db.occurrences.remove(id: series.id!, occurrence: local(15, 15), now: now, zone: warsaw)
         #expect(try db.appointments.get(id: series.id!).recurrence?.exdates == [local(8, 15), local(15, 15)])
-        #expect(try db.pendingCount() == 0)
+        #expect(try db.deliveries.pendingCount() == 0)
     }
 
     @Test func importLinksChangedOccurrencesByUIDAndTwiceChangesNothing() throws {

@@ -15,7 +15,7 @@ struct PlanningWriterTests: WarsawJanuary2027 {
     func plannedEverything() throws -> (TemporaryDatabase, AppDatabase) {
         let temp = try TemporaryDatabase()
         let db = try temp.open()
-        _ = try db.addMedication(
+        _ = try db.medications.add(
             Medication(
                 name: "Iron", dose: "1 tablet",
                 schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)])),
@@ -35,7 +35,7 @@ struct PlanningWriterTests: WarsawJanuary2027 {
     }
 
     func plan(_ db: AppDatabase, now: Date) throws {
-        try db.planDoses(now: now, zone: zone)
+        try db.medications.planDoses(now: now, zone: zone)
         try db.planSeries(now: now, zone: zone)
         try db.planWater(now: now, zone: zone)
         try db.planDailyTip(now: now, zone: zone, at: ClockTime(hour: 9, minute: 30))

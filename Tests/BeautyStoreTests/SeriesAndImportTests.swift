@@ -21,7 +21,7 @@ struct SeriesAndImportTests {
 
     /// Every delivery of an appointment by state; pending ones by occurrence.
     func deliveries(_ db: AppDatabase, _ a: Appointment) throws -> [Delivery] {
-        try db.deliveries(itemKind: .appointment, itemID: a.id!)
+        try db.deliveries.of(itemKind: .appointment, itemID: a.id!)
     }
 
     func pending(_ db: AppDatabase, _ a: Appointment) throws -> [Delivery] {
@@ -67,9 +67,9 @@ struct SeriesAndImportTests {
         #expect(try pending(db, a).count == 4)
 
         // The scheduler fires what fell due in between.
-        let dueByThen = try db.dueTriggers(at: local(23, 10, 30))
+        let dueByThen = try db.deliveries.due(at: local(23, 10, 30))
         #expect(dueByThen.map(\.fireAt) == [local(17, 20), local(18, 9), local(21, 9)])
-        #expect(try db.markFired(dueByThen.map(\.key), at: local(21, 9)) == 3)
+        #expect(try db.deliveries.markFired(dueByThen.map(\.key), at: local(21, 9)) == 3)
 
         // Saturday 23 January: the horizon moves to 6 February.
         let later = local(23, 10, 30)
@@ -92,8 +92,8 @@ struct SeriesAndImportTests {
     @Test func editingTheRuleReplansFutureOccurrencesAndCancellingDropsThem() throws {
         let db = try AppDatabase.inMemory()
         let a = try db.appointments.add(series(), now: local(15, 10, 30), zone: warsaw)
-        let fired = try db.dueTriggers(at: local(21, 9))
-        try db.markFired(fired.map(\.key), at: local(21, 9))
+        let fired = try db.deliveries.due(at: local(21, 9))
+        try db.deliveries.markFired(fired.map(\.key), at: local(21, 9))
         #expect(fired.count == 3)
 
         // Saturday 23 January: from now on Tuesdays only.
@@ -145,20 +145,20 @@ struct SeriesAndImportTests {
     }
 
     func doses(_ db: AppDatabase, _ m: Medication) throws -> [Dose] {
-        try db.doses(from: local(1, 0), to: local(40, 0), medicationID: m.id!)
+        try db.medications.doses(from: local(1, 0), to: local(40, 0), medicationID: m.id!)
     }
 
     /// A fresh database with these medications added at 05:00 UTC on 15 January and planned in Warsaw.
     func plannedInWarsaw(_ medications: [Medication]) throws -> (AppDatabase, [Medication]) {
         let db = try AppDatabase.inMemory()
         let added = LocalTime.instant(year: 2027, month: 1, day: 15, hour: 5, in: utc)!
-        let saved = try medications.map { try db.addMedication($0, now: added) }
-        try db.planDoses(now: added, zone: warsaw)
+        let saved = try medications.map { try db.medications.add($0, now: added) }
+        try db.medications.planDoses(now: added, zone: warsaw)
         return (db, saved)
     }
 
     func pendingDoseFireTimes(_ db: AppDatabase, _ m: Medication) throws -> [Date] {
-        try doses(db, m).flatMap { try db.deliveries(itemKind: .medication, itemID: $0.id!) }
+        try doses(db, m).flatMap { try db.deliveries.of(itemKind: .medication, itemID: $0.id!) }
             .filter { $0.state == .pending }.map(\.trigger.fireAt).sorted()
     }
 
@@ -201,10 +201,10 @@ struct SeriesAndImportTests {
         let iron = meds[0]
         // Taken at 08:00 in Warsaw.
         let first = try #require(try doses(db, iron).first)
-        let trigger = try #require(try db.dueTriggers(at: local(15, 8)).first)
-        try db.markFired([trigger.key], at: local(15, 8))
-        try db.doseShown(trigger, at: local(15, 8), nagInterval: 600)
-        _ = try db.answerDose(id: first.id!, .taken, confirmedAt: local(15, 8, 5), now: local(15, 8, 5))
+        let trigger = try #require(try db.deliveries.due(at: local(15, 8)).first)
+        try db.deliveries.markFired([trigger.key], at: local(15, 8))
+        try db.medications.doseShown(trigger, at: local(15, 8), nagInterval: 600)
+        _ = try db.medications.answerDose(id: first.id!, .taken, confirmedAt: local(15, 8, 5), now: local(15, 8, 5))
 
         // 10:00 in New York (16:00 in Warsaw): today's 08:00 there has passed, and was taken in Warsaw.
         let now = local(15, 10, in: newYork)

@@ -10,12 +10,12 @@ import Testing
 struct StatusSnapshotTests: WarsawJanuary2027 {
     @Test func everyFigureMatchesItsOwnRead() throws {
         let db = try AppDatabase.inMemory()
-        _ = try db.addMedication(
+        _ = try db.medications.add(
             Medication(
                 name: "Iron", dose: "1 tablet",
                 schedule: MedicationSchedule(kind: .times, times: [ClockTime(hour: 20, minute: 0)])),
             now: now)
-        try db.planDoses(now: now, zone: zone)
+        try db.medications.planDoses(now: now, zone: zone)
         try db.setSetting("notifications", "off")
 
         // Before the first dose (one ahead), and after it (one due, waiting, and the next one ahead).
@@ -23,12 +23,12 @@ struct StatusSnapshotTests: WarsawJanuary2027 {
             let snapshot = try db.status.snapshot(at: instant, settingKey: "notifications")
             #expect(snapshot.appointments == (try db.appointments.count()))
             #expect(snapshot.contacts == (try db.contacts.count()))
-            #expect(snapshot.medications == (try db.medicationCount()))
-            #expect(snapshot.pendingDeliveries == (try db.pendingCount()))
-            #expect(snapshot.waitingDeliveries == (try db.waitingDeliveries(at: instant).count))
+            #expect(snapshot.medications == (try db.medications.count()))
+            #expect(snapshot.pendingDeliveries == (try db.deliveries.pendingCount()))
+            #expect(snapshot.waitingDeliveries == (try db.deliveries.waiting(at: instant).count))
             #expect(
                 snapshot.nextTrigger
-                    == (try db.nextTrigger(after: instant) ?? db.dueTriggers(at: instant, limit: 1).first))
+                    == (try db.deliveries.next(after: instant) ?? db.deliveries.due(at: instant, limit: 1).first))
             #expect(snapshot.setting == "off")
         }
         #expect(try db.status.snapshot(at: local(15, 20, 30), settingKey: "notifications").waitingDeliveries == 1)
@@ -69,7 +69,7 @@ struct StatusSnapshotTests: WarsawJanuary2027 {
         let snapshot = try db.status.snapshot(at: now, settingKey: "notifications")
         let read = statements.withLock { $0 }
         #expect(snapshot.waitingDeliveries == 5_000)
-        #expect(snapshot.waitingDeliveries == (try db.waitingDeliveries(at: now).count))
+        #expect(snapshot.waitingDeliveries == (try db.deliveries.waiting(at: now).count))
         // Only counts and single rows (the next trigger) come from the delivery table (GRDB's PRAGMAs read its schema).
         let fetchesRows = read.filter {
             $0.hasPrefix("SELECT") && $0.contains("delivery") && !$0.contains("COUNT(") && !$0.contains("LIMIT")

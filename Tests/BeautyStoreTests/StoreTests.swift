@@ -132,10 +132,10 @@ struct DeliveryLedgerTests {
         let start = now.addingTimeInterval(3600)
         let a = try db.appointments.add(
             Appointment(title: "Facial", start: start, reminders: [.before(7200), .before(600)]), now: now)
-        let deliveries = try db.deliveries(itemKind: .appointment, itemID: a.id!)
+        let deliveries = try db.deliveries.of(itemKind: .appointment, itemID: a.id!)
         #expect(deliveries.map(\.trigger.fireAt) == [start.addingTimeInterval(-600)])
         #expect(deliveries.map(\.state) == [.pending])
-        #expect(try db.nextTrigger(after: now)?.fireAt == start.addingTimeInterval(-600))
+        #expect(try db.deliveries.next(after: now)?.fireAt == start.addingTimeInterval(-600))
     }
 
     @Test func firingIsRecordedOnceAndNeverRepeatsAcrossReopen() throws {
@@ -147,16 +147,16 @@ struct DeliveryLedgerTests {
             let db = try temp.open()
             _ = try db.appointments.add(
                 Appointment(title: "Nails", start: now.addingTimeInterval(3600), reminders: [.at(fireAt)]), now: now)
-            let due = try db.dueTriggers(at: fireAt)
+            let due = try db.deliveries.due(at: fireAt)
             #expect(due.count == 1)
             key = due[0].key
-            #expect(try db.markFired([key], at: fireAt) == 1)
-            #expect(try db.markFired([key], at: fireAt) == 0)  // a second delivery attempt changes nothing
+            #expect(try db.deliveries.markFired([key], at: fireAt) == 1)
+            #expect(try db.deliveries.markFired([key], at: fireAt) == 0)  // a second delivery attempt changes nothing
         }
         let reopened = try temp.open()
-        #expect(try reopened.dueTriggers(at: fireAt.addingTimeInterval(3600)).isEmpty)
-        #expect(try reopened.delivery(key: key)?.state == .fired)
-        #expect(try reopened.delivery(key: key)?.firedAt == fireAt)
+        #expect(try reopened.deliveries.due(at: fireAt.addingTimeInterval(3600)).isEmpty)
+        #expect(try reopened.deliveries.find(key: key)?.state == .fired)
+        #expect(try reopened.deliveries.find(key: key)?.firedAt == fireAt)
     }
 
     @Test func anEditKeepsDeliveredRemindersAndSchedulesMovedOnes() throws {
@@ -164,17 +164,17 @@ struct DeliveryLedgerTests {
         var a = try db.appointments.add(
             Appointment(title: "Hair", start: now.addingTimeInterval(7200), reminders: [.before(3600), .before(600)]),
             now: now)
-        let first = try db.dueTriggers(at: now.addingTimeInterval(3600))
-        try db.markFired(first.map(\.key), at: now.addingTimeInterval(3600))
+        let first = try db.deliveries.due(at: now.addingTimeInterval(3600))
+        try db.deliveries.markFired(first.map(\.key), at: now.addingTimeInterval(3600))
         // Editing the title only: the delivered reminder stays delivered, the other stays pending.
         a.title = "Hair & colour"
         _ = try db.appointments.update(a, now: now.addingTimeInterval(3601))
-        var states = try db.deliveries(itemKind: .appointment, itemID: a.id!).map(\.state)
+        var states = try db.deliveries.of(itemKind: .appointment, itemID: a.id!).map(\.state)
         #expect(states == [.fired, .pending])
         // Moving the visit: new instants are scheduled, the old pending one goes, history stays.
         a.start = a.start.addingTimeInterval(86_400)
         _ = try db.appointments.update(a, now: now.addingTimeInterval(3602))
-        states = try db.deliveries(itemKind: .appointment, itemID: a.id!).map(\.state)
+        states = try db.deliveries.of(itemKind: .appointment, itemID: a.id!).map(\.state)
         #expect(states == [.fired, .pending, .pending])
     }
 
@@ -184,19 +184,19 @@ struct DeliveryLedgerTests {
             Appointment(title: "Massage", start: now.addingTimeInterval(7200), reminders: [.before(600)]), now: now)
         a.status = .cancelled
         _ = try db.appointments.update(a, now: now)
-        #expect(try db.pendingCount() == 0)
+        #expect(try db.deliveries.pendingCount() == 0)
         a.status = .scheduled
         _ = try db.appointments.update(a, now: now)
-        #expect(try db.pendingCount() == 1)
+        #expect(try db.deliveries.pendingCount() == 1)
     }
 
     @Test func failuresStayPendingWithTheReason() throws {
         let db = try AppDatabase.inMemory()
         _ = try db.appointments.add(
             Appointment(title: "Spa", start: now.addingTimeInterval(7200), reminders: [.before(7000)]), now: now)
-        let due = try db.dueTriggers(at: now.addingTimeInterval(300))
-        try db.recordFailure(due.map(\.key), error: "no notification server")
-        let waiting = try db.waitingDeliveries(at: now.addingTimeInterval(300))
+        let due = try db.deliveries.due(at: now.addingTimeInterval(300))
+        try db.deliveries.recordFailure(due.map(\.key), error: "no notification server")
+        let waiting = try db.deliveries.waiting(at: now.addingTimeInterval(300))
         #expect(waiting.count == 1)
         #expect(
             waiting[0].state == .pending && waiting[0].attempts == 1 && waiting[0].lastError == "no notification server"
@@ -207,23 +207,24 @@ struct DeliveryLedgerTests {
         let db = try AppDatabase.inMemory()
         _ = try db.appointments.add(
             Appointment(title: "Brows", start: now.addingTimeInterval(7200), reminders: [.before(3600)]), now: now)
-        let key = try db.dueTriggers(at: now.addingTimeInterval(3600))[0].key
-        try db.markFired([key], at: now.addingTimeInterval(3600))
-        #expect(try db.settle(key, as: .snoozed, at: now.addingTimeInterval(3610)) == 1)
-        #expect(try db.settle(key, as: .dismissed, at: now.addingTimeInterval(3611)) == 0)  // already settled
+        let key = try db.deliveries.due(at: now.addingTimeInterval(3600))[0].key
+        try db.deliveries.markFired([key], at: now.addingTimeInterval(3600))
+        #expect(try db.deliveries.settle(key, as: .snoozed, at: now.addingTimeInterval(3610)) == 1)
+        // Already settled.
+        #expect(try db.deliveries.settle(key, as: .dismissed, at: now.addingTimeInterval(3611)) == 0)
         let repeatAt = now.addingTimeInterval(4210)
-        let snoozed = try db.scheduleSnooze(of: key, until: repeatAt)
+        let snoozed = try db.deliveries.scheduleSnooze(of: key, until: repeatAt)
         #expect(snoozed?.fireAt == repeatAt)
-        #expect(try db.nextTrigger(after: now.addingTimeInterval(3611))?.key == snoozed?.key)
+        #expect(try db.deliveries.next(after: now.addingTimeInterval(3611))?.key == snoozed?.key)
     }
 
     @Test func expiredRemindersAreRecordedMissed() throws {
         let db = try AppDatabase.inMemory()
         _ = try db.appointments.add(
             Appointment(title: "Pedicure", start: now.addingTimeInterval(7200), reminders: [.before(3600)]), now: now)
-        let key = try db.dueTriggers(at: now.addingTimeInterval(86_400))[0].key
-        #expect(try db.markMissed([key], at: now.addingTimeInterval(86_400)) == 1)
-        #expect(try db.delivery(key: key)?.state == .missed)
-        #expect(try db.pendingCount() == 0)
+        let key = try db.deliveries.due(at: now.addingTimeInterval(86_400))[0].key
+        #expect(try db.deliveries.markMissed([key], at: now.addingTimeInterval(86_400)) == 1)
+        #expect(try db.deliveries.find(key: key)?.state == .missed)
+        #expect(try db.deliveries.pendingCount() == 0)
     }
 }

@@ -175,7 +175,8 @@ struct UIDPerAccountTests {
         try db.sync.applyServerChanges(pulled, account: "b", now: now, zone: zone)
         #expect(try rows(db).filter { $0.hasPrefix("Gel") } == ["Gel@b"])
 
-        let tail = try db.occurrences.split(id: series, at: first.addingTimeInterval(3 * 7 * 86_400), now: now, zone: zone)
+        let tail = try db.occurrences.split(
+            id: series, at: first.addingTimeInterval(3 * 7 * 86_400), now: now, zone: zone)
         let after = try rows(db), outbox = try db.sync.outbox()
         #expect(after.allSatisfy { $0.hasSuffix("@b") }, "\(after)")
         #expect(

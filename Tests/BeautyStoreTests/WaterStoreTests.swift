@@ -136,8 +136,8 @@ struct WaterStoreTests {
         #expect(try db.water.plannedReminders(after: now, limit: 2) == Array(today.prefix(2)))
 
         // Through the ledger like every other trigger.
-        #expect(try db.dueTriggers(at: today[0]).map(\.key) == [planned[0].key])
-        #expect(try db.nextTrigger(after: now)?.key == planned[0].key)
+        #expect(try db.deliveries.due(at: today[0]).map(\.key) == [planned[0].key])
+        #expect(try db.deliveries.next(after: now)?.key == planned[0].key)
 
         // New settings replace what was planned; switched off, nothing stays.
         var hourly = every2h
@@ -192,7 +192,7 @@ struct WaterStoreTests {
         // Nothing was delivered (no server, or the daemon was down) until 13:30.
         let now = at("2030-01-15 13:30")
         try db.planWater(now: now, zone: warsawZone)
-        let due = try db.dueTriggers(at: now)
+        let due = try db.deliveries.due(at: now)
         #expect(due.map(\.fireAt) == [at("2030-01-15 13:00")], "only the latest due reminder is worth showing: \(due)")
         let recorded = try states(db, .water)
         let missed = recorded.filter { $0.value == "missed" }.keys.sorted()
@@ -202,7 +202,7 @@ struct WaterStoreTests {
         try db.water.setGoal(500)
         _ = try db.water.add(drink("a", 500, "2030-01-15 13:10"))
         try db.planWater(now: now, zone: warsawZone)
-        #expect(try db.dueTriggers(at: now).isEmpty)
+        #expect(try db.deliveries.due(at: now).isEmpty)
         #expect(try states(db, .water).filter { $0.value == "missed" }.count == 3)
     }
 
@@ -219,7 +219,7 @@ struct WaterStoreTests {
         )
 
         // Delivered at 09:00; then the time is moved to 10:00: no second tip today.
-        try db.markFired([tips[0].key], at: at("2030-01-15 09:00"))
+        try db.deliveries.markFired([tips[0].key], at: at("2030-01-15 09:00"))
         try db.planDailyTip(now: at("2030-01-15 09:30"), zone: warsawZone, at: ClockTime(hour: 10, minute: 0))
         tips = try pending(db, .tip)
         #expect(tips.map(\.fireAt) == [at("2030-01-16 10:00")], "\(tips)")

@@ -65,7 +65,10 @@ struct AgendaController: RequestController {
                 AgendaEntry(appointment: a, contactName: a.contactID.flatMap { contacts[$0]?.name }, occurrence: $0)
             }
         }
-        if wantsDoses { matching += try agendaDoses(from: from, to: to, searches: needles) }
+        if wantsDoses {
+            matching += try DoseAgenda(medications: database.medications, zone: zone).entries(
+                from: from, to: to, searches: needles)
+        }
         if let nextFrom { matching.removeAll { $0.start >= nextFrom } }
         if !statuses.isEmpty { matching.removeAll { !statuses.contains($0.status) } }
         // Stable order: time, then title, then kind and id; a sort asked for keeps it for equal keys.
@@ -101,63 +104,20 @@ struct AgendaController: RequestController {
         let cal = LocalTime.calendar(zone.current)
         let startOfDay = cal.startOfDay(for: now)
         let endOfDay = cal.date(byAdding: .day, value: 1, to: startOfDay)!
-        let appointments = try database.appointments.forRange(from: now, to: endOfDay).filter { $0.status == .scheduled }
-            .flatMap { a in
-                AppointmentOccurrences.starts(of: a, from: now, to: endOfDay, zone: zone.current).map {
-                    AgendaEntry(appointment: a, contactName: nil, occurrence: $0)
-                }
+        let appointments = try database.appointments.forRange(from: now, to: endOfDay).filter {
+            $0.status == .scheduled
+        }
+        .flatMap { a in
+            AppointmentOccurrences.starts(of: a, from: now, to: endOfDay, zone: zone.current).map {
+                AgendaEntry(appointment: a, contactName: nil, occurrence: $0)
             }
-        let doses = try doseEntries(
+        }
+        let doses = try DoseAgenda(medications: database.medications, zone: zone).today(
             now: now, dayStart: startOfDay, dayEnd: endOfDay,
             yesterday: cal.date(byAdding: .day, value: -1, to: startOfDay)!)
         let later = (appointments + doses.later).sorted { ($0.start, $0.title) < ($1.start, $1.title) }
         return NowResult(
             now: now, laterToday: later, overdue: doses.overdue,
             water: try WaterController.today(now: now, water: database.water, zone: zone.current))
-    }
-
-    /// Doses still to come today, and those that should have been taken: every dose of yesterday and
-    /// today whose time passed and that is not taken (missed and skipped too, so one answered late
-    /// stays in view until the end of the day after its own).
-    func doseEntries(now: Date, dayStart: Date, dayEnd: Date, yesterday: Date) throws -> (
-        later: [AgendaEntry], overdue: [AgendaEntry]
-    ) {
-        let medications = Dictionary(uniqueKeysWithValues: try database.medications().map { ($0.id!, $0) })
-        var later: [AgendaEntry] = [], overdue: [AgendaEntry] = []
-        for dose in try database.doses(from: yesterday, to: dayEnd) where dose.state != .taken {
-            guard let medication = medications[dose.medicationID] else { continue }
-            let entry = AgendaEntry(dose: dose, medication: medication)
-            if dose.scheduledAt > now {
-                if dose.state.isOpen, dose.scheduledAt >= dayStart { later.append(entry) }
-            } else {
-                overdue.append(entry)
-            }
-        }
-        return (later, overdue)
-    }
-
-    /// Doses in an agenda range: stored rows where they exist, the plan beyond them.
-    /// `searches` as `ListFilter.needles` gives them: a medication matching any of them.
-    func agendaDoses(from: Date, to: Date, searches: [String]) throws -> [AgendaEntry] {
-        var entries: [AgendaEntry] = []
-        let stored = try database.doses(from: from, to: to)
-        let byKey = Dictionary(stored.map { ("\($0.medicationID)/\($0.scheduledAt.timeIntervalSince1970)", $0) }) {
-            a, _ in a
-        }
-        for medication in try database.medications() {
-            guard
-                ListFilter.text(
-                    [medication.name, medication.notes ?? "", medication.dose ?? ""], containsAnyOf: searches)
-            else { continue }
-            for instant in DosePlanner.doses(
-                for: medication, from: from, to: to, zone: medication.zone(default: zone.current))
-            {
-                let dose =
-                    byKey["\(medication.id!)/\(instant.timeIntervalSince1970)"]
-                    ?? Dose(id: 0, medicationID: medication.id!, scheduledAt: instant)
-                entries.append(AgendaEntry(dose: dose, medication: medication))
-            }
-        }
-        return entries
     }
 }

@@ -21,7 +21,7 @@ struct AppointmentDetails: Sendable {
             a.recurrence == nil
             ? nil
             : AppointmentOccurrences.starts(of: a, from: clock(), to: .distantFuture, zone: self.zone.current, limit: 5)
-        let deliveries = try database.deliveries(itemKind: .appointment, itemID: id, now: clock())
+        let deliveries = try database.deliveries.of(itemKind: .appointment, itemID: id, now: clock())
         let allDayTime = database.allDayReminderTime
         let warnings =
             zone.map {

@@ -6,17 +6,14 @@ import BeautyStore
 import Foundation
 import Logging
 
-/// Appointment reminders, one at a time or several missed while away as one notification; `deliver`
-/// routes doses and planner notices to their own deliveries.
+/// Appointment reminders, one at a time or several missed while away as one notification.
 extension Scheduler {
     /// Shows one reminder and records it as fired; false (and still pending) if no server took it.
-    func deliver(_ trigger: Trigger) async -> Bool {
-        if trigger.itemKind == .medication { return await deliverDose(trigger) }
-        if trigger.itemKind == .water || trigger.itemKind == .tip { return await deliverPlannerNotice(trigger) }
+    func deliverAppointment(_ trigger: Trigger) async -> Bool {
         do {
             guard let notification = content.appointment(trigger) else {
                 let now = clock()
-                try store.markMissed([trigger.key], at: now)  // its item is gone
+                try store.deliveries.markMissed([trigger.key], at: now)  // its item is gone
                 hub.publish(
                     DaemonEvent(
                         .missed, at: now, key: trigger.key, itemKind: trigger.itemKind,
@@ -26,7 +23,7 @@ extension Scheduler {
             return try await showThenRecord(
                 notification, for: [trigger.key], as: "reminder", metadata: metadata(trigger)
             ) { [self] firedAt in
-                try store.markFired([trigger.key], at: firedAt)
+                try store.deliveries.markFired([trigger.key], at: firedAt)
                 let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
                 logger.info(
                     "reminder delivered: \(notification.summary) (\(lateMs) ms after due)", metadata: metadata(trigger))
@@ -88,7 +85,7 @@ extension Scheduler {
     }
 
     private func recordFired(_ triggers: [Trigger], at firedAt: Date, detail: String) throws {
-        try store.markFired(triggers.map(\.key), at: firedAt)
+        try store.deliveries.markFired(triggers.map(\.key), at: firedAt)
         for trigger in triggers {
             hub.publish(
                 DaemonEvent(

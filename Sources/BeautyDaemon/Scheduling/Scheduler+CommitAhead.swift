@@ -13,19 +13,19 @@ extension Scheduler {
         guard let instant = committedInstant else { return nil }
         switch reason {
         case .clockChanged, .zoneChanged, .configReloaded, .started:
-            try store.takeBackCommitments()
+            try store.deliveries.takeBackCommitments()
             committedInstant = nil
             return nil
         case .timer, .edited, .serverAppeared:
             guard clock() >= instant else { return nil }
         }
         guard try notificationsEnabled() else {
-            try store.takeBackCommitments()  // switched off meanwhile: the pass records them as suppressed
+            try store.deliveries.takeBackCommitments()  // switched off meanwhile: the pass records them as suppressed
             committedInstant = nil
             return nil
         }
         // Committed rows are left out of the passes' due deliveries: only this shows them.
-        let due = try store.committedAhead(for: instant)
+        let due = try store.deliveries.committedAhead(for: instant)
         committedInstant = nil
         committedKeys = Set(due.map(\.key))
         deferredRecords = []
@@ -50,7 +50,7 @@ extension Scheduler {
         }
         let lead = TimeInterval(config.commitAheadMilliseconds) / 1000
         guard lead > 0, let wakeAt, try notificationsEnabled(),
-            let next = try store.nextTrigger(after: clock()), next.fireAt == wakeAt
+            let next = try store.deliveries.next(after: clock()), next.fireAt == wakeAt
         else {
             timer.arm(at: wakeAt)
             return
@@ -59,7 +59,7 @@ extension Scheduler {
             timer.arm(at: wakeAt.addingTimeInterval(-lead))
             return
         }
-        if !(try store.commitAhead(dueAt: wakeAt)).isEmpty { committedInstant = wakeAt }
+        if !(try store.deliveries.commitAhead(dueAt: wakeAt)).isEmpty { committedInstant = wakeAt }
         timer.arm(at: wakeAt)
     }
 }

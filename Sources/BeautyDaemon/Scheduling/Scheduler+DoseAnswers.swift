@@ -12,7 +12,7 @@ extension Scheduler {
         -> DoseAnswer
     {
         let now = clock()
-        if state == .snoozed, let dose = try? store.dose(id: id), dose.scheduledAt > now {
+        if state == .snoozed, let dose = try? store.medications.dose(id: id), dose.scheduledAt > now {
             // Snoozing a dose before it is due would show it earlier than planned.
             throw ValidationError(
                 field: "id", template: "dose %s is not due yet (scheduled %s); snooze a dose once it is due", id,
@@ -21,7 +21,8 @@ extension Scheduler {
         let until =
             state == .snoozed ? now.addingTimeInterval(TimeInterval(snoozeSeconds ?? config.snoozeSeconds)) : nil
         return settled(
-            try store.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until), state,
+            try store.medications.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until),
+            state,
             now: now, until: until)
     }
 
@@ -35,7 +36,7 @@ extension Scheduler {
                 template: "a dose this far ahead can be taken or skipped; snooze it by its id once it is due")
         }
         let now = clock()
-        let answer = try store.answerPlannedDose(
+        let answer = try store.medications.answerPlannedDose(
             medicationID: medicationID, scheduledAt: scheduledAt, state, confirmedAt: confirmedAt, now: now)
         return settled(answer, state, now: now, until: nil)
     }
@@ -44,7 +45,8 @@ extension Scheduler {
     public func logDose(medicationID: Int64, at takenAt: Date) async throws -> DoseAnswer {
         let now = clock()
         return settled(
-            try store.logDose(medicationID: medicationID, takenAt: takenAt, now: now), .taken, now: now, until: nil)
+            try store.medications.logDose(medicationID: medicationID, takenAt: takenAt, now: now), .taken, now: now,
+            until: nil)
     }
 
     /// After an answer is stored: its notification closed, the event published, a low stock logged.
@@ -61,7 +63,7 @@ extension Scheduler {
             hub.publish(
                 DaemonEvent(
                     event, at: now, key: shown, itemKind: .medication, itemID: id,
-                    title: try? store.medication(id: answer.dose.medicationID).name,
+                    title: try? store.medications.find(id: answer.dose.medicationID).name,
                     detail: until.map { WireJSON.formatInstant($0) }))
         }
         if let low = answer.lowStock {

@@ -12,27 +12,29 @@ extension Scheduler {
         if trigger.source == .lowStock { return await deliverLowStock(trigger) }
         do {
             let now = clock()
-            guard let dose = try? store.dose(id: trigger.itemID),
-                let medication = try? store.medication(id: dose.medicationID),
+            guard let dose = try? store.medications.dose(id: trigger.itemID),
+                let medication = try? store.medications.find(id: dose.medicationID),
                 dose.state.isOpen
             else {
-                try store.markMissed([trigger.key], at: now)  // answered or deleted meanwhile: nothing to show
+                // Answered or deleted meanwhile: nothing to show.
+                try store.deliveries.markMissed([trigger.key], at: now)
                 return true
             }
             if trigger.source == .nag, dose.nagCount >= config.nagCount {
-                let shown = try store.shownKey(ofDose: trigger.itemID)
+                let shown = try store.medications.shownKey(ofDose: trigger.itemID)
                 try giveUp(on: trigger, medication: medication, at: now)
                 if let shown { await notifier.close(key: shown) }
                 return true
             }
-            let previous = try store.shownKey(ofDose: trigger.itemID)
+            let previous = try store.medications.shownKey(ofDose: trigger.itemID)
             let notification = content.dose(
                 trigger, dose: dose, medication: medication, nagCount: config.nagCount,
                 replacesKey: trigger.source == .plan ? nil : previous)
             return try await showThenRecord(notification, for: [trigger.key], as: "dose", metadata: metadata(trigger)) {
                 [self] firedAt in
-                try store.markFired([trigger.key], at: firedAt)
-                try store.doseShown(trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
+                try store.deliveries.markFired([trigger.key], at: firedAt)
+                try store.medications.doseShown(
+                    trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
                 let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
                 logger.info(
                     "dose notification shown: \(medication.name) (\(trigger.source.rawValue), \(lateMs) ms after due)",
@@ -49,17 +51,17 @@ extension Scheduler {
 
     private func deliverLowStock(_ trigger: Trigger) async -> Bool {
         do {
-            guard let dose = try? store.dose(id: trigger.itemID),
-                let medication = try? store.medication(id: dose.medicationID)
+            guard let dose = try? store.medications.dose(id: trigger.itemID),
+                let medication = try? store.medications.find(id: dose.medicationID)
             else {
-                try store.markMissed([trigger.key], at: clock())
+                try store.deliveries.markMissed([trigger.key], at: clock())
                 return true
             }
             return try await showThenRecord(
                 content.lowStock(medication, key: trigger.key), for: [trigger.key], as: "low-stock warning",
                 metadata: metadata(trigger)
             ) { [self] firedAt in
-                try store.markFired([trigger.key], at: firedAt)
+                try store.deliveries.markFired([trigger.key], at: firedAt)
                 hub.publish(
                     DaemonEvent(
                         .lowStock, at: firedAt, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
@@ -72,8 +74,8 @@ extension Scheduler {
 
     /// An unanswered dose after its last re-notification: recorded as missed.
     private func giveUp(on trigger: Trigger, medication: Medication, at now: Date) throws {
-        _ = try store.markDoseMissed(id: trigger.itemID)
-        try store.markMissed([trigger.key], at: now)
+        _ = try store.medications.markDoseMissed(id: trigger.itemID)
+        try store.deliveries.markMissed([trigger.key], at: now)
         logger.warning(
             "dose not confirmed after \(config.nagCount) reminders: recorded as missed", metadata: metadata(trigger))
         hub.publish(
@@ -84,13 +86,13 @@ extension Scheduler {
 
     /// A re-notification that comes due while notifications are off: counted, not shown.
     func silentNag(_ trigger: Trigger, at now: Date) throws {
-        guard let dose = try? store.dose(id: trigger.itemID),
-            let medication = try? store.medication(id: dose.medicationID),
+        guard let dose = try? store.medications.dose(id: trigger.itemID),
+            let medication = try? store.medications.find(id: dose.medicationID),
             dose.state.isOpen
-        else { try store.markMissed([trigger.key], at: now); return }
+        else { try store.deliveries.markMissed([trigger.key], at: now); return }
         if dose.nagCount >= config.nagCount { return try giveUp(on: trigger, medication: medication, at: now) }
-        try store.markSuppressed([trigger.key], at: now)
-        try store.doseShown(trigger, at: now, nagInterval: TimeInterval(config.nagIntervalSeconds))
+        try store.deliveries.markSuppressed([trigger.key], at: now)
+        try store.medications.doseShown(trigger, at: now, nagInterval: TimeInterval(config.nagIntervalSeconds))
         hub.publish(
             DaemonEvent(
                 .suppressed, at: now, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,

@@ -24,16 +24,16 @@ extension Scheduler {
             case .serverVanished:
                 logger.notice("notification server left the bus; reminders will wait for it")
             case let .action(key, action) where key.hasPrefix(ItemKind.medication.rawValue + "/"):
-                guard let trigger = try store.delivery(key: key)?.trigger else { return }
+                guard let trigger = try store.deliveries.find(key: key)?.trigger else { return }
                 if let state = NotificationAction(rawValue: action)?.doseAnswer {
                     _ = try await answerDose(id: trigger.itemID, state, at: now)
                 }
             case .closed(let key, _) where key.hasPrefix(ItemKind.medication.rawValue + "/"):
                 break  // closing a dose popup is not an answer: it will be shown again
             case let .action(key, action) where NotificationAction(rawValue: action) == .snooze:
-                guard try store.settle(key, as: .snoozed, at: now) > 0 else { return }
+                guard try store.deliveries.settle(key, as: .snoozed, at: now) > 0 else { return }
                 let until = now.addingTimeInterval(TimeInterval(config.snoozeSeconds))
-                _ = try store.scheduleSnooze(of: key, until: until)
+                _ = try store.deliveries.scheduleSnooze(of: key, until: until)
                 logger.info("reminder snoozed until \(Timestamps().short(until))", metadata: ["delivery_key": "\(key)"])
                 hub.publish(DaemonEvent(.snoozed, at: now, key: key, detail: WireJSON.formatInstant(until)))
                 wake(.edited)
@@ -46,11 +46,11 @@ extension Scheduler {
                     metadata: ["item_id": "\(glass.id ?? 0)", "item_kind": "water"])
                 hub.publish(DaemonEvent(.dismissed, at: now, key: key))
             case let .action(key, action) where NotificationAction(rawValue: action) == .dismiss:
-                if try store.settle(key, as: .dismissed, at: now) > 0 {
+                if try store.deliveries.settle(key, as: .dismissed, at: now) > 0 {
                     hub.publish(DaemonEvent(.dismissed, at: now, key: key))
                 }
             case let .closed(key, reason) where CloseReason(code: reason) == .dismissed:
-                if try store.settle(key, as: .dismissed, at: now) > 0 {
+                if try store.deliveries.settle(key, as: .dismissed, at: now) > 0 {
                     hub.publish(DaemonEvent(.dismissed, at: now, key: key))
                 }
             case .action, .closed:

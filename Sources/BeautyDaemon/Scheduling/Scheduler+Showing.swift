@@ -17,7 +17,7 @@ extension Scheduler {
         // A stop under way sends nothing new: the grace below is for a Notify already sent.
         try Task.checkCancellation()
         // Durably "delivering" before the server hears of it: a crash from here on never repeats it.
-        if !committedKeys.isSuperset(of: keys) { try store.markDelivering(keys, at: clock()) }
+        if !committedKeys.isSuperset(of: keys) { try store.deliveries.markDelivering(keys, at: clock()) }
         let notifier = self.notifier
         let outcome = ResumeOnce<ShowOutcome>()
         return try await withTaskCancellationHandler {
@@ -95,7 +95,7 @@ extension Scheduler {
         -> Bool
     {
         let hold = held(by: error)
-        try? store.recordFailure(keys, error: "\(error)")
+        try? store.deliveries.recordFailure(keys, error: "\(error)")
         if !failingKeys.isSuperset(of: keys) {
             failingKeys.formUnion(keys)
             logger.warning("\(description) waiting for \(hold.waitingFor)", metadata: metadata)

@@ -10,6 +10,9 @@ import NIOPosix
 
 /// Drives deliveries: asks the pure planner what is due, hands it to the notifier, records each
 /// delivery in the store, and arms one absolute wall-clock deadline for the next trigger.
+/// It plans nothing itself: what is due when is decided in Core (`DosePlanner.plan`, `SchedulePlanner`...),
+/// and the store writes those plans' rows (`AppDatabase.planAhead`, or in the transaction of an edit).
+/// Its configuration is the daemon's live `SettingsBox`, read at each use, so a reload is seen at once.
 public actor Scheduler {
     public enum WakeReason: Sendable {
         case started, timer, clockChanged, edited, serverAppeared, configReloaded, zoneChanged
@@ -21,7 +24,9 @@ public actor Scheduler {
     let clock: @Sendable () -> Date
     /// The user's zone: local-time schedules are planned in it and re-planned when it changes.
     let zone: any ZoneSource
-    private(set) var config: DaemonConfig
+    /// The live configuration, shared with the rest of the daemon (SIGHUP swaps what it holds).
+    let settings: SettingsBox
+    var config: DaemonConfig { settings.config }
     let logger: Logger
     private let wakes: AsyncStream<WakeReason>
     private let wakeContinuation: AsyncStream<WakeReason>.Continuation
@@ -53,14 +58,14 @@ public actor Scheduler {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     public init(
-        store: AppDatabase, notifier: any Notifier, hub: EventHub, config: DaemonConfig, logger: Logger,
+        store: AppDatabase, notifier: any Notifier, hub: EventHub, settings: SettingsBox, logger: Logger,
         clock: @escaping @Sendable () -> Date, zone: any ZoneSource, timer: DeadlineTimerFactory
     ) throws {
         self.store = store
-        store.allDayReminderTime = config.allDayReminderTime
+        store.allDayReminderTime = settings.config.allDayReminderTime
         self.notifier = notifier
         self.hub = hub
-        self.config = config
+        self.settings = settings
         self.logger = logger
         self.clock = clock
         self.zone = zone
@@ -76,8 +81,8 @@ public actor Scheduler {
         wakeContinuation.yield(reason)
     }
 
-    public func update(config: DaemonConfig) {
-        self.config = config
+    /// The settings were reloaded: the store takes the new all-day reminder time, and a pass plans with the rest.
+    public func configReloaded() {
         store.allDayReminderTime = config.allDayReminderTime
         wake(.configReloaded)
     }
@@ -103,7 +108,7 @@ public actor Scheduler {
 
     private func loop() async throws {
         defer { timer.arm(at: nil) }
-        for key in try store.settleInterruptedDeliveries(at: clock()) {
+        for key in try store.deliveries.settleInterrupted(at: clock()) {
             logger.warning(
                 "a delivery was interrupted by a crash while being shown; counted as shown",
                 metadata: ["delivery_key": "\(key)"])
@@ -147,19 +152,16 @@ public actor Scheduler {
                 logger.notice("time zone is now \(zone.current.identifier): re-planning local-time schedules")
                 try store.replanForZoneChange(now: now, zone: zone.current)
             }
-            try store.planDoses(now: now, zone: zone.current)
-            try store.planSeries(now: now, zone: zone.current)
-            try store.planWater(now: now, zone: zone.current)
-            try store.planDailyTip(now: now, zone: zone.current, at: config.dailyTipAt)
-            var pending = try store.dueTriggers(at: now)
-            if let next = try store.nextTrigger(after: now) { pending.append(next) }
+            try store.planAhead(now: now, zone: zone.current, dailyTipAt: config.dailyTipAt)
+            var pending = try store.deliveries.due(at: now)
+            if let next = try store.deliveries.next(after: now) { pending.append(next) }
             let plan = SchedulePlanner.plan(
                 now: now, pending: pending, maxLateness: TimeInterval(config.maxLatenessSeconds),
                 lateAfter: reason == .started ? 0 : SchedulePlanner.lateAfter)
             if reason == .clockChanged { logger.notice("wall clock changed: rescheduling") }
 
             if !plan.expired.isEmpty {
-                try store.markMissed(plan.expired.map(\.key), at: now)
+                try store.deliveries.markMissed(plan.expired.map(\.key), at: now)
                 for trigger in plan.expired {
                     logger.warning("reminder too late to show, recorded as missed", metadata: metadata(trigger))
                     hub.publish(
@@ -179,7 +181,7 @@ public actor Scheduler {
                         try silentNag(trigger, at: now)
                         continue
                     }
-                    try store.markSuppressed([trigger.key], at: now)
+                    try store.deliveries.markSuppressed([trigger.key], at: now)
                     hub.publish(
                         DaemonEvent(
                             .suppressed, at: now, key: trigger.key, itemKind: trigger.itemKind,
@@ -188,14 +190,13 @@ public actor Scheduler {
             }
 
             // Delivering may have added rows (re-notifications, low-stock warnings): ask the ledger again.
-            var wakeAt = try store.nextTrigger(after: now)?.fireAt ?? plan.nextWake
-            if let due = try store.dueTriggers(at: clock(), limit: 1).first, !plan.deliver.contains(due),
+            var wakeAt = try store.deliveries.next(after: now)?.fireAt ?? plan.nextWake
+            if let due = try store.deliveries.due(at: clock(), limit: 1).first, !plan.deliver.contains(due),
                 !plan.catchUp.contains(due)
             {
                 wakeAt = min(wakeAt ?? due.fireAt, due.fireAt)
             }
-            for planning in [try store.nextPlanningInstant(), try store.nextSeriesPlanningInstant()].compactMap({ $0 })
-            {
+            if let planning = try store.nextPlanningInstant() {
                 wakeAt = min(wakeAt ?? planning, max(planning, now))
             }
             if failed {

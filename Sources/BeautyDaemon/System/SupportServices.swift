@@ -60,14 +60,12 @@ struct ReloadService: Service {
                     warnings.forEach { logger.warning("\($0)") }
                     settings.config = config
                     logLevel.level = levelFromFlag ?? config.logLevel
-                    await scheduler.update(config: settings.config)
+                    await scheduler.configReloaded()
                     await sync.adoptConfiguredAccounts()
                     sync.notice()
                     logger.notice("configuration reloaded from \(configPath)")
                 } catch {
                     logger.error("configuration not reloaded, keeping the old one: \(error)")
-                    // The session's language was read again all the same: notifications follow it.
-                    await scheduler.update(config: settings.config)
                 }
                 Systemd.notify("READY=1")
             }
