@@ -133,6 +133,9 @@ let package = Package(
                 "BeautyDaemon", "BeautyProtocol", "BeautyCalDAV", "BeautyCore", "BeautyLocalization", "BeautyStore",
                 "BeautyNotify", "BeautyTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
             ]
         ),
         // The systemd contract: the unit files, socket activation, sd_notify, with the real binary.
