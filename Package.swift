@@ -126,7 +126,7 @@ let package = Package(
             ]
         ),
         // The daemon in process: its rules with a recording notifier and an injected clock and zone;
-        // its configuration, timer and zone file.
+        // its configuration, timer and zone file; the socket's line splitter under NIO's decoder verifier.
         .testTarget(
             name: "BeautyDaemonTests",
             dependencies: [

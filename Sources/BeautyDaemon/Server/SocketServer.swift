@@ -63,16 +63,21 @@ public final class SocketServer: Service, @unchecked Sendable {
     /// Serves each connection in a task of its own until the daemon stops; then stops listening and
     /// hangs up on every client (cancelling ends what their tasks wait for on the socket).
     public func run() async throws {
-        let listener = self.listener, connection = self.connection
+        let listener = self.listener, connection = self.connection, logger = self.logger
         await withDiscardingTaskGroup { clients in
             await withGracefulShutdownHandler {
-                try? await listener.executeThenClose { accepted in
-                    for try await (client, refusal) in accepted {
-                        // Each connection's jobs run on its own serial queue (see SerialQueueExecutor).
-                        clients.addTask(executorPreference: SerialQueueExecutor(label: "beautyd.connection")) {
-                            await connection.serve(client, refusal: refusal)
+                do {
+                    try await listener.executeThenClose { accepted in
+                        for try await (client, refusal) in accepted {
+                            // Each connection's jobs run on its own serial queue (see SerialQueueExecutor).
+                            clients.addTask(executorPreference: SerialQueueExecutor(label: "beautyd.connection")) {
+                                await connection.serve(client, refusal: refusal)
+                            }
                         }
                     }
+                } catch {
+                    // AcceptPause and NIO's accept backoff keep socket errors away; this is anything else.
+                    logger.error("stopped accepting connections: \(error)")
                 }
             } onGracefulShutdown: {
                 listener.channel.close(promise: nil)
