@@ -126,13 +126,16 @@ let package = Package(
             ]
         ),
         // The daemon in process: its rules with a recording notifier and an injected clock and zone;
-        // its configuration, timer and zone file.
+        // its configuration, timer and zone file; the socket's line splitter under NIO's decoder verifier.
         .testTarget(
             name: "BeautyDaemonTests",
             dependencies: [
                 "BeautyDaemon", "BeautyProtocol", "BeautyCalDAV", "BeautyCore", "BeautyLocalization", "BeautyStore",
                 "BeautyNotify", "BeautyTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
             ]
         ),
         // The systemd contract: the unit files, socket activation, sd_notify, with the real binary.

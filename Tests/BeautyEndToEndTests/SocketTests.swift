@@ -94,6 +94,64 @@ extension EndToEndServing {
             #expect(list.isEmpty, "\(list)")
         }
 
+        /// `echo ... | socat` with an answer larger than the socket's buffer: the daemon hangs up after
+        /// EOF only once the last answer has been written whole.
+        @Test("after the client's EOF, an answer larger than the socket buffer arrives whole before the hang-up")
+        func largeLastAnswerBeforeHangUp() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            // An unknown method is named in its error: 900 kB of name makes a 900 kB answer.
+            let name = String(repeating: "m", count: 900_000)
+            let client = try stack.client(timeout: 30)
+            try client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"\#(name)"}"#)
+            client.finishSending()
+            let answer = try JSONSerialization.jsonObject(with: try client.readLine()) as? [String: Any] ?? [:]
+            #expect(answer.errorCode == RPCErrorCode.methodNotFound)
+            #expect(answer.errorMessage?.contains("unknown method '\(name)'") == true)
+            #expect(client.nextLine() == nil, "the daemon hangs up after the last answer")
+        }
+
+        @Test("a subscriber's own lines are read and ignored; its EOF ends the subscription and the connection")
+        func subscriberLinesAndEOF() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let watcher = try stack.client()
+            let ack = try watcher.roundTrip(#"{"jsonrpc":"2.0","id":1,"method":"subscribe"}"#)
+            #expect((ack["result"] as? [String: Any])?["subscribed"] as? Bool == true, "\(ack)")
+            try watcher.send(line: #"{"jsonrpc":"2.0","id":2,"method":"status"}"#)
+            try watcher.send(line: "not even JSON")
+            watcher.finishSending()
+            let end = #expect(throws: HarnessError.self, "no answer, then the hang-up") { try watcher.readLine() }
+            #expect(
+                end?.description.hasSuffix("the daemon closed the connection") == true, "\(String(describing: end))")
+            #expect(try stack.client().status().pid == stack.daemon?.pid)
+        }
+
+        @Test("SIGTERM with an idle client, a subscriber and a client that reads nothing: beautyd hangs up and exits 0")
+        func stopsWithClientsConnected() async throws {
+            let stack = try await Stack.start(server: false)
+            defer { stack.shutdown() }
+            let idle = try stack.client()
+            _ = try idle.status()
+            let watcher = try stack.client()
+            _ = try watcher.roundTrip(#"{"jsonrpc":"2.0","id":1,"method":"subscribe"}"#)
+            // 900 kB answers it never reads: the daemon waits on a full socket to write the next one.
+            let deaf = try stack.client(timeout: 1)
+            let name = String(repeating: "m", count: 900_000)
+            for id in 0..<8 {
+                do { try deaf.send(line: #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(name)"}"#) } catch { break }
+            }
+            #expect(try stack.client().status().pid == stack.daemon?.pid)
+
+            #expect(await stack.stopDaemon(signal: SIGTERM) == .exited(0))
+            for client in [idle, watcher] {
+                let end = #expect(throws: HarnessError.self) { try client.readLine() }
+                #expect(
+                    end?.description.hasSuffix("the daemon closed the connection") == true, "\(String(describing: end))"
+                )
+            }
+        }
+
         @Test("a second daemon on the same socket refuses to start; a stale socket is replaced")
         func singleInstanceAndStaleSocket() async throws {
             let stack = try await Stack.start(server: false)

@@ -4,15 +4,9 @@ import NIOCore
 /// NIOExtras' LineBasedFrameDecoder has no limit; here an over-long line is reported once and
 /// skipped up to its newline, so the connection stays usable and memory stays bounded.
 struct BoundedLineDecoder: ByteToMessageDecoder {
-    enum Frame: Sendable {
+    enum Frame: Sendable, Equatable {
         case line(ByteBuffer)
         case tooLong
-
-        /// Bytes held by this frame (for the connection's backpressure).
-        var size: Int {
-            if case let .line(buffer) = self { return buffer.readableBytes }
-            return 0
-        }
     }
 
     typealias InboundOut = Frame

@@ -28,30 +28,8 @@ final class ConnectionLimit: @unchecked Sendable {
 
     /// The line a turned-away client reads before the connection closes.
     var refusal: Data {
-        let failure = RPCFailure(
-            id: nil,
-            error: RPCErrorObject(
-                code: RPCErrorCode.busy,
-                message: "busy: beautyd already serves \(maximum) connections (its maximum); close some and try again"))
-        return (try? WireJSON.encoder().encode(failure)) ?? Data()
-    }
-
-    /// The whole pipeline of a turned-away connection: once it is active, one line, then close.
-    final class Refusal: ChannelInboundHandler {
-        typealias InboundIn = ByteBuffer
-        typealias OutboundOut = ByteBuffer
-        private let line: Data
-
-        init(line: Data) { self.line = line }
-
-        func channelActive(context: ChannelHandlerContext) {
-            var buffer = context.channel.allocator.buffer(capacity: line.count + 1)
-            buffer.writeBytes(line)
-            buffer.writeInteger(UInt8(ascii: "\n"))
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+        ConnectionHandler.failure(
+            RPCErrorCode.busy,
+            "busy: beautyd already serves \(maximum) connections (its maximum); close some and try again")
     }
 }
