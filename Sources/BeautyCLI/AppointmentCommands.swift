@@ -511,7 +511,7 @@ struct AppointmentChanges: ParsableArguments {
     var clear: [String] = []
 
     /// The changes typed, as `appointment.edit` and `appointment.split` take them.
-    func params(id: Int64, client: inout DaemonClient) throws -> AppointmentEditParams {
+    func params(id: Int64, client: inout any RPCCalling) throws -> AppointmentEditParams {
         let now = Date()
         var params = AppointmentEditParams(id: id, occurrence: try occurrence.instant(now: now, zone: try fields.zone))
         params.title = try title.map { try Input.name($0, option: "--title") }

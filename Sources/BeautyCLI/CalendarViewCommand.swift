@@ -72,6 +72,6 @@ struct CalendarCommand: ParsableCommand {
         let columns = width ?? Output.columns
         let text = CalendarView.render(
             entries, days: days, zone: zone, now: now, width: columns, color: colour, localizer: Output.l)
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Output.write(Data(text.utf8))
     }
 }

@@ -12,7 +12,12 @@ struct GlobalOptions: ParsableArguments {
             valueName: "path"))
     var socket: String?
 
-    var client: DaemonClient {
+    /// Who answers the commands instead of beautyd's socket while a command runs (a test's daemon in
+    /// process); nil: the socket.
+    @TaskLocal static var caller: (any RPCCalling)?
+
+    var client: any RPCCalling {
+        if let caller = Self.caller { return caller }
         let environment = ProcessInfo.processInfo.environment
         return DaemonClient(socketPath: socket ?? environment["BEAUTYD_SOCKET"] ?? SocketLocation.defaultPath())
     }

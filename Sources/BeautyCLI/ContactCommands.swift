@@ -10,7 +10,7 @@ enum ContactInput {
     /// an offer to add it; otherwise "no such item" listing the contacts there are.
     ///
     /// `offerToAdd` false: naming a contact that must exist (`contact edit Salon`): none is "no such item".
-    static func resolve(_ text: String, option: String, offerToAdd offer: Bool = true, client: inout DaemonClient)
+    static func resolve(_ text: String, option: String, offerToAdd offer: Bool = true, client: inout any RPCCalling)
         throws -> Int64
     {
         let contacts = try client.call(ContactRPC.list, ListOrderParams())
@@ -39,7 +39,7 @@ enum ContactInput {
 
     /// The contact a command's argument names: an id as typed (beautyd says when there is none), else
     /// the one contact a phone number or a name fits.
-    static func id(_ text: String, client: inout DaemonClient) throws -> Int64 {
+    static func id(_ text: String, client: inout any RPCCalling) throws -> Int64 {
         let typed = text.trimmingCharacters(in: .whitespaces)
         if typed.count <= 6, typed.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(typed) { return id }
         return try resolve(text, option: Output.l.tr("contact"), offerToAdd: false, client: &client)
@@ -51,12 +51,12 @@ enum ContactInput {
     }
 
     /// Asks whether to add the contact the user named, and what it lacks (a phone number, or a name for a number).
-    private static func offerToAdd(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
+    private static func offerToAdd(_ text: String, option: String, client: inout any RPCCalling) throws -> Int64 {
         guard try Input.confirm(Output.l.tr("No contact matches '%s'. Add it?", text), yes: false) else {
             throw CLIFailure(.notFound, Output.l.tr("%s: no contact matches '%s' (nothing was added)", option, text))
         }
         let isPhone = ContactLookup.looksLikePhone(text)
-        FileHandle.standardError.write(
+        Output.writeError(
             Data((isPhone ? Output.l.tr("Name for %s: ", text) : Output.l.tr("Phone number of %s: ", text)).utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces) ?? ""
         let (name, phone) = isPhone ? (answer, text) : (text, answer)
@@ -64,7 +64,7 @@ enum ContactInput {
             name: try Input.name(name, option: "name"),
             phone: try Input.check("--phone") { try Validation.phone(phone, field: "--phone") })
         let contact = try client.call(ContactRPC.add, params)
-        FileHandle.standardError.write(
+        Output.writeError(
             Data(
                 (Output.l.tr("Added contact %s: %s, %s.", contact.id ?? 0, contact.displayName, contact.phone) + "\n")
                     .utf8))

@@ -517,7 +517,7 @@ struct DoseCommand: ParsableCommand {
         }
 
         /// The one medication with this name, in any case, with or without diacritics.
-        static func medication(named name: String, client: inout DaemonClient) throws -> Int64 {
+        static func medication(named name: String, client: inout any RPCCalling) throws -> Int64 {
             let wanted = TextFolding.fold(name.trimmingCharacters(in: .whitespaces))
             let matches = try client.call(MedicationRPC.list, ListOrderParams()).filter {
                 TextFolding.fold($0.name) == wanted
