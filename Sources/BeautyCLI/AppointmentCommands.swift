@@ -304,7 +304,7 @@ extension AppointmentCommand {
             }
             if list.isEmpty { return Output.line(Output.l.tr("No appointments.")) }
             // Sorted by price, the prices are shown.
-            let prices = order.wire.sort == ListSortKey.price.rawValue
+            let prices = order.wire.sort == .key(.price)
             Output.table(
                 [Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("STATUS")] + (prices ? [Output.l.tr("PRICE")] : [])
                     + [Output.l.tr("TITLE")],

@@ -45,7 +45,7 @@ struct SortOptions: ParsableArguments {
     }
 
     /// The wire's `sort` and `reverse` (absent when not asked for).
-    var wire: (sort: String?, reverse: Bool?) { (sort?.lowercased(), reverse ? true : nil) }
+    var wire: (sort: ListSortChoice?, reverse: Bool?) { (sort.map(ListSortChoice.init), reverse ? true : nil) }
 
     var params: ListOrderParams { ListOrderParams(sort: wire.sort, reverse: wire.reverse) }
 }

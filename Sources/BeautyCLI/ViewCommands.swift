@@ -167,7 +167,7 @@ struct AgendaCommand: ParsableCommand {
         // Doses one line a day unless asked for (--doses, or --kind medication alone): a fortnight's
         // visits are not buried in its doses.
         let dosesInFull = self.doses || kinds == [.medication]
-        let pricesShown = order.wire.sort == ListSortKey.price.rawValue
+        let pricesShown = order.wire.sort == .key(.price)
         var lastDay = ""
         var dayDoses: [String] = []
         func flushDoses() {

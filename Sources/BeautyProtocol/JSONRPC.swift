@@ -51,20 +51,20 @@ public struct NoParams: Codable, Sendable {
 
 /// The params of a list with nothing to filter: only its order (`sort` a key the list has, `reverse`).
 public struct ListOrderParams: Codable, Sendable {
-    public var sort: String?
+    public var sort: ListSortChoice?
     public var reverse: Bool?
-    public init(sort: String? = nil, reverse: Bool? = nil) {
+    public init(sort: ListSortChoice? = nil, reverse: Bool? = nil) {
         self.sort = sort
         self.reverse = reverse
     }
 }
 
 public struct RPCErrorObject: Codable, Sendable, Error, Equatable {
-    public var code: Int
+    public var code: RPCErrorCode
     public var message: String
     public var data: RPCErrorData?
 
-    public init(code: Int, message: String, data: RPCErrorData? = nil) {
+    public init(code: RPCErrorCode, message: String, data: RPCErrorData? = nil) {
         self.code = code
         self.message = message
         self.data = data
@@ -100,23 +100,24 @@ public struct RPCErrorData: Codable, Sendable, Equatable {
     }
 }
 
-public enum RPCErrorCode {
-    public static let parseError = -32700
-    public static let invalidRequest = -32600
-    public static let methodNotFound = -32601
-    public static let invalidParams = -32602
-    public static let internalError = -32603
+/// An error answer's `code` (its number on the wire).
+public enum RPCErrorCode: Int, Codable, Sendable, CaseIterable {
+    case parseError = -32700
+    case invalidRequest = -32600
+    case methodNotFound = -32601
+    case invalidParams = -32602
+    case internalError = -32603
     /// beautyd's own codes (the -32000..-32099 range is reserved for servers).
-    public static let notFound = -32004
-    public static let refused = -32001
-    public static let lineTooLong = -32005
-    public static let busy = -32002
+    case notFound = -32004
+    case refused = -32001
+    case lineTooLong = -32005
+    case busy = -32002
     /// The database stayed locked by another program for the whole busy timeout.
-    public static let databaseLocked = -32010
+    case databaseLocked = -32010
     /// The disk holding the database is full.
-    public static let diskFull = -32011
+    case diskFull = -32011
     /// The database file is damaged (or holds a value that cannot be read back).
-    public static let databaseDamaged = -32012
+    case databaseDamaged = -32012
 }
 
 /// A successful answer as sent by the daemon.

@@ -16,7 +16,7 @@ public struct AgendaParams: Codable, Sendable {
     public var limit: Int?
     public var offset: Int?
     /// The order: `sort` one of the list's keys (title, time, category, price), `reverse` descending.
-    public var sort: String?
+    public var sort: ListSortChoice?
     public var reverse: Bool?
     public init(from: Date? = nil, to: Date? = nil) {
         self.from = from
