@@ -426,9 +426,7 @@ struct DoseCommand: ParsableCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 abstract: Output.l.tr("Record a dose as taken (uses up stock)."),
-                discussion: Output.l.tr(
-                    "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id."
-                ))
+                discussion: DoseChoice.discussion)
         }
         @OptionGroup var dose: DoseChoice
         @Option(
@@ -436,22 +434,16 @@ struct DoseCommand: ParsableCommand {
                 Output.l.tr(
                     "When it was taken, if not now: a bare HH:MM is today's (a time still to come is refused: write 'yesterday 19:45'); more than 12 hours before the dose was due asks first."
                 ), valueName: "time")) var at: String?
-        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var answering: DoseAnswering
 
-        func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseTaken, try dose.params(at: at, yes: yes), output, global)
-        }
+        func run() throws { try answering.send(MedicationRPC.doseTaken, dose, at: at) }
     }
 
     struct Skip: ParsableCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 abstract: Output.l.tr("Record a dose as deliberately skipped."),
-                discussion: Output.l.tr(
-                    "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id."
-                ))
+                discussion: DoseChoice.discussion)
         }
         @OptionGroup var dose: DoseChoice
         @Option(
@@ -459,13 +451,9 @@ struct DoseCommand: ParsableCommand {
                 Output.l.tr(
                     "When it was skipped, if not now (a bare HH:MM is today's; more than 12 hours before the dose was due asks first)."
                 ), valueName: "time")) var at: String?
-        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var answering: DoseAnswering
 
-        func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseSkip, try dose.params(at: at, yes: yes), output, global)
-        }
+        func run() throws { try answering.send(MedicationRPC.doseSkip, dose, at: at) }
     }
 
     struct Snooze: ParsableCommand {
@@ -537,6 +525,12 @@ struct DoseCommand: ParsableCommand {
 
     /// The dose to answer: its id, or a medication and the time the schedule has a dose at.
     struct DoseChoice: ParsableArguments {
+        static var discussion: String {
+            Output.l.tr(
+                "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id."
+            )
+        }
+
         @Argument(help: ArgumentHelp(Output.l.tr("Dose id (from 'now', 'agenda' or 'med show')."))) var id: Int64?
         @Option(
             help: ArgumentHelp(Output.l.tr("With --due: the medication of a dose that has no id yet."), valueName: "id")
@@ -559,6 +553,17 @@ struct DoseCommand: ParsableCommand {
             if let id { return DoseParams(id: id, at: when, early: early) }
             return DoseParams(
                 medicationID: med!, scheduledAt: try Input.time(due!, option: "--due"), at: when, early: early)
+        }
+    }
+
+    /// What `dose taken` and `skip` share after the dose and `--at`: `--yes`, `--json` and `--socket`.
+    struct DoseAnswering: ParsableArguments {
+        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func send(_ rpc: RPC<DoseParams, DoseResult>, _ dose: DoseChoice, at: String?) throws {
+            try DoseCommand.answer(rpc, try dose.params(at: at, yes: yes), output, global)
         }
     }
 

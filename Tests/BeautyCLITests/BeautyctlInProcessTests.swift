@@ -60,6 +60,29 @@ struct BeautyctlInProcessTests {
         #expect(again.code == 1 && again.error.contains("already answered"), "\(again)")
     }
 
+    @Test("appointment done and cancel, dose skip: what they print, and --json")
+    func markingAndSkipping() async throws {
+        let beautyctl = try InProcessBeautyctl()
+        _ = await beautyctl("appointment", "add", "Haircut", "--at", "2030-03-04 10:00")
+        _ = await beautyctl("appointment", "add", "Manicure", "--at", "2030-03-05 10:00")
+        let done = await beautyctl("appointment", "done", "1")
+        #expect(done.code == 0 && done.output == "Appointment 1 'Haircut' is done.\n", "\(done)")
+        let cancelled = await beautyctl("appointment", "cancel", "2", "--json")
+        let detail = try WireJSON.decoder().decode(AppointmentDetail.self, from: Data(cancelled.output.utf8))
+        #expect(cancelled.code == 0 && detail.appointment.status == .cancelled, "\(cancelled)")
+        let missing = await beautyctl("appointment", "done", "9")
+        #expect(missing.code == 4, "\(missing)")
+
+        let added = await beautyctl("med", "add", "Zinc", "--at", "08:00", "--stock", "5", "--json")
+        let med = try WireJSON.decoder().decode(MedDetail.self, from: Data(added.output.utf8))
+        let due = WireJSON.formatInstant(try #require(med.upcoming.first))
+        let skipped = await beautyctl(
+            "dose", "skip", "--med", String(try #require(med.medication.id)), "--due", due, "-y")
+        #expect(
+            skipped.code == 0 && skipped.output.hasPrefix("Recorded Zinc") && skipped.output.contains("skipped"),
+            "\(skipped)")
+    }
+
     @Test("budget add, list and balance")
     func budget() async throws {
         let beautyctl = try InProcessBeautyctl()
