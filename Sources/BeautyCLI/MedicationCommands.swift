@@ -642,7 +642,7 @@ struct HistoryCommand: ParsableCommand {
                 ["kind", "id", "title", "detail", "scheduled", "state", "confirmed"],
                 result.entries.map { e in
                     [
-                        e.kind, String(e.id), e.title, e.detail ?? "", Output.iso(e.scheduledAt), e.state,
+                        e.kind.rawValue, String(e.id), e.title, e.detail ?? "", Output.iso(e.scheduledAt), e.state,
                         Output.iso(e.confirmedAt),
                     ]
                 })
@@ -654,7 +654,7 @@ struct HistoryCommand: ParsableCommand {
         Output.table(
             [Output.l.tr("SCHEDULED"), Output.l.tr("STATE"), Output.l.tr("WHAT"), Output.l.tr("CONFIRMED")],
             result.entries.map { e in
-                let reminder = e.kind == "reminder"
+                let reminder = e.kind == .reminder
                 let title =
                     reminder && e.title == Appointment.deletedTitle ? Output.l.tr("(deleted appointment)") : e.title
                 return [

@@ -37,4 +37,16 @@ struct WireTypesTests {
         #expect(String(decoding: try WireJSON.encoder().encode(error), as: UTF8.self) == line)
         #expect(RPCErrorCode.allCases.map(\.rawValue).sorted().first == -32700)
     }
+
+    @Test("a history entry's kind is dose or reminder, written as before")
+    func historyKind() throws {
+        let line = #"{"id":3,"kind":"reminder","scheduledAt":"2030-03-04T09:00:00Z","state":"fired","title":"Haircut"}"#
+        let entry = try WireJSON.decoder().decode(HistoryEntry.self, from: Data(line.utf8))
+        #expect(entry.kind == .reminder)
+        #expect(String(decoding: try WireJSON.encoder().encode(entry), as: UTF8.self) == line)
+        #expect(throws: DecodingError.self) {
+            try WireJSON.decoder().decode(
+                HistoryEntry.self, from: Data(line.replacingOccurrences(of: "reminder", with: "walk").utf8))
+        }
+    }
 }

@@ -172,7 +172,8 @@ extension UnsplitRequests {
         try Validation.range(from: from, to: to, .halfOpen)
         let rows = try store.history(from: from, to: to, now: now).map {
             HistoryEntry(
-                kind: $0.kind.rawValue, id: $0.id, title: $0.title, detail: $0.detail, scheduledAt: $0.scheduledAt,
+                kind: $0.kind == .dose ? .dose : .reminder, id: $0.id, title: $0.title, detail: $0.detail,
+                scheduledAt: $0.scheduledAt,
                 state: $0.state, confirmedAt: $0.confirmedAt)
         }
         return HistoryResult(from: from, to: to, entries: rows, adherence: try store.adherence(now: now).map(Self.wire))
