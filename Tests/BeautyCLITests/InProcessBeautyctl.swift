@@ -80,13 +80,13 @@ struct InProcessCaller: RPCCalling {
 /// One connection to the request handler: each line sent is answered before `send` returns, and the
 /// answers are read back in order, made safe to print as the socket's are.
 final class InProcessConnection: LineConnection, @unchecked Sendable {
-    private static let numbers = Counter()
+    private static let numbers = TestCounter()
     private var requests: RequestHandler
     private var answers: [Data] = []
 
     init(requests: RequestHandler) {
         self.requests = requests
-        self.requests.connection = Self.numbers.next()
+        self.requests.connection = UInt64(Self.numbers.next())
     }
 
     func send(_ data: Data) throws {
@@ -131,16 +131,4 @@ final class CapturedOutput: @unchecked Sendable {
 
 final class Box<Value>: @unchecked Sendable {
     var value: Value?
-}
-
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: UInt64 = 0
-
-    func next() -> UInt64 {
-        lock.withLock {
-            value += 1
-            return value
-        }
-    }
 }
