@@ -104,7 +104,10 @@ struct AgendaCommand: ParsableCommand {
         let statuses = Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue)
         params.status =
             status.isEmpty
-            ? nil : status.compactMap { TypedWord.code($0, among: statuses, word: StatusName.appointment) }
+            ? nil
+            : status.compactMap {
+                TypedWord.code($0, among: statuses, word: StatusName.appointment).map(AgendaStatus.init)
+            }
         params.limit = limit
         params.offset = offset
         (params.sort, params.reverse) = order.wire

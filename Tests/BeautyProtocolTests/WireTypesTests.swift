@@ -49,4 +49,21 @@ struct WireTypesTests {
                 HistoryEntry.self, from: Data(line.replacingOccurrences(of: "reminder", with: "walk").utf8))
         }
     }
+
+    @Test("the agenda's status filter reads a status or a dose state in any case, keeps another word as sent")
+    func agendaStatus() throws {
+        func status(_ json: String) throws -> [AgendaStatus]? {
+            try WireJSON.decoder().decode(AgendaParams.self, from: Data(json.utf8)).status
+        }
+        #expect(
+            try status(#"{"status":["Done "," missed","finished"]}"#) == [
+                .appointment(.done), .dose(.missed), .unknown("finished"),
+            ])
+        var params = AgendaParams()
+        params.status = [.dose(.taken), .appointment(.cancelled)]
+        #expect(
+            String(decoding: try WireJSON.encoder().encode(params), as: UTF8.self)
+                == #"{"status":["taken","cancelled"]}"#)
+        #expect(AgendaStatus.names.first == "cancelled" && AgendaStatus.names.count == 9)
+    }
 }
