@@ -41,7 +41,7 @@ public enum ListSortKey: String, Codable, Sendable, CaseIterable {
 /// A list's `sort` as the wire carries it (one string): a key, read in any case with spaces around it,
 /// or a word that is none, kept as sent so that `ListSort.sorted` refuses it naming the keys that list
 /// has (a decoding error could not name them).
-public enum ListSortChoice: Codable, Sendable, Equatable {
+public enum ListSortChoice: WireWord, Sendable, Equatable {
     case key(ListSortKey)
     case unknown(String)
 
@@ -51,16 +51,6 @@ public enum ListSortChoice: Codable, Sendable, Equatable {
             ?? .unknown(text)
     }
 
-    public init(from decoder: any Decoder) throws {
-        self.init(try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
-    }
-
-    /// The word on the wire.
     public var text: String {
         switch self {
         case let .key(key): key.rawValue

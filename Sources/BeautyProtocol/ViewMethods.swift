@@ -27,7 +27,7 @@ public struct AgendaParams: Codable, Sendable {
 /// A value of the agenda's `status` filter (a string on the wire): an appointment's status or a dose's
 /// state, read in any case with spaces around it; another word is kept as sent, for the agenda to
 /// refuse naming the statuses there are (a decoding error could not).
-public enum AgendaStatus: Codable, Sendable, Hashable {
+public enum AgendaStatus: WireWord, Sendable, Hashable {
     case appointment(Appointment.Status)
     case dose(Dose.State)
     case unknown(String)
@@ -43,16 +43,6 @@ public enum AgendaStatus: Codable, Sendable, Hashable {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
-        self.init(try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
-    }
-
-    /// The word on the wire.
     public var text: String {
         switch self {
         case let .appointment(status): status.rawValue
