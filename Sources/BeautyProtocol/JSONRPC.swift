@@ -76,14 +76,15 @@ public struct RPCErrorObject: Codable, Sendable, Error, Equatable {
 /// `argTexts` holds the arguments that are messages of their own, at their index.
 public struct RPCErrorData: Codable, Sendable, Equatable {
     public var field: String?
-    public var kind: String?
+    public var kind: MissingItemKind?
     public var id: Int64?
     public var text: String?
     public var args: [String]?
     public var argTexts: [TranslatableText?]?
 
     public init(
-        field: String? = nil, kind: String? = nil, id: Int64? = nil, text: String? = nil, args: [String]? = nil,
+        field: String? = nil, kind: MissingItemKind? = nil, id: Int64? = nil, text: String? = nil,
+        args: [String]? = nil,
         argTexts: [TranslatableText?]? = nil
     ) {
         self.field = field
@@ -97,6 +98,33 @@ public struct RPCErrorData: Codable, Sendable, Equatable {
     /// The message as a template, nil when the error has none.
     public var translatable: TranslatableText? {
         text.map { TranslatableText($0, args ?? [], argTexts: argTexts) }
+    }
+}
+
+/// The kind of item a "no such item" error names (its `data.kind`, a string on the wire); a kind this
+/// side does not know is kept as sent.
+public enum MissingItemKind: WireWord, Sendable, Equatable {
+    case appointment, contact, medication, dose, budgetEntry, waterRecord, measurement
+    case other(String)
+
+    public init(_ text: String) {
+        self =
+            [Self.appointment, .contact, .medication, .dose, .budgetEntry, .waterRecord, .measurement].first {
+                $0.text == text
+            } ?? .other(text)
+    }
+
+    public var text: String {
+        switch self {
+        case .appointment: "appointment"
+        case .contact: "contact"
+        case .medication: "medication"
+        case .dose: "dose"
+        case .budgetEntry: "budget entry"
+        case .waterRecord: "water record"
+        case .measurement: "measurement"
+        case let .other(text): text
+        }
     }
 }
 

@@ -36,6 +36,13 @@ struct WireTypesTests {
         #expect(error.code == .notFound)
         #expect(String(decoding: try WireJSON.encoder().encode(error), as: UTF8.self) == line)
         #expect(RPCErrorCode.allCases.map(\.rawValue).sorted().first == -32700)
+
+        let missing = #"{"code":-32004,"data":{"id":9,"kind":"budget entry"},"message":"no budget entry with id 9"}"#
+        let decoded = try WireJSON.decoder().decode(RPCErrorObject.self, from: Data(missing.utf8))
+        #expect(decoded.data?.kind == .budgetEntry)
+        #expect(String(decoding: try WireJSON.encoder().encode(decoded), as: UTF8.self) == missing)
+        let newer = #"{"kind":"sync account"}"#
+        #expect(try WireJSON.decoder().decode(RPCErrorData.self, from: Data(newer.utf8)).kind == .other("sync account"))
     }
 
     @Test("a history entry's kind is dose or reminder, written as before")

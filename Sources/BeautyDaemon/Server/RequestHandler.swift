@@ -116,7 +116,7 @@ public struct RequestHandler: Sendable {
         case let StoreError.notFound(kind, itemID):
             return RPCErrorObject(
                 code: RPCErrorCode.notFound, message: "no \(kind) with id \(itemID)",
-                data: RPCErrorData(kind: kind, id: itemID))
+                data: RPCErrorData(kind: MissingItemKind(kind), id: itemID))
         default:
             let report = StoreFailureReport(error, databasePath: databasePath)
             logger.error("request failed: \(report.rpcError.message)")
