@@ -103,12 +103,15 @@ let package = Package(
         .testTarget(
             name: "BeautyLocalizationTests", dependencies: ["BeautyLocalization", "BeautyCore", "BeautyTestSupport"]),
         .testTarget(name: "BeautyStoreTests", dependencies: ["BeautyCore", "BeautyStore"]),
-        // beautyctl's own logic in process: swift-argument-parser's texts in the user's language.
+        // beautyctl in process: its commands against the daemon's request handler (an in-memory store,
+        // a recording notifier), their output and exit codes; swift-argument-parser's texts in the user's language.
         .testTarget(
             name: "BeautyCLITests",
             dependencies: [
-                "BeautyCLI", "BeautyHelpText", "BeautyLocalization",
+                "BeautyCLI", "BeautyHelpText", "BeautyLocalization", "BeautyDaemon", "BeautyProtocol", "BeautyStore",
+                "BeautyTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The CalDAV client against real Radicale and Xandikos servers on loopback.

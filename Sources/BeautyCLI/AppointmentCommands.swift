@@ -306,7 +306,7 @@ extension AppointmentCommand {
             }
             if list.isEmpty { return Output.line(Output.l.tr("No appointments.")) }
             // Sorted by price, the prices are shown.
-            let prices = order.wire.sort == ListSortKey.price.rawValue
+            let prices = order.wire.sort == .key(.price)
             Output.table(
                 [Output.l.tr("ID"), Output.l.tr("WHEN"), Output.l.tr("STATUS")] + (prices ? [Output.l.tr("PRICE")] : [])
                     + [Output.l.tr("TITLE")],
@@ -452,19 +452,13 @@ extension AppointmentCommand {
                       beautyctl appointment done 12 --occurrence '2026-12-04 15:00'
                     """))
         }
-        @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
-        @OptionGroup var occurrence: OccurrenceOption
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var marking: AppointmentMarking
 
         func run() throws {
-            var client = global.client
-            let detail = try client.call(
-                AppointmentRPC.done,
-                AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
-            if output.json { return try Output.json(detail) }
+            guard let detail = try marking.send(AppointmentRPC.done) else { return }
             Output.line(
-                Output.l.tr("Appointment %s '%s' is done.", detail.appointment.id ?? id, detail.appointment.title))
+                Output.l.tr(
+                    "Appointment %s '%s' is done.", detail.appointment.id ?? marking.id, detail.appointment.title))
             if let next = detail.followUp {
                 Output.line(
                     Output.l.tr("Next visit of the cycle: appointment %s, %s.", next.id ?? 0, Output.when(next)))
@@ -485,19 +479,13 @@ extension AppointmentCommand {
                       beautyctl appointment cancel 12 --occurrence '2026-12-11 15:00'
                     """))
         }
-        @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
-        @OptionGroup var occurrence: OccurrenceOption
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var marking: AppointmentMarking
 
         func run() throws {
-            var client = global.client
-            let detail = try client.call(
-                AppointmentRPC.cancel,
-                AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
-            if output.json { return try Output.json(detail) }
+            guard let detail = try marking.send(AppointmentRPC.cancel) else { return }
             Output.line(
-                Output.l.tr("Appointment %s '%s' is cancelled.", detail.appointment.id ?? id, detail.appointment.title))
+                Output.l.tr(
+                    "Appointment %s '%s' is cancelled.", detail.appointment.id ?? marking.id, detail.appointment.title))
         }
     }
 }
@@ -505,11 +493,32 @@ extension AppointmentCommand {
 extension AppointmentFields {
     /// Sends the request `send` makes with `--contact` and `--category` as typed (see `AppointmentReferenceInput`).
     func call<R>(
-        _ category: String?, client: inout DaemonClient,
-        _ send: (inout DaemonClient, _ addedContactID: Int64?) throws -> R
+        _ category: String?, client: inout any RPCCalling,
+        _ send: (inout any RPCCalling, _ addedContactID: Int64?) throws -> R
     ) throws -> R {
         try AppointmentReferenceInput.call(
             contact: contact, category: category, typedCategory: self.category, client: &client, send)
+    }
+}
+
+/// What `appointment done` and `cancel` share: the appointment, or one occurrence of its series, and
+/// `--json` and `--socket`.
+struct AppointmentMarking: ParsableArguments {
+    @Argument(help: ArgumentHelp(Output.l.tr("Appointment id."))) var id: Int64
+    @OptionGroup var occurrence: OccurrenceOption
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    /// Sends `rpc` for the appointment; the answer to print as text, nil once printed as JSON.
+    func send(_ rpc: RPC<AppointmentOccurrenceParams, AppointmentDetail>) throws -> AppointmentDetail? {
+        var client = global.client
+        let detail = try client.call(
+            rpc, AppointmentOccurrenceParams(id: id, occurrence: try occurrence.instant(now: Date())))
+        if output.json {
+            try Output.json(detail)
+            return nil
+        }
+        return detail
     }
 }
 

@@ -9,8 +9,8 @@ import Foundation
 enum AppointmentReferenceInput {
     /// `send` makes the request, with the id of a contact just added when there is one.
     static func call<R>(
-        contact: String?, category: String?, typedCategory: String?, client: inout DaemonClient,
-        _ send: (inout DaemonClient, _ addedContactID: Int64?) throws -> R
+        contact: String?, category: String?, typedCategory: String?, client: inout any RPCCalling,
+        _ send: (inout any RPCCalling, _ addedContactID: Int64?) throws -> R
     ) throws -> R {
         var added: Int64?
         while true {

@@ -37,18 +37,26 @@ public struct BeautyctlCommand: ParsableCommand {
 
     /// Runs the command line with the exit codes README lists (ArgumentParser alone would use 64 for usage errors).
     public static func runAsMain() -> Never {
+        Foundation.exit(run(arguments: Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs `arguments` (the words after `beautyctl`), writing through `Output`, and gives the exit code.
+    static func run(arguments: [String]) -> Int32 {
         do {
-            var command = try parseAsRoot()
-            try SingleValueOptions.check(type(of: command), CommandLine.arguments.dropFirst())
+            var command = try parseAsRoot(arguments)
+            try SingleValueOptions.check(type(of: command), arguments[...])
             try command.run()
-            Foundation.exit(0)
+            return 0
         } catch let failure as CLIFailure {
-            FileHandle.standardError.write(Data("beautyctl: \(failure.message)\n".utf8))
-            Foundation.exit(failure.code.rawValue)
+            Output.writeError(Data("beautyctl: \(failure.message)\n".utf8))
+            return failure.code.rawValue
         } catch {
-            ToolkitText(Output.l).exit(self, withError: error) {
-                $0 == .validationFailure ? CLIFailure.Code.usage.rawValue : $0.rawValue
+            let (message, code) = ToolkitText(Output.l).outcome(self, withError: error)
+            if !message.isEmpty {
+                let bytes = Data((message + "\n").utf8)
+                code == .success ? Output.write(bytes) : Output.writeError(bytes)
             }
+            return code == .validationFailure ? CLIFailure.Code.usage.rawValue : code.rawValue
         }
     }
 }

@@ -308,7 +308,7 @@ extension BudgetCommand {
                     ]
                 })
             Output.line()
-            FileHandle.standardOutput.write(
+            Output.write(
                 Data(BudgetChart.text(rows, width: Output.columns, localizer: Output.l).utf8))
         }
     }

@@ -60,7 +60,7 @@ struct CalendarCommand: ParsableCommand {
         // From a day earlier: an appointment of the evening before may run past midnight.
         var params = AgendaParams(from: days[0].adding(days: -1).start(in: zone), to: end)
         params.kind = .appointment
-        params.status = [Appointment.Status.scheduled.rawValue, Appointment.Status.done.rawValue]
+        params.status = [.appointment(.scheduled), .appointment(.done)]
         var client = global.client
         let result = try client.call(ViewRPC.agenda, params)
         if output.json { return try Output.json(result) }
@@ -72,6 +72,6 @@ struct CalendarCommand: ParsableCommand {
         let columns = width ?? Output.columns
         let text = CalendarView.render(
             entries, days: days, zone: zone, now: now, width: columns, color: colour, localizer: Output.l)
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Output.write(Data(text.utf8))
     }
 }

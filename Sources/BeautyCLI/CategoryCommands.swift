@@ -31,7 +31,7 @@ struct CategoriesCommand: ParsableCommand {
     /// Refuses a category that is not in the daemon's tree, showing the tree: a typo would otherwise
     /// file an appointment where `agenda --category` never finds it. (Titles, title words and
     /// synonyms were turned into codes before, by `CategoryTitle.code(typed:)`.)
-    static func requireKnown(_ category: String?, typed: String?, client: inout DaemonClient) throws {
+    static func requireKnown(_ category: String?, typed: String?, client: inout any RPCCalling) throws {
         guard let category = category?.trimmingCharacters(in: .whitespaces).lowercased(), !category.isEmpty,
             let tree = try? client.call(BudgetRPC.categories), !CategoryNode.names(tree).contains(category)
         else { return }

@@ -12,7 +12,12 @@ struct GlobalOptions: ParsableArguments {
             valueName: "path"))
     var socket: String?
 
-    var client: DaemonClient {
+    /// Who answers the commands instead of beautyd's socket while a command runs (a test's daemon in
+    /// process); nil: the socket.
+    @TaskLocal static var caller: (any RPCCalling)?
+
+    var client: any RPCCalling {
+        if let caller = Self.caller { return caller }
         let environment = ProcessInfo.processInfo.environment
         return DaemonClient(socketPath: socket ?? environment["BEAUTYD_SOCKET"] ?? SocketLocation.defaultPath())
     }
@@ -40,7 +45,7 @@ struct SortOptions: ParsableArguments {
     }
 
     /// The wire's `sort` and `reverse` (absent when not asked for).
-    var wire: (sort: String?, reverse: Bool?) { (sort?.lowercased(), reverse ? true : nil) }
+    var wire: (sort: ListSortChoice?, reverse: Bool?) { (sort.map(ListSortChoice.init), reverse ? true : nil) }
 
     var params: ListOrderParams { ListOrderParams(sort: wire.sort, reverse: wire.reverse) }
 }

@@ -111,14 +111,14 @@ extension ContactCommand {
             var client = global.client
             let contacts = try client.call(ContactRPC.exportCards)
             let text = VCard.serialize(contacts)
-            if vcf == "-" { return FileHandle.standardOutput.write(Data(text.utf8)) }
+            if vcf == "-" { return Output.write(Data(text.utf8)) }
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: vcf), options: .atomic)
             } catch {
                 throw CLIFailure(
                     .usage, Output.l.tr("--vcf: cannot write %s: %s", vcf, SystemErrorText.text(of: error, Output.l)))
             }
-            FileHandle.standardError.write(
+            Output.writeError(
                 Data(
                     (Output.l.trn(
                         "Exported %s contact(s) to %s.", "Exported %s contact(s) to %s.", contacts.count,

@@ -9,7 +9,7 @@ enum ContactInput {
     /// The id of the one contact `text` means, which must exist (`contact edit Salon`). Several: a usage
     /// error listing them. None: "no such item" listing the contacts there are. (An appointment's
     /// `--contact` is found by beautyd, see `AppointmentReferenceInput`.)
-    static func resolve(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
+    static func resolve(_ text: String, option: String, client: inout any RPCCalling) throws -> Int64 {
         let contacts = try client.call(ContactRPC.list, ListOrderParams())
         switch ContactLookup.find(text, in: contacts) {
         case let .found(contact):
@@ -24,19 +24,19 @@ enum ContactInput {
 
     /// The contact a command's argument names: an id as typed (beautyd says when there is none), else
     /// the one contact a phone number or a name fits.
-    static func id(_ text: String, client: inout DaemonClient) throws -> Int64 {
+    static func id(_ text: String, client: inout any RPCCalling) throws -> Int64 {
         let typed = text.trimmingCharacters(in: .whitespaces)
         if typed.count <= 6, typed.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(typed) { return id }
         return try resolve(text, option: Output.l.tr("contact"), client: &client)
     }
 
     /// Asks whether to add the contact the user named, and what it lacks (a phone number, or a name for a number).
-    static func offerToAdd(_ text: String, option: String, client: inout DaemonClient) throws -> Int64 {
+    static func offerToAdd(_ text: String, option: String, client: inout any RPCCalling) throws -> Int64 {
         guard try Input.confirm(Output.l.tr("No contact matches '%s'. Add it?", text), yes: false) else {
             throw CLIFailure(.notFound, Output.l.tr("%s: no contact matches '%s' (nothing was added)", option, text))
         }
         let isPhone = ContactLookup.looksLikePhone(text)
-        FileHandle.standardError.write(
+        Output.writeError(
             Data((isPhone ? Output.l.tr("Name for %s: ", text) : Output.l.tr("Phone number of %s: ", text)).utf8))
         let answer = readLine()?.trimmingCharacters(in: .whitespaces) ?? ""
         let (name, phone) = isPhone ? (answer, text) : (text, answer)
@@ -44,7 +44,7 @@ enum ContactInput {
             name: try Input.name(name, option: "name"),
             phone: try Input.check("--phone") { try Validation.phone(phone, field: "--phone") })
         let contact = try client.call(ContactRPC.add, params)
-        FileHandle.standardError.write(
+        Output.writeError(
             Data(
                 (Output.l.tr("Added contact %s: %s, %s.", contact.id ?? 0, contact.displayName, contact.phone) + "\n")
                     .utf8))

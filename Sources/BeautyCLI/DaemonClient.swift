@@ -23,23 +23,44 @@ public struct CLIFailure: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// What the commands ask of beautyd: one request and its answer, a session of several on one
+/// connection, the stream of its events. `DaemonClient` asks over the socket; a test passes one
+/// that answers in process (`GlobalOptions.caller`).
+protocol RPCCalling: Sendable {
+    /// Sends `rpc` with `params` and decodes its result, mapping errors to exit codes.
+    /// `waiting`: the answer may take longer than the usual 30 s (a first sync of a large calendar).
+    mutating func call<P, R>(_ rpc: RPC<P, R>, _ params: P, waiting: Bool) throws -> R
+    mutating func resultJSON<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> [UInt8]
+    /// A connection for several requests (a staged import belongs to the connection that began it).
+    func session() throws -> DaemonSession
+    /// Subscribes and hands every event to `body` until the daemon goes away.
+    func watch(_ body: (DaemonEvent, Data) -> Void) throws
+}
+
+extension RPCCalling {
+    mutating func call<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> R { try call(rpc, params, waiting: false) }
+
+    /// A method without params.
+    mutating func call<R>(_ rpc: RPC<NoParams, R>) throws -> R { try call(rpc, NoParams()) }
+}
+
 /// A blocking JSON-RPC client over the daemon's Unix socket: one request line, one answer line.
-struct DaemonClient {
+struct DaemonClient: RPCCalling {
     let socketPath: String
     private var nextID: Int64 = 1
 
     init(socketPath: String) { self.socketPath = socketPath }
 
-    /// Sends `rpc` with `params` and decodes its result, mapping errors to exit codes.
-    /// `waiting`: the answer may take longer than the usual 30 s (a first sync of a large calendar).
-    mutating func call<P, R>(_ rpc: RPC<P, R>, _ params: P, waiting: Bool = false) throws -> R {
+    mutating func call<P, R>(_ rpc: RPC<P, R>, _ params: P, waiting: Bool) throws -> R {
         try Self.decode(Data(try answerBytes(rpc, params, waiting: waiting)), as: R.self)
     }
 
-    /// Sends `rpc` with `params` and gives its result as the daemon wrote it (compact JSON, made safe
-    /// to print), for `--json` to print without decoding and encoding it again; errors as `call`.
     mutating func resultJSON<P, R>(_ rpc: RPC<P, R>, _ params: P) throws -> [UInt8] {
-        let bytes = try answerBytes(rpc, params)
+        try Self.resultBytes(try answerBytes(rpc, params), as: R.self)
+    }
+
+    /// An answer's result as the daemon wrote it; its error thrown as `decode` throws it.
+    static func resultBytes<R: Decodable>(_ bytes: [UInt8], as: R.Type) throws -> [UInt8] {
         if let result = WireJSON.member("result", in: bytes) { return Array(bytes[result]) }
         // throws the error the answer carries, or says what is wrong with it
         _ = try Self.decode(Data(bytes), as: R.self)
@@ -55,17 +76,10 @@ struct DaemonClient {
         return try connection.readLineBytes()
     }
 
-    /// A method without params.
-    mutating func call<R>(_ rpc: RPC<NoParams, R>) throws -> R {
-        try call(rpc, NoParams())
-    }
-
-    /// A connection for several requests (a staged import belongs to the connection that began it).
     func session() throws -> DaemonSession {
         DaemonSession(connection: try Connection(path: socketPath))
     }
 
-    /// Subscribes and hands every event to `body` until the daemon goes away.
     func watch(_ body: (DaemonEvent, Data) -> Void) throws {
         let connection = try Connection(path: socketPath, timeout: false)
         defer { connection.close() }
@@ -109,10 +123,10 @@ struct DaemonClient {
 /// Requests on one connection; `send` and `receive` apart let a client send its next request while
 /// the daemon works on the previous one (answers come back in order).
 final class DaemonSession {
-    fileprivate let connection: Connection
+    private let connection: any LineConnection
     private var nextID: Int64 = 1
 
-    fileprivate init(connection: Connection) { self.connection = connection }
+    init(connection: any LineConnection) { self.connection = connection }
 
     deinit { connection.close() }
 
@@ -137,8 +151,16 @@ final class DaemonSession {
     }
 }
 
+/// One connection's lines: requests sent, answers read back in order.
+protocol LineConnection: AnyObject {
+    func send(_ data: Data) throws
+    /// The next line, made safe to print (ServerText), without its newline.
+    func readLine() throws -> Data
+    func close()
+}
+
 /// One connected stream socket with a read buffer.
-fileprivate final class Connection {
+fileprivate final class Connection: LineConnection {
     let fd: Int32
     let path: String
     private var buffer: [UInt8] = []

@@ -17,16 +17,16 @@ enum DaemonErrorText {
     }
 
     /// "no appointment with id 99" for the kinds of item beautyd keeps; nil for another.
-    static func notFound(_ kind: String, _ id: Int64, _ l: Localizer) -> String? {
+    static func notFound(_ kind: MissingItemKind, _ id: Int64, _ l: Localizer) -> String? {
         switch kind {
-        case "appointment": l.tr("no appointment with id %s", id)
-        case "contact": l.tr("no contact with id %s", id)
-        case "medication": l.tr("no medication with id %s", id)
-        case "dose": l.tr("no dose with id %s", id)
-        case "budget entry": l.tr("no budget entry with id %s", id)
-        case "water record": l.tr("no water record with id %s", id)
-        case "measurement": l.tr("no measurement with id %s", id)
-        default: nil
+        case .appointment: l.tr("no appointment with id %s", id)
+        case .contact: l.tr("no contact with id %s", id)
+        case .medication: l.tr("no medication with id %s", id)
+        case .dose: l.tr("no dose with id %s", id)
+        case .budgetEntry: l.tr("no budget entry with id %s", id)
+        case .waterRecord: l.tr("no water record with id %s", id)
+        case .measurement: l.tr("no measurement with id %s", id)
+        case .other: nil
         }
     }
 }

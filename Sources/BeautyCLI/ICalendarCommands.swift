@@ -157,14 +157,14 @@ struct ExportCommand: ParsableCommand {
                     Output.l.tr("no iCalendar text in it")))
         }
         let text = Data(bytes)
-        if ics == "-" { return FileHandle.standardOutput.write(text) }
+        if ics == "-" { return Output.write(text) }
         do {
             try text.write(to: URL(fileURLWithPath: ics), options: .atomic)
         } catch {
             throw CLIFailure(
                 .usage, Output.l.tr("--ics: cannot write %s: %s", ics, SystemErrorText.text(of: error, Output.l)))
         }
-        FileHandle.standardError.write(
+        Output.writeError(
             Data(
                 (Output.l.trn(
                     "Exported %s appointment(s) to %s.", "Exported %s appointment(s) to %s.", count, count, ics) + "\n")

@@ -31,7 +31,7 @@ final class ImportProgress {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Output.writeError(Data(text.utf8))
     }
 
     /// 45,000

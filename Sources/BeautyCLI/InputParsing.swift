@@ -103,15 +103,15 @@ enum Input {
                 + question.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: "?"))
             throw CLIFailure(.usage, Output.l.tr("not asking on a non-terminal: add --yes to %s", action))
         }
-        FileHandle.standardError.write(Data("\(question) \(YesNo.prompt(Output.l)) ".utf8))
+        Output.writeError(Data("\(question) \(YesNo.prompt(Output.l)) ".utf8))
         return YesNo.isYes(readLine() ?? "", Output.l)
     }
 
     /// The flow every `rm` shares: unless `--yes`, ask on a terminal (`question` fetches what it names),
     /// then remove. Nil when the user kept it.
     static func confirmedRemoval<Gone>(
-        of kind: String, id: Int64, yes: Bool, client: inout DaemonClient, remove: RPC<IDParams, Gone>,
-        question: (inout DaemonClient) throws -> String
+        of kind: String, id: Int64, yes: Bool, client: inout any RPCCalling, remove: RPC<IDParams, Gone>,
+        question: (inout any RPCCalling) throws -> String
     ) throws -> Gone? {
         if !yes, try !confirm(question(&client), yes: false) {
             Output.line(Output.l.tr("Kept %s %s.", kind, id))

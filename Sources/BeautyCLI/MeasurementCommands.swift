@@ -272,7 +272,7 @@ extension MeasureCommand {
             let result = try client.call(MeasurementRPC.chart, MeasurementChartParams(month: month, unit: unit))
             if output.json { return try Output.json(result) }
             guard let svg else {
-                return FileHandle.standardOutput.write(
+                return Output.write(
                     Data(MeasurementChart.text(result.points, month: month, unit: unit, localizer: Output.l).utf8))
             }
             try write(
@@ -304,7 +304,7 @@ extension MeasureCommand {
             let list = try client.call(MeasurementRPC.list, MeasurementListParams(from: first, to: last))
             let chart = MeasurementRangeChart(list, from: first, to: last, unit: unit)
             if output.json { return try Output.json(chart) }
-            guard let svg else { return FileHandle.standardOutput.write(Data(chart.text(localizer: Output.l).utf8)) }
+            guard let svg else { return Output.write(Data(chart.text(localizer: Output.l).utf8)) }
             try write(
                 chart.svg(localizer: Output.l), to: svg, period: chart.rangeName(Output.l.language),
                 days: chart.points.count)

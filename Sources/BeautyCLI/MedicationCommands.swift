@@ -427,9 +427,7 @@ struct DoseCommand: ParsableCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 abstract: Output.l.tr("Record a dose as taken (uses up stock)."),
-                discussion: Output.l.tr(
-                    "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id."
-                ))
+                discussion: DoseChoice.discussion)
         }
         @OptionGroup var dose: DoseChoice
         @Option(
@@ -437,22 +435,16 @@ struct DoseCommand: ParsableCommand {
                 Output.l.tr(
                     "When it was taken, if not now: a bare HH:MM is today's (a time still to come is refused: write 'yesterday 19:45'); more than 12 hours before the dose was due asks first."
                 ), valueName: "time")) var at: String?
-        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var answering: DoseAnswering
 
-        func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseTaken, try dose.params(at: at, yes: yes), output, global)
-        }
+        func run() throws { try answering.send(MedicationRPC.doseTaken, dose, at: at) }
     }
 
     struct Skip: ParsableCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(
                 abstract: Output.l.tr("Record a dose as deliberately skipped."),
-                discussion: Output.l.tr(
-                    "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id."
-                ))
+                discussion: DoseChoice.discussion)
         }
         @OptionGroup var dose: DoseChoice
         @Option(
@@ -460,13 +452,9 @@ struct DoseCommand: ParsableCommand {
                 Output.l.tr(
                     "When it was skipped, if not now (a bare HH:MM is today's; more than 12 hours before the dose was due asks first)."
                 ), valueName: "time")) var at: String?
-        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
-        @OptionGroup var output: OutputOptions
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var answering: DoseAnswering
 
-        func run() throws {
-            try DoseCommand.answer(MedicationRPC.doseSkip, try dose.params(at: at, yes: yes), output, global)
-        }
+        func run() throws { try answering.send(MedicationRPC.doseSkip, dose, at: at) }
     }
 
     struct Snooze: ParsableCommand {
@@ -518,7 +506,7 @@ struct DoseCommand: ParsableCommand {
         }
 
         /// The one medication with this name, in any case, with or without diacritics.
-        static func medication(named name: String, client: inout DaemonClient) throws -> Int64 {
+        static func medication(named name: String, client: inout any RPCCalling) throws -> Int64 {
             let wanted = TextFolding.fold(name.trimmingCharacters(in: .whitespaces))
             let matches = try client.call(MedicationRPC.list, ListOrderParams()).filter {
                 TextFolding.fold($0.name) == wanted
@@ -538,6 +526,12 @@ struct DoseCommand: ParsableCommand {
 
     /// The dose to answer: its id, or a medication and the time the schedule has a dose at.
     struct DoseChoice: ParsableArguments {
+        static var discussion: String {
+            Output.l.tr(
+                "A dose the agenda shows without an id (more than 48 hours ahead): --med ID --due TIME instead of the dose id."
+            )
+        }
+
         @Argument(help: ArgumentHelp(Output.l.tr("Dose id (from 'now', 'agenda' or 'med show')."))) var id: Int64?
         @Option(
             help: ArgumentHelp(Output.l.tr("With --due: the medication of a dose that has no id yet."), valueName: "id")
@@ -560,6 +554,17 @@ struct DoseCommand: ParsableCommand {
             if let id { return DoseParams(id: id, at: when, early: early) }
             return DoseParams(
                 medicationID: med!, scheduledAt: try Input.time(due!, option: "--due"), at: when, early: early)
+        }
+    }
+
+    /// What `dose taken` and `skip` share after the dose and `--at`: `--yes`, `--json` and `--socket`.
+    struct DoseAnswering: ParsableArguments {
+        @Flag(name: [.short, .long], help: ArgumentHelp(Output.l.tr("Do not ask for confirmation."))) var yes = false
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var global: GlobalOptions
+
+        func send(_ rpc: RPC<DoseParams, DoseResult>, _ dose: DoseChoice, at: String?) throws {
+            try DoseCommand.answer(rpc, try dose.params(at: at, yes: yes), output, global)
         }
     }
 
@@ -638,7 +643,7 @@ struct HistoryCommand: ParsableCommand {
                 ["kind", "id", "title", "detail", "scheduled", "state", "confirmed"],
                 result.entries.map { e in
                     [
-                        e.kind, String(e.id), e.title, e.detail ?? "", Output.iso(e.scheduledAt), e.state,
+                        e.kind.rawValue, String(e.id), e.title, e.detail ?? "", Output.iso(e.scheduledAt), e.state,
                         Output.iso(e.confirmedAt),
                     ]
                 })
@@ -650,7 +655,7 @@ struct HistoryCommand: ParsableCommand {
         Output.table(
             [Output.l.tr("SCHEDULED"), Output.l.tr("STATE"), Output.l.tr("WHAT"), Output.l.tr("CONFIRMED")],
             result.entries.map { e in
-                let reminder = e.kind == "reminder"
+                let reminder = e.kind == .reminder
                 let title =
                     reminder && e.title == Appointment.deletedTitle ? Output.l.tr("(deleted appointment)") : e.title
                 return [

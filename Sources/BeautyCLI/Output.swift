@@ -10,12 +10,21 @@ enum Output {
     static let times = Timestamps(zone: .current, language: l.language)
     static let numbers = LocaleFormat(l.language)
 
+    /// Where the commands write while one runs: standard output and error, or what a test captures.
+    @TaskLocal static var sink = OutputSink.standard
+
+    /// Bytes for standard output.
+    static func write(_ data: Data) { sink.output(data) }
+
+    /// Bytes for standard error (warnings, questions, progress, failures).
+    static func writeError(_ data: Data) { sink.error(data) }
+
     static func line(_ text: String = "") {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        write(Data((text + "\n").utf8))
     }
 
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data((l.tr("warning: %s", text) + "\n").utf8))
+        writeError(Data((l.tr("warning: %s", text) + "\n").utf8))
     }
 
     /// Pretty, stable JSON (sorted keys, ISO 8601 instants).
@@ -29,7 +38,7 @@ enum Output {
     static func json(wire: [UInt8]) {
         var text = WireJSON.prettyPrinted(wire)
         text.append(UInt8(ascii: "\n"))
-        FileHandle.standardOutput.write(Data(text))
+        write(Data(text))
     }
 
     /// A calendar day in a sentence: "2026-12-01" in English (as typed), "01.12.2026" in Polish and Slovak.
@@ -200,4 +209,13 @@ enum Output {
         line(render(header))
         rows.forEach { line(render($0)) }
     }
+}
+
+/// Where a command's output goes: the process's standard output and error by default.
+struct OutputSink: Sendable {
+    var output: @Sendable (Data) -> Void
+    var error: @Sendable (Data) -> Void
+
+    static let standard = OutputSink(
+        output: { FileHandle.standardOutput.write($0) }, error: { FileHandle.standardError.write($0) })
 }

@@ -11,7 +11,7 @@ struct RemovalOptions: ParsableArguments {
     /// Unless `--yes`, asks on a terminal (`question` fetches what it names), then removes. The
     /// removed item, for the text to say, or nil when the user kept it or `--json` printed it.
     func remove<Gone: Encodable>(
-        _ kind: String, id: Int64, _ rpc: RPC<IDParams, Gone>, question: (inout DaemonClient) throws -> String
+        _ kind: String, id: Int64, _ rpc: RPC<IDParams, Gone>, question: (inout any RPCCalling) throws -> String
     ) throws -> Gone? {
         var client = global.client
         let removed = try Input.confirmedRemoval(

@@ -28,7 +28,7 @@ final class StagedImport {
     }
 
     /// Opens the stage.
-    init(_ client: DaemonClient) throws {
+    init(_ client: any RPCCalling) throws {
         session = try client.session()
         stage = try session.call(AppointmentRPC.importBegin, NoParams()).stage
     }

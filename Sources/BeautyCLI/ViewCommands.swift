@@ -104,7 +104,10 @@ struct AgendaCommand: ParsableCommand {
         let statuses = Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue)
         params.status =
             status.isEmpty
-            ? nil : status.compactMap { TypedWord.code($0, among: statuses, word: StatusName.appointment) }
+            ? nil
+            : status.compactMap {
+                TypedWord.code($0, among: statuses, word: StatusName.appointment).map(AgendaStatus.init)
+            }
         params.limit = limit
         params.offset = offset
         (params.sort, params.reverse) = order.wire
@@ -167,7 +170,7 @@ struct AgendaCommand: ParsableCommand {
         // Doses one line a day unless asked for (--doses, or --kind medication alone): a fortnight's
         // visits are not buried in its doses.
         let dosesInFull = self.doses || kinds == [.medication]
-        let pricesShown = order.wire.sort == ListSortKey.price.rawValue
+        let pricesShown = order.wire.sort == .key(.price)
         var lastDay = ""
         var dayDoses: [String] = []
         func flushDoses() {

@@ -34,8 +34,29 @@ public enum ListFilter {
 }
 
 /// What a list can be sorted by.
-public enum ListSortKey: String, Sendable, CaseIterable {
+public enum ListSortKey: String, Codable, Sendable, CaseIterable {
     case title, time, category, price
+}
+
+/// A list's `sort` as the wire carries it (one string): a key, read in any case with spaces around it,
+/// or a word that is none, kept as sent so that `ListSort.sorted` refuses it naming the keys that list
+/// has (a decoding error could not name them).
+public enum ListSortChoice: WireWord, Sendable, Equatable {
+    case key(ListSortKey)
+    case unknown(String)
+
+    public init(_ text: String) {
+        self =
+            ListSortKey(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()).map(Self.key)
+            ?? .unknown(text)
+    }
+
+    public var text: String {
+        switch self {
+        case let .key(key): key.rawValue
+        case let .unknown(text): text
+        }
+    }
 }
 
 /// An item's value for a sort key; `missing` when it has none (no price, no category).
@@ -62,17 +83,15 @@ public enum ListSort {
     /// converted, so currencies do not mix), descending with `reverse`; equal values keep the list's own order, and items without
     /// a value come last either way. A key the list does not have (`supported`) is refused, naming them.
     public static func sorted<Item>(
-        _ items: [Item], sort: String?, reverse: Bool?, supported: [ListSortKey],
+        _ items: [Item], sort: ListSortChoice?, reverse: Bool?, supported: [ListSortKey],
         field: String = "sort", value: (Item, ListSortKey) -> SortValue
     ) throws -> [Item] {
         let descending = reverse ?? false
-        guard let raw = sort else { return descending ? items.reversed() : items }
+        guard let sort else { return descending ? items.reversed() : items }
         let names = supported.map(\.rawValue).joined(separator: ", ")
-        guard let key = ListSortKey(rawValue: raw.trimmingCharacters(in: .whitespaces).lowercased()),
-            supported.contains(key)
-        else {
+        guard case let .key(key) = sort, supported.contains(key) else {
             throw ValidationError(
-                field: field, template: "'%s' is not one of %s (what this list can be sorted by)", raw, names)
+                field: field, template: "'%s' is not one of %s (what this list can be sorted by)", sort.text, names)
         }
         let keyed = items.enumerated().map { (index: $0.offset, item: $0.element, value: value($0.element, key)) }
         return keyed.sorted { a, b in

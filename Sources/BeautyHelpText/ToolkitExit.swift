@@ -9,11 +9,19 @@ extension ToolkitText {
         _ command: any ParsableCommand.Type, withError error: Error,
         status: (ExitCode) -> Int32 = { $0.rawValue }
     ) -> Never {
-        let code = command.exitCode(for: error)
-        let message = fullMessage(for: error, code: code, of: command)
+        let (message, code) = outcome(command, withError: error)
         if !message.isEmpty {
             (code == .success ? FileHandle.standardOutput : FileHandle.standardError).write(Data((message + "\n").utf8))
         }
         Foundation.exit(status(code))
+    }
+
+    /// What `exit` prints for `error` and ArgumentParser's exit code for it, the process left running
+    /// (a command line run in process): the message belongs on standard output when the code is `.success`.
+    public func outcome(_ command: any ParsableCommand.Type, withError error: Error) -> (
+        message: String, code: ExitCode
+    ) {
+        let code = command.exitCode(for: error)
+        return (fullMessage(for: error, code: code, of: command), code)
     }
 }

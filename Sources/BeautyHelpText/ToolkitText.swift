@@ -166,8 +166,11 @@ public struct ToolkitText {
         }
     }
 
+    /// Every phrase rewritten, for a test to check that none of ArgumentParser's English survives.
+    static var allPhrases: [Phrase] { linePhrases + labelPhrases + abstractPhrases + notePhrases + errorPhrases }
+
     /// Whole lines of a help screen (HelpGenerator.rendered, Section.rendered).
-    private static let linePhrases = [
+    static let linePhrases = [
         Phrase { l, a in l.tr("OVERVIEW: %s", a[0]) },
         Phrase { l, a in l.tr("USAGE: %s", a[0]) },
         Phrase { l, _ in l.tr("ARGUMENTS:") },
@@ -177,16 +180,16 @@ public struct ToolkitText {
     ]
 
     /// A subcommand's name in the list (HelpGenerator.generateSections).
-    private static let labelPhrases = [Phrase { l, a in l.tr("%s (default)", a[0]) }]
+    static let labelPhrases = [Phrase { l, a in l.tr("%s (default)", a[0]) }]
 
     /// The help of the flags ArgumentParser adds (helpArgumentDefinition, versionArgumentDefinition).
-    private static let abstractPhrases = [
+    static let abstractPhrases = [
         Phrase { l, _ in l.tr("Show help information.") },
         Phrase { l, _ in l.tr("Show the version.") },
     ]
 
     /// The note after an option's help (HelpGenerator.generateSections).
-    private static let notePhrases = [
+    static let notePhrases = [
         Phrase { l, a in l.tr("(values: %s; default as flag: %s)", a[0], a[1]) },
         Phrase { l, a in l.tr("(values: %s; default: %s)", a[0], a[1]) },
         Phrase { l, a in l.tr("(values: %s)", a[0]) },
@@ -197,7 +200,7 @@ public struct ToolkitText {
     /// The lines of a usage error (MessageInfo.fullText) and the messages of ErrorMessageGenerator a user
     /// can meet. Left English: its internal errors ("Internal error. …", "No value set for non-argument
     /// var …", "Command '…' is not a parent …"), which only a mistake in the program's code can cause.
-    private static let errorPhrases = [
+    static let errorPhrases = [
         Phrase(nests: true) { l, a in l.tr("Error: %s", a[0]) },
         Phrase { l, a in l.tr("Help:  %s", a[0]) },
         Phrase { l, a in l.tr("Usage: %s", a[0]) },

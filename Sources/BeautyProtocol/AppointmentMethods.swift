@@ -106,7 +106,7 @@ public struct AppointmentListParams: Codable, Sendable {
     public var to: Date?
     public var status: [Appointment.Status]?
     /// The order: `sort` one of the list's keys (title, time, category, price), `reverse` descending.
-    public var sort: String?
+    public var sort: ListSortChoice?
     public var reverse: Bool?
     public init(from: Date? = nil, to: Date? = nil, status: [Appointment.Status]? = nil) {
         self.from = from

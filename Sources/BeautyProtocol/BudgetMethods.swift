@@ -59,7 +59,7 @@ public struct BudgetRangeParams: Codable, Sendable {
     public var from: Date?
     public var to: Date?
     /// `budget.list` only: `sort` title (the name), time or price (the signed amount), `reverse` descending.
-    public var sort: String?
+    public var sort: ListSortChoice?
     public var reverse: Bool?
     public init(from: Date? = nil, to: Date? = nil) {
         self.from = from

@@ -51,20 +51,20 @@ public struct NoParams: Codable, Sendable {
 
 /// The params of a list with nothing to filter: only its order (`sort` a key the list has, `reverse`).
 public struct ListOrderParams: Codable, Sendable {
-    public var sort: String?
+    public var sort: ListSortChoice?
     public var reverse: Bool?
-    public init(sort: String? = nil, reverse: Bool? = nil) {
+    public init(sort: ListSortChoice? = nil, reverse: Bool? = nil) {
         self.sort = sort
         self.reverse = reverse
     }
 }
 
 public struct RPCErrorObject: Codable, Sendable, Error, Equatable {
-    public var code: Int
+    public var code: RPCErrorCode
     public var message: String
     public var data: RPCErrorData?
 
-    public init(code: Int, message: String, data: RPCErrorData? = nil) {
+    public init(code: RPCErrorCode, message: String, data: RPCErrorData? = nil) {
         self.code = code
         self.message = message
         self.data = data
@@ -76,14 +76,15 @@ public struct RPCErrorObject: Codable, Sendable, Error, Equatable {
 /// `argTexts` holds the arguments that are messages of their own, at their index.
 public struct RPCErrorData: Codable, Sendable, Equatable {
     public var field: String?
-    public var kind: String?
+    public var kind: MissingItemKind?
     public var id: Int64?
     public var text: String?
     public var args: [String]?
     public var argTexts: [TranslatableText?]?
 
     public init(
-        field: String? = nil, kind: String? = nil, id: Int64? = nil, text: String? = nil, args: [String]? = nil,
+        field: String? = nil, kind: MissingItemKind? = nil, id: Int64? = nil, text: String? = nil,
+        args: [String]? = nil,
         argTexts: [TranslatableText?]? = nil
     ) {
         self.field = field
@@ -100,23 +101,51 @@ public struct RPCErrorData: Codable, Sendable, Equatable {
     }
 }
 
-public enum RPCErrorCode {
-    public static let parseError = -32700
-    public static let invalidRequest = -32600
-    public static let methodNotFound = -32601
-    public static let invalidParams = -32602
-    public static let internalError = -32603
+/// The kind of item a "no such item" error names (its `data.kind`, a string on the wire); a kind this
+/// side does not know is kept as sent.
+public enum MissingItemKind: WireWord, Sendable, Equatable {
+    case appointment, contact, medication, dose, budgetEntry, waterRecord, measurement
+    case other(String)
+
+    public init(_ text: String) {
+        self =
+            [Self.appointment, .contact, .medication, .dose, .budgetEntry, .waterRecord, .measurement].first {
+                $0.text == text
+            } ?? .other(text)
+    }
+
+    public var text: String {
+        switch self {
+        case .appointment: "appointment"
+        case .contact: "contact"
+        case .medication: "medication"
+        case .dose: "dose"
+        case .budgetEntry: "budget entry"
+        case .waterRecord: "water record"
+        case .measurement: "measurement"
+        case let .other(text): text
+        }
+    }
+}
+
+/// An error answer's `code` (its number on the wire).
+public enum RPCErrorCode: Int, Codable, Sendable, CaseIterable {
+    case parseError = -32700
+    case invalidRequest = -32600
+    case methodNotFound = -32601
+    case invalidParams = -32602
+    case internalError = -32603
     /// beautyd's own codes (the -32000..-32099 range is reserved for servers).
-    public static let notFound = -32004
-    public static let refused = -32001
-    public static let lineTooLong = -32005
-    public static let busy = -32002
+    case notFound = -32004
+    case refused = -32001
+    case lineTooLong = -32005
+    case busy = -32002
     /// The database stayed locked by another program for the whole busy timeout.
-    public static let databaseLocked = -32010
+    case databaseLocked = -32010
     /// The disk holding the database is full.
-    public static let diskFull = -32011
+    case diskFull = -32011
     /// The database file is damaged (or holds a value that cannot be read back).
-    public static let databaseDamaged = -32012
+    case databaseDamaged = -32012
 }
 
 /// A successful answer as sent by the daemon.

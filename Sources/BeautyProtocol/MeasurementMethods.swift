@@ -32,7 +32,7 @@ public struct MeasurementListParams: Codable, Sendable {
     public var from: LocalDate?
     public var to: LocalDate?
     /// The order: `sort` one of the list's keys (title, time, category, price), `reverse` descending.
-    public var sort: String?
+    public var sort: ListSortChoice?
     public var reverse: Bool?
     public init(from: LocalDate? = nil, to: LocalDate? = nil) {
         self.from = from

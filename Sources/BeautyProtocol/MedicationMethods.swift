@@ -152,8 +152,9 @@ public struct HistoryParams: Codable, Sendable {
 }
 
 public struct HistoryEntry: Codable, Sendable, Equatable {
-    /// "dose" or "reminder".
-    public var kind: String
+    public enum Kind: String, Codable, Sendable { case dose, reminder }
+
+    public var kind: Kind
     public var id: Int64
     public var title: String
     public var detail: String?
@@ -162,7 +163,7 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     public var state: String
     public var confirmedAt: Date?
     public init(
-        kind: String, id: Int64, title: String, detail: String?, scheduledAt: Date, state: String, confirmedAt: Date?
+        kind: Kind, id: Int64, title: String, detail: String?, scheduledAt: Date, state: String, confirmedAt: Date?
     ) {
         self.kind = kind
         self.id = id

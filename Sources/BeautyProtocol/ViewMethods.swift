@@ -12,15 +12,48 @@ public struct AgendaParams: Codable, Sendable {
     public var categories: [String]?
     public var searches: [String]?
     /// Only entries with this status (appointment status or dose state).
-    public var status: [String]?
+    public var status: [AgendaStatus]?
     public var limit: Int?
     public var offset: Int?
     /// The order: `sort` one of the list's keys (title, time, category, price), `reverse` descending.
-    public var sort: String?
+    public var sort: ListSortChoice?
     public var reverse: Bool?
     public init(from: Date? = nil, to: Date? = nil) {
         self.from = from
         self.to = to
+    }
+}
+
+/// A value of the agenda's `status` filter (a string on the wire): an appointment's status or a dose's
+/// state, read in any case with spaces around it; another word is kept as sent, for the agenda to
+/// refuse naming the statuses there are (a decoding error could not).
+public enum AgendaStatus: WireWord, Sendable, Hashable {
+    case appointment(Appointment.Status)
+    case dose(Dose.State)
+    case unknown(String)
+
+    public init(_ text: String) {
+        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let status = Appointment.Status(rawValue: word) {
+            self = .appointment(status)
+        } else if let state = Dose.State(rawValue: word) {
+            self = .dose(state)
+        } else {
+            self = .unknown(text)
+        }
+    }
+
+    public var text: String {
+        switch self {
+        case let .appointment(status): status.rawValue
+        case let .dose(state): state.rawValue
+        case let .unknown(text): text
+        }
+    }
+
+    /// Every status the filter takes, sorted.
+    public static var names: [String] {
+        (Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue)).sorted()
     }
 }
 

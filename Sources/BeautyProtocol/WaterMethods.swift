@@ -53,7 +53,7 @@ public struct WaterRangeParams: Codable, Sendable {
     public var from: Date?
     public var to: Date?
     /// `water.list`'s order: `sort` (`time`, the only key drinks have), `reverse` descending. `water.total` ignores them.
-    public var sort: String?
+    public var sort: ListSortChoice?
     public var reverse: Bool?
     public init(from: Date? = nil, to: Date? = nil) {
         self.from = from

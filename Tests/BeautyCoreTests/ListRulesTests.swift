@@ -46,7 +46,8 @@ struct ListSortTests {
     func sorted(_ sort: String?, reverse: Bool? = nil, supported: [ListSortKey] = ListSortKey.allCases) throws
         -> [String]
     {
-        try ListSort.sorted(items, sort: sort, reverse: reverse, supported: supported) { item, key in
+        try ListSort.sorted(items, sort: sort.map(ListSortChoice.init), reverse: reverse, supported: supported) {
+            item, key in
             key == .price ? item.price.map { .money(Money(cents: $0, currency: "EUR")) } ?? .missing : .text(item.title)
         }.map(\.title)
     }

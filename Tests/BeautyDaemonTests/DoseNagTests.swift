@@ -58,7 +58,7 @@ struct DoseNagTests {
         #expect(daemon.notifier.shown.count == 3, "nothing more may be shown after the dose is missed")
         let history = try await daemon.call(MedicationRPC.history, HistoryParams())
         #expect(
-            history.entries.contains { $0.kind == "dose" && $0.id == doseID && $0.state == "missed" },
+            history.entries.contains { $0.kind == .dose && $0.id == doseID && $0.state == "missed" },
             "\(history.entries)")
     }
 }

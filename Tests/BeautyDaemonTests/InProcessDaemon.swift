@@ -190,15 +190,3 @@ final class TimerBox: @unchecked Sendable {
 
     var current: ManualTimer? { lock.withLock { timer } }
 }
-
-final class TestCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Int64 = 0
-
-    func next() -> Int64 {
-        lock.withLock {
-            value += 1
-            return value
-        }
-    }
-}

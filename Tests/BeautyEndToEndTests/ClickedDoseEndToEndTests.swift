@@ -102,7 +102,7 @@ extension EndToEndTiming {
             try #require(taken != nil, "the click on Taken was not recorded\n\(stack.logs)")
             let history: HistoryResult = try await stack.beautyctlJSON(["history"])
             #expect(
-                history.entries.contains { $0.kind == "dose" && $0.id == added.doseID && $0.state == "taken" },
+                history.entries.contains { $0.kind == .dose && $0.id == added.doseID && $0.state == "taken" },
                 "\(history.entries)")
             #expect(try stack.medication(added.medication.id!).medication.stock == 8, "2 tablets taken from 10")
         }

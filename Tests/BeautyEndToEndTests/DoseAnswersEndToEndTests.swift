@@ -40,7 +40,7 @@ extension EndToEndTiming {
                 detail.adherence?.taken7 == 1 && detail.adherence?.scheduled7 == 1,
                 "\(String(describing: detail.adherence))")
             let history: HistoryResult = try await stack.beautyctlJSON(["history"])
-            let entry = history.entries.first { $0.kind == "dose" && $0.id == doseID }
+            let entry = history.entries.first { $0.kind == .dose && $0.id == doseID }
             #expect(entry?.state == "taken" && entry?.confirmedAt == takenAt, "history: \(history.entries)")
             let after: NowResult = try await stack.beautyctlJSON(["now"])
             #expect(!after.overdue.contains { $0.id == doseID }, "a taken dose is no longer overdue: \(after.overdue)")
@@ -71,7 +71,7 @@ extension EndToEndTiming {
             #expect(taken.status == .exited(0) && taken.stdout.contains("8 left"), "\(taken)")
             let history: HistoryResult = try await stack.beautyctlJSON(["history"])
             #expect(
-                history.entries.contains { $0.kind == "dose" && $0.id == dose.id && $0.state == "taken" },
+                history.entries.contains { $0.kind == .dose && $0.id == dose.id && $0.state == "taken" },
                 "history: \(history.entries)")
             #expect(
                 history.adherence.first { $0.medicationID == id }.map { ($0.taken7, $0.scheduled7) } ?? (0, 0) == (
@@ -142,7 +142,7 @@ extension EndToEndTiming {
             #expect(logged.medication.stock == 16)
 
             let history: HistoryResult = try await stack.beautyctlJSON(["history"])
-            let doses = history.entries.filter { $0.kind == "dose" && $0.title == "Ibuprofen" }
+            let doses = history.entries.filter { $0.kind == .dose && $0.title == "Ibuprofen" }
             #expect(doses.count == 2 && doses.allSatisfy { $0.state == "taken" }, "history: \(history.entries)")
             #expect(history.adherence.first { $0.medicationID == med }?.taken7 == 2, "\(history.adherence)")
             let twice = try await stack.beautyctl(["dose", "log", String(med), "--at", iso(earlier)])

@@ -228,7 +228,7 @@ extension EndToEndServing {
                     + String(repeating: "]", count: levels) + "}")
             let answer = try JSONSerialization.jsonObject(with: client.readLine()) as? [String: Any]
             let error = answer?["error"] as? [String: Any]
-            #expect(error?["code"] as? Int == RPCErrorCode.parseError, "\(String(describing: answer))")
+            #expect(error?["code"] as? Int == RPCErrorCode.parseError.rawValue, "\(String(describing: answer))")
             #expect(daemon.isRunning, "\(stack.logs)")
             #expect(try stack.client().status().pid == daemon.pid)
         }

@@ -210,7 +210,7 @@ extension EndToEndTiming {
             let history: HistoryResult = try await stack.beautyctlJSON([
                 "history", "--to", iso(Date().addingTimeInterval(3600)),
             ])
-            let doses = history.entries.filter { $0.kind == "dose" }
+            let doses = history.entries.filter { $0.kind == .dose }
             #expect(doses.map(\.id) == ids, "\(history.entries)")
             #expect(doses.map(\.state) == ["taken", "skipped", "skipped"], "\(doses)")
             #expect(doses.allSatisfy { $0.scheduledAt == soon.due && $0.confirmedAt != nil }, "\(doses)")

@@ -48,7 +48,7 @@ extension EndToEndServing {
             let history: HistoryResult = try await stack.beautyctlJSON([
                 "history", "--to", iso(Date().addingTimeInterval(2 * 86_400)),
             ])
-            return history.entries.first { $0.kind == "dose" && $0.id == doseID }?.confirmedAt
+            return history.entries.first { $0.kind == .dose && $0.id == doseID }?.confirmedAt
         }
 
         @Test(

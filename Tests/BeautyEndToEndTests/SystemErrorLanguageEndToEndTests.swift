@@ -113,7 +113,7 @@ extension EndToEndTiming {
                 "Henna", start: Date().addingTimeInterval(86_400), remindAt: [wholeSecond(after: 2)])
             let recorded = try await eventually(timeout: .seconds(60), interval: .milliseconds(250)) { () -> Bool? in
                 let result: HistoryResult = try stack.client().call("history", HistoryParams())
-                return result.entries.contains { $0.kind == "reminder" && $0.state == "suppressed" } ? true : nil
+                return result.entries.contains { $0.kind == .reminder && $0.state == "suppressed" } ? true : nil
             }
             #expect(recorded == true)
             let history = try await stack.beautyctlOK(["history"])

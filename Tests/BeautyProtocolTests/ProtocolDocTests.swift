@@ -102,7 +102,7 @@ import Testing
             RPCErrorCode.refused, RPCErrorCode.lineTooLong,
         ]
         for code in codes {
-            #expect(text.contains("| \(code) |"), "the error table lacks \(code)")
+            #expect(text.contains("| \(code.rawValue) |"), "the error table lacks \(code.rawValue)")
         }
         #expect(
             SocketServer.maximumLineLength == 1_048_576 && text.contains("1 MiB (1 048 576 bytes"),

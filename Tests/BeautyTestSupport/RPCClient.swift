@@ -135,6 +135,8 @@ package final class RPCClient {
 
 extension [String: Any] {
     /// `error.code` of a JSON-RPC answer.
-    package var errorCode: Int? { (self["error"] as? [String: Any])?["code"] as? Int }
+    package var errorCode: RPCErrorCode? {
+        ((self["error"] as? [String: Any])?["code"] as? Int).flatMap(RPCErrorCode.init(rawValue:))
+    }
     package var errorMessage: String? { (self["error"] as? [String: Any])?["message"] as? String }
 }

@@ -27,16 +27,14 @@ struct AgendaController: RequestController {
         let categories = try ListFilter.values(p.category, p.categories).compactMap { try Validation.category($0) }
         let kinds = ListFilter.values(p.kind, p.kinds)
         // Appointment statuses and dose states; an empty list filters nothing.
-        let knownStatuses = Set(Appointment.Status.allCases.map(\.rawValue) + Dose.State.allCases.map(\.rawValue))
         let statuses = try Set(
-            (p.status ?? []).map { raw in
-                let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
-                guard knownStatuses.contains(value) else {
+            (p.status ?? []).map { status in
+                if case let .unknown(raw) = status {
                     throw ValidationError(
                         field: "status", template: "'%s' is not one of %s", raw,
-                        knownStatuses.sorted().joined(separator: ", "))
+                        AgendaStatus.names.joined(separator: ", "))
                 }
-                return value
+                return status.text
             })
         let needles = ListFilter.needles(ListFilter.values(p.search, p.searches))
         let contacts = Dictionary(uniqueKeysWithValues: try database.contacts.all().map { ($0.id!, $0) })

@@ -19,7 +19,8 @@ struct HistoryController: RequestController {
         try Validation.range(from: from, to: to, .halfOpen)
         let rows = try history.entries(from: from, to: to, now: now).map {
             HistoryEntry(
-                kind: $0.kind.rawValue, id: $0.id, title: $0.title, detail: $0.detail, scheduledAt: $0.scheduledAt,
+                kind: $0.kind == .dose ? .dose : .reminder, id: $0.id, title: $0.title, detail: $0.detail,
+                scheduledAt: $0.scheduledAt,
                 state: $0.state, confirmedAt: $0.confirmedAt)
         }
         return HistoryResult(

@@ -115,7 +115,7 @@ struct ConnectionHandler: Sendable {
     }
 
     /// A JSON-RPC error line that answers no request (its id is null).
-    static func failure(_ code: Int, _ message: String) -> Data {
+    static func failure(_ code: RPCErrorCode, _ message: String) -> Data {
         let failure = RPCFailure(id: nil, error: RPCErrorObject(code: code, message: message))
         return (try? WireJSON.encoder().encode(failure)) ?? Data()
     }

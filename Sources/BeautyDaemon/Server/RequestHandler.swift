@@ -114,7 +114,7 @@ public struct RequestHandler: Sendable {
         case let StoreError.notFound(kind, itemID):
             return RPCErrorObject(
                 code: RPCErrorCode.notFound, message: "no \(kind) with id \(itemID)",
-                data: RPCErrorData(kind: kind, id: itemID))
+                data: RPCErrorData(kind: MissingItemKind(kind), id: itemID))
         default:
             let report = StoreFailureReport(error, databasePath: databasePath)
             logger.error("request failed: \(report.rpcError.message)")
@@ -123,7 +123,7 @@ public struct RequestHandler: Sendable {
     }
 
     /// A refusal with its field, and its message as a template a client translates.
-    private static func refusal(_ error: ValidationError, code: Int) -> RPCErrorObject {
+    private static func refusal(_ error: ValidationError, code: RPCErrorCode) -> RPCErrorObject {
         RPCErrorObject(
             code: code, message: error.description,
             data: RPCErrorData(

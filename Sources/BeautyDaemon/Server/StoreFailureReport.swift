@@ -16,7 +16,7 @@ struct StoreFailureReport {
         // The message as a template too, its explanation a message of its own, so beautyctl shows it in its user's language.
         let explanation: TranslatableText.Argument = .message(fault.explanationText(path: databasePath))
         let text: TranslatableText
-        let code: Int
+        let code: RPCErrorCode
         switch fault {
         case .locked:
             code = RPCErrorCode.databaseLocked
