@@ -128,24 +128,43 @@ public enum MissingItemKind: WireWord, Sendable, Equatable {
     }
 }
 
-/// An error answer's `code` (its number on the wire).
-public enum RPCErrorCode: Int, Codable, Sendable, CaseIterable {
-    case parseError = -32700
-    case invalidRequest = -32600
-    case methodNotFound = -32601
-    case invalidParams = -32602
-    case internalError = -32603
+/// An error answer's `code` (its number on the wire). A struct rather than an enum: a code this side
+/// does not know (from a newer beautyd) still decodes, and its message is shown as the daemon wrote it.
+public struct RPCErrorCode: RawRepresentable, Codable, Hashable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(Int.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public static let parseError = Self(rawValue: -32700)
+    public static let invalidRequest = Self(rawValue: -32600)
+    public static let methodNotFound = Self(rawValue: -32601)
+    public static let invalidParams = Self(rawValue: -32602)
+    public static let internalError = Self(rawValue: -32603)
     /// beautyd's own codes (the -32000..-32099 range is reserved for servers).
-    case notFound = -32004
-    case refused = -32001
-    case lineTooLong = -32005
-    case busy = -32002
+    public static let notFound = Self(rawValue: -32004)
+    public static let refused = Self(rawValue: -32001)
+    public static let lineTooLong = Self(rawValue: -32005)
+    public static let busy = Self(rawValue: -32002)
     /// The database stayed locked by another program for the whole busy timeout.
-    case databaseLocked = -32010
+    public static let databaseLocked = Self(rawValue: -32010)
     /// The disk holding the database is full.
-    case diskFull = -32011
+    public static let diskFull = Self(rawValue: -32011)
     /// The database file is damaged (or holds a value that cannot be read back).
-    case databaseDamaged = -32012
+    public static let databaseDamaged = Self(rawValue: -32012)
+
+    /// Every code beautyd sends.
+    public static let allCases: [Self] = [
+        .parseError, .invalidRequest, .methodNotFound, .invalidParams, .internalError, .notFound, .refused,
+        .lineTooLong, .busy, .databaseLocked, .diskFull, .databaseDamaged,
+    ]
 }
 
 /// A successful answer as sent by the daemon.

@@ -36,6 +36,10 @@ struct WireTypesTests {
         #expect(error.code == .notFound)
         #expect(String(decoding: try WireJSON.encoder().encode(error), as: UTF8.self) == line)
         #expect(RPCErrorCode.allCases.map(\.rawValue).sorted().first == -32700)
+        // A code from a newer beautyd still decodes: the client shows the daemon's message.
+        let unknown = #"{"code":-32099,"message":"refused: a newer rule"}"#
+        let fromNewer = try WireJSON.decoder().decode(RPCErrorObject.self, from: Data(unknown.utf8))
+        #expect(fromNewer.code.rawValue == -32099 && fromNewer.message == "refused: a newer rule")
 
         let missing = #"{"code":-32004,"data":{"id":9,"kind":"budget entry"},"message":"no budget entry with id 9"}"#
         let decoded = try WireJSON.decoder().decode(RPCErrorObject.self, from: Data(missing.utf8))

@@ -46,7 +46,14 @@ struct ConnectionHandler: Sendable {
             }
             // Closing drops answers still queued in the channel: wait until the last one is written,
             // unless the daemon is stopping (a client that reads nothing would hold the stop).
-            if !Task.isCancelled { try? await channel.writeAndFlush(ByteBuffer()).get() }
+            // A stop that begins while it waits closes the channel, which fails the wait.
+            if !Task.isCancelled {
+                await withTaskCancellationHandler {
+                    try? await channel.writeAndFlush(ByteBuffer()).get()
+                } onCancel: {
+                    channel.close(promise: nil)
+                }
+            }
         }
     }
 
