@@ -205,12 +205,9 @@ public struct AppointmentStore: Sendable {
 }
 
 extension AppDatabase {
-    /// How far ahead a series has pending deliveries; the scheduler extends it as time passes.
-    public static let seriesHorizon: TimeInterval = 14 * 86_400
-
     /// Extends the pending deliveries of every series planned less than half a horizon ahead.
     public func planSeries(now: Date, zone: TimeZone) throws {
-        let threshold = now.addingTimeInterval(Self.seriesHorizon / 2)
+        let threshold = now.addingTimeInterval(AppointmentReminderPlan.seriesHorizon / 2)
         func needingPlans(_ db: Database) throws -> [Int64] {
             try Int64.fetchAll(
                 db,
@@ -235,7 +232,7 @@ extension AppDatabase {
                 db,
                 sql: "SELECT MIN(plannedUntil) FROM appointment WHERE recurrence IS NOT NULL AND status = 'scheduled'"
             )
-            .map { $0.addingTimeInterval(-Self.seriesHorizon / 2) }
+            .map { $0.addingTimeInterval(-AppointmentReminderPlan.seriesHorizon / 2) }
         }
     }
 
@@ -492,20 +489,14 @@ extension AppDatabase {
         throws
     {
         let id = appointment.id!
-        var occurrences = [appointment.start]
-        if appointment.recurrence != nil {
-            // Occurrences whose reminders fire within the horizon: look one longest lead time further.
-            let horizon = now.addingTimeInterval(Self.seriesHorizon)
-            let lead = TimeInterval(appointment.reminders.compactMap(\.beforeSeconds).max() ?? 0)
-            occurrences = AppointmentOccurrences.starts(
-                of: appointment, from: now, to: horizon.addingTimeInterval(lead), zone: zone)
+        let plan = AppointmentReminderPlan(
+            for: appointment, now: now, zone: zone, allDay: AllDayReminders(time: allDayReminderTime, zone: zone))
+        if let plannedUntil = plan.plannedUntil {
             try db.cachedStatement(sql: "UPDATE appointment SET plannedUntil = ? WHERE id = ?").execute(arguments: [
-                horizon, id,
+                plannedUntil, id,
             ])
         }
-        let wanted = ReminderPlanner.triggers(
-            for: appointment, occurrences: occurrences,
-            allDay: AllDayReminders(time: allDayReminderTime, zone: zone))
+        let wanted = plan.triggers
         if !isNew {
             let wantedKeys = Set(wanted.map(\.key))
             let pending = try DeliveryRecord.fetchAll(

@@ -221,13 +221,7 @@ extension AppDatabase {
             reached[day] = value
             return value
         }
-        var wanted: [Trigger] = []
-        if reminder.enabled {
-            let horizon = LocalDate(now, in: zone).adding(days: 2).start(in: zone)
-            for (day, at) in reminder.reminders(from: now, to: horizon, zone: zone) where at > now {
-                if try !goalReached(at) { wanted.append(Self.waterTrigger(day: day, at: at, zone: zone)) }
-            }
-        }
+        let wanted = try WaterReminderPlan.wanted(reminder, now: now, zone: zone, goalReached: goalReached)
         let due = try writer.read { db in
             try Row.fetchAll(
                 db,
@@ -262,24 +256,14 @@ extension AppDatabase {
     /// another time (the setting changed) are dropped.
     public func planDailyTip(now: Date, zone: TimeZone, at: ClockTime?) throws {
         func changes(_ db: Database) throws -> PendingChanges {
-            var wanted: [Trigger] = []
-            if let at {
-                let today = LocalDate(now, in: zone)
-                for day in [today, today.adding(days: 1)] {
-                    guard
-                        let fireAt = LocalTime.instant(
-                            year: day.year, month: day.month, day: day.day,
-                            hour: at.hour, minute: at.minute, in: zone),
-                        fireAt > now
-                    else { continue }
-                    let shown =
-                        try Int.fetchOne(
-                            db,
-                            sql: """
-                                SELECT COUNT(*) FROM delivery WHERE itemKind = 'tip' AND occurrence = ? AND state <> 'pending'
-                                """, arguments: [day.start(in: zone)]) ?? 0
-                    if shown == 0 { wanted.append(Self.tipTrigger(day: day, at: fireAt, zone: zone)) }
-                }
+            let wanted = try DailyTipPlan.wanted(at: at, now: now, zone: zone) { day in
+                let shown =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM delivery WHERE itemKind = 'tip' AND occurrence = ? AND state <> 'pending'
+                            """, arguments: [day.start(in: zone)]) ?? 0
+                return shown > 0
             }
             return try Self.pendingChanges(db, kind: .tip, to: wanted, now: now, dropDue: at == nil)
         }
@@ -287,23 +271,6 @@ extension AppDatabase {
         guard try !writer.read(changes).isEmpty else { return }
         try writer.write { db in try changes(db).apply(db) }
     }
-
-    /// `water/<start of the reminder's day>/<fire epoch>`; itemID 0, occurrence the day's start.
-    static func waterTrigger(day: LocalDate, at: Date, zone: TimeZone) -> Trigger {
-        let dayStart = day.start(in: zone)
-        return Trigger(
-            key: "water/\(epoch(dayStart))/\(epoch(at))", itemKind: .water, itemID: 0, occurrence: dayStart, fireAt: at)
-    }
-
-    /// `tip/<start of the day>/<fire epoch>`; itemID the day's tip, occurrence the day's start.
-    static func tipTrigger(day: LocalDate, at: Date, zone: TimeZone) -> Trigger {
-        let dayStart = day.start(in: zone)
-        return Trigger(
-            key: "tip/\(epoch(dayStart))/\(epoch(at))", itemKind: .tip, itemID: Int64(Tips.ofTheDay(day).id),
-            occurrence: dayStart, fireAt: at)
-    }
-
-    private static func epoch(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
     /// What makes the future pending deliveries of `kind` exactly `wanted`: pending rows no longer
     /// wanted (with `dropDue`, due ones too) go, wanted keys not in the ledger yet come. A key already

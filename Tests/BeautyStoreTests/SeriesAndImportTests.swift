@@ -48,14 +48,15 @@ struct SeriesAndImportTests {
         // 18 and 21 January, not the 25th (EXDATE), the 28th; 1 February is past the 14 days.
         #expect(planned.map(\.trigger.occurrence) == [local(18, 10), local(18, 10), local(21, 10), local(28, 10)])
         #expect(planned.map(\.trigger.fireAt) == [local(17, 20), local(18, 9), local(21, 9), local(28, 9)])
-        #expect(planned.allSatisfy { $0.trigger.fireAt <= now.addingTimeInterval(AppDatabase.seriesHorizon) })
+        #expect(
+            planned.allSatisfy { $0.trigger.fireAt <= now.addingTimeInterval(AppointmentReminderPlan.seriesHorizon) })
         // One key per (occurrence, instant): the series' start twice (absolute and lead), every other once.
         #expect(Set(planned.map(\.trigger.key)).count == planned.count)
         #expect(
             planned.map(\.trigger.key).contains(
                 Trigger.key(kind: .appointment, itemID: a.id!, occurrence: local(21, 10), fireAt: local(21, 9))))
         #expect(!planned.contains { $0.trigger.occurrence == local(25, 10) }, "the EXDATE occurrence got a delivery")
-        #expect(try db.nextSeriesPlanningInstant() == now.addingTimeInterval(AppDatabase.seriesHorizon / 2))
+        #expect(try db.nextSeriesPlanningInstant() == now.addingTimeInterval(AppointmentReminderPlan.seriesHorizon / 2))
     }
 
     @Test func planningLaterExtendsTheSeriesWithoutDuplicatesAndKeepsHistory() throws {
@@ -82,7 +83,8 @@ struct SeriesAndImportTests {
             "\(planned.map(\.trigger))")
         #expect(planned.map(\.trigger.fireAt) == [local(28, 9), local(32, 9), local(35, 9)])
         #expect(Set(all.map(\.trigger.key)).count == all.count, "a key was planned twice: \(all)")
-        #expect(try db.nextSeriesPlanningInstant() == later.addingTimeInterval(AppDatabase.seriesHorizon / 2))
+        #expect(
+            try db.nextSeriesPlanningInstant() == later.addingTimeInterval(AppointmentReminderPlan.seriesHorizon / 2))
 
         // Planning again at the same instant (the scheduler's next pass) is a no-op.
         try db.planSeries(now: later, zone: warsaw)
