@@ -127,7 +127,9 @@ extension EndToEndServing {
             #expect(try stack.client().status().pid == stack.daemon?.pid)
         }
 
-        @Test("SIGTERM with an idle client, a subscriber and a client that reads nothing: beautyd hangs up and exits 0")
+        @Test(
+            "SIGTERM with an idle client, a subscriber, a client that reads nothing and one half-closed: beautyd hangs up and exits 0"
+        )
         func stopsWithClientsConnected() async throws {
             let stack = try await Stack.start(server: false)
             defer { stack.shutdown() }
@@ -141,7 +143,13 @@ extension EndToEndServing {
             for id in 0..<8 {
                 do { try deaf.send(line: #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(name)"}"#) } catch { break }
             }
+            // One 900 kB answer, then EOF, and nothing read: the daemon waits for that answer to leave
+            // before it closes the connection, and a stop must end that wait.
+            let halfClosed = try stack.client(timeout: 1)
+            try halfClosed.send(line: #"{"jsonrpc":"2.0","id":1,"method":"\#(name)"}"#)
+            halfClosed.finishSending()
             #expect(try stack.client().status().pid == stack.daemon?.pid)
+            try await Task.sleep(for: .seconds(1))
 
             #expect(await stack.stopDaemon(signal: SIGTERM) == .exited(0))
             for client in [idle, watcher] {
