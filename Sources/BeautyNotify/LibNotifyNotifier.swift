@@ -54,6 +54,12 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         Unmanaged<LibNotifyNotifier>.fromOpaque(data!).takeUnretainedValue()
     }
 
+    /// Gives back the reference a notification's closed signal or action held (libnotify may still call
+    /// them after beautyd has let go of the notifier while stopping).
+    private static let release: GDestroyNotify = { data in
+        Unmanaged<LibNotifyNotifier>.fromOpaque(data!).release()
+    }
+
     func notificationServerAppeared() {
         capabilities = nil
         refreshServerInfo()
@@ -177,7 +183,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
                 notification,
                 { notification, data in
                     LibNotifyNotifier.from(data).closed(notification!)
-                }, Unmanaged.passUnretained(self).toOpaque())
+                }, Unmanaged.passRetained(self).toOpaque(), Self.release)
             shownByKey[request.key] = notification
             keyByNotification[notification] = request.key
         }
@@ -196,7 +202,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
                     notification, action.id, action.label,
                     { notification, action, data in
                         LibNotifyNotifier.from(data).actionInvoked(notification!, String(cString: action!))
-                    }, Unmanaged.passUnretained(self).toOpaque(), nil)
+                    }, Unmanaged.passRetained(self).toOpaque(), Self.release)
             }
         }
         // Shown by `status` while the server keeps us waiting (a hung server holds this thread up to ~25 s).

@@ -63,7 +63,12 @@ final class SessionBus {
         Unmanaged<SessionBus>.fromOpaque(data!).takeUnretainedValue()
     }
 
-    private var unmanaged: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    /// What each GLib registration (the retry timer, the closed signal, the name watch) is handed: a
+    /// reference of its own, given back by `release` when GLib drops the registration. The bus then lives as
+    /// long as GLib may still call it, even after beautyd has let go of its notifier while stopping (the loop
+    /// thread runs until the process ends; a retry that fired on a freed bus corrupted the heap at exit).
+    private var retained: UnsafeMutableRawPointer { Unmanaged.passRetained(self).toOpaque() }
+    private static let release: GDestroyNotify = { data in Unmanaged<SessionBus>.fromOpaque(data!).release() }
 
     /// Connects now unless connected; false (and a retry scheduled) while there is no bus.
     @discardableResult
@@ -107,12 +112,12 @@ final class SessionBus {
             candidate,
             { _, _, error, data in
                 SessionBus.from(data).closed(error.map { String(cString: $0.pointee.message) } ?? "closed")
-            }, unmanaged)
+            }, retained, Self.release)
         watchID = beautyd_watch_notification_server(
             candidate,
             { _, _, _, data in SessionBus.from(data).delegate?.notificationServerAppeared() },
             { _, _, data in SessionBus.from(data).delegate?.notificationServerVanished() },
-            unmanaged)
+            retained, Self.release)
         return true
     }
 
@@ -142,14 +147,14 @@ final class SessionBus {
     private func scheduleRetry() {
         guard !retryPending else { return }
         retryPending = true
-        g_timeout_add(
-            retryDelayMs,
+        g_timeout_add_full(
+            G_PRIORITY_DEFAULT, retryDelayMs,
             { data in
                 let bus = SessionBus.from(data)
                 bus.retryPending = false
                 bus.connect()
                 return 0  // G_SOURCE_REMOVE: connect() schedules the next try itself
-            }, unmanaged)
+            }, retained, Self.release)
         retryDelayMs = min(retryDelayMs * 2, Self.longestRetryMs)
     }
 }

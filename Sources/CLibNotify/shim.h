@@ -6,8 +6,9 @@
 
 typedef void (*beautyd_closed_cb)(NotifyNotification *notification, gpointer user_data);
 
-static inline gulong beautyd_connect_closed(NotifyNotification *notification, beautyd_closed_cb callback, gpointer user_data) {
-    return g_signal_connect_data(notification, "closed", G_CALLBACK(callback), user_data, NULL, (GConnectFlags)0);
+static inline gulong beautyd_connect_closed(NotifyNotification *notification, beautyd_closed_cb callback, gpointer user_data,
+                                            GDestroyNotify release) {
+    return g_signal_connect_data(notification, "closed", G_CALLBACK(callback), user_data, (GClosureNotify)release, (GConnectFlags)0);
 }
 
 static inline gint beautyd_notification_id(NotifyNotification *notification) {
@@ -26,14 +27,16 @@ static inline GDBusConnection *beautyd_session_bus(GError **error) {
     return connection;
 }
 
-static inline gulong beautyd_connect_bus_closed(GDBusConnection *connection, beautyd_bus_closed_cb callback, gpointer user_data) {
-    return g_signal_connect_data(connection, "closed", G_CALLBACK(callback), user_data, NULL, (GConnectFlags)0);
+static inline gulong beautyd_connect_bus_closed(GDBusConnection *connection, beautyd_bus_closed_cb callback, gpointer user_data,
+                                                GDestroyNotify release) {
+    return g_signal_connect_data(connection, "closed", G_CALLBACK(callback), user_data, (GClosureNotify)release, (GConnectFlags)0);
 }
 
 static inline guint beautyd_watch_notification_server(GDBusConnection *connection, GBusNameAppearedCallback appeared,
-                                                      GBusNameVanishedCallback vanished, gpointer user_data) {
+                                                      GBusNameVanishedCallback vanished, gpointer user_data,
+                                                      GDestroyNotify release) {
     return g_bus_watch_name_on_connection(connection, "org.freedesktop.Notifications", G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                          appeared, vanished, user_data, NULL);
+                                          appeared, vanished, user_data, release);
 }
 
 /* The unique name (":1.42") owning org.freedesktop.Notifications, asked of the bus itself (which

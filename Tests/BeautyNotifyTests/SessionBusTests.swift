@@ -65,6 +65,22 @@ import Testing
         return await loop.call(condition)
     }
 
+    final class WeakSessionBus: @unchecked Sendable { weak var bus: SessionBus? }
+
+    @Test("GLib's timers and signals keep the bus they call alive after its owner let go (beautyd stopping)")
+    func registrationsKeepTheBusAlive() async throws {
+        let loop = GLibLoop()
+        let probe = WeakSessionBus()
+        // Connected or not, connect() leaves GLib something that calls the bus: a retry timer, or the
+        // closed signal and the name watch.
+        await loop.call {
+            let session = SessionBus(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            probe.bus = session
+            session.connect()
+        }
+        #expect(await loop.call { probe.bus != nil }, "freed while GLib may still call it")
+    }
+
     @Test(
         "a bus that is back while GLib still hands out the closed connection leaves beautyd running, says why, and is reconnected once that connection is let go"
     )
@@ -79,9 +95,7 @@ import Testing
         let loop = GLibLoop()
         let recorder = Recorder()
         let session = SessionBus(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        // GLib's callbacks (retries, the closed signal) hold unretained pointers to the bus for the life of
-        // the process, as in beautyd, and it keeps retrying after this test: neither may go away.
-        _ = Unmanaged.passRetained(session)
+        // The delegate is weak and GLib keeps calling the bus after this test: the recorder must stay.
         _ = Unmanaged.passRetained(recorder)
         _ = await loop.call {
             session.delegate = recorder; return session.connect()
