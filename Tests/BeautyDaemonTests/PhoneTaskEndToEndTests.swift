@@ -62,7 +62,8 @@ struct PhoneTaskEndToEndTests {
     }
 
     static func rig(
-        _ kind: CalDAVTestServer.Kind, privateMode: Bool = false, schedule: MedicationSchedule? = nil
+        _ kind: CalDAVTestServer.Kind, privateMode: Bool = false, schedule: MedicationSchedule? = nil,
+        dosesPollSeconds: Int = 60
     ) async throws -> Rig {
         let server = try await CalDAVTestServer.start(kind)
         let client = try CalDAVClient(
@@ -72,6 +73,7 @@ struct PhoneTaskEndToEndTests {
         let list = try await client.makeCalendar(named: "Leki", components: [.todo])
         var config = DaemonConfig()
         config.dosesDays = 2
+        config.dosesPollSeconds = dosesPollSeconds
         let daemon = try await InProcessDaemon(now: start, config: config)
         try daemon.store.sync.addAccount(
             SyncAccount(
@@ -256,4 +258,138 @@ struct PhoneTaskEndToEndTests {
         let account = try #require(try rig.store.sync.account(named: "phone"))
         #expect(await rig.sync.nextDoseRun(account, now: rig.daemon.clock.now)?.at == nil)
     }
+
+    @Test(
+        "a desktop answer written while the phone answered otherwise meets 412, is read again and the earlier answer stands",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func preconditionFailedIsReadAgain(_ kind: CalDAVTestServer.Kind) async throws {
+        let rig = try await Self.rig(kind)
+        _ = try await rig.run(poll: false)
+        rig.daemon.clock.set(Self.morning.addingTimeInterval(5 * 60))
+        // The phone ticks at 08:01 after beautyd's last look; the desktop skips at 08:05 and pushes without a poll.
+        try await rig.phone.complete(try rig.uid(Self.morning), at: Self.morning.addingTimeInterval(60))
+        let doseID = try #require(try rig.dose(Self.morning).id)
+        _ = try await rig.daemon.call(MedicationRPC.doseSkip, DoseParams(id: doseID))
+        let report = try await rig.run(poll: false)
+        #expect(report.preconditionFailures == 1 && report.polled && report.answersApplied == 1, "\(report)")
+        let dose = try rig.dose(Self.morning)
+        #expect(dose.state == .taken && dose.confirmedAt == Self.morning.addingTimeInterval(60), "\(dose)")
+        #expect(try rig.stock() == 9)
+        #expect(try await rig.serverText(Self.morning).contains("STATUS:COMPLETED"))
+        #expect(
+            try rig.store.doseTasks.reports(account: "phone", now: rig.daemon.clock.now).map(\.kind) == [
+                .desktopOverruled
+            ])
+    }
+
+    @Test(
+        "the phone losing every open task pauses dose sync: nothing skipped or put back until allowed",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func deletionGuardPauses(_ kind: CalDAVTestServer.Kind) async throws {
+        let rig = try await Self.rig(kind)
+        _ = try await rig.run(poll: false)
+        rig.daemon.clock.set(Self.morning.addingTimeInterval(60))
+        for uid in try await rig.phone.openTasks().keys { try await rig.phone.delete(uid) }
+        let held = try await rig.run(poll: true)
+        #expect(held.paused && held.answersApplied == 0 && held.putBack == 0, "\(held)")
+        #expect(try rig.dose(Self.morning).state != .skipped)
+        let status = try #require(await rig.sync.dosesStatus(account: "phone"))
+        #expect(status.paused)
+        let account = try #require(try rig.store.sync.account(named: "phone"))
+        #expect(await rig.sync.nextDoseRun(account, now: rig.daemon.clock.now)?.at == nil)
+        // Held again at the next poll.
+        #expect(try await rig.run(poll: true).paused)
+
+        let allowed = try #require(await rig.sync.syncDosesNow(name: "phone", allowDeletions: true))
+        #expect(!allowed.paused && allowed.answersApplied == 1 && allowed.putBack == 3, "\(allowed)")
+        #expect(try rig.dose(Self.morning).state == .skipped)
+        #expect(try await rig.sync.dosesStatus(account: "phone")?.paused == false)
+    }
+
+    @Test(
+        "the dose loop: the window at start, a desktop answer goes by itself, a tick is read by the poll while a dose is open",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func theLoop(_ kind: CalDAVTestServer.Kind) async throws {
+        let rig = try await Self.rig(kind, dosesPollSeconds: 10)
+        rig.daemon.clock.set(Self.morning.addingTimeInterval(30))
+        let sync = rig.sync
+        let loop = Task { await sync.runDoses() }
+        defer { loop.cancel() }
+        let patience = InProcessDaemon.patience
+        // The window: today's two, tomorrow's two, and the day after's 08:00 (two days from 08:00:30).
+        let written = await eventuallyAsync(timeout: patience, interval: .milliseconds(200)) {
+            ((try? await rig.phone.openTasks())?.count == 5) ? true : nil
+        }
+        #expect(written == true)
+
+        let doseID = try #require(try rig.dose(Self.morning).id)
+        _ = try await rig.daemon.call(MedicationRPC.doseTaken, DoseParams(id: doseID))
+        let completed = await eventuallyAsync(timeout: patience, interval: .milliseconds(200)) {
+            ((try? await rig.serverText(Self.morning))?.contains("STATUS:COMPLETED") == true) ? true : nil
+        }
+        #expect(completed == true)
+        // Nothing open: the loop sleeps until the evening dose is due.
+        let sleeps = await eventuallyAsync(timeout: patience, interval: .milliseconds(50)) {
+            let wait = await sync.doseLoopWait
+            return wait.waiting && wait.until == Self.evening ? true : nil
+        }
+        let sleepsWait = await sync.doseLoopWait
+        #expect(sleeps == true, "\(sleepsWait)")
+
+        // The evening dose is due: a poll every 10 s while it is open reads the phone's tick.
+        rig.daemon.clock.set(Self.evening.addingTimeInterval(30))
+        sync.noticeDoses()
+        let polling = await eventuallyAsync(timeout: patience, interval: .milliseconds(50)) {
+            let wait = await sync.doseLoopWait
+            return wait.waiting && wait.until.map { $0 > Self.evening } == true ? true : nil
+        }
+        let pollingWait = await sync.doseLoopWait
+        #expect(polling == true, "\(pollingWait)")
+        try await rig.phone.complete(try rig.uid(Self.evening), at: Self.evening.addingTimeInterval(40))
+        rig.daemon.clock.set(Self.evening.addingTimeInterval(45))
+        let taken = await eventuallyAsync(timeout: patience, interval: .milliseconds(200)) {
+            (try? rig.dose(Self.evening))?.state == .taken ? true : nil
+        }
+        #expect(taken == true)
+        #expect(try rig.dose(Self.evening).confirmedAt == Self.evening.addingTimeInterval(40))
+    }
+
+    @Test(
+        "the dose loop with nothing pending waits for a notice alone: no timer",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func theLoopIdle(_ kind: CalDAVTestServer.Kind) async throws {
+        let rig = try await Self.rig(kind, schedule: MedicationSchedule(kind: .asNeeded))
+        let sync = rig.sync
+        let before = rig.server.requestCount
+        let loop = Task { await sync.runDoses() }
+        defer { loop.cancel() }
+        let idle = await eventuallyAsync(timeout: InProcessDaemon.patience, interval: .milliseconds(50)) {
+            let wait = await sync.doseLoopWait
+            return wait.waiting && wait.until == nil ? true : nil
+        }
+        let idleWait = await sync.doseLoopWait
+        #expect(idle == true, "\(idleWait)")
+        // A notice (an edit) brings the lists in line and sends nothing: there is nothing to write.
+        let wakes = await sync.doseLoopWakes
+        rig.daemon.daemon.scheduler.wake(.edited)
+        let again = await eventuallyAsync(timeout: InProcessDaemon.patience, interval: .milliseconds(50)) {
+            let wait = await sync.doseLoopWait, woke = await sync.doseLoopWakes
+            return woke > wakes && wait.waiting && wait.until == nil ? true : nil
+        }
+        #expect(again == true)
+        #expect(rig.server.requestCount == before)
+    }
+}
+
+/// `eventually` with a probe that awaits: polls `probe` every `interval` until it gives a value or
+/// `timeout` (a safety net only) passes.
+func eventuallyAsync<T>(timeout: Duration, interval: Duration = .milliseconds(20), _ probe: () async -> T?) async
+    -> T?
+{
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if let value = await probe() { return value }
+        try? await Task.sleep(for: interval)
+    }
+    return await probe()
 }

@@ -45,6 +45,8 @@ extension SyncCoordinator {
                 }
                 let current = clock()
                 let runs = accounts.compactMap { account -> (String, Bool)? in
+                    // Paused by the deletion guard: only the user lets it go on (`syncDosesNow`).
+                    guard !account.dosesPaused else { return nil }
                     let next = nextDoseRun(account, now: current)
                     if let next, next.at <= current { return (account.name, next.polls) }
                     return noticed ? (account.name, false) : nil
@@ -59,7 +61,10 @@ extension SyncCoordinator {
             let now = clock()
             let next = doseAccounts().compactMap { nextDoseRun($0, now: now)?.at }.min()
             let timeout = next.map { Duration.milliseconds(max(0, Int64($0.timeIntervalSince(now) * 1000))) }
+            doseLoopWait = (true, next)
             noticed = await doseWakeups.wait(timeout: timeout)
+            doseLoopWait = (false, nil)
+            doseLoopWakes += 1
         }
     }
 

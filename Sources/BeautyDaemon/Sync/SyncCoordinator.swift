@@ -40,6 +40,10 @@ public actor SyncCoordinator {
     private var doseClients: [String: (client: CalDAVClient, account: SyncAccount)] = [:]
     /// Where each account's doses stand (in memory: polls, failures, the last run).
     var doseStates: [String: PhoneTaskState] = [:]
+    /// While the dose loop waits: the instant it will wake by itself (nil: only a notice wakes it).
+    var doseLoopWait: (waiting: Bool, until: Date?) = (false, nil)
+    /// Times the dose loop woke (for the tests: a notice was handled).
+    var doseLoopWakes = 0
 
     /// Local changes are pushed once no other change came for this long (an import, several edits).
     static let debounce: Duration = .seconds(2)
