@@ -238,6 +238,24 @@ struct PhoneTaskEndToEndTests {
         #expect(try await rig.allTexts().count == 1)
     }
 
+    @Test(
+        "a zone change replaces the unanswered tasks of unpinned doses: new instants, new UIDs",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func zoneChange(_ kind: CalDAVTestServer.Kind) async throws {
+        let rig = try await Self.rig(kind)
+        _ = try await rig.run(poll: false)
+        let before = Set(try await rig.phone.openTasks().keys)
+        rig.daemon.zone.set(TimeZone(identifier: "Europe/London")!)
+        let moved = try await rig.run(poll: false)
+        // 08:00 and 20:00 in London are 09:00 and 21:00 in Warsaw: all four tasks are new ones.
+        #expect(moved.deleted == 4 && moved.created == 4, "\(moved)")
+        let after = try await rig.phone.openTasks()
+        #expect(after.count == 4 && before.isDisjoint(with: after.keys), "\(after)")
+        #expect(after.keys.contains(try rig.uid(instant("2030-01-15 09:00"))))
+        #expect(
+            try await rig.serverText(instant("2030-01-15 09:00")).contains("DUE;TZID=Europe/London:20300115T080000"))
+    }
+
     @Test("private mode: no name anywhere in the list", arguments: CalDAVTestServer.Kind.allCases)
     func privateMode(_ kind: CalDAVTestServer.Kind) async throws {
         let rig = try await Self.rig(kind, privateMode: true)
