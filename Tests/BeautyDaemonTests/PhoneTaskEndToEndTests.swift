@@ -59,6 +59,14 @@ struct PhoneTaskEndToEndTests {
         }
 
         func stock() throws -> Double? { try store.medications.find(id: medicationID).stock }
+
+        /// The phone ticks the dose due at `due` one minute after; the desktop skips it five minutes after.
+        func tickOnThePhoneThenSkipOnTheDesktop(_ due: Date) async throws {
+            daemon.clock.set(due.addingTimeInterval(5 * 60))
+            try await phone.complete(try uid(due), at: due.addingTimeInterval(60))
+            let doseID = try #require(try dose(due).id)
+            _ = try await daemon.call(MedicationRPC.doseSkip, DoseParams(id: doseID))
+        }
     }
 
     static func rig(
@@ -187,10 +195,7 @@ struct PhoneTaskEndToEndTests {
         let rig = try await Self.rig(kind)
         _ = try await rig.run(poll: false)
         // Morning: the phone ticks at 08:01, the desktop skips at 08:05: the phone was first.
-        rig.daemon.clock.set(Self.morning.addingTimeInterval(5 * 60))
-        try await rig.phone.complete(try rig.uid(Self.morning), at: Self.morning.addingTimeInterval(60))
-        let morningID = try #require(try rig.dose(Self.morning).id)
-        _ = try await rig.daemon.call(MedicationRPC.doseSkip, DoseParams(id: morningID))
+        try await rig.tickOnThePhoneThenSkipOnTheDesktop(Self.morning)
         rig.daemon.clock.set(Self.morning.addingTimeInterval(6 * 60))
         let first = try await rig.run(poll: true)
         #expect(first.answersApplied == 1 && first.reports == 1 && first.written == 0, "\(first)")
@@ -283,11 +288,8 @@ struct PhoneTaskEndToEndTests {
     func preconditionFailedIsReadAgain(_ kind: CalDAVTestServer.Kind) async throws {
         let rig = try await Self.rig(kind)
         _ = try await rig.run(poll: false)
-        rig.daemon.clock.set(Self.morning.addingTimeInterval(5 * 60))
         // The phone ticks at 08:01 after beautyd's last look; the desktop skips at 08:05 and pushes without a poll.
-        try await rig.phone.complete(try rig.uid(Self.morning), at: Self.morning.addingTimeInterval(60))
-        let doseID = try #require(try rig.dose(Self.morning).id)
-        _ = try await rig.daemon.call(MedicationRPC.doseSkip, DoseParams(id: doseID))
+        try await rig.tickOnThePhoneThenSkipOnTheDesktop(Self.morning)
         let report = try await rig.run(poll: false)
         #expect(report.preconditionFailures == 1 && report.polled && report.answersApplied == 1, "\(report)")
         let dose = try rig.dose(Self.morning)

@@ -96,37 +96,17 @@ struct PhoneTaskEngine {
         var removed: [String] = []
         var listGone = false
         do {
-            var listing: CalDAVChanges?
-            if state.supportsSyncCollection {
-                do {
-                    listing = try await server.syncCollection(listURL, token: state.token)
-                } catch CalDAVError.syncTokenInvalid {
-                    state.token = nil
-                    listing = try await server.syncCollection(listURL, token: nil)
-                } catch CalDAVError.server(let status, _) where [400, 403, 405, 501].contains(status) {
-                    // No sync-collection here after all: the CTag and the ETag listing serve.
-                    state.supportsSyncCollection = false
-                    state.token = nil
-                }
+            let listing = try await CollectionListing.changes(
+                of: listURL, on: server, token: state.token, ctag: state.ctag,
+                syncCollection: state.supportsSyncCollection, known: known.map(\.href), fallBack: true)
+            tags = listing.changed
+            removed = listing.removed
+            if listing.syncCollectionRefused {
+                state.supportsSyncCollection = false
+                state.token = nil
             }
-            if let listing {
-                tags = listing.changed
-                removed = listing.removed
-                if state.token == nil {
-                    // The whole list: what is not in it is gone.
-                    let listed = Set(tags.map { SyncEngine.key($0.href) })
-                    removed += known.filter { !listed.contains(SyncEngine.key($0.href)) }.map(\.href)
-                }
-                state.token = listing.token
-            } else {
-                let calendar = try await server.calendar(at: listURL)
-                if calendar.ctag == nil || calendar.ctag != state.ctag {
-                    tags = try await server.etags(in: listURL)
-                    let listed = Set(tags.map { SyncEngine.key($0.href) })
-                    removed = known.filter { !listed.contains(SyncEngine.key($0.href)) }.map(\.href)
-                }
-                state.ctag = calendar.ctag
-            }
+            if let token = listing.token { state.token = token }
+            if let ctag = listing.ctag { state.ctag = ctag }
         } catch CalDAVError.notFound {
             listGone = true
         }

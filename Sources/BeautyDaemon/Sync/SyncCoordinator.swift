@@ -198,13 +198,7 @@ public actor SyncCoordinator {
         guard let list = account.dosesListURL, let url = URL(string: list) else {
             throw CalDAVError.malformed("dose list URL \(account.dosesListURL ?? "")")
         }
-        let credentials: any CalDAVCredentialSource =
-            try account.passwordFile.map { try PasswordFileCredentials(user: account.user, passwordFile: $0) }
-            ?? SyncSetup.keyring(user: account.user, account: account.name, url: url)
-        let client = try CalDAVClient(
-            account: CalDAVAccount(
-                url: url, credentials: credentials, allowInsecure: account.insecure,
-                requestDeadline: .seconds(settings.config.syncRequestTimeoutSeconds)))
+        let client = try makeClient(account, on: url)
         doseClients[account.name] = (client, account)
         return client
     }
@@ -223,16 +217,21 @@ public actor SyncCoordinator {
         guard let url = URL(string: account.calendarURL) else {
             throw CalDAVError.malformed("calendar URL \(account.calendarURL)")
         }
-        let credentials: any CalDAVCredentialSource =
-            try account.passwordFile.map { try PasswordFileCredentials(user: account.user, passwordFile: $0) }
-            ?? SyncSetup.keyring(user: account.user, account: account.name, url: url)
-        let client = try CalDAVClient(
-            account: CalDAVAccount(
-                url: url, credentials: credentials, allowInsecure: account.insecure,
-                requestDeadline: .seconds(settings.config.syncRequestTimeoutSeconds)))
+        let client = try makeClient(account, on: url)
         clients[account.name] = client
         clientAccounts[account.name] = account
         return client
+    }
+
+    /// A client with `account`'s credentials whose requests keep to the collection at `url`.
+    private func makeClient(_ account: SyncAccount, on url: URL) throws -> CalDAVClient {
+        let credentials: any CalDAVCredentialSource =
+            try account.passwordFile.map { try PasswordFileCredentials(user: account.user, passwordFile: $0) }
+            ?? SyncSetup.keyring(user: account.user, account: account.name, url: url)
+        return try CalDAVClient(
+            account: CalDAVAccount(
+                url: url, credentials: credentials, allowInsecure: account.insecure,
+                requestDeadline: .seconds(settings.config.syncRequestTimeoutSeconds)))
     }
 
     private static func sameServer(_ one: SyncAccount, _ other: SyncAccount) -> Bool {
