@@ -261,6 +261,26 @@ struct PhoneTaskEndToEndTests {
             try await rig.serverText(instant("2030-01-15 09:00")).contains("DUE;TZID=Europe/London:20300115T080000"))
     }
 
+    @Test(
+        "a database that lost its record of the list takes its tasks over and records a tick made meanwhile",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func tasksOfALostRecordAreTakenOver(_ kind: CalDAVTestServer.Kind) async throws {
+        let rig = try await Self.rig(kind)
+        _ = try await rig.run(poll: false)
+        rig.daemon.clock.set(Self.morning.addingTimeInterval(5 * 60))
+        try await rig.phone.complete(try rig.uid(Self.morning), at: Self.morning.addingTimeInterval(60))
+        // As a restore of a backup made before the list was written would leave it.
+        try rig.store.sync.resetDosesList(account: "phone")
+        let report = try await rig.run(poll: false)
+        // The four tasks there are taken over; the one that entered the window at 08:00 is made.
+        #expect(report.created == 1 && report.preconditionFailures == 4 && report.polled, "\(report)")
+        #expect(report.answersApplied == 1, "\(report)")
+        let dose = try rig.dose(Self.morning)
+        #expect(dose.state == .taken && dose.confirmedAt == Self.morning.addingTimeInterval(60), "\(dose)")
+        #expect(try await rig.phone.openTasks().count == 4)
+        #expect(try rig.store.doseTasks.tasks(account: "phone").count == 5)
+    }
+
     @Test("private mode: no name anywhere in the list", arguments: CalDAVTestServer.Kind.allCases)
     func privateMode(_ kind: CalDAVTestServer.Kind) async throws {
         let rig = try await Self.rig(kind, privateMode: true)

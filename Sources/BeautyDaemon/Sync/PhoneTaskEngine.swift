@@ -197,13 +197,19 @@ struct PhoneTaskEngine {
     {
         switch action {
         case .create(let content):
-            if try await create(content, medicationID: medicationID(content, rows)) { report.created += 1 }
+            guard try await create(content, medicationID: medicationID(content, rows)) else {
+                report.preconditionFailures += 1
+                return false
+            }
+            report.created += 1
         case .putBack(let content):
             let id = medicationID(content, rows)
-            if try await create(content, medicationID: id) {
-                report.putBack += 1
-                try addReport(uid: content.uid, medicationID: id, due: content.due, kind: .putBack, report: &report)
+            guard try await create(content, medicationID: id) else {
+                report.preconditionFailures += 1
+                return false
             }
+            report.putBack += 1
+            try addReport(uid: content.uid, medicationID: id, due: content.due, kind: .putBack, report: &report)
         case .rewrite(let content), .writeAnswer(let content), .closeMissed(let content):
             guard let row = rows[content.uid] else { return true }
             guard try await write(content, over: row) else {
@@ -255,8 +261,9 @@ struct PhoneTaskEngine {
         return (try? database.medications.tasked().first { $0.key == content.key }?.medication.id) ?? 0
     }
 
-    /// PUTs a new task. A UID the server has already (a task of a lost database, another beautyd's)
-    /// is taken over as it is there: the next run reads and reconciles it. False when nothing was made.
+    /// PUTs a new task. A UID the server has already (a task of a lost or restored database) is taken
+    /// over as it is there: recorded with an ETag that matches nothing, so the poll that follows reads
+    /// it and a phone's answer on it is recorded. False then.
     private func create(_ content: DoseTaskContent, medicationID: Int64) async throws -> Bool {
         let stamp = now()
         let ics = DoseTaskWriting.serialize(content, created: stamp, stamp: stamp, sequence: 0)
@@ -271,8 +278,10 @@ struct PhoneTaskEngine {
             try tasks.recordWritten(row)
             return true
         } catch CalDAVError.preconditionFailed {
-            // Recorded with an ETag that matches nothing: the next poll reads the server's version.
+            // Recorded with an ETag that matches nothing: the next poll reads the server's version,
+            // and believes its times (beautyd did not write this one).
             row.etag = ""
+            row.writtenAt = .distantPast
             try tasks.recordWritten(row)
             return false
         }
