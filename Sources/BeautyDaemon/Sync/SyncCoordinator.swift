@@ -239,8 +239,10 @@ public actor SyncCoordinator {
             && one.passwordFile == other.passwordFile && one.insecure == other.insecure
     }
 
-    /// Forgets the account's client (removed, or its settings changed).
+    /// Forgets the account's clients and where its doses stood (removed, or its settings changed).
     func dropClient(_ name: String) async {
+        doseStates[name] = nil
+        await dropDoseClient(name)
         guard let client = clients.removeValue(forKey: name) else { return }
         try? await client.shutdown()
     }
