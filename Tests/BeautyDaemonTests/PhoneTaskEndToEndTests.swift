@@ -419,6 +419,38 @@ struct PhoneTaskEndToEndTests {
         #expect(again == true)
         #expect(rig.server.requestCount == before)
     }
+
+    @Test(
+        "a day of two doses ticked on the phone within a minute, run at the loop's deadlines: about four requests a dose",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func requestsPerDay(_ kind: CalDAVTestServer.Kind) async throws {
+        let rig = try await Self.rig(kind)
+        _ = try await rig.run(poll: false)
+        let account = try #require(try rig.store.sync.account(named: "phone"))
+        let end = Self.start.addingTimeInterval(86_400)
+        var requests = 0, runs = 0, polls = 0
+        var ticked: Set<Date> = []
+        while let next = await rig.sync.nextDoseRun(account, now: rig.daemon.clock.now), next.at < end, runs < 100 {
+            rig.daemon.clock.set(next.at)
+            let report = try #require(await rig.sync.syncDoses("phone", poll: next.polls))
+            requests += report.requests
+            runs += 1
+            if report.polled { polls += 1 }
+            // Each dose due by now is ticked on the phone half a minute later, once.
+            for due in [Self.morning, Self.evening, Self.morning.addingTimeInterval(86_400)]
+            where due <= next.at && !ticked.contains(due) {
+                try await rig.phone.complete(try rig.uid(due), at: next.at.addingTimeInterval(30))
+                ticked.insert(due)
+            }
+        }
+        print(
+            "[figure] \(kind): a day of two doses ticked on the phone: \(requests) requests in \(runs) runs, \(polls) polls"
+        )
+        #expect(try rig.dose(Self.morning).state == .taken && (try rig.dose(Self.evening)).state == .taken)
+        // Per dose: the poll at its due instant, the poll that reads the tick (a REPORT and a multiget),
+        // and the PUT of the dose entering the window two days ahead.
+        #expect(requests <= 10, "\(requests) requests in \(runs) runs")
+    }
 }
 
 /// `eventually` with a probe that awaits: polls `probe` every `interval` until it gives a value or
