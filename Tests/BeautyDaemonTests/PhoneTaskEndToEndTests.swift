@@ -291,6 +291,27 @@ struct PhoneTaskEndToEndTests {
         #expect(Set(try await rig.phone.openTasks().values) == ["Dose 08:00", "Dose 20:00"])
     }
 
+    @Test(
+        "private mode turned on later takes the name off every task, answered history beyond the window included",
+        arguments: CalDAVTestServer.Kind.allCases)
+    func privateModeLater(_ kind: CalDAVTestServer.Kind) async throws {
+        let rig = try await Self.rig(kind)
+        _ = try await rig.run(poll: false)
+        rig.daemon.clock.set(Self.morning.addingTimeInterval(60))
+        let doseID = try #require(try rig.dose(Self.morning).id)
+        _ = try await rig.daemon.call(MedicationRPC.doseTaken, DoseParams(id: doseID))
+        _ = try await rig.run(poll: false)
+        // Two days on, the morning's answered task is history, beyond the window.
+        rig.daemon.clock.set(Self.morning.addingTimeInterval(2 * 86_400 + 60))
+        try rig.store.sync.setDoses(
+            account: "phone", enabled: true, listURL: rig.list.url.absoluteString, listName: "Leki", private: true)
+        _ = try await rig.run(poll: false)
+        let texts = try await rig.allTexts()
+        #expect(texts.allSatisfy { !$0.contains("Witamina") }, "\(texts.filter { $0.contains("Witamina") })")
+        let morning = try await rig.serverText(Self.morning)
+        #expect(morning.contains("SUMMARY:Dose 08:00") && morning.contains("STATUS:COMPLETED"), "\(morning)")
+    }
+
     @Test("nothing pending: no requests, and no run planned", arguments: CalDAVTestServer.Kind.allCases)
     func nothingPending(_ kind: CalDAVTestServer.Kind) async throws {
         let rig = try await Self.rig(kind, schedule: MedicationSchedule(kind: .asNeeded))

@@ -181,14 +181,72 @@ struct PhoneTaskEngine {
         let earliest = ([current.addingTimeInterval(-lateWindow)] + relevant.map(\.scheduledAt)).min()!
         let doses = try database.medications.doses(
             from: earliest, to: current.addingTimeInterval(TimeInterval(days + 1) * 86_400))
-        let actions = DoseTaskPlan.reconcile(
+        var actions = DoseTaskPlan.reconcile(
             wanted: wanted, known: known, doses: doses, now: current, lateWindow: lateWindow, localizer: localizer)
+        if account.dosesPrivate {
+            // A task written since private mode came on, beautyd's closes and answers included, names nothing.
+            actions = actions.map(nameless)
+            let wantedUIDs = Set(wanted.map(\.content.uid))
+            let history = rows.filter { !wantedUIDs.contains($0.uid) && !deleted.contains($0.uid) }
+            actions += try namelessHistory(history, besides: actions, rows: &rowByUID)
+        }
         var refused = false
         for action in actions {
             try Task.checkCancellation()
             if try await apply(action, rows: rowByUID, report: &report) == false { refused = true }
         }
         return refused
+    }
+
+    /// In private mode no task may name a medication, answered history outside the window included
+    /// (§3): a rewrite for each task beyond the window whose summary is not "Dose 08:00" and for which
+    /// nothing else is to be done.
+    private func namelessHistory(
+        _ history: [DoseTaskRow], besides actions: [DoseTaskAction], rows: inout [String: DoseTaskRow]
+    ) throws -> [DoseTaskAction] {
+        let busy = Set(actions.compactMap(Self.uid))
+        var rewrites: [DoseTaskAction] = []
+        for row in history where !busy.contains(row.uid) {
+            guard let content = try? DoseTaskReading.written(row.ics, zone: zone) else { continue }
+            let renamed = nameless(content)
+            guard renamed != content else { continue }
+            rows[row.uid] = rows[row.uid] ?? row
+            rewrites.append(.rewrite(renamed))
+        }
+        return rewrites
+    }
+
+    /// The task with "Dose 08:00" for its summary and alarm text.
+    private func nameless(_ content: DoseTaskContent) -> DoseTaskContent {
+        var renamed = content
+        renamed.summary = localizer.tr(
+            "Dose %s", Timestamps(zone: content.zone, language: localizer.language).clock(content.due))
+        if renamed.alarmText != nil { renamed.alarmText = renamed.summary }
+        return renamed
+    }
+
+    private func nameless(_ action: DoseTaskAction) -> DoseTaskAction {
+        switch action {
+        case .create(let content): .create(nameless(content))
+        case .rewrite(let content): .rewrite(nameless(content))
+        case .writeAnswer(let content): .writeAnswer(nameless(content))
+        case .closeMissed(let content): .closeMissed(nameless(content))
+        case .putBack(let content): .putBack(nameless(content))
+        default: action
+        }
+    }
+
+    /// The UID an action is about.
+    private static func uid(_ action: DoseTaskAction) -> String? {
+        switch action {
+        case .create(let content), .rewrite(let content), .writeAnswer(let content), .closeMissed(let content),
+            .putBack(let content):
+            content.uid
+        case .delete(let uid), .forget(let uid), .markAnswered(let uid, _), .recordAnswer(let uid, _, _, _),
+            .reviseAnswer(let uid, _, _, _):
+            uid
+        case .report(let conflict): conflict.uid
+        }
     }
 
     /// Applies one action; false when the server refused a write because the task changed (412).
