@@ -32,6 +32,7 @@ public final class AppDatabase: Sendable {
     public var medications: MedicationStore { MedicationStore(writer: writer) }
     public var deliveries: DeliveryStore { DeliveryStore(writer: writer) }
     public var history: HistoryStore { HistoryStore(writer: writer) }
+    public var doseTasks: DoseTaskStore { DoseTaskStore(writer: writer) }
 
     /// Brings the schema of `database` up to date and keeps it as the store's only writer.
     public init(_ database: any DatabaseWriter) throws {
@@ -281,6 +282,7 @@ public final class AppDatabase: Sendable {
             // The instant a pending delivery was committed to be shown at (`commitAhead`); NULL otherwise.
             try db.alter(table: "delivery") { t in t.add(column: "committedFor", .datetime) }
         }
+        DoseTaskSchema.register(&migrator)
         return migrator
     }
 

@@ -15,6 +15,8 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     public var state: String
     /// When the dose was confirmed, or the reminder shown.
     public var confirmedAt: Date?
+    /// Where a dose was answered (nil for a reminder, an unanswered dose, or one answered before this was kept).
+    public var source: DoseAnswerSource? = nil
 }
 
 /// Taken out of scheduled doses for one medication over the last 7 and 30 days.
@@ -40,7 +42,7 @@ public struct HistoryStore: Sendable {
             let doses = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT dose.id, dose.scheduledAt, dose.state, dose.confirmedAt, medication.name, medication.dose AS amount
+                    SELECT dose.id, dose.scheduledAt, dose.state, dose.confirmedAt, dose.answerSource, medication.name, medication.dose AS amount
                     FROM dose JOIN medication ON medication.id = dose.medicationId
                     WHERE (dose.scheduledAt >= ? AND dose.scheduledAt <= ?)
                        OR (dose.state IN ('taken', 'skipped') AND dose.confirmedAt >= ? AND dose.confirmedAt <= ?)
@@ -52,7 +54,8 @@ public struct HistoryStore: Sendable {
                     HistoryRow(
                         kind: .dose, id: row["id"], title: row["name"], detail: row["amount"],
                         scheduledAt: row["scheduledAt"], state: state == "pending" ? "missed" : state,
-                        confirmedAt: row["confirmedAt"]))
+                        confirmedAt: row["confirmedAt"],
+                        source: (row["answerSource"] as String?).flatMap(DoseAnswerSource.init(rawValue:))))
             }
             let reminders = try Row.fetchAll(
                 db,

@@ -18,6 +18,7 @@ public struct MedicationStore: Sendable {
             record.position = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM medication") ?? 0) + 1
             record.createdAt = now
             record.updatedAt = now
+            record.taskKey = DoseTaskUID.newKey()
             try record.insert(db)
             if let zone { try planDoses(db, now: now, zone: zone) }
             return record.medication
@@ -49,6 +50,7 @@ public struct MedicationStore: Sendable {
             record.id = id
             record.position = old.position
             record.createdAt = old.createdAt
+            record.taskKey = old.taskKey
             record.updatedAt = now
             record.lowStockWarned = old.lowStockWarned && (medication.stock ?? 0) <= (medication.lowStock ?? -1)
             record.plannedUntil = nil
@@ -124,6 +126,26 @@ public struct MedicationStore: Sendable {
         }
     }
 
+    /// Every medication with its task key (docs/PHONE_TASKS.md §3), in the user's order.
+    public func tasked() throws -> [TaskedMedication] {
+        try writer.read { db in
+            try MedicationRecord.order(Column("position"), Column("id")).fetchAll(db).map { record in
+                TaskedMedication(medication: record.medication, key: record.taskKey ?? "")
+            }
+        }
+    }
+
+    /// Draws a new task key for a medication: the server already had a task under a UID of the old
+    /// one (another beautyd's, or one left from a lost database). Answers the new key.
+    public func redrawTaskKey(id: Int64) throws -> String {
+        try writer.write { db in
+            let key = DoseTaskUID.newKey()
+            try db.execute(sql: "UPDATE medication SET taskKey = ? WHERE id = ?", arguments: [key, id])
+            guard db.changesCount > 0 else { throw StoreError.notFound(kind: "medication", id: id) }
+            return key
+        }
+    }
+
     // MARK: - Doses
 
     /// Writes the dose rows (and pending deliveries for the ones `DosePlan.notifies`) that `DosePlanner.plan`
@@ -148,7 +170,7 @@ public struct MedicationStore: Sendable {
             for scheduledAt in plan.doses {
                 var dose = DoseRecord(
                     id: nil, medicationId: record.id!, scheduledAt: scheduledAt,
-                    state: Dose.State.pending.rawValue, confirmedAt: nil, nagCount: 0, shownKey: nil)
+                    state: Dose.State.pending.rawValue, confirmedAt: nil, nagCount: 0, shownKey: nil, answerSource: nil)
                 try dose.insert(db, onConflict: .ignore)
                 guard db.changesCount > 0, let doseID = dose.id else { continue }
                 created += 1
@@ -232,14 +254,16 @@ public struct MedicationStore: Sendable {
     /// adherence and stock must say so. Pending re-notifications are dropped, and the delivery of the
     /// notification on screen for it is settled with the answer.
     /// Taking a dose uses up stock; the answer says whether the low-stock threshold was just reached.
-    public func answerDose(id: Int64, _ state: Dose.State, confirmedAt: Date, now: Date, snoozeUntil: Date? = nil)
-        throws -> DoseAnswer
-    {
+    public func answerDose(
+        id: Int64, _ state: Dose.State, confirmedAt: Date, now: Date, snoozeUntil: Date? = nil,
+        source: DoseAnswerSource = .desktop
+    ) throws -> DoseAnswer {
         try writer.write { db in
             guard var dose = try DoseRecord.fetchOne(db, key: id) else {
                 throw StoreError.notFound(kind: "dose", id: id)
             }
-            return try answer(db, &dose, state, confirmedAt: confirmedAt, now: now, snoozeUntil: snoozeUntil)
+            return try answer(
+                db, &dose, state, confirmedAt: confirmedAt, now: now, snoozeUntil: snoozeUntil, source: source)
         }
     }
 
@@ -247,7 +271,8 @@ public struct MedicationStore: Sendable {
     /// yet (further ahead than the planned rows): the row is made and answered in one write, so no
     /// unanswered row without its delivery is ever left for the planner to skip.
     public func answerPlannedDose(
-        medicationID: Int64, scheduledAt: Date, _ state: Dose.State, confirmedAt: Date, now: Date
+        medicationID: Int64, scheduledAt: Date, _ state: Dose.State, confirmedAt: Date, now: Date,
+        source: DoseAnswerSource = .desktop
     ) throws -> DoseAnswer {
         try writer.write { db in
             guard try MedicationRecord.exists(db, key: medicationID) else {
@@ -255,14 +280,14 @@ public struct MedicationStore: Sendable {
             }
             var dose = DoseRecord(
                 id: nil, medicationId: medicationID, scheduledAt: scheduledAt, state: Dose.State.pending.rawValue,
-                confirmedAt: nil, nagCount: 0, shownKey: nil)
+                confirmedAt: nil, nagCount: 0, shownKey: nil, answerSource: nil)
             try dose.insert(db, onConflict: .ignore)
             guard
                 var stored = try DoseRecord.filter(
                     Column("medicationId") == medicationID && Column("scheduledAt") == scheduledAt
                 ).fetchOne(db)
             else { throw StoreError.notFound(kind: "dose", id: 0) }
-            return try answer(db, &stored, state, confirmedAt: confirmedAt, now: now, snoozeUntil: nil)
+            return try answer(db, &stored, state, confirmedAt: confirmedAt, now: now, snoozeUntil: nil, source: source)
         }
     }
 
@@ -276,7 +301,7 @@ public struct MedicationStore: Sendable {
             }
             var dose = DoseRecord(
                 id: nil, medicationId: medicationID, scheduledAt: takenAt, state: Dose.State.pending.rawValue,
-                confirmedAt: nil, nagCount: 0, shownKey: nil)
+                confirmedAt: nil, nagCount: 0, shownKey: nil, answerSource: nil)
             try dose.insert(db, onConflict: .ignore)
             guard db.changesCount > 0 else {
                 let existing =
@@ -287,13 +312,53 @@ public struct MedicationStore: Sendable {
                     field: "at", template: "%s already has dose %s at that time: answer it with its id",
                     medication.name, existing)
             }
-            return try answer(db, &dose, .taken, confirmedAt: takenAt, now: now, snoozeUntil: nil)
+            return try answer(db, &dose, .taken, confirmedAt: takenAt, now: now, snoozeUntil: nil, source: .desktop)
+        }
+    }
+
+    /// Both the desktop and the phone answered a dose differently and the phone's answer came first
+    /// (docs/PHONE_TASKS.md §8): a taken dose becomes skipped (its units go back to the stock) or a
+    /// skipped one taken (they are used up, as by any intake), at the phone's time. A dose not yet
+    /// answered takes the answer as `answerDose` would; one already so answered is left alone.
+    public func reviseDoseAnswer(
+        id: Int64, to state: Dose.State, confirmedAt: Date, now: Date, source: DoseAnswerSource = .phone
+    ) throws -> DoseAnswer {
+        try writer.write { db in
+            guard var dose = try DoseRecord.fetchOne(db, key: id) else {
+                throw StoreError.notFound(kind: "dose", id: id)
+            }
+            let current = Dose.State(rawValue: dose.state)
+            guard state == .taken || state == .skipped else {
+                return DoseAnswer(dose: dose.dose, changed: false, lowStock: nil, shownKey: nil)
+            }
+            guard current == .taken || current == .skipped else {
+                return try answer(
+                    db, &dose, state, confirmedAt: confirmedAt, now: now, snoozeUntil: nil, source: source)
+            }
+            guard current != state else {
+                return DoseAnswer(dose: dose.dose, changed: false, lowStock: nil, shownKey: nil)
+            }
+            var lowStock: Medication?
+            if state == .taken {
+                lowStock = try useStock(db, dose, now: now)
+            } else if var medication = try MedicationRecord.fetchOne(db, key: dose.medicationId),
+                let stock = medication.stock
+            {
+                medication.stock = stock + medication.medication.unitsPerDose
+                if medication.stock! > (medication.lowStock ?? -1) { medication.lowStockWarned = false }
+                try medication.update(db)
+            }
+            dose.state = state.rawValue
+            dose.confirmedAt = confirmedAt
+            dose.answerSource = source.rawValue
+            try dose.update(db)
+            return DoseAnswer(dose: dose.dose, changed: true, lowStock: lowStock, shownKey: nil)
         }
     }
 
     private func answer(
         _ db: Database, _ dose: inout DoseRecord, _ state: Dose.State, confirmedAt: Date, now: Date,
-        snoozeUntil: Date?
+        snoozeUntil: Date?, source: DoseAnswerSource
     ) throws -> DoseAnswer {
         let id = dose.id!
         guard let current = Dose.State(rawValue: dose.state), current.accepts(state) else {
@@ -308,27 +373,33 @@ public struct MedicationStore: Sendable {
         }
         dose.state = state.rawValue
         dose.confirmedAt = state == .taken || state == .skipped ? confirmedAt : nil
+        dose.answerSource = state == .taken || state == .skipped ? source.rawValue : nil
         if state == .snoozed, let snoozeUntil {
             dose.nagCount = 0
             try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: snoozeUntil, source: .snooze)).insert(
                 db, onConflict: .ignore)
         }
         try dose.update(db)
-        var lowStock: Medication?
-        if state == .taken, var medication = try MedicationRecord.fetchOne(db, key: dose.medicationId),
-            let stock = medication.stock
-        {
-            medication.stock = max(0, stock - medication.medication.unitsPerDose)
-            if let threshold = medication.lowStock, medication.stock! <= threshold, !medication.lowStockWarned {
-                medication.lowStockWarned = true
-                lowStock = medication.medication
-                // Through the ledger, so the warning waits for a notification server instead of being lost.
-                try DeliveryRecord(Self.doseTrigger(id, dose.scheduledAt, fireAt: now, source: .lowStock)).insert(
-                    db, onConflict: .ignore)
-            }
-            try medication.update(db)
-        }
+        let lowStock = state == .taken ? try useStock(db, dose, now: now) : nil
         return DoseAnswer(dose: dose.dose, changed: true, lowStock: lowStock, shownKey: dose.shownKey)
+    }
+
+    /// A dose taken uses up its units; answers the medication when its stock just reached the
+    /// low-stock threshold (the warning is queued in the ledger then).
+    private func useStock(_ db: Database, _ dose: DoseRecord, now: Date) throws -> Medication? {
+        guard var medication = try MedicationRecord.fetchOne(db, key: dose.medicationId), let stock = medication.stock
+        else { return nil }
+        var lowStock: Medication?
+        medication.stock = max(0, stock - medication.medication.unitsPerDose)
+        if let threshold = medication.lowStock, medication.stock! <= threshold, !medication.lowStockWarned {
+            medication.lowStockWarned = true
+            lowStock = medication.medication
+            // Through the ledger, so the warning waits for a notification server instead of being lost.
+            try DeliveryRecord(Self.doseTrigger(dose.id!, dose.scheduledAt, fireAt: now, source: .lowStock)).insert(
+                db, onConflict: .ignore)
+        }
+        try medication.update(db)
+        return lowStock
     }
 
     /// Gives up on a dose nobody answered.
@@ -364,6 +435,12 @@ public struct MedicationStore: Sendable {
             try record.update(db)
         }
     }
+}
+
+/// Where a dose was answered: on the desktop (a notification button, `beautyctl dose`) or on the
+/// phone (its task ticked or cancelled, docs/PHONE_TASKS.md).
+public enum DoseAnswerSource: String, Codable, Sendable, CaseIterable {
+    case desktop, phone
 }
 
 /// The outcome of `answerDose`.

@@ -136,6 +136,8 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var lowStockWarned: Bool
     var plannedUntil: Date?
     var timeZone: String?
+    /// Names the medication in its dose tasks' UIDs (`DoseTaskUID`).
+    var taskKey: String?
     var createdAt: Date
     var updatedAt: Date
 
@@ -167,6 +169,8 @@ struct DoseRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var confirmedAt: Date?
     var nagCount: Int
     var shownKey: String?
+    /// Where the answer was given (`DoseAnswerSource`); nil while unanswered.
+    var answerSource: String?
 
     var dose: Dose {
         Dose(

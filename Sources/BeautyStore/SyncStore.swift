@@ -27,6 +27,19 @@ public struct SyncAccount: Codable, Sendable, Equatable, FetchableRecord, Persis
     public var createdAt: Date
     /// What the last pull left aside and why (hrefs outside the calendar, deletions held back).
     public var warnings: [TranslatableText]?
+    /// Doses travel as tasks to `dosesListURL` (docs/PHONE_TASKS.md).
+    public var dosesEnabled = false
+    /// The dose task list: a collection of its own beside the event calendar.
+    public var dosesListURL: String?
+    public var dosesListName: String?
+    /// "Dose 08:00" instead of the medication's name on the server.
+    public var dosesPrivate = false
+    public var dosesSyncToken: String?
+    public var dosesCtag: String?
+    /// Whether the list answers sync-collection (else its CTag and ETag listing are compared).
+    public var dosesSupportsSyncCollection = true
+    /// The deletion guard held back a poll: nothing is skipped or put back until the user says.
+    public var dosesPaused = false
 
     public init(
         name: String, url: String, user: String, passwordFile: String?, calendarURL: String, calendarName: String?,
@@ -203,6 +216,62 @@ public struct SyncStore: Sendable {
             }
             account.nextAttemptAt = nextAttemptAt
             try account.update(db)
+        }
+    }
+
+    /// Sets how `account`'s doses travel as tasks: on or off, the list and its name, private mode.
+    /// Another list than before starts afresh (`resetDosesList`): its tasks are not the old list's.
+    /// Answers false when there is no such account.
+    @discardableResult
+    public func setDoses(
+        account name: String, enabled: Bool, listURL: String?, listName: String?, private isPrivate: Bool
+    ) throws -> Bool {
+        try writer.write { db in
+            guard var account = try SyncAccount.fetchOne(db, key: name) else { return false }
+            if account.dosesListURL != listURL { try Self.resetDosesList(db, account: &account) }
+            account.dosesEnabled = enabled
+            account.dosesListURL = listURL
+            account.dosesListName = listName
+            account.dosesPrivate = isPrivate
+            try account.update(db)
+            return true
+        }
+    }
+
+    /// Forgets where `account`'s dose list stands (sync token, CTag, the pause, the tasks beautyd
+    /// knew there): the next dose sync reads the list whole and writes what is missing.
+    public func resetDosesList(account name: String) throws {
+        try writer.write { db in
+            guard var account = try SyncAccount.fetchOne(db, key: name) else { return }
+            try Self.resetDosesList(db, account: &account)
+            try account.update(db)
+        }
+    }
+
+    private static func resetDosesList(_ db: Database, account: inout SyncAccount) throws {
+        account.dosesSyncToken = nil
+        account.dosesCtag = nil
+        account.dosesSupportsSyncCollection = true
+        account.dosesPaused = false
+        try db.execute(sql: "DELETE FROM doseTask WHERE account = ?", arguments: [account.name])
+    }
+
+    /// A dose poll got this far: the list's sync token and CTag, and whether sync-collection served.
+    public func recordDosesListState(
+        account name: String, syncToken: String?, ctag: String?, supportsSyncCollection: Bool
+    ) throws {
+        try writer.write { db in
+            try db.execute(
+                sql:
+                    "UPDATE syncAccount SET dosesSyncToken = ?, dosesCtag = ?, dosesSupportsSyncCollection = ? WHERE name = ?",
+                arguments: [syncToken, ctag, supportsSyncCollection, name])
+        }
+    }
+
+    /// The deletion guard held a dose poll back (true), or the user let it go on (false).
+    public func pauseDoses(account name: String, _ paused: Bool) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE syncAccount SET dosesPaused = ? WHERE name = ?", arguments: [paused, name])
         }
     }
 

@@ -88,6 +88,48 @@ extension EndToEndTiming {
             }
         }
 
+        @Test(
+            "with doses on the phone for an account and nothing pending, no thread wakes for 3 s: the dose loop has no timer"
+        )
+        func noWakeUpsWithDosesOnThePhone() async throws {
+            try await Self.measured("doses") {
+                var failure: String?
+                try await Stack.withSync(.radicale) { server, stack in
+                    let daemon = try #require(stack.daemon)
+                    let made = try await server.request(
+                        "MKCALENDAR", "/\(server.user)/leki/", headers: ["Content-Type": "application/xml"],
+                        body: """
+                            <?xml version="1.0" encoding="utf-8"?>
+                            <c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop>
+                            <d:displayname>Leki</d:displayname><c:supported-calendar-component-set><c:comp name="VTODO"/>
+                            </c:supported-calendar-component-set></d:prop></d:set></c:mkcalendar>
+                            """)
+                    try #require(made.status == 201, "\(made)")
+                    // Doses on for the account, as `sync doses` does through the store (its wire comes apart).
+                    let list = server.baseURL.absoluteString + "\(server.user)/leki/"
+                    try await stack.sqlite(
+                        stack.databasePath,
+                        "UPDATE syncAccount SET dosesEnabled = 1, dosesListURL = '\(list)', dosesListName = 'Leki' WHERE name = 'phone'"
+                    )
+                    // An edit wakes the dose loop: an as-needed medication has no doses, so nothing is written.
+                    _ = try await stack.beautyctlOK(["med", "add", "Ibuprofen", "--as-needed"])
+                    let ran = await eventually(timeout: .seconds(30), interval: .milliseconds(200)) {
+                        daemon.stderr.contains("doses phone: polled false") ? true : nil
+                    }
+                    try #require(ran == true, "the dose loop did not run\n\(stack.logs)")
+                    // As above: the sync's connection timer, and the dispatch workers' retirement.
+                    try await Task.sleep(for: .seconds(11))
+                    try await Self.waitForDispatchWorkersToRetire(daemon.pid, stack)
+                    let wakeUps = try await Self.wakeUps(of: daemon.pid, over: .seconds(3))
+                    if wakeUps.values.reduce(0, +) != 0 {
+                        failure =
+                            "context switches per thread while idle with doses on: \(wakeUps)\n\(Self.timers(of: daemon.pid))\n\(stack.logs)"
+                    }
+                }
+                return failure
+            }
+        }
+
         /// Runs `attempt` (nil: it stayed idle; else what woke) on a fresh beautyd, and once more if
         /// it woke (see the top of the file); fails with both findings when the second woke too.
         private static func measured(_ name: String, _ attempt: () async throws -> String?) async throws {

@@ -90,7 +90,8 @@ struct DatabaseOpeningTests {
         let refused = try #require(refusal { _ = try AppDatabase.open(path: temp.path, version: "0.1.0") })
         #expect(refused.reason == .newerSchema)
         for part in [
-            temp.path, "0.3.0", "v8: reminders by e-mail", "0.1.0", "v11: deliveries committed ahead of their instant",
+            temp.path, "0.3.0", "v8: reminders by e-mail", "0.1.0",
+            "v12-dose-tasks: doses on the phone as CalDAV tasks",
         ] {
             #expect(refused.description.contains(part), "\(part) missing from: \(refused.description)")
         }

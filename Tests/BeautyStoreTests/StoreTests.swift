@@ -46,6 +46,7 @@ struct StoreTests {
                 "v9-sync: UIDs per account",
                 "v10-contact-language: the language of a contact's SMS texts",
                 "v11: deliveries committed ahead of their instant",
+                "v12-dose-tasks: doses on the phone as CalDAV tasks",
             ])
         let mode = try db.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
@@ -77,7 +78,7 @@ struct StoreTests {
         let reopened = try temp.open()
         #expect(try reopened.appointments.get(id: id).title == "Strzyżenie")
         #expect(try reopened.contacts.all().map(\.name) == ["Nails Studio"])
-        #expect(try reopened.appliedMigrations().count == 12)
+        #expect(try reopened.appliedMigrations().count == 13)
     }
 
     @Test func missingRowsAreNotFound() throws {

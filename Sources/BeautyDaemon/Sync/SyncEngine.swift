@@ -75,34 +75,17 @@ struct SyncEngine {
         changes.syncToken = account.syncToken
         changes.ctag = account.ctag
         var warnings: [TranslatableText] = []
-        if account.supportsSyncCollection {
-            var listing: CalDAVChanges
-            var whole = account.syncToken == nil
-            do {
-                listing = try await server.syncCollection(calendarURL, token: account.syncToken)
-            } catch CalDAVError.syncTokenInvalid {
-                // The server forgot the token: list everything again; ETags spare unchanged events a fetch.
-                logger.notice(
-                    "sync \(account.name): the server no longer knows the sync token; listing the whole calendar")
-                listing = try await server.syncCollection(calendarURL, token: nil)
-                whole = true
-            }
-            tags = listing.changed
-            removed = listing.removed
-            if whole {
-                let listed = Set(tags.map { Self.key($0.href) })
-                removed += known.filter { !listed.contains(Self.key($0.href)) }.map(\.href)
-            }
-            changes.syncToken = listing.token
-        } else {
-            let calendar = try await server.calendar(at: calendarURL)
-            if calendar.ctag == nil || calendar.ctag != account.ctag {
-                tags = try await server.etags(in: calendarURL)
-                let listed = Set(tags.map { Self.key($0.href) })
-                removed = known.filter { !listed.contains(Self.key($0.href)) }.map(\.href)
-            }
-            changes.ctag = calendar.ctag
+        let listing = try await CollectionListing.changes(
+            of: calendarURL, on: server, token: account.syncToken, ctag: account.ctag,
+            syncCollection: account.supportsSyncCollection, known: known.map(\.href))
+        if listing.tokenForgotten {
+            // ETags spare unchanged events a fetch.
+            logger.notice("sync \(account.name): the server no longer knows the sync token; listing the whole calendar")
         }
+        tags = listing.changed
+        removed = listing.removed
+        if let token = listing.token { changes.syncToken = token }
+        if let ctag = listing.ctag { changes.ctag = ctag }
         let outside = tags.map(\.href).filter { CollectionScope.member($0, of: calendarURL) == nil }
         if !outside.isEmpty {
             tags.removeAll { CollectionScope.member($0.href, of: calendarURL) == nil }
