@@ -116,7 +116,11 @@ extension SyncCoordinator {
             if report.polled { state.lastPollAt = started }
             state.failures = 0
             state.retryAt = nil
-            state.lastError = nil
+            state.lastError =
+                report.unreadable.isEmpty
+                ? nil
+                : "\(report.unreadable.count) task(s) on the dose list cannot be read, no answer taken from them: "
+                    + report.unreadable.prefix(3).joined(separator: "; ")
             state.lastReport = report
             doseStates[name] = state
             logger.info(

@@ -22,6 +22,9 @@ public struct PhoneTaskReport: Sendable, Equatable {
     public var preconditionFailures = 0
     /// The deletion guard held the poll back: dose sync is paused for the account.
     public var paused = false
+    /// Tasks read that cannot be read or are not the ones beautyd wrote ("href: why"): left as they
+    /// are, no answer taken from them.
+    public var unreadable: [String] = []
 
     public init(account: String) { self.account = account }
 }

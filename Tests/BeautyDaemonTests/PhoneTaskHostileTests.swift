@@ -1,0 +1,111 @@
+import BeautyCalDAV
+import BeautyCore
+@testable import BeautyDaemon
+import BeautyProtocol
+import BeautyStore
+import BeautyTestSupport
+import Foundation
+import Testing
+
+/// The dose list's border (docs/PHONE_TASKS.md): a hostile server (Fixtures/hostile_caldav.py) puts
+/// whatever it likes at the hrefs of beautyd's dose tasks. beautyd stays up, takes no answer from a
+/// task that is not its own or cannot be read, says so in the dose status, and the next good poll
+/// records the phone's tick.
+@Suite("Doses on the phone: a hostile dose list")
+struct PhoneTaskHostileTests {
+    /// 07:00 in Warsaw; doses at 08:00 and 20:00.
+    static let start = instant("2030-01-15 07:00")
+    static let morning = instant("2030-01-15 08:00")
+
+    /// A task at `uid` as a phone would leave it, with `extra` lines inside the VTODO.
+    static func task(uid: String, _ extra: [String]) -> String {
+        ([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//hostile//EN", "BEGIN:VTODO", "UID:\(uid)",
+            "DTSTAMP:20300115T070100Z", "SUMMARY:Witamina D",
+        ] + extra + ["END:VTODO", "END:VCALENDAR", ""])
+        .joined(separator: "\r\n")
+    }
+
+    @Test(
+        "foreign UIDs, a year 99999, 100,000 nested VALARMs, a 20 MB line: no dose taken, the error said; then a tick in odd case is taken"
+    )
+    func enemiesAtTheTaskHref() async throws {
+        let server = try await HostileCalDAVServer.start()
+        defer { server.stop() }
+        var config = DaemonConfig()
+        config.dosesDays = 1
+        let daemon = try await InProcessDaemon(now: Self.start, config: config)
+        let calendar = server.calendarURL.absoluteString
+        try daemon.store.sync.addAccount(
+            SyncAccount(
+                name: "phone", url: calendar, user: "anna", passwordFile: server.passwordFile, calendarURL: calendar,
+                calendarName: nil, insecure: false, supportsSyncCollection: true, createdAt: Self.start))
+        try daemon.store.sync.setDoses(
+            account: "phone", enabled: true, listURL: calendar, listName: "Leki", private: false)
+        var params = MedicationAddParams(name: "Witamina D")
+        params.stock = 10
+        params.schedule = MedicationSchedule(
+            kind: .times, times: [ClockTime(hour: 8, minute: 0), ClockTime(hour: 20, minute: 0)])
+        let medicationID = try #require(try await daemon.call(MedicationRPC.add, params).medication.id)
+        let sync = daemon.daemon.sync
+
+        let created = await sync.syncDoses("phone", poll: false)
+        #expect((created?.created ?? 0) >= 2, "\(String(describing: created))")
+        let rows = try daemon.store.doseTasks.tasks(account: "phone")
+        let row = try #require(rows.first { $0.scheduledAt == Self.morning }, "\(rows.map(\.uid))")
+        let key = try #require(DoseTaskUID.parse(row.uid)?.key)
+        var foreignKey = DoseTaskUID.newKey()
+        while foreignKey == key { foreignKey = DoseTaskUID.newKey() }
+        let ticked = ["STATUS:COMPLETED", "COMPLETED:20300115T070100Z", "PERCENT-COMPLETE:100"]
+        let deep = 100_000
+        let enemies: [(String, String)] = [
+            ("a medication key not ours", Self.task(uid: DoseTaskUID.make(key: foreignKey, due: Self.morning), ticked)),
+            ("a due instant in year 99999", Self.task(uid: "beautyd-dose-\(key)-999990115T070000Z", ticked)),
+            (
+                "another dose of ours",
+                Self.task(uid: DoseTaskUID.make(key: key, due: instant("2030-01-15 20:00")), ticked)
+            ),
+            (
+                "VALARMs nested \(deep) deep",
+                Self.task(
+                    uid: row.uid,
+                    ticked + Array(repeating: "BEGIN:VALARM", count: deep) + Array(repeating: "END:VALARM", count: deep)
+                )
+            ),
+            ("COMPLETED with garbage", Self.task(uid: row.uid, ["COMPLETED:yesterday-ish", "STATUS:NEEDS-ACTION"])),
+            ("a line of 20 MB", Self.task(uid: row.uid, ["X-JUNK:" + String(repeating: "x", count: 20 << 20)])),
+        ]
+        daemon.clock.set(Self.morning.addingTimeInterval(5 * 60))
+        for (what, text) in enemies {
+            try await server.control("put?" + row.href, body: text)
+            let report = await sync.syncDoses("phone", poll: true)
+            let status = await sync.dosesStatus(account: "phone")
+            let dose = try #require(
+                try daemon.store.medications.doses(
+                    from: Self.morning, to: Self.morning.addingTimeInterval(1), medicationID: medicationID
+                ).first)
+            #expect(dose.state != .taken && dose.state != .skipped, "\(what): \(dose.state)")
+            #expect(try daemon.store.medications.find(id: medicationID).stock == 10, "\(what)")
+            #expect(report?.answersApplied ?? 0 == 0, "\(what): \(String(describing: report))")
+            if what != "COMPLETED with garbage" && what != "a line of 20 MB" {
+                #expect(
+                    status?.lastError?.contains(row.href) == true, "\(what): \(String(describing: status?.lastError))")
+            }
+        }
+
+        // The phone ticks it for real, with a status word in odd case.
+        try await server.control(
+            "put?" + row.href, body: Self.task(uid: row.uid, ["STATUS:Completed", "COMPLETED:20300115T070100Z"]))
+        let good = await sync.syncDoses("phone", poll: true)
+        #expect(good?.answersApplied == 1, "\(String(describing: good))")
+        let status = await sync.dosesStatus(account: "phone")
+        #expect(status?.lastError == nil, "\(String(describing: status?.lastError))")
+        let dose = try #require(
+            try daemon.store.medications.doses(
+                from: Self.morning, to: Self.morning.addingTimeInterval(1), medicationID: medicationID
+            ).first)
+        #expect(dose.state == .taken && dose.confirmedAt == instant("2030-01-15 08:01"), "\(dose)")
+        #expect(try daemon.store.medications.find(id: medicationID).stock == 9)
+        #expect(server.trapped.isEmpty, "\(server.trapped)")
+    }
+}
