@@ -108,4 +108,81 @@ struct PhoneTaskHostileTests {
         #expect(try daemon.store.medications.find(id: medicationID).stock == 9)
         #expect(server.trapped.isEmpty, "\(server.trapped)")
     }
+
+    @Test(
+        "the list's answers: XML nested 100,000 deep, 500, 401, 100,000 hrefs listed, a token new every time (sync_timeout): no dose taken, the error said, the next good poll records the tick"
+    )
+    func enemiesInTheListing() async throws {
+        let server = try await HostileCalDAVServer.start()
+        defer { server.stop() }
+        var config = DaemonConfig()
+        config.dosesDays = 1
+        config.syncTimeoutSeconds = 3
+        let daemon = try await InProcessDaemon(now: Self.start, config: config)
+        let calendar = server.calendarURL.absoluteString
+        try daemon.store.sync.addAccount(
+            SyncAccount(
+                name: "phone", url: calendar, user: "anna", passwordFile: server.passwordFile, calendarURL: calendar,
+                calendarName: nil, insecure: false, supportsSyncCollection: true, createdAt: Self.start))
+        try daemon.store.sync.setDoses(
+            account: "phone", enabled: true, listURL: calendar, listName: "Leki", private: false)
+        var params = MedicationAddParams(name: "Witamina D")
+        params.stock = 10
+        params.schedule = MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)])
+        let medicationID = try #require(try await daemon.call(MedicationRPC.add, params).medication.id)
+        let sync = daemon.daemon.sync
+        _ = await sync.syncDoses("phone", poll: false)
+        let rows = try daemon.store.doseTasks.tasks(account: "phone")
+        let row = try #require(rows.first { $0.scheduledAt == Self.morning }, "\(rows.map(\.uid))")
+        // The server's tasks as beautyd wrote them, the morning one ticked on the phone.
+        var events: [String: String] = [:]
+        for written in rows { events[String(written.href.split(separator: "/").last!)] = written.ics }
+        let name = String(row.href.split(separator: "/").last!)
+        events[name] = Self.task(uid: row.uid, ["STATUS:COMPLETED", "COMPLETED:20300115T070100Z"])
+        daemon.clock.set(Self.morning.addingTimeInterval(5 * 60))
+
+        func untaken(_ what: String) throws {
+            let dose = try #require(
+                try daemon.store.medications.doses(
+                    from: Self.morning, to: Self.morning.addingTimeInterval(1), medicationID: medicationID
+                ).first)
+            #expect(dose.state != .taken, "\(what): \(dose.state)")
+            #expect(try daemon.store.medications.find(id: medicationID).stock == 10, "\(what)")
+        }
+        let enemies: [(String, HostileCalDAVServer.Script, Bool)] = [
+            ("XML nested 100,000 deep", .init(events: events, nestedXML: 100_000), true),
+            ("500", .init(events: events, error: .init(status: 500, body: "down for maintenance")), true),
+            ("401", .init(events: events, error: .init(status: 401, body: "who are you")), true),
+        ]
+        for (what, script, failing) in enemies {
+            try await server.set(script)
+            let report = await sync.syncDoses("phone", poll: true)
+            let status = await sync.dosesStatus(account: "phone")
+            #expect((report == nil) == failing, "\(what): \(String(describing: report))")
+            #expect(status?.lastError?.isEmpty == false || !failing, "\(what)")
+            try untaken(what)
+        }
+
+        // 100,000 hrefs that are not beautyd's tasks are listed and never fetched; the tick is read.
+        try await server.set(.init(events: events, listedExtra: 100_000))
+        let listed = await sync.syncDoses("phone", poll: true)
+        #expect(listed?.answersApplied == 1 && listed?.read == 1, "\(String(describing: listed))")
+        #expect((await sync.dosesStatus(account: "phone"))?.lastError == nil)
+        let dose = try #require(
+            try daemon.store.medications.doses(
+                from: Self.morning, to: Self.morning.addingTimeInterval(1), medicationID: medicationID
+            ).first)
+        #expect(dose.state == .taken && dose.confirmedAt == instant("2030-01-15 08:01"), "\(dose)")
+        #expect(try daemon.store.medications.find(id: medicationID).stock == 9)
+
+        // A server whose every sync-collection answer is truncated with a new token: [sync] sync_timeout ends the run.
+        try await server.control("endless?0.2")
+        daemon.clock.set(Self.morning.addingTimeInterval(10 * 60))
+        let endless = await sync.syncDoses("phone", poll: true)
+        #expect(endless == nil)
+        let error = (await sync.dosesStatus(account: "phone"))?.lastError
+        #expect(error?.contains("the sync took longer than 3 s") == true, "\(String(describing: error))")
+        #expect(try daemon.store.medications.find(id: medicationID).stock == 9)
+        #expect(server.trapped.isEmpty, "\(server.trapped)")
+    }
 }

@@ -111,7 +111,9 @@ extension SyncCoordinator {
                 localizer: Localizer.forLanguage(config.shownLanguage), logger: logger)
             engine.allowDeletions = allowDeletions
             engine.deletionShare = config.syncMaxDeletionShare
-            let report = try await engine.run(poll: poll)
+            let report = try await SyncTimeLimit.run(seconds: config.syncTimeoutSeconds) { [engine] in
+                try await engine.run(poll: poll)
+            }
             state.lastRunAt = started
             if report.polled { state.lastPollAt = started }
             state.failures = 0
