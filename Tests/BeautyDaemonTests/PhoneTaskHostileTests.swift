@@ -32,21 +32,7 @@ struct PhoneTaskHostileTests {
     func enemiesAtTheTaskHref() async throws {
         let server = try await HostileCalDAVServer.start()
         defer { server.stop() }
-        var config = DaemonConfig()
-        config.dosesDays = 1
-        let daemon = try await InProcessDaemon(now: Self.start, config: config)
-        let calendar = server.calendarURL.absoluteString
-        try daemon.store.sync.addAccount(
-            SyncAccount(
-                name: "phone", url: calendar, user: "anna", passwordFile: server.passwordFile, calendarURL: calendar,
-                calendarName: nil, insecure: false, supportsSyncCollection: true, createdAt: Self.start))
-        try daemon.store.sync.setDoses(
-            account: "phone", enabled: true, listURL: calendar, listName: "Leki", private: false)
-        var params = MedicationAddParams(name: "Witamina D")
-        params.stock = 10
-        params.schedule = MedicationSchedule(
-            kind: .times, times: [ClockTime(hour: 8, minute: 0), ClockTime(hour: 20, minute: 0)])
-        let medicationID = try #require(try await daemon.call(MedicationRPC.add, params).medication.id)
+        let (daemon, medicationID) = try await Self.daemon(on: server, times: [8, 20])
         let sync = daemon.daemon.sync
 
         let created = await sync.syncDoses("phone", poll: false)
@@ -110,26 +96,12 @@ struct PhoneTaskHostileTests {
     }
 
     @Test(
-        "the list's answers: XML nested 100,000 deep, 500, 401, 100,000 hrefs listed, a token new every time (sync_timeout): no dose taken, the error said, the next good poll records the tick"
+        "the list's answers: XML nested 100,000 deep, 500, 401, 100,000 hrefs listed: no dose taken, the error said, the next good poll records the tick"
     )
     func enemiesInTheListing() async throws {
         let server = try await HostileCalDAVServer.start()
         defer { server.stop() }
-        var config = DaemonConfig()
-        config.dosesDays = 1
-        config.syncTimeoutSeconds = 3
-        let daemon = try await InProcessDaemon(now: Self.start, config: config)
-        let calendar = server.calendarURL.absoluteString
-        try daemon.store.sync.addAccount(
-            SyncAccount(
-                name: "phone", url: calendar, user: "anna", passwordFile: server.passwordFile, calendarURL: calendar,
-                calendarName: nil, insecure: false, supportsSyncCollection: true, createdAt: Self.start))
-        try daemon.store.sync.setDoses(
-            account: "phone", enabled: true, listURL: calendar, listName: "Leki", private: false)
-        var params = MedicationAddParams(name: "Witamina D")
-        params.stock = 10
-        params.schedule = MedicationSchedule(kind: .times, times: [ClockTime(hour: 8, minute: 0)])
-        let medicationID = try #require(try await daemon.call(MedicationRPC.add, params).medication.id)
+        let (daemon, medicationID) = try await Self.daemon(on: server, times: [8])
         let sync = daemon.daemon.sync
         _ = await sync.syncDoses("phone", poll: false)
         let rows = try daemon.store.doseTasks.tasks(account: "phone")
@@ -174,15 +146,45 @@ struct PhoneTaskHostileTests {
             ).first)
         #expect(dose.state == .taken && dose.confirmedAt == instant("2030-01-15 08:01"), "\(dose)")
         #expect(try daemon.store.medications.find(id: medicationID).stock == 9)
+        #expect(server.trapped.isEmpty, "\(server.trapped)")
+    }
 
-        // A server whose every sync-collection answer is truncated with a new token: [sync] sync_timeout ends the run.
+    @Test("a listing truncated with a new token every time, no changes: [sync] sync_timeout ends the dose run")
+    func anEndlessListingIsStopped() async throws {
+        let server = try await HostileCalDAVServer.start()
+        defer { server.stop() }
+        let (daemon, medicationID) = try await Self.daemon(on: server, times: [8], syncTimeout: 3)
+        let sync = daemon.daemon.sync
+        _ = await sync.syncDoses("phone", poll: false)
         try await server.control("endless?0.2")
-        daemon.clock.set(Self.morning.addingTimeInterval(10 * 60))
+        daemon.clock.set(Self.morning.addingTimeInterval(5 * 60))
         let endless = await sync.syncDoses("phone", poll: true)
         #expect(endless == nil)
         let error = (await sync.dosesStatus(account: "phone"))?.lastError
         #expect(error?.contains("the sync took longer than 3 s") == true, "\(String(describing: error))")
-        #expect(try daemon.store.medications.find(id: medicationID).stock == 9)
-        #expect(server.trapped.isEmpty, "\(server.trapped)")
+        #expect(server.lines.filter { $0.hasPrefix("ENDLESS page") }.count >= 2, "\(server.lines.suffix(5))")
+        #expect(try daemon.store.medications.find(id: medicationID).stock == 10)
+    }
+
+    /// A daemon at 07:00 with doses on the phone on `server`'s calendar (one day ahead) and a
+    /// medication of stock 10 taken at `times` (hours).
+    static func daemon(on server: HostileCalDAVServer, times: [Int], syncTimeout: Int = 600) async throws -> (
+        InProcessDaemon, Int64
+    ) {
+        var config = DaemonConfig()
+        config.dosesDays = 1
+        config.syncTimeoutSeconds = syncTimeout
+        let daemon = try await InProcessDaemon(now: Self.start, config: config)
+        let calendar = server.calendarURL.absoluteString
+        try daemon.store.sync.addAccount(
+            SyncAccount(
+                name: "phone", url: calendar, user: "anna", passwordFile: server.passwordFile, calendarURL: calendar,
+                calendarName: nil, insecure: false, supportsSyncCollection: true, createdAt: Self.start))
+        try daemon.store.sync.setDoses(
+            account: "phone", enabled: true, listURL: calendar, listName: "Leki", private: false)
+        var params = MedicationAddParams(name: "Witamina D")
+        params.stock = 10
+        params.schedule = MedicationSchedule(kind: .times, times: times.map { ClockTime(hour: $0, minute: 0) })
+        return (daemon, try #require(try await daemon.call(MedicationRPC.add, params).medication.id))
     }
 }
