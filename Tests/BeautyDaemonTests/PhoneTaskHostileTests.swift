@@ -66,10 +66,7 @@ struct PhoneTaskHostileTests {
             try await server.control("put?" + row.href, body: text)
             let report = await sync.syncDoses("phone", poll: true)
             let status = await sync.dosesStatus(account: "phone")
-            let dose = try #require(
-                try daemon.store.medications.doses(
-                    from: Self.morning, to: Self.morning.addingTimeInterval(1), medicationID: medicationID
-                ).first)
+            let dose = try Self.morningDose(daemon, medicationID)
             #expect(dose.state != .taken && dose.state != .skipped, "\(what): \(dose.state)")
             #expect(try daemon.store.medications.find(id: medicationID).stock == 10, "\(what)")
             #expect(report?.answersApplied ?? 0 == 0, "\(what): \(String(describing: report))")
@@ -86,13 +83,7 @@ struct PhoneTaskHostileTests {
         #expect(good?.answersApplied == 1, "\(String(describing: good))")
         let status = await sync.dosesStatus(account: "phone")
         #expect(status?.lastError == nil, "\(String(describing: status?.lastError))")
-        let dose = try #require(
-            try daemon.store.medications.doses(
-                from: Self.morning, to: Self.morning.addingTimeInterval(1), medicationID: medicationID
-            ).first)
-        #expect(dose.state == .taken && dose.confirmedAt == instant("2030-01-15 08:01"), "\(dose)")
-        #expect(try daemon.store.medications.find(id: medicationID).stock == 9)
-        #expect(server.trapped.isEmpty, "\(server.trapped)")
+        try Self.expectTheTickRecorded(daemon, medicationID, server)
     }
 
     @Test(
@@ -114,10 +105,7 @@ struct PhoneTaskHostileTests {
         daemon.clock.set(Self.morning.addingTimeInterval(5 * 60))
 
         func untaken(_ what: String) throws {
-            let dose = try #require(
-                try daemon.store.medications.doses(
-                    from: Self.morning, to: Self.morning.addingTimeInterval(1), medicationID: medicationID
-                ).first)
+            let dose = try Self.morningDose(daemon, medicationID)
             #expect(dose.state != .taken, "\(what): \(dose.state)")
             #expect(try daemon.store.medications.find(id: medicationID).stock == 10, "\(what)")
         }
@@ -140,13 +128,7 @@ struct PhoneTaskHostileTests {
         let listed = await sync.syncDoses("phone", poll: true)
         #expect(listed?.answersApplied == 1 && listed?.read == 1, "\(String(describing: listed))")
         #expect((await sync.dosesStatus(account: "phone"))?.lastError == nil)
-        let dose = try #require(
-            try daemon.store.medications.doses(
-                from: Self.morning, to: Self.morning.addingTimeInterval(1), medicationID: medicationID
-            ).first)
-        #expect(dose.state == .taken && dose.confirmedAt == instant("2030-01-15 08:01"), "\(dose)")
-        #expect(try daemon.store.medications.find(id: medicationID).stock == 9)
-        #expect(server.trapped.isEmpty, "\(server.trapped)")
+        try Self.expectTheTickRecorded(daemon, medicationID, server)
     }
 
     @Test("a listing truncated with a new token every time, no changes: [sync] sync_timeout ends the dose run")
@@ -164,6 +146,24 @@ struct PhoneTaskHostileTests {
         #expect(error?.contains("the sync took longer than 3 s") == true, "\(String(describing: error))")
         #expect(server.lines.filter { $0.hasPrefix("ENDLESS page") }.count >= 2, "\(server.lines.suffix(5))")
         #expect(try daemon.store.medications.find(id: medicationID).stock == 10)
+    }
+
+    /// The medication's dose due at 08:00.
+    static func morningDose(_ daemon: InProcessDaemon, _ medicationID: Int64) throws -> Dose {
+        try #require(
+            try daemon.store.medications.doses(
+                from: morning, to: morning.addingTimeInterval(1), medicationID: medicationID
+            ).first)
+    }
+
+    /// The phone's tick at 08:01 is taken on the desktop, stock down, and nothing reached the trap.
+    static func expectTheTickRecorded(_ daemon: InProcessDaemon, _ medicationID: Int64, _ server: HostileCalDAVServer)
+        throws
+    {
+        let dose = try morningDose(daemon, medicationID)
+        #expect(dose.state == .taken && dose.confirmedAt == instant("2030-01-15 08:01"), "\(dose)")
+        #expect(try daemon.store.medications.find(id: medicationID).stock == 9)
+        #expect(server.trapped.isEmpty, "\(server.trapped)")
     }
 
     /// A daemon at 07:00 with doses on the phone on `server`'s calendar (one day ahead) and a
