@@ -148,6 +148,31 @@ struct PhoneTaskHostileTests {
         #expect(try daemon.store.medications.find(id: medicationID).stock == 10)
     }
 
+    @Test("a server that answers 412 to every If-Match: the run ends after its three readings, the error said")
+    func refusedForever() async throws {
+        let server = try await HostileCalDAVServer.start()
+        defer { server.stop() }
+        let (daemon, medicationID) = try await Self.daemon(on: server, times: [8])
+        let sync = daemon.daemon.sync
+        _ = await sync.syncDoses("phone", poll: false)
+        try await server.control("refuse-match")
+        daemon.clock.set(Self.morning.addingTimeInterval(5 * 60))
+        let doseID = try #require(try Self.morningDose(daemon, medicationID).id)
+        _ = try await daemon.call(MedicationRPC.doseTaken, DoseParams(id: doseID))
+        let report = try #require(await sync.syncDoses("phone", poll: false))
+        #expect(report.stillRefused && report.preconditionFailures == 3, "\(report)")
+        let error = (await sync.dosesStatus(account: "phone"))?.lastError
+        #expect(error?.contains("412") == true, "\(String(describing: error))")
+        // The desktop's answer stands on the desktop.
+        #expect(try Self.morningDose(daemon, medicationID).state == .taken)
+        // One create, then three tries of the answer: no more (the server's log is read as it comes).
+        let href = try #require(
+            try daemon.store.doseTasks.tasks(account: "phone").first { $0.scheduledAt == Self.morning }?.href)
+        let puts = { server.writes.filter { $0 == "PUT " + href }.count }
+        _ = await eventually(timeout: .seconds(60)) { puts() >= 4 ? true : nil }
+        #expect(puts() == 4, "\(server.writes)")
+    }
+
     /// The medication's dose due at 08:00.
     static func morningDose(_ daemon: InProcessDaemon, _ medicationID: Int64) throws -> Dose {
         try #require(

@@ -68,6 +68,7 @@ struct PhoneTaskEngine {
             readings = [:]
             deleted = []
             readETags = [:]
+            report.stillRefused = refused
             guard refused else { break }
             // The phone changed a task beautyd was writing: read it before deciding again.
             mustPoll = true
