@@ -173,6 +173,33 @@ struct PhoneTaskHostileTests {
         #expect(puts() == 4, "\(server.writes)")
     }
 
+    @Test(
+        "a list that redirects to another host gets no password there; one that stalls past request_timeout: errors said"
+    )
+    func redirectedAndStalled() async throws {
+        let server = try await HostileCalDAVServer.start()
+        defer { server.stop() }
+        let (daemon, medicationID) = try await Self.daemon(on: server, times: [8], requestTimeout: 2)
+        let sync = daemon.daemon.sync
+        _ = await sync.syncDoses("phone", poll: false)
+        daemon.clock.set(Self.morning.addingTimeInterval(5 * 60))
+
+        try await server.control("redirect-all?http://127.0.0.2:\(server.trapPort)/cal/")
+        let redirected = await sync.syncDoses("phone", poll: true)
+        let redirectError = (await sync.dosesStatus(account: "phone"))?.lastError
+        #expect(redirected == nil && redirectError?.isEmpty == false, "\(String(describing: redirectError))")
+        let trapped = await eventually(timeout: .seconds(60)) { server.trapped.isEmpty ? nil : server.trapped }
+        #expect(trapped?.isEmpty == false && trapped?.allSatisfy { $0.hasSuffix("auth=no") } == true, "\(server.lines)")
+        #expect(try Self.morningDose(daemon, medicationID).state != .taken)
+
+        try await server.control("redirect-all?")
+        try await server.control("trickle")
+        let stalled = await sync.syncDoses("phone", poll: true)
+        let stallError = (await sync.dosesStatus(account: "phone"))?.lastError
+        #expect(stalled == nil && stallError?.contains("2 s") == true, "\(String(describing: stallError))")
+        #expect(try daemon.store.medications.find(id: medicationID).stock == 10)
+    }
+
     /// The medication's dose due at 08:00.
     static func morningDose(_ daemon: InProcessDaemon, _ medicationID: Int64) throws -> Dose {
         try #require(
@@ -193,12 +220,15 @@ struct PhoneTaskHostileTests {
 
     /// A daemon at 07:00 with doses on the phone on `server`'s calendar (one day ahead) and a
     /// medication of stock 10 taken at `times` (hours).
-    static func daemon(on server: HostileCalDAVServer, times: [Int], syncTimeout: Int = 600) async throws -> (
-        InProcessDaemon, Int64
-    ) {
+    static func daemon(on server: HostileCalDAVServer, times: [Int], syncTimeout: Int = 600, requestTimeout: Int = 60)
+        async throws -> (
+            InProcessDaemon, Int64
+        )
+    {
         var config = DaemonConfig()
         config.dosesDays = 1
         config.syncTimeoutSeconds = syncTimeout
+        config.syncRequestTimeoutSeconds = requestTimeout
         let daemon = try await InProcessDaemon(now: Self.start, config: config)
         let calendar = server.calendarURL.absoluteString
         try daemon.store.sync.addAccount(
