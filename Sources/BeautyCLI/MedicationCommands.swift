@@ -661,7 +661,9 @@ struct HistoryCommand: ParsableCommand {
                 return [
                     times.short(e.scheduledAt),
                     reminder ? StatusName.reminder(e.state, Output.l) : StatusName.dose(e.state, Output.l),
-                    title + (e.detail.map { " (\($0))" } ?? ""), e.confirmedAt.map(times.short) ?? "",
+                    title + (e.detail.map { " (\($0))" } ?? ""),
+                    (e.confirmedAt.map(times.short) ?? "")
+                        + (e.source == .phone ? " " + Output.l.tr("(on the phone)") : ""),
                 ]
             })
         if !result.adherence.isEmpty {

@@ -153,6 +153,9 @@ public struct HistoryParams: Codable, Sendable {
 
 public struct HistoryEntry: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable { case dose, reminder }
+    /// Where a dose was answered: on the desktop (a notification button, `beautyctl dose`) or on the
+    /// phone (its task ticked or cancelled, docs/PHONE_TASKS.md).
+    public enum Source: String, Codable, Sendable, CaseIterable { case desktop, phone }
 
     public var kind: Kind
     public var id: Int64
@@ -162,8 +165,11 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     /// taken, skipped, snoozed, missed, fired, dismissed, suppressed.
     public var state: String
     public var confirmedAt: Date?
+    /// Where a dose was answered; nil for reminders and unanswered doses.
+    public var source: Source?
     public init(
-        kind: Kind, id: Int64, title: String, detail: String?, scheduledAt: Date, state: String, confirmedAt: Date?
+        kind: Kind, id: Int64, title: String, detail: String?, scheduledAt: Date, state: String, confirmedAt: Date?,
+        source: Source? = nil
     ) {
         self.kind = kind
         self.id = id
@@ -172,6 +178,7 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
         self.scheduledAt = scheduledAt
         self.state = state
         self.confirmedAt = confirmedAt
+        self.source = source
     }
 }
 

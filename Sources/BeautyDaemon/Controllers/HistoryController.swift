@@ -21,10 +21,17 @@ struct HistoryController: RequestController {
             HistoryEntry(
                 kind: $0.kind == .dose ? .dose : .reminder, id: $0.id, title: $0.title, detail: $0.detail,
                 scheduledAt: $0.scheduledAt,
-                state: $0.state, confirmedAt: $0.confirmedAt)
+                state: $0.state, confirmedAt: $0.confirmedAt, source: $0.source.map(Self.wire))
         }
         return HistoryResult(
             from: from, to: to, entries: rows, adherence: try history.adherence(now: now).map(Self.wire))
+    }
+
+    static func wire(_ source: DoseAnswerSource) -> HistoryEntry.Source {
+        switch source {
+        case .desktop: .desktop
+        case .phone: .phone
+        }
     }
 
     static func wire(_ row: AdherenceRow) -> Adherence {

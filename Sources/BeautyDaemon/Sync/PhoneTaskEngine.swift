@@ -68,6 +68,7 @@ struct PhoneTaskEngine {
             readings = [:]
             deleted = []
             readETags = [:]
+            report.stillRefused = refused
             guard refused else { break }
             // The phone changed a task beautyd was writing: read it before deciding again.
             mustPoll = true
@@ -136,11 +137,18 @@ struct PhoneTaskEngine {
             report.read += 1
             readETags[task.uid] = (task.etag, resource.etag)
             do {
+                // A server may put any text at a task's href: only the task beautyd wrote there (its
+                // UID) can answer that dose.
+                let found = try DoseTaskReading.written(resource.ics, zone: zone)?.uid
+                guard found == task.uid else {
+                    throw DoseTaskRefusal(reason: "its UID is \(found ?? "not one beautyd makes"), not \(task.uid)")
+                }
                 let taskZone = try DoseTaskReading.written(task.ics, zone: zone)?.zone ?? zone
                 readings[task.uid] = try DoseTaskReading.read(
                     resource.ics, noticedAt: noticed, lastWrittenAt: task.writtenAt, zone: taskZone)
             } catch {
                 logger.warning("doses \(account.name): \(resource.href) cannot be read: \(error)")
+                report.unreadable.append("\(resource.href): \(String("\(error)".prefix(300)))")
             }
         }
         return true
@@ -388,4 +396,10 @@ struct PhoneTaskEngine {
                 answer: answer?.kind, answeredAt: answer?.at, detectedAt: now()))
         report.reports += 1
     }
+}
+
+/// A task on the dose list that is not the one beautyd wrote at that href.
+struct DoseTaskRefusal: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { reason }
 }

@@ -111,12 +111,14 @@ extension SyncCoordinator {
                 localizer: Localizer.forLanguage(config.shownLanguage), logger: logger)
             engine.allowDeletions = allowDeletions
             engine.deletionShare = config.syncMaxDeletionShare
-            let report = try await engine.run(poll: poll)
+            let report = try await SyncTimeLimit.run(seconds: config.syncTimeoutSeconds) { [engine] in
+                try await engine.run(poll: poll)
+            }
             state.lastRunAt = started
             if report.polled { state.lastPollAt = started }
             state.failures = 0
             state.retryAt = nil
-            state.lastError = nil
+            state.lastError = Self.doseRunTrouble(report)
             state.lastReport = report
             doseStates[name] = state
             logger.info(
@@ -135,6 +137,22 @@ extension SyncCoordinator {
             }
             return nil
         }
+    }
+
+    /// What went wrong in a run that ended, for the dose status; nil when nothing did.
+    static func doseRunTrouble(_ report: PhoneTaskReport) -> String? {
+        var trouble: [String] = []
+        if report.stillRefused {
+            trouble.append(
+                "the server refused beautyd's writes to the dose list (412 Precondition Failed) \(report.preconditionFailures) times although the tasks had not changed; they are tried again at the next run"
+            )
+        }
+        if !report.unreadable.isEmpty {
+            trouble.append(
+                "\(report.unreadable.count) task(s) on the dose list cannot be read, no answer taken from them: "
+                    + report.unreadable.prefix(3).joined(separator: "; "))
+        }
+        return trouble.isEmpty ? nil : trouble.joined(separator: "; ")
     }
 
     /// What `sync status` shows of `account`'s doses; nil for an unknown account.

@@ -22,6 +22,12 @@ public struct PhoneTaskReport: Sendable, Equatable {
     public var preconditionFailures = 0
     /// The deletion guard held the poll back: dose sync is paused for the account.
     public var paused = false
+    /// Tasks read that cannot be read or are not the ones beautyd wrote ("href: why"): left as they
+    /// are, no answer taken from them.
+    public var unreadable: [String] = []
+    /// The server still refused a write (412) after the run's last reading of the list: what beautyd
+    /// had to write waits for the next run.
+    public var stillRefused = false
 
     public init(account: String) { self.account = account }
 }

@@ -136,20 +136,8 @@ public actor SyncCoordinator {
                 logger: logger)
             engine.allowDeletions = allowDeletions
             engine.deletionShare = config.syncMaxDeletionShare
-            let limit = Duration.seconds(config.syncTimeoutSeconds)
-            let report = try await withThrowingTaskGroup(of: SyncReport?.self) { group in
-                group.addTask { [engine] in try await engine.run() }
-                group.addTask {
-                    // An event-loop timer: Task.sleep would start libdispatch's once-a-second monitor.
-                    try await EventLoopConcurrency.sleep(for: limit)
-                    return nil
-                }
-                // The engine stops at its next request once cancelled; each request has its own deadline.
-                defer { group.cancelAll() }
-                guard let report = try await group.next() ?? nil else {
-                    throw CalDAVError.unreachable("the sync took longer than \(config.syncTimeoutSeconds) s")
-                }
-                return report
+            let report = try await SyncTimeLimit.run(seconds: config.syncTimeoutSeconds) { [engine] in
+                try await engine.run()
             }
             if report.fetched + report.removed + report.conflicts > 0 { remindersChanged() }
             try store.recordOutcome(account: name, at: clock(), error: nil, nextAttemptAt: nil)

@@ -30,6 +30,8 @@ Control (no authentication, for the test only):
     POST /control/elsewhere?URL  a PROPFIND of "/" names URL (another server of the provider) as the
                                 principal and calendar home, instead of the trap
     POST /control/redirect?URL  a PROPFIND of /.well-known/caldav is answered 301 to URL
+    POST /control/redirect-all?URL  answers every REPORT and PUT 307 to URL from now on (no URL: off)
+    POST /control/refuse-match  answers every PUT with If-Match by 412 from now on, storing nothing
     POST /control/script        a JSON body sets all that follows at once; from then on the server
                                 serves these events alone, keeps its sync tokens and lists nothing
                                 outside /cal/:
@@ -50,7 +52,7 @@ PORT, TRAP = int(sys.argv[1]), int(sys.argv[2])
 LOCK = threading.Lock()
 ITEMS = {}  # href -> iCalendar text
 STATE = {"hostile": True, "generation": 0, "refuse_new": 0, "trickle": False, "endless": None, "elsewhere": None,
-         "redirect": None, "keep_tokens": False, "nested": 0, "error": None, "extra": 0}
+         "redirect": None, "refuse_match": False, "redirect_all": None, "keep_tokens": False, "nested": 0, "error": None, "extra": 0}
 
 
 def hostile_hrefs():
@@ -121,6 +123,10 @@ class Server(BaseHTTPRequestHandler):
                     ITEMS[path.split("?", 1)[1]] = body
                 elif path == "/control/trickle":
                     STATE["trickle"] = True
+                elif path.startswith("/control/redirect-all?"):
+                    STATE["redirect_all"] = path.split("?", 1)[1]
+                elif path == "/control/refuse-match":
+                    STATE["refuse_match"] = True
                 elif path == "/control/refuse-new":
                     STATE["refuse_new"] += 1
                 elif path.startswith("/control/endless?"):
@@ -160,6 +166,8 @@ class Server(BaseHTTPRequestHandler):
 <D:sync-token>t{STATE['generation']}</D:sync-token>
 <D:supported-report-set><D:supported-report><D:report><D:sync-collection/></D:report></D:supported-report></D:supported-report-set>
 </D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>""")
+        if self.command in ("REPORT", "PUT") and STATE["redirect_all"]:
+            return self.answer(307, headers={"Location": STATE["redirect_all"]})
         if self.command == "REPORT" and STATE["trickle"]:
             return self.trickle()
         if self.command == "REPORT" and "sync-collection" in body and STATE["endless"] is not None:
@@ -189,6 +197,8 @@ class Server(BaseHTTPRequestHandler):
             with LOCK:
                 if self.headers.get("If-None-Match") == "*" and (path in ITEMS or STATE["refuse_new"] > 0):
                     STATE["refuse_new"] = max(0, STATE["refuse_new"] - 1)
+                    return self.answer(412)
+                if self.headers.get("If-Match") and STATE["refuse_match"]:
                     return self.answer(412)
                 ITEMS[path] = body
             return self.answer(201, headers={"ETag": etag(body)})
