@@ -20,13 +20,49 @@ public struct SyncAddParams: Codable, Sendable {
     public var insecure: Bool?
     /// The host (`host` or `host:port`) discovery may lead to, over https: the account then lives there.
     public var trustHost: String?
+    /// Doses go to the server as tasks (VTODO) in a task list of their own, made in the calendar home
+    /// (named "Medications" in the user's language), which the phone's task app shows with alarms.
+    public var doses: Bool?
+    /// The task list to use instead of making one: its display name or URL (implies `doses`).
+    public var dosesList: String?
+    /// The tasks say "Dose" and the time, never the medication (implies `doses`).
+    public var privateDoses: Bool?
 
     public init(
         name: String, url: String, user: String, passwordFile: String?, keyring: Bool? = nil, calendar: String? = nil,
-        create: String? = nil, insecure: Bool? = nil, trustHost: String? = nil
+        create: String? = nil, insecure: Bool? = nil, trustHost: String? = nil, doses: Bool? = nil,
+        dosesList: String? = nil, privateDoses: Bool? = nil
     ) {
         self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile; self.keyring = keyring
         self.calendar = calendar; self.create = create; self.insecure = insecure; self.trustHost = trustHost
+        self.doses = doses; self.dosesList = dosesList; self.privateDoses = privateDoses
+    }
+
+    /// Whether the account is to carry doses: asked for, or implied by a list or private mode.
+    public var wantsDoses: Bool { doses == true || dosesList != nil || privateDoses == true }
+}
+
+/// What `sync.doses` does to an account's doses on the server.
+public enum DoseSyncMode: String, Codable, Sendable, CaseIterable {
+    /// Doses go to the account's task list; one is made (or chosen with `list`) when the account has
+    /// none, or after its list was lost (dose sync paused).
+    case on
+    /// No more writing or polling; the tasks already on the server stay.
+    case off
+    /// The tasks say "Dose" and the time; every task beautyd wrote is rewritten without the name.
+    case `private`
+    /// The tasks name the medication and its dose (the default).
+    case named
+}
+
+/// `sync.doses`.
+public struct SyncDosesParams: Codable, Sendable {
+    public var name: String
+    public var mode: DoseSyncMode
+    /// With `on`: the task list to use, its display name or URL (default: one beautyd makes).
+    public var list: String?
+    public init(name: String, mode: DoseSyncMode, list: String? = nil) {
+        self.name = name; self.mode = mode; self.list = list
     }
 }
 
@@ -125,6 +161,8 @@ public struct SyncAccountInfo: Codable, Sendable, Equatable {
     public var conflicts: [SyncConflictInfo]
     /// What the last sync left aside and why: hrefs outside the calendar, deletions held back.
     public var warnings: [TranslatableText]?
+    /// Where the account's doses go as tasks; nil: they do not.
+    public var doses: SyncDosesInfo?
 
     public init(
         name: String, url: String, user: String, passwordFile: String?, calendarURL: String, calendarName: String?,
@@ -135,6 +173,20 @@ public struct SyncAccountInfo: Codable, Sendable, Equatable {
         self.calendarURL = calendarURL; self.calendarName = calendarName; self.insecure = insecure
         self.incremental = incremental; self.lastSyncAt = lastSyncAt; self.lastError = lastError
         self.nextAttemptAt = nextAttemptAt; self.pending = pending; self.conflicts = conflicts
+    }
+}
+
+/// An account's doses on the server: the task list and how the tasks read.
+public struct SyncDosesInfo: Codable, Sendable, Equatable {
+    public var listURL: String
+    public var listName: String?
+    /// The tasks say "Dose" and the time, never the medication.
+    public var `private`: Bool
+    /// Nothing is written or read: the list was lost, or too many tasks vanished from it at once.
+    public var paused: Bool
+
+    public init(listURL: String, listName: String?, private: Bool, paused: Bool) {
+        self.listURL = listURL; self.listName = listName; self.private = `private`; self.paused = paused
     }
 }
 
@@ -207,8 +259,10 @@ public enum SyncRPC {
     public static let remove = RPC<SyncRemoveParams, SyncRemoveResult>(.syncRemove)
     public static let trash = RPC<SyncNameParams, SyncTrashResult>(.syncTrash)
     public static let restoreDeleted = RPC<SyncRestoreDeletedParams, SyncRestoreDeletedResult>(.syncRestoreDeleted)
+    public static let doses = RPC<SyncDosesParams, SyncAccountInfo>(.syncDoses)
 
     static let methods = [
         add.method, list.method, status.method, now.method, remove.method, trash.method, restoreDeleted.method,
+        doses.method,
     ]
 }

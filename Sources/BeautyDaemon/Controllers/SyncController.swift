@@ -5,8 +5,8 @@ import BeautyStore
 import Foundation
 import Logging
 
-/// sync.add, sync.list, sync.status, sync.now, sync.rm, sync.trash, sync.restoreDeleted: the CalDAV
-/// accounts, their syncs and the appointments pulls removed.
+/// sync.add, sync.list, sync.status, sync.now, sync.rm, sync.trash, sync.restoreDeleted, sync.doses: the
+/// CalDAV accounts, their syncs, the appointments pulls removed and the doses sent as tasks.
 struct SyncController: RequestController {
     let store: SyncStore
     /// The tree a restored appointment's category is checked against, as an import's is.
@@ -30,6 +30,14 @@ struct SyncController: RequestController {
         router.register(SyncRPC.remove) { p in try await remove(p.name) }
         router.register(SyncRPC.trash) { p in try trash(p.name) }
         router.register(SyncRPC.restoreDeleted) { p in try restoreDeleted(p.id) }
+        router.register(SyncRPC.doses) { p in try await doses(p) }
+    }
+
+    /// The account's setup as `sync add` would make it now, in the daemon's language.
+    private var setup: SyncSetup {
+        SyncSetup(
+            store: store, clock: clock,
+            doseListName: DoseTaskPlan.listName(localizer: .forLanguage(settings.config.shownLanguage)))
     }
 
     func trash(_ name: String?) throws -> SyncTrashResult {
@@ -74,31 +82,73 @@ struct SyncController: RequestController {
     func add(_ p: SyncAddParams) async throws -> SyncAccountInfo {
         let account: SyncAccount
         do {
-            account = try await SyncSetup(store: store, clock: clock).add(p)
+            account = try await setup.add(p)
         } catch let error as CalDAVError {
-            // The file, the login refused, or else what the URL led to (unreachable, not a calendar).
-            switch error {
-            case .passwordFileNotPrivate, .passwordFileTooLarge, .passwordFileUnreadable, .passwordFileEmpty:
-                throw ValidationError(field: "passwordFile", SyncErrorText.of(error))
-            case .unauthorized:
-                guard let file = p.passwordFile else {
-                    throw ValidationError(
-                        field: "keyring",
-                        template:
-                            "the CalDAV server refused the user name '%s' or the password in the keyring (401 Unauthorized)",
-                        p.user)
-                }
-                throw ValidationError(
-                    field: "passwordFile",
-                    template: "the CalDAV server refused the user name '%s' or the password in %s (401 Unauthorized)",
-                    p.user, file)
-            default: break
-            }
-            throw ValidationError(field: "url", SyncErrorText.of(error))
+            throw Self.refusal(error, user: p.user, passwordFile: p.passwordFile)
         }
         logger.notice("sync: added account \(account.name), calendar \(account.calendarURL)")
+        if let list = account.dosesListURL { logger.notice("sync: doses of \(account.name) go to \(list)") }
         sync.notice()
         return try info(account, failure: nil)
+    }
+
+    /// A CalDAV failure while setting an account up, as the field to blame: the password file, the
+    /// login refused, or else what the URL led to (unreachable, not a calendar).
+    private static func refusal(_ error: CalDAVError, user: String, passwordFile: String?) -> ValidationError {
+        switch error {
+        case .passwordFileNotPrivate, .passwordFileTooLarge, .passwordFileUnreadable, .passwordFileEmpty:
+            return ValidationError(field: "passwordFile", SyncErrorText.of(error))
+        case .unauthorized:
+            guard let file = passwordFile else {
+                return ValidationError(
+                    field: "keyring",
+                    template:
+                        "the CalDAV server refused the user name '%s' or the password in the keyring (401 Unauthorized)",
+                    user)
+            }
+            return ValidationError(
+                field: "passwordFile",
+                template: "the CalDAV server refused the user name '%s' or the password in %s (401 Unauthorized)",
+                user, file)
+        default:
+            return ValidationError(field: "url", SyncErrorText.of(error))
+        }
+    }
+
+    /// Doses on or off for an account, named or private. `on` makes (or takes) a list when the account
+    /// has none, names one, or its dose sync paused on losing its list; otherwise it keeps the list.
+    func doses(_ p: SyncDosesParams) async throws -> SyncAccountInfo {
+        guard let account = try store.account(named: p.name) else {
+            throw SyncSetup.unknown(p.name, try store.accounts())
+        }
+        var list = account.dosesListURL.map { (url: $0, name: account.dosesListName) }
+        var enabled = account.dosesEnabled, hidden = account.dosesPrivate
+        switch p.mode {
+        case .on:
+            enabled = true
+            if list == nil || p.list != nil || account.dosesPaused {
+                let made: CalDAVCalendar
+                do {
+                    made = try await setup.doseList(
+                        for: account, client: try await sync.client(for: account), wanted: p.list)
+                } catch let error as CalDAVError {
+                    throw Self.refusal(error, user: account.user, passwordFile: account.passwordFile)
+                }
+                list = (made.url.absoluteString, made.displayName)
+            }
+        case .off: enabled = false
+        case .private: hidden = true
+        case .named: hidden = false
+        }
+        try store.setDoses(
+            account: account.name, enabled: enabled, listURL: list?.url, listName: list?.name, private: hidden)
+        logger.notice(
+            "sync: doses of \(account.name) \(p.mode.rawValue)\(enabled ? " to \(list?.url ?? "")" : "")")
+        sync.notice()
+        guard let changed = try store.account(named: account.name) else {
+            throw SyncSetup.unknown(p.name, try store.accounts())
+        }
+        return try info(changed, failure: await sync.failureText(account: changed.name, lastError: changed.lastError))
     }
 
     func accounts(_ name: String?) async throws -> [SyncAccountInfo] {
@@ -134,6 +184,11 @@ struct SyncController: RequestController {
         let paused = SyncAccount.restoredPause(account.name)
         info.lastErrorText = failure ?? (account.lastError == paused.english ? paused : nil)
         info.warnings = account.warnings
+        if account.dosesEnabled, let list = account.dosesListURL {
+            info.doses = SyncDosesInfo(
+                listURL: list, listName: account.dosesListName, private: account.dosesPrivate,
+                paused: account.dosesPaused)
+        }
         return info
     }
 }
