@@ -43,6 +43,10 @@ public struct DaemonConfig: Sendable, Equatable {
     public var syncRequestTimeoutSeconds = 120
     /// The longest one account's sync may take (`[sync] sync_timeout`).
     public var syncTimeoutSeconds = 600
+    /// How many days ahead doses travel as tasks to an account's dose list (`[sync] doses_days`, 1...31).
+    public var dosesDays = 7
+    /// How often a dose list is polled while a dose is due and unanswered (`[sync] doses_poll`, 10 s...10 min).
+    public var dosesPollSeconds = 60
     /// Accounts of `[sync.NAME]` tables, added at start and reload when not stored yet.
     public var syncAccounts: [SyncAccountConfig] = []
 
