@@ -103,6 +103,23 @@ import Testing
         #expect(throws: DaemonConfig.LoadError.self) { try DaemonConfig.parse("[sync]\ninterval = \"10s\"\n") }
     }
 
+    @Test("[sync] doses_days (1...31) and doses_poll (10 s...10 min); out of range names the line")
+    func doseWindowAndPoll() throws {
+        let (config, warnings) = try DaemonConfig.parse("[sync]\ndoses_days = 31\ndoses_poll = \"10s\"\n")
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(config.dosesDays == 31 && config.dosesPollSeconds == 10)
+        #expect(try DaemonConfig.parse("[sync]\ndoses_poll = \"10m\"\n").0.dosesPollSeconds == 600)
+        for (key, value) in [
+            ("doses_days", "0"), ("doses_days", "32"), ("doses_days", "\"7\""), ("doses_poll", "\"9s\""),
+            ("doses_poll", "\"11m\""), ("doses_poll", "60"),
+        ] {
+            let error = try #require(throws: DaemonConfig.LoadError.self) {
+                try DaemonConfig.parse("[sync]\ninterval = \"15m\"\n\(key) = \(value)\n")
+            }
+            #expect(error.line == 3 && error.description.contains(key), "\(key) = \(value): \(error)")
+        }
+    }
+
     @Test("[sync.NAME] doses, doses_list and private_doses reach sync add; a wrong type names its line")
     func doseKeys() throws {
         let (config, warnings) = try DaemonConfig.parse(

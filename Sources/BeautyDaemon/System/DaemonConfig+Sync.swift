@@ -27,7 +27,7 @@ public struct SyncAccountConfig: Sendable, Equatable {
 }
 
 extension DaemonConfig {
-    /// `[sync]`: `interval`, `request_timeout`, `sync_timeout`, `max_deletion_share`; each sub-table `[sync.NAME]`: `url`, `user`, `password_file` (or `keyring = true`),
+    /// `[sync]`: `interval`, `request_timeout`, `sync_timeout`, `max_deletion_share`, `doses_days`, `doses_poll`; each sub-table `[sync.NAME]`: `url`, `user`, `password_file` (or `keyring = true`),
     /// `calendar`, `insecure`, `doses`, `doses_list`, `private_doses`.
     static func parseSync(
         _ value: TOMLValueConvertible?, text: String, path: String, into config: inout DaemonConfig,
@@ -54,6 +54,22 @@ extension DaemonConfig {
                 } else {
                     config.syncTimeoutSeconds = seconds
                 }
+                continue
+            }
+            if key == "doses_days" {
+                guard let days = table[key]?.int, (1...31).contains(days) else {
+                    throw fail("doses_days", "a whole number of days from 1 to 31")
+                }
+                config.dosesDays = days
+                continue
+            }
+            if key == "doses_poll" {
+                guard let raw = table[key]?.string, let seconds = try? DurationParser.seconds(raw),
+                    (10...600).contains(seconds)
+                else {
+                    throw fail("doses_poll", "a duration from 10 seconds to 10 minutes, such as \"1m\"")
+                }
+                config.dosesPollSeconds = seconds
                 continue
             }
             if key == "max_deletion_share" {
