@@ -34,7 +34,9 @@ public func makeDaemon(
     let remindersChanged: @Sendable () -> Void = { scheduler.wake(.edited) }
     let sync = SyncCoordinator(
         store: store.sync, appointments: store.appointments, categories: store.categories, settings: settings,
-        remindersChanged: remindersChanged, logger: logger, clock: clock, zone: zone)
+        remindersChanged: remindersChanged, logger: logger, clock: clock, zone: zone, database: store,
+        doseAnswers: scheduler)
+    scheduler.doseNotices.listen { sync.noticeDoses() }
     let importStages = ImportStages(limits: importLimits)
     let details = AppointmentDetails(
         appointments: store.appointments, occurrences: store.occurrences, database: store, clock: clock, zone: zone)

@@ -217,11 +217,17 @@ public struct DoseTaskStore: Sendable {
     }
 
     /// A poll read the task's new ETag (a phone's change, applied or not to be applied): the same
-    /// ETag is not read again. What beautyd wrote stays as it was.
-    public func recordRead(account: String, uid: String, etag: String?) throws {
+    /// ETag is not read again. What beautyd wrote stays as it was. Given `replacing`, only while the
+    /// recorded ETag is still that one (a write since has its own).
+    public func recordRead(account: String, uid: String, etag: String?, replacing old: String?? = .none) throws {
         try writer.write { db in
-            try db.execute(
-                sql: "UPDATE doseTask SET etag = ? WHERE account = ? AND uid = ?", arguments: [etag, account, uid])
+            var sql = "UPDATE doseTask SET etag = ? WHERE account = ? AND uid = ?"
+            var arguments: StatementArguments = [etag, account, uid]
+            if case .some(let old) = old {
+                sql += " AND etag IS ?"
+                arguments += [old]
+            }
+            try db.execute(sql: sql, arguments: arguments)
         }
     }
 

@@ -8,9 +8,10 @@ import Logging
 /// Dose answers, from notification buttons and `beautyctl dose`.
 extension Scheduler {
     /// Records taken / skipped / snoozed for a dose, closes its notification, and warns once on low stock.
-    public func answerDose(id: Int64, _ state: Dose.State, at confirmedAt: Date, snoozeSeconds: Int? = nil) async throws
-        -> DoseAnswer
-    {
+    public func answerDose(
+        id: Int64, _ state: Dose.State, at confirmedAt: Date, snoozeSeconds: Int? = nil,
+        source: DoseAnswerSource = .desktop
+    ) async throws -> DoseAnswer {
         let now = clock()
         if state == .snoozed, let dose = try? store.medications.dose(id: id), dose.scheduledAt > now {
             // Snoozing a dose before it is due would show it earlier than planned.
@@ -21,15 +22,17 @@ extension Scheduler {
         let until =
             state == .snoozed ? now.addingTimeInterval(TimeInterval(snoozeSeconds ?? config.snoozeSeconds)) : nil
         return settled(
-            try store.medications.answerDose(id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until),
+            try store.medications.answerDose(
+                id: id, state, confirmedAt: confirmedAt, now: now, snoozeUntil: until, source: source),
             state,
             now: now, until: until)
     }
 
     /// Taken or skipped ahead for a dose the schedule has beyond the stored rows (the agenda's id 0).
-    public func answerPlannedDose(medicationID: Int64, scheduledAt: Date, _ state: Dose.State, at confirmedAt: Date)
-        async throws -> DoseAnswer
-    {
+    public func answerPlannedDose(
+        medicationID: Int64, scheduledAt: Date, _ state: Dose.State, at confirmedAt: Date,
+        source: DoseAnswerSource = .desktop
+    ) async throws -> DoseAnswer {
         guard state == .taken || state == .skipped else {
             throw ValidationError(
                 field: "scheduledAt",
@@ -37,7 +40,16 @@ extension Scheduler {
         }
         let now = clock()
         let answer = try store.medications.answerPlannedDose(
-            medicationID: medicationID, scheduledAt: scheduledAt, state, confirmedAt: confirmedAt, now: now)
+            medicationID: medicationID, scheduledAt: scheduledAt, state, confirmedAt: confirmedAt, now: now,
+            source: source)
+        return settled(answer, state, now: now, until: nil)
+    }
+
+    /// Both sides answered a dose and the phone was first (docs/PHONE_TASKS.md §8): the dose takes
+    /// the phone's answer at the phone's time, stock given back or used up, as an answer would.
+    public func reviseDose(id: Int64, to state: Dose.State, at confirmedAt: Date) async throws -> DoseAnswer {
+        let now = clock()
+        let answer = try store.medications.reviseDoseAnswer(id: id, to: state, confirmedAt: confirmedAt, now: now)
         return settled(answer, state, now: now, until: nil)
     }
 
@@ -70,6 +82,7 @@ extension Scheduler {
             logger.notice("stock of \(low.name) is down to \(Medication.formatUnits(low.stock ?? 0))")
         }
         wake(.edited)
+        noticeDoses()
         return answer
     }
 }

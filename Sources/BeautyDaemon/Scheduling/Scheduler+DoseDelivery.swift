@@ -82,6 +82,7 @@ extension Scheduler {
             DaemonEvent(
                 .missed, at: now, key: trigger.key, itemKind: .medication,
                 itemID: trigger.itemID, title: medication.name))
+        noticeDoses()
     }
 
     /// A re-notification that comes due while notifications are off: counted, not shown.

@@ -34,6 +34,8 @@ public actor Scheduler {
     /// to start, rather than losing its scheduler (and with it the whole daemon) after it said it was ready.
     let timer: any DeadlineTimer
     private let zoneChanged = Flag()
+    /// Told when doses change, so their tasks on the phone follow (`noticeDoses`).
+    public nonisolated let doseNotices = DoseNotices()
     /// Keys that failed last time: logged loudly once, then quietly until they succeed.
     var failingKeys = Set<String>()
     /// What the last failed delivery waits for, until a pass delivers without failure.
@@ -75,6 +77,10 @@ public actor Scheduler {
             wakeContinuation.yield(wake == .deadline ? .timer : .clockChanged)
         }
     }
+
+    /// Doses or medications changed (an answer, a miss, an edit, a zone change): their tasks on the
+    /// phone are brought in line (`SyncCoordinator`'s dose loops). Never blocks.
+    nonisolated func noticeDoses() { doseNotices.notice() }
 
     /// Asks the loop to look again (after an edit, a reload, a server appearing). Never blocks.
     public nonisolated func wake(_ reason: WakeReason) {
@@ -151,7 +157,10 @@ public actor Scheduler {
             if zoneChanged.take() || (plannedIn != nil && plannedIn != zone.current.identifier) {
                 logger.notice("time zone is now \(zone.current.identifier): re-planning local-time schedules")
                 try store.replanForZoneChange(now: now, zone: zone.current)
+                noticeDoses()
             }
+            // An edit through the controllers (a medication changed, added or removed) wakes with `.edited`.
+            if reason == .edited { noticeDoses() }
             try store.planAhead(now: now, zone: zone.current, dailyTipAt: config.dailyTipAt)
             var pending = try store.deliveries.due(at: now)
             if let next = try store.deliveries.next(after: now) { pending.append(next) }

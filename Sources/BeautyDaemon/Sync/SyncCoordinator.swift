@@ -31,6 +31,15 @@ public actor SyncCoordinator {
     /// Each account's sync in progress and those waiting: each waits for the one before.
     private var tails: [String: Task<Void, Never>] = [:]
     private var outboxObservation: OutboxObservation?
+    /// The whole store and the Scheduler's answer path, for doses on the phone (nil: no dose loop).
+    let database: AppDatabase?
+    let doseAnswers: (any PhoneTaskAnswers)?
+    /// What wakes the dose loop: `noticeDoses` (an answer, a miss, an edit) or its own deadline.
+    let doseWakeups = SyncWakeups()
+    /// A client per account on its dose list, and the account each was made for.
+    private var doseClients: [String: (client: CalDAVClient, account: SyncAccount)] = [:]
+    /// Where each account's doses stand (in memory: polls, failures, the last run).
+    var doseStates: [String: PhoneTaskState] = [:]
 
     /// Local changes are pushed once no other change came for this long (an import, several edits).
     static let debounce: Duration = .seconds(2)
@@ -39,8 +48,10 @@ public actor SyncCoordinator {
         store: SyncStore, appointments: AppointmentStore, categories: CategoryStore, settings: SettingsBox,
         remindersChanged: @escaping @Sendable () -> Void, logger: Logger,
         clock: @escaping @Sendable () -> Date,
-        zone: any ZoneSource
+        zone: any ZoneSource, database: AppDatabase? = nil, doseAnswers: (any PhoneTaskAnswers)? = nil
     ) {
+        self.database = database
+        self.doseAnswers = doseAnswers
         self.store = store
         self.appointments = appointments
         self.categories = categories
@@ -80,7 +91,7 @@ public actor SyncCoordinator {
         }
     }
 
-    private func serially<T: Sendable>(_ account: String, _ body: @escaping @Sendable () async -> T) async -> T {
+    func serially<T: Sendable>(_ account: String, _ body: @escaping @Sendable () async -> T) async -> T {
         let previous = tails[account]
         let task = Task { () -> T in
             await previous?.value
@@ -173,6 +184,32 @@ public actor SyncCoordinator {
         failures[account].flatMap { $0.english == lastError ? $0 : nil }
     }
 
+    /// A client on `account`'s dose list (its tasks lie outside the event calendar the other client keeps to).
+    func doseClient(for account: SyncAccount) throws -> CalDAVClient {
+        if let (client, made) = doseClients[account.name] {
+            if Self.sameServer(made, account), made.dosesListURL == account.dosesListURL { return client }
+            doseClients[account.name] = nil
+            Task { try? await client.shutdown() }
+        }
+        guard let list = account.dosesListURL, let url = URL(string: list) else {
+            throw CalDAVError.malformed("dose list URL \(account.dosesListURL ?? "")")
+        }
+        let credentials: any CalDAVCredentialSource =
+            try account.passwordFile.map { try PasswordFileCredentials(user: account.user, passwordFile: $0) }
+            ?? SyncSetup.keyring(user: account.user, account: account.name, url: url)
+        let client = try CalDAVClient(
+            account: CalDAVAccount(
+                url: url, credentials: credentials, allowInsecure: account.insecure,
+                requestDeadline: .seconds(settings.config.syncRequestTimeoutSeconds)))
+        doseClients[account.name] = (client, account)
+        return client
+    }
+
+    func dropDoseClient(_ name: String) async {
+        guard let (client, _) = doseClients.removeValue(forKey: name) else { return }
+        try? await client.shutdown()
+    }
+
     func client(for account: SyncAccount) throws -> CalDAVClient {
         if let client = clients[account.name] {
             if let made = clientAccounts[account.name], Self.sameServer(made, account) { return client }
@@ -209,6 +246,7 @@ public actor SyncCoordinator {
         outboxObservation?.cancel()
         outboxObservation = nil
         for name in clients.keys { await dropClient(name) }
+        for name in doseClients.keys { await dropDoseClient(name) }
     }
 
     // MARK: - The loop
@@ -217,6 +255,14 @@ public actor SyncCoordinator {
     nonisolated func notice() { wakeups.notify() }
 
     func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.runDoses() }
+            await runAppointments()
+            group.cancelAll()
+        }
+    }
+
+    private func runAppointments() async {
         do {
             let wakeups = self.wakeups
             outboxObservation = try store.observeOutbox { wakeups.notify() }

@@ -1,0 +1,344 @@
+import BeautyCalDAV
+import BeautyCore
+import BeautyLocalization
+import BeautyStore
+import Foundation
+import Logging
+
+/// One run of an account's doses on the phone (docs/PHONE_TASKS.md §5-§9), against its task list:
+/// a poll (`poll`: sync-collection, else CTag and ETag listing, then one multiget of what changed,
+/// each task read by `DoseTaskReading`) and the writes `DoseTaskPlan.reconcile` asks for (create
+/// with If-None-Match, rewrite/answer/missed close with If-Match, delete, put back). A write the
+/// server refuses because the task changed meanwhile (412) makes the run poll and reconcile again.
+struct PhoneTaskEngine {
+    let database: AppDatabase
+    /// A client on the account's dose list (its hrefs lie outside the event calendar).
+    let server: any CalendarServer
+    let account: SyncAccount
+    let answers: any PhoneTaskAnswers
+    let zone: TimeZone
+    let now: @Sendable () -> Date
+    /// `[sync] doses_days`.
+    let days: Int
+    /// How long a dose may still be answered (`nag_count` × `nag_interval`).
+    let lateWindow: TimeInterval
+    let localizer: Localizer
+    let logger: Logger
+    /// Apply deletions the guard would hold back (`sync now NAME --allow-deletions`).
+    var allowDeletions = false
+    var deletionShare = DeletionGuard.defaultShare
+
+    var listURL: URL { URL(string: account.dosesListURL ?? account.calendarURL)! }
+    private var tasks: DoseTaskStore { database.doseTasks }
+
+    /// A run; `poll` reads the list first (at a due instant, while a dose is open, at a late
+    /// window's end), otherwise only what beautyd must write goes out.
+    func run(poll: Bool) async throws -> PhoneTaskReport {
+        var report = PhoneTaskReport(account: account.name)
+        let before = server.statistics
+        var state = ListState(
+            token: account.dosesSyncToken, ctag: account.dosesCtag,
+            supportsSyncCollection: account.dosesSupportsSyncCollection)
+        var readings: [String: PhoneReading] = [:]
+        var deleted = Set<String>()
+        var readETags: [String: (old: String?, new: String)] = [:]
+        var mustPoll = poll || account.dosesPaused
+        for _ in 0..<3 {
+            if mustPoll {
+                report.polled = true
+                guard
+                    try await pull(
+                        &state, readings: &readings, deleted: &deleted, readETags: &readETags, report: &report)
+                else {
+                    report.requests = server.statistics.requests - before.requests
+                    return report
+                }
+            }
+            let refused = try await reconcile(
+                readings: readings, deleted: deleted, readETags: readETags.mapValues(\.new), report: &report)
+            // Tasks read and not written since: their new ETag is not read again.
+            for (uid, etag) in readETags {
+                try tasks.recordRead(account: account.name, uid: uid, etag: etag.new, replacing: etag.old)
+            }
+            if mustPoll {
+                try database.sync.recordDosesListState(
+                    account: account.name, syncToken: state.token, ctag: state.ctag,
+                    supportsSyncCollection: state.supportsSyncCollection)
+            }
+            readings = [:]
+            deleted = []
+            readETags = [:]
+            guard refused else { break }
+            // The phone changed a task beautyd was writing: read it before deciding again.
+            mustPoll = true
+        }
+        report.requests = server.statistics.requests - before.requests
+        return report
+    }
+
+    struct ListState {
+        var token: String?
+        var ctag: String?
+        var supportsSyncCollection: Bool
+    }
+
+    // MARK: - Poll
+
+    /// Reads what changed on the list since the last poll: phone readings by UID, the UIDs deleted
+    /// there, and the ETags read. False when the deletion guard held the poll back (paused).
+    private func pull(
+        _ state: inout ListState, readings: inout [String: PhoneReading], deleted: inout Set<String>,
+        readETags: inout [String: (old: String?, new: String)], report: inout PhoneTaskReport
+    ) async throws -> Bool {
+        let known = try tasks.tasks(account: account.name)
+        let byHref = Dictionary(known.map { (SyncEngine.key($0.href), $0) }) { first, _ in first }
+        var tags: [CalDAVResourceTag] = []
+        var removed: [String] = []
+        var listGone = false
+        do {
+            var listing: CalDAVChanges?
+            if state.supportsSyncCollection {
+                do {
+                    listing = try await server.syncCollection(listURL, token: state.token)
+                } catch CalDAVError.syncTokenInvalid {
+                    state.token = nil
+                    listing = try await server.syncCollection(listURL, token: nil)
+                } catch CalDAVError.server(let status, _) where [400, 403, 405, 501].contains(status) {
+                    // No sync-collection here after all: the CTag and the ETag listing serve.
+                    state.supportsSyncCollection = false
+                    state.token = nil
+                }
+            }
+            if let listing {
+                tags = listing.changed
+                removed = listing.removed
+                if state.token == nil {
+                    // The whole list: what is not in it is gone.
+                    let listed = Set(tags.map { SyncEngine.key($0.href) })
+                    removed += known.filter { !listed.contains(SyncEngine.key($0.href)) }.map(\.href)
+                }
+                state.token = listing.token
+            } else {
+                let calendar = try await server.calendar(at: listURL)
+                if calendar.ctag == nil || calendar.ctag != state.ctag {
+                    tags = try await server.etags(in: listURL)
+                    let listed = Set(tags.map { SyncEngine.key($0.href) })
+                    removed = known.filter { !listed.contains(SyncEngine.key($0.href)) }.map(\.href)
+                }
+                state.ctag = calendar.ctag
+            }
+        } catch CalDAVError.notFound {
+            listGone = true
+        }
+        let goneTasks = listGone ? known : removed.compactMap { byHref[SyncEngine.key($0)] }
+        let open = known.filter { $0.writtenState == nil }
+        let openGone = goneTasks.filter { $0.writtenState == nil }
+        if !allowDeletions,
+            listGone || DeletionGuard.holdsBack(removing: openGone.count, of: open.count, share: deletionShare)
+        {
+            logger.warning(
+                "doses \(account.name): the list would lose \(openGone.count) of \(open.count) open tasks\(listGone ? " (the list is gone)" : ""); dose sync paused until 'beautyctl sync now \(account.name) --allow-deletions'"
+            )
+            try database.sync.pauseDoses(account: account.name, true)
+            report.paused = true
+            return false
+        }
+        if account.dosesPaused { try database.sync.pauseDoses(account: account.name, false) }
+        for task in goneTasks { deleted.insert(task.uid) }
+        let changed = tags.filter { tag in
+            guard let task = byHref[SyncEngine.key(tag.href)] else { return false }
+            return task.etag != tag.etag || tag.etag.isEmpty
+        }
+        guard !changed.isEmpty else { return true }
+        let noticed = now()
+        for resource in try await server.fetch(listURL, hrefs: changed.map(\.href)) {
+            guard let task = byHref[SyncEngine.key(resource.href)] else { continue }
+            report.read += 1
+            readETags[task.uid] = (task.etag, resource.etag)
+            do {
+                let taskZone = try DoseTaskReading.written(task.ics, zone: zone)?.zone ?? zone
+                readings[task.uid] = try DoseTaskReading.read(
+                    resource.ics, noticedAt: noticed, lastWrittenAt: task.writtenAt, zone: taskZone)
+            } catch {
+                logger.warning("doses \(account.name): \(resource.href) cannot be read: \(error)")
+            }
+        }
+        return true
+    }
+
+    // MARK: - Reconcile
+
+    /// Decides and applies what the list and the doses need. True when a write met a task changed
+    /// meanwhile (412): the caller polls and decides again.
+    private func reconcile(
+        readings: [String: PhoneReading], deleted: Set<String>, readETags: [String: String],
+        report: inout PhoneTaskReport
+    ) async throws -> Bool {
+        let current = now()
+        let rows = try tasks.tasks(account: account.name)
+        // History outside the window matters only when the phone touched it.
+        let relevant = rows.filter { row in
+            row.writtenState == nil || readings[row.uid] != nil || deleted.contains(row.uid)
+                || row.scheduledAt >= current.addingTimeInterval(-lateWindow)
+        }
+        var rowByUID: [String: DoseTaskRow] = [:]
+        var known: [KnownDoseTask] = []
+        for row in relevant {
+            guard let content = try? DoseTaskReading.written(row.ics, zone: zone) else { continue }
+            var row = row
+            // What beautyd writes now goes over the version just read.
+            if let read = readETags[row.uid] { row.etag = read }
+            rowByUID[row.uid] = row
+            known.append(
+                KnownDoseTask(
+                    medicationID: row.medicationID, content: content, phone: readings[row.uid],
+                    deleted: deleted.contains(row.uid)))
+        }
+        let medications = try database.medications.tasked().filter { DoseTaskUID.isKey($0.key) }
+        let wanted = DoseTaskPlan.wanted(
+            medications: medications, now: current, days: days, lateWindow: lateWindow, zone: zone,
+            privateMode: account.dosesPrivate, localizer: localizer)
+        let earliest = ([current.addingTimeInterval(-lateWindow)] + relevant.map(\.scheduledAt)).min()!
+        let doses = try database.medications.doses(
+            from: earliest, to: current.addingTimeInterval(TimeInterval(days + 1) * 86_400))
+        let actions = DoseTaskPlan.reconcile(
+            wanted: wanted, known: known, doses: doses, now: current, lateWindow: lateWindow, localizer: localizer)
+        var refused = false
+        for action in actions {
+            try Task.checkCancellation()
+            if try await apply(action, rows: rowByUID, report: &report) == false { refused = true }
+        }
+        return refused
+    }
+
+    /// Applies one action; false when the server refused a write because the task changed (412).
+    private func apply(_ action: DoseTaskAction, rows: [String: DoseTaskRow], report: inout PhoneTaskReport)
+        async throws -> Bool
+    {
+        switch action {
+        case .create(let content):
+            if try await create(content, medicationID: medicationID(content, rows)) { report.created += 1 }
+        case .putBack(let content):
+            let id = medicationID(content, rows)
+            if try await create(content, medicationID: id) {
+                report.putBack += 1
+                try addReport(uid: content.uid, medicationID: id, due: content.due, kind: .putBack, report: &report)
+            }
+        case .rewrite(let content), .writeAnswer(let content), .closeMissed(let content):
+            guard let row = rows[content.uid] else { return true }
+            guard try await write(content, over: row) else {
+                report.preconditionFailures += 1
+                return false
+            }
+            report.written += 1
+        case .delete(let uid):
+            guard let row = rows[uid] else { return true }
+            do {
+                guard let etag = row.etag, !etag.isEmpty else { throw CalDAVError.preconditionFailed(href: row.href) }
+                try await server.delete(row.href, .mustMatch(etag: etag))
+            } catch CalDAVError.preconditionFailed {
+                report.preconditionFailures += 1
+                return false
+            } catch CalDAVError.notFound {}
+            try tasks.forget(account: account.name, uid: uid)
+            report.deleted += 1
+        case .recordAnswer(let uid, let medicationID, let due, let answer):
+            try await answers.record(
+                medicationID: medicationID, due: due, answer.kind == .taken ? .taken : .skipped, at: answer.at ?? now())
+            report.answersApplied += 1
+            try noteAnswered(uid, answer, rows: rows)
+        case .reviseAnswer(let uid, let medicationID, let due, let answer):
+            try await answers.revise(
+                medicationID: medicationID, due: due, answer.kind == .taken ? .taken : .skipped, at: answer.at ?? now())
+            report.answersApplied += 1
+            try noteAnswered(uid, answer, rows: rows)
+        case .markAnswered(let uid, let answer):
+            try noteAnswered(uid, answer, rows: rows)
+        case .report(let conflict):
+            guard let row = rows[conflict.uid] else { return true }
+            let kind: DoseTaskReportKind =
+                switch conflict.overruled {
+                case .phone: conflict.answer == nil ? .phoneReopened : .phoneOverruled
+                case .desktop: .desktopOverruled
+                }
+            try addReport(
+                uid: conflict.uid, medicationID: row.medicationID, due: row.scheduledAt, kind: kind,
+                answer: conflict.answer, report: &report)
+        case .forget(let uid):
+            try tasks.forget(account: account.name, uid: uid)
+        }
+        return true
+    }
+
+    private func medicationID(_ content: DoseTaskContent, _ rows: [String: DoseTaskRow]) -> Int64 {
+        if let row = rows[content.uid] { return row.medicationID }
+        return (try? database.medications.tasked().first { $0.key == content.key }?.medication.id) ?? 0
+    }
+
+    /// PUTs a new task. A UID the server has already (a task of a lost database, another beautyd's)
+    /// is taken over as it is there: the next run reads and reconciles it. False when nothing was made.
+    private func create(_ content: DoseTaskContent, medicationID: Int64) async throws -> Bool {
+        let stamp = now()
+        let ics = DoseTaskWriting.serialize(content, created: stamp, stamp: stamp, sequence: 0)
+        let href = server.href(forUID: content.uid, in: listURL)
+        var row = DoseTaskRow(
+            account: account.name, uid: content.uid, href: href, etag: nil, medicationID: medicationID,
+            scheduledAt: content.due, ics: ics, writtenState: content.answer?.kind, writtenAt: stamp, createdAt: stamp,
+            sequence: 0)
+        do {
+            row.etag = try await server.put(href, ics: ics, .mustNotExist)
+            if row.etag == nil { row.etag = try await server.fetch(listURL, hrefs: [href]).first?.etag }
+            try tasks.recordWritten(row)
+            return true
+        } catch CalDAVError.preconditionFailed {
+            // Recorded with an ETag that matches nothing: the next poll reads the server's version.
+            row.etag = ""
+            try tasks.recordWritten(row)
+            return false
+        }
+    }
+
+    /// PUTs the task's new text over the recorded ETag; false on 412 (the phone changed it).
+    private func write(_ content: DoseTaskContent, over row: DoseTaskRow) async throws -> Bool {
+        let stamp = now()
+        let sequence = row.sequence + 1
+        let ics = DoseTaskWriting.serialize(content, created: row.createdAt, stamp: stamp, sequence: sequence)
+        var written = row
+        // An empty ETag: the server's version was never read (a create met one there).
+        guard let etag = row.etag, !etag.isEmpty else { return false }
+        do {
+            written.etag = try await server.put(row.href, ics: ics, .mustMatch(etag: etag))
+        } catch CalDAVError.preconditionFailed {
+            return false
+        }
+        if written.etag == nil { written.etag = try await server.fetch(listURL, hrefs: [row.href]).first?.etag }
+        written.ics = ics
+        written.writtenState = content.answer?.kind
+        written.writtenAt = stamp
+        written.sequence = sequence
+        try tasks.recordWritten(written)
+        return true
+    }
+
+    /// The phone's answer stands on the server as the phone wrote it: beautyd records the task as
+    /// answered without writing it (each write may erase a tick the phone has not uploaded, §4).
+    private func noteAnswered(_ uid: String, _ answer: DoseTaskAnswer, rows: [String: DoseTaskRow]) throws {
+        guard let row = rows[uid], let content = try DoseTaskReading.written(row.ics, zone: zone) else { return }
+        var noted = row
+        noted.ics = DoseTaskWriting.serialize(
+            content.answered(answer), created: row.createdAt, stamp: row.writtenAt, sequence: row.sequence)
+        noted.writtenState = answer.kind
+        try tasks.recordWritten(noted)
+    }
+
+    private func addReport(
+        uid: String, medicationID: Int64, due: Date, kind: DoseTaskReportKind, answer: DoseTaskAnswer? = nil,
+        report: inout PhoneTaskReport
+    ) throws {
+        try tasks.recordReport(
+            DoseTaskReportRow(
+                account: account.name, uid: uid, medicationID: medicationID, scheduledAt: due, kind: kind,
+                answer: answer?.kind, answeredAt: answer?.at, detectedAt: now()))
+        report.reports += 1
+    }
+}
