@@ -203,6 +203,25 @@ struct SyncStatusCommand: ParsableCommand {
                     doses.private
                         ? Output.l.tr("  doses:           task list %s, private (\"Dose\" and the time)", list)
                         : Output.l.tr("  doses:           task list %s, with the medication names", list))
+                if let open = doses.openDoses {
+                    Output.line(
+                        Output.l.tr(
+                            "  doses open:      %s (the list is read every [sync] doses_poll while one is)", open))
+                }
+                if let last = doses.lastPollAt {
+                    Output.line(Output.l.tr("  doses read:      %s", Output.instant(last)))
+                }
+                if let next = doses.nextRunAt {
+                    Output.line(Output.l.tr("  doses next:      %s", Output.instant(next)))
+                }
+                if let error = doses.lastError {
+                    Output.line(Output.l.tr("  doses error:     %s", Validation.quotable(error)))
+                }
+                for report in doses.reports ?? [] {
+                    Output.line(
+                        "    \(Output.instant(report.detectedAt))  \(Validation.quotable(report.text.rendered(Output.l)))"
+                    )
+                }
                 if doses.paused {
                     Output.line(
                         Output.l.tr(
@@ -277,6 +296,14 @@ struct SyncNowCommand: ParsableCommand {
                 for warning in r.warnings ?? [] {
                     Output.line(
                         Output.l.tr("%s: warning: %s", r.account, Validation.quotable(warning.rendered(Output.l))))
+                }
+                if let doses = r.doses {
+                    Output.line(
+                        doses.error.map { Output.l.tr("%s: doses failed: %s", r.account, Validation.quotable($0)) }
+                            ?? Output.l.tr(
+                                "%s: doses: %s read, %s written, %s answered on the phone; %s requests", r.account,
+                                doses.read, doses.created + doses.written + doses.deleted + doses.putBack,
+                                doses.phoneAnswers, doses.requests))
                 }
             }
         }

@@ -181,6 +181,70 @@ extension EndToEndServing {
         }
 
         @Test(
+            "sync now and sync status report the dose list: the phone's tick recorded, a task deleted early put back, private mode",
+            arguments: CalDAVTestServer.Kind.allCases)
+        func statusAndNow(_ kind: CalDAVTestServer.Kind) async throws {
+            try await Stack.withSync(kind, follow: false) { server, stack in
+                let added = try await stack.addAccount(server, ["--doses", "--json"])
+                let account = try WireJSON.decoder().decode(SyncAccountInfo.self, from: Data(added.stdout.utf8))
+                let list = try #require(account.doses.flatMap { URL(string: $0.listURL) }, "\(added)")
+                let med: MedicationDetail = try await stack.beautyctlJSON([
+                    "med", "add", "Iron", "--dose", "2 tablets", "--at", "08:00", "--stock", "20",
+                ])
+                let first = try #require(med.upcoming.first)
+                let now = try await stack.syncNow()
+                let doses = try #require(now.accounts.first?.doses, "\(now.accounts)")
+                #expect(doses.error == nil && doses.requests > 0, "\(doses)")
+
+                let phone = CalDAVPhone(server: server, listPath: list.path)
+                let tasks = try await phone.openTasks()
+                #expect(tasks.count >= 7 && tasks.values.allSatisfy { $0 == "Iron — 2 tablets" }, "\(tasks)")
+                let uids = tasks.keys.sorted()
+                let dueFirst = DoseTaskUID.parse(uids[0])?.due
+                #expect(dueFirst == first, "\(uids) \(first)")
+                // The phone ticks the first dose and deletes the last, which is not due for days.
+                try await phone.complete(uids[0], at: Date())
+                try await phone.delete(uids[uids.count - 1])
+                let after = try await stack.syncNow()
+                let run = try #require(after.accounts.first?.doses, "\(after.accounts)")
+                #expect(run.polled && run.read == 1 && run.phoneAnswers == 1 && run.error == nil, "\(run)")
+                let text = try await stack.beautyctlOK(["sync", "now", "phone"])
+                #expect(text.stdout.contains("phone: doses: 0 read, "), "\(text)")
+
+                let status = try await stack.syncStatus()
+                let shown = try #require(status.doses, "\(status)")
+                #expect(shown.lastPollAt != nil && shown.lastError == nil && shown.openDoses == 0, "\(shown)")
+                let history = try await stack.beautyctlOK(["med", "show", String(try #require(med.medication.id))])
+                #expect(history.stdout.contains("18"), "the phone's tick took two tablets: \(history)")
+                let statusText = try await stack.beautyctlOK(["sync", "status", "phone"])
+                #expect(statusText.stdout.contains("  doses:           task list \"Medications\""), "\(statusText)")
+
+                // The task deleted before it was due is put back and reported.
+                let putBack = {
+                    #expect(run.putBack == 1 && run.reports == 1, "\(run)")
+                    #expect(shown.reports?.map(\.kind) == [.putBack], "\(shown)")
+                    #expect(shown.reports?.first?.medication == "Iron", "\(shown)")
+                    #expect(
+                        statusText.stdout.contains("deleted on the phone before it was due, put back"), "\(statusText)")
+                }
+                if kind == .xandikos {
+                    // The engine polls with the token it read before writing the window; Xandikos does not
+                    // list a task made after that token and deleted since (RFC 6578 lets it omit one).
+                    withKnownIssue("PhoneTaskEngine misses a deletion on Xandikos of a task written after its token") {
+                        putBack()
+                    }
+                } else {
+                    putBack()
+                }
+                // Private: every task is rewritten without the name.
+                _ = try await stack.beautyctlOK(["sync", "doses", "phone", "private"])
+                _ = try await stack.syncNow()
+                let hidden = try await phone.openTasks()
+                #expect(!hidden.isEmpty && hidden.values.allSatisfy { $0.hasPrefix("Dose ") }, "\(hidden)")
+            }
+        }
+
+        @Test(
             "sync doses NAME on makes the list once, off keeps it for the next on, private and named switch the names; --json",
             arguments: CalDAVTestServer.Kind.allCases)
         func switches(_ kind: CalDAVTestServer.Kind) async throws {
