@@ -16,7 +16,8 @@ struct SyncCommand: ParsableCommand {
                 those made with beautyctl appear there. beautyd syncs at the interval of [sync] in config.toml \
                 (15 minutes by default) and right after local changes. If both sides changed an event, the \
                 server's version wins and the local one is kept as a conflict copy ('sync status' lists it). \
-                Medications, doses and other records stay on this machine.
+                Medications, doses and other records stay on this machine, unless you ask for your doses on \
+                the phone (sync add --doses, sync doses).
                 Examples:
                   beautyctl sync add phone --url https://cloud.example.org/remote.php/dav --user anna --password-file ~/.config/beautyd/nextcloud.pw
                   beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --calendar Beauty
@@ -26,7 +27,7 @@ struct SyncCommand: ParsableCommand {
             subcommands: [
                 SyncAddCommand.self, SyncListCommand.self, SyncStatusCommand.self, SyncNowCommand.self,
                 SyncRemoveCommand.self,
-                SyncTrashCommand.self, SyncRestoreDeletedCommand.self,
+                SyncTrashCommand.self, SyncRestoreDeletedCommand.self, SyncDosesCommand.self,
             ])
     }
 }
@@ -46,12 +47,20 @@ struct SyncAddCommand: ParsableCommand {
                 host (iCloud keeps calendars on hosts such as p42-caldav.icloud.com), nothing is sent there and \
                 sync add names it: add the account again with --trust-host HOST to follow it over https; the account \
                 then signs in to that host alone. The first account also receives every appointment already stored.
+                --doses also puts your coming doses on the server as tasks, in a task list of their own ("Medications" \
+                in your language, or the one --doses-list names), which the phone's task app (Tasks.org or jtx Board \
+                with DAVx5, Reminders with a CalDAV account on the iPhone) shows with an alarm: ticking one there \
+                records the dose as taken, cancelling or deleting a due one as skipped. The tasks carry each \
+                medication's name and dose to the server; with --private-doses they say only "Dose" and the time. \
+                iCloud is refused for doses: its Reminders app no longer uses CalDAV.
                 Examples:
                   beautyctl sync add phone --url https://cloud.example.org/remote.php/dav --user anna --password-file ~/.nextcloud.pw
                   beautyctl sync add fastmail --url https://caldav.fastmail.com/dav/ --user anna@fastmail.com --password-file ~/.fm.pw --calendar Personal
                   beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --create Beauty
                   secret-tool store --label beautyd service beautyd account icloud user anna@icloud.com origin https://caldav.icloud.com
                   beautyctl sync add icloud --url https://caldav.icloud.com/ --user anna@icloud.com --keyring
+                  beautyctl sync add phone --url https://cloud.example.org/remote.php/dav --user anna --password-file ~/.nextcloud.pw --doses
+                  beautyctl sync add home --url http://localhost:5232/anna/ --user anna --password-file ~/.radicale.pw --doses-list Leki --private-doses
                 """))
     }
     @Argument(help: ArgumentHelp(Output.l.tr("A name for the account."), valueName: "name")) var name: String
@@ -79,6 +88,21 @@ struct SyncAddCommand: ParsableCommand {
                 "Follow discovery to this other host (as sync add names it), over https; the account then signs in there alone."
             ),
             valueName: "host")) var trustHost: String?
+    @Flag(
+        help: ArgumentHelp(
+            Output.l.tr(
+                "Also put the coming doses on the server as tasks for the phone's task app (medication names leave this machine)."
+            )))
+    var doses = false
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr("The task list for the doses, its name or URL (default: a new list; implies --doses)."),
+            valueName: "name|url"))
+    var dosesList: String?
+    @Flag(
+        help: ArgumentHelp(
+            Output.l.tr("The dose tasks say only \"Dose\" and the time, never the medication (implies --doses).")))
+    var privateDoses = false
     @OptionGroup var output: OutputOptions
     @OptionGroup var global: GlobalOptions
 
@@ -94,13 +118,15 @@ struct SyncAddCommand: ParsableCommand {
         let params = SyncAddParams(
             name: name, url: url, user: user, passwordFile: passwordFile.map(BackupInput.absolute),
             keyring: keyring ? true : nil, calendar: calendar, create: create, insecure: insecure ? true : nil,
-            trustHost: trustHost)
+            trustHost: trustHost, doses: doses ? true : nil, dosesList: dosesList,
+            privateDoses: privateDoses ? true : nil)
         let account = try client.call(SyncRPC.add, params, waiting: true)
         if output.json { return try Output.json(account) }
         Output.line(
             Output.l.tr(
                 "Added sync account '%s': calendar %s.", account.name,
                 "\(account.calendarName.map { "\"\($0)\" " } ?? "")\(account.calendarURL)"))
+        SyncDosesCommand.describe(account)
         Output.line(Output.l.tr("It syncs in the background; 'beautyctl sync now %s' syncs at once.", account.name))
     }
 }
@@ -171,6 +197,38 @@ struct SyncStatusCommand: ParsableCommand {
                     ? Output.l.tr("  last sync:       %s (incremental: sync-collection)", last)
                     : Output.l.tr("  last sync:       %s (CTag and ETags)", last))
             Output.line(Output.l.tr("  pending changes: %s", a.pending))
+            if let doses = a.doses {
+                let list = "\(doses.listName.map { "\"\($0)\" " } ?? "")\(doses.listURL)"
+                Output.line(
+                    doses.private
+                        ? Output.l.tr("  doses:           task list %s, private (\"Dose\" and the time)", list)
+                        : Output.l.tr("  doses:           task list %s, with the medication names", list))
+                if let open = doses.openDoses {
+                    Output.line(
+                        Output.l.tr(
+                            "  doses open:      %s (the list is read every [sync] doses_poll while one is)", open))
+                }
+                if let last = doses.lastPollAt {
+                    Output.line(Output.l.tr("  doses read:      %s", Output.instant(last)))
+                }
+                if let next = doses.nextRunAt {
+                    Output.line(Output.l.tr("  doses next:      %s", Output.instant(next)))
+                }
+                if let error = doses.lastError {
+                    Output.line(Output.l.tr("  doses error:     %s", Validation.quotable(error)))
+                }
+                for report in doses.reports ?? [] {
+                    Output.line(
+                        "    \(Output.instant(report.detectedAt))  \(Validation.quotable(report.text.rendered(Output.l)))"
+                    )
+                }
+                if doses.paused {
+                    Output.line(
+                        Output.l.tr(
+                            "  doses paused:    the task list lost its tasks or is gone; 'beautyctl sync now %s --allow-deletions' applies what it says, 'beautyctl sync doses %s on' makes a new list",
+                            a.name, a.name))
+                }
+            }
             if let error = StatusCommand.shown(a.lastError, a.lastErrorText) {
                 Output.line(Output.l.tr("  last error:      %s", error))
             }
@@ -238,6 +296,14 @@ struct SyncNowCommand: ParsableCommand {
                 for warning in r.warnings ?? [] {
                     Output.line(
                         Output.l.tr("%s: warning: %s", r.account, Validation.quotable(warning.rendered(Output.l))))
+                }
+                if let doses = r.doses {
+                    Output.line(
+                        doses.error.map { Output.l.tr("%s: doses failed: %s", r.account, Validation.quotable($0)) }
+                            ?? Output.l.tr(
+                                "%s: doses: %s read, %s written, %s answered on the phone; %s requests", r.account,
+                                doses.read, doses.created + doses.written + doses.deleted + doses.putBack,
+                                doses.phoneAnswers, doses.requests))
                 }
             }
         }
@@ -337,3 +403,73 @@ struct SyncRestoreDeletedCommand: ParsableCommand {
                 Validation.quotable(result.uid)))
     }
 }
+
+struct SyncDosesCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "doses",
+            abstract: Output.l.tr(
+                "Put your doses on the phone through an account's server, or stop; name them or not."),
+            discussion: Output.l.tr(
+                """
+                on: the coming doses (the next 7 days, [sync] doses_days) go to the server as tasks, one per dose \
+                with an alarm at its time, in a task list of their own: a new one named "Medications" in your \
+                language, or the one --list names. The phone's task app shows them; ticking one there records the \
+                dose as taken at the phone's time, cancelling it (or deleting it once due) as skipped, and an \
+                answer here marks the task done on the server. While a dose is due and unanswered beautyd reads \
+                the list every minute ([sync] doses_poll), otherwise not at all. After the list was deleted on the \
+                server (sync status says dose sync is paused), on makes a new one.
+                off: no more writing or reading; the tasks already on the server stay.
+                named (the default): each task names the medication and its dose, so those names leave this \
+                machine for the server. private: the tasks say only "Dose" and the time; every task beautyd wrote \
+                is rewritten without the name.
+                Examples:
+                  beautyctl sync doses phone on
+                  beautyctl sync doses phone on --list Leki
+                  beautyctl sync doses phone private
+                  beautyctl sync doses phone off
+                """))
+    }
+    @Argument(help: ArgumentHelp(Output.l.tr("The account."), valueName: "name")) var name: String
+    @Argument(help: ArgumentHelp(Output.l.tr("on, off, private or named."), valueName: "on|off|private|named"))
+    var mode: DoseSyncMode
+    @Option(
+        help: ArgumentHelp(
+            Output.l.tr("With on: the task list to use, its name or URL (default: a new list)."),
+            valueName: "name|url"))
+    var list: String?
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if list != nil, mode != .on { throw ValidationError(Output.l.tr("--list goes with on")) }
+    }
+
+    func run() throws {
+        var client = global.client
+        let account = try client.call(
+            SyncRPC.doses, SyncDosesParams(name: name, mode: mode, list: list), waiting: mode == .on)
+        if output.json { return try Output.json(account) }
+        guard account.doses != nil else {
+            return Output.line(
+                Output.l.tr(
+                    "Doses no longer go to the server of '%s'; the tasks already there stay.", account.name))
+        }
+        Self.describe(account)
+    }
+
+    /// Where an account's doses go and what leaves the machine with them; nothing without doses.
+    static func describe(_ account: SyncAccountInfo) {
+        guard let doses = account.doses else { return }
+        let list = "\(doses.listName.map { "\"\($0)\" " } ?? "")\(doses.listURL)"
+        Output.line(Output.l.tr("Doses go to the task list %s.", list))
+        Output.line(
+            doses.private
+                ? Output.l.tr("The tasks say only \"Dose\" and the time: no medication name leaves this machine.")
+                : Output.l.tr(
+                    "The tasks name each medication and its dose: those names leave this machine for the server (private mode hides them: beautyctl sync doses %s private).",
+                    account.name))
+    }
+}
+
+extension DoseSyncMode: ExpressibleByArgument {}

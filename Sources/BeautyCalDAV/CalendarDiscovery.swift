@@ -15,6 +15,17 @@ extension CalDAVClient {
         return calendars
     }
 
+    /// The collections of the account's calendar homes that take tasks (VTODO, or no component set),
+    /// whether the account's URL is a calendar, a principal or the server.
+    public func discoverTaskLists() async throws -> [CalDAVCalendar] {
+        var lists: [CalDAVCalendar] = []
+        for home in try await calendarHomes() {
+            let listing = try await propfind(home, depth: "1", DAVRequestBodies.calendar)
+            lists += listing.responses.compactMap(calendar(from:)).filter(\.supportsTodos)
+        }
+        return lists
+    }
+
     /// The calendar-home-set of the account's principal.
     func calendarHomes() async throws -> [URL] {
         try await homes(from: firstAnswer())

@@ -75,6 +75,7 @@ public enum Method: String, CaseIterable, Sendable {
     case syncRemove = "sync.rm"
     case syncTrash = "sync.trash"
     case syncRestoreDeleted = "sync.restoreDeleted"
+    case syncDoses = "sync.doses"
     case categories
     case message
     case agenda

@@ -20,13 +20,49 @@ public struct SyncAddParams: Codable, Sendable {
     public var insecure: Bool?
     /// The host (`host` or `host:port`) discovery may lead to, over https: the account then lives there.
     public var trustHost: String?
+    /// Doses go to the server as tasks (VTODO) in a task list of their own, made in the calendar home
+    /// (named "Medications" in the user's language), which the phone's task app shows with alarms.
+    public var doses: Bool?
+    /// The task list to use instead of making one: its display name or URL (implies `doses`).
+    public var dosesList: String?
+    /// The tasks say "Dose" and the time, never the medication (implies `doses`).
+    public var privateDoses: Bool?
 
     public init(
         name: String, url: String, user: String, passwordFile: String?, keyring: Bool? = nil, calendar: String? = nil,
-        create: String? = nil, insecure: Bool? = nil, trustHost: String? = nil
+        create: String? = nil, insecure: Bool? = nil, trustHost: String? = nil, doses: Bool? = nil,
+        dosesList: String? = nil, privateDoses: Bool? = nil
     ) {
         self.name = name; self.url = url; self.user = user; self.passwordFile = passwordFile; self.keyring = keyring
         self.calendar = calendar; self.create = create; self.insecure = insecure; self.trustHost = trustHost
+        self.doses = doses; self.dosesList = dosesList; self.privateDoses = privateDoses
+    }
+
+    /// Whether the account is to carry doses: asked for, or implied by a list or private mode.
+    public var wantsDoses: Bool { doses == true || dosesList != nil || privateDoses == true }
+}
+
+/// What `sync.doses` does to an account's doses on the server.
+public enum DoseSyncMode: String, Codable, Sendable, CaseIterable {
+    /// Doses go to the account's task list; one is made (or chosen with `list`) when the account has
+    /// none, or after its list was lost (dose sync paused).
+    case on
+    /// No more writing or polling; the tasks already on the server stay.
+    case off
+    /// The tasks say "Dose" and the time; every task beautyd wrote is rewritten without the name.
+    case `private`
+    /// The tasks name the medication and its dose (the default).
+    case named
+}
+
+/// `sync.doses`.
+public struct SyncDosesParams: Codable, Sendable {
+    public var name: String
+    public var mode: DoseSyncMode
+    /// With `on`: the task list to use, its display name or URL (default: one beautyd makes).
+    public var list: String?
+    public init(name: String, mode: DoseSyncMode, list: String? = nil) {
+        self.name = name; self.mode = mode; self.list = list
     }
 }
 
@@ -125,6 +161,8 @@ public struct SyncAccountInfo: Codable, Sendable, Equatable {
     public var conflicts: [SyncConflictInfo]
     /// What the last sync left aside and why: hrefs outside the calendar, deletions held back.
     public var warnings: [TranslatableText]?
+    /// Where the account's doses go as tasks; nil: they do not.
+    public var doses: SyncDosesInfo?
 
     public init(
         name: String, url: String, user: String, passwordFile: String?, calendarURL: String, calendarName: String?,
@@ -135,6 +173,99 @@ public struct SyncAccountInfo: Codable, Sendable, Equatable {
         self.calendarURL = calendarURL; self.calendarName = calendarName; self.insecure = insecure
         self.incremental = incremental; self.lastSyncAt = lastSyncAt; self.lastError = lastError
         self.nextAttemptAt = nextAttemptAt; self.pending = pending; self.conflicts = conflicts
+    }
+}
+
+/// An account's doses on the server: the task list and how the tasks read.
+public struct SyncDosesInfo: Codable, Sendable, Equatable {
+    public var listURL: String
+    public var listName: String?
+    /// The tasks say "Dose" and the time, never the medication.
+    public var `private`: Bool
+    /// Nothing is written or read: the list was lost, or too many tasks vanished from it at once.
+    public var paused: Bool
+    /// Doses due and unanswered whose task is on the server: while there is one, the list is read
+    /// every `[sync] doses_poll`.
+    public var openDoses: Int?
+    public var lastPollAt: Date?
+    /// When beautyd next reads or writes the list by itself; nil: nothing pending, no timer.
+    public var nextRunAt: Date?
+    /// Why the last run failed (nil: it succeeded).
+    public var lastError: String?
+    /// What the last run did (since beautyd started).
+    public var lastRun: SyncDosesReport?
+    /// Answers that gave way and tasks put back, the last 30 days, the latest first.
+    public var reports: [SyncDoseReportInfo]?
+
+    public init(listURL: String, listName: String?, private: Bool, paused: Bool) {
+        self.listURL = listURL; self.listName = listName; self.private = `private`; self.paused = paused
+    }
+}
+
+/// What one run over an account's dose list did and cost.
+public struct SyncDosesReport: Codable, Sendable, Equatable {
+    public var requests = 0
+    /// Whether the list was read (a poll), or only written to.
+    public var polled = false
+    /// Tasks read because they changed on the server (a phone's tick, cancel or deletion).
+    public var read = 0
+    public var created = 0
+    /// Rewrites, desktop answers and missed closes written.
+    public var written = 0
+    public var deleted = 0
+    /// Tasks deleted on the phone before their dose was due, written again.
+    public var putBack = 0
+    /// Answers made on the phone and recorded here (taken, skipped).
+    public var phoneAnswers = 0
+    /// Lines this run added to the account's `reports`.
+    public var reports = 0
+    /// The deletion guard held the poll back: dose sync is paused for the account.
+    public var paused = false
+    /// Why the run failed (nil: it succeeded).
+    public var error: String?
+
+    public init() {}
+}
+
+/// Why a line is in an account's dose `reports`.
+public enum SyncDoseReportKind: String, Codable, Sendable, CaseIterable {
+    /// The phone answered after the desktop: the desktop's answer stands.
+    case phoneOverruled
+    /// The desktop answered after the phone: the phone's answer stands.
+    case desktopOverruled
+    /// The phone re-opened a task beautyd had answered: beautyd's answer was written back.
+    case phoneReopened
+    /// The task was deleted on the phone before its dose was due, and put back.
+    case putBack
+}
+
+/// An answer to a dose as a report names it.
+public enum SyncDoseAnswer: String, Codable, Sendable, CaseIterable {
+    case taken, skipped, missed
+}
+
+/// One line of an account's dose reports: nothing is lost when both sides answered.
+public struct SyncDoseReportInfo: Codable, Sendable, Equatable {
+    public var kind: SyncDoseReportKind
+    public var uid: String
+    public var medicationID: Int64
+    /// Nil when the medication was removed since.
+    public var medication: String?
+    public var scheduledAt: Date
+    /// The answer that gave way, and when it was made.
+    public var answer: SyncDoseAnswer?
+    public var answeredAt: Date?
+    public var detectedAt: Date
+    /// The line as `sync status` shows it, as a template for the client's language.
+    public var text: TranslatableText
+
+    public init(
+        kind: SyncDoseReportKind, uid: String, medicationID: Int64, medication: String?, scheduledAt: Date,
+        answer: SyncDoseAnswer?, answeredAt: Date?, detectedAt: Date, text: TranslatableText
+    ) {
+        self.kind = kind; self.uid = uid; self.medicationID = medicationID; self.medication = medication
+        self.scheduledAt = scheduledAt; self.answer = answer; self.answeredAt = answeredAt
+        self.detectedAt = detectedAt; self.text = text
     }
 }
 
@@ -165,6 +296,8 @@ public struct SyncReport: Codable, Sendable, Equatable {
     public var error: String?
     /// `error` as a template, for a client to show in its user's language.
     public var errorText: TranslatableText?
+    /// The run over the account's dose list, when its doses are on.
+    public var doses: SyncDosesReport?
 
     public init(account: String) { self.account = account }
 }
@@ -207,8 +340,10 @@ public enum SyncRPC {
     public static let remove = RPC<SyncRemoveParams, SyncRemoveResult>(.syncRemove)
     public static let trash = RPC<SyncNameParams, SyncTrashResult>(.syncTrash)
     public static let restoreDeleted = RPC<SyncRestoreDeletedParams, SyncRestoreDeletedResult>(.syncRestoreDeleted)
+    public static let doses = RPC<SyncDosesParams, SyncAccountInfo>(.syncDoses)
 
     static let methods = [
         add.method, list.method, status.method, now.method, remove.method, trash.method, restoreDeleted.method,
+        doses.method,
     ]
 }

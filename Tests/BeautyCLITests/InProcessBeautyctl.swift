@@ -42,7 +42,9 @@ final class InProcessBeautyctl: Sendable {
 
     /// Runs `beautyctl ARGUMENTS` on a thread of its own (a command blocks on each answer, which the
     /// daemon works out on the cooperative pool) and returns once it has ended.
-    func callAsFunction(_ arguments: String...) async -> Run {
+    func callAsFunction(_ arguments: String...) async -> Run { await callAsFunction(arguments) }
+
+    func callAsFunction(_ arguments: [String]) async -> Run {
         let caller = InProcessCaller(requests: daemon.requests)
         let captured = CapturedOutput()
         return await withCheckedContinuation { ended in

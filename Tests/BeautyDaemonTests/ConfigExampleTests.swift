@@ -26,6 +26,8 @@ import Testing
         "daily_at": #""09:00""#,
         "interval": #""1h""#,
         "max_deletion_share": "0.25",
+        "doses_days": "14",
+        "doses_poll": #""30s""#,
         "request_timeout": #""30s""#,
         "sync_timeout": #""20m""#,
         "language": #""pl""#,

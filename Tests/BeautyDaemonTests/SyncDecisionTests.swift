@@ -102,4 +102,57 @@ import Testing
             ])
         #expect(throws: DaemonConfig.LoadError.self) { try DaemonConfig.parse("[sync]\ninterval = \"10s\"\n") }
     }
+
+    @Test("[sync] doses_days (1...31) and doses_poll (10 s...10 min); out of range names the line")
+    func doseWindowAndPoll() throws {
+        let (config, warnings) = try DaemonConfig.parse("[sync]\ndoses_days = 31\ndoses_poll = \"10s\"\n")
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(config.dosesDays == 31 && config.dosesPollSeconds == 10)
+        #expect(try DaemonConfig.parse("[sync]\ndoses_poll = \"10m\"\n").0.dosesPollSeconds == 600)
+        for (key, value) in [
+            ("doses_days", "0"), ("doses_days", "32"), ("doses_days", "\"7\""), ("doses_poll", "\"9s\""),
+            ("doses_poll", "\"11m\""), ("doses_poll", "60"),
+        ] {
+            let error = try #require(throws: DaemonConfig.LoadError.self) {
+                try DaemonConfig.parse("[sync]\ninterval = \"15m\"\n\(key) = \(value)\n")
+            }
+            #expect(error.line == 3 && error.description.contains(key), "\(key) = \(value): \(error)")
+        }
+    }
+
+    @Test("[sync.NAME] doses, doses_list and private_doses reach sync add; a wrong type names its line")
+    func doseKeys() throws {
+        let (config, warnings) = try DaemonConfig.parse(
+            """
+            [sync.phone]
+            url = "https://cloud.example.org/remote.php/dav"
+            user = "anna"
+            password_file = "/home/anna/.nextcloud.pw"
+            doses = true
+            doses_list = "Leki"
+            private_doses = true
+            [sync.web]
+            url = "https://cloud.example.org/remote.php/dav"
+            user = "anna"
+            keyring = true
+            """)
+        #expect(warnings.isEmpty, "\(warnings)")
+        let phone = try #require(config.syncAccounts.first { $0.name == "phone" })
+        #expect(phone.doses && phone.dosesList == "Leki" && phone.privateDoses)
+        let params = phone.addParams
+        #expect(params.doses == true && params.dosesList == "Leki" && params.privateDoses == true)
+        #expect(params.passwordFile == "/home/anna/.nextcloud.pw" && params.keyring == nil)
+        let web = try #require(config.syncAccounts.first { $0.name == "web" }).addParams
+        #expect(web.doses == nil && web.dosesList == nil && web.privateDoses == nil && !web.wantsDoses)
+        #expect(web.keyring == true && web.passwordFile == nil)
+
+        for (key, value) in [("doses", "\"yes\""), ("private_doses", "1"), ("doses_list", "\"\""), ("doses_list", "3")]
+        {
+            let error = try #require(throws: DaemonConfig.LoadError.self) {
+                try DaemonConfig.parse(
+                    "[sync.phone]\nurl = \"https://x.org/\"\nuser = \"a\"\nkeyring = true\n\(key) = \(value)\n")
+            }
+            #expect(error.line == 5 && error.description.contains(key), "\(error)")
+        }
+    }
 }

@@ -301,11 +301,10 @@ public actor SyncCoordinator {
         for wanted in settings.config.syncAccounts {
             guard (try? store.account(named: wanted.name)) == nil else { continue }
             do {
-                let params = SyncAddParams(
-                    name: wanted.name, url: wanted.url, user: wanted.user, passwordFile: wanted.passwordFile,
-                    keyring: wanted.passwordFile == nil ? true : nil, calendar: wanted.calendar,
-                    insecure: wanted.insecure)
-                _ = try await SyncSetup(store: store, clock: clock).add(params)
+                _ = try await SyncSetup(
+                    store: store, clock: clock,
+                    doseListName: DoseTaskPlan.listName(localizer: .forLanguage(settings.config.shownLanguage))
+                ).add(wanted.addParams)
                 logger.notice("sync: added account \(wanted.name) from the configuration")
             } catch {
                 logger.error("sync: account \(wanted.name) of the configuration not added: \(error)")

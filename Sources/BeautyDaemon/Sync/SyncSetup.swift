@@ -9,6 +9,8 @@ import Foundation
 struct SyncSetup {
     let store: SyncStore
     let clock: @Sendable () -> Date
+    /// The name of a task list made for the doses (`DoseTaskPlan.listName`, in the daemon's language).
+    var doseListName = DoseTaskPlan.listName(localizer: .english)
 
     func add(_ p: SyncAddParams) async throws -> SyncAccount {
         let name = p.name.trimmingCharacters(in: .whitespaces)
@@ -49,9 +51,10 @@ struct SyncSetup {
                 field: "passwordFile", template: "give either a password file or keyring (the desktop's Secret Service)"
             )
         }
-        let client = try CalDAVClient(
+        if p.wantsDoses { try DoseListSetup.checkHost(url) }
+        var client = try CalDAVClient(
             account: CalDAVAccount(url: url, credentials: credentials, allowInsecure: p.insecure ?? false))
-        defer { Task { try? await client.shutdown() } }
+        defer { Task { [client] in try? await client.shutdown() } }
         var own = p.url
         let calendar: CalDAVCalendar
         do {
@@ -60,17 +63,39 @@ struct SyncSetup {
             guard let there = URL(string: text) else { throw CalDAVError.otherOrigin(text) }
             // The user named this host: the account moves there, and its password goes there alone from now on.
             try Self.checkFollowing(there, trusting: p.trustHost)
+            if p.wantsDoses { try DoseListSetup.checkHost(there) }
             let moved = p.passwordFile == nil ? Self.keyring(user: p.user, account: name, url: there) : credentials
-            calendar = try await chooseCalendar(
-                try CalDAVClient(account: CalDAVAccount(url: there, credentials: moved)), url: there, p)
+            client = try CalDAVClient(account: CalDAVAccount(url: there, credentials: moved))
+            calendar = try await chooseCalendar(client, url: there, p)
             own = there.absoluteString
         }
-        let account = SyncAccount(
+        let doseList =
+            p.wantsDoses
+            ? try await DoseListSetup(listName: doseListName).list(client, wanted: p.dosesList, events: calendar.url)
+            : nil
+        var account = SyncAccount(
             name: name, url: own, user: p.user, passwordFile: p.passwordFile, calendarURL: calendar.url.absoluteString,
             calendarName: calendar.displayName, insecure: p.insecure ?? false,
             supportsSyncCollection: calendar.supportsSyncCollection, createdAt: clock())
+        if let doseList {
+            account.dosesEnabled = true
+            account.dosesListURL = doseList.url.absoluteString
+            account.dosesListName = doseList.displayName
+            account.dosesPrivate = p.privateDoses ?? false
+        }
         try store.addAccount(account)
         return account
+    }
+
+    /// The task list for a stored account's doses (`sync doses NAME on`), through its client.
+    func doseList(for account: SyncAccount, client: CalDAVClient, wanted: String?) async throws -> CalDAVCalendar {
+        for address in [account.url, account.calendarURL] {
+            if let url = URL(string: address) { try DoseListSetup.checkHost(url) }
+        }
+        guard let events = URL(string: account.calendarURL) else {
+            throw CalDAVError.malformed("calendar URL \(account.calendarURL)")
+        }
+        return try await DoseListSetup(listName: doseListName).list(client, wanted: wanted, events: events)
     }
 
     private func chooseCalendar(_ client: CalDAVClient, url: URL, _ p: SyncAddParams) async throws -> CalDAVCalendar {
@@ -78,15 +103,7 @@ struct SyncSetup {
         if p.calendar == nil, let own = try? await client.calendar(at: url), own.supportsEvents { return own }
         let found = try await client.discoverCalendars().filter(\.supportsEvents)
         if let wanted = p.calendar {
-            let key = SyncEngine.key(wanted).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-            let match =
-                found.first { $0.displayName == wanted }
-                ?? found.first {
-                    SyncEngine.key($0.url.absoluteString).hasSuffix(key)
-                        || SyncEngine.key($0.url.path).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-                            .hasSuffix(key)
-                }
-            guard let match else {
+            guard let match = Self.match(wanted, in: found) else {
                 if found.isEmpty {
                     throw ValidationError(
                         field: "calendar", template: "no calendar '%s' on the server; it has: none", wanted)
@@ -107,6 +124,18 @@ struct SyncSetup {
                 field: "calendar", template: "the server has %s calendars; choose one with --calendar NAME or URL: %s",
                 found.count, Self.listing(found))
         }
+    }
+
+    /// The calendar `wanted` names: by its display name, else by the end of its URL or path, with or
+    /// without the collection's closing slash.
+    static func match(_ wanted: String, in found: [CalDAVCalendar]) -> CalDAVCalendar? {
+        let slashes = CharacterSet(charactersIn: "/")
+        let key = SyncEngine.key(wanted).trimmingCharacters(in: slashes)
+        return found.first { $0.displayName == wanted }
+            ?? found.first {
+                SyncEngine.key($0.url.absoluteString).trimmingCharacters(in: slashes).hasSuffix(key)
+                    || SyncEngine.key($0.url.path).trimmingCharacters(in: slashes).hasSuffix(key)
+            }
     }
 
     /// Discovery during `sync add` led to `url`, on another origin: followed only when the user named
