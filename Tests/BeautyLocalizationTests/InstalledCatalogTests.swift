@@ -10,17 +10,15 @@ import Testing
         let scratch = try ScratchDirectory()
         let bin = try scratch.sub("prefix/bin", create: true),
             po = try scratch.sub("prefix/share/beautyd/po", create: true)
-        try FileManager.default.copyItem(atPath: try Locations.built("beautyctl"), toPath: "\(bin)/beautyctl")
+        // Copied by install(1), as setup.sh does: a copy this process wrote stays open for writing in every
+        // child another test spawns meanwhile (FileManager does not open it close-on-exec), for the child's
+        // whole life if it execs a server, and exec of the copy fails with ETXTBSY.
+        let copied = try await scratch.run(
+            "/usr/bin/install", ["-m", "0755", try Locations.built("beautyctl"), "\(bin)/beautyctl"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        try #require(copied.status == .exited(0), "install: \(copied)")
         let environment = ["PATH": "/usr/bin:/bin", "LANG": "pl_PL.UTF-8", "HOME": scratch.path]
         let arguments = ["bmi", "--weight", "70", "--height", "170"]
-
-        // A child spawned by a test running alongside may still hold the copy's write descriptor for a
-        // moment (FileManager does not open it close-on-exec): exec then fails with ETXTBSY.
-        var ready = false
-        for _ in 0..<50 where !ready {
-            ready = (try? await scratch.run("\(bin)/beautyctl", ["--version"], environment: environment)) != nil
-            if !ready { try await Task.sleep(for: .milliseconds(20)) }
-        }
         let bare = try await scratch.run("\(bin)/beautyctl", arguments, environment: environment)
         #expect(bare.stdout == "BMI 24.2: normal weight (18.5 ≤ BMI < 25)\n", "without catalogs: \(bare)")
 
