@@ -50,12 +50,27 @@ struct PhoneTaskScheduleTests {
         #expect(next(ending, state)?.at == now.addingTimeInterval(20))
     }
 
-    @Test("a deadline in the past runs a second after the last run, never in a loop")
+    @Test("a deadline the last run did not clear waits a poll interval; a newer one a second at least: never a loop")
     func floor() {
         var state = PhoneTaskState()
         state.lastRunAt = now
         let past = DoseTaskTimes(open: 0, nextDue: nil, nextLateEnd: now.addingTimeInterval(-60))
-        #expect(next(past, state)?.at == now.addingTimeInterval(1))
+        #expect(next(past, state)?.at == now.addingTimeInterval(poll))
+        state.lastRunAt = now.addingTimeInterval(-120)
+        #expect(next(past, state)?.at == now.addingTimeInterval(-60))
+    }
+
+    @Test("after a failure with a dose open: nothing before the retry instant (it ran every second)")
+    func failureWithADoseOpen() {
+        var state = PhoneTaskState()
+        state.lastRunAt = now
+        state.lastPollAt = now.addingTimeInterval(-600)
+        state.failures = 3
+        state.retryAt = now.addingTimeInterval(240)
+        let open = DoseTaskTimes(open: 1, nextDue: nil, nextLateEnd: now.addingTimeInterval(1200))
+        let run = next(open, state)
+        #expect(run?.at == now.addingTimeInterval(240) && run?.polls == true)
+        #expect(next(open, state, windowEntry: now.addingTimeInterval(5))?.at == now.addingTimeInterval(240))
     }
 
     @Test("after a failure: a poll at the retry instant")

@@ -31,10 +31,22 @@ enum PhoneTaskSchedule {
         var pushes: [Date] = []
         if let windowEntry { pushes.append(windowEntry) }
         if let retry = state.retryAt { polls.append(retry) }
-        // At least a second after the last run, whatever a deadline in the past says.
-        let floor = state.lastRunAt.map { $0.addingTimeInterval(1) } ?? now
-        let poll = polls.min().map { max($0, floor) }
-        let push = pushes.min().map { max($0, floor) }
+        // Never a loop against a server: after a failure nothing goes before the retry instant (the
+        // open dose's poll, due since the last poll that worked, would otherwise go every second); a
+        // deadline the last run already had and did not clear (a write the server keeps refusing) waits
+        // a poll interval; any other goes at least a second after the last run.
+        func paced(_ deadline: Date) -> Date {
+            var at = deadline
+            if let last = state.lastRunAt {
+                at = at <= last ? last.addingTimeInterval(poll) : max(at, last.addingTimeInterval(1))
+            } else {
+                at = max(at, now)
+            }
+            if let retry = state.retryAt { at = max(at, retry) }
+            return at
+        }
+        let poll = polls.map(paced).min()
+        let push = pushes.map(paced).min()
         switch (poll, push) {
         case (nil, nil): return nil
         case let (p?, nil): return (p, true)
