@@ -4,6 +4,7 @@ import BeautyProtocol
 @testable import BeautyStore
 import BeautyTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// The deliveries of an instant committed `commit_ahead_ms` before it: a crash on either side of the
@@ -190,5 +191,49 @@ struct CommitAheadTests {
             for id in ids { #expect(try Self.state(store, id) == .fired) }
             #expect(daemon.notifier.shown.count == 10)
         }
+    }
+
+    @Test(
+        "10 due at one instant: every Notify first, then their records in one commit; shown in key order, not in the order added"
+    )
+    func burstRecordedInOneCommit() async throws {
+        try await Self.withStore { store in
+            let daemon = try await Self.daemon(at: Self.now, store)
+            // Added in an order that is not the key order: the order shown is the keys', not the adds'.
+            var ids: [Int64] = []
+            for index in (0..<10).reversed() { ids.append(try await Self.add(daemon, "Burst \(index)")) }
+            try await Self.commit(daemon, count: 10)
+            let keys = try ids.map { id in
+                try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first?.trigger.key)
+            }
+            let commits = FiredCountAtEachCommit()
+            try store.writer.database.add(transactionObserver: commits, extent: .observerLifetime)
+
+            try await daemon.advance(to: Self.due)
+            let shown = daemon.notifier.shown
+            #expect(shown.map(\.key) == keys.sorted(), "\(shown.map(\.summary))")
+            // One commit for the ten records: none came between two Notify calls.
+            #expect(commits.firedCounts == [10], "fired rows after each commit: \(commits.firedCounts)")
+            for id in ids { #expect(try Self.state(store, id) == .fired) }
+        }
+    }
+}
+
+/// The number of `fired` deliveries after each commit that changed the delivery table.
+private final class FiredCountAtEachCommit: TransactionObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [Int] = []
+    private var changed = false
+
+    var firedCounts: [Int] { lock.withLock { counts } }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "delivery" }
+    func databaseDidChange(with event: DatabaseEvent) { changed = true }
+    func databaseDidRollback(_ db: Database) { changed = false }
+    func databaseDidCommit(_ db: Database) {
+        guard changed else { return }
+        changed = false
+        let fired = (try? Int.fetchOne(db, sql: "SELECT count(*) FROM delivery WHERE state = 'fired'")) ?? -1
+        lock.withLock { counts.append(fired) }
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 
 /// The deliveries of the next due instant are committed `commit_ahead_ms` before it, in one
 /// transaction; at the instant they are shown back to back, in a stable order, with nothing written
-/// in between (and so nothing waiting for a client's write), and recorded after the last one.
+/// in between (and so nothing waiting for a client's write), and recorded after the last one, all in
+/// one transaction.
 extension Scheduler {
     /// At the committed instant: shows what is still committed for it. Before it, a clock or zone
     /// change or a reload takes the commitment back (an edit needs nothing: it replaces or removes
@@ -37,7 +38,7 @@ extension Scheduler {
         for trigger in due where !(await deliver(trigger)) { shown = false }
         let records = deferredRecords ?? []
         deferredRecords = nil
-        for delivery in records where !record(delivery) { shown = false }
+        if !recordTogether(records) { shown = false }
         return shown
     }
 

@@ -82,6 +82,20 @@ extension Scheduler {
         }
     }
 
+    /// Runs the records of a burst in one transaction: one commit for the instant instead of one per
+    /// notification. A record that fails is kept like any (its savepoint alone is rolled back); if the
+    /// transaction itself cannot commit, each is written on its own.
+    func recordTogether(_ burst: [ShownDelivery]) -> Bool {
+        guard burst.count > 1 else { return burst.allSatisfy { record($0) } }
+        let keptBefore = unrecorded.count
+        do {
+            return try store.writer.inOneTransaction { burst.map { record($0) }.allSatisfy { $0 } }
+        } catch {
+            unrecorded.removeSubrange(keptBefore...)
+            return burst.map { record($0) }.allSatisfy { $0 }
+        }
+    }
+
     /// Writes the records of notifications shown at earlier passes; false if one still cannot be written.
     func recordShownDeliveries() -> Bool {
         let waiting = unrecorded
