@@ -31,6 +31,15 @@ package final class RecordingNotifier: Notifier, @unchecked Sendable {
     package var closed: [String] { lock.withLock { closes } }
 
     package func show(_ notification: DesktopNotification) async throws -> ShowOutcome {
+        try take(notification)
+    }
+
+    package func send(_ notification: DesktopNotification) -> ShowReply {
+        let outcome = Result { try take(notification) }
+        return Task { try outcome.get() }
+    }
+
+    private func take(_ notification: DesktopNotification) throws -> ShowOutcome {
         try lock.withLock {
             guard info.reachable else { throw NotifierError(info.lastError ?? "no notification server") }
             requests.append(notification)

@@ -3,9 +3,9 @@ import BeautyStore
 import Foundation
 
 /// The deliveries of the next due instant are committed `commit_ahead_ms` before it, in one
-/// transaction; at the instant they are shown back to back, in a stable order, with nothing written
-/// in between (and so nothing waiting for a client's write), and recorded after the last one, all in
-/// one transaction.
+/// transaction; at the instant their Notify calls are sent back to back, in a stable order, none
+/// waiting for the answer to the one before, with nothing written in between (and so nothing waiting for
+/// a client's write); once answered they are recorded in one transaction.
 extension Scheduler {
     /// At the committed instant: shows what is still committed for it. Before it, a clock or zone
     /// change or a reload takes the commitment back (an edit needs nothing: it replaces or removes
@@ -29,16 +29,16 @@ extension Scheduler {
         let due = try store.deliveries.committedAhead(for: instant)
         committedInstant = nil
         committedKeys = Set(due.map(\.key))
-        deferredRecords = []
+        sentInBurst = []
         defer {
             committedKeys = []
-            deferredRecords = nil
+            sentInBurst = nil
         }
         var shown = true
         for trigger in due where !(await deliver(trigger)) { shown = false }
-        let records = deferredRecords ?? []
-        deferredRecords = nil
-        if !recordTogether(records) { shown = false }
+        let sent = sentInBurst ?? []
+        sentInBurst = nil
+        if !(await answerBurst(sent)) { shown = false }
         return shown
     }
 

@@ -45,8 +45,9 @@ public actor Scheduler {
     var committedInstant: Date?
     /// The deliveries being shown at their committed instant: already durable, so `show` writes nothing for them.
     var committedKeys: Set<String> = []
-    /// While the committed deliveries are shown, their records wait here so that no write comes between the Notify calls.
-    var deferredRecords: [ShownDelivery]?
+    /// While the committed deliveries are shown, the notifications sent wait here for their answers and records, so
+    /// that no answer is waited for and nothing is written between two Notify calls.
+    var sentInBurst: [SentDelivery]?
 
     /// A thread for the scheduler alone (one per process; beautyd has one scheduler). On the event
     /// loops shared with other work, each pass (a few reads, a write when something fires) queued
