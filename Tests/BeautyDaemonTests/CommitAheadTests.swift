@@ -60,6 +60,19 @@ struct CommitAheadTests {
         #expect(daemon.notifier.shown.isEmpty, "shown before its instant")
     }
 
+    /// Adds one reminder at `due` per title and runs the daemon to their commitment: their ids and delivery keys.
+    static func committedBurst(_ daemon: InProcessDaemon, titles: [String]) async throws -> (
+        ids: [Int64], keys: [String]
+    ) {
+        var ids: [Int64] = []
+        for title in titles { ids.append(try await add(daemon, title)) }
+        try await commit(daemon, count: titles.count)
+        let keys = try ids.map { id in
+            try #require(try daemon.store.deliveries.of(itemKind: .appointment, itemID: id).first?.trigger.key)
+        }
+        return (ids, keys)
+    }
+
     static func state(_ store: AppDatabase, _ id: Int64) throws -> DeliveryState? {
         try store.deliveries.of(itemKind: .appointment, itemID: id).first?.state
     }
@@ -160,12 +173,7 @@ struct CommitAheadTests {
     func burstWaitsForNoWrite() async throws {
         try await Self.withStore { store in
             let daemon = try await Self.daemon(at: Self.now, store)
-            var ids: [Int64] = []
-            for index in 0..<10 { ids.append(try await Self.add(daemon, "Burst \(index)")) }
-            try await Self.commit(daemon, count: 10)
-            let keys = try ids.map { id in
-                try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first?.trigger.key)
-            }
+            let (ids, keys) = try await Self.committedBurst(daemon, titles: (0..<10).map { "Burst \($0)" })
 
             // A client's write in progress at the instant, finished only once the test has looked.
             let writing = DispatchSemaphore(value: 0)
@@ -200,12 +208,8 @@ struct CommitAheadTests {
         try await Self.withStore { store in
             let daemon = try await Self.daemon(at: Self.now, store)
             // Added in an order that is not the key order: the order shown is the keys', not the adds'.
-            var ids: [Int64] = []
-            for index in (0..<10).reversed() { ids.append(try await Self.add(daemon, "Burst \(index)")) }
-            try await Self.commit(daemon, count: 10)
-            let keys = try ids.map { id in
-                try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first?.trigger.key)
-            }
+            let (ids, keys) = try await Self.committedBurst(
+                daemon, titles: (0..<10).reversed().map { "Burst \($0)" })
             let commits = FiredCountAtEachCommit()
             try store.writer.database.add(transactionObserver: commits, extent: .observerLifetime)
 

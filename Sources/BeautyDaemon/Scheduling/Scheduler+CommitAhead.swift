@@ -42,14 +42,16 @@ extension Scheduler {
         return shown
     }
 
-    /// Arms the timer for `wakeAt`; when that is a delivery's instant, for `commit_ahead_ms` before it,
+    /// Arms the timer for `wakeAt`; when that is a delivery's instant, for `commit_ahead_ms` (`CommitLead`) before it,
     /// and once that time has come, commits the instant's deliveries and arms the timer for the instant.
     func arm(for wakeAt: Date?) throws {
+        let armedBefore = timer.deadline
         if let committed = committedInstant {
             timer.arm(at: min(wakeAt ?? committed, committed))
             return
         }
-        let lead = TimeInterval(config.commitAheadMilliseconds) / 1000
+        commitLead.configured = TimeInterval(config.commitAheadMilliseconds) / 1000
+        let lead = commitLead.lead
         guard lead > 0, let wakeAt, try notificationsEnabled(),
             let next = try store.deliveries.next(after: clock()), next.fireAt == wakeAt
         else {
@@ -60,7 +62,26 @@ extension Scheduler {
             timer.arm(at: wakeAt.addingTimeInterval(-lead))
             return
         }
-        if !(try store.deliveries.commitAhead(dueAt: wakeAt)).isEmpty { committedInstant = wakeAt }
+        let committing = clock()
+        let committed = try store.deliveries.commitAhead(dueAt: wakeAt)
+        if !committed.isEmpty { committedInstant = wakeAt }
+        // Timed from the deadline this pass was woken for, when that was this commit's.
+        if let armed = armedBefore, armed <= committing, wakeAt.timeIntervalSince(armed) <= lead + 0.001 {
+            commitLead.record(clock().timeIntervalSince(armed))
+        }
+        // For benchmarks/firing.py: how far ahead of the instant the commit ended, how long it took (its wait
+        // for a write in progress and its fsync), and how late this pass began after the timer's deadline.
+        logger.debug(
+            "committed ahead",
+            metadata: [
+                "deliveries": "\(committed.count)", "instant": "\(wakeAt.timeIntervalSince1970)",
+                "margin_ms": "\(Self.milliseconds(wakeAt.timeIntervalSince(clock())))",
+                "commit_ms": "\(Self.milliseconds(clock().timeIntervalSince(committing)))",
+                "pass_began_late_ms": "\(Self.milliseconds(committing.timeIntervalSince(armedBefore ?? committing)))",
+                "lead_ms": "\(Self.milliseconds(lead))",
+            ])
         timer.arm(at: wakeAt)
     }
+
+    private static func milliseconds(_ interval: TimeInterval) -> String { String(format: "%.2f", interval * 1000) }
 }

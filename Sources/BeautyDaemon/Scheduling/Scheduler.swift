@@ -41,6 +41,8 @@ public actor Scheduler {
     /// Shown notifications whose record could not be written (the database locked, the disk full): written
     /// at each pass until it works. Their rows stay "delivering", which no pass shows again and a start counts as fired.
     var unrecorded: [ShownDelivery] = []
+    /// How long before their instant deliveries are committed.
+    var commitLead = CommitLead(configured: 0)
     /// The instant whose deliveries are committed ahead (`commitAhead`): the timer is armed for it.
     var committedInstant: Date?
     /// The deliveries being shown at their committed instant: already durable, so `show` writes nothing for them.
