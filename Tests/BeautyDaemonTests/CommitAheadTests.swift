@@ -101,6 +101,9 @@ struct CommitAheadTests {
             let id = try await Self.add(first, "Serum")
             try await Self.commit(first)
             await first.stop()
+            // The dead process had got as far as sending its Notify.
+            let key = try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first?.trigger.key)
+            store.showingProgress.sending(key, committedFor: Self.due)
 
             let second = try await Self.daemon(at: Self.due.addingTimeInterval(1), store)
             try await second.run(until: Self.due.addingTimeInterval(60))
@@ -108,6 +111,52 @@ struct CommitAheadTests {
             let delivery = try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first)
             #expect(delivery.state == .fired)
             #expect(delivery.lastError?.hasPrefix("interrupted while being shown") == true, "\(delivery)")
+        }
+    }
+
+    @Test(
+        "committed, then a crash before the instant and a restart after it: nothing was sent, so shown once at the restart"
+    )
+    func crashBeforeTheInstantRestartedAfterIt() async throws {
+        try await Self.withStore { store in
+            let first = try await Self.daemon(at: Self.now, store)
+            let id = try await Self.add(first, "Serum")
+            try await Self.commit(first)
+            await first.stop()
+
+            let second = try await Self.daemon(at: Self.due.addingTimeInterval(0.05), store)
+            try await second.run(until: Self.due.addingTimeInterval(60))
+            #expect(second.notifier.shown.map(\.summary) == ["Serum"])
+            let delivery = try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first)
+            #expect(delivery.state == .fired && delivery.lastError == nil, "\(delivery)")
+        }
+    }
+
+    @Test(
+        "a crash in the middle of a burst: those whose Notify was sent count as shown, the rest are shown at the restart; a progress file from another boot is not trusted"
+    )
+    func crashInTheMiddleOfABurst() async throws {
+        for trusted in [true, false] {
+            try await Self.withStore { store in
+                let first = try await Self.daemon(at: Self.now, store)
+                let (ids, keys) = try await Self.committedBurst(first, titles: (0..<10).map { "Burst \($0)" })
+                await first.stop()
+                // The dead process had sent the first four Notify calls of the burst (in key order).
+                store.showingProgress.sending(keys.sorted()[3], committedFor: Self.due)
+                if !trusted {
+                    let file = store.path + "-showing"
+                    let text = try String(contentsOfFile: file, encoding: .utf8)
+                    try ("another-boot" + text.drop { $0 != "\n" }).write(
+                        toFile: file, atomically: true, encoding: .utf8)
+                }
+
+                let second = try await Self.daemon(at: Self.due.addingTimeInterval(0.05), store)
+                try await second.run(until: Self.due.addingTimeInterval(60))
+                // Several due at a start are one "missed while away" notification covering each.
+                let shownAgain = second.notifier.shown.flatMap(\.covers).sorted()
+                #expect(shownAgain == (trusted ? Array(keys.sorted().dropFirst(4)) : []), "trusted: \(trusted)")
+                for id in ids { #expect(try Self.state(store, id) == .fired) }
+            }
         }
     }
 

@@ -30,9 +30,11 @@ extension Scheduler {
         committedInstant = nil
         committedKeys = Set(due.map(\.key))
         sentInBurst = []
+        burstInstant = instant
         defer {
             committedKeys = []
             sentInBurst = nil
+            burstInstant = nil
         }
         var shown = true
         for trigger in due where !(await deliver(trigger)) { shown = false }

@@ -72,6 +72,9 @@ extension Scheduler {
         metadata: Logger.Metadata? = nil, record: @escaping (Date) throws -> Void
     ) async throws -> Bool {
         if sentInBurst != nil {
+            if let instant = burstInstant, let key = keys.max() {
+                store.showingProgress.sending(key, committedFor: instant)
+            }
             let reply = try send(notification, for: keys)
             sentInBurst?.append(
                 SentDelivery(

@@ -50,6 +50,8 @@ public actor Scheduler {
     /// While the committed deliveries are shown, the notifications sent wait here for their answers and records, so
     /// that no answer is waited for and nothing is written between two Notify calls.
     var sentInBurst: [SentDelivery]?
+    /// The instant whose committed deliveries are being sent (each is noted in `store.showingProgress` first).
+    var burstInstant: Date?
 
     /// A thread for the scheduler alone (one per process; beautyd has one scheduler). On the event
     /// loops shared with other work, each pass (a few reads, a write when something fires) queued
@@ -111,11 +113,13 @@ public actor Scheduler {
 
     private func loop() async throws {
         defer { timer.arm(at: nil) }
-        for key in try store.deliveries.settleInterrupted(at: clock()) {
+        let reached = store.showingProgress.read()
+        for key in try store.deliveries.settleInterrupted(at: clock(), reached: reached) {
             logger.warning(
                 "a delivery was interrupted by a crash while being shown; counted as shown",
                 metadata: ["delivery_key": "\(key)"])
         }
+        store.showingProgress.started()
         zone.watch(queue: DispatchQueue(label: "beautyd.zone")) { [wakeContinuation, zoneChanged] _ in
             // A flag, not only a wake reason: wakes are coalesced and one must never be lost.
             zoneChanged.set()
