@@ -29,9 +29,18 @@ public final class ShowingProgress: @unchecked Sendable {
 
     deinit { if descriptor >= 0 { close(descriptor) } }
 
-    /// What the previous process reached (read at start, before `started`).
+    /// What the previous process reached (read at start, before `started`). The file is removed once read:
+    /// one this process then fails to write is missing at the next start, never an older one taken for its own.
     public func read() -> Reached {
-        guard let path, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return .unknown }
+        guard let path else { return .unknown }
+        defer {
+            unlink(path)
+            lock.withLock {
+                if descriptor >= 0 { close(descriptor) }
+                descriptor = -1
+            }
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return .unknown }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count >= 3, lines[0] == Self.bootID, !Self.bootID.isEmpty else { return .unknown }
         if lines[1] == "-" { return .nothing }
@@ -51,11 +60,15 @@ public final class ShowingProgress: @unchecked Sendable {
     private func write(_ text: String) {
         guard let path else { return }
         lock.withLock {
-            if descriptor < 0 { descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+            if descriptor < 0 { descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
             guard descriptor >= 0 else { return }
             let bytes = Array(text.utf8)
-            if pwrite(descriptor, bytes, bytes.count, 0) == bytes.count {
-                _ = ftruncate(descriptor, off_t(bytes.count))
+            guard pwrite(descriptor, bytes, bytes.count, 0) == bytes.count,
+                ftruncate(descriptor, off_t(bytes.count)) == 0
+            else {
+                // What the file says now is not what this process did: it must not be trusted.
+                if ftruncate(descriptor, 0) != 0 { unlink(path) }
+                return
             }
         }
     }
