@@ -47,9 +47,9 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         try await send(notification).value
     }
 
-    public func send(_ notification: DesktopNotification) -> ShowReply {
+    public func send(_ notification: DesktopNotification, sending: @escaping @Sendable () -> Void = {}) -> ShowReply {
         let answer = PendingAnswer()
-        loop.run { self.sendOnLoop(notification, answer: answer.resolve) }
+        loop.run { self.sendOnLoop(notification, sending: sending, answer: answer.resolve) }
         return Task { try await answer.value.get() }
     }
 
@@ -136,12 +136,15 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
     /// Sends Notify for `request` and returns at once; `answer` gets the outcome once the server answered
     /// (or at once when it is not sent).
     private func sendOnLoop(
-        _ request: DesktopNotification, answer: @escaping (Result<ShowOutcome, NotifierError>) -> Void
+        _ request: DesktopNotification, sending: () -> Void,
+        answer: @escaping (Result<ShowOutcome, NotifierError>) -> Void
     ) {
         switch prepareOnLoop(request) {
         case .failure(let error): answer(.failure(error))
         case .success(.shownEarlier(let keys)): answer(.success(.shownEarlier(keys)))
-        case .success(.send(let call)): notifyOnLoop(call, answer: answer)
+        case .success(.send(let call)):
+            sending()
+            notifyOnLoop(call, answer: answer)
         }
     }
 

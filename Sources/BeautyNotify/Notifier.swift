@@ -135,7 +135,8 @@ public protocol Notifier: Sendable {
     func show(_ notification: DesktopNotification) async throws -> ShowOutcome
     /// Sends a notification at once and answers what `show` would, without waiting for the server's answer
     /// to those sent before: a burst's calls are in flight together and reach the server in the order sent.
-    func send(_ notification: DesktopNotification) -> ShowReply
+    /// `sending` runs just before the call goes to the bus (not at all when it is not sent).
+    func send(_ notification: DesktopNotification, sending: @escaping @Sendable () -> Void) -> ShowReply
     /// Takes a shown notification off the screen (e.g. a dose confirmed from the terminal); no-op if gone.
     func close(key: String) async
     /// The last known state of the notification server; cheap and non-blocking.

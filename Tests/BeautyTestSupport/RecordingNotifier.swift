@@ -34,8 +34,11 @@ package final class RecordingNotifier: Notifier, @unchecked Sendable {
         try take(notification)
     }
 
-    package func send(_ notification: DesktopNotification) -> ShowReply {
-        let outcome = Result { try take(notification) }
+    package func send(_ notification: DesktopNotification, sending: @escaping @Sendable () -> Void) -> ShowReply {
+        let outcome = Result {
+            if serverInfo().reachable { sending() }
+            return try take(notification)
+        }
         return Task { try outcome.get() }
     }
 

@@ -17,13 +17,16 @@ extension Scheduler {
         try await answer(to: try send(notification, for: keys))
     }
 
-    /// Sends `notification` without waiting for the server's answer (`answer(to:)` waits for it).
-    func send(_ notification: DesktopNotification, for keys: [String]) throws -> ShowReply {
+    /// Sends `notification` without waiting for the server's answer (`answer(to:)` waits for it); `sending`
+    /// runs just before the call goes to the bus.
+    func send(
+        _ notification: DesktopNotification, for keys: [String], sending: @escaping @Sendable () -> Void = {}
+    ) throws -> ShowReply {
         // A stop under way sends nothing new: the grace below is for a Notify already sent.
         try Task.checkCancellation()
         // Durably "delivering" before the server hears of it: a crash from here on never repeats it.
         if !committedKeys.isSuperset(of: keys) { try store.deliveries.markDelivering(keys, at: clock()) }
-        return notifier.send(notification)
+        return notifier.send(notification, sending: sending)
     }
 
     /// The server's answer to a notification sent, or a cancellation once a stop has waited `stopGrace` for it.
@@ -72,10 +75,12 @@ extension Scheduler {
         metadata: Logger.Metadata? = nil, record: @escaping (Date) throws -> Void
     ) async throws -> Bool {
         if sentInBurst != nil {
-            if let instant = burstInstant, let key = keys.max() {
-                store.showingProgress.sending(key, committedFor: instant)
+            let (progress, instant, key) = (store.showingProgress, burstInstant, keys.max())
+            let reply = try send(notification, for: keys) {
+                // Noted on the notifier's thread as the call goes out, not when it is queued: a crash in between
+                // leaves it pending (it was never sent), not counted as shown.
+                if let instant, let key { progress.sending(key, committedFor: instant) }
             }
-            let reply = try send(notification, for: keys)
             sentInBurst?.append(
                 SentDelivery(
                     reply: reply,
