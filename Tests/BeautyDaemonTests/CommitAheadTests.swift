@@ -60,6 +60,15 @@ struct CommitAheadTests {
         #expect(daemon.notifier.shown.isEmpty, "shown before its instant")
     }
 
+    /// One reminder ("Serum", at `due`) committed ahead by a daemon that then dies: its appointment's id.
+    static func committedThenKilled(_ store: AppDatabase) async throws -> Int64 {
+        let first = try await daemon(at: now, store)
+        let id = try await add(first, "Serum")
+        try await commit(first)
+        await first.stop()  // as a kill: nothing more is written
+        return id
+    }
+
     /// Adds one reminder at `due` per title and runs the daemon to their commitment: their ids and delivery keys.
     static func committedBurst(_ daemon: InProcessDaemon, titles: [String]) async throws -> (
         ids: [Int64], keys: [String]
@@ -80,10 +89,7 @@ struct CommitAheadTests {
     @Test("committed, then a crash before the instant: pending again at the restart, and shown once at the instant")
     func crashBeforeTheInstant() async throws {
         try await Self.withStore { store in
-            let first = try await Self.daemon(at: Self.now, store)
-            let id = try await Self.add(first, "Serum")
-            try await Self.commit(first)
-            await first.stop()  // as a kill: nothing more is written
+            let id = try await Self.committedThenKilled(store)
 
             let second = try await Self.daemon(at: Self.due.addingTimeInterval(-0.002), store)
             #expect(try Self.state(store, id) == .pending)
@@ -97,10 +103,7 @@ struct CommitAheadTests {
     @Test("committed, then a crash after the instant (the Notify may have gone): counted as shown, never shown again")
     func crashAfterTheInstant() async throws {
         try await Self.withStore { store in
-            let first = try await Self.daemon(at: Self.now, store)
-            let id = try await Self.add(first, "Serum")
-            try await Self.commit(first)
-            await first.stop()
+            let id = try await Self.committedThenKilled(store)
             // The dead process had got as far as sending its Notify.
             let key = try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first?.trigger.key)
             store.showingProgress.sending(key, committedFor: Self.due)
@@ -119,10 +122,7 @@ struct CommitAheadTests {
     )
     func crashBeforeTheInstantRestartedAfterIt() async throws {
         try await Self.withStore { store in
-            let first = try await Self.daemon(at: Self.now, store)
-            let id = try await Self.add(first, "Serum")
-            try await Self.commit(first)
-            await first.stop()
+            let id = try await Self.committedThenKilled(store)
 
             let second = try await Self.daemon(at: Self.due.addingTimeInterval(0.05), store)
             try await second.run(until: Self.due.addingTimeInterval(60))
