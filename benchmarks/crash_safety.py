@@ -19,13 +19,19 @@ Prints a summary; exits 1 on any violation.
                                                 [--duration SECONDS] [--bin .build/debug | .build/release]
 
 With --around-instants, kill -9 lands around reminders' instants instead: --reminders (400)
-reminders, 10 due at each instant, instants a second apart; at --kills (default 12 there) instants
-chosen at random, beautyd is killed at a random point from 12 ms before the instant to 8 ms after
-it, which spans the commit made `scheduling.commit_ahead_ms` (5 ms) ahead, the instant and the
-Notify calls, and started again at once. Checks: none shown twice; none lost, apart from those
-beautyd records as interrupted while being shown (counted as shown: at most once), reported apart.
+reminders, 10 due at each instant, instants a second apart, `scheduling.commit_ahead_ms` set to
+--commit-ahead-ms (50: a window wide enough to aim at; beautyd's default is 5). At --kills (default
+20 there) instants chosen at random, beautyd is killed once, aimed in turn at each of four windows:
+before the commit ahead, between the commit and the instant, in the first 6 ms after the instant (the
+Notify calls and the records after them), and after the records; it is started again at once. Where
+each kill really landed is read from the ledger right after it (nothing committed for the instant
+yet / committed, not recorded / recorded) and the server's log (how many of the instant's Notify
+calls it had received), and the count of kills per window is printed. Checks: none shown twice; none
+lost, apart from those beautyd records as interrupted while being shown (counted as shown: at most
+once), reported apart.
 
-    /usr/bin/python3 benchmarks/crash_safety.py --around-instants [--reminders 400] [--kills 12]
+    /usr/bin/python3 benchmarks/crash_safety.py --around-instants [--reminders 400] [--kills 20]
+                                                [--commit-ahead-ms 50]
 """
 import argparse
 import datetime
@@ -59,6 +65,8 @@ def main():
     parser.add_argument("--bin", default=DEFAULT_BIN)
     parser.add_argument("--around-instants", action="store_true", help="kill around reminders' instants (see above)")
     parser.add_argument("--reminders", type=int, default=400, help="with --around-instants: how many reminders")
+    parser.add_argument("--commit-ahead-ms", type=int, default=50,
+                        help="with --around-instants: scheduling.commit_ahead_ms of the daemon")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
@@ -226,11 +234,20 @@ def iso_ms(t):
     return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).isoformat(timespec="milliseconds")
 
 
+# The windows a kill around an instant can land in, in the order a delivery passes them.
+WINDOWS = ("before the commit ahead", "committed, before the instant", "committed, instant come, not recorded",
+           "recorded")
+
+
 def around_instants(args, seed, rng, per_instant=10, lead=6.0):
     """kill -9 at random points around the ledger's commit ahead of an instant and the instant itself."""
-    kills_wanted = args.kills if "--kills" in sys.argv else 12
+    kills_wanted = args.kills if "--kills" in sys.argv else 20
+    ahead = args.commit_ahead_ms / 1000
     instants = (args.reminders + per_instant - 1) // per_instant
     stack = Stack(args.bin, notification_server=True, prefix="bdi-")
+    os.makedirs(f"{stack.work}/config/beautyd")
+    with open(f"{stack.work}/config/beautyd/config.toml", "w") as f:
+        f.write(f"[scheduling]\ncommit_ahead_ms = {args.commit_ahead_ms}\n")
     violations = []
     try:
         stack.start_daemon()
@@ -250,20 +267,21 @@ def around_instants(args, seed, rng, per_instant=10, lead=6.0):
             violations.append("adding the reminders took longer than the lead")
         # A kill at most every other instant: the restart (a fraction of a second here) must be over.
         killed_at = sorted(rng.sample(range(0, instants, 2), min(kills_wanted, (instants + 1) // 2)))
-        offsets = []
-        restart_times = []
-        for k in killed_at:
-            offset = rng.uniform(-0.012, 0.008)
-            target = first + k + offset
+        # Aimed at each window in turn (from the instant, in seconds); where it landed is read afterwards.
+        aims = [(-ahead - 0.010, -ahead - 0.001), (-ahead + 0.002, -0.002), (0.0, 0.006), (0.010, 0.030)]
+        kills = []
+        for n, k in enumerate(killed_at):
+            instant = first + k
+            target = instant + rng.uniform(*aims[n % len(aims)])
             while time.time() < target - 0.02:
                 time.sleep(0.005)
             while time.time() < target:
                 pass
-            stack.kill_daemon()
-            offsets.append((time.time() - first - k) * 1000)
+            sent = stack.kill_daemon()
+            kills.append(landed(stack, instant, sent, {t for t, at in due.items() if at == instant}))
             began = time.time()
             stack.start_daemon()
-            restart_times.append(time.time() - began)
+            kills[-1]["restart"] = time.time() - began
 
         last_due = first + instants - 1
         deadline = max(time.time(), last_due) + 30
@@ -286,11 +304,16 @@ def around_instants(args, seed, rng, per_instant=10, lead=6.0):
             violations.append(f"integrity_check: {integrity[:5]}")
         if status not in (0, None):
             violations.append(f"beautyd exited with {status} at the final SIGINT")
-        print(f"crash safety around instants (seed {seed}, {stack.built})")
+        print(f"crash safety around instants (seed {seed}, {stack.built}, commit_ahead_ms {args.commit_ahead_ms})")
         print(f"  reminders            {len(due)}, {per_instant} at each of {instants} instants a second apart")
-        print(f"  kill -9              {len(offsets)}, at ms from the instant: "
-              f"{', '.join(f'{o:+.1f}' for o in offsets)}")
-        print(f"  restart to answering {', '.join(f'{t:.2f}' for t in restart_times)} s")
+        print(f"  kill -9              {len(kills)}; signal sent at ms from the instant, where it landed "
+              f"(the ledger's rows of the instant; Notify calls the server had received):")
+        for kill in kills:
+            print(f"    {kill['offset']:+7.1f} ms  {kill['window']:<40} {kill['notified']}/{per_instant} notified")
+        for window in WINDOWS:
+            print(f"  kills {window:<40} {sum(1 for k in kills if k['window'] == window)}")
+        restarts = ", ".join(f"{k['restart']:.2f}" for k in kills)
+        print(f"  restart to answering {restarts} s")
         print(f"  delivered            {sum(1 for t in due if counts.get(t, 0) >= 1)}; "
               f"{len(duplicates)} more than once, {len(lost)} lost, {len(lost_in_flight)} interrupted by a kill "
               f"while being shown (counted as shown: at most once)")
@@ -298,6 +321,28 @@ def around_instants(args, seed, rng, per_instant=10, lead=6.0):
         return verdict(violations, stack)
     finally:
         stack.close(keep=bool(violations))
+
+
+def landed(stack, instant, sent, titles):
+    """Where a kill sent at `sent` fell for the deliveries of `instant` (titles): read from the ledger
+    the killed daemon left and the notification server's log, before the restart changes either."""
+    db = sqlite3.connect(stack.database_path)
+    try:
+        marks = ",".join("?" * len(titles))
+        rows = db.execute(
+            "SELECT delivery.state, delivery.committedFor IS NOT NULL FROM delivery "
+            "JOIN appointment ON appointment.id = delivery.itemID "
+            f"WHERE delivery.itemKind = 'appointment' AND appointment.title IN ({marks})", sorted(titles)).fetchall()
+    finally:
+        db.close()
+    notified = len({c["summary"] for c in stack.notifications() if c.get("summary") in titles})
+    if any(state != "pending" for state, _ in rows):
+        window = WINDOWS[3]
+    elif any(committed for _, committed in rows):
+        window = WINDOWS[1] if sent < instant else WINDOWS[2]
+    else:
+        window = WINDOWS[0]
+    return {"offset": (sent - instant) * 1000, "window": window, "notified": notified}
 
 
 def interrupted_titles(db):

@@ -3,7 +3,7 @@
 machine itself would be.
 
     /usr/bin/python3 benchmarks/firing.py [--items 100000] [--quick] [--bin .build/release] [--json FILE]
-                                          [--commit-ahead-ms N]
+                                          [--commit-ahead-ms N] [--only spread,burst,writers] [--margins]
 
 Starts a private D-Bus session bus, the test notification server (it logs the time of every Notify
 call it receives) and a beautyd on temporary XDG directories, fills the store with --items future
@@ -21,7 +21,10 @@ appointments (appointment.import), then measures, each as median / p99 / max in 
 
 --commit-ahead-ms sets `scheduling.commit_ahead_ms` in the daemon's config.toml (0: each delivery
 commits its ledger row at its instant, as before the rows were committed ahead), so the two ways
-can be compared with one binary, back to back, under the same load. The load average before and after is printed with the figures: on a shared machine it says how much
+can be compared with one binary, back to back, under the same load. --only runs some of the three
+reminder measures (the floor is always measured). --margins runs beautyd at --log-level debug and reports,
+from its "committed ahead" lines, how long before each instant its commit ahead ended (negative: after
+the instant, so that instant was shown late by the write); the debug log costs a little itself. The load average before and after is printed with the figures: on a shared machine it says how much
 of the lateness is the machine's. Needs the system python3 (python3-dbus, python3-gi) and a built
 beautyd/beautyctl (swift build -c release). Not part of `swift test`.
 """
@@ -115,6 +118,24 @@ def bench_burst(session, per_instant, instants, lead=5.0):
     return s
 
 
+def commit_margins(log):
+    """From beautyd's "committed ahead" debug lines, in ms: how long before its instant each commit ahead
+    ended (margin), how long the commit took (commit: its wait for a write in progress and its fsync), and
+    how late the pass that made it began after the timer's deadline (woke)."""
+    import re
+    lines = [line for line in log.splitlines() if "committed ahead" in line]
+
+    def field(name):
+        return [float(m.group(1)) for m in (re.search(name + r"=(-?[0-9.]+)", line) for line in lines) if m]
+    margins = sorted(field("margin_ms"))
+    late = [i for i, line in enumerate(lines) if re.search(r"margin_ms=-", line)]
+    result = {"n": len(margins), "late": len(late), "margin": summary(margins) if margins else None,
+              "commit": summary(field("commit_ms")) if margins else None,
+              "woke": summary(field("pass_began_late_ms")) if margins else None}
+    result["late_lines"] = [lines[i] for i in late][:20]
+    return result
+
+
 def load():
     return " ".join(open("/proc/loadavg").read().split()[:3])
 
@@ -130,7 +151,10 @@ def main():
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--commit-ahead-ms", type=int, help="scheduling.commit_ahead_ms (default: beautyd's)")
+    parser.add_argument("--only", default="spread,burst,writers", help="which reminder measures to run")
+    parser.add_argument("--margins", action="store_true", help="report how far ahead each commit ahead ended")
     args = parser.parse_args()
+    only = set(args.only.split(","))
     reminders, spread = (200, 30.0) if args.quick else (1000, 120.0)
     loaded, loaded_spread = (40, 8.0) if args.quick else (200, 30.0)
 
@@ -142,13 +166,20 @@ def main():
             os.makedirs(f"{session.work}/config/beautyd", exist_ok=True)
             with open(f"{session.work}/config/beautyd/config.toml", "w") as f:
                 f.write(f"[scheduling]\ncommit_ahead_ms = {args.commit_ahead_ms}\n")
-        session.start_daemon()
+        log = open(f"{session.work}/beautyd.err", "w+") if args.margins else None
+        session.start_daemon(log_level="debug" if args.margins else "warning", stderr=log)
         r["floor_timerfd"] = floor_timerfd(200)
         r["floor_notify"] = floor_notify(session, 200)
         populate(session, make_items(args.items))
-        r["spread"] = bench_lateness(session, reminders, spread)
-        r["burst"] = bench_burst(session, 10, 5)
-        r["writers"] = bench_lateness_under_load(session, 4, loaded, loaded_spread)
+        if "spread" in only:
+            r["spread"] = bench_lateness(session, reminders, spread)
+        if "burst" in only:
+            r["burst"] = bench_burst(session, 10, 5)
+        if "writers" in only:
+            r["writers"] = bench_lateness_under_load(session, 4, loaded, loaded_spread)
+        if log:
+            log.seek(0)
+            r["margins"] = commit_margins(log.read())
     finally:
         session.close()
     r["load_after"] = load()
@@ -161,12 +192,24 @@ def main():
     print(row("floor: bare timerfd, absolute instant -> read returns", r["floor_timerfd"]))
     print(row("floor: Notify round trip alone", r["floor_notify"]["round_trip"]))
     print(row("floor: Notify one way (sent -> server's receipt)", r["floor_notify"]["one_way"]))
-    print(row(f"{reminders} reminders over {spread:.0f} s, {args.items:,} items", r["spread"]))
-    print(row("10 reminders at one instant, 5 instants", r["burst"]))
-    print(row(f"{loaded} reminders over {loaded_spread:.0f} s, 4 clients writing "
-              f"({r['writers']['adds_per_s']:.0f} adds/s)", r["writers"]))
-    print(f"shown twice: spread {r['spread']['duplicates']}, burst {r['burst']['duplicates']}, "
-          f"writers {r['writers']['duplicates']}; shown of asked: spread {r['spread']['shown']}/{reminders}")
+    if "spread" in r:
+        print(row(f"{reminders} reminders over {spread:.0f} s, {args.items:,} items", r["spread"]))
+    if "burst" in r:
+        print(row("10 reminders at one instant, 5 instants", r["burst"]))
+    if "writers" in r:
+        print(row(f"{loaded} reminders over {loaded_spread:.0f} s, 4 clients writing "
+                  f"({r['writers']['adds_per_s']:.0f} adds/s)", r["writers"]))
+    print("shown twice: " + ", ".join(f"{k} {r[k]['duplicates']}" for k in ("spread", "burst", "writers") if k in r)
+          + (f"; shown of asked: spread {r['spread']['shown']}/{reminders}" if "spread" in r else ""))
+    if r.get("margins", {}).get("n"):
+        m = r["margins"]
+        print(f"commits ahead: {m['n']}, {m['late']} ended after their instant")
+        print(f"commit ahead ended before its instant (ms): median {m['margin']['median']:.2f}, "
+              f"least {m['margin']['min']:.2f}")
+        print(row("the commit ahead itself (wait for a write in progress + fsync)", m["commit"]))
+        print(row("its pass began after the timer's deadline", m["woke"]))
+        for line in m["late_lines"]:
+            print("  late: " + line[-200:])
     if args.json:
         with open(args.json, "w") as f:
             json.dump(r, f, indent=1)

@@ -93,10 +93,13 @@ class Stack:
         raise SystemExit(f"beautyd did not answer within {timeout} s\n{self.tail()}")
 
     def kill_daemon(self):
-        """kill -9, and reap it."""
+        """kill -9, and reap it; answers when the signal was sent (time.time())."""
+        sent = time.time()
         if self.daemon and self.daemon.poll() is None:
+            sent = time.time()
             self.daemon.send_signal(signal.SIGKILL)
             self.daemon.wait()
+        return sent
 
     def stop_daemon(self, timeout=15):
         """SIGINT (graceful), then SIGKILL if it does not end; returns the exit status."""

@@ -132,10 +132,10 @@ class Session:
         if not server.stdout.readline().startswith("ready"):
             raise RuntimeError("notification server did not start")
 
-    def start_daemon(self, extra_env=None, wait=True):
+    def start_daemon(self, extra_env=None, wait=True, log_level="warning", stderr=None):
         env = dict(self.env, **(extra_env or {}))
         started = time.monotonic()
-        self.daemon = subprocess.Popen([self.beautyd, "--log-level", "warning"], env=env)
+        self.daemon = subprocess.Popen([self.beautyd, "--log-level", log_level], env=env, stderr=stderr)
         if wait:
             wait_for(self.answers, 30, "beautyd to answer")
         return started

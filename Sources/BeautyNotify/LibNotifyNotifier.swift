@@ -3,7 +3,10 @@ import CLibNotify
 import Foundation
 import Logging
 
-/// Desktop notifications through libnotify on a private GLib loop thread.
+/// Desktop notifications on a private GLib loop thread: libnotify asks the server who it is and what it can do;
+/// Notify itself is sent straight on the session bus connection without waiting for its answer
+/// (libnotify's `notify_notification_show` waits for each), so a burst of reminders is in flight at once,
+/// and the server's ActionInvoked and NotificationClosed signals are read here.
 public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked Sendable {
     public let events: AsyncStream<NotifierEvent>
     private let continuation: AsyncStream<NotifierEvent>.Continuation
@@ -16,8 +19,11 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
     private var info = NotificationServerInfo.failing(TranslatableText("not contacted yet", []))
 
     // Touched only on the loop thread.
-    private var shownByKey: [String: UnsafeMutablePointer<NotifyNotification>] = [:]
-    private var keyByNotification: [UnsafeMutablePointer<NotifyNotification>: String] = [:]
+    /// The server's id of the notification last shown for each key, and back.
+    private var idByKey: [String: UInt32] = [:]
+    private var keyByID: [UInt32: String] = [:]
+    /// The subscription to the server's signals, on the connection it was made on.
+    private var signals: (connection: OpaquePointer, subscription: guint)?
     private var capabilities: [String]?
     private var unanswered = UnansweredNotifies()
 
@@ -38,13 +44,18 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
     }
 
     public func show(_ notification: DesktopNotification) async throws -> ShowOutcome {
-        let outcome: Result<ShowOutcome, NotifierError> = await loop.call { self.showOnLoop(notification) }
-        return try outcome.get()
+        try await send(notification).value
+    }
+
+    public func send(_ notification: DesktopNotification, sending: @escaping @Sendable () -> Void = {}) -> ShowReply {
+        let answer = PendingAnswer()
+        loop.run { self.sendOnLoop(notification, sending: sending, answer: answer.resolve) }
+        return Task { try await answer.value.get() }
     }
 
     public func close(key: String) async {
         await loop.call {
-            if let notification = self.shownByKey[key] { self.takeOffScreen(notification) }
+            if let id = self.idByKey[key] { self.takeOffScreen(id) }
         }
     }
 
@@ -54,8 +65,8 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         Unmanaged<LibNotifyNotifier>.fromOpaque(data!).takeUnretainedValue()
     }
 
-    /// Gives back the reference a notification's closed signal or action held (libnotify may still call
-    /// them after beautyd has let go of the notifier while stopping).
+    /// Gives back the reference the signal subscription held: GLib may still call it after beautyd has let
+    /// go of the notifier while stopping (the loop thread runs until the process ends).
     private static let release: GDestroyNotify = { data in
         Unmanaged<LibNotifyNotifier>.fromOpaque(data!).release()
     }
@@ -70,15 +81,18 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         capabilities = nil
         // Ids belong to the server that handed them out: a new server numbers its popups from 1 again,
         // and a click on one of them must not be taken for a click on an old popup with the same id.
-        for notification in Array(keyByNotification.keys) { forget(notification) }
+        idByKey = [:]
+        keyByID = [:]
         updateInfo { $0 = .failing(TranslatableText("no notification server on the session bus", [])) }
         continuation.yield(.serverVanished)
     }
 
     func sessionBusLost() {
         notificationServerVanished()
+        if let signals { g_dbus_connection_signal_unsubscribe(signals.connection, signals.subscription) }
+        signals = nil
         // libnotify keeps its proxy, and with it the closed connection, until uninit: after a fresh init its
-        // next call connects anew. The notifications were let go first: disposing one asks libnotify for its proxy.
+        // next call connects anew.
         notify_uninit()
         _ = notify_init(appName)
         unanswered.serverGone()
@@ -125,8 +139,40 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         return known
     }
 
-    private func showOnLoop(_ request: DesktopNotification) -> Result<ShowOutcome, NotifierError> {
-        guard bus.connect() else {
+    /// Sends Notify for `request` and returns at once; `answer` gets the outcome once the server answered
+    /// (or at once when it is not sent).
+    private func sendOnLoop(
+        _ request: DesktopNotification, sending: () -> Void,
+        answer: @escaping (Result<ShowOutcome, NotifierError>) -> Void
+    ) {
+        switch prepareOnLoop(request) {
+        case .failure(let error): answer(.failure(error))
+        case .success(.shownEarlier(let keys)): answer(.success(.shownEarlier(keys)))
+        case .success(.send(let call)):
+            sending()
+            notifyOnLoop(call, answer: answer)
+        }
+    }
+
+    /// What a Notify call carries, once the checks before sending have passed.
+    private struct NotifyCall {
+        var request: DesktopNotification
+        var connection: OpaquePointer
+        var server: String?
+        var summary: String
+        var body: String
+        var actions: [String]
+        var resident: Bool
+    }
+
+    /// A Notify call to send, or none: the server already showed what the notification covers.
+    private enum Prepared {
+        case send(NotifyCall)
+        case shownEarlier(Set<String>)
+    }
+
+    private func prepareOnLoop(_ request: DesktopNotification) -> Result<Prepared, NotifierError> {
+        guard bus.connect(), let connection = bus.connection else {
             updateInfo {
                 $0.reachable = false; $0.fail(bus.unavailable)
             }
@@ -156,6 +202,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         }
         let shownLate = unanswered.shownLate(among: request.covers)
         if !shownLate.isEmpty { return .success(.shownEarlier(shownLate)) }
+        subscribeToSignals(on: connection)
         if capabilities == nil { refreshServerInfo() }
         let canAct = capabilities?.contains("actions") ?? false
         var body = Validation.showable(request.body, keepingNewlines: true)
@@ -167,69 +214,73 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         // (or written by another program) must still not reorder or drive what the server draws.
         let summary = Validation.showable(request.summary, keepingNewlines: false)
 
-        let reuseKey = request.replacesKey ?? request.key
-        let notification: UnsafeMutablePointer<NotifyNotification>
-        if let existing = shownByKey[reuseKey] {
-            notification = existing
-            _ = notify_notification_update(notification, summary, shownBody, nil)
-            if reuseKey != request.key {
-                shownByKey[reuseKey] = nil
-                shownByKey[request.key] = notification
-                keyByNotification[notification] = request.key
-            }
-        } else {
-            notification = notify_notification_new(summary, shownBody, nil)
-            _ = beautyd_connect_closed(
-                notification,
-                { notification, data in
-                    LibNotifyNotifier.from(data).closed(notification!)
-                }, Unmanaged.passRetained(self).toOpaque(), Self.release)
-            shownByKey[request.key] = notification
-            keyByNotification[notification] = request.key
-        }
-        notify_notification_set_category(notification, request.category)
-        notify_notification_set_urgency(notification, NotifyUrgency(UInt32(request.urgency.rawValue)))
-        notify_notification_set_timeout(
-            notification, request.staysUntilDismissed ? NOTIFY_EXPIRES_NEVER : NOTIFY_EXPIRES_DEFAULT)
         // A server with `persistence` (GNOME Shell, Plasma) keeps a `resident` reminder until it is closed; without the
         // hint a button press removes it. A resident popup stays after the press too: actionInvoked closes it then.
         let resident = request.staysUntilDismissed && capabilities?.contains("persistence") == true
-        notify_notification_set_hint(notification, "resident", resident ? g_variant_new_boolean(1) : nil)
-        notify_notification_clear_actions(notification)
-        if canAct {
-            for action in request.actions {
-                notify_notification_add_action(
-                    notification, action.id, action.label,
-                    { notification, action, data in
-                        LibNotifyNotifier.from(data).actionInvoked(notification!, String(cString: action!))
-                    }, Unmanaged.passRetained(self).toOpaque(), Self.release)
-            }
-        }
-        // Shown by `status` while the server keeps us waiting (a hung server holds this thread up to ~25 s).
+        let actions = canAct ? request.actions.flatMap { [$0.id, $0.label] } : []
+        return .success(
+            .send(
+                NotifyCall(
+                    request: request, connection: connection, server: server, summary: summary, body: shownBody,
+                    actions: actions, resident: resident)))
+    }
+
+    /// Sends the Notify call; its answer comes back on the loop thread, to `answer`.
+    private func notifyOnLoop(_ call: NotifyCall, answer: @escaping (Result<ShowOutcome, NotifierError>) -> Void) {
+        let request = call.request
+        let reuseKey = request.replacesKey ?? request.key
+        // Shown by `status` while the server keeps us waiting (a hung server does not answer for ~25 s).
         let asked = Date()
         updateInfo { $0.fail(TranslatableText("no answer to Notify yet (asked at %s)", [.plain(Self.clock(asked))])) }
-        var error: UnsafeMutablePointer<GError>?
-        if notify_notification_show(notification, &error) == 0 {
-            let detail = error.map { String(cString: $0.pointee.message) } ?? "unknown libnotify error"
-            var problem: TranslatableText?
-            if beautyd_error_is_unanswered(error) != 0, let server {
-                unanswered.add(request.covers, server: server, at: asked)
-                problem = TranslatableText(
-                    "no answer to Notify from %s (%s); not sent again while that server may still show it",
-                    [.plain(server), .plain(detail)])
-            }
-            g_error_free(error)
-            forget(notification)
-            capabilities = nil
-            updateInfo {
-                $0.reachable = false; if let problem { $0.fail(problem) } else { $0.fail(detail) }
-            }
-            return .failure(problem.map { NotifierError($0) } ?? NotifierError(detail))
+        let reply = Unmanaged.passRetained(
+            NotifyReply { [self] source, result in
+                var error: UnsafeMutablePointer<GError>?
+                let id = beautyd_notify_finish(source, result, &error)
+                if let error {
+                    answer(.failure(notifyFailed(error, request: call.request, server: call.server, asked: asked)))
+                    return
+                }
+                if reuseKey != request.key, let old = idByKey.removeValue(forKey: reuseKey) { keyByID[old] = nil }
+                if let old = idByKey[request.key], old != id { keyByID[old] = nil }
+                idByKey[request.key] = id
+                keyByID[id] = request.key
+                updateInfo {
+                    $0.reachable = true; $0.fail(nil)
+                }
+                answer(.success(.shown(id: id)))
+            })
+        withArrayOfCStrings(call.actions) { actions in
+            beautyd_notify(
+                call.connection, appName, idByKey[reuseKey] ?? 0, call.summary, call.body, actions,
+                gsize(call.actions.count),
+                request.category, UInt8(request.urgency.rawValue), call.resident ? 1 : -1,
+                request.staysUntilDismissed ? 0 : -1,
+                { source, result, data in
+                    Unmanaged<NotifyReply>.fromOpaque(data!).takeRetainedValue().body(source, result)
+                }, reply.toOpaque())
         }
+    }
+
+    /// What a Notify that failed leaves behind: one left unanswered is not sent again while its server may still
+    /// show it; the notification is forgotten, and the server's capabilities asked again next time.
+    private func notifyFailed(
+        _ error: UnsafeMutablePointer<GError>, request: DesktopNotification, server: String?, asked: Date
+    ) -> NotifierError {
+        let detail = String(cString: error.pointee.message)
+        var problem: TranslatableText?
+        if beautyd_error_is_unanswered(error) != 0, let server {
+            unanswered.add(request.covers, server: server, at: asked)
+            problem = TranslatableText(
+                "no answer to Notify from %s (%s); not sent again while that server may still show it",
+                [.plain(server), .plain(detail)])
+        }
+        g_error_free(error)
+        if let id = idByKey.removeValue(forKey: request.replacesKey ?? request.key) { keyByID[id] = nil }
+        capabilities = nil
         updateInfo {
-            $0.reachable = true; $0.fail(nil)
+            $0.reachable = false; if let problem { $0.fail(problem) } else { $0.fail(detail) }
         }
-        return .success(.shown(id: UInt32(beautyd_notification_id(notification))))
+        return problem.map { NotifierError($0) } ?? NotifierError(detail)
     }
 
     /// "14:03:07 CET": a moment of today, in the local zone.
@@ -240,30 +291,89 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         return formatter.string(from: date)
     }
 
-    private func actionInvoked(_ notification: UnsafeMutablePointer<NotifyNotification>, _ action: String) {
-        guard let key = keyByNotification[notification] else { return }
+    /// Listens to the server's ActionInvoked and NotificationClosed on `connection` (once per connection).
+    private func subscribeToSignals(on connection: OpaquePointer) {
+        if signals?.connection == connection { return }
+        let subscription = beautyd_subscribe_notification_signals(
+            connection,
+            { _, sender, _, _, name, parameters, data in
+                LibNotifyNotifier.from(data).signalled(sender.map { String(cString: $0) }, name, parameters)
+            }, Unmanaged.passRetained(self).toOpaque(), Self.release)
+        signals = (connection, subscription)
+    }
+
+    /// A signal of the notification server: only its owner's, as libnotify's proxy listens.
+    private func signalled(
+        _ sender: String?, _ name: UnsafePointer<CChar>?, _ parameters: OpaquePointer?
+    ) {
+        var id: UInt32 = 0
+        var reason: UInt32 = 0
+        var action: UnsafePointer<CChar>?
+        guard beautyd_notification_signal(name, parameters, &id, &reason, &action) != 0,
+            let sender, sender == bus.notificationServerOwner()
+        else { return }
+        if let action { actionInvoked(id, String(cString: action)) } else { closed(id, reason: Int(reason)) }
+    }
+
+    private func actionInvoked(_ id: UInt32, _ action: String) {
+        guard let key = keyByID[id] else { return }
         continuation.yield(.action(key: key, action: action))
         // Every button is an answer, and an answered popup must go: a `resident` one stays after the click (as some
         // servers keep any), and only its sender can close it. One the server closes itself after the click is asked again,
         // and the server's error for the closed id is ignored.
-        takeOffScreen(notification)
+        takeOffScreen(id)
     }
 
     /// Asks the server to close it (CloseNotification); its NotificationClosed then forgets it.
-    private func takeOffScreen(_ notification: UnsafeMutablePointer<NotifyNotification>) {
-        var error: UnsafeMutablePointer<GError>?
-        if notify_notification_close(notification, &error) == 0 { g_error_free(error) }
+    private func takeOffScreen(_ id: UInt32) {
+        if let connection = bus.connection { beautyd_close_notification(connection, id) }
     }
 
-    private func closed(_ notification: UnsafeMutablePointer<NotifyNotification>) {
-        guard let key = keyByNotification[notification] else { return }
-        let reason = Int(notify_notification_get_closed_reason(notification))
-        forget(notification)
+    private func closed(_ id: UInt32, reason: Int) {
+        guard let key = keyByID.removeValue(forKey: id) else { return }
+        if idByKey[key] == id { idByKey[key] = nil }
         continuation.yield(.closed(key: key, reason: reason))
     }
+}
 
-    private func forget(_ notification: UnsafeMutablePointer<NotifyNotification>) {
-        if let key = keyByNotification.removeValue(forKey: notification) { shownByKey[key] = nil }
-        g_object_unref(notification)
+/// The answer to one Notify call, called once on the loop thread.
+private final class NotifyReply {
+    let body: (UnsafeMutablePointer<GObject>?, OpaquePointer?) -> Void
+    init(_ body: @escaping (UnsafeMutablePointer<GObject>?, OpaquePointer?) -> Void) { self.body = body }
+}
+
+/// The outcome of a Notify sent on the loop thread, awaited from any task.
+private final class PendingAnswer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outcome: Result<ShowOutcome, NotifierError>?
+    private var waiting: CheckedContinuation<Result<ShowOutcome, NotifierError>, Never>?
+
+    func resolve(_ result: Result<ShowOutcome, NotifierError>) {
+        let waiter = lock.withLock {
+            outcome = result
+            defer { waiting = nil }
+            return waiting
+        }
+        waiter?.resume(returning: result)
     }
+
+    var value: Result<ShowOutcome, NotifierError> {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready = lock.withLock {
+                    if outcome == nil { waiting = continuation }
+                    return outcome
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+}
+
+/// `strings` as a C array of C strings for the length of `body`.
+private func withArrayOfCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    let pointers = copies.map { UnsafePointer($0) } + [nil]
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

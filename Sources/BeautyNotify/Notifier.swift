@@ -125,11 +125,18 @@ public struct NotifierError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// The server's answer to a notification sent with `send`: what `show` answers.
+public typealias ShowReply = Task<ShowOutcome, any Error>
+
 /// Shows desktop notifications. Implementations must never block the caller's thread on the bus.
 public protocol Notifier: Sendable {
     /// Shows (or replaces) a notification, unless the server has already shown some of what it covers.
     /// Throws when no server took it.
     func show(_ notification: DesktopNotification) async throws -> ShowOutcome
+    /// Sends a notification at once and answers what `show` would, without waiting for the server's answer
+    /// to those sent before: a burst's calls are in flight together and reach the server in the order sent.
+    /// `sending` runs just before the call goes to the bus (not at all when it is not sent).
+    func send(_ notification: DesktopNotification, sending: @escaping @Sendable () -> Void) -> ShowReply
     /// Takes a shown notification off the screen (e.g. a dose confirmed from the terminal); no-op if gone.
     func close(key: String) async
     /// The last known state of the notification server; cheap and non-blocking.

@@ -31,6 +31,8 @@ final class SessionBus {
     private var waitingLogged = false
     private var everConnected = false
     private var staleConnections = 0
+    /// The notification server's unique name, kept by the watch on its well-known name.
+    private var serverOwner: String?
     /// Why there is no connection, for `status`.
     private(set) var unavailable = SessionBus.missing
 
@@ -115,14 +117,25 @@ final class SessionBus {
             }, retained, Self.release)
         watchID = beautyd_watch_notification_server(
             candidate,
-            { _, _, _, data in SessionBus.from(data).delegate?.notificationServerAppeared() },
-            { _, _, data in SessionBus.from(data).delegate?.notificationServerVanished() },
+            { _, _, owner, data in
+                let bus = SessionBus.from(data)
+                bus.serverOwner = owner.map { String(cString: $0) }
+                bus.delegate?.notificationServerAppeared()
+            },
+            { _, _, data in
+                let bus = SessionBus.from(data)
+                bus.serverOwner = nil
+                bus.delegate?.notificationServerVanished()
+            },
             retained, Self.release)
         return true
     }
 
-    /// The unique name of the notification server now, asked of the bus (which answers even while the server hangs).
+    /// The unique name of the notification server now: as the watch on its name last saw it, else asked of the
+    /// bus (which answers even while the server hangs). Known without a round trip, a burst of Notify calls
+    /// waits for no call to the bus.
     func notificationServerOwner() -> String? {
+        if let serverOwner { return serverOwner }
         guard let connection, let owner = beautyd_notification_server_owner(connection) else { return nil }
         defer { g_free(owner) }
         return String(cString: owner)
@@ -134,6 +147,7 @@ final class SessionBus {
         // The watch first: it would otherwise report the server vanishing a second time.
         if watchID != 0 { g_bus_unwatch_name(watchID) }
         watchID = 0
+        serverOwner = nil
         delegate?.sessionBusLost()
         if let connection {
             g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), closedHandler)

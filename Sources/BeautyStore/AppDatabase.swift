@@ -10,6 +10,8 @@ public final class AppDatabase: Sendable {
     public let writer: PrioritizedWriter
     /// The database file (":memory:" for an in-memory one), for messages.
     public let path: String
+    /// How far the Notify calls of a committed instant got (`<database>-showing`).
+    public let showingProgress: ShowingProgress
     /// The time of day an all-day appointment's reminders are counted back from (`AllDayReminders`);
     /// the daemon sets it from its configuration.
     public var allDayReminderTime: ClockTime {
@@ -40,6 +42,7 @@ public final class AppDatabase: Sendable {
         try database.write { db in try SyncSchema.matchTriggersToAccounts(db) }
         self.writer = PrioritizedWriter(database)
         self.path = database.path
+        showingProgress = ShowingProgress(databasePath: database.path)
     }
 
     /// A store in memory, for tests: the same schema and connection settings, without a file.

@@ -54,14 +54,26 @@ public struct DeliveryStore: Sendable {
     /// server almost certainly showed them (the ask is a millisecond, the record can wait behind other
     /// writes), so they count as fired: never twice, at the rare cost of one lost if the crash fell
     /// exactly before the ask. A delivery committed ahead (`commitAhead`) for an instant still to come
-    /// is pending again; one whose instant has come counts as interrupted in the same way.
+    /// is pending again; one whose instant has come counts as interrupted in the same way, unless
+    /// `reached` (`ShowingProgress`) says its Notify was never sent: then it is pending again too.
     @discardableResult
-    public func settleInterrupted(at now: Date) throws -> [String] {
+    public func settleInterrupted(at now: Date, reached: ShowingProgress.Reached = .unknown) throws -> [String] {
         try writer.write { db in
             try db.execute(
                 sql:
                     "UPDATE delivery SET committedFor = NULL WHERE committedFor IS NOT NULL AND NOT (\(Self.committedAndDue))",
                 arguments: [now])
+            switch reached {
+            case .unknown: break
+            case .nothing:
+                try db.execute(sql: "UPDATE delivery SET committedFor = NULL WHERE committedFor IS NOT NULL")
+            case .sent(let instant, let key):
+                try db.execute(
+                    sql: """
+                        UPDATE delivery SET committedFor = NULL
+                        WHERE committedFor IS NOT NULL AND (committedFor > ? OR (committedFor = ? AND key > ?))
+                        """, arguments: [instant, instant, key])
+            }
             let interrupted = "state = 'delivering' OR committedFor IS NOT NULL"
             let keys = try String.fetchAll(db, sql: "SELECT key FROM delivery WHERE \(interrupted) ORDER BY key")
             try db.execute(

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The database's single writer, with a fast lane for the scheduler.
 ///
@@ -10,16 +11,45 @@ import GRDB
 public final class PrioritizedWriter: Sendable {
     let database: any DatabaseWriter
     public let gate = WriteGate()
+    /// The thread inside `inOneTransaction`, whose reads and writes join that transaction.
+    private let transactionThread = Mutex<pthread_t?>(nil)
 
     init(_ database: any DatabaseWriter) { self.database = database }
 
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try database.read(value)
+        if inTransactionOfThisThread { return try database.unsafeReentrantWrite(value) }
+        return try database.read(value)
     }
 
-    /// One transaction: `updates` is committed whole, or rolled back whole when it throws.
+    /// One transaction: `updates` is committed whole, or rolled back whole when it throws. Inside
+    /// `inOneTransaction`, a savepoint of that transaction.
     public func write<T>(_ updates: (Database) throws -> T) throws -> T {
-        try gate.withTurn(urgent: WritePriority.urgent) { try database.write(updates) }
+        if inTransactionOfThisThread {
+            return try database.unsafeReentrantWrite { db in
+                var result: T?
+                try db.inSavepoint {
+                    result = try updates(db)
+                    return .commit
+                }
+                return result!
+            }
+        }
+        return try gate.withTurn(urgent: WritePriority.urgent) { try database.write(updates) }
+    }
+
+    /// Runs `body` in one transaction (one commit, one fsync): every read and write it makes on this
+    /// thread joins it, each write as a savepoint that a throwing write rolls back alone. For the
+    /// records of a burst of deliveries, written together once all were shown.
+    public func inOneTransaction<T>(_ body: () throws -> T) throws -> T {
+        try write { _ in
+            transactionThread.withLock { $0 = pthread_self() }
+            defer { transactionThread.withLock { $0 = nil } }
+            return try body()
+        }
+    }
+
+    private var inTransactionOfThisThread: Bool {
+        transactionThread.withLock { owner in owner.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     /// The database itself for the length of `body`, with no other write through this writer in

@@ -4,6 +4,7 @@ import BeautyProtocol
 @testable import BeautyStore
 import BeautyTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// The deliveries of an instant committed `commit_ahead_ms` before it: a crash on either side of the
@@ -59,6 +60,28 @@ struct CommitAheadTests {
         #expect(daemon.notifier.shown.isEmpty, "shown before its instant")
     }
 
+    /// One reminder ("Serum", at `due`) committed ahead by a daemon that then dies: its appointment's id.
+    static func committedThenKilled(_ store: AppDatabase) async throws -> Int64 {
+        let first = try await daemon(at: now, store)
+        let id = try await add(first, "Serum")
+        try await commit(first)
+        await first.stop()  // as a kill: nothing more is written
+        return id
+    }
+
+    /// Adds one reminder at `due` per title and runs the daemon to their commitment: their ids and delivery keys.
+    static func committedBurst(_ daemon: InProcessDaemon, titles: [String]) async throws -> (
+        ids: [Int64], keys: [String]
+    ) {
+        var ids: [Int64] = []
+        for title in titles { ids.append(try await add(daemon, title)) }
+        try await commit(daemon, count: titles.count)
+        let keys = try ids.map { id in
+            try #require(try daemon.store.deliveries.of(itemKind: .appointment, itemID: id).first?.trigger.key)
+        }
+        return (ids, keys)
+    }
+
     static func state(_ store: AppDatabase, _ id: Int64) throws -> DeliveryState? {
         try store.deliveries.of(itemKind: .appointment, itemID: id).first?.state
     }
@@ -66,10 +89,7 @@ struct CommitAheadTests {
     @Test("committed, then a crash before the instant: pending again at the restart, and shown once at the instant")
     func crashBeforeTheInstant() async throws {
         try await Self.withStore { store in
-            let first = try await Self.daemon(at: Self.now, store)
-            let id = try await Self.add(first, "Serum")
-            try await Self.commit(first)
-            await first.stop()  // as a kill: nothing more is written
+            let id = try await Self.committedThenKilled(store)
 
             let second = try await Self.daemon(at: Self.due.addingTimeInterval(-0.002), store)
             #expect(try Self.state(store, id) == .pending)
@@ -83,10 +103,10 @@ struct CommitAheadTests {
     @Test("committed, then a crash after the instant (the Notify may have gone): counted as shown, never shown again")
     func crashAfterTheInstant() async throws {
         try await Self.withStore { store in
-            let first = try await Self.daemon(at: Self.now, store)
-            let id = try await Self.add(first, "Serum")
-            try await Self.commit(first)
-            await first.stop()
+            let id = try await Self.committedThenKilled(store)
+            // The dead process had got as far as sending its Notify.
+            let key = try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first?.trigger.key)
+            store.showingProgress.sending(key, committedFor: Self.due)
 
             let second = try await Self.daemon(at: Self.due.addingTimeInterval(1), store)
             try await second.run(until: Self.due.addingTimeInterval(60))
@@ -94,6 +114,49 @@ struct CommitAheadTests {
             let delivery = try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first)
             #expect(delivery.state == .fired)
             #expect(delivery.lastError?.hasPrefix("interrupted while being shown") == true, "\(delivery)")
+        }
+    }
+
+    @Test(
+        "committed, then a crash before the instant and a restart after it: nothing was sent, so shown once at the restart"
+    )
+    func crashBeforeTheInstantRestartedAfterIt() async throws {
+        try await Self.withStore { store in
+            let id = try await Self.committedThenKilled(store)
+
+            let second = try await Self.daemon(at: Self.due.addingTimeInterval(0.05), store)
+            try await second.run(until: Self.due.addingTimeInterval(60))
+            #expect(second.notifier.shown.map(\.summary) == ["Serum"])
+            let delivery = try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first)
+            #expect(delivery.state == .fired && delivery.lastError == nil, "\(delivery)")
+        }
+    }
+
+    @Test(
+        "a crash in the middle of a burst: those whose Notify was sent count as shown, the rest are shown at the restart; a progress file from another boot is not trusted"
+    )
+    func crashInTheMiddleOfABurst() async throws {
+        for trusted in [true, false] {
+            try await Self.withStore { store in
+                let first = try await Self.daemon(at: Self.now, store)
+                let (ids, keys) = try await Self.committedBurst(first, titles: (0..<10).map { "Burst \($0)" })
+                await first.stop()
+                // The dead process had sent the first four Notify calls of the burst (in key order).
+                store.showingProgress.sending(keys.sorted()[3], committedFor: Self.due)
+                if !trusted {
+                    let file = store.path + "-showing"
+                    let text = try String(contentsOfFile: file, encoding: .utf8)
+                    try ("another-boot" + text.drop { $0 != "\n" }).write(
+                        toFile: file, atomically: true, encoding: .utf8)
+                }
+
+                let second = try await Self.daemon(at: Self.due.addingTimeInterval(0.05), store)
+                try await second.run(until: Self.due.addingTimeInterval(60))
+                // Several due at a start are one "missed while away" notification covering each.
+                let shownAgain = second.notifier.shown.flatMap(\.covers).sorted()
+                #expect(shownAgain == (trusted ? Array(keys.sorted().dropFirst(4)) : []), "trusted: \(trusted)")
+                for id in ids { #expect(try Self.state(store, id) == .fired) }
+            }
         }
     }
 
@@ -159,12 +222,7 @@ struct CommitAheadTests {
     func burstWaitsForNoWrite() async throws {
         try await Self.withStore { store in
             let daemon = try await Self.daemon(at: Self.now, store)
-            var ids: [Int64] = []
-            for index in 0..<10 { ids.append(try await Self.add(daemon, "Burst \(index)")) }
-            try await Self.commit(daemon, count: 10)
-            let keys = try ids.map { id in
-                try #require(try store.deliveries.of(itemKind: .appointment, itemID: id).first?.trigger.key)
-            }
+            let (ids, keys) = try await Self.committedBurst(daemon, titles: (0..<10).map { "Burst \($0)" })
 
             // A client's write in progress at the instant, finished only once the test has looked.
             let writing = DispatchSemaphore(value: 0)
@@ -190,5 +248,45 @@ struct CommitAheadTests {
             for id in ids { #expect(try Self.state(store, id) == .fired) }
             #expect(daemon.notifier.shown.count == 10)
         }
+    }
+
+    @Test(
+        "10 due at one instant: every Notify first, then their records in one commit; shown in key order, not in the order added"
+    )
+    func burstRecordedInOneCommit() async throws {
+        try await Self.withStore { store in
+            let daemon = try await Self.daemon(at: Self.now, store)
+            // Added in an order that is not the key order: the order shown is the keys', not the adds'.
+            let (ids, keys) = try await Self.committedBurst(
+                daemon, titles: (0..<10).reversed().map { "Burst \($0)" })
+            let commits = FiredCountAtEachCommit()
+            try store.writer.database.add(transactionObserver: commits, extent: .observerLifetime)
+
+            try await daemon.advance(to: Self.due)
+            let shown = daemon.notifier.shown
+            #expect(shown.map(\.key) == keys.sorted(), "\(shown.map(\.summary))")
+            // One commit for the ten records: none came between two Notify calls.
+            #expect(commits.firedCounts == [10], "fired rows after each commit: \(commits.firedCounts)")
+            for id in ids { #expect(try Self.state(store, id) == .fired) }
+        }
+    }
+}
+
+/// The number of `fired` deliveries after each commit that changed the delivery table.
+private final class FiredCountAtEachCommit: TransactionObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [Int] = []
+    private var changed = false
+
+    var firedCounts: [Int] { lock.withLock { counts } }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "delivery" }
+    func databaseDidChange(with event: DatabaseEvent) { changed = true }
+    func databaseDidRollback(_ db: Database) { changed = false }
+    func databaseDidCommit(_ db: Database) {
+        guard changed else { return }
+        changed = false
+        let fired = (try? Int.fetchOne(db, sql: "SELECT count(*) FROM delivery WHERE state = 'fired'")) ?? -1
+        lock.withLock { counts.append(fired) }
     }
 }

@@ -61,6 +61,40 @@ struct WritePriorityTests {
         }
     }
 
+    /// The records of a burst: one commit for all, each write a savepoint of it (one that throws is rolled
+    /// back alone), reads inside it see its writes, other connections see nothing until it commits.
+    @Test func writesInsideOneTransactionAreSavepointsOfIt() throws {
+        let file = try TemporaryDatabase()
+        let writer = try file.open().writer
+        try writer.write { db in try db.execute(sql: "CREATE TABLE probe(x INTEGER)") }
+        struct Refused: Error {}
+        @Sendable func count(_ db: Database) throws -> Int {
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM probe") ?? -1
+        }
+
+        let (inside, seenElsewhere) = try writer.inOneTransaction {
+            try writer.write { db in try db.execute(sql: "INSERT INTO probe VALUES (1)") }
+            #expect(throws: Refused.self) {
+                try writer.write { db in
+                    try db.execute(sql: "INSERT INTO probe VALUES (2)")
+                    throw Refused()
+                }
+            }
+            try writer.write { db in try db.execute(sql: "INSERT INTO probe VALUES (3)") }
+            // Another thread reads what is committed: nothing yet.
+            let elsewhere = Order(), read = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                elsewhere.append("\((try? writer.read(count)) ?? -1)")
+                read.signal()
+            }
+            read.wait()
+            return (try writer.read(count), elsewhere.entries)
+        }
+        #expect(inside == 2)
+        #expect(seenElsewhere == ["0"])
+        #expect(try writer.read { db in try Int.fetchAll(db, sql: "SELECT x FROM probe ORDER BY x") } == [1, 3])
+    }
+
     /// Waits for `condition`; the 120 s only keeps a failed test from hanging the run.
     private func until(_ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(120)

@@ -31,6 +31,18 @@ package final class RecordingNotifier: Notifier, @unchecked Sendable {
     package var closed: [String] { lock.withLock { closes } }
 
     package func show(_ notification: DesktopNotification) async throws -> ShowOutcome {
+        try take(notification)
+    }
+
+    package func send(_ notification: DesktopNotification, sending: @escaping @Sendable () -> Void) -> ShowReply {
+        let outcome = Result {
+            if serverInfo().reachable { sending() }
+            return try take(notification)
+        }
+        return Task { try outcome.get() }
+    }
+
+    private func take(_ notification: DesktopNotification) throws -> ShowOutcome {
         try lock.withLock {
             guard info.reachable else { throw NotifierError(info.lastError ?? "no notification server") }
             requests.append(notification)

@@ -3,8 +3,9 @@ import BeautyStore
 import Foundation
 
 /// The deliveries of the next due instant are committed `commit_ahead_ms` before it, in one
-/// transaction; at the instant they are shown back to back, in a stable order, with nothing written
-/// in between (and so nothing waiting for a client's write), and recorded after the last one.
+/// transaction; at the instant their Notify calls are sent back to back, in a stable order, none
+/// waiting for the answer to the one before, with nothing written in between (and so nothing waiting for
+/// a client's write); once answered they are recorded in one transaction.
 extension Scheduler {
     /// At the committed instant: shows what is still committed for it. Before it, a clock or zone
     /// change or a reload takes the commitment back (an edit needs nothing: it replaces or removes
@@ -28,27 +29,31 @@ extension Scheduler {
         let due = try store.deliveries.committedAhead(for: instant)
         committedInstant = nil
         committedKeys = Set(due.map(\.key))
-        deferredRecords = []
+        sentInBurst = []
+        burstInstant = instant
         defer {
             committedKeys = []
-            deferredRecords = nil
+            sentInBurst = nil
+            burstInstant = nil
         }
         var shown = true
         for trigger in due where !(await deliver(trigger)) { shown = false }
-        let records = deferredRecords ?? []
-        deferredRecords = nil
-        for delivery in records where !record(delivery) { shown = false }
+        let sent = sentInBurst ?? []
+        sentInBurst = nil
+        if !(await answerBurst(sent)) { shown = false }
         return shown
     }
 
-    /// Arms the timer for `wakeAt`; when that is a delivery's instant, for `commit_ahead_ms` before it,
+    /// Arms the timer for `wakeAt`; when that is a delivery's instant, for `commit_ahead_ms` (`CommitLead`) before it,
     /// and once that time has come, commits the instant's deliveries and arms the timer for the instant.
     func arm(for wakeAt: Date?) throws {
+        let armedBefore = timer.deadline
         if let committed = committedInstant {
             timer.arm(at: min(wakeAt ?? committed, committed))
             return
         }
-        let lead = TimeInterval(config.commitAheadMilliseconds) / 1000
+        commitLead.configured = TimeInterval(config.commitAheadMilliseconds) / 1000
+        let lead = commitLead.lead
         guard lead > 0, let wakeAt, try notificationsEnabled(),
             let next = try store.deliveries.next(after: clock()), next.fireAt == wakeAt
         else {
@@ -59,7 +64,26 @@ extension Scheduler {
             timer.arm(at: wakeAt.addingTimeInterval(-lead))
             return
         }
-        if !(try store.deliveries.commitAhead(dueAt: wakeAt)).isEmpty { committedInstant = wakeAt }
+        let committing = clock()
+        let committed = try store.deliveries.commitAhead(dueAt: wakeAt)
+        if !committed.isEmpty { committedInstant = wakeAt }
+        // Timed from the deadline this pass was woken for, when that was this commit's.
+        if let armed = armedBefore, armed <= committing, wakeAt.timeIntervalSince(armed) <= lead + 0.001 {
+            commitLead.record(clock().timeIntervalSince(armed))
+        }
+        // For benchmarks/firing.py: how far ahead of the instant the commit ended, how long it took (its wait
+        // for a write in progress and its fsync), and how late this pass began after the timer's deadline.
+        logger.debug(
+            "committed ahead",
+            metadata: [
+                "deliveries": "\(committed.count)", "instant": "\(wakeAt.timeIntervalSince1970)",
+                "margin_ms": "\(Self.milliseconds(wakeAt.timeIntervalSince(clock())))",
+                "commit_ms": "\(Self.milliseconds(clock().timeIntervalSince(committing)))",
+                "pass_began_late_ms": "\(Self.milliseconds(committing.timeIntervalSince(armedBefore ?? committing)))",
+                "lead_ms": "\(Self.milliseconds(lead))",
+            ])
         timer.arm(at: wakeAt)
     }
+
+    private static func milliseconds(_ interval: TimeInterval) -> String { String(format: "%.2f", interval * 1000) }
 }

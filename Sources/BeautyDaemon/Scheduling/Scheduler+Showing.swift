@@ -14,17 +14,29 @@ extension Scheduler {
     /// shown at the next start. The grace is there because a stop usually meets a server that answers
     /// in milliseconds: abandoning its Notify at once would show that reminder a second time.
     func show(_ notification: DesktopNotification, for keys: [String]) async throws -> ShowOutcome {
+        try await answer(to: try send(notification, for: keys))
+    }
+
+    /// Sends `notification` without waiting for the server's answer (`answer(to:)` waits for it); `sending`
+    /// runs just before the call goes to the bus.
+    func send(
+        _ notification: DesktopNotification, for keys: [String], sending: @escaping @Sendable () -> Void = {}
+    ) throws -> ShowReply {
         // A stop under way sends nothing new: the grace below is for a Notify already sent.
         try Task.checkCancellation()
         // Durably "delivering" before the server hears of it: a crash from here on never repeats it.
         if !committedKeys.isSuperset(of: keys) { try store.deliveries.markDelivering(keys, at: clock()) }
-        let notifier = self.notifier
+        return notifier.send(notification, sending: sending)
+    }
+
+    /// The server's answer to a notification sent, or a cancellation once a stop has waited `stopGrace` for it.
+    func answer(to reply: ShowReply) async throws -> ShowOutcome {
         let outcome = ResumeOnce<ShowOutcome>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard outcome.install(continuation) else { return }
                 Task {
-                    do { outcome.resume(.success(try await notifier.show(notification))) } catch {
+                    do { outcome.resume(.success(try await reply.value)) } catch {
                         outcome.resume(.failure(error))
                     }
                 }
@@ -44,25 +56,59 @@ extension Scheduler {
         let keys: [String]
         let description: String
         let metadata: Logger.Metadata?
-        let shownAt: Date
+        var shownAt: Date
         let record: (Date) throws -> Void
+    }
+
+    /// A notification of a burst, sent without waiting for the answer, and its record once it is answered.
+    struct SentDelivery {
+        let reply: ShowReply
+        var shown: ShownDelivery
     }
 
     /// Shows `notification` and then runs `record` with the time it was shown (marks it fired, tells
     /// listeners). Throws if the show failed; once shown it is never shown again: a `record` that fails
-    /// is kept and tried again at each pass. False while the record waits.
+    /// is kept and tried again at each pass. False while the record waits. In a burst (`sentInBurst`),
+    /// only sends it: `answerBurst` waits for the answers and records them.
     func showThenRecord(
         _ notification: DesktopNotification, for keys: [String], as description: String,
         metadata: Logger.Metadata? = nil, record: @escaping (Date) throws -> Void
     ) async throws -> Bool {
-        _ = try await show(notification, for: keys)
-        let shown = ShownDelivery(
-            keys: keys, description: description, metadata: metadata, shownAt: clock(), record: record)
-        if deferredRecords != nil {
-            deferredRecords?.append(shown)
+        if sentInBurst != nil {
+            let (progress, instant, key) = (store.showingProgress, burstInstant, keys.max())
+            let reply = try send(notification, for: keys) {
+                // Noted on the notifier's thread as the call goes out, not when it is queued: a crash in between
+                // leaves it pending (it was never sent), not counted as shown.
+                if let instant, let key { progress.sending(key, committedFor: instant) }
+            }
+            sentInBurst?.append(
+                SentDelivery(
+                    reply: reply,
+                    shown: ShownDelivery(
+                        keys: keys, description: description, metadata: metadata, shownAt: clock(), record: record)))
             return true
         }
-        return self.record(shown)
+        _ = try await show(notification, for: keys)
+        return self.record(
+            ShownDelivery(keys: keys, description: description, metadata: metadata, shownAt: clock(), record: record))
+    }
+
+    /// Waits for the answers to a burst's notifications, in the order sent, then writes the records of those
+    /// shown in one transaction; those no server took go back to pending, as a failed show does.
+    func answerBurst(_ sent: [SentDelivery]) async -> Bool {
+        var shown: [ShownDelivery] = []
+        var allShown = true
+        for var delivery in sent {
+            do {
+                _ = try await answer(to: delivery.reply)
+                delivery.shown.shownAt = clock()
+                shown.append(delivery.shown)
+            } catch {
+                let failed = delivery.shown
+                allShown = notShown(failed.keys, error, as: failed.description, metadata: failed.metadata) && allShown
+            }
+        }
+        return recordTogether(shown) && allShown
     }
 
     /// Runs `shown.record`; if it fails, keeps it for the next pass (logged the first time only).
@@ -79,6 +125,20 @@ extension Scheduler {
                     "\(shown.description) shown; recording it waits for \(hold.waitingFor)", metadata: shown.metadata)
             }
             return false
+        }
+    }
+
+    /// Runs the records of a burst in one transaction: one commit for the instant instead of one per
+    /// notification. A record that fails is kept like any (its savepoint alone is rolled back); if the
+    /// transaction itself cannot commit, each is written on its own.
+    func recordTogether(_ burst: [ShownDelivery]) -> Bool {
+        guard burst.count > 1 else { return burst.allSatisfy { record($0) } }
+        let keptBefore = unrecorded.count
+        do {
+            return try store.writer.inOneTransaction { burst.map { record($0) }.allSatisfy { $0 } }
+        } catch {
+            unrecorded.removeSubrange(keptBefore...)
+            return burst.map { record($0) }.allSatisfy { $0 }
         }
     }
 

@@ -43,12 +43,17 @@ public actor Scheduler {
     /// Shown notifications whose record could not be written (the database locked, the disk full): written
     /// at each pass until it works. Their rows stay "delivering", which no pass shows again and a start counts as fired.
     var unrecorded: [ShownDelivery] = []
+    /// How long before their instant deliveries are committed.
+    var commitLead = CommitLead(configured: 0)
     /// The instant whose deliveries are committed ahead (`commitAhead`): the timer is armed for it.
     var committedInstant: Date?
     /// The deliveries being shown at their committed instant: already durable, so `show` writes nothing for them.
     var committedKeys: Set<String> = []
-    /// While the committed deliveries are shown, their records wait here so that no write comes between the Notify calls.
-    var deferredRecords: [ShownDelivery]?
+    /// While the committed deliveries are shown, the notifications sent wait here for their answers and records, so
+    /// that no answer is waited for and nothing is written between two Notify calls.
+    var sentInBurst: [SentDelivery]?
+    /// The instant whose committed deliveries are being sent (each is noted in `store.showingProgress` first).
+    var burstInstant: Date?
 
     /// A thread for the scheduler alone (one per process; beautyd has one scheduler). On the event
     /// loops shared with other work, each pass (a few reads, a write when something fires) queued
@@ -114,11 +119,13 @@ public actor Scheduler {
 
     private func loop() async throws {
         defer { timer.arm(at: nil) }
-        for key in try store.deliveries.settleInterrupted(at: clock()) {
+        let reached = store.showingProgress.read()
+        for key in try store.deliveries.settleInterrupted(at: clock(), reached: reached) {
             logger.warning(
                 "a delivery was interrupted by a crash while being shown; counted as shown",
                 metadata: ["delivery_key": "\(key)"])
         }
+        store.showingProgress.started()
         zone.watch(queue: DispatchQueue(label: "beautyd.zone")) { [wakeContinuation, zoneChanged] _ in
             // A flag, not only a wake reason: wakes are coalesced and one must never be lost.
             zoneChanged.set()

@@ -4,7 +4,7 @@
 Run with the system interpreter (it needs python3-dbus and python3-gi):
 
     /usr/bin/python3 notification_server.py LOG_FILE [--no-actions] [--markup] [--persistence] [--name NAME] [--hang]
-                                            [--before-first-reply COMMAND]
+                                            [--before-first-reply COMMAND] [--answer-together N]
 
 It owns org.freedesktop.Notifications on the session bus named by
 DBUS_SESSION_BUS_ADDRESS and serves /org/freedesktop/Notifications:
@@ -43,6 +43,10 @@ D-Bus timeout, about 25 s, unless the server leaves the bus first).
 
 With --before-first-reply, the first Notify is logged, then COMMAND is run with /bin/sh and waited
 for, and only then answered: what another program does while a client waits for that answer.
+
+With --answer-together N, the first N Notify calls are logged as they arrive but answered only once
+the N-th has arrived, all then in order; later ones at once. A client that waits for each answer
+before its next call gets no further than the first (until its D-Bus timeout).
 
 SIGTERM and SIGINT stop it (they are unblocked first: a test runner may have blocked them).
 """
@@ -86,8 +90,10 @@ def plain(value):
 
 
 class Server(dbus.service.Object):
-    def __init__(self, bus, log_path, capabilities, name, hang=False, before_first_reply=None):
+    def __init__(self, bus, log_path, capabilities, name, hang=False, before_first_reply=None, answer_together=0):
         super().__init__(bus, OBJECT_PATH)
+        self.answer_together = answer_together
+        self.unanswered = []  # (reply, id) of the calls held for --answer-together
         self.hang = hang
         self.before_first_reply = before_first_reply
         self.held = []  # the reply callbacks of unanswered Notify calls (--hang)
@@ -130,6 +136,14 @@ class Server(dbus.service.Object):
         if self.before_first_reply:
             command, self.before_first_reply = self.before_first_reply, None
             subprocess.run(["/bin/sh", "-c", command], check=False)
+        if self.answer_together:
+            self.unanswered.append((reply, nid))
+            if len(self.unanswered) < self.answer_together:
+                return
+            self.answer_together = 0
+            for held_reply, held_id in self.unanswered:
+                held_reply(dbus.UInt32(held_id))
+            return
         reply(dbus.UInt32(nid))
 
     @dbus.service.method(IFACE, in_signature="", out_signature="as")
@@ -173,13 +187,14 @@ def main(argv):
     args = argv[1:]
     if not args or args[0].startswith("-"):
         sys.stderr.write("usage: notification_server.py LOG_FILE [--no-actions] [--markup] [--persistence] [--name NAME] [--hang]"
-                         " [--before-first-reply COMMAND]\n")
+                         " [--before-first-reply COMMAND] [--answer-together N]\n")
         return 64
     log_path = args.pop(0)
     capabilities = ["actions", "body"]
     name = "beautyd-test-server"
     hang = False
     before_first_reply = None
+    answer_together = 0
     while args:
         flag = args.pop(0)
         if flag == "--no-actions":
@@ -194,6 +209,8 @@ def main(argv):
             name = args.pop(0)
         elif flag == "--before-first-reply" and args:
             before_first_reply = args.pop(0)
+        elif flag == "--answer-together" and args:
+            answer_together = int(args.pop(0))
         else:
             sys.stderr.write("unknown argument: %s\n" % flag)
             return 64
@@ -205,7 +222,7 @@ def main(argv):
     if reply not in (dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER, dbus.bus.REQUEST_NAME_REPLY_ALREADY_OWNER):
         sys.stderr.write("%s is already owned on this bus\n" % BUS_NAME)
         return 2
-    server = Server(bus, log_path, capabilities, name, hang, before_first_reply)
+    server = Server(bus, log_path, capabilities, name, hang, before_first_reply, answer_together)
 
     loop = GLib.MainLoop()
     for signum in (signal.SIGTERM, signal.SIGINT):
