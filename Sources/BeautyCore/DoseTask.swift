@@ -64,6 +64,19 @@ public struct DoseTaskContent: Sendable, Equatable {
 
     public var uid: String { DoseTaskUID.make(key: key, due: due) }
 
+    /// Equal when they write the same task. Zones compare by what is written: every UTC name ("GMT",
+    /// "Etc/UTC"...) writes DUE in UTC and reads back as "UTC", and TimeZone's own == also tells a zone
+    /// from the same zone made another way; either made every run rewrite every unanswered task.
+    public static func == (a: DoseTaskContent, b: DoseTaskContent) -> Bool {
+        a.key == b.key && a.due == b.due && writtenAlike(a.zone, b.zone) && a.summary == b.summary
+            && a.alarmText == b.alarmText && a.answer == b.answer && a.note == b.note
+    }
+
+    static func writtenAlike(_ a: TimeZone, _ b: TimeZone) -> Bool {
+        a.identifier == b.identifier
+            || (ICalendar.utcNames.contains(a.identifier) && ICalendar.utcNames.contains(b.identifier))
+    }
+
     /// The same task answered on the desktop: its alarm goes, so that apps that show a cancelled
     /// task as open (Tasks.org, GNOME) do not ring for it, and so does a missed note.
     public func answered(_ answer: DoseTaskAnswer) -> DoseTaskContent {

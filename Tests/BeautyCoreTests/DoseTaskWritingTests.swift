@@ -71,10 +71,16 @@ import Testing
         newYork.zone = TimeZone(identifier: "America/New_York")!
         var inUTC = open
         inUTC.zone = TimeZone(identifier: "UTC")!
+        // Written in UTC too, read back as "UTC": still the same task (a machine whose zone is Etc/UTC
+        // had every task rewritten at every run).
+        var inEtcUTC = open
+        inEtcUTC.zone = TimeZone(identifier: "Etc/UTC")!
+        var inGMT = open
+        inGMT.zone = TimeZone(identifier: "GMT")!
         var noted = open.answered(.skipped(at: answeredAt))
         noted.note = "line one\nline two"
         return [
-            open, long, newYork, inUTC, noted, open.answered(.taken(at: answeredAt)),
+            open, long, newYork, inUTC, inEtcUTC, inGMT, noted, open.answered(.taken(at: answeredAt)),
             open.missed(by: utc("2026-11-28T07:30:00Z"), localizer: .english),
         ]
     }()
