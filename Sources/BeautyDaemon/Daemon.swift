@@ -36,7 +36,9 @@ public func makeDaemon(
         store: store.sync, appointments: store.appointments, categories: store.categories, settings: settings,
         remindersChanged: remindersChanged, logger: logger, clock: clock, zone: zone, database: store,
         doseAnswers: scheduler)
-    scheduler.doseNotices.listen { sync.noticeDoses() }
+    // Weak: the coordinator holds the scheduler (its dose answers), and a cycle kept the database open
+    // after beautyd stopped (its WAL was never checkpointed and removed).
+    scheduler.doseNotices.listen { [weak sync] in sync?.noticeDoses() }
     let importStages = ImportStages(limits: importLimits)
     let details = AppointmentDetails(
         appointments: store.appointments, occurrences: store.occurrences, database: store, clock: clock, zone: zone)
