@@ -187,7 +187,13 @@ public actor Scheduler {
             }
             if !recordShownDeliveries() { failed = true }
             if try notificationsEnabled() {
+                // Due now without a commitment ahead (added inside the lead, or a pass woken late on a busy
+                // machine): sent together too, none waiting for the server's answer to the one before.
+                sentInBurst = []
                 for trigger in plan.deliver where !(await deliver(trigger)) { failed = true }
+                let sent = sentInBurst ?? []
+                sentInBurst = nil
+                if !(await answerBurst(sent)) { failed = true }
                 if !plan.catchUp.isEmpty, !(await deliverGroup(plan.catchUp)) { failed = true }
             } else {
                 // Switched off: record them as due but show nothing, so switching on brings no flood.
