@@ -102,7 +102,10 @@ struct AppointmentReminderTests {
             "\(daemon.notifier.shown.count) notifications in 15 s")
         // A minute at a time: one jump of ten minutes, made before the scheduler's pass has armed its
         // next instant (a busy machine), would be one catch-up, not ten minutes of reminders.
-        for minute in 1...10 { try await daemon.run(until: first.addingTimeInterval(Double(minute) * 60)) }
+        for minute in 1...10 {
+            _ = await daemon.settled()
+            try await daemon.run(until: first.addingTimeInterval(Double(minute) * 60))
+        }
         _ = await daemon.notifier.waitForShown(2, timeout: InProcessDaemon.patience)
         let tenMinutes = await daemon.notifier.waitForShown(11, timeout: .seconds(1)).count
         #expect((2...10).contains(tenMinutes), "\(tenMinutes) notifications in 10 minutes")

@@ -95,6 +95,15 @@ final class InProcessDaemon: @unchecked Sendable {
             ?? false
     }
 
+    /// Waits until the timer shows no pass under way: armed for an instant after the clock, or not armed.
+    /// A pass woken by something else (a shown notification, an edit) still has its old deadline, one
+    /// the clock has passed; moving the clock then would skip the deadline the pass is about to arm.
+    func settled(timeout: Duration = .seconds(10)) async -> Bool {
+        await eventually(timeout: timeout, interval: .milliseconds(5)) {
+            (timer.deadline.map { $0 > clock.now } ?? true) ? true : nil
+        } ?? false
+    }
+
     /// Sets the clock to `instant`. If the armed deadline has come, wakes the scheduler as the timerfd
     /// would and returns once that pass has armed the timer again; otherwise nothing wakes.
     func advance(to instant: Date) async throws {
