@@ -95,15 +95,6 @@ final class InProcessDaemon: @unchecked Sendable {
             ?? false
     }
 
-    /// Waits until the timer shows no pass under way: armed for an instant after the clock, or not armed.
-    /// A pass woken by something else (a shown notification, an edit) still has its old deadline, one
-    /// the clock has passed; moving the clock then would skip the deadline the pass is about to arm.
-    func settled(timeout: Duration = .seconds(10)) async -> Bool {
-        await eventually(timeout: timeout, interval: .milliseconds(5)) {
-            (timer.deadline.map { $0 > clock.now } ?? true) ? true : nil
-        } ?? false
-    }
-
     /// Sets the clock to `instant`. If the armed deadline has come, wakes the scheduler as the timerfd
     /// would and returns once that pass has armed the timer again; otherwise nothing wakes.
     func advance(to instant: Date) async throws {
@@ -176,8 +167,14 @@ final class ManualTimer: DeadlineTimer, @unchecked Sendable {
         lock.withLock {
             armed = deadline
             count += 1
+            history.append(deadline)
+            if history.count > 20 { history.removeFirst() }
         }
     }
+
+    private var history: [Date?] = []
+    /// The last 20 deadlines armed, oldest first (nil: disarmed), for a test's failure message.
+    var lastArmed: [Date?] { lock.withLock { history } }
 
     var deadline: Date? { lock.withLock { armed } }
     /// How many times a pass armed (or disarmed) it: each pass ends by arming it once.
