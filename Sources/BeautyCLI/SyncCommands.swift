@@ -214,7 +214,7 @@ struct SyncStatusCommand: ParsableCommand {
                 if let next = doses.nextRunAt {
                     Output.line(Output.l.tr("  doses next:      %s", Output.instant(next)))
                 }
-                if let error = doses.lastError {
+                if let error = StatusCommand.shown(doses.lastError, doses.lastErrorText) {
                     Output.line(Output.l.tr("  doses error:     %s", Validation.quotable(error)))
                 }
                 for report in doses.reports ?? [] {
@@ -299,7 +299,9 @@ struct SyncNowCommand: ParsableCommand {
                 }
                 if let doses = r.doses {
                     Output.line(
-                        doses.error.map { Output.l.tr("%s: doses failed: %s", r.account, Validation.quotable($0)) }
+                        StatusCommand.shown(doses.error, doses.errorText).map {
+                            Output.l.tr("%s: doses failed: %s", r.account, Validation.quotable($0))
+                        }
                             ?? Output.l.tr(
                                 "%s: doses: %s read, %s written, %s answered on the phone; %s requests", r.account,
                                 doses.read, doses.created + doses.written + doses.deleted + doses.putBack,

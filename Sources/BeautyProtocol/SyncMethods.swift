@@ -190,8 +190,10 @@ public struct SyncDosesInfo: Codable, Sendable, Equatable {
     public var lastPollAt: Date?
     /// When beautyd next reads or writes the list by itself; nil: nothing pending, no timer.
     public var nextRunAt: Date?
-    /// Why the last run failed (nil: it succeeded).
+    /// Why the last run failed or what went wrong in it (nil: nothing did), in English.
     public var lastError: String?
+    /// `lastError` as a message to translate (nil for a library's own words).
+    public var lastErrorText: TranslatableText?
     /// What the last run did (since beautyd started).
     public var lastRun: SyncDosesReport?
     /// Answers that gave way and tasks put back, the last 30 days, the latest first.
@@ -221,8 +223,10 @@ public struct SyncDosesReport: Codable, Sendable, Equatable {
     public var reports = 0
     /// The deletion guard held the poll back: dose sync is paused for the account.
     public var paused = false
-    /// Why the run failed (nil: it succeeded).
+    /// Why the run failed (nil: it succeeded), in English.
     public var error: String?
+    /// `error` as a message to translate (nil for a library's own words).
+    public var errorText: TranslatableText?
 
     public init() {}
 }

@@ -1,5 +1,6 @@
 import BeautyCalDAV
 import BeautyCore
+import BeautyLocalization
 @testable import BeautyDaemon
 import BeautyProtocol
 import BeautyStore
@@ -161,8 +162,15 @@ struct PhoneTaskHostileTests {
         _ = try await daemon.call(MedicationRPC.doseTaken, DoseParams(id: doseID))
         let report = try #require(await sync.syncDoses("phone", poll: false))
         #expect(report.stillRefused && report.preconditionFailures == 3, "\(report)")
-        let error = (await sync.dosesStatus(account: "phone"))?.lastError
+        let status = await sync.dosesStatus(account: "phone")
+        let error = status?.lastError
         #expect(error?.contains("412") == true, "\(String(describing: error))")
+        // In the reader's language on sync status.
+        #expect(
+            status?.lastErrorText?.rendered(Localizer.forLanguage(.polish)).hasPrefix(
+                "serwer odrzucił zapisy beautyd na liście dawek") == true,
+            "\(String(describing: status?.lastErrorText))")
+        #expect(status?.lastErrorText?.english == error)
         // The desktop's answer stands on the desktop.
         #expect(try Self.morningDose(daemon, medicationID).state == .taken)
         // One create, then three tries of the answer: no more (the server's log is read as it comes).

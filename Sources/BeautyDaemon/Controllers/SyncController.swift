@@ -42,7 +42,9 @@ struct SyncController: RequestController {
                 reports[index].doses = Self.wire(run)
             } else {
                 var failed = SyncDosesReport()
-                failed.error = await sync.dosesStatus(account: name)?.lastError
+                let status = await sync.dosesStatus(account: name)
+                failed.error = status?.lastError
+                failed.errorText = status?.lastErrorText
                 reports[index].doses = failed
             }
         }
@@ -250,6 +252,7 @@ struct SyncController: RequestController {
                 doses.lastPollAt = status.lastPollAt
                 doses.nextRunAt = status.nextRunAt
                 doses.lastError = status.lastError
+                doses.lastErrorText = status.lastErrorText
                 doses.lastRun = status.lastReport.map(Self.wire)
                 doses.reports = status.reports.map { Self.wire($0, zone: zone.current) }
             }

@@ -18,6 +18,7 @@ public struct PhoneTaskStatus: Sendable {
     public var lastPollAt: Date?
     public var nextRunAt: Date?
     public var lastError: String?
+    public var lastErrorText: TranslatableText?
     public var lastReport: PhoneTaskReport?
     /// Answers that gave way, tasks put back: the last 30 days, the latest first.
     public var reports: [DoseTaskReportRow]
@@ -118,7 +119,8 @@ extension SyncCoordinator {
             if report.polled { state.lastPollAt = started }
             state.failures = 0
             state.retryAt = nil
-            state.lastError = Self.doseRunTrouble(report)
+            state.lastErrorText = Self.doseRunTrouble(report)
+            state.lastError = state.lastErrorText?.english
             state.lastReport = report
             doseStates[name] = state
             logger.info(
@@ -131,6 +133,7 @@ extension SyncCoordinator {
             let wait = SyncDecision.backOff(failures: state.failures, cap: TimeInterval(config.syncIntervalSeconds))
             state.retryAt = clock().addingTimeInterval(wait)
             state.lastError = "\(error)"
+            state.lastErrorText = SyncErrorText.of(error)
             doseStates[name] = state
             if !Task.isCancelled {
                 logger.warning("doses \(name) failed (next attempt in \(Int(wait)) s): \(error)")
@@ -140,19 +143,23 @@ extension SyncCoordinator {
     }
 
     /// What went wrong in a run that ended, for the dose status; nil when nothing did.
-    static func doseRunTrouble(_ report: PhoneTaskReport) -> String? {
-        var trouble: [String] = []
+    static func doseRunTrouble(_ report: PhoneTaskReport) -> TranslatableText? {
+        var trouble: [TranslatableText] = []
         if report.stillRefused {
             trouble.append(
-                "the server refused beautyd's writes to the dose list (412 Precondition Failed) \(report.preconditionFailures) times although the tasks had not changed; they are tried again at the next run"
-            )
+                TranslatableText(
+                    "the server refused beautyd's writes to the dose list although the tasks had not changed (412 Precondition Failed, %s refusals); they are tried again at the next run",
+                    [.plain(report.preconditionFailures)]))
         }
         if !report.unreadable.isEmpty {
             trouble.append(
-                "\(report.unreadable.count) task(s) on the dose list cannot be read, no answer taken from them: "
-                    + report.unreadable.prefix(3).joined(separator: "; "))
+                TranslatableText(
+                    "tasks on the dose list that cannot be read, no answer taken from them (%s): %s",
+                    [.plain(report.unreadable.count), .plain(report.unreadable.prefix(3).joined(separator: "; "))]))
         }
-        return trouble.isEmpty ? nil : trouble.joined(separator: "; ")
+        return trouble.dropFirst().reduce(trouble.first) { joined, next in
+            joined.map { TranslatableText("%s; %s", [.message($0), .message(next)]) }
+        }
     }
 
     /// What `sync status` shows of `account`'s doses; nil for an unknown account.
@@ -166,7 +173,7 @@ extension SyncCoordinator {
             openDoses: (try? database.doseTasks.times(account: name, now: now, lateWindow: lateWindow).open) ?? 0,
             lastPollAt: state.lastPollAt,
             nextRunAt: account.dosesEnabled ? nextDoseRun(account, now: now)?.at : nil,
-            lastError: state.lastError, lastReport: state.lastReport,
+            lastError: state.lastError, lastErrorText: state.lastErrorText, lastReport: state.lastReport,
             reports: (try? database.doseTasks.reports(account: name, now: now)) ?? [])
     }
 }

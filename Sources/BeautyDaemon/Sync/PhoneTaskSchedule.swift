@@ -9,7 +9,9 @@ public struct PhoneTaskState: Sendable {
     /// Failed runs in a row, and when the next one may go.
     public var failures = 0
     public var retryAt: Date?
+    /// In English; `lastErrorText` to translate (nil for a library's own words).
     public var lastError: String?
+    public var lastErrorText: TranslatableText?
     public var lastReport: PhoneTaskReport?
 
     public init() {}
