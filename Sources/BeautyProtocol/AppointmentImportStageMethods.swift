@@ -61,14 +61,14 @@ public struct AppointmentImportAbortResult: Codable, Sendable {
 }
 
 extension AppointmentRPC {
-    public static let importBegin = RPC<NoParams, AppointmentImportStage>(.appointmentImportBegin)
+    public static let importBegin = RPC<NoParams, AppointmentImportStage>("appointment.importBegin")
     public static let importChunk = RPC<AppointmentImportChunkParams, AppointmentImportChunkResult>(
-        .appointmentImportChunk)
+        "appointment.importChunk")
     /// Writes the stage's appointments in one transaction and closes the stage, whatever the outcome.
     public static let importCommit = RPC<AppointmentImportStageParams, AppointmentImportResult>(
-        .appointmentImportCommit)
+        "appointment.importCommit")
     public static let importAbort = RPC<AppointmentImportStageParams, AppointmentImportAbortResult>(
-        .appointmentImportAbort)
+        "appointment.importAbort")
 
     static let stageMethods = [importBegin.method, importChunk.method, importCommit.method, importAbort.method]
 }

@@ -209,19 +209,19 @@ public struct AppointmentExportICSResult: Codable, Sendable {
 }
 
 public enum AppointmentRPC {
-    public static let add = RPC<AppointmentAddParams, AppointmentDetail>(.appointmentAdd)
-    public static let list = RPC<AppointmentListParams, [Appointment]>(.appointmentList)
-    public static let show = RPC<IDParams, AppointmentDetail>(.appointmentShow)
-    public static let edit = RPC<AppointmentEditParams, AppointmentDetail>(.appointmentEdit)
+    public static let add = RPC<AppointmentAddParams, AppointmentDetail>("appointment.add")
+    public static let list = RPC<AppointmentListParams, [Appointment]>("appointment.list")
+    public static let show = RPC<IDParams, AppointmentDetail>("appointment.show")
+    public static let edit = RPC<AppointmentEditParams, AppointmentDetail>("appointment.edit")
     /// Answers the appointment as it was (with `occurrence`: the series as it is now).
-    public static let remove = RPC<AppointmentOccurrenceParams, AppointmentDetail>(.appointmentRemove)
-    public static let done = RPC<AppointmentOccurrenceParams, AppointmentDetail>(.appointmentDone)
-    public static let cancel = RPC<AppointmentOccurrenceParams, AppointmentDetail>(.appointmentCancel)
+    public static let remove = RPC<AppointmentOccurrenceParams, AppointmentDetail>("appointment.rm")
+    public static let done = RPC<AppointmentOccurrenceParams, AppointmentDetail>("appointment.done")
+    public static let cancel = RPC<AppointmentOccurrenceParams, AppointmentDetail>("appointment.cancel")
     /// "This and following": answers the new series.
-    public static let split = RPC<AppointmentEditParams, AppointmentDetail>(.appointmentSplit)
-    public static let importCalendar = RPC<AppointmentImportParams, AppointmentImportResult>(.appointmentImport)
-    public static let exportCalendar = RPC<NoParams, AppointmentExportResult>(.appointmentExport)
-    public static let exportICS = RPC<AppointmentExportICSParams, AppointmentExportICSResult>(.appointmentExportICS)
+    public static let split = RPC<AppointmentEditParams, AppointmentDetail>("appointment.split")
+    public static let importCalendar = RPC<AppointmentImportParams, AppointmentImportResult>("appointment.import")
+    public static let exportCalendar = RPC<NoParams, AppointmentExportResult>("appointment.export")
+    public static let exportICS = RPC<AppointmentExportICSParams, AppointmentExportICSResult>("appointment.exportICS")
 
     static let methods =
         [

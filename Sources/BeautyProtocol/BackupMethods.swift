@@ -53,8 +53,8 @@ public struct RestoreResult: Codable, Sendable {
 }
 
 public enum BackupRPC {
-    public static let backup = RPC<BackupParams, BackupResult>(.backup)
-    public static let restore = RPC<BackupParams, RestoreResult>(.restore)
+    public static let backup = RPC<BackupParams, BackupResult>("backup")
+    public static let restore = RPC<BackupParams, RestoreResult>("restore")
 
     static let methods = [backup.method, restore.method]
 }

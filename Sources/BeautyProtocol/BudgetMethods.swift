@@ -114,15 +114,15 @@ public struct CategoryNode: Codable, Sendable, Equatable {
 }
 
 public enum BudgetRPC {
-    public static let add = RPC<BudgetAddParams, BudgetEntry>(.budgetAdd)
-    public static let list = RPC<BudgetRangeParams, [BudgetEntry]>(.budgetList)
+    public static let add = RPC<BudgetAddParams, BudgetEntry>("budget.add")
+    public static let list = RPC<BudgetRangeParams, [BudgetEntry]>("budget.list")
     /// One entry by id: what `budget rm` names when it asks.
-    public static let show = RPC<IDParams, BudgetEntry>(.budgetShow)
-    public static let edit = RPC<BudgetEditParams, BudgetEntry>(.budgetEdit)
+    public static let show = RPC<IDParams, BudgetEntry>("budget.show")
+    public static let edit = RPC<BudgetEditParams, BudgetEntry>("budget.edit")
     /// Answers the entry as it was.
-    public static let remove = RPC<IDParams, BudgetEntry>(.budgetRemove)
-    public static let balance = RPC<BudgetRangeParams, BudgetBalance>(.budgetBalance)
-    public static let categories = RPC<NoParams, [CategoryNode]>(.categories)
+    public static let remove = RPC<IDParams, BudgetEntry>("budget.rm")
+    public static let balance = RPC<BudgetRangeParams, BudgetBalance>("budget.balance")
+    public static let categories = RPC<NoParams, [CategoryNode]>("categories")
 
     static let methods = [
         add.method, list.method, show.method, edit.method, remove.method, balance.method, categories.method,

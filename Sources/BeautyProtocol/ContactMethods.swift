@@ -77,18 +77,18 @@ public struct ContactImportResult: Codable, Sendable, Equatable {
 }
 
 public enum ContactRPC {
-    public static let add = RPC<ContactAddParams, Contact>(.contactAdd)
-    public static let list = RPC<ListOrderParams, [Contact]>(.contactList)
-    public static let show = RPC<IDParams, Contact>(.contactShow)
-    public static let edit = RPC<ContactEditParams, Contact>(.contactEdit)
+    public static let add = RPC<ContactAddParams, Contact>("contact.add")
+    public static let list = RPC<ListOrderParams, [Contact]>("contact.list")
+    public static let show = RPC<IDParams, Contact>("contact.show")
+    public static let edit = RPC<ContactEditParams, Contact>("contact.edit")
     /// Answers the contact as it was.
-    public static let remove = RPC<IDParams, Contact>(.contactRemove)
+    public static let remove = RPC<IDParams, Contact>("contact.rm")
     /// A text for an appointment's contact.
-    public static let message = RPC<ContactMessageParams, ContactMessageResult>(.message)
+    public static let message = RPC<ContactMessageParams, ContactMessageResult>("message")
     /// Inserts or updates contacts by UID, else by name; all or nothing.
-    public static let importCards = RPC<ContactImportParams, ContactImportResult>(.contactImport)
+    public static let importCards = RPC<ContactImportParams, ContactImportResult>("contact.import")
     /// Every contact by name, each with a UID (contacts without one are given a permanent one).
-    public static let exportCards = RPC<NoParams, [Contact]>(.contactExport)
+    public static let exportCards = RPC<NoParams, [Contact]>("contact.export")
 
     static let methods = [
         add.method, list.method, show.method, edit.method, remove.method, message.method,

@@ -81,12 +81,12 @@ public struct MeasurementChartResult: Codable, Sendable {
 }
 
 public enum MeasurementRPC {
-    public static let add = RPC<MeasurementAddParams, MeasurementAddResult>(.measureAdd)
-    public static let list = RPC<MeasurementListParams, [BodyMeasurement]>(.measureList)
+    public static let add = RPC<MeasurementAddParams, MeasurementAddResult>("measure.add")
+    public static let list = RPC<MeasurementListParams, [BodyMeasurement]>("measure.list")
     /// How many there are: what `measure clear` says when it asks.
-    public static let count = RPC<NoParams, MeasurementCountResult>(.measureCount)
-    public static let clear = RPC<NoParams, MeasurementClearResult>(.measureClear)
-    public static let chart = RPC<MeasurementChartParams, MeasurementChartResult>(.measureChart)
+    public static let count = RPC<NoParams, MeasurementCountResult>("measure.count")
+    public static let clear = RPC<NoParams, MeasurementClearResult>("measure.clear")
+    public static let chart = RPC<MeasurementChartParams, MeasurementChartResult>("measure.chart")
 
     static let methods = [add.method, list.method, count.method, clear.method, chart.method]
 }

@@ -207,22 +207,22 @@ public struct NotificationsResult: Codable, Sendable {
 }
 
 public enum MedicationRPC {
-    public static let add = RPC<MedicationAddParams, MedicationDetail>(.medAdd)
-    public static let list = RPC<ListOrderParams, [Medication]>(.medList)
-    public static let show = RPC<IDParams, MedicationDetail>(.medShow)
-    public static let edit = RPC<MedicationEditParams, MedicationDetail>(.medEdit)
+    public static let add = RPC<MedicationAddParams, MedicationDetail>("med.add")
+    public static let list = RPC<ListOrderParams, [Medication]>("med.list")
+    public static let show = RPC<IDParams, MedicationDetail>("med.show")
+    public static let edit = RPC<MedicationEditParams, MedicationDetail>("med.edit")
     /// Answers the medication as it was.
-    public static let remove = RPC<IDParams, Medication>(.medRemove)
+    public static let remove = RPC<IDParams, Medication>("med.rm")
     /// Answers the whole list in its new order.
-    public static let move = RPC<MedicationMoveParams, [Medication]>(.medMove)
-    public static let refill = RPC<MedicationRefillParams, Medication>(.medRefill)
-    public static let doseTaken = RPC<DoseParams, DoseResult>(.doseTaken)
-    public static let doseSkip = RPC<DoseParams, DoseResult>(.doseSkip)
-    public static let doseSnooze = RPC<DoseParams, DoseResult>(.doseSnooze)
+    public static let move = RPC<MedicationMoveParams, [Medication]>("med.move")
+    public static let refill = RPC<MedicationRefillParams, Medication>("med.refill")
+    public static let doseTaken = RPC<DoseParams, DoseResult>("dose.taken")
+    public static let doseSkip = RPC<DoseParams, DoseResult>("dose.skip")
+    public static let doseSnooze = RPC<DoseParams, DoseResult>("dose.snooze")
     /// Records a dose taken outside the schedule: a new dose, taken.
-    public static let doseLog = RPC<DoseLogParams, DoseResult>(.doseLog)
-    public static let history = RPC<HistoryParams, HistoryResult>(.history)
-    public static let notifications = RPC<NotificationsParams, NotificationsResult>(.notifications)
+    public static let doseLog = RPC<DoseLogParams, DoseResult>("dose.log")
+    public static let history = RPC<HistoryParams, HistoryResult>("history")
+    public static let notifications = RPC<NotificationsParams, NotificationsResult>("notifications")
 
     static let methods = [
         add.method, list.method, show.method, edit.method, remove.method, move.method, refill.method,

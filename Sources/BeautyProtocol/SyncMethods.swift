@@ -337,14 +337,14 @@ public struct SyncRemoveResult: Codable, Sendable {
 }
 
 public enum SyncRPC {
-    public static let add = RPC<SyncAddParams, SyncAccountInfo>(.syncAdd)
-    public static let list = RPC<NoParams, SyncAccountsResult>(.syncList)
-    public static let status = RPC<SyncNameParams, SyncAccountsResult>(.syncStatus)
-    public static let now = RPC<SyncNowParams, SyncNowResult>(.syncNow)
-    public static let remove = RPC<SyncRemoveParams, SyncRemoveResult>(.syncRemove)
-    public static let trash = RPC<SyncNameParams, SyncTrashResult>(.syncTrash)
-    public static let restoreDeleted = RPC<SyncRestoreDeletedParams, SyncRestoreDeletedResult>(.syncRestoreDeleted)
-    public static let doses = RPC<SyncDosesParams, SyncAccountInfo>(.syncDoses)
+    public static let add = RPC<SyncAddParams, SyncAccountInfo>("sync.add")
+    public static let list = RPC<NoParams, SyncAccountsResult>("sync.list")
+    public static let status = RPC<SyncNameParams, SyncAccountsResult>("sync.status")
+    public static let now = RPC<SyncNowParams, SyncNowResult>("sync.now")
+    public static let remove = RPC<SyncRemoveParams, SyncRemoveResult>("sync.rm")
+    public static let trash = RPC<SyncNameParams, SyncTrashResult>("sync.trash")
+    public static let restoreDeleted = RPC<SyncRestoreDeletedParams, SyncRestoreDeletedResult>("sync.restoreDeleted")
+    public static let doses = RPC<SyncDosesParams, SyncAccountInfo>("sync.doses")
 
     static let methods = [
         add.method, list.method, status.method, now.method, remove.method, trash.method, restoreDeleted.method,

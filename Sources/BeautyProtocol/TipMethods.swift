@@ -16,8 +16,8 @@ public struct TipFilterParams: Codable, Sendable {
 }
 
 public enum TipRPC {
-    public static let list = RPC<TipFilterParams, [Tip]>(.tips)
-    public static let random = RPC<TipFilterParams, Tip>(.tipRandom)
+    public static let list = RPC<TipFilterParams, [Tip]>("tips")
+    public static let random = RPC<TipFilterParams, Tip>("tip.random")
 
     static let methods = [list.method, random.method]
 }

@@ -239,11 +239,11 @@ public struct SubscribeResult: Codable, Sendable {
 }
 
 public enum ViewRPC {
-    public static let status = RPC<NoParams, StatusResult>(.status)
-    public static let agenda = RPC<AgendaParams, AgendaResult>(.agenda)
-    public static let now = RPC<NoParams, NowResult>(.now)
+    public static let status = RPC<NoParams, StatusResult>("status")
+    public static let agenda = RPC<AgendaParams, AgendaResult>("agenda")
+    public static let now = RPC<NoParams, NowResult>("now")
     /// Answered once, then `DaemonEvent`s stream on the connection as `RPCNotification`s.
-    public static let subscribe = RPC<NoParams, SubscribeResult>(.subscribe)
+    public static let subscribe = RPC<NoParams, SubscribeResult>("subscribe")
 
     static let methods = [status.method, agenda.method, now.method, subscribe.method]
 }

@@ -173,15 +173,15 @@ public struct WaterRecordResult: Codable, Sendable {
 }
 
 public enum WaterRPC {
-    public static let add = RPC<WaterAddParams, WaterAddResult>(.waterAdd)
-    public static let total = RPC<WaterRangeParams, WaterTotalResult>(.waterTotal)
-    public static let goal = RPC<WaterGoalParams, WaterGoalResult>(.waterGoal)
-    public static let remind = RPC<WaterRemindParams, WaterRemindResult>(.waterRemind)
-    public static let `import` = RPC<WaterImportParams, WaterImportResult>(.waterImport)
+    public static let add = RPC<WaterAddParams, WaterAddResult>("water.add")
+    public static let total = RPC<WaterRangeParams, WaterTotalResult>("water.total")
+    public static let goal = RPC<WaterGoalParams, WaterGoalResult>("water.goal")
+    public static let remind = RPC<WaterRemindParams, WaterRemindResult>("water.remind")
+    public static let `import` = RPC<WaterImportParams, WaterImportResult>("water.import")
     /// Records that started in the range (default today), earliest first.
-    public static let list = RPC<WaterRangeParams, [WaterRecord]>(.waterList)
-    public static let edit = RPC<WaterEditParams, WaterRecordResult>(.waterEdit)
-    public static let remove = RPC<IDParams, WaterRecordResult>(.waterRemove)
+    public static let list = RPC<WaterRangeParams, [WaterRecord]>("water.list")
+    public static let edit = RPC<WaterEditParams, WaterRecordResult>("water.edit")
+    public static let remove = RPC<IDParams, WaterRecordResult>("water.rm")
 
     static let methods = [
         add.method, total.method, goal.method, remind.method, `import`.method, list.method, edit.method, remove.method,

@@ -41,7 +41,7 @@ import Testing
             importLimits: .init(appointments: 3, bytes: 3 * MemoryLayout<Appointment>.stride + 800, openStages: 4))
         let handler = daemon.daemon.requests
         let begun = try await Self.answer(
-            handler, try Self.line(.appointmentImportBegin, NoParams()), as: AppointmentImportStage.self)
+            handler, try Self.line(AppointmentRPC.importBegin.method, NoParams()), as: AppointmentImportStage.self)
         let stage = try #require(begun.result?.stage)
         #expect(begun.result?.maxAppointments == 3)
 
@@ -49,20 +49,20 @@ import Testing
             stage: stage, firstIndex: 0, appointments: Self.appointments(2, from: 0), contactNames: [])
         #expect(
             try await Self.answer(
-                handler, try Self.line(.appointmentImportChunk, first), as: AppointmentImportChunkResult.self
+                handler, try Self.line(AppointmentRPC.importChunk.method, first), as: AppointmentImportChunkResult.self
             )
             .result?.received == 2)
         let over = AppointmentImportChunkParams(
             stage: stage, firstIndex: 2, appointments: Self.appointments(second.count, from: 2, notes: second.notes),
             contactNames: [])
         let refused = try await Self.answer(
-            handler, try Self.line(.appointmentImportChunk, over), as: AppointmentImportChunkResult.self)
+            handler, try Self.line(AppointmentRPC.importChunk.method, over), as: AppointmentImportChunkResult.self)
         #expect(refused.error?.data?.field == "appointments", "\(String(describing: refused.error))")
         #expect(refused.error?.message.contains("larger than a stage holds") == true)
         #expect(daemon.daemon.importStages.openCount == 0, "the refused stage still holds memory")
 
         let commit = try await Self.answer(
-            handler, try Self.line(.appointmentImportCommit, AppointmentImportStageParams(stage: stage)),
+            handler, try Self.line(AppointmentRPC.importCommit.method, AppointmentImportStageParams(stage: stage)),
             as: AppointmentImportResult.self)
         #expect(commit.error?.data?.field == "stage")
         #expect(try daemon.store.appointments.count() == 0)
@@ -76,7 +76,7 @@ import Testing
             importLimits: .init(appointments: 1_000, bytes: 1 << 20, openStages: 4))
         let handler = daemon.daemon.requests
         let begun = try await Self.answer(
-            handler, try Self.line(.appointmentImportBegin, NoParams()), as: AppointmentImportStage.self)
+            handler, try Self.line(AppointmentRPC.importBegin.method, NoParams()), as: AppointmentImportStage.self)
         let stage = try #require(begun.result?.stage)
         var series = Self.appointments(1, from: 0)[0]
         let days = (1...150_000).map { series.start.addingTimeInterval(Double($0) * 86_400) }
@@ -87,7 +87,7 @@ import Testing
 
         let chunk = AppointmentImportChunkParams(stage: stage, firstIndex: 0, appointments: [series], contactNames: [])
         let refused = try await Self.answer(
-            handler, try Self.line(.appointmentImportChunk, chunk), as: AppointmentImportChunkResult.self)
+            handler, try Self.line(AppointmentRPC.importChunk.method, chunk), as: AppointmentImportChunkResult.self)
         #expect(
             refused.error?.data?.field == "appointments",
             "\(String(describing: refused.error)) \(String(describing: refused.result))")

@@ -30,11 +30,12 @@ import Testing
                 water: store.water, planner: store, scheduler: daemon.scheduler, logger: logger, clock: Date.init,
                 zone: zone))
         let tip = Self.routes(TipController())
-        #expect(measurement == [.measureAdd, .measureList, .measureCount, .measureClear, .measureChart])
+        #expect(measurement == ["measure.add", "measure.list", "measure.count", "measure.clear", "measure.chart"])
         #expect(
             water == [
-                .waterAdd, .waterTotal, .waterGoal, .waterRemind, .waterImport, .waterList, .waterEdit, .waterRemove,
+                "water.add", "water.total", "water.goal", "water.remind", "water.import", "water.list", "water.edit",
+                "water.rm",
             ])
-        #expect(tip == [.tips, .tipRandom])
+        #expect(tip == ["tips", "tip.random"])
     }
 }

@@ -78,7 +78,7 @@ struct RequestLine: Decodable {
         id = try container.decodeIfPresent(RPCID.self, forKey: .id)
         method = try container.decodeIfPresent(String.self, forKey: .method)
         let router = decoder.userInfo[Self.routerKey] as? RequestRouter
-        switch method.flatMap(Method.init(rawValue:)).flatMap({ router?.routes[$0] }) {
+        switch method.map(Method.init(rawValue:)).flatMap({ router?.routes[$0] }) {
         case let .call(bind)?: bound = .call(bind(container))
         case let .subscription(ack)?: bound = .subscription(ack: ack)
         case nil: bound = nil
