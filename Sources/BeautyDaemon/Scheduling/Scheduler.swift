@@ -133,19 +133,25 @@ public actor Scheduler {
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.consumeNotifierEvents() }
-            group.addTask {
-                await self.pass(reason: .started)
-                for await reason in self.wakes {
-                    if Task.isCancelled { break }
-                    await self.pass(reason: reason)
-                }
-            }
+            group.addTask { await self.passes() }
             try await group.next()
             group.cancelAll()
         }
     }
 
     public nonisolated func stop() { wakeContinuation.finish() }
+
+    /// One pass per wake. The wakes are read in the scheduler's isolation, so the timer's wake resumes this
+    /// loop on the scheduler's own thread: read from a task of the shared pool, each wake first woke a pool
+    /// thread, which then handed the pass over to the scheduler's thread, one more thread switch before a
+    /// due reminder was shown.
+    private func passes() async {
+        await pass(reason: .started)
+        for await reason in wakes {
+            if Task.isCancelled { break }
+            await pass(reason: reason)
+        }
+    }
 
     // MARK: - One pass
 
