@@ -168,7 +168,7 @@ struct PhoneTaskHostileTests {
         // In the reader's language on sync status.
         #expect(
             status?.lastErrorText?.rendered(Localizer.forLanguage(.polish)).hasPrefix(
-                "serwer odrzucił zapisy beautyd na liście dawek") == true,
+                "serwer odrzucił zapisy beautyd na liście zadań na dawki") == true,
             "\(String(describing: status?.lastErrorText))")
         #expect(status?.lastErrorText?.english == error)
         // The desktop's answer stands on the desktop.

@@ -13,7 +13,8 @@ import Testing
     func oneConstantPerMethod() {
         let counts = Dictionary(RPCTable.methods.map { ($0, 1) }, uniquingKeysWith: +)
         #expect(counts.filter { $0.value > 1 }.isEmpty, "names used by more than one RPC constant: \(counts)")
-        #expect(RPCTable.methods.count > 60, "\(RPCTable.methods.count) methods")
+        // A name dropped from an area's list is seen here even when nothing routes it (a constant only the client uses).
+        #expect(RPCTable.methods.count == 72, "\(RPCTable.methods.count) methods: a new one counts here too")
     }
 
     @Test("every method has exactly one server route, and every route is a method of the table")

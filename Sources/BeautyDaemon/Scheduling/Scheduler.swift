@@ -142,9 +142,8 @@ public actor Scheduler {
     public nonisolated func stop() { wakeContinuation.finish() }
 
     /// One pass per wake. The wakes are read in the scheduler's isolation, so the timer's wake resumes this
-    /// loop on the scheduler's own thread: read from a task of the shared pool, each wake first woke a pool
-    /// thread, which then handed the pass over to the scheduler's thread, one more thread switch before a
-    /// due reminder was shown.
+    /// loop on the scheduler's own thread: read from a task of the shared pool, a wake would first wake a pool
+    /// thread and then hop here, one more thread switch before a due reminder is shown.
     private func passes() async {
         await pass(reason: .started)
         for await reason in wakes {

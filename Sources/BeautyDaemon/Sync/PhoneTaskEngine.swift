@@ -9,7 +9,8 @@ import Logging
 /// a poll (`poll`: sync-collection, else CTag and ETag listing, then one multiget of what changed,
 /// each task read by `DoseTaskReading`) and the writes `DoseTaskPlan.reconcile` asks for (create
 /// with If-None-Match, rewrite/answer/missed close with If-Match, delete, put back). A write the
-/// server refuses because the task changed meanwhile (412) makes the run poll and reconcile again.
+/// server refuses because the task changed meanwhile (412) makes the run poll and reconcile again (up to
+/// three decisions); a decision that made tasks is followed by one more poll, for a sync token past them.
 struct PhoneTaskEngine {
     let database: AppDatabase
     /// A client on the account's dose list (its hrefs lie outside the event calendar).
@@ -43,7 +44,11 @@ struct PhoneTaskEngine {
         var deleted = Set<String>()
         var readETags: [String: (old: String?, new: String)] = [:]
         var mustPoll = poll || account.dosesPaused
-        for _ in 0..<3 {
+        // Up to three decisions for writes the server refused (412); and after a decision that made tasks, one
+        // more reading of the list for its sync token, which does not count as one of the three.
+        var refusals = 0
+        var tokenReads = 0
+        while true {
             let madeBefore = report.created + report.putBack
             if mustPoll {
                 report.polled = true
@@ -74,8 +79,15 @@ struct PhoneTaskEngine {
             // left out of that poll's answer (RFC 6578 lets a server omit a member added and removed since the
             // token; Xandikos does), and the deletion never seen: the token is read again past the new tasks.
             let madeTasks = report.created + report.putBack > madeBefore && state.supportsSyncCollection
-            guard refused || madeTasks else { break }
-            // Or the phone changed a task beautyd was writing: read it before deciding again.
+            if refused {
+                // The phone changed a task beautyd was writing: read it before deciding again.
+                refusals += 1
+                guard refusals < 3 else { break }
+            } else if madeTasks, tokenReads < 3 {
+                tokenReads += 1
+            } else {
+                break
+            }
             mustPoll = true
         }
         report.requests = server.statistics.requests - before.requests

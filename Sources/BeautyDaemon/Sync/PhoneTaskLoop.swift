@@ -154,7 +154,7 @@ extension SyncCoordinator {
         if !report.unreadable.isEmpty {
             trouble.append(
                 TranslatableText(
-                    "tasks on the dose list that cannot be read, no answer taken from them (%s): %s",
+                    "tasks on the dose list that cannot be read (%s), no answer taken from them: %s",
                     [.plain(report.unreadable.count), .plain(report.unreadable.prefix(3).joined(separator: "; "))]))
         }
         return trouble.dropFirst().reduce(trouble.first) { joined, next in
