@@ -423,14 +423,12 @@ struct PhoneTaskEndToEndTests {
         }
         let pollingWait = await sync.doseLoopWait
         #expect(polling == true, "\(pollingWait)")
-        let ticked = ContinuousClock.now
         try await rig.phone.complete(try rig.uid(Self.evening), at: Self.evening.addingTimeInterval(40))
         rig.daemon.clock.set(Self.evening.addingTimeInterval(45))
         let taken = await eventuallyAsync(timeout: patience, interval: .milliseconds(200)) {
             (try? rig.dose(Self.evening))?.state == .taken ? true : nil
         }
         #expect(taken == true)
-        print("[figure] \(kind): tick to record with doses_poll = 10 s: \(ContinuousClock.now - ticked)")
         #expect(try rig.dose(Self.evening).confirmedAt == Self.evening.addingTimeInterval(40))
     }
 

@@ -73,16 +73,7 @@ extension EndToEndTiming {
                         daemon.stderr.contains("pushed 1") ? true : nil
                     }
                     try #require(pushed == true, "the local change was not pushed by itself\n\(stack.logs)")
-                    // An HTTP connection's 10 s connect timeout is cancelled once connected, but the event loop's
-                    // timer stays armed for it: one last wake 10 s after each sync. (And as in `exercise`,
-                    // libdispatch retires the connections' worker threads 5 s after their last job.)
-                    try await Task.sleep(for: .seconds(11))
-                    try await Self.waitForDispatchWorkersToRetire(daemon.pid, stack)
-                    let wakeUps = try await Self.wakeUps(of: daemon.pid, over: .seconds(3))
-                    if wakeUps.values.reduce(0, +) != 0 {
-                        failure =
-                            "context switches per thread while idle with sync: \(wakeUps)\n\(Self.timers(of: daemon.pid))\n\(stack.logs)"
-                    }
+                    failure = try await Self.wokeAfterSync(daemon, stack, "with sync")
                 }
                 return failure
             }
@@ -96,17 +87,9 @@ extension EndToEndTiming {
                 var failure: String?
                 try await Stack.withSync(.radicale) { server, stack in
                     let daemon = try #require(stack.daemon)
-                    let made = try await server.request(
-                        "MKCALENDAR", "/\(server.user)/leki/", headers: ["Content-Type": "application/xml"],
-                        body: """
-                            <?xml version="1.0" encoding="utf-8"?>
-                            <c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop>
-                            <d:displayname>Leki</d:displayname><c:supported-calendar-component-set><c:comp name="VTODO"/>
-                            </c:supported-calendar-component-set></d:prop></d:set></c:mkcalendar>
-                            """)
-                    try #require(made.status == 201, "\(made)")
+                    let path = try await server.makeTaskList("Leki")
                     // Doses on for the account, as `sync doses` does through the store (its wire comes apart).
-                    let list = server.baseURL.absoluteString + "\(server.user)/leki/"
+                    let list = server.baseURL.absoluteString + path.dropFirst()
                     try await stack.sqlite(
                         stack.databasePath,
                         "UPDATE syncAccount SET dosesEnabled = 1, dosesListURL = '\(list)', dosesListName = 'Leki' WHERE name = 'phone'"
@@ -117,17 +100,24 @@ extension EndToEndTiming {
                         daemon.stderr.contains("doses phone: polled false") ? true : nil
                     }
                     try #require(ran == true, "the dose loop did not run\n\(stack.logs)")
-                    // As above: the sync's connection timer, and the dispatch workers' retirement.
-                    try await Task.sleep(for: .seconds(11))
-                    try await Self.waitForDispatchWorkersToRetire(daemon.pid, stack)
-                    let wakeUps = try await Self.wakeUps(of: daemon.pid, over: .seconds(3))
-                    if wakeUps.values.reduce(0, +) != 0 {
-                        failure =
-                            "context switches per thread while idle with doses on: \(wakeUps)\n\(Self.timers(of: daemon.pid))\n\(stack.logs)"
-                    }
+                    failure = try await Self.wokeAfterSync(daemon, stack, "with doses on")
                 }
                 return failure
             }
+        }
+
+        /// After a sync: nil if no thread of beautyd wakes for 3 s, else what woke (`what`: the setup, for the
+        /// message). An HTTP connection's 10 s connect timeout is cancelled once connected, but the event loop's
+        /// timer stays armed for it: one last wake 10 s after each sync. (And as in `exercise`, libdispatch
+        /// retires the connections' worker threads 5 s after their last job.)
+        private static func wokeAfterSync(_ daemon: ChildProcess, _ stack: Stack, _ what: String) async throws
+            -> String?
+        {
+            try await Task.sleep(for: .seconds(11))
+            try await waitForDispatchWorkersToRetire(daemon.pid, stack)
+            let woken = try await wakeUps(of: daemon.pid, over: .seconds(3))
+            guard woken.values.reduce(0, +) != 0 else { return nil }
+            return "context switches per thread while idle \(what): \(woken)\n\(timers(of: daemon.pid))\n\(stack.logs)"
         }
 
         /// Runs `attempt` (nil: it stayed idle; else what woke) on a fresh beautyd, and once more if
