@@ -13,6 +13,12 @@ public final class PrioritizedWriter: Sendable {
     public let gate = WriteGate()
     /// The thread inside `inOneTransaction`, whose reads and writes join that transaction.
     private let transactionThread = Mutex<pthread_t?>(nil)
+    private let writeCount = Atomic<UInt64>(0)
+
+    /// How many writes went through this writer (tried or committed; a transaction with its savepoints
+    /// counts once), counted before each returns to its caller: a reader tells in a few nanoseconds whether
+    /// anything was written since it last looked (the scheduler's notifications built ahead of their instant).
+    public var writes: UInt64 { writeCount.load(ordering: .acquiring) }
 
     init(_ database: any DatabaseWriter) { self.database = database }
 
@@ -34,7 +40,10 @@ public final class PrioritizedWriter: Sendable {
                 return result!
             }
         }
-        return try gate.withTurn(urgent: WritePriority.urgent) { try database.write(updates) }
+        return try gate.withTurn(urgent: WritePriority.urgent) {
+            defer { writeCount.add(1, ordering: .releasing) }
+            return try database.write(updates)
+        }
     }
 
     /// Runs `body` in one transaction (one commit, one fsync): every read and write it makes on this
@@ -55,7 +64,10 @@ public final class PrioritizedWriter: Sendable {
     /// The database itself for the length of `body`, with no other write through this writer in
     /// between: for what reads and then replaces the whole file (a restore).
     func exclusive<T>(_ body: (any DatabaseWriter) throws -> T) throws -> T {
-        try gate.withTurn(urgent: false) { try body(database) }
+        try gate.withTurn(urgent: false) {
+            defer { writeCount.add(1, ordering: .releasing) }
+            return try body(database)
+        }
     }
 }
 

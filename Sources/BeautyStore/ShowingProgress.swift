@@ -63,9 +63,9 @@ public final class ShowingProgress: @unchecked Sendable {
             if descriptor < 0 { descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
             guard descriptor >= 0 else { return }
             let bytes = Array(text.utf8)
-            guard pwrite(descriptor, bytes, bytes.count, 0) == bytes.count,
-                ftruncate(descriptor, off_t(bytes.count)) == 0
-            else {
+            // Not truncated after: one system call before each Notify. A shorter record leaves the end of a
+            // longer one behind its third line, and `read` looks at the first three lines only.
+            guard pwrite(descriptor, bytes, bytes.count, 0) == bytes.count else {
                 // What the file says now is not what this process did: it must not be trusted.
                 if ftruncate(descriptor, 0) != 0 { unlink(path) }
                 return

@@ -191,6 +191,49 @@ struct CommitAheadTests {
     }
 
     @Test(
+        "at the instant, the notification built at the commit is shown without reading the store; a write since makes it read again"
+    )
+    func builtAtTheCommit() async throws {
+        for written in [false, true] {
+            try await Self.withStore { store in
+                let daemon = try await Self.daemon(at: Self.now, store)
+                let id = try await Self.add(daemon, "Serum")
+                try await Self.commit(daemon)
+                if written {
+                    var edit = AppointmentEditParams(id: id)
+                    edit.title = "Serum (edited)"
+                    _ = try await Self.passed(daemon) { try await daemon.call(AppointmentRPC.edit, edit) }
+                } else {
+                    // Behind the writer's back, so no write is counted: only a notification built ahead shows the old title.
+                    try await store.writer.database.write { db in
+                        try db.execute(
+                            sql: "UPDATE appointment SET title = 'Changed unseen' WHERE id = ?", arguments: [id])
+                    }
+                }
+
+                try await daemon.run(until: Self.due.addingTimeInterval(60))
+                #expect(
+                    daemon.notifier.shown.map(\.summary) == [written ? "Serum (edited)" : "Serum"],
+                    "written: \(written)")
+                #expect(try Self.state(store, id) == .fired)
+            }
+        }
+    }
+
+    @Test("the progress file read after a shorter record written over a longer one: the shorter one")
+    func shorterProgressOverALongerOne() async throws {
+        try await Self.withStore { store in
+            let progress = store.showingProgress
+            progress.sending("appointment/123456/2030-01-15T09:01:00Z/at", committedFor: Self.due)
+            progress.sending("water/7", committedFor: Self.due)
+            #expect(progress.read() == .sent(instant: Self.due, key: "water/7"))
+            progress.sending("appointment/123456/2030-01-15T09:01:00Z/at", committedFor: Self.due)
+            progress.started()
+            #expect(progress.read() == .nothing)
+        }
+    }
+
+    @Test(
         "a clock change between the commitment and the instant takes it back: pending, committed again before the instant"
     )
     func clockChangeTakesItBack() async throws {

@@ -8,20 +8,21 @@ import Logging
 
 /// Appointment reminders, one at a time or several missed while away as one notification.
 extension Scheduler {
-    /// Shows one reminder and records it as fired; false (and still pending) if no server took it.
-    func deliverAppointment(_ trigger: Trigger) async -> Bool {
-        do {
-            guard let notification = content.appointment(trigger) else {
+    /// An appointment's reminder, or (its appointment gone) a miss to record.
+    func appointmentDelivery(_ trigger: Trigger) -> Delivery {
+        guard let notification = content.appointment(trigger) else {
+            return .instead { [self] in
                 let now = clock()
                 try store.deliveries.markMissed([trigger.key], at: now)  // its item is gone
                 hub.publish(
                     DaemonEvent(
                         .missed, at: now, key: trigger.key, itemKind: trigger.itemKind,
                         itemID: trigger.itemID, detail: "item deleted"))
-                return true
             }
-            return try await showThenRecord(
-                notification, for: [trigger.key], as: "reminder", metadata: metadata(trigger)
+        }
+        return .show(
+            PreparedShow(
+                notification: notification, keys: [trigger.key], description: "reminder", metadata: metadata(trigger)
             ) { [self] firedAt in
                 try store.deliveries.markFired([trigger.key], at: firedAt)
                 let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
@@ -31,10 +32,7 @@ extension Scheduler {
                     DaemonEvent(
                         .fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
                         itemID: trigger.itemID, title: notification.summary))
-            }
-        } catch {
-            return notShown([trigger.key], error, as: "reminder", metadata: metadata(trigger))
-        }
+            })
     }
 
     /// Several reminders missed while away become one notification.

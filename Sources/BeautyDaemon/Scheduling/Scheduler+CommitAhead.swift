@@ -7,26 +7,40 @@ import Foundation
 /// waiting for the answer to the one before, with nothing written in between (and so nothing waiting for
 /// a client's write); once answered they are recorded in one transaction.
 extension Scheduler {
-    /// At the committed instant: shows what is still committed for it. Before it, a clock or zone
-    /// change or a reload takes the commitment back (an edit needs nothing: it replaces or removes
-    /// its pending rows, and what is shown is read again at the instant). Nil when nothing was shown.
+    /// The deliveries of a committed instant and their notifications, built just after the commit.
+    struct PreparedInstant {
+        let instant: Date
+        /// `store.writer.writes` once the commit ahead was written: any other value at the instant means a
+        /// write since (an edit, an answer, a setting), and what is shown is read again.
+        let writes: UInt64
+        /// In showing order.
+        let triggers: [Trigger]
+        /// By delivery key; a delivery that shows nothing (its item gone...) is worked out again at the instant.
+        let shows: [String: PreparedShow]
+    }
+
+    /// At the committed instant: shows what is still committed for it, as built at the commit when nothing
+    /// was written since (no read at the instant), else read again. Before it, a clock or zone change or a
+    /// reload takes the commitment back (an edit needs nothing: it replaces or removes its pending rows, and
+    /// its write makes what is shown read again). Nil when nothing was shown.
     func showCommitted(reason: WakeReason) async throws -> Bool? {
         guard let instant = committedInstant else { return nil }
         switch reason {
         case .clockChanged, .zoneChanged, .configReloaded, .started:
-            try store.deliveries.takeBackCommitments()
-            committedInstant = nil
+            try takeBackCommitments()
             return nil
         case .timer, .edited, .serverAppeared:
             guard clock() >= instant else { return nil }
         }
-        guard try notificationsEnabled() else {
-            try store.deliveries.takeBackCommitments()  // switched off meanwhile: the pass records them as suppressed
-            committedInstant = nil
+        let built = prepared.flatMap { $0.instant == instant && $0.writes == store.writer.writes ? $0 : nil }
+        prepared = nil
+        // Switching notifications off is a write: built ahead, they were on.
+        guard try built != nil || notificationsEnabled() else {
+            try takeBackCommitments()  // switched off meanwhile: the pass records them as suppressed
             return nil
         }
         // Committed rows are left out of the passes' due deliveries: only this shows them.
-        let due = try store.deliveries.committedAhead(for: instant)
+        let due = try built?.triggers ?? store.deliveries.committedAhead(for: instant)
         committedInstant = nil
         committedKeys = Set(due.map(\.key))
         sentInBurst = []
@@ -37,11 +51,32 @@ extension Scheduler {
             burstInstant = nil
         }
         var shown = true
-        for trigger in due where !(await deliver(trigger)) { shown = false }
+        for trigger in due {
+            if let show = built?.shows[trigger.key] {
+                if !(await deliver(show)) { shown = false }
+            } else if !(await deliver(trigger)) {
+                shown = false
+            }
+        }
         let sent = sentInBurst ?? []
         sentInBurst = nil
         if !(await answerBurst(sent)) { shown = false }
         return shown
+    }
+
+    private func takeBackCommitments() throws {
+        prepared = nil
+        try store.deliveries.takeBackCommitments()
+        committedInstant = nil
+    }
+
+    /// Builds the notifications of `triggers`, committed for `instant` by the write that made `writes`.
+    private func prepare(_ triggers: [Trigger], for instant: Date, writes: UInt64) -> PreparedInstant {
+        var shows: [String: PreparedShow] = [:]
+        for trigger in triggers {
+            if case .show(let show)? = try? delivery(for: trigger, at: instant) { shows[trigger.key] = show }
+        }
+        return PreparedInstant(instant: instant, writes: writes, triggers: triggers, shows: shows)
     }
 
     /// Arms the timer for `wakeAt`; when that is a delivery's instant, for `commit_ahead_ms` (`CommitLead`) before it,
@@ -65,8 +100,13 @@ extension Scheduler {
             return
         }
         let committing = clock()
+        // Counted before: a write by anyone else between this read and the commit makes the count differ too.
+        let writesBefore = store.writer.writes
         let committed = try store.deliveries.commitAhead(dueAt: wakeAt)
-        if !committed.isEmpty { committedInstant = wakeAt }
+        if !committed.isEmpty {
+            committedInstant = wakeAt
+            prepared = prepare(committed, for: wakeAt, writes: writesBefore + 1)
+        }
         // Timed from the deadline this pass was woken for, when that was this commit's.
         if let armed = armedBefore, armed <= committing, wakeAt.timeIntervalSince(armed) <= lead + 0.001 {
             commitLead.record(clock().timeIntervalSince(armed))

@@ -7,31 +7,30 @@ import Logging
 
 /// Dose notifications: the dose, its re-notifications (nags) until it is missed, and the low-stock warning.
 extension Scheduler {
-    /// Shows a dose (or re-shows an unanswered one in place); after `nag_count` re-notifications it is missed.
-    func deliverDose(_ trigger: Trigger) async -> Bool {
-        if trigger.source == .lowStock { return await deliverLowStock(trigger) }
-        do {
-            let now = clock()
-            guard let dose = try? store.medications.dose(id: trigger.itemID),
-                let medication = try? store.medications.find(id: dose.medicationID),
-                dose.state.isOpen
-            else {
-                // Answered or deleted meanwhile: nothing to show.
-                try store.deliveries.markMissed([trigger.key], at: now)
-                return true
-            }
-            if trigger.source == .nag, dose.nagCount >= config.nagCount {
-                let shown = try store.medications.shownKey(ofDose: trigger.itemID)
+    /// A dose (or an unanswered one re-shown in place); after `nag_count` re-notifications, a miss to record.
+    func doseDelivery(_ trigger: Trigger, at now: Date) throws -> Delivery {
+        if trigger.source == .lowStock { return lowStockDelivery(trigger, at: now) }
+        guard let dose = try? store.medications.dose(id: trigger.itemID),
+            let medication = try? store.medications.find(id: dose.medicationID),
+            dose.state.isOpen
+        else {
+            // Answered or deleted meanwhile: nothing to show.
+            return .instead { [self] in try store.deliveries.markMissed([trigger.key], at: now) }
+        }
+        let previous = try store.medications.shownKey(ofDose: trigger.itemID)
+        if trigger.source == .nag, dose.nagCount >= config.nagCount {
+            return .instead { [self] in
                 try giveUp(on: trigger, medication: medication, at: now)
-                if let shown { await notifier.close(key: shown) }
-                return true
+                if let previous { await notifier.close(key: previous) }
             }
-            let previous = try store.medications.shownKey(ofDose: trigger.itemID)
-            let notification = content.dose(
-                trigger, dose: dose, medication: medication, nagCount: config.nagCount,
-                replacesKey: trigger.source == .plan ? nil : previous)
-            return try await showThenRecord(notification, for: [trigger.key], as: "dose", metadata: metadata(trigger)) {
-                [self] firedAt in
+        }
+        let notification = content.dose(
+            trigger, dose: dose, medication: medication, nagCount: config.nagCount,
+            replacesKey: trigger.source == .plan ? nil : previous)
+        return .show(
+            PreparedShow(
+                notification: notification, keys: [trigger.key], description: "dose", metadata: metadata(trigger)
+            ) { [self] firedAt in
                 try store.deliveries.markFired([trigger.key], at: firedAt)
                 try store.medications.doseShown(
                     trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
@@ -43,33 +42,26 @@ extension Scheduler {
                     DaemonEvent(
                         trigger.source == .nag ? .renotified : .fired, at: firedAt, key: trigger.key,
                         itemKind: .medication, itemID: trigger.itemID, title: medication.name))
-            }
-        } catch {
-            return notShown([trigger.key], error, as: "dose", metadata: metadata(trigger))
-        }
+            })
     }
 
-    private func deliverLowStock(_ trigger: Trigger) async -> Bool {
-        do {
-            guard let dose = try? store.medications.dose(id: trigger.itemID),
-                let medication = try? store.medications.find(id: dose.medicationID)
-            else {
-                try store.deliveries.markMissed([trigger.key], at: clock())
-                return true
-            }
-            return try await showThenRecord(
-                content.lowStock(medication, key: trigger.key), for: [trigger.key], as: "low-stock warning",
-                metadata: metadata(trigger)
+    private func lowStockDelivery(_ trigger: Trigger, at now: Date) -> Delivery {
+        guard let dose = try? store.medications.dose(id: trigger.itemID),
+            let medication = try? store.medications.find(id: dose.medicationID)
+        else {
+            return .instead { [self] in try store.deliveries.markMissed([trigger.key], at: now) }
+        }
+        return .show(
+            PreparedShow(
+                notification: content.lowStock(medication, key: trigger.key), keys: [trigger.key],
+                description: "low-stock warning", metadata: metadata(trigger)
             ) { [self] firedAt in
                 try store.deliveries.markFired([trigger.key], at: firedAt)
                 hub.publish(
                     DaemonEvent(
                         .lowStock, at: firedAt, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
                         title: medication.name))
-            }
-        } catch {
-            return notShown([trigger.key], error, as: "low-stock warning", metadata: metadata(trigger))
-        }
+            })
     }
 
     /// An unanswered dose after its last re-notification: recorded as missed.

@@ -66,31 +66,23 @@ extension Scheduler {
         var shown: ShownDelivery
     }
 
-    /// Shows `notification` and then runs `record` with the time it was shown (marks it fired, tells
+    /// Shows `show.notification` and then runs `show.record` with the time it was shown (marks it fired, tells
     /// listeners). Throws if the show failed; once shown it is never shown again: a `record` that fails
     /// is kept and tried again at each pass. False while the record waits. In a burst (`sentInBurst`),
     /// only sends it: `answerBurst` waits for the answers and records them.
-    func showThenRecord(
-        _ notification: DesktopNotification, for keys: [String], as description: String,
-        metadata: Logger.Metadata? = nil, record: @escaping (Date) throws -> Void
-    ) async throws -> Bool {
+    func showThenRecord(_ show: PreparedShow) async throws -> Bool {
         if sentInBurst != nil {
-            let (progress, instant, key) = (store.showingProgress, burstInstant, keys.max())
-            let reply = try send(notification, for: keys) {
+            let (progress, instant, key) = (store.showingProgress, burstInstant, show.keys.max())
+            let reply = try send(show.notification, for: show.keys) {
                 // Noted on the notifier's thread as the call goes out, not when it is queued: a crash in between
                 // leaves it pending (it was never sent), not counted as shown.
                 if let instant, let key { progress.sending(key, committedFor: instant) }
             }
-            sentInBurst?.append(
-                SentDelivery(
-                    reply: reply,
-                    shown: ShownDelivery(
-                        keys: keys, description: description, metadata: metadata, shownAt: clock(), record: record)))
+            sentInBurst?.append(SentDelivery(reply: reply, shown: ShownDelivery(show, shownAt: clock())))
             return true
         }
-        _ = try await show(notification, for: keys)
-        return self.record(
-            ShownDelivery(keys: keys, description: description, metadata: metadata, shownAt: clock(), record: record))
+        _ = try await self.show(show.notification, for: show.keys)
+        return record(ShownDelivery(show, shownAt: clock()))
     }
 
     /// Waits for the answers to a burst's notifications, in the order sent, then writes the records of those
@@ -161,5 +153,13 @@ extension Scheduler {
             logger.warning("\(description) waiting for \(hold.waitingFor)", metadata: metadata)
         }
         return false
+    }
+}
+
+extension Scheduler.ShownDelivery {
+    init(_ show: Scheduler.PreparedShow, shownAt: Date) {
+        self.init(
+            keys: show.keys, description: show.description, metadata: show.metadata, shownAt: shownAt,
+            record: show.record)
     }
 }

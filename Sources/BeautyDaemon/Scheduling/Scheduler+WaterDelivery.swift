@@ -7,15 +7,15 @@ import Logging
 
 /// Water reminders, and the daily tip, which is shown the same way.
 extension Scheduler {
-    /// Water reminders and the daily tip: shown unless no longer wanted (e.g. today's water goal reached).
-    func deliverPlannerNotice(_ trigger: Trigger) async -> Bool {
-        do {
-            guard let notification = try content.plannerNotice(trigger, now: clock()) else {
-                try store.deliveries.markMissed([trigger.key], at: clock())  // not needed any more: recorded, not shown
-                return true
-            }
-            return try await showThenRecord(
-                notification, for: [trigger.key], as: "\(trigger.itemKind.rawValue) reminder",
+    /// Water reminders and the daily tip: shown unless no longer wanted at `now` (e.g. today's water goal reached).
+    func plannerNoticeDelivery(_ trigger: Trigger, at now: Date) throws -> Delivery {
+        guard let notification = try content.plannerNotice(trigger, now: now) else {
+            // Not needed any more: recorded, not shown.
+            return .instead { [self] in try store.deliveries.markMissed([trigger.key], at: clock()) }
+        }
+        return .show(
+            PreparedShow(
+                notification: notification, keys: [trigger.key], description: Self.description(of: trigger),
                 metadata: metadata(trigger)
             ) { [self] firedAt in
                 try store.deliveries.markFired([trigger.key], at: firedAt)
@@ -23,10 +23,6 @@ extension Scheduler {
                     DaemonEvent(
                         .fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
                         itemID: trigger.itemID, title: notification.summary))
-            }
-        } catch {
-            return notShown(
-                [trigger.key], error, as: "\(trigger.itemKind.rawValue) reminder", metadata: metadata(trigger))
-        }
+            })
     }
 }

@@ -47,6 +47,9 @@ public actor Scheduler {
     var commitLead = CommitLead(configured: 0)
     /// The instant whose deliveries are committed ahead (`commitAhead`): the timer is armed for it.
     var committedInstant: Date?
+    /// The notifications of `committedInstant`, built at the commit ahead: shown at the instant without a read,
+    /// unless anything was written since.
+    var prepared: PreparedInstant?
     /// The deliveries being shown at their committed instant: already durable, so `show` writes nothing for them.
     var committedKeys: Set<String> = []
     /// While the committed deliveries are shown, the notifications sent wait here for their answers and records, so
