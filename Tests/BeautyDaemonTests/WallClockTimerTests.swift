@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 /// The real timerfd (CLOCK_REALTIME, absolute): wakes at its deadline, never before, and not at all when disarmed.
-@Suite struct WallClockTimerTests {
+/// One at a time: `aDroppedTimerEndsItsThread` counts the timers' threads in this process.
+@Suite(.serialized) struct WallClockTimerTests {
     /// Collects wakes with the instant they happened.
     final class Wakes: @unchecked Sendable {
         private let lock = NSLock()
@@ -15,7 +16,7 @@ import Testing
 
     @Test func firesAtTheAbsoluteDeadlineNotBefore() async throws {
         let wakes = Wakes()
-        let timer = try WallClockTimer(queue: DispatchQueue(label: "test.timer")) { wakes.add($0) }
+        let timer = try WallClockTimer { wakes.add($0) }
         let deadline = Date().addingTimeInterval(0.3)
         timer.arm(at: deadline)
         #expect(timer.deadline == deadline)
@@ -29,14 +30,14 @@ import Testing
 
     @Test func aPastDeadlineFiresAtOnce() async throws {
         let wakes = Wakes()
-        let timer = try WallClockTimer(queue: DispatchQueue(label: "test.timer")) { wakes.add($0) }
+        let timer = try WallClockTimer { wakes.add($0) }
         timer.arm(at: Date().addingTimeInterval(-5))
         #expect(await Self.firstWakes(wakes).map(\.0) == [.deadline])
     }
 
     @Test func disarmingAndReArmingReplaceTheDeadline() async throws {
         let wakes = Wakes()
-        let timer = try WallClockTimer(queue: DispatchQueue(label: "test.timer")) { wakes.add($0) }
+        let timer = try WallClockTimer { wakes.add($0) }
         timer.arm(at: Date().addingTimeInterval(0.2))
         timer.arm(at: nil)
         try await Task.sleep(for: .milliseconds(500))
@@ -49,6 +50,31 @@ import Testing
         // make a 400 ms sleep last seconds.)
         let seen = await Self.firstWakes(wakes)
         #expect(seen.count == 1 && seen[0].1 >= later, "\(seen)")
+    }
+
+    @Test func aDroppedTimerEndsItsThread() async throws {
+        var timers: [WallClockTimer] = []
+        for _ in 0..<20 { timers.append(try WallClockTimer { _ in }) }
+        timers[0].arm(at: Date().addingTimeInterval(3600))
+        // A thread takes its name once it runs; the other tests' timers may still be ending theirs.
+        let running = await eventually(timeout: .seconds(60), interval: .milliseconds(10)) {
+            let count = Self.timerThreads()
+            return count >= 20 ? count : nil
+        }
+        let withOurs = try #require(running, "timer threads: \(Self.timerThreads())")
+        timers = []
+        let ended = await eventually(timeout: .seconds(60), interval: .milliseconds(10)) {
+            Self.timerThreads() <= withOurs - 20 ? true : nil
+        }
+        #expect(ended == true, "timer threads: \(Self.timerThreads()), with the 20: \(withOurs)")
+    }
+
+    /// The threads of this process named as a timer's.
+    private static func timerThreads() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter {
+            (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) == "beautyd-timer\n"
+        }.count
     }
 
     /// The wakes once there is one (the 60 s only keeps a broken timer from hanging the run).

@@ -14,8 +14,6 @@ public typealias DeadlineTimerFactory =
     @Sendable (_ onWake: @escaping @Sendable (WallClockTimer.Wake) -> Void) throws -> any DeadlineTimer
 
 extension WallClockTimer: DeadlineTimer {
-    /// A timerfd with its own queue.
-    public static let factory: DeadlineTimerFactory = { onWake in
-        try WallClockTimer(queue: DispatchQueue(label: "beautyd.timer"), onWake: onWake)
-    }
+    /// A timerfd read by a thread of its own.
+    public static let factory: DeadlineTimerFactory = { onWake in try WallClockTimer(onWake: onWake) }
 }
