@@ -235,9 +235,7 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
     private func notifyOnLoop(_ call: NotifyCall, answer: @escaping (Result<ShowOutcome, NotifierError>) -> Void) {
         let request = call.request
         let reuseKey = request.replacesKey ?? request.key
-        // Shown by `status` while the server keeps us waiting (a hung server does not answer for ~25 s).
         let asked = Date()
-        updateInfo { $0.fail(TranslatableText("no answer to Notify yet (asked at %s)", [.plain(clock(asked))])) }
         let reply = Unmanaged.passRetained(
             NotifyReply { [self] source, result in
                 var error: UnsafeMutablePointer<GError>?
@@ -265,6 +263,9 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
                     Unmanaged<NotifyReply>.fromOpaque(data!).takeRetainedValue().body(source, result)
                 }, reply.toOpaque())
         }
+        // Shown by `status` while the server keeps us waiting (a hung server does not answer for ~25 s). Noted once the
+        // call is out, not before: the answer runs on this thread, so never before this.
+        updateInfo { $0.fail(TranslatableText("no answer to Notify yet (asked at %s)", [.plain(clock(asked))])) }
     }
 
     /// What a Notify that failed leaves behind: one left unanswered is not sent again while its server may still

@@ -1,4 +1,4 @@
-import BeautyDaemon
+@testable import BeautyDaemon
 import BeautyTestSupport
 import Foundation
 import Testing
@@ -67,6 +67,32 @@ import Testing
             Self.timerThreads() <= withOurs - 20 ? true : nil
         }
         #expect(ended == true, "timer threads: \(Self.timerThreads()), with the 20: \(withOurs)")
+    }
+
+    @Test("a deadline resumes the actor that runs on the timer's thread on that thread, with no thread switch")
+    func aDeadlineResumesItsActorOnTheSameThread() async throws {
+        let (wakes, continuation) = AsyncStream<pthread_t>.makeStream()
+        let timer = try WallClockTimer { _ in continuation.yield(pthread_self()) }
+        let waiter = OnTimerThread(timer.thread)
+        timer.arm(at: Date().addingTimeInterval(0.05))
+        let (readOn, resumedOn) = await waiter.next(of: wakes)
+        #expect(
+            readOn != nil && readOn == resumedOn,
+            "timer read on \(String(describing: readOn)), actor resumed on \(resumedOn)")
+    }
+
+    /// An actor whose executor is a timer's thread.
+    actor OnTimerThread {
+        let thread: PollThread
+        nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+        init(_ thread: PollThread) { self.thread = thread }
+
+        /// The first element of `stream` (the thread that read the timer), and the thread this resumed on.
+        func next(of stream: AsyncStream<pthread_t>) async -> (pthread_t?, pthread_t) {
+            var wakes = stream.makeAsyncIterator()
+            let first = await wakes.next()
+            return (first, pthread_self())
+        }
     }
 
     /// The threads of this process named as a timer's.

@@ -58,13 +58,14 @@ public actor Scheduler {
     /// The instant whose committed deliveries are being sent (each is noted in `store.showingProgress` first).
     var burstInstant: Date?
 
-    /// A thread for the scheduler alone (one per process; beautyd has one scheduler). On the event
-    /// loops shared with other work, each pass (a few reads, a write when something fires) queued
-    /// behind request work and the requests behind it: durable adds fell from ~700/s to ~300/s,
-    /// and a burst of requests could hold a due reminder back. Idle, it sleeps in epoll.
+    /// A thread for the scheduler alone: the thread that reads its timerfd (`WallClockTimer.thread`), so that a
+    /// deadline resumes it without a thread switch. On the event loops shared with other work, each pass (a few
+    /// reads, a write when something fires) queued behind request work and the requests behind it: durable
+    /// adds fell from ~700/s to ~300/s, and a burst of requests could hold a due reminder back. Idle, it sleeps
+    /// in poll. With another timer (tests), one event loop thread shared by every scheduler of the process.
     private static let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// Held here: an unowned executor reference must not outlive the executor object.
-    private let executor: any SerialExecutor = Scheduler.thread.next().executor
+    private let executor: any SerialExecutor
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     public init(
@@ -81,9 +82,11 @@ public actor Scheduler {
         self.zone = zone
         let (wakes, wakeContinuation) = AsyncStream<WakeReason>.makeStream(bufferingPolicy: .bufferingNewest(16))
         (self.wakes, self.wakeContinuation) = (wakes, wakeContinuation)
-        self.timer = try timer { wake in
+        let made = try timer { wake in
             wakeContinuation.yield(wake == .deadline ? .timer : .clockChanged)
         }
+        self.timer = made
+        executor = (made as? WallClockTimer)?.thread ?? Scheduler.thread.next().executor
     }
 
     /// Doses or medications changed (an answer, a miss, an edit, a zone change): their tasks on the
@@ -145,8 +148,8 @@ public actor Scheduler {
     public nonisolated func stop() { wakeContinuation.finish() }
 
     /// One pass per wake. The wakes are read in the scheduler's isolation, so the timer's wake resumes this
-    /// loop on the scheduler's own thread: read from a task of the shared pool, a wake would first wake a pool
-    /// thread and then hop here, one more thread switch before a due reminder is shown.
+    /// loop on the scheduler's own thread, the one that read the timer: read from a task of the shared pool, a
+    /// wake would first wake a pool thread and then hop here, one more thread switch before a due reminder is shown.
     private func passes() async {
         await pass(reason: .started)
         for await reason in wakes {

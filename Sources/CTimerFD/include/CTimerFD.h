@@ -16,6 +16,7 @@ static inline int ctimerfd_flag_cancel_on_set(void) { return TFD_TIMER_CANCEL_ON
 static inline int ctimerfd_flag_nonblock(void) { return TFD_NONBLOCK; }
 static inline int ctimerfd_flag_cloexec(void) { return TFD_CLOEXEC; }
 static inline int ctimerfd_eventfd_cloexec(void) { return EFD_CLOEXEC; }
+static inline int ctimerfd_eventfd_nonblock(void) { return EFD_NONBLOCK; }
 /* Names the calling thread (prctl is variadic, so Swift cannot call it). */
 static inline void ctimerfd_name_this_thread(const char *name) { prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0); }
 #endif
