@@ -290,8 +290,8 @@ public final class LibNotifyNotifier: Notifier, SessionBusDelegate, @unchecked S
         return problem.map { NotifierError($0) } ?? NotifierError(detail)
     }
 
-    /// "14:03:07 CET": a moment of today, in the local zone. Each Notify notes the time it was asked at, just
-    /// before it is sent: with the formatter made once that costs about 1 µs here, with one made each time 33 µs.
+    /// "14:03:07 CET": a moment of today, in the local zone. Each Notify notes the time it was asked at, on the
+    /// thread that sends the next: with the formatter made once that costs about 1 µs here, with one made each time 33 µs.
     private func clock(_ date: Date) -> String { timeOfDay.string(from: date) }
 
     /// Listens to the server's ActionInvoked and NotificationClosed on `connection` (once per connection).

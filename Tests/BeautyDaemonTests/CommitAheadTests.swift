@@ -220,6 +220,33 @@ struct CommitAheadTests {
         }
     }
 
+    @Test(
+        "between the commitment and the instant: notifications switched off, nothing shown; the language changed with no wake yet, shown in it"
+    )
+    func builtAheadFollowsSettings() async throws {
+        try await Self.withStore { store in
+            let daemon = try await Self.daemon(at: Self.now, store)
+            let id = try await Self.add(daemon, "Serum")
+            try await Self.commit(daemon)
+            _ = try await Self.passed(daemon) {
+                try await daemon.call(MedicationRPC.notifications, NotificationsParams(enabled: false))
+            }
+            try await daemon.run(until: Self.due.addingTimeInterval(60))
+            #expect(daemon.notifier.shown.isEmpty, "shown while off: \(daemon.notifier.shown.map(\.summary))")
+            #expect(try Self.state(store, id) == .suppressed)
+        }
+        try await Self.withStore { store in
+            let daemon = try await Self.daemon(at: Self.now, store)
+            try await Self.add(daemon, "Serum")
+            try await Self.commit(daemon)
+            // As a reload does before its wake reaches the scheduler: the instant's wake may come first.
+            daemon.daemon.settings.config.language = .polish
+            try await daemon.advance(to: Self.due)
+            let body = try #require(daemon.notifier.shown.first?.body)
+            #expect(body.contains("stycznia"), "\(body)")
+        }
+    }
+
     @Test("the progress file read after a shorter record written over a longer one: the shorter one")
     func shorterProgressOverALongerOne() async throws {
         try await Self.withStore { store in

@@ -4,8 +4,7 @@ import Foundation
 import Testing
 
 /// The real timerfd (CLOCK_REALTIME, absolute): wakes at its deadline, never before, and not at all when disarmed.
-/// One at a time: `aDroppedTimerEndsItsThread` counts the timers' threads in this process.
-@Suite(.serialized) struct WallClockTimerTests {
+@Suite struct WallClockTimerTests {
     /// Collects wakes with the instant they happened.
     final class Wakes: @unchecked Sendable {
         private let lock = NSLock()
@@ -53,28 +52,34 @@ import Testing
     }
 
     @Test func aDroppedTimerEndsItsThread() async throws {
+        // Named apart: other suites' daemons in this process have timer threads of their own.
+        let name = "dropped-timer"
         var timers: [WallClockTimer] = []
-        for _ in 0..<20 { timers.append(try WallClockTimer { _ in }) }
+        for _ in 0..<20 { timers.append(try WallClockTimer(threadName: name) { _ in }) }
         timers[0].arm(at: Date().addingTimeInterval(3600))
-        // A thread takes its name once it runs; the other tests' timers may still be ending theirs.
-        let running = await eventually(timeout: .seconds(60), interval: .milliseconds(10)) {
-            let count = Self.timerThreads()
-            return count >= 20 ? count : nil
-        }
-        let withOurs = try #require(running, "timer threads: \(Self.timerThreads())")
+        // Each thread has its name before the timer is made.
+        #expect(Self.threads(named: name) == 20)
         timers = []
         let ended = await eventually(timeout: .seconds(60), interval: .milliseconds(10)) {
-            Self.timerThreads() <= withOurs - 20 ? true : nil
+            Self.threads(named: name) == 0 ? true : nil
         }
-        #expect(ended == true, "timer threads: \(Self.timerThreads()), with the 20: \(withOurs)")
+        #expect(ended == true, "threads left: \(Self.threads(named: name))")
     }
 
-    @Test("a deadline resumes the actor that runs on the timer's thread on that thread, with no thread switch")
-    func aDeadlineResumesItsActorOnTheSameThread() async throws {
+    @Test("an actor that takes the timer's thread as its executor runs there, on the thread that read the deadline")
+    func anActorOnTheTimersThread() async throws {
         let (wakes, continuation) = AsyncStream<pthread_t>.makeStream()
         let timer = try WallClockTimer { _ in continuation.yield(pthread_self()) }
+        // Kept to the end: a timer dropped early ends its thread.
+        defer { withExtendedLifetime(timer) {} }
         let waiter = OnTimerThread(timer.thread)
         timer.arm(at: Date().addingTimeInterval(0.05))
+        // The 60 s only keeps a broken timer from hanging the run.
+        let fallback = Task {
+            try await Task.sleep(for: .seconds(60))
+            continuation.finish()
+        }
+        defer { fallback.cancel() }
         let (readOn, resumedOn) = await waiter.next(of: wakes)
         #expect(
             readOn != nil && readOn == resumedOn,
@@ -87,7 +92,7 @@ import Testing
         nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
         init(_ thread: PollThread) { self.thread = thread }
 
-        /// The first element of `stream` (the thread that read the timer), and the thread this resumed on.
+        /// The first element of `stream` (the thread that read the timer), and the thread this runs on after it.
         func next(of stream: AsyncStream<pthread_t>) async -> (pthread_t?, pthread_t) {
             var wakes = stream.makeAsyncIterator()
             let first = await wakes.next()
@@ -95,11 +100,11 @@ import Testing
         }
     }
 
-    /// The threads of this process named as a timer's.
-    private static func timerThreads() -> Int {
+    /// The threads of this process named `name`.
+    private static func threads(named name: String) -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         return tasks.filter {
-            (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) == "beautyd-timer\n"
+            (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) == name + "\n"
         }.count
     }
 

@@ -9,7 +9,8 @@ import Foundation
 struct CommitLead {
     /// The configured lead (`commit_ahead_ms`).
     var configured: TimeInterval
-    /// From the timer's deadline to the end of the commit, for the last `remembered` commits.
+    /// From the timer's deadline to the end of the commit (and the building of its notifications), for the
+    /// last `remembered` commits.
     private(set) var recent: [TimeInterval] = []
 
     static let longest: TimeInterval = 0.1

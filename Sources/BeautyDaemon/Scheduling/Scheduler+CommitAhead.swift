@@ -13,6 +13,10 @@ extension Scheduler {
         /// `store.writer.writes` once the commit ahead was written: any other value at the instant means a
         /// write since (an edit, an answer, a setting), and what is shown is read again.
         let writes: UInt64
+        /// What the text was built with besides the store: a reload, a new session language or zone (whose
+        /// wake may come after the instant's) makes it built again.
+        let config: DaemonConfig
+        let zone: String
         /// In showing order.
         let triggers: [Trigger]
         /// By delivery key; a delivery that shows nothing (its item gone...) is worked out again at the instant.
@@ -32,9 +36,9 @@ extension Scheduler {
         case .timer, .edited, .serverAppeared:
             guard clock() >= instant else { return nil }
         }
-        let built = prepared.flatMap { $0.instant == instant && $0.writes == store.writer.writes ? $0 : nil }
+        let built = prepared.flatMap { isCurrent($0, for: instant) ? $0 : nil }
         prepared = nil
-        // Switching notifications off is a write: built ahead, they were on.
+        // Switching notifications off is a write: built ahead (after the setting was read), they were on.
         guard try built != nil || notificationsEnabled() else {
             try takeBackCommitments()  // switched off meanwhile: the pass records them as suppressed
             return nil
@@ -76,13 +80,29 @@ extension Scheduler {
         for trigger in triggers {
             if case .show(let show)? = try? delivery(for: trigger, at: instant) { shows[trigger.key] = show }
         }
-        return PreparedInstant(instant: instant, writes: writes, triggers: triggers, shows: shows)
+        return PreparedInstant(
+            instant: instant, writes: writes, config: config, zone: zone.current.identifier, triggers: triggers,
+            shows: shows)
     }
+
+    /// Whether what was built for `instant` is still what would be built now: nothing written, the same
+    /// configuration and zone, and the instant just come (after a suspend, a water reminder's day is checked again).
+    private func isCurrent(_ built: PreparedInstant, for instant: Date) -> Bool {
+        built.instant == instant && built.writes == store.writer.writes
+            && clock().timeIntervalSince(instant) < Self.builtAheadFor && built.config == config
+            && built.zone == zone.current.identifier
+    }
+
+    /// How long after its instant what was built ahead is shown as built.
+    static let builtAheadFor: TimeInterval = 1
 
     /// Arms the timer for `wakeAt`; when that is a delivery's instant, for `commit_ahead_ms` (`CommitLead`) before it,
     /// and once that time has come, commits the instant's deliveries and arms the timer for the instant.
     func arm(for wakeAt: Date?) throws {
         let armedBefore = timer.deadline
+        // Counted before anything is read here: a write by anyone else from now to the commit (notifications
+        // switched off, an edit) makes the count differ, and the instant reads everything again.
+        let writesBefore = store.writer.writes
         if let committed = committedInstant {
             timer.arm(at: min(wakeAt ?? committed, committed))
             return
@@ -100,19 +120,20 @@ extension Scheduler {
             return
         }
         let committing = clock()
-        // Counted before: a write by anyone else between this read and the commit makes the count differ too.
-        let writesBefore = store.writer.writes
         let committed = try store.deliveries.commitAhead(dueAt: wakeAt)
         if !committed.isEmpty {
             committedInstant = wakeAt
-            prepared = prepare(committed, for: wakeAt, writes: writesBefore + 1)
+            // Built only if nothing but the commit was written since the setting was read above.
+            prepared =
+                store.writer.writes == writesBefore + 1
+                ? prepare(committed, for: wakeAt, writes: writesBefore + 1) : nil
         }
-        // Timed from the deadline this pass was woken for, when that was this commit's.
+        // Timed from the deadline this pass was woken for, when that was this commit's (and the building's).
         if let armed = armedBefore, armed <= committing, wakeAt.timeIntervalSince(armed) <= lead + 0.001 {
             commitLead.record(clock().timeIntervalSince(armed))
         }
         // For benchmarks/firing.py: how far ahead of the instant the commit ended, how long it took (its wait
-        // for a write in progress and its fsync), and how late this pass began after the timer's deadline.
+        // for a write in progress, its fsync, the notifications built), and how late this pass began after the timer's deadline.
         logger.debug(
             "committed ahead",
             metadata: [

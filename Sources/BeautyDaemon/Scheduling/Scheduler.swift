@@ -58,13 +58,14 @@ public actor Scheduler {
     /// The instant whose committed deliveries are being sent (each is noted in `store.showingProgress` first).
     var burstInstant: Date?
 
+    /// With a timer other than the timerfd (tests), the scheduler's thread: one event loop shared by every
+    /// scheduler of the process.
+    private static let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// A thread for the scheduler alone: the thread that reads its timerfd (`WallClockTimer.thread`), so that a
     /// deadline resumes it without a thread switch. On the event loops shared with other work, each pass (a few
     /// reads, a write when something fires) queued behind request work and the requests behind it: durable
     /// adds fell from ~700/s to ~300/s, and a burst of requests could hold a due reminder back. Idle, it sleeps
-    /// in poll. With another timer (tests), one event loop thread shared by every scheduler of the process.
-    private static let thread = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    /// Held here: an unowned executor reference must not outlive the executor object.
+    /// in poll. Held here: an unowned executor reference must not outlive the executor object.
     private let executor: any SerialExecutor
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 

@@ -8,7 +8,8 @@ import Foundation
 /// The timerfd is read by a thread of its own (`thread`), asleep in poll until the deadline, which is also
 /// the scheduler's executor: a deadline resumes the scheduler with no thread switch. A libdispatch read
 /// source took two thread wakes before the scheduler's (its manager thread's epoll, then a worker), and
-/// came later by itself: 0.16 against 0.11 ms at the median, 0.29 against 0.18 ms p99 here.
+/// came later by itself: 0.16 against 0.11 ms at the median, 0.29 against 0.18 ms p99, in a small program
+/// here (benchmarks/RESULTS.md §11d).
 public final class WallClockTimer: @unchecked Sendable {
     public enum Wake: Sendable, Equatable {
         case deadline
@@ -22,12 +23,13 @@ public final class WallClockTimer: @unchecked Sendable {
     private let lock = NSLock()
     private var armed: Date?
 
-    public init(onWake: @escaping @Sendable (Wake) -> Void) throws {
+    /// `threadName` tells its thread apart in /proc (tests count their own).
+    public init(threadName: String = "beautyd-timer", onWake: @escaping @Sendable (Wake) -> Void) throws {
         fd = timerfd_create(CLOCK_REALTIME, ctimerfd_flag_nonblock() | ctimerfd_flag_cloexec())
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         let fd = self.fd
         do {
-            thread = try PollThread(name: "beautyd-timer", watching: fd) {
+            thread = try PollThread(name: threadName, watching: fd) {
                 var expirations: UInt64 = 0
                 let n = read(fd, &expirations, MemoryLayout<UInt64>.size)
                 if n == MemoryLayout<UInt64>.size {
