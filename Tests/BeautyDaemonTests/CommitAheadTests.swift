@@ -60,11 +60,17 @@ struct CommitAheadTests {
         #expect(daemon.notifier.shown.isEmpty, "shown before its instant")
     }
 
+    /// A daemon with one reminder ("Serum", at `due`) committed ahead: the daemon and the appointment's id.
+    static func committedSerum(_ store: AppDatabase) async throws -> (InProcessDaemon, Int64) {
+        let daemon = try await daemon(at: now, store)
+        let id = try await add(daemon, "Serum")
+        try await commit(daemon)
+        return (daemon, id)
+    }
+
     /// One reminder ("Serum", at `due`) committed ahead by a daemon that then dies: its appointment's id.
     static func committedThenKilled(_ store: AppDatabase) async throws -> Int64 {
-        let first = try await daemon(at: now, store)
-        let id = try await add(first, "Serum")
-        try await commit(first)
+        let (first, id) = try await committedSerum(store)
         await first.stop()  // as a kill: nothing more is written
         return id
     }
@@ -196,9 +202,7 @@ struct CommitAheadTests {
     func builtAtTheCommit() async throws {
         for written in [false, true] {
             try await Self.withStore { store in
-                let daemon = try await Self.daemon(at: Self.now, store)
-                let id = try await Self.add(daemon, "Serum")
-                try await Self.commit(daemon)
+                let (daemon, id) = try await Self.committedSerum(store)
                 if written {
                     var edit = AppointmentEditParams(id: id)
                     edit.title = "Serum (edited)"
@@ -225,9 +229,7 @@ struct CommitAheadTests {
     )
     func builtAheadFollowsSettings() async throws {
         try await Self.withStore { store in
-            let daemon = try await Self.daemon(at: Self.now, store)
-            let id = try await Self.add(daemon, "Serum")
-            try await Self.commit(daemon)
+            let (daemon, id) = try await Self.committedSerum(store)
             _ = try await Self.passed(daemon) {
                 try await daemon.call(MedicationRPC.notifications, NotificationsParams(enabled: false))
             }
@@ -236,9 +238,7 @@ struct CommitAheadTests {
             #expect(try Self.state(store, id) == .suppressed)
         }
         try await Self.withStore { store in
-            let daemon = try await Self.daemon(at: Self.now, store)
-            try await Self.add(daemon, "Serum")
-            try await Self.commit(daemon)
+            let (daemon, _) = try await Self.committedSerum(store)
             // As a reload does before its wake reaches the scheduler: the instant's wake may come first.
             daemon.daemon.settings.config.language = .polish
             try await daemon.advance(to: Self.due)
@@ -265,9 +265,7 @@ struct CommitAheadTests {
     )
     func clockChangeTakesItBack() async throws {
         try await Self.withStore { store in
-            let daemon = try await Self.daemon(at: Self.now, store)
-            let id = try await Self.add(daemon, "Serum")
-            try await Self.commit(daemon)
+            let (daemon, id) = try await Self.committedSerum(store)
 
             // Set back an hour: the commitment was for an instant an hour and a minute away now.
             let arms = daemon.timer.arms
