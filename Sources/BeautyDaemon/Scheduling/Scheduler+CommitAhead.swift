@@ -23,8 +23,8 @@ extension Scheduler {
         let shows: [String: PreparedShow]
     }
 
-    /// At the committed instant: shows what is still committed for it, as built at the commit when nothing
-    /// was written since (no read at the instant), else read again. Before it, a clock or zone change or a
+    /// At the committed instant: shows what is still committed for it, as built at the commit when nothing it
+    /// was built from changed since (`isCurrent`: no read at the instant), else read again. Before it, a clock or zone change or a
     /// reload takes the commitment back (an edit needs nothing: it replaces or removes its pending rows, and
     /// its write makes what is shown read again). Nil when nothing was shown.
     func showCommitted(reason: WakeReason) async throws -> Bool? {
