@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The scheduler's one deadline: the wall-clock timerfd in beautyd; in tests, a timer that fires

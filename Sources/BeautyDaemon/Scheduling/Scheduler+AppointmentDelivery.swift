@@ -20,19 +20,16 @@ extension Scheduler {
                         itemID: trigger.itemID, detail: "item deleted"))
             }
         }
-        return .show(
-            PreparedShow(
-                notification: notification, keys: [trigger.key], description: "reminder", metadata: metadata(trigger)
-            ) { [self] firedAt in
-                try store.deliveries.markFired([trigger.key], at: firedAt)
-                let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
-                logger.info(
-                    "reminder delivered: \(notification.summary) (\(lateMs) ms after due)", metadata: metadata(trigger))
-                hub.publish(
-                    DaemonEvent(
-                        .fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
-                        itemID: trigger.itemID, title: notification.summary))
-            })
+        return showing(notification, of: trigger) { [self] firedAt in
+            try store.deliveries.markFired([trigger.key], at: firedAt)
+            let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
+            logger.info(
+                "reminder delivered: \(notification.summary) (\(lateMs) ms after due)", metadata: metadata(trigger))
+            hub.publish(
+                DaemonEvent(
+                    .fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                    itemID: trigger.itemID, title: notification.summary))
+        }
     }
 
     /// Several reminders missed while away become one notification.

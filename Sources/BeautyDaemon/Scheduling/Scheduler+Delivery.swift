@@ -56,6 +56,16 @@ extension Scheduler {
         }
     }
 
+    /// `notification` to show for `trigger` alone, named and tagged in the log as its kind's deliveries are.
+    func showing(_ notification: DesktopNotification, of trigger: Trigger, record: @escaping (Date) throws -> Void)
+        -> Delivery
+    {
+        .show(
+            PreparedShow(
+                notification: notification, keys: [trigger.key], description: Self.description(of: trigger),
+                metadata: metadata(trigger), record: record))
+    }
+
     /// What the log calls a delivery of `trigger`.
     static func description(of trigger: Trigger) -> String {
         switch trigger.itemKind {

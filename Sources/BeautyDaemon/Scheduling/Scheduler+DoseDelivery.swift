@@ -27,22 +27,19 @@ extension Scheduler {
         let notification = content.dose(
             trigger, dose: dose, medication: medication, nagCount: config.nagCount,
             replacesKey: trigger.source == .plan ? nil : previous)
-        return .show(
-            PreparedShow(
-                notification: notification, keys: [trigger.key], description: "dose", metadata: metadata(trigger)
-            ) { [self] firedAt in
-                try store.deliveries.markFired([trigger.key], at: firedAt)
-                try store.medications.doseShown(
-                    trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
-                let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
-                logger.info(
-                    "dose notification shown: \(medication.name) (\(trigger.source.rawValue), \(lateMs) ms after due)",
-                    metadata: metadata(trigger))
-                hub.publish(
-                    DaemonEvent(
-                        trigger.source == .nag ? .renotified : .fired, at: firedAt, key: trigger.key,
-                        itemKind: .medication, itemID: trigger.itemID, title: medication.name))
-            })
+        return showing(notification, of: trigger) { [self] firedAt in
+            try store.deliveries.markFired([trigger.key], at: firedAt)
+            try store.medications.doseShown(
+                trigger, at: firedAt, nagInterval: TimeInterval(config.nagIntervalSeconds))
+            let lateMs = Int(firedAt.timeIntervalSince(trigger.fireAt) * 1000)
+            logger.info(
+                "dose notification shown: \(medication.name) (\(trigger.source.rawValue), \(lateMs) ms after due)",
+                metadata: metadata(trigger))
+            hub.publish(
+                DaemonEvent(
+                    trigger.source == .nag ? .renotified : .fired, at: firedAt, key: trigger.key,
+                    itemKind: .medication, itemID: trigger.itemID, title: medication.name))
+        }
     }
 
     private func lowStockDelivery(_ trigger: Trigger, at now: Date) -> Delivery {
@@ -51,17 +48,13 @@ extension Scheduler {
         else {
             return .instead { [self] in try store.deliveries.markMissed([trigger.key], at: now) }
         }
-        return .show(
-            PreparedShow(
-                notification: content.lowStock(medication, key: trigger.key), keys: [trigger.key],
-                description: "low-stock warning", metadata: metadata(trigger)
-            ) { [self] firedAt in
-                try store.deliveries.markFired([trigger.key], at: firedAt)
-                hub.publish(
-                    DaemonEvent(
-                        .lowStock, at: firedAt, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
-                        title: medication.name))
-            })
+        return showing(content.lowStock(medication, key: trigger.key), of: trigger) { [self] firedAt in
+            try store.deliveries.markFired([trigger.key], at: firedAt)
+            hub.publish(
+                DaemonEvent(
+                    .lowStock, at: firedAt, key: trigger.key, itemKind: .medication, itemID: trigger.itemID,
+                    title: medication.name))
+        }
     }
 
     /// An unanswered dose after its last re-notification: recorded as missed.

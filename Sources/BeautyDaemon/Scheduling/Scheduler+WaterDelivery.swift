@@ -13,16 +13,12 @@ extension Scheduler {
             // Not needed any more: recorded, not shown.
             return .instead { [self] in try store.deliveries.markMissed([trigger.key], at: clock()) }
         }
-        return .show(
-            PreparedShow(
-                notification: notification, keys: [trigger.key], description: Self.description(of: trigger),
-                metadata: metadata(trigger)
-            ) { [self] firedAt in
-                try store.deliveries.markFired([trigger.key], at: firedAt)
-                hub.publish(
-                    DaemonEvent(
-                        .fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
-                        itemID: trigger.itemID, title: notification.summary))
-            })
+        return showing(notification, of: trigger) { [self] firedAt in
+            try store.deliveries.markFired([trigger.key], at: firedAt)
+            hub.publish(
+                DaemonEvent(
+                    .fired, at: firedAt, key: trigger.key, itemKind: trigger.itemKind,
+                    itemID: trigger.itemID, title: notification.summary))
+        }
     }
 }
